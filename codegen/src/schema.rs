@@ -1,0 +1,128 @@
+//! The typed schema of a spec directory: what the docs say, faithfully, with source spans.
+//!
+//! This is the contract of `cargo xtask schema` (see `../shared/schema-contract.md`): keys may be
+//! added, never renamed or dropped. Everything downstream (analysis, emitters) reads only this.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A position in a doc: byte range plus 1-based line and column of its start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Every instruction of a spec directory, ordered by (opcode, sub-opcode, name).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spec {
+    pub instructions: Vec<Instruction>,
+}
+
+/// One instruction doc.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Instruction {
+    /// Unique name: the opcode's name, or the file stem for a doc with a sub-opcode (`SVM_ATOMIC`).
+    pub name: String,
+    /// File name relative to the spec directory.
+    pub source: String,
+    pub opcode: OpcodeDef,
+    pub sub_opcode: Option<OpcodeDef>,
+    /// Every field of every format table, in order of first appearance (opcode cells excluded).
+    pub fields: Vec<Field>,
+    /// One per format table, in document order.
+    pub variants: Vec<Variant>,
+    /// `#### Properties` bullets, name → text.
+    pub properties: BTreeMap<String, String>,
+    /// Section texts: fences and common indentation removed, trimmed; empty when absent.
+    pub semantics: String,
+    pub description: String,
+    pub text: String,
+    pub notes: String,
+    /// Names of other docs that encode identically (same opcode, sub-opcode and format).
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Span of the `## Opcode` heading.
+    pub span: Span,
+}
+
+/// A `NAME = 0xNN` line of `## Opcode`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpcodeDef {
+    pub name: String,
+    pub value: u8,
+    pub span: Span,
+}
+
+/// A field: a cell of a format table joined with its `**Name(type):**` bullet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    pub name: String,
+    /// The bullet's type, lower case as written: `ub`, `uw`, `ud`, `d`, `vec_operand`,
+    /// `raw_operand`, `scalar`, `unknown`, ...
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Marked `\*` in a format table.
+    pub optional: bool,
+    /// The bullet's prose (after the `**Name(type):**`), without nested bit ranges and values.
+    #[serde(default)]
+    pub description: String,
+    pub bitfields: Vec<BitField>,
+    /// Enumerated values listed without a bit range.
+    pub values: Vec<EnumValue>,
+    /// Upper case type names from "Must have type ..." / "must have one of ... type".
+    pub allowed_types: Vec<String>,
+    /// Lower case class names from "Operand class: ...".
+    pub operand_classes: Vec<String>,
+    /// Span of the bullet (or of the table cell when there is no bullet).
+    pub span: Span,
+}
+
+/// A `Bit[hi..lo]:` item of a field bullet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BitField {
+    pub hi: u8,
+    pub lo: u8,
+    pub summary: String,
+    pub values: Vec<EnumValue>,
+    /// Platform annotation on the bit range itself (`{TGLLP+}Bit[6..5]`), verbatim without braces.
+    #[serde(default)]
+    pub platform: Option<String>,
+    pub span: Span,
+}
+
+/// An enumerated value: `0b011: 8 elements`, `5: T255 - Stateless surface access`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnumValue {
+    pub value: u64,
+    pub meaning: String,
+    /// Platform annotation such as `XEHP+`, verbatim without braces.
+    pub platform: Option<String>,
+    pub span: Span,
+}
+
+/// One format table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Variant {
+    /// The `### CONDITION` text (e.g. `LscSubOp=lsc_load, lsc_store`), or `None`.
+    pub condition: Option<String>,
+    /// Field names in encoding order (row by row, left to right).
+    pub fields: Vec<String>,
+    /// The condition split into field, optional sub-field and value names.
+    #[serde(default)]
+    pub selector: Option<Selector>,
+    /// Fields marked `\*` in this table.
+    #[serde(default)]
+    pub optional_fields: Vec<String>,
+    pub span: Span,
+}
+
+/// `Op.op=sample_b, sample_c` → field `Op`, sub-field `op`, values `[sample_b, sample_c]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selector {
+    pub field: String,
+    pub subfield: Option<String>,
+    pub values: Vec<String>,
+}

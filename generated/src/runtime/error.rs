@@ -1,0 +1,71 @@
+//! Errors of decoding and validation. Both say which field, where, and why.
+
+use core::fmt;
+
+/// Decoding failed: `field` at byte `offset` of the input, for `kind`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    pub field: &'static str,
+    pub offset: usize,
+    pub kind: DecodeErrorKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeErrorKind {
+    /// The input ended inside the field.
+    UnexpectedEnd { needed: usize, available: usize },
+    /// A value the spec does not enumerate; `expected` lists what it allows.
+    InvalidValue { value: u64, expected: &'static str },
+    /// No instruction has this opcode.
+    UnknownOpcode(u8),
+    /// The opcode is known but no instruction has this sub-opcode.
+    UnknownSubOpcode { opcode: u8, sub_opcode: u8 },
+}
+
+impl DecodeError {
+    pub fn new(field: &'static str, offset: usize, kind: DecodeErrorKind) -> Self {
+        DecodeError {
+            field,
+            offset,
+            kind,
+        }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}: ", self.field, self.offset)?;
+        match &self.kind {
+            DecodeErrorKind::UnexpectedEnd { needed, available } => write!(
+                f,
+                "input ends: needed {needed} byte(s), {available} available"
+            ),
+            DecodeErrorKind::InvalidValue { value, expected } => {
+                write!(f, "invalid value {value:#x}, expected {expected}")
+            }
+            DecodeErrorKind::UnknownOpcode(op) => write!(f, "unknown opcode {op:#04x}"),
+            DecodeErrorKind::UnknownSubOpcode { opcode, sub_opcode } => write!(
+                f,
+                "unknown sub-opcode {sub_opcode:#04x} of opcode {opcode:#04x}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for DecodeError {}
+
+/// An instruction breaks a rule its doc states. `rule` quotes the spec's sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationError {
+    pub instruction: &'static str,
+    pub field: &'static str,
+    pub rule: &'static str,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}: {}", self.instruction, self.field, self.rule)
+    }
+}
+
+impl core::error::Error for ValidationError {}

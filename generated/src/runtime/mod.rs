@@ -1,0 +1,12 @@
+//! Hand-written runtime of the `visa` crate: the operand model of the vISA operands chapter,
+//! the data types, and the binary codec primitives that generated code builds on.
+//!
+//! Nothing here is generated; generated modules only reference it.
+
+pub mod codec;
+pub mod error;
+pub mod operand;
+
+pub use codec::{Decode, Encode, Reader};
+pub use error::{DecodeError, DecodeErrorKind, ValidationError};
+pub use operand::{RawOperand, VectorOperand};
