@@ -1,0 +1,124 @@
+//! Turns an empty `--out` directory into a crate that builds on its own: the hand-written parts
+//! of the workspace's `generated/` crate (runtime, crate root, test support, benches) are copied,
+//! and a standalone `Cargo.toml` is written. Existing files are never touched.
+
+use crate::write::is_generated;
+use std::fs;
+use std::io;
+use std::path::Path;
+
+/// Hand-written parts of the `visa` crate that a scaffolded crate needs, relative to its root.
+const HAND_WRITTEN: &[&str] = &["src/lib.rs", "src/runtime", "tests/support", "benches"];
+
+/// A standalone manifest: no workspace inheritance, its own `[workspace]` so it builds alone.
+fn manifest(template: &Path) -> String {
+    let has_benches = template.join("benches").is_dir();
+    let mut m = String::from(
+        "[package]\nname = \"visa\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [workspace]\n\n[dependencies]\n\n[dev-dependencies]\nproptest = \"1\"\n",
+    );
+    if has_benches {
+        m.push_str(
+            "criterion = { version = \"0.5\", default-features = false, features = [\"cargo_bench_support\"] }\n",
+        );
+        if let Ok(entries) = fs::read_dir(template.join("benches")) {
+            let mut names: Vec<String> = entries
+                .filter_map(Result::ok)
+                .filter_map(|e| {
+                    let p = e.path();
+                    if p.extension()? != "rs" {
+                        return None;
+                    }
+                    Some(p.file_stem()?.to_string_lossy().into_owned())
+                })
+                .collect();
+            names.sort();
+            for n in names {
+                m.push_str(&format!("\n[[bench]]\nname = \"{n}\"\nharness = false\n"));
+            }
+        }
+    }
+    m
+}
+
+fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
+    if from.is_dir() {
+        fs::create_dir_all(to)?;
+        let mut entries: Vec<_> = fs::read_dir(from)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            copy_tree(&e.path(), &to.join(e.file_name()))?;
+        }
+    } else if from.is_file() && !to.exists() {
+        let text = fs::read(from)?;
+        // Only hand-written files: generated ones come from the generator itself.
+        if !is_generated(&String::from_utf8_lossy(&text)) {
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent)?;
+            }
+            fs::write(to, text)?;
+        }
+    }
+    Ok(())
+}
+
+/// Scaffolds `out` from `template` (the workspace's `generated/`) unless `out` is a crate already.
+pub fn ensure_crate(out: &Path, template: &Path) -> io::Result<()> {
+    if out.join("Cargo.toml").exists() {
+        return Ok(());
+    }
+    fs::create_dir_all(out)?;
+    for part in HAND_WRITTEN {
+        copy_tree(&template.join(part), &out.join(part))?;
+    }
+    // The workspace's lock file pins the same dependency versions the workspace tests with.
+    let lock = template.join("../Cargo.lock");
+    if lock.is_file() {
+        fs::copy(&lock, out.join("Cargo.lock"))?;
+    }
+    fs::write(out.join("Cargo.toml"), manifest(template))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scaffold_copies_hand_written_files_only_and_writes_a_standalone_manifest() {
+        let tpl = tempfile::tempdir().unwrap();
+        let t = tpl.path();
+        fs::create_dir_all(t.join("src/runtime")).unwrap();
+        fs::create_dir_all(t.join("src/generated")).unwrap();
+        fs::write(t.join("src/lib.rs"), "mod runtime;\n").unwrap();
+        fs::write(t.join("src/runtime/mod.rs"), "pub struct R;\n").unwrap();
+        fs::write(t.join("src/generated/mod.rs"), "// @generated\n").unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let o = out.path().join("crate");
+        ensure_crate(&o, t).unwrap();
+        assert_eq!(
+            fs::read_to_string(o.join("src/lib.rs")).unwrap(),
+            "mod runtime;\n"
+        );
+        assert_eq!(
+            fs::read_to_string(o.join("src/runtime/mod.rs")).unwrap(),
+            "pub struct R;\n"
+        );
+        assert!(!o.join("src/generated/mod.rs").exists());
+        let m = fs::read_to_string(o.join("Cargo.toml")).unwrap();
+        assert!(
+            m.contains("[workspace]") && !m.contains("workspace = true"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn an_existing_crate_is_left_alone() {
+        let out = tempfile::tempdir().unwrap();
+        fs::write(out.path().join("Cargo.toml"), "mine").unwrap();
+        ensure_crate(out.path(), Path::new("/nonexistent")).unwrap();
+        assert_eq!(
+            fs::read_to_string(out.path().join("Cargo.toml")).unwrap(),
+            "mine"
+        );
+    }
+}
