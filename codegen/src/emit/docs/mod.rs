@@ -1,8 +1,346 @@
-//! Documentation emitter (in progress).
-use crate::emit::Options;
-use crate::schema::Spec;
-use std::collections::BTreeMap;
+//! Documentation emitter: the ISA reference as Markdown tables, rendered with tera.
+//!
+//! One page per instruction (`docs/<NAME>.md`) so a spec change shows up in the page of the doc
+//! it touches, and a summary (`docs/README.md`). All text is escaped here, in Rust, so the
+//! templates only lay out cells; tables must survive GitHub's renderer whatever the docs say.
 
-pub fn render(_spec: &Spec, _opts: &Options) -> BTreeMap<String, String> {
-    BTreeMap::new()
+mod text;
+
+use crate::emit::Options;
+use crate::layout::fixed_size;
+use crate::schema::{EnumValue, Field, Instruction, Spec};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use tera::{Context, Tera};
+pub use text::{cell, code_block, slug};
+
+const INDEX: &str = include_str!("../../../templates/index.md.tera");
+const INSTRUCTION: &str = include_str!("../../../templates/instruction.md.tera");
+
+/// Path of an instruction's page, relative to the generated crate root.
+pub fn page_path(i: &Instruction) -> String {
+    format!("docs/{}.md", i.name)
+}
+
+/// Heading of a field's section; its slug is the field's anchor.
+fn field_heading(name: &str) -> String {
+    format!("Field: {name}")
+}
+
+#[derive(Serialize)]
+struct ValueRow {
+    value: String,
+    meaning: String,
+    platform: String,
+}
+
+#[derive(Serialize)]
+struct BitRow {
+    bits: String,
+    summary: String,
+    platform: String,
+    values: Vec<ValueRow>,
+}
+
+#[derive(Serialize)]
+struct FieldRow {
+    name: String,
+    heading: String,
+    ty: String,
+    optional: &'static str,
+    allowed_types: String,
+    operand_classes: String,
+    description: String,
+    values: Vec<ValueRow>,
+    bitfields: Vec<BitRow>,
+}
+
+#[derive(Serialize)]
+struct LayoutRow {
+    name: String,
+    anchor: String,
+    ty: String,
+    offset: String,
+    size: String,
+}
+
+#[derive(Serialize)]
+struct VariantRow {
+    condition: String,
+    fields: Vec<LayoutRow>,
+}
+
+#[derive(Serialize)]
+struct InstructionRow {
+    name: String,
+    page: String,
+    source: String,
+    opcode: String,
+    sub_opcode: String,
+    field_count: usize,
+    size: String,
+    oob: String,
+    aliases: String,
+    description: String,
+    variants: Vec<VariantRow>,
+    fields: Vec<FieldRow>,
+    properties: Vec<(String, String)>,
+    semantics: String,
+    text: String,
+    notes: String,
+}
+
+#[derive(Serialize)]
+struct PlatformRow {
+    instruction: String,
+    link: String,
+    field: String,
+    bits: String,
+    value: String,
+    meaning: String,
+    platform: String,
+}
+
+fn bits(hi: u8, lo: u8) -> String {
+    if hi == lo {
+        format!("[{hi}]")
+    } else {
+        format!("[{hi}..{lo}]")
+    }
+}
+
+/// Values are shown as the docs write most of them: binary inside a bit range, else decimal
+/// with hex.
+fn value_text(v: u64, width: Option<u8>) -> String {
+    match width {
+        Some(w) => format!("`0b{v:0w$b}`", w = w as usize),
+        None => format!("`{v}` (`{v:#x}`)"),
+    }
+}
+
+fn value_rows(values: &[EnumValue], width: Option<u8>) -> Vec<ValueRow> {
+    values
+        .iter()
+        .map(|v| ValueRow {
+            value: value_text(v.value, width),
+            meaning: cell(&v.meaning),
+            platform: v.platform.as_deref().map(cell).unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// Byte offset and size of every field of a variant, while they are fixed.
+fn layout(inst: &Instruction, names: &[String]) -> (Vec<LayoutRow>, Option<usize>) {
+    let by_name: BTreeMap<&str, &Field> =
+        inst.fields.iter().map(|f| (f.name.as_str(), f)).collect();
+    let mut offset = Some(1 + usize::from(inst.sub_opcode.is_some()));
+    let rows = names
+        .iter()
+        .map(|name| {
+            let ty = by_name
+                .get(name.as_str())
+                .map(|f| f.ty.as_str())
+                .unwrap_or("unknown");
+            let size = fixed_size(ty);
+            let row = LayoutRow {
+                name: cell(name),
+                anchor: slug(&field_heading(name)),
+                ty: format!("`{}`", ty),
+                offset: offset.map_or("variable".into(), |o| o.to_string()),
+                size: size.map_or("variable".into(), |s| s.to_string()),
+            };
+            offset = offset.zip(size).map(|(o, s)| o + s);
+            row
+        })
+        .collect();
+    (rows, offset)
+}
+
+fn instruction_row(inst: &Instruction) -> InstructionRow {
+    let mut sizes = Vec::new();
+    let variants = inst
+        .variants
+        .iter()
+        .map(|v| {
+            let (fields, size) = layout(inst, &v.fields);
+            sizes.push(size);
+            VariantRow {
+                condition: v.condition.as_deref().map(cell).unwrap_or_default(),
+                fields,
+            }
+        })
+        .collect();
+    sizes.dedup();
+    let size = match sizes.as_slice() {
+        [Some(s)] => s.to_string(),
+        _ => "variable".into(),
+    };
+    let fields = inst
+        .fields
+        .iter()
+        .map(|f| FieldRow {
+            name: cell(&f.name),
+            heading: field_heading(&f.name),
+            ty: format!("`{}`", f.ty),
+            optional: if f.optional { "yes" } else { "no" },
+            allowed_types: cell(&f.allowed_types.join(", ")),
+            operand_classes: cell(&f.operand_classes.join(", ")),
+            description: cell(&f.description),
+            values: value_rows(&f.values, None),
+            bitfields: f
+                .bitfields
+                .iter()
+                .map(|b| BitRow {
+                    bits: bits(b.hi, b.lo),
+                    summary: cell(&b.summary),
+                    platform: b.platform.as_deref().map(cell).unwrap_or_default(),
+                    values: value_rows(
+                        &b.values,
+                        Some(b.hi.saturating_sub(b.lo).saturating_add(1)),
+                    ),
+                })
+                .collect(),
+        })
+        .collect();
+    InstructionRow {
+        name: inst.name.clone(),
+        page: format!("{}.md", inst.name),
+        source: inst.source.clone(),
+        opcode: format!("`{:#04x}`", inst.opcode.value),
+        sub_opcode: inst
+            .sub_opcode
+            .as_ref()
+            .map(|s| format!("`{:#04x}` ({})", s.value, cell(&s.name)))
+            .unwrap_or_else(|| "none".into()),
+        field_count: inst.fields.len(),
+        size,
+        oob: inst
+            .properties
+            .get("Out-of-bound Access")
+            .map(|s| cell(s))
+            .unwrap_or_else(|| "n/a".into()),
+        aliases: inst
+            .aliases
+            .iter()
+            .map(|a| format!("[{a}]({a}.md)"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        description: cell_paragraphs(&inst.description),
+        variants,
+        fields,
+        properties: inst
+            .properties
+            .iter()
+            .map(|(k, v)| (cell(k), cell(v)))
+            .collect(),
+        semantics: code_block(&inst.semantics, ""),
+        text: code_block(&inst.text, ""),
+        notes: cell_paragraphs(&inst.notes),
+    }
+}
+
+/// Prose outside tables: escaped like cells but keeping paragraph breaks.
+fn cell_paragraphs(s: &str) -> String {
+    s.split("\n\n")
+        .map(|p| text::escape_inline(&p.split_whitespace().collect::<Vec<_>>().join(" ")))
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+fn platform_rows(spec: &Spec) -> Vec<PlatformRow> {
+    let mut rows = Vec::new();
+    for inst in &spec.instructions {
+        for f in &inst.fields {
+            let link = format!("{}.md#{}", inst.name, slug(&field_heading(&f.name)));
+            let mut push = |bits: String, v: &EnumValue, platform: &str| {
+                rows.push(PlatformRow {
+                    instruction: inst.name.clone(),
+                    link: link.clone(),
+                    field: cell(&f.name),
+                    bits,
+                    value: value_text(v.value, None),
+                    meaning: cell(&v.meaning),
+                    platform: cell(platform),
+                });
+            };
+            for v in &f.values {
+                if let Some(p) = &v.platform {
+                    push("—".into(), v, p);
+                }
+            }
+            for b in &f.bitfields {
+                for v in &b.values {
+                    if let Some(p) = v.platform.as_ref().or(b.platform.as_ref()) {
+                        push(bits(b.hi, b.lo), v, p);
+                    }
+                }
+            }
+        }
+    }
+    rows
+}
+
+fn tera() -> Tera {
+    let mut t = Tera::default();
+    // The templates are part of the generator: a parse error is a bug caught by every test.
+    t.add_raw_templates([("index.md", INDEX), ("instruction.md", INSTRUCTION)])
+        .expect("docs templates parse");
+    t
+}
+
+/// Renders the reference: `docs/README.md` and one page per instruction.
+pub fn render(spec: &Spec, opts: &Options) -> BTreeMap<String, String> {
+    let tera = tera();
+    let mut out = BTreeMap::new();
+    let rows: Vec<InstructionRow> = spec.instructions.iter().map(instruction_row).collect();
+    let mut ctx = Context::new();
+    ctx.insert("command", &opts.regen_command);
+    ctx.insert("spec_label", &opts.spec_label);
+    ctx.insert("instructions", &rows);
+    ctx.insert("platform_values", &platform_rows(spec));
+    out.insert(
+        "docs/README.md".to_string(),
+        finish(tera.render("index.md", &ctx)),
+    );
+    for (inst, row) in spec.instructions.iter().zip(&rows) {
+        let mut ctx = Context::new();
+        ctx.insert("command", &opts.regen_command);
+        ctx.insert("spec_label", &opts.spec_label);
+        ctx.insert("i", row);
+        out.insert(page_path(inst), finish(tera.render("instruction.md", &ctx)));
+    }
+    out
+}
+
+/// Collapses runs of blank lines the templates leave and ends with one newline.
+fn finish(rendered: tera::Result<String>) -> String {
+    // Rendering only fails on a template bug (every value is a plain string or number).
+    let text = rendered.unwrap_or_else(|e| panic!("docs template failed: {e:?}"));
+    let mut out = String::with_capacity(text.len());
+    let mut blank = 0;
+    let mut fence: Option<String> = None;
+    for line in text.lines() {
+        let line = line.trim_end();
+        let ticks: String = line.chars().take_while(|&c| c == '`').collect();
+        if ticks.len() >= 3 {
+            match &fence {
+                None => fence = Some(ticks),
+                Some(open) if *open == ticks && line.len() == ticks.len() => fence = None,
+                Some(_) => {}
+            }
+        }
+        if line.is_empty() && fence.is_none() {
+            blank += 1;
+            if blank > 1 {
+                continue;
+            }
+        } else {
+            blank = 0;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    let trimmed = out.trim_end();
+    format!("{trimmed}\n")
 }

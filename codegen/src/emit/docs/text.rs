@@ -1,0 +1,84 @@
+//! Escaping for GitHub-flavoured Markdown: table cells, inline prose, code blocks, anchors.
+
+/// Inline prose: characters that would start HTML or an entity render literally.
+pub fn escape_inline(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '|' => out.push_str("\\|"),
+            '\\' => out.push_str("\\\\"),
+            '*' => out.push_str("\\*"),
+            '_' => out.push_str("\\_"),
+            '`' => out.push_str("\\`"),
+            '[' => out.push_str("\\["),
+            ']' => out.push_str("\\]"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A table cell: one line, `|` escaped, HTML-looking text literal.
+pub fn cell(s: &str) -> String {
+    escape_inline(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// A fenced code block longer than any backtick run inside, so no content can close it.
+/// Empty text gives an empty string (the section is then omitted).
+pub fn code_block(s: &str, lang: &str) -> String {
+    if s.trim().is_empty() {
+        return String::new();
+    }
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}{lang}\n{}\n{fence}", s.trim_end())
+}
+
+/// GitHub's heading anchor: lower case, spaces to `-`, punctuation other than `-` and `_` dropped.
+pub fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            '-' | '_' => Some(c),
+            c if c.is_alphanumeric() => Some(c.to_lowercase().next().unwrap_or(c)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_escape_pipes_html_and_join_lines() {
+        assert_eq!(cell("a | b"), "a \\| b");
+        assert_eq!(
+            cell("<exec_size>\n  elements"),
+            "&lt;exec\\_size&gt; elements"
+        );
+        assert_eq!(cell("M1_NM"), "M1\\_NM");
+    }
+
+    #[test]
+    fn code_block_fence_outlasts_backticks_inside() {
+        assert_eq!(code_block("a = b;", ""), "```\na = b;\n```");
+        assert_eq!(code_block("x ```` y", ""), "`````\nx ```` y\n`````");
+        assert_eq!(code_block("  \n", ""), "");
+    }
+
+    #[test]
+    fn slugs_follow_github() {
+        assert_eq!(slug("Field: Exec_size"), "field-exec_size");
+        assert_eq!(
+            slug("When LscSubOp=lsc_load, lsc_store"),
+            "when-lscsuboplsc_load-lsc_store"
+        );
+        assert_eq!(slug("3D_SAMPLE"), "3d_sample");
+    }
+}
