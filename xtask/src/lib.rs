@@ -1,11 +1,13 @@
 //! The project's front door, run as `cargo xtask <command>`:
 //!
 //! - `regen [--spec DIR] [--out DIR] [--check]`: regenerate the `visa` crate and its docs;
-//! - `schema [--spec DIR]`: print the schema of the docs as JSON (`../shared/schema-contract.md`).
+//! - `schema [--spec DIR]`: print the schema of the docs as JSON (`../shared/schema-contract.md`);
+//! - `bench`: run the benchmarks and write `BENCHMARKS.md`.
 //!
 //! Exit status: 0 success, 1 the docs have errors or generated files are stale, 2 usage error
 //! (bad flags, unreadable directories).
 
+pub mod bench;
 pub mod scaffold;
 pub mod write;
 
@@ -49,6 +51,8 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
+    Bench,
 }
 
 /// The workspace root (the parent of this crate).
@@ -75,6 +79,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             &out.unwrap_or_else(|| workspace_root().join("generated")),
             check,
         ),
+        Command::Bench => bench::bench(),
     };
     ExitCode::from(code)
 }

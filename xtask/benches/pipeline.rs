@@ -1,0 +1,75 @@
+//! Generator speed: parse + schema of the whole shared corpus, and a full regen of it into a
+//! temp dir (parse, analyse, emit, format, compare, write) — first run and no-op rerun.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use std::path::PathBuf;
+
+fn shared(rel: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared")
+        .join(rel);
+    dir.is_dir().then_some(dir)
+}
+
+fn corpus() -> Vec<(String, Vec<codegen::parse::SourceFile>)> {
+    [
+        "visa-docs/current/instructions",
+        "visa-docs/2021/instructions",
+    ]
+    .iter()
+    .filter_map(|rel| {
+        let dir = shared(rel)?;
+        let files = codegen::parse::load_dir(&dir).ok()?;
+        Some((rel.to_string(), files))
+    })
+    .collect()
+}
+
+fn benches(c: &mut Criterion) {
+    let corpora = corpus();
+    if corpora.is_empty() {
+        eprintln!("skipped: ../shared/visa-docs is absent");
+        return;
+    }
+    c.bench_function("parse_corpus_all", |b| {
+        b.iter(|| {
+            for (_, files) in &corpora {
+                std::hint::black_box(codegen::parse::parse_spec(files));
+            }
+        })
+    });
+    let Some((_, current)) = corpora.iter().find(|(l, _)| l.contains("current")) else {
+        return;
+    };
+    let opts = codegen::emit::Options::default();
+    c.bench_function("regen_corpus_first_run", |b| {
+        b.iter_batched(
+            || tempfile::tempdir().expect("temp dir"),
+            |dir| {
+                let g = codegen::generate(current, &opts).expect("corpus generates");
+                let s = xtask::write::apply(dir.path(), &g.files).expect("written");
+                assert!(!s.written.is_empty());
+                dir
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let g = codegen::generate(current, &opts).expect("corpus generates");
+    xtask::write::apply(dir.path(), &g.files).expect("written");
+    c.bench_function("regen_corpus_noop_rerun", |b| {
+        b.iter(|| {
+            let g = codegen::generate(current, &opts).expect("corpus generates");
+            let s = xtask::write::apply(dir.path(), &g.files).expect("written");
+            // A no-op rerun must write no file.
+            assert!(s.written.is_empty() && s.removed.is_empty());
+        })
+    });
+}
+
+criterion_group! {
+    name = pipeline;
+    config = Criterion::default().sample_size(20);
+    targets = benches
+}
+criterion_main!(pipeline);

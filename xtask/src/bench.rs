@@ -1,0 +1,336 @@
+//! `cargo xtask bench`: runs the criterion benches, times builds of the generated crates, and
+//! writes `BENCHMARKS.md` (machine, date, median and spread, goals met or missed).
+//!
+//! Figures come from criterion's own `estimates.json` files, never from timers in tests.
+
+use crate::{workspace_root, EXIT_FAILURE};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// A criterion estimate: median and the bounds of its 95% confidence interval, in ns.
+#[derive(Clone, Copy, Debug)]
+pub struct Estimate {
+    pub median: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// Reads `<criterion>/<id>/new/estimates.json`.
+pub fn read_estimate(criterion: &Path, id: &str) -> Option<Estimate> {
+    let text = std::fs::read_to_string(criterion.join(id).join("new/estimates.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let m = &v["median"];
+    Some(Estimate {
+        median: m["point_estimate"].as_f64()?,
+        low: m["confidence_interval"]["lower_bound"].as_f64()?,
+        high: m["confidence_interval"]["upper_bound"].as_f64()?,
+    })
+}
+
+fn run(cmd: &mut Command) -> Result<(), String> {
+    eprintln!("bench: running {cmd:?}");
+    let status = cmd.status().map_err(|e| format!("{cmd:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed with {status}"))
+    }
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+/// Generates a standalone crate for `spec` into `out` through the normal regen path.
+fn regen_into(spec: &Path, out: &Path) -> Result<(), String> {
+    match crate::regen(spec, out, false) {
+        0 => Ok(()),
+        code => Err(format!("regen of {} failed ({code})", spec.display())),
+    }
+}
+
+/// Wall time of a clean `cargo build` of the crate at `manifest`, in seconds.
+fn build_time(manifest: &Path, target: &Path, release: bool) -> Result<f64, String> {
+    let _ = std::fs::remove_dir_all(target);
+    let mut cmd = cargo();
+    cmd.arg("build")
+        .arg("--quiet")
+        .arg("--manifest-path")
+        .arg(manifest);
+    if release {
+        cmd.arg("--release");
+    }
+    cmd.env("CARGO_TARGET_DIR", target);
+    let start = Instant::now();
+    run(&mut cmd)?;
+    Ok(start.elapsed().as_secs_f64())
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let rustc = Command::new("rustc")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    format!("{cpu}, {cores} cores available, {rustc}")
+}
+
+fn today() -> String {
+    Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+fn ms(ns: f64) -> String {
+    format!("{:.2} ms", ns / 1e6)
+}
+
+fn spread(e: &Estimate) -> String {
+    format!("{} – {}", ms(e.low), ms(e.high))
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "met"
+    } else {
+        "missed"
+    }
+}
+
+/// The figures of one codec run (spec or full corpus).
+struct Codec {
+    label: &'static str,
+    decode: Estimate,
+    encode: Estimate,
+    memcpy: Estimate,
+    stats: serde_json::Value,
+}
+
+fn codec_run(label: &'static str, manifest: &Path, target: &Path) -> Result<Codec, String> {
+    run(cargo()
+        .args(["bench", "--bench", "codec", "--manifest-path"])
+        .arg(manifest)
+        .env("CARGO_TARGET_DIR", target))?;
+    let crit = target.join("criterion");
+    let get = |id: &str| read_estimate(&crit, id).ok_or(format!("no criterion estimate for {id}"));
+    let stats = std::fs::read_to_string(target.join("visa-bench/codec.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .ok_or("no codec.json from the codec bench")?;
+    Ok(Codec {
+        label,
+        decode: get("codec/decode")?,
+        encode: get("codec/encode")?,
+        memcpy: get("codec/memcpy")?,
+        stats,
+    })
+}
+
+/// Runs everything and writes BENCHMARKS.md; returns the exit status.
+pub fn bench() -> u8 {
+    match bench_inner() {
+        Ok(path) => {
+            eprintln!("bench: wrote {}", path.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
+fn bench_inner() -> Result<PathBuf, String> {
+    let root = workspace_root();
+    let work = root.join("target/xtask-bench");
+    let corpus = root.join("../shared/visa-docs/current/instructions");
+    if !corpus.is_dir() {
+        return Err(format!(
+            "{} is absent: the benches need the shared corpus",
+            corpus.display()
+        ));
+    }
+    // 1. Generator speed.
+    let pipeline_target = work.join("pipeline-target");
+    run(cargo()
+        .args(["bench", "-p", "xtask", "--bench", "pipeline"])
+        .current_dir(&root)
+        .env("CARGO_TARGET_DIR", &pipeline_target))?;
+    let crit = pipeline_target.join("criterion");
+    let get = |id: &str| read_estimate(&crit, id).ok_or(format!("no criterion estimate for {id}"));
+    let parse = get("parse_corpus_all")?;
+    let first = get("regen_corpus_first_run")?;
+    let noop = get("regen_corpus_noop_rerun")?;
+
+    // 2. Codec throughput and allocations, on the spec crate and the full-corpus crate.
+    let spec_crate = work.join("visa-spec");
+    let full_crate = work.join("visa-current");
+    for dir in [&spec_crate, &full_crate] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    regen_into(&root.join("spec"), &spec_crate)?;
+    regen_into(&corpus, &full_crate)?;
+    let codecs = [
+        codec_run(
+            "spec/",
+            &spec_crate.join("Cargo.toml"),
+            &work.join("codec-spec-target"),
+        )?,
+        codec_run(
+            "full corpus (current)",
+            &full_crate.join("Cargo.toml"),
+            &work.join("codec-full-target"),
+        )?,
+    ];
+
+    // 3. Build times of the generated crates, clean, debug and release.
+    let mut builds = Vec::new();
+    for (label, dir) in [
+        ("spec/", &spec_crate),
+        ("full corpus (current)", &full_crate),
+    ] {
+        let manifest = dir.join("Cargo.toml");
+        let debug = build_time(&manifest, &work.join("build-debug"), false)?;
+        let release = build_time(&manifest, &work.join("build-release"), true)?;
+        let lines = count_lines(&dir.join("src/generated"));
+        builds.push((label, debug, release, lines));
+    }
+
+    let mut md = String::new();
+    let _ = writeln!(md, "# Benchmarks\n");
+    let _ = writeln!(
+        md,
+        "Written by `cargo xtask bench` on {}.\n\nMachine: {}.\n",
+        today(),
+        machine()
+    );
+    let _ = writeln!(md, "Medians of criterion samples; the spread is criterion's 95% confidence interval of the median.\n");
+    let _ = writeln!(md, "## Generator\n");
+    let _ = writeln!(
+        md,
+        "| benchmark | median | spread | goal | |\n| --- | --- | --- | --- | --- |"
+    );
+    let _ = writeln!(
+        md,
+        "| parse + schema, whole shared corpus (current + 2021) | {} | {} | — | |",
+        ms(parse.median),
+        spread(&parse)
+    );
+    let _ = writeln!(
+        md,
+        "| full regen of the current corpus into a temp dir, first run | {} | {} | < 100 ms | {} |",
+        ms(first.median),
+        spread(&first),
+        verdict(first.median < 100e6)
+    );
+    let _ = writeln!(
+        md,
+        "| no-op regen (nothing written) | {} | {} | < 30 ms | {} |",
+        ms(noop.median),
+        spread(&noop),
+        verdict(noop.median < 30e6)
+    );
+    let _ = writeln!(md, "\n## Codec\n");
+    let _ = writeln!(md, "A stream of random valid instructions (found by decoding random bytes), decoded and encoded whole; memcpy of the same bytes in the same run is the ceiling.\n");
+    let _ = writeln!(md, "| crate | instructions | bytes | opcodes mixed | decode | decode / memcpy | encode | encode / memcpy | memcpy | allocations per decode |");
+    let _ = writeln!(
+        md,
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    );
+    for c in &codecs {
+        let n = c.stats["instructions"].as_f64().unwrap_or(0.0);
+        let bytes = c.stats["bytes"].as_f64().unwrap_or(0.0);
+        let rate = |e: &Estimate| {
+            format!(
+                "{:.0} MB/s, {:.1} M instr/s",
+                bytes / e.median * 1e3,
+                n / e.median * 1e3
+            )
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {:.0} MB/s | {} |",
+            c.label,
+            n,
+            bytes,
+            c.stats["opcodes"],
+            rate(&c.decode),
+            c.memcpy.median / c.decode.median,
+            rate(&c.encode),
+            c.memcpy.median / c.encode.median,
+            bytes / c.memcpy.median * 1e3,
+            c.stats["allocations_per_decode"],
+        );
+    }
+    let full = &codecs[1];
+    let bytes = full.stats["bytes"].as_f64().unwrap_or(0.0);
+    let dec = bytes / full.decode.median; // GB/s
+    let enc = bytes / full.encode.median;
+    let _ = writeln!(md, "\nGoals (full corpus): decode ≥ 1 GB/s: {} ({dec:.2} GB/s); encode ≥ 2 GB/s: {} ({enc:.2} GB/s).", verdict(dec >= 1.0), verdict(enc >= 2.0));
+    let _ = writeln!(md, "\n## Build time of the generated crate\n");
+    let _ = writeln!(
+        md,
+        "Clean `cargo build` of the generated crate alone (no dependencies), wall time.\n"
+    );
+    let _ = writeln!(md, "| crate | generated lines | debug | release | goal (debug, full corpus) |\n| --- | --- | --- | --- | --- |");
+    for (label, debug, release, lines) in &builds {
+        let goal = if label.starts_with("full") {
+            verdict(*debug < 10.0)
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            md,
+            "| {label} | {lines} | {debug:.1} s | {release:.1} s | {goal} |"
+        );
+    }
+    let path = root.join("BENCHMARKS.md");
+    std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+fn count_lines(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+                .map(|t| t.lines().count())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_criterion_median_and_interval() {
+        let dir = tempfile::tempdir().unwrap();
+        let est = dir.path().join("g/b/new");
+        std::fs::create_dir_all(&est).unwrap();
+        std::fs::write(
+            est.join("estimates.json"),
+            r#"{"median":{"confidence_interval":{"confidence_level":0.95,"lower_bound":9.0,"upper_bound":12.5},"point_estimate":10.0,"standard_error":1.0}}"#,
+        )
+        .unwrap();
+        let e = read_estimate(dir.path(), "g/b").unwrap();
+        assert_eq!((e.median, e.low, e.high), (10.0, 9.0, 12.5));
+        assert!(read_estimate(dir.path(), "g/missing").is_none());
+    }
+}
