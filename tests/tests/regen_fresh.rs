@@ -45,6 +45,9 @@ fn every_generated_file_carries_the_marker_and_the_command() {
     for (path, contents) in &generate().files {
         let first = contents.lines().next().unwrap_or_default();
         assert!(first.contains("@generated"), "{path}: first line {first:?}");
-        assert!(first.contains("cargo xtask regen"), "{path}: first line {first:?}");
+        assert!(
+            first.contains("cargo xtask regen"),
+            "{path}: first line {first:?}"
+        );
     }
 }
