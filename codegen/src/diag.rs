@@ -1,8 +1,10 @@
 //! Diagnostics: every problem found in a doc, with a stable code, file, line and column.
 //!
 //! Rendering uses codespan-reporting: it prints rustc-style caret excerpts from plain byte
-//! ranges, needs no trait plumbing on our types, and has no runtime dependencies worth noting.
+//! ranges, needs no trait plumbing on our types, and has no heavy dependencies. Codes are listed
+//! with an example each in `codegen/DIAGNOSTICS.md`; a test keeps the two in step.
 
+use crate::parse::SourceFile;
 use crate::schema::Span;
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +13,63 @@ use serde::{Deserialize, Serialize};
 pub enum Severity {
     Error,
     Warning,
+}
+
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $sev:ident, $summary:literal;)*) => {
+        /// Every diagnostic the generator can raise. Codes are stable: never reuse or renumber.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            /// All codes, in order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The stable code, e.g. `V0101`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$sev,)* }
+            }
+
+            /// One line saying what the code means.
+            pub fn summary(self) -> &'static str {
+                match self { $(Code::$variant => $summary,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    // Per-doc errors: the doc cannot be read faithfully.
+    NoOpcode = "V0101", Error, "the doc has no `## Opcode` section or it declares no opcode";
+    BadOpcode = "V0102", Error, "an opcode line is not `NAME = 0xNN` with a value in 0..=255";
+    UntypedField = "V0103", Error, "a format-table field has no `**Name(type):**` bullet, or the bullet has no type";
+    DuplicateField = "V0104", Error, "two field bullets of one doc have the same name";
+    NoFormat = "V0105", Error, "the doc has no format table";
+    BadBitRange = "V0106", Error, "a `Bit[hi..lo]` range is reversed or wider than 64 bits";
+    BadValue = "V0107", Error, "an enumerated value does not fit its bit range";
+    // Per-doc warnings: read faithfully, but the doc is glitched.
+    Preamble = "V0111", Warning, "unrelated text before `## Opcode`";
+    ExtraCells = "V0112", Warning, "a table row has more cells than its header; the extra cells were read from the source";
+    MisindentedBullet = "V0113", Warning, "a field bullet is indented as if nested under other text";
+    UnbalancedFence = "V0114", Warning, "a section has an unclosed code fence";
+    Tabs = "V0115", Warning, "the doc contains tab characters";
+    TrailingSpace = "V0116", Warning, "the doc has lines with trailing whitespace";
+    InvalidUtf8 = "V0117", Warning, "the doc is not valid UTF-8; invalid bytes were replaced";
+    OpcodeCellMismatch = "V0118", Warning, "a format table's opcode cell disagrees with `## Opcode`";
+    BulletNotInTable = "V0120", Warning, "a field bullet names a field that no format table has";
+    BadCondition = "V0121", Warning, "a `### CONDITION` is not `Field[.sub]=value, ...`";
+    // Analysis of the schema (layouts, platforms, names).
+    UnknownPlatform = "V0201", Error, "a platform annotation names a platform the generator does not know";
+    OpenLayout = "V0202", Warning, "the doc leaves the binary layout open; the generator made a documented choice";
+    UnknownSelectorValue = "V0203", Error, "a `### CONDITION` names a value that its selector field does not enumerate";
+    // Cross-doc checks.
+    ConflictingOpcode = "V0301", Error, "two docs claim the same opcode and sub-opcode with different formats";
+    AliasOpcode = "V0302", Warning, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";
+    DuplicateName = "V0303", Error, "two docs define instructions of the same name";
 }
 
 /// One diagnostic. `file` is relative to the spec directory.
@@ -31,7 +90,84 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    pub fn new(code: Code, file: &str, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: code.severity(),
+            code: code.as_str().to_string(),
+            file: file.to_string(),
+            line: span.line,
+            column: span.column,
+            message: message.into(),
+            expected: None,
+            span,
+        }
+    }
+
+    /// Adds what was expected instead.
+    pub fn expected(mut self, what: impl Into<String>) -> Self {
+        self.expected = Some(what.into());
+        self
+    }
+
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+}
+
+/// Renders diagnostics rustc-style, with caret excerpts, without colours.
+pub fn render(diags: &[Diagnostic], files: &[SourceFile]) -> String {
+    use codespan_reporting::diagnostic::{Diagnostic as Cs, Label};
+    use codespan_reporting::files::SimpleFiles;
+    use codespan_reporting::term::{self, termcolor::NoColor};
+
+    let mut db = SimpleFiles::new();
+    let ids: Vec<_> = files
+        .iter()
+        .map(|f| {
+            (
+                f.name.as_str(),
+                db.add(
+                    f.name.clone(),
+                    String::from_utf8_lossy(&f.bytes).into_owned(),
+                ),
+            )
+        })
+        .collect();
+    let mut out = NoColor::new(Vec::new());
+    let config = term::Config::default();
+    for d in diags {
+        let base = match d.severity {
+            Severity::Error => Cs::error(),
+            Severity::Warning => Cs::warning(),
+        }
+        .with_code(d.code.clone())
+        .with_message(d.message.clone());
+        let mut cs = base.clone();
+        let mut notes = Vec::new();
+        if let Some(e) = &d.expected {
+            notes.push(format!("expected: {e}"));
+        }
+        if let Some((_, id)) = ids.iter().find(|(n, _)| *n == d.file) {
+            let len = files
+                .iter()
+                .find(|f| f.name == d.file)
+                .map_or(0, |f| String::from_utf8_lossy(&f.bytes).len());
+            let start = d.span.start.min(len);
+            let end = d.span.end.clamp(start, len);
+            cs = cs.with_labels(vec![Label::primary(*id, start..end)]);
+        } else {
+            notes.push(format!("in {}:{}:{}", d.file, d.line, d.column));
+        }
+        cs = cs.with_notes(notes);
+        if term::emit(&mut out, &config, &db, &cs).is_err() {
+            // A span codespan cannot show still gets its position.
+            let _ = term::emit(
+                &mut out,
+                &config,
+                &db,
+                &base.with_notes(vec![format!("at {}:{}:{}", d.file, d.line, d.column)]),
+            );
+        }
+    }
+    String::from_utf8_lossy(&out.into_inner()).into_owned()
 }

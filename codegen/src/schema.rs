@@ -43,9 +43,18 @@ pub struct Instruction {
     pub description: String,
     pub text: String,
     pub notes: String,
+    /// `#### Operand type maps`: which type combinations the operands may have.
+    #[serde(default)]
+    pub type_maps: Vec<TypeMap>,
+    /// Level-2 sections the contract does not name (e.g. `## Examples`), title → text.
+    #[serde(default)]
+    pub other_sections: BTreeMap<String, String>,
     /// Names of other docs that encode identically (same opcode, sub-opcode and format).
     #[serde(default)]
     pub aliases: Vec<String>,
+    /// When this doc is an alias, the name that decodes (the alphabetically first).
+    #[serde(default)]
+    pub alias_of: Option<String>,
     /// Span of the `## Opcode` heading.
     pub span: Span,
 }
@@ -112,9 +121,10 @@ pub struct Variant {
     pub condition: Option<String>,
     /// Field names in encoding order (row by row, left to right).
     pub fields: Vec<String>,
-    /// The condition split into field, optional sub-field and value names.
+    /// The condition's clauses, each split into field, optional sub-field and value names.
+    /// All clauses must hold for the variant to apply.
     #[serde(default)]
-    pub selector: Option<Selector>,
+    pub selectors: Vec<Selector>,
     /// Fields marked `\*` in this table.
     #[serde(default)]
     pub optional_fields: Vec<String>,
@@ -122,9 +132,22 @@ pub struct Variant {
 }
 
 /// `Op.op=sample_b, sample_c` → field `Op`, sub-field `op`, values `[sample_b, sample_c]`.
+/// `field_operand_type(Si)=UD` → field `Si`, values `[UD]`, `operand_type` set: the clause is on
+/// the type of the operand's variable, which the instruction's bytes do not carry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Selector {
     pub field: String,
     pub subfield: Option<String>,
     pub values: Vec<String>,
+    #[serde(default)]
+    pub operand_type: bool,
+}
+
+/// One `- **Type map{PLATFORM}**` of `#### Operand type maps`: operand group → allowed types.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TypeMap {
+    pub platform: Option<String>,
+    /// e.g. `Dst types` → `[UD, D]`.
+    pub types: BTreeMap<String, Vec<String>>,
+    pub span: Span,
 }

@@ -105,13 +105,7 @@ fn load(dir: &Path) -> Result<Vec<SourceFile>, u8> {
 
 fn report(diags: &[Diagnostic], files: &[SourceFile]) {
     if !diags.is_empty() {
-        let _ = files;
-        for d in diags {
-            eprintln!(
-                "{}:{}:{}: {:?}[{}]: {}",
-                d.file, d.line, d.column, d.severity, d.code, d.message
-            );
-        }
+        eprint!("{}", codegen::diag::render(diags, files));
     }
 }
 

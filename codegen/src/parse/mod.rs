@@ -1,6 +1,18 @@
-//! Markdown docs → [`Spec`] (in progress).
-use crate::diag::Diagnostic;
-use crate::schema::Spec;
+//! Markdown docs → [`Spec`]: tolerant of the glitches of real docs, and loud about each.
+//!
+//! [`doc`] reads one doc; this module decodes bytes, runs it on every doc, and checks what
+//! spans docs (the same opcode claimed twice).
+
+mod doc;
+mod source;
+mod table;
+mod text;
+
+pub use doc::{allowed_types, operand_classes, parse_number, selector};
+
+use crate::diag::{Code, Diagnostic};
+use crate::schema::{Instruction, Spec};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// One doc: its name relative to the spec directory and its raw bytes (any bytes at all).
@@ -37,7 +49,150 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Vec<SourceFile>> {
     Ok(files)
 }
 
-/// Parses every doc. Never panics; problems become diagnostics.
-pub fn parse_spec(_files: &[SourceFile]) -> Parsed {
-    Parsed::default()
+/// Parses every doc. Never panics; problems become diagnostics, all of them reported.
+pub fn parse_spec(files: &[SourceFile]) -> Parsed {
+    let mut diagnostics = Vec::new();
+    let mut instructions = Vec::new();
+    for file in files {
+        let text = decode_text(file, &mut diagnostics);
+        if let Some(inst) = doc::parse_doc(&file.name, &text, &mut diagnostics) {
+            instructions.push(inst);
+        }
+    }
+    instructions.sort_by(|a, b| {
+        let key = |i: &Instruction| {
+            (
+                i.opcode.value,
+                i.sub_opcode.as_ref().map(|s| s.value),
+                i.name.clone(),
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    cross_check(&mut instructions, &mut diagnostics);
+    Parsed {
+        spec: Spec { instructions },
+        diagnostics,
+    }
+}
+
+/// UTF-8 text of a doc; invalid bytes are replaced and reported where the first one is.
+fn decode_text(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> String {
+    match std::str::from_utf8(&file.bytes) {
+        Ok(t) => t.to_string(),
+        Err(e) => {
+            let text = String::from_utf8_lossy(&file.bytes).into_owned();
+            let at = e.valid_up_to();
+            let src = source::Source::new(&file.name, &text);
+            let bad =
+                file.bytes.len() - at - std::str::from_utf8(&file.bytes[at..]).map_or(0, str::len);
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidUtf8,
+                    &file.name,
+                    src.span(at, at + 1),
+                    format!("invalid UTF-8 at byte {at} ({bad} or more bytes replaced by U+FFFD)"),
+                )
+                .expected("a UTF-8 encoded Markdown file"),
+            );
+            text
+        }
+    }
+}
+
+/// What makes two docs encode the same way: every variant's condition, field names and types.
+fn format_key(i: &Instruction) -> Vec<(Option<String>, Vec<(String, String)>)> {
+    let ty: BTreeMap<&str, &str> = i
+        .fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.ty.as_str()))
+        .collect();
+    i.variants
+        .iter()
+        .map(|v| {
+            let fields = v
+                .fields
+                .iter()
+                .map(|f| {
+                    (
+                        f.clone(),
+                        ty.get(f.as_str()).copied().unwrap_or("").to_string(),
+                    )
+                })
+                .collect();
+            (v.condition.clone(), fields)
+        })
+        .collect()
+}
+
+/// Two docs claiming one (opcode, sub-opcode): an error when their formats differ; aliases
+/// (a warning) when they are identical, the alphabetically first name decoding. Two docs of
+/// one name are an error.
+fn cross_check(insts: &mut [Instruction], diags: &mut Vec<Diagnostic>) {
+    let mut by_key: BTreeMap<(u8, Option<u8>), Vec<usize>> = BTreeMap::new();
+    for (i, inst) in insts.iter().enumerate() {
+        by_key
+            .entry((inst.opcode.value, inst.sub_opcode.as_ref().map(|s| s.value)))
+            .or_default()
+            .push(i);
+    }
+    for group in by_key.values().filter(|g| g.len() > 1) {
+        // Sorted by name within a key, so the first is the alphabetically first.
+        let first = group[0];
+        let names: Vec<String> = group.iter().map(|&i| insts[i].name.clone()).collect();
+        for &other in &group[1..] {
+            let (a, b) = (&insts[first], &insts[other]);
+            let at = b.sub_opcode.as_ref().map_or(b.opcode.span, |s| s.span);
+            let key = match &b.sub_opcode {
+                Some(s) => format!("opcode {:#04x} sub-opcode {:#04x}", b.opcode.value, s.value),
+                None => format!("opcode {:#04x}", b.opcode.value),
+            };
+            if format_key(a) == format_key(b) {
+                diags.push(
+                    Diagnostic::new(Code::AliasOpcode, &b.source, at, format!("`{}` ({}) encodes exactly like `{}` ({}) with {key}; they are aliases and `{}` decodes", b.name, b.source, a.name, a.source, a.name))
+                );
+                let canonical = a.name.clone();
+                insts[other].alias_of = Some(canonical);
+            } else {
+                diags.push(
+                    Diagnostic::new(
+                        Code::ConflictingOpcode,
+                        &b.source,
+                        at,
+                        format!(
+                            "`{}` claims {key}, already used by `{}` ({}) with a different format",
+                            b.name, a.name, a.source
+                        ),
+                    )
+                    .expected("a distinct opcode or sub-opcode, or an identical format"),
+                );
+            }
+        }
+        for &i in group {
+            insts[i].aliases = names
+                .iter()
+                .filter(|n| **n != insts[i].name)
+                .cloned()
+                .collect();
+        }
+    }
+    let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, inst) in insts.iter().enumerate() {
+        if let Some(&first) = by_name.get(&inst.name) {
+            diags.push(
+                Diagnostic::new(
+                    Code::DuplicateName,
+                    &inst.source,
+                    inst.span,
+                    format!(
+                        "instruction `{}` is already defined by {}",
+                        inst.name, insts[first].source
+                    ),
+                )
+                .expected("one doc per instruction name"),
+            );
+        } else {
+            by_name.insert(inst.name.clone(), i);
+        }
+    }
 }

@@ -1,0 +1,1111 @@
+//! One doc → one [`Instruction`]: sections from pulldown-cmark's offset iterator, format tables
+//! and field bullets from the source lines those sections span.
+
+use super::source::{Line, Source};
+use super::table;
+use super::text::{clean, is_fence, prose};
+use crate::diag::{Code, Diagnostic};
+use crate::schema::{
+    BitField, EnumValue, Field, Instruction, OpcodeDef, Selector, Span, TypeMap, Variant,
+};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use regex::Regex;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+/// The vISA type names that "Must have type ..." sentences may name (2_datatypes.md).
+const TYPE_NAMES: &[&str] = &[
+    "UD", "D", "UW", "W", "UB", "B", "DF", "F", "V", "VF", "BOOL", "UQ", "UV", "Q", "HF", "BF",
+];
+
+struct Patterns {
+    opcode_line: Regex,
+    opcode_cell: Regex,
+    field_bullet: Regex,
+    untyped_bullet: Regex,
+    bit_range: Regex,
+    value: Regex,
+    property: Regex,
+    type_map: Regex,
+    must_have_type: Regex,
+    one_of_type: Regex,
+    operand_class: Regex,
+    condition: Regex,
+    identifier: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| {
+        // The patterns are literals; a typo is caught by every test run.
+        let re = |s: &str| Regex::new(s).expect("valid pattern");
+        Patterns {
+            opcode_line: re(r"^\s*([A-Za-z0-9_]+)\s*=\s*(\S+)\s*$"),
+            opcode_cell: re(r"^0[xX]([0-9A-Fa-f]+)\s*\(\s*([A-Za-z0-9_]+)\s*\)$"),
+            field_bullet: re(
+                r"^(\s*)[-*+]\s+\*\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(([^)]*)\)\s*:?\s*\*\*\s*:?(.*)$",
+            ),
+            untyped_bullet: re(r"^(\s*)[-*+]\s+\*\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*\*\*(.*)$"),
+            bit_range: re(
+                r"^(\s*)[-*+]\s*(?:\{([^}]*)\})?\s*Bit\s*\[\s*(\d+)\s*(?:\.\.\s*(\d+)\s*)?\]\s*:?\s*(.*)$",
+            ),
+            value: re(r"^(\s*)[-*+]\s*(?:\{([^}]*)\})?\s*(0[bB][01_]+|0[xX][0-9A-Fa-f]+|\d+)\s*:\s*(.*)$"),
+            property: re(r"^\s*[-*+]\s+\*\*\s*([^*]+?)\s*:\s*\*\*\s*(.*)$"),
+            type_map: re(r"^(\s*)[-*+]\s+\*\*\s*Type map\s*(?:\{([^}]*)\})?\s*\*\*"),
+            must_have_type: re(r"(?i)must\s+have\s+type\s+([A-Za-z0-9 ,]+)"),
+            one_of_type: re(r"(?i)must\s+have\s+one\s+of\s+([A-Za-z0-9 ,]+?)\s+types?\b"),
+            operand_class: re(r"(?i)operand\s+class\s*:\s*([A-Za-z_ ,]+)"),
+            condition: re(
+                r"^\s*(?:field_operand_type\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)|([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?)\s*=\s*(.+)$",
+            ),
+            identifier: re(r"^[A-Za-z_][A-Za-z0-9_]*$"),
+        }
+    })
+}
+
+/// A heading found by pulldown-cmark.
+#[derive(Clone, Debug)]
+struct Heading {
+    level: u8,
+    title: String,
+    start: usize,
+    end: usize,
+}
+
+/// The structure pulldown-cmark sees: headings, and each table's start and header width.
+struct Outline {
+    headings: Vec<Heading>,
+    tables: Vec<(usize, usize)>,
+}
+
+fn outline(text: &str) -> Outline {
+    let mut headings = Vec::new();
+    let mut tables = Vec::new();
+    let mut current: Option<Heading> = None;
+    let mut table: Option<(usize, usize)> = None;
+    let mut in_head = false;
+    for (event, range) in Parser::new_ext(text, Options::ENABLE_TABLES).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                current = Some(Heading {
+                    level: level as u8,
+                    title: String::new(),
+                    start: range.start,
+                    end: range.end,
+                })
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some(h) = current.take() {
+                    headings.push(h);
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = current.as_mut() {
+                    h.title.push_str(&t);
+                }
+            }
+            Event::Start(Tag::Table(_)) => table = Some((range.start, 0)),
+            Event::Start(Tag::TableHead) => in_head = true,
+            Event::End(TagEnd::TableHead) => in_head = false,
+            Event::Start(Tag::TableCell) if in_head => {
+                if let Some(t) = table.as_mut() {
+                    t.1 += 1;
+                }
+            }
+            Event::End(TagEnd::Table) => {
+                if let Some(t) = table.take() {
+                    tables.push(t);
+                }
+            }
+            _ => {}
+        }
+    }
+    Outline { headings, tables }
+}
+
+/// Parses a number as the docs write it: `0b011`, `0x6`, `12`.
+pub fn parse_number(s: &str) -> Option<u64> {
+    let s = s.trim().replace('_', "");
+    if let Some(b) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
+        u64::from_str_radix(b, 2).ok()
+    } else if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+/// Type names after "Must have type" / "must have one of ... type", upper case, in order.
+pub fn allowed_types(text: &str) -> Vec<String> {
+    let p = patterns();
+    let mut out: Vec<String> = Vec::new();
+    let lists = p
+        .must_have_type
+        .captures_iter(text)
+        .chain(p.one_of_type.captures_iter(text))
+        .filter_map(|c| c.get(1).map(|m| m.as_str().to_string()));
+    for list in lists {
+        for word in list.split(|c: char| c == ',' || c.is_whitespace()) {
+            let w = word.trim();
+            if w.is_empty() || w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("and") {
+                continue;
+            }
+            let up = w.to_ascii_uppercase();
+            if TYPE_NAMES.contains(&up.as_str()) && w == up {
+                if !out.contains(&up) {
+                    out.push(up);
+                }
+            } else {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Class names after "Operand class:", lower case, in order.
+pub fn operand_classes(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in patterns().operand_class.captures_iter(text) {
+        let Some(list) = c.get(1) else { continue };
+        for word in list.as_str().split(',') {
+            let w = word.trim().to_ascii_lowercase();
+            // "general, indirect or immediate": keep single words only.
+            for part in w.split_whitespace().filter(|p| *p != "or" && *p != "and") {
+                if !out.iter().any(|o: &String| o == part) {
+                    out.push(part.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `LscSubOp=lsc_load, lsc_store` / `Op.op=sample_b` → selector.
+pub fn selector(condition: &str) -> Option<Selector> {
+    let c = patterns().condition.captures(condition)?;
+    let values: Vec<String> = c
+        .get(4)?
+        .as_str()
+        .split(',')
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .collect();
+    if values.is_empty() {
+        return None;
+    }
+    let operand_type = c.get(1).is_some();
+    Some(Selector {
+        field: c.get(1).or(c.get(2))?.as_str().to_string(),
+        subfield: c.get(3).map(|m| m.as_str().to_string()),
+        values,
+        operand_type,
+    })
+}
+
+fn indent_of(line: &str) -> usize {
+    line.chars()
+        .take_while(|c| c.is_whitespace())
+        .map(|c| if c == '\t' { 4 } else { 1 })
+        .sum()
+}
+
+/// The parser of one doc: its source, outline and the diagnostics it raises.
+struct DocParser<'a, 'd> {
+    src: Source<'a>,
+    outline: Outline,
+    diags: &'d mut Vec<Diagnostic>,
+}
+
+/// A field bullet being read.
+struct Bullet {
+    name: String,
+    ty: String,
+    span: Span,
+    description: Vec<String>,
+    bitfields: Vec<(usize, BitField)>,
+    values: Vec<EnumValue>,
+    table_rows: Vec<(usize, String)>,
+}
+
+impl<'a> DocParser<'a, '_> {
+    fn diag(&mut self, code: Code, span: Span, message: impl Into<String>) -> &mut Diagnostic {
+        self.diags
+            .push(Diagnostic::new(code, self.src.name, span, message));
+        let last = self.diags.len() - 1;
+        &mut self.diags[last]
+    }
+
+    fn span_at(&self, start: usize, len: usize) -> Span {
+        self.src.span(start, start + len)
+    }
+
+    /// Byte range of the content under heading `h`: up to the next heading of level ≤ `upto`.
+    fn content(&self, h: &Heading, upto: u8) -> (usize, usize) {
+        let end = self
+            .outline
+            .headings
+            .iter()
+            .find(|n| n.start > h.start && n.level <= upto)
+            .map_or(self.src.text.len(), |n| n.start);
+        (h.end.min(end), end)
+    }
+
+    fn heading(&self, level: u8, title: &str) -> Option<Heading> {
+        self.outline
+            .headings
+            .iter()
+            .find(|h| h.level == level && h.title.trim().eq_ignore_ascii_case(title))
+            .cloned()
+    }
+
+    fn section_lines(&self, level: u8, title: &str, upto: u8) -> Option<(Heading, Vec<Line<'a>>)> {
+        let h = self.heading(level, title)?;
+        let (s, e) = self.content(&h, upto);
+        Some((h, self.src.lines(s, e)))
+    }
+
+    fn check_whitespace(&mut self) {
+        let lines = self.src.lines(0, self.src.text.len());
+        let tabs: Vec<_> = lines.iter().filter(|l| l.text.contains('\t')).collect();
+        if let Some(first) = tabs.first() {
+            let col = first.text.find('\t').unwrap_or(0);
+            let span = self.span_at(first.start + col, 1);
+            let n = tabs.len();
+            self.diag(
+                Code::Tabs,
+                span,
+                format!("{n} line(s) contain tab characters; tabs are read as 4 columns"),
+            );
+        }
+        let trailing: Vec<_> = lines
+            .iter()
+            .filter(|l| !l.text.trim().is_empty() && l.text.trim_end().len() < l.text.len())
+            .collect();
+        if let Some(first) = trailing.first() {
+            let at = first.text.trim_end().len();
+            let span = self.span_at(first.start + at, first.text.len() - at);
+            let n = trailing.len();
+            self.diag(
+                Code::TrailingSpace,
+                span,
+                format!("{n} line(s) end with whitespace; it is ignored"),
+            );
+        }
+    }
+
+    fn check_preamble(&mut self, opcode: &Heading) {
+        let lines = self.src.lines(0, opcode.start);
+        let mut in_comment = false;
+        for l in lines {
+            let t = l.text.trim();
+            if in_comment {
+                if t.contains("-->") {
+                    in_comment = false;
+                }
+                continue;
+            }
+            if t.starts_with("<!--") {
+                in_comment = !t.contains("-->");
+                continue;
+            }
+            if !t.is_empty() {
+                let lead = l.text.len() - l.text.trim_start().len();
+                let span = self.span_at(l.start + lead, t.len());
+                self.diag(
+                    Code::Preamble,
+                    span,
+                    format!(
+                        "text before `## Opcode` is not part of the doc and was skipped: `{}`",
+                        shorten(t)
+                    ),
+                )
+                .expected = Some("only a copyright comment before `## Opcode`".into());
+                return;
+            }
+        }
+    }
+
+    fn check_fences(&mut self) {
+        let level2: Vec<Heading> = self
+            .outline
+            .headings
+            .iter()
+            .filter(|h| h.level <= 2)
+            .cloned()
+            .collect();
+        for h in level2 {
+            let (s, e) = self.content(&h, 2);
+            let fences: Vec<Line> = self
+                .src
+                .lines(s, e)
+                .into_iter()
+                .filter(|l| is_fence(l.text))
+                .collect();
+            if fences.len() % 2 == 1 {
+                if let Some(last) = fences.last() {
+                    let span = self.span_at(last.start, last.text.len());
+                    let title = h.title.trim().to_string();
+                    self.diag(Code::UnbalancedFence, span, format!("section `{title}` has an unclosed code fence; its text runs to the end of the section"))
+                        .expected = Some("a closing ``` line".into());
+                }
+            }
+        }
+    }
+
+    fn opcodes(&mut self, h: &Heading) -> Vec<OpcodeDef> {
+        let (s, e) = self.content(h, 6);
+        let mut out = Vec::new();
+        for l in self.src.lines(s, e) {
+            let t = l.text.trim();
+            if t.is_empty() {
+                continue;
+            }
+            let lead = l.text.len() - l.text.trim_start().len();
+            let span = self.span_at(l.start + lead, t.len());
+            let parsed = patterns().opcode_line.captures(l.text).and_then(|c| {
+                let name = c.get(1)?.as_str().to_string();
+                let value = parse_number(c.get(2)?.as_str()).and_then(|v| u8::try_from(v).ok());
+                Some((name, value))
+            });
+            match parsed {
+                Some((name, Some(value))) => out.push(OpcodeDef { name, value, span }),
+                _ => {
+                    self.diag(
+                        Code::BadOpcode,
+                        span,
+                        format!("cannot read opcode line `{}`", shorten(t)),
+                    )
+                    .expected = Some("`NAME = 0xNN` with a value from 0x00 to 0xff".into());
+                }
+            }
+        }
+        out
+    }
+
+    /// The `## Format` section: one [`Variant`] per table, with `### CONDITION` texts.
+    fn format(
+        &mut self,
+        opcode: &OpcodeDef,
+        sub: Option<&OpcodeDef>,
+    ) -> Vec<(Variant, Vec<(String, Span)>)> {
+        let Some((h, lines)) = self.section_lines(2, "Format", 2) else {
+            return Vec::new();
+        };
+        let _ = h;
+        let mut variants = Vec::new();
+        let mut condition: Vec<(String, Span)> = Vec::new();
+        let mut awaiting_condition = false;
+        let mut i = 0;
+        while i < lines.len() {
+            let l = lines[i];
+            let t = l.text.trim();
+            if t.starts_with('#')
+                && t.trim_start_matches('#')
+                    .trim()
+                    .eq_ignore_ascii_case("CONDITION")
+            {
+                awaiting_condition = true;
+                condition.clear();
+                i += 1;
+                continue;
+            }
+            if awaiting_condition && (t.starts_with("- ") || t.starts_with("* ")) {
+                let text = t[2..].trim();
+                let lead = l.text.len() - l.text.trim_start().len() + 2;
+                condition.push((text.to_string(), self.span_at(l.start + lead, text.len())));
+                i += 1;
+                continue;
+            }
+            if table::is_row(l.text) {
+                let start = i;
+                while i < lines.len() && table::is_row(lines[i].text) {
+                    i += 1;
+                }
+                let rows = &lines[start..i];
+                awaiting_condition = false;
+                let v = self.table(rows, std::mem::take(&mut condition), opcode, sub);
+                variants.push(v);
+                continue;
+            }
+            i += 1;
+        }
+        variants
+    }
+
+    fn table(
+        &mut self,
+        rows: &[Line<'a>],
+        condition: Vec<(String, Span)>,
+        opcode: &OpcodeDef,
+        sub: Option<&OpcodeDef>,
+    ) -> (Variant, Vec<(String, Span)>) {
+        let first = rows[0];
+        let header = table::cells(first.text, first.start).len();
+        // The GFM model's header width, to name the cells it would have dropped.
+        let model = self
+            .outline
+            .tables
+            .iter()
+            .find(|(s, _)| *s >= first.start && *s <= first.start + first.text.len())
+            .map_or(header, |t| t.1);
+        let body = if rows.get(1).is_some_and(|r| table::is_delimiter(r.text)) {
+            &rows[2..]
+        } else {
+            &rows[1..]
+        };
+        let mut fields = Vec::new();
+        let mut optional = Vec::new();
+        for row in body {
+            let cells = table::cells(row.text, row.start);
+            if cells.len() > model {
+                if let Some(extra) = cells
+                    .get(model..)
+                    .and_then(|c| c.iter().find(|c| !c.text.is_empty()))
+                {
+                    let span = self.span_at(extra.start, extra.text.len());
+                    let n = cells.len();
+                    self.diag(Code::ExtraCells, span, format!("row has {n} cells but the header has {model}; a Markdown renderer drops `{}`, the generator keeps it", extra.text))
+                        .expected = Some(format!("{n} columns in the header row"));
+                }
+            }
+            for c in cells {
+                if c.text.is_empty() {
+                    continue;
+                }
+                let span = self.span_at(c.start, c.text.len());
+                if let Some(m) = patterns().opcode_cell.captures(c.text) {
+                    let value = m
+                        .get(1)
+                        .and_then(|v| u64::from_str_radix(v.as_str(), 16).ok());
+                    let name = m.get(2).map_or("", |n| n.as_str());
+                    let known = [Some(opcode), sub]
+                        .into_iter()
+                        .flatten()
+                        .any(|o| Some(u64::from(o.value)) == value && o.name == name);
+                    if !known {
+                        self.diag(
+                            Code::OpcodeCellMismatch,
+                            span,
+                            format!("opcode cell `{}` matches no line of `## Opcode`", c.text),
+                        )
+                        .expected = Some(format!("`{:#04x}({})`", opcode.value, opcode.name));
+                    }
+                    continue;
+                }
+                let (name, opt) = match c
+                    .text
+                    .strip_suffix("\\*")
+                    .or_else(|| c.text.strip_suffix('*'))
+                {
+                    Some(n) => (n.trim(), true),
+                    None => (c.text, false),
+                };
+                if !patterns().identifier.is_match(name) {
+                    self.diag(
+                        Code::UntypedField,
+                        span,
+                        format!("format cell `{}` is not a field name", c.text),
+                    )
+                    .expected =
+                        Some("a field name such as `Exec_size`, optionally marked `\\*`".into());
+                    continue;
+                }
+                if opt {
+                    optional.push(name.to_string());
+                }
+                fields.push((name.to_string(), span));
+            }
+        }
+        let span = self.span_at(first.start, first.text.len());
+        let mut selectors = Vec::new();
+        for (text, cspan) in &condition {
+            match selector(text) {
+                Some(s) => selectors.push(s),
+                None => {
+                    let cspan = *cspan;
+                    self.diag(Code::BadCondition, cspan, format!("cannot read condition `{text}`; the variant is kept without it"))
+                        .expected = Some("`Field=value, value`, `Field.sub=value` or `field_operand_type(Field)=TYPE`".into());
+                }
+            }
+        }
+        let condition_text = (!condition.is_empty()).then(|| {
+            condition
+                .iter()
+                .map(|c| c.0.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        });
+        (
+            Variant {
+                condition: condition_text,
+                fields: fields.iter().map(|f| f.0.clone()).collect(),
+                selectors,
+                optional_fields: optional,
+                span,
+            },
+            fields,
+        )
+    }
+
+    /// Field bullets: from the first one after the opcode to the next heading.
+    fn bullets(&mut self) -> (Vec<Bullet>, String) {
+        let (start, end) = match self.heading(2, "Description") {
+            Some(h) => {
+                let (s, _) = self.content(&h, 2);
+                let e = self
+                    .outline
+                    .headings
+                    .iter()
+                    .find(|n| n.start > h.start)
+                    .map_or(self.src.text.len(), |n| n.start);
+                (s, e)
+            }
+            None => (0, 0),
+        };
+        let lines = self.src.lines(start, end);
+        let mut in_fence = false;
+        let mut bullets: Vec<Bullet> = Vec::new();
+        let mut description: Vec<&str> = Vec::new();
+        for l in lines {
+            if is_fence(l.text) {
+                in_fence = !in_fence;
+                if bullets.is_empty() {
+                    description.push(l.text);
+                }
+                continue;
+            }
+            if in_fence {
+                if bullets.is_empty() {
+                    description.push(l.text);
+                }
+                continue;
+            }
+            if let Some(c) = patterns().field_bullet.captures(l.text) {
+                let indent = c.get(1).map_or(0, |m| m.as_str().len());
+                let name = c.get(2).map_or("", |m| m.as_str()).to_string();
+                let ty = c
+                    .get(3)
+                    .map_or("", |m| m.as_str())
+                    .trim()
+                    .to_ascii_lowercase();
+                let rest = c.get(4).map_or("", |m| m.as_str()).trim().to_string();
+                let span = self.span_at(l.start + indent, l.text.len() - indent);
+                if indent >= 2 {
+                    let prev = bullets.last().map(|b| b.name.clone()).unwrap_or_default();
+                    self.diag(Code::MisindentedBullet, span, format!("field bullet `{name}` is indented {indent} columns, as if nested under `{prev}`; read as a field of its own"))
+                        .expected = Some("`- **Name(type):**` at the start of the line".into());
+                }
+                bullets.push(Bullet {
+                    name,
+                    ty,
+                    span,
+                    description: if rest.is_empty() { vec![] } else { vec![rest] },
+                    bitfields: vec![],
+                    values: vec![],
+                    table_rows: vec![],
+                });
+                continue;
+            }
+            let Some(b) = bullets.last_mut() else {
+                description.push(l.text);
+                continue;
+            };
+            if let Some(c) = patterns().untyped_bullet.captures(l.text) {
+                // `**Name:**` at the field level: a field bullet that lost its type.
+                let indent = c.get(1).map_or(0, |m| m.as_str().len());
+                if indent < 2 {
+                    let name = c.get(2).map_or("", |m| m.as_str()).to_string();
+                    let span = self.span_at(l.start + indent, l.text.len() - indent);
+                    let rest = c.get(3).map_or("", |m| m.as_str()).trim().to_string();
+                    bullets.push(Bullet {
+                        name,
+                        ty: String::new(),
+                        span,
+                        description: vec![rest],
+                        bitfields: vec![],
+                        values: vec![],
+                        table_rows: vec![],
+                    });
+                    continue;
+                }
+            }
+            let indent = indent_of(l.text);
+            if let Some(c) = patterns().bit_range.captures(l.text) {
+                let hi = c
+                    .get(3)
+                    .and_then(|m| m.as_str().parse::<u32>().ok())
+                    .unwrap_or(u32::MAX);
+                let lo = c
+                    .get(4)
+                    .and_then(|m| m.as_str().parse::<u32>().ok())
+                    .unwrap_or(hi);
+                let span = self.span_at(l.start, l.text.len());
+                if hi < lo || hi > 63 {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::BadBitRange,
+                            self.src.name,
+                            span,
+                            format!(
+                                "bit range `[{hi}..{lo}]` of `{}` is not a range of bits 63..0",
+                                b.name
+                            ),
+                        )
+                        .expected("`Bit[hi..lo]` with 63 >= hi >= lo"),
+                    );
+                    continue;
+                }
+                b.bitfields.push((
+                    indent,
+                    BitField {
+                        hi: hi as u8,
+                        lo: lo as u8,
+                        summary: c.get(5).map_or("", |m| m.as_str()).trim().to_string(),
+                        values: vec![],
+                        platform: c.get(2).map(|m| m.as_str().trim().to_string()),
+                        span,
+                    },
+                ));
+                continue;
+            }
+            if let Some(c) = patterns().value.captures(l.text) {
+                let span = self.span_at(l.start, l.text.len());
+                let Some(value) = c.get(3).and_then(|m| parse_number(m.as_str())) else {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::BadValue,
+                            self.src.name,
+                            span,
+                            "enumerated value does not fit in 64 bits",
+                        )
+                        .expected("a value of at most 64 bits"),
+                    );
+                    continue;
+                };
+                let v = EnumValue {
+                    value,
+                    meaning: c.get(4).map_or("", |m| m.as_str()).trim().to_string(),
+                    platform: c.get(2).map(|m| m.as_str().trim().to_string()),
+                    span,
+                };
+                match b.bitfields.last_mut() {
+                    Some((bit_indent, bf)) if indent > *bit_indent => {
+                        let width = u32::from(bf.hi - bf.lo) + 1;
+                        if width < 64 && value >> width != 0 {
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::BadValue,
+                                    self.src.name,
+                                    span,
+                                    format!(
+                                        "value {value:#x} does not fit bit range [{}..{}] of `{}`",
+                                        bf.hi, bf.lo, b.name
+                                    ),
+                                )
+                                .expected(format!("a value below {}", 1u64 << width)),
+                            );
+                            continue;
+                        }
+                        bf.values.push(v);
+                    }
+                    _ => b.values.push(v),
+                }
+                continue;
+            }
+            if table::is_row(l.text) {
+                b.table_rows.push((l.start, l.text.to_string()));
+                continue;
+            }
+            let t = l.text.trim();
+            if t.is_empty() {
+                continue;
+            }
+            match b.bitfields.last_mut() {
+                Some((bit_indent, bf)) if indent > *bit_indent && bf.values.is_empty() => {
+                    bf.summary = format!("{} {t}", bf.summary).trim().to_string();
+                }
+                _ => b.description.push(t.to_string()),
+            }
+        }
+        (bullets, prose(&description))
+    }
+
+    /// Values given as a table inside a bullet (`| Symbol | SubOp | Name |`): the first column
+    /// whose cells are all numbers is the value, the first other column its meaning.
+    fn embedded_values(&mut self, b: &mut Bullet) {
+        let rows: Vec<Vec<(String, usize)>> = b
+            .table_rows
+            .iter()
+            .filter(|(_, t)| !table::is_delimiter(t))
+            .map(|(s, t)| {
+                table::cells(t, *s)
+                    .into_iter()
+                    .map(|c| (c.text.to_string(), c.start))
+                    .collect()
+            })
+            .collect();
+        let Some((header, body)) = rows.split_first() else {
+            return;
+        };
+        if body.is_empty() {
+            return;
+        }
+        let width = header.len();
+        let value_col = (0..width).find(|&c| {
+            body.iter()
+                .all(|r| r.get(c).is_some_and(|(t, _)| parse_number(t).is_some()))
+        });
+        let Some(vc) = value_col else {
+            b.description
+                .extend(b.table_rows.iter().map(|(_, t)| t.trim().to_string()));
+            return;
+        };
+        let mc = if vc == 0 { 1 } else { 0 };
+        for r in body {
+            let (Some((v, start)), Some((m, _))) = (r.get(vc), r.get(mc)) else {
+                continue;
+            };
+            let Some(value) = parse_number(v) else {
+                continue;
+            };
+            let span = self.span_at(*start, v.len());
+            b.values.push(EnumValue {
+                value,
+                meaning: m.clone(),
+                platform: None,
+                span,
+            });
+        }
+    }
+
+    fn properties(&mut self) -> (BTreeMap<String, String>, Vec<TypeMap>) {
+        let mut props = BTreeMap::new();
+        if let Some((_, lines)) = self.section_lines(4, "Properties", 4) {
+            let mut last: Option<String> = None;
+            for l in lines {
+                if let Some(c) = patterns().property.captures(l.text) {
+                    let k = c.get(1).map_or("", |m| m.as_str()).trim().to_string();
+                    let v = c.get(2).map_or("", |m| m.as_str()).trim().to_string();
+                    props.insert(k.clone(), v);
+                    last = Some(k);
+                } else if let (Some(k), t) = (&last, l.text.trim()) {
+                    if !t.is_empty() {
+                        if let Some(v) = props.get_mut(k) {
+                            *v = format!("{v} {t}").trim().to_string();
+                        }
+                    }
+                }
+            }
+        }
+        let mut maps = Vec::new();
+        if let Some((_, lines)) = self.section_lines(4, "Operand type maps", 4) {
+            for l in lines {
+                if let Some(c) = patterns().type_map.captures(l.text) {
+                    maps.push(TypeMap {
+                        platform: c.get(2).map(|m| m.as_str().trim().to_string()),
+                        types: BTreeMap::new(),
+                        span: self.span_at(l.start, l.text.len()),
+                    });
+                } else if let (Some(c), Some(map)) =
+                    (patterns().property.captures(l.text), maps.last_mut())
+                {
+                    let k = c.get(1).map_or("", |m| m.as_str()).trim().to_string();
+                    let v = c.get(2).map_or("", |m| m.as_str());
+                    let types = v
+                        .split(',')
+                        .map(|t| t.trim().to_string())
+                        .filter(|t| !t.is_empty())
+                        .collect();
+                    map.types.insert(k, types);
+                }
+            }
+        }
+        (props, maps)
+    }
+
+    fn section_text(&self, title: &str) -> String {
+        match self.section_lines(2, title, 2) {
+            Some((_, lines)) => {
+                let texts: Vec<&str> = lines.iter().map(|l| l.text).collect();
+                clean(&texts)
+            }
+            None => String::new(),
+        }
+    }
+}
+
+fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if s.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+const KNOWN_SECTIONS: &[&str] = &[
+    "opcode",
+    "format",
+    "semantics",
+    "description",
+    "text",
+    "notes",
+];
+
+/// Parses one doc's text. Returns `None` when the doc has no readable opcode.
+pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<Instruction> {
+    let mut p = DocParser {
+        src: Source::new(name, text),
+        outline: outline(text),
+        diags,
+    };
+    p.check_whitespace();
+    p.check_fences();
+    let Some(opcode_heading) = p.heading(2, "Opcode") else {
+        let span = p.span_at(0, text.lines().next().map_or(0, str::len));
+        p.diag(Code::NoOpcode, span, "the doc has no `## Opcode` section")
+            .expected = Some("a `## Opcode` heading followed by `NAME = 0xNN`".into());
+        return None;
+    };
+    p.check_preamble(&opcode_heading);
+    let opcodes = p.opcodes(&opcode_heading);
+    let mut ops = opcodes.into_iter();
+    let Some(opcode) = ops.next() else {
+        let span = p.span_at(
+            opcode_heading.start,
+            opcode_heading.end - opcode_heading.start,
+        );
+        p.diag(Code::NoOpcode, span, "`## Opcode` declares no opcode")
+            .expected = Some("a line `NAME = 0xNN` under `## Opcode`".into());
+        return None;
+    };
+    let sub = ops.next();
+    for extra in ops {
+        p.diag(
+            Code::BadOpcode,
+            extra.span,
+            format!("a third opcode line `{}` has no meaning", extra.name),
+        )
+        .expected = Some("one opcode line, optionally followed by one sub-opcode line".into());
+    }
+    let stem = name.strip_suffix(".md").unwrap_or(name).to_string();
+    let inst_name = if sub.is_some() {
+        stem
+    } else {
+        opcode.name.clone()
+    };
+
+    let mut tables = p.format(&opcode, sub.as_ref());
+    if tables.is_empty() && p.heading(2, "Format").is_some() {
+        // An empty `## Format` is an instruction without fields (BARRIER, YIELD).
+        let span = p
+            .heading(2, "Format")
+            .map_or(opcode.span, |h| p.span_at(h.start, h.end - h.start));
+        tables.push((
+            Variant {
+                condition: None,
+                fields: vec![],
+                selectors: vec![],
+                optional_fields: vec![],
+                span,
+            },
+            vec![],
+        ));
+    } else if tables.is_empty() {
+        let span = p
+            .heading(2, "Format")
+            .map_or(opcode.span, |h| p.span_at(h.start, h.end - h.start));
+        p.diag(Code::NoFormat, span, "the doc has no format table")
+            .expected =
+            Some("a `## Format` section with a table of the instruction's fields".into());
+    }
+    let (mut bullets, description) = p.bullets();
+    for b in bullets.iter_mut() {
+        if !b.table_rows.is_empty() {
+            p.embedded_values(b);
+        }
+    }
+
+    // Duplicate bullets are errors; the first one is kept.
+    let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, b) in bullets.iter().enumerate() {
+        if let Some(&first) = by_name.get(&b.name) {
+            let line = bullets[first].span.line;
+            let (name, span) = (b.name.clone(), b.span);
+            p.diag(
+                Code::DuplicateField,
+                span,
+                format!("field `{name}` is described twice (first at line {line})"),
+            )
+            .expected = Some("one bullet per field".into());
+        } else {
+            by_name.insert(b.name.clone(), i);
+        }
+    }
+
+    // Fields: every table cell in order of first appearance, joined with its bullet.
+    let mut fields: Vec<Field> = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut optional = BTreeSet::new();
+    for (v, _) in &tables {
+        optional.extend(v.optional_fields.iter().cloned());
+    }
+    for (_, cells) in &tables {
+        for (fname, cell_span) in cells {
+            if !seen.insert(fname.clone()) {
+                continue;
+            }
+            let bullet = by_name.get(fname).and_then(|&i| bullets.get(i));
+            let field = match bullet {
+                Some(b) if !b.ty.is_empty() => {
+                    let desc = b.description.join(" ");
+                    Field {
+                        name: fname.clone(),
+                        ty: b.ty.clone(),
+                        optional: optional.contains(fname),
+                        description: desc.clone(),
+                        bitfields: b.bitfields.iter().map(|(_, bf)| bf.clone()).collect(),
+                        values: b.values.clone(),
+                        allowed_types: allowed_types(&desc),
+                        operand_classes: operand_classes(&desc),
+                        span: b.span,
+                    }
+                }
+                other => {
+                    let (span, msg) = match other {
+                        Some(b) => (b.span, format!("field `{fname}` has a bullet without a type")),
+                        None => (*cell_span, format!("field `{fname}` of the format table has no `**{fname}(type):**` bullet")),
+                    };
+                    p.diag(Code::UntypedField, span, msg).expected = Some(format!(
+                        "a bullet `- **{fname}(ub):** ...` naming the field's type"
+                    ));
+                    Field {
+                        name: fname.clone(),
+                        ty: String::new(),
+                        optional: optional.contains(fname),
+                        description: other.map(|b| b.description.join(" ")).unwrap_or_default(),
+                        bitfields: vec![],
+                        values: vec![],
+                        allowed_types: vec![],
+                        operand_classes: vec![],
+                        span: *cell_span,
+                    }
+                }
+            };
+            fields.push(field);
+        }
+    }
+    for b in &bullets {
+        if !seen.contains(&b.name)
+            && by_name
+                .get(&b.name)
+                .is_some_and(|&i| bullets[i].span == b.span)
+        {
+            let (name, span) = (b.name.clone(), b.span);
+            p.diag(
+                Code::BulletNotInTable,
+                span,
+                format!(
+                    "field `{name}` is described but no format table has it; it is not encoded"
+                ),
+            )
+            .expected = Some(format!("a `{name}` cell in a format table"));
+        }
+    }
+
+    let (properties, type_maps) = p.properties();
+    let mut other_sections = BTreeMap::new();
+    let level2: Vec<Heading> = p
+        .outline
+        .headings
+        .iter()
+        .filter(|h| h.level == 2)
+        .cloned()
+        .collect();
+    for h in level2 {
+        let title = h.title.trim().to_string();
+        if !KNOWN_SECTIONS.contains(&title.to_ascii_lowercase().as_str()) {
+            let text = p.section_text(&title);
+            other_sections.insert(title, text);
+        }
+    }
+    let span = p.span_at(
+        opcode_heading.start,
+        opcode_heading.end.saturating_sub(opcode_heading.start),
+    );
+    Some(Instruction {
+        name: inst_name,
+        source: name.to_string(),
+        opcode,
+        sub_opcode: sub,
+        fields,
+        variants: tables.into_iter().map(|(v, _)| v).collect(),
+        properties,
+        semantics: p.section_text("Semantics"),
+        description,
+        text: p.section_text("Text"),
+        notes: p.section_text("Notes"),
+        type_maps,
+        other_sections,
+        aliases: vec![],
+        alias_of: None,
+        span,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_every_notation() {
+        assert_eq!(parse_number("0b011"), Some(3));
+        assert_eq!(parse_number("0x6"), Some(6));
+        assert_eq!(parse_number("12"), Some(12));
+        assert_eq!(parse_number("0b"), None);
+        assert_eq!(parse_number("x"), None);
+    }
+
+    #[test]
+    fn allowed_types_from_both_sentence_forms() {
+        assert_eq!(allowed_types("offsets. Must have type UD"), vec!["UD"]);
+        assert_eq!(
+            allowed_types("Must have type Q,UQ,DF"),
+            vec!["Q", "UQ", "DF"]
+        );
+        assert_eq!(
+            allowed_types("The operand must have one of UD, D, F type; for 1"),
+            vec!["UD", "D", "F"]
+        );
+        assert!(allowed_types("no rule here").is_empty());
+    }
+
+    #[test]
+    fn operand_classes_lower_case_in_order() {
+        assert_eq!(
+            operand_classes("The first source. Operand class: general,indirect,immediate"),
+            vec!["general", "indirect", "immediate"]
+        );
+    }
+
+    #[test]
+    fn selectors_with_and_without_subfield() {
+        let s = selector("Op.op=sample_b, sample_c").unwrap();
+        assert_eq!(
+            (s.field.as_str(), s.subfield.as_deref()),
+            ("Op", Some("op"))
+        );
+        assert_eq!(s.values, vec!["sample_b", "sample_c"]);
+        let s = selector("LscSubOp=lsc_load").unwrap();
+        assert_eq!(
+            (s.field.as_str(), s.subfield, s.operand_type),
+            ("LscSubOp", None, false)
+        );
+        let s = selector("field_operand_type(Si)=UW").unwrap();
+        assert_eq!(
+            (s.field.as_str(), s.values.clone(), s.operand_type),
+            ("Si", vec!["UW".to_string()], true)
+        );
+        assert!(selector("whatever").is_none());
+    }
+}
