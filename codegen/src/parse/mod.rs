@@ -101,7 +101,10 @@ fn decode_text(file: &SourceFile, diags: &mut Vec<Diagnostic>) -> String {
 }
 
 /// What makes two docs encode the same way: every variant's condition, field names and types.
-fn format_key(i: &Instruction) -> Vec<(Option<String>, Vec<(String, String)>)> {
+/// Per variant: condition, and (field, type) in encoding order.
+type FormatKey = Vec<(Option<String>, Vec<(String, String)>)>;
+
+fn format_key(i: &Instruction) -> FormatKey {
     let ty: BTreeMap<&str, &str> = i
         .fields
         .iter()
