@@ -53,7 +53,12 @@ impl<'a> Reader<'a> {
     }
 
     /// An error about the value that starts at `offset`.
-    pub fn error_at(&self, field: &'static str, offset: usize, kind: DecodeErrorKind) -> DecodeError {
+    pub fn error_at(
+        &self,
+        field: &'static str,
+        offset: usize,
+        kind: DecodeErrorKind,
+    ) -> DecodeError {
         DecodeError::new(field, offset, kind)
     }
 }

@@ -9,4 +9,7 @@ pub mod operand;
 
 pub use codec::{Decode, Encode, Reader};
 pub use error::{DecodeError, DecodeErrorKind, ValidationError};
-pub use operand::{RawOperand, VectorOperand};
+pub use operand::{
+    DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,
+    Region, StateClass, VectorOperand,
+};
