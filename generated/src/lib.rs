@@ -1,7 +1,50 @@
-//! Typed vISA instructions, generated from the vISA opcode docs.
+//! Typed vISA instructions, generated from the vISA opcode docs in `spec/`.
+//!
+//! - [`runtime`] is hand-written: operands, data types, the codec primitives and errors
+//!   (operands chapter and data types chapter of the vISA spec);
+//! - [`generated`] is produced by `cargo xtask regen`: one module per opcode doc, shared enums,
+//!   and what spans instructions: [`Opcode`], [`Instruction`], [`decode`], [`Platform`], the
+//!   [`Execute`] trait and [`dispatch`].
+//!
+//! # Decode, validate, encode
+//!
+//! ```
+//! use visa::{decode, Instruction, Platform};
+//!
+//! // OWORD_ST (0x36): Size 0b011 (8 owords), Surface 0, Offset = immediate UD 2, Src = V30.
+//! let bytes = [0x36, 0x03, 0x00, 0x05, 0x00, 0x02, 0, 0, 0, 0x1e, 0, 0, 0, 0, 0];
+//! let (inst, used) = decode(&bytes).expect("a valid OWORD_ST");
+//! assert_eq!(used, bytes.len());
+//! assert_eq!(inst.name(), "OWORD_ST");
+//! inst.validate(Platform::ALL[0]).expect("it follows every rule of its doc");
+//!
+//! let mut out = Vec::new();
+//! inst.encode(&mut out);
+//! assert_eq!(out, bytes);
+//! ```
+//!
+//! # Executors
+//!
+//! [`Execute`] has one *required* method per instruction: when a spec change adds an
+//! instruction, every implementation stops compiling until it handles the new one, so a
+//! simulator cannot silently ignore it. [`dispatch`] calls the method of an [`Instruction`].
+//!
+//! # Layout choices
+//!
+//! Where a doc leaves the binary layout open, the generator makes one choice and warns when it
+//! regenerates: optional fields (`\*` in a format table) are always encoded; a field of type
+//! `unknown` holds the rest of the instruction's bytes; a `Pred(uw)` field is the predication
+//! control word of the operands chapter ([`runtime::PredicateControl`]). Exec sizes a doc does
+//! not list are unrepresentable: the exec-size enums hold exactly the listed values.
 #![no_std]
 extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
 pub mod runtime;
+
+#[rustfmt::skip]
+pub mod generated;
+
+pub use generated::*;
+pub use runtime::{DecodeError, DecodeErrorKind, ValidationError};

@@ -1,11 +1,729 @@
-//! Analysis (in progress): checks the schema and decides layouts so emitters cannot fail.
-use crate::diag::Diagnostic;
-use crate::schema::Spec;
+//! Analysis: checks the schema and decides every name, type and layout, so the emitters only
+//! render and cannot fail. Every choice a doc leaves open is made here, once, with a warning.
 
+pub mod naming;
+pub mod platform;
+
+use crate::diag::{Code, Diagnostic};
+use crate::schema::{EnumValue, Field, Instruction, Spec};
+use naming::{member_name, snake_name, type_name, variant_name};
+use platform::Rule;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Integer width of a field in the binary layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Int {
+    U8,
+    U16,
+    U32,
+    I32,
+}
+
+impl Int {
+    pub fn bits(self) -> u32 {
+        match self {
+            Int::U8 => 8,
+            Int::U16 => 16,
+            Int::U32 | Int::I32 => 32,
+        }
+    }
+    /// All bits of the field as an unsigned mask.
+    pub fn mask(self) -> u64 {
+        (1u64 << self.bits()) - 1
+    }
+    /// The unsigned integer holding the field's raw bits.
+    pub fn unsigned(self) -> Int {
+        match self {
+            Int::I32 => Int::U32,
+            i => i,
+        }
+    }
+}
+
+/// One enumerated value of an enum.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EnumVariant {
+    pub name: String,
+    pub value: u64,
+    pub meaning: String,
+    pub rule: Option<Rule>,
+    /// The doc line, quoted by validators.
+    pub quote: String,
+}
+
+/// A Rust enum generated from a value set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct EnumDef {
+    pub name: String,
+    /// The smallest unsigned integer that holds the values.
+    pub repr: Int,
+    pub variants: Vec<EnumVariant>,
+    /// Lives in the shared module (identical in several docs) rather than the doc's module.
+    pub shared: bool,
+}
+
+impl EnumDef {
+    /// What decode errors list as expected.
+    pub fn expected(&self) -> String {
+        let list: Vec<String> = self
+            .variants
+            .iter()
+            .map(|v| format!("{:#x} ({})", v.value, v.meaning))
+            .collect();
+        format!("one of {}", list.join(", "))
+    }
+
+    fn key(&self) -> (Int, Vec<(String, u64, Option<Rule>)>) {
+        (
+            self.repr,
+            self.variants
+                .iter()
+                .map(|v| (v.name.clone(), v.value, v.rule.clone()))
+                .collect(),
+        )
+    }
+}
+
+/// What a bit range holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemberType {
+    Enum(usize),
+    Int,
+}
+
+/// One `Bit[hi..lo]` of a bit-packed field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub name: String,
+    pub hi: u8,
+    pub lo: u8,
+    pub ty: MemberType,
+    pub summary: String,
+    /// `{TGLLP+}Bit[6..5]`: the bits exist only where the rule holds; elsewhere they must be 0.
+    pub rule: Option<Rule>,
+    /// "At least one channel must be enabled": the member must not be zero.
+    pub nonzero: Option<String>,
+}
+
+impl Member {
+    pub fn mask(&self) -> u64 {
+        let width = u32::from(self.hi - self.lo) + 1;
+        if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        }
+    }
+}
+
+/// The Rust type of a field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldType {
+    Int(Int),
+    /// The whole field is one enumerated value.
+    Enum(Int, usize),
+    /// A bit-packed field: a struct with one member per bit range, and `reserved` bits.
+    Bits {
+        base: Int,
+        name: String,
+        members: Vec<Member>,
+        reserved_mask: u64,
+    },
+    /// `Pred(uw)`: the predication control word of the operands chapter.
+    Predicate,
+    Vector,
+    Raw,
+    /// A field whose layout the doc leaves open: the remaining input bytes, verbatim.
+    Rest,
+}
+
+/// A field of an instruction, as generated.
+#[derive(Clone, Debug)]
+pub struct FieldModel {
+    pub doc_name: String,
+    pub rust_name: String,
+    pub ty: FieldType,
+    pub doc: String,
+    pub classes: Vec<String>,
+    pub class_rule: Option<String>,
+    pub types: Vec<String>,
+    pub type_rule: Option<String>,
+    /// "At least one channel must be enabled" on a whole-field integer.
+    pub nonzero: Option<String>,
+}
+
+/// How a variant is chosen when decoding: the field holding the selector, the bit range within
+/// it (if any), and the enum values that select this variant.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    pub field: String,
+    pub member: Option<String>,
+    pub enum_index: usize,
+    pub values: Vec<String>,
+}
+
+/// One format table of an instruction.
+#[derive(Clone, Debug)]
+pub struct VariantModel {
+    pub rust_name: String,
+    pub condition: Option<String>,
+    pub fields: Vec<String>,
+    pub choices: Vec<Choice>,
+    /// An earlier variant decodes every encoding of this one, which therefore never decodes.
+    pub shadowed: bool,
+}
+
+/// One instruction, as generated.
+#[derive(Clone, Debug)]
+pub struct InstModel {
+    pub doc_name: String,
+    pub source: String,
+    pub rust_name: String,
+    pub module: String,
+    pub opcode: u8,
+    pub opcode_name: String,
+    pub sub_opcode: Option<u8>,
+    pub description: String,
+    pub semantics: String,
+    pub text: String,
+    pub notes: String,
+    pub fields: BTreeMap<String, FieldModel>,
+    pub variants: Vec<VariantModel>,
+    /// Fields read before the variant is chosen (a common prefix of every variant).
+    pub prefix: usize,
+    pub enums: Vec<EnumDef>,
+    /// Set for an alias: the instruction that decodes instead.
+    pub alias_of: Option<String>,
+}
+
+/// The analysed spec.
+#[derive(Clone, Debug, Default)]
 pub struct Model {
+    pub instructions: Vec<InstModel>,
+    /// Platforms the docs name, oldest first.
+    pub platforms: Vec<String>,
+    pub shared_enums: Vec<EnumDef>,
     pub spec: Spec,
 }
 
+fn int_of(ty: &str) -> Option<Int> {
+    match ty {
+        "ub" | "b" => Some(Int::U8),
+        "uw" | "w" => Some(Int::U16),
+        "ud" => Some(Int::U32),
+        "d" => Some(Int::I32),
+        _ => None,
+    }
+}
+
+fn repr_for(max: u64) -> Int {
+    if max <= 0xff {
+        Int::U8
+    } else if max <= 0xffff {
+        Int::U16
+    } else {
+        Int::U32
+    }
+}
+
+/// The sentence of `text` that contains `needle` (case-insensitive), for validator messages.
+fn sentence(text: &str, needle: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let at = lower.find(&needle.to_ascii_lowercase())?;
+    let start = text[..at].rfind(". ").map_or(0, |i| i + 2);
+    let end = text[at..].find(". ").map_or(text.len(), |i| at + i + 1);
+    Some(text[start..end].trim().to_string())
+}
+
+const NONZERO: &str = "at least one channel must be enabled";
+
+struct Analyzer<'a> {
+    inst: &'a Instruction,
+    diags: &'a mut Vec<Diagnostic>,
+    enums: Vec<EnumDef>,
+    platforms: &'a mut BTreeSet<String>,
+}
+
+impl Analyzer<'_> {
+    fn rule(&mut self, annotation: &Option<String>, span: crate::schema::Span) -> Option<Rule> {
+        let a = annotation.as_ref()?;
+        match platform::parse(a) {
+            Ok(r) => {
+                self.platforms.insert(r.platform().to_string());
+                Some(r)
+            }
+            Err(name) => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::UnknownPlatform,
+                        &self.inst.source,
+                        span,
+                        format!("platform `{name}` of annotation `{{{a}}}` is unknown"),
+                    )
+                    .expected(format!("one of {}", platform::KNOWN.join(", "))),
+                );
+                None
+            }
+        }
+    }
+
+    fn enum_def(&mut self, name: String, values: &[EnumValue]) -> usize {
+        let mut seen = BTreeSet::new();
+        let mut variants = Vec::new();
+        let mut by_value = BTreeSet::new();
+        for v in values {
+            if !by_value.insert(v.value) {
+                continue; // A value listed twice is one variant.
+            }
+            let mut vn = variant_name(&v.meaning, v.value);
+            if !seen.insert(vn.clone()) {
+                vn = format!("{vn}{}", v.value);
+                seen.insert(vn.clone());
+            }
+            let rule = self.rule(&v.platform, v.span);
+            let quote = match &v.platform {
+                Some(p) => format!("{{{p}}}{:#x}: {}", v.value, v.meaning),
+                None => format!("{:#x}: {}", v.value, v.meaning),
+            };
+            variants.push(EnumVariant {
+                name: vn,
+                value: v.value,
+                meaning: v.meaning.clone(),
+                rule,
+                quote,
+            });
+        }
+        let max = variants.iter().map(|v| v.value).max().unwrap_or(0);
+        self.enums.push(EnumDef {
+            name,
+            repr: repr_for(max),
+            variants,
+            shared: false,
+        });
+        self.enums.len() - 1
+    }
+
+    fn field(&mut self, f: &Field) -> FieldModel {
+        let tyname = type_name(&f.name);
+        let int = int_of(&f.ty);
+        let ty = match (int, f.bitfields.is_empty(), f.values.is_empty()) {
+            (Some(Int::U16), true, true) if f.name.eq_ignore_ascii_case("pred") => {
+                FieldType::Predicate
+            }
+            (Some(i), true, true) => FieldType::Int(i),
+            (Some(i), true, false) => {
+                let e = self.enum_def(tyname.clone(), &f.values);
+                if self.enums[e].repr.bits() > i.bits()
+                    || f.values.iter().any(|v| v.value > i.mask())
+                {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::BadValue,
+                            &self.inst.source,
+                            f.span,
+                            format!("a value of `{}` does not fit its type `{}`", f.name, f.ty),
+                        )
+                        .expected(format!("values below {:#x}", i.mask() + 1)),
+                    );
+                }
+                FieldType::Enum(i, e)
+            }
+            (Some(base), false, _) => {
+                let mut members = Vec::new();
+                let mut used = 0u64;
+                let mut names = BTreeSet::new();
+                for b in &f.bitfields {
+                    let mut name = member_name(&b.summary, b.hi, b.lo);
+                    if !names.insert(name.clone()) || name == "reserved" {
+                        name = format!("bits_{}_{}", b.hi, b.lo);
+                        names.insert(name.clone());
+                    }
+                    let m = Member {
+                        name: name.clone(),
+                        hi: b.hi,
+                        lo: b.lo,
+                        ty: MemberType::Int,
+                        summary: b.summary.clone(),
+                        rule: None,
+                        nonzero: None,
+                    };
+                    let mask = m.mask() << b.lo;
+                    if u32::from(b.hi) >= base.bits() || used & mask != 0 {
+                        self.diags.push(
+                            Diagnostic::new(Code::BadBitRange, &self.inst.source, b.span, format!("bit range [{}..{}] of `{}` overlaps another or exceeds its {} bits", b.hi, b.lo, f.name, base.bits()))
+                                .expected("disjoint bit ranges within the field's type"),
+                        );
+                        continue;
+                    }
+                    used |= mask;
+                    let ty = if b.values.is_empty() {
+                        MemberType::Int
+                    } else {
+                        MemberType::Enum(
+                            self.enum_def(format!("{tyname}{}", type_name(&name)), &b.values),
+                        )
+                    };
+                    let rule = self.rule(&b.platform, b.span);
+                    let nonzero = b
+                        .summary
+                        .to_ascii_lowercase()
+                        .contains(NONZERO)
+                        .then(|| sentence(&b.summary, NONZERO).unwrap_or_default());
+                    members.push(Member {
+                        ty,
+                        rule,
+                        nonzero,
+                        ..m
+                    });
+                }
+                if !f.values.is_empty() {
+                    self.diags.push(Diagnostic::new(Code::OpenLayout, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
+                }
+                FieldType::Bits {
+                    base,
+                    name: tyname.clone(),
+                    members,
+                    reserved_mask: base.unsigned().mask() & !used,
+                }
+            }
+            (None, _, _) => match f.ty.as_str() {
+                "vec_operand" | "scalar" => FieldType::Vector,
+                "raw_operand" => FieldType::Raw,
+                other => {
+                    self.diags.push(Diagnostic::new(Code::OpenLayout, &self.inst.source, f.span, format!("field `{}` has type `{other}`, which fixes no binary layout; it is generated as the remaining bytes of the instruction, verbatim", f.name)));
+                    FieldType::Rest
+                }
+            },
+        };
+        let desc = &f.description;
+        let nonzero = matches!(ty, FieldType::Int(_)).then(|| ()).and(
+            desc.to_ascii_lowercase()
+                .contains(NONZERO)
+                .then(|| sentence(desc, NONZERO).unwrap_or_default()),
+        );
+        let operand = matches!(ty, FieldType::Vector);
+        FieldModel {
+            doc_name: f.name.clone(),
+            rust_name: snake_name(&f.name),
+            ty,
+            doc: f.description.clone(),
+            classes: if operand {
+                f.operand_classes.clone()
+            } else {
+                vec![]
+            },
+            class_rule: if operand {
+                sentence(desc, "operand class")
+            } else {
+                None
+            },
+            types: if operand {
+                f.allowed_types.clone()
+            } else {
+                vec![]
+            },
+            type_rule: if operand {
+                sentence(desc, "must have")
+            } else {
+                None
+            },
+            nonzero,
+        }
+    }
+}
+
+/// Finds the enum and bit range that hold a selector's values.
+fn resolve_choice(
+    fields: &BTreeMap<String, FieldModel>,
+    enums: &[EnumDef],
+    sel: &crate::schema::Selector,
+) -> Option<Choice> {
+    let f = fields.get(&sel.field)?;
+    let has_all = |e: usize| {
+        sel.values.iter().all(|v| {
+            enums[e]
+                .variants
+                .iter()
+                .any(|ev| ev.meaning.eq_ignore_ascii_case(v))
+        })
+    };
+    let names = |e: usize| -> Vec<String> {
+        sel.values
+            .iter()
+            .filter_map(|v| {
+                enums[e]
+                    .variants
+                    .iter()
+                    .find(|ev| ev.meaning.eq_ignore_ascii_case(v))
+                    .map(|ev| ev.name.clone())
+            })
+            .collect()
+    };
+    match &f.ty {
+        FieldType::Enum(_, e) if has_all(*e) => Some(Choice {
+            field: sel.field.clone(),
+            member: None,
+            enum_index: *e,
+            values: names(*e),
+        }),
+        FieldType::Bits { members, .. } => members.iter().find_map(|m| match m.ty {
+            MemberType::Enum(e) if has_all(e) => Some(Choice {
+                field: sel.field.clone(),
+                member: Some(m.name.clone()),
+                enum_index: e,
+                values: names(e),
+            }),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+fn analyze_instruction(
+    inst: &Instruction,
+    diags: &mut Vec<Diagnostic>,
+    platforms: &mut BTreeSet<String>,
+) -> InstModel {
+    let mut a = Analyzer {
+        inst,
+        diags,
+        enums: Vec::new(),
+        platforms,
+    };
+    let mut fields = BTreeMap::new();
+    for f in &inst.fields {
+        let m = a.field(f);
+        fields.insert(f.name.clone(), m);
+    }
+    let Analyzer { enums, diags, .. } = a;
+    for f in inst.fields.iter().filter(|f| f.optional) {
+        diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, f.span, format!("`{}` is optional (`\\*`) but the doc states no rule for its absence; it is always encoded, as a null or zero value when unused", f.name)));
+    }
+    // A `Rest` field must be last in every variant, or nothing after it could be read.
+    for v in &inst.variants {
+        if let Some(pos) = v
+            .fields
+            .iter()
+            .position(|n| matches!(fields.get(n).map(|f| &f.ty), Some(FieldType::Rest)))
+        {
+            if pos + 1 != v.fields.len() {
+                diags.push(Diagnostic::new(
+                    Code::OpenLayout,
+                    &inst.source,
+                    v.span,
+                    format!(
+                        "`{}` has no fixed layout and is not the last field; decoding stops there",
+                        v.fields[pos]
+                    ),
+                ));
+            }
+        }
+    }
+    let rust_name = type_name(&inst.name);
+    let prefix = common_prefix(
+        &inst
+            .variants
+            .iter()
+            .map(|v| v.fields.clone())
+            .collect::<Vec<_>>(),
+    );
+    let mut variants = Vec::new();
+    let mut taken: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut names = BTreeSet::new();
+    for (i, v) in inst.variants.iter().enumerate() {
+        let mut choices = Vec::new();
+        let mut operand_type = false;
+        for sel in &v.selectors {
+            if sel.operand_type {
+                operand_type = true;
+                continue;
+            }
+            match resolve_choice(&fields, &enums, sel) {
+                Some(c) if v.fields.iter().take(prefix).any(|f| *f == c.field) => choices.push(c),
+                Some(c) => diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, v.span, format!("variant selector `{}` is not read before the variants' fields differ; the first variant decodes", c.field))),
+                None => diags.push(
+                    Diagnostic::new(Code::UnknownSelectorValue, &inst.source, v.span, format!("condition `{}` names values that `{}` does not enumerate", v.condition.clone().unwrap_or_default(), sel.field))
+                        .expected(format!("values listed under `{}`", sel.field)),
+                ),
+            }
+        }
+        if operand_type {
+            diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, v.span, format!("variant `{}` depends on an operand's declared type, which the instruction's bytes do not carry; among such variants the first in the doc decodes", v.condition.clone().unwrap_or_default())));
+        }
+        // Shadowed: every value of every choice is taken by an earlier variant.
+        let shadowed = inst.variants.len() > 1
+            && (choices.is_empty() && i > 0
+                || !choices.is_empty()
+                    && choices.iter().all(|c| {
+                        c.values
+                            .iter()
+                            .all(|val| taken.get(&c.field).is_some_and(|t| t.contains(val)))
+                    }));
+        for c in &choices {
+            taken
+                .entry(c.field.clone())
+                .or_default()
+                .extend(c.values.iter().cloned());
+        }
+        let base = if inst.variants.len() == 1 {
+            rust_name.clone()
+        } else {
+            let first: Vec<String> = v
+                .selectors
+                .iter()
+                .filter_map(|s| s.values.first().cloned())
+                .collect();
+            let n = type_name(&first.join("_"));
+            if n == "N" {
+                format!("V{i}")
+            } else {
+                n
+            }
+        };
+        let mut vn = base.clone();
+        if !names.insert(vn.clone()) {
+            vn = format!("{base}{i}");
+            names.insert(vn.clone());
+        }
+        variants.push(VariantModel {
+            rust_name: vn,
+            condition: v.condition.clone(),
+            fields: v.fields.clone(),
+            choices,
+            shadowed,
+        });
+    }
+    if inst.variants.len() > 1
+        && variants
+            .iter()
+            .skip(1)
+            .any(|v| v.choices.is_empty() && !v.shadowed)
+    {
+        diags.push(Diagnostic::new(
+            Code::OpenLayout,
+            &inst.source,
+            inst.span,
+            "variants without a readable selector; the first decodes",
+        ));
+    }
+    InstModel {
+        doc_name: inst.name.clone(),
+        source: inst.source.clone(),
+        module: snake_name(&inst.name),
+        rust_name,
+        opcode: inst.opcode.value,
+        opcode_name: inst.opcode.name.clone(),
+        sub_opcode: inst.sub_opcode.as_ref().map(|s| s.value),
+        description: inst.description.clone(),
+        semantics: inst.semantics.clone(),
+        text: inst.text.clone(),
+        notes: inst.notes.clone(),
+        fields,
+        variants,
+        prefix: if inst.variants.len() > 1 { prefix } else { 0 },
+        enums,
+        alias_of: inst.alias_of.clone(),
+    }
+}
+
+/// Length of the longest common prefix of the variants' field lists.
+fn common_prefix(lists: &[Vec<String>]) -> usize {
+    let Some(first) = lists.first() else { return 0 };
+    (0..first.len())
+        .take_while(|&i| lists.iter().all(|l| l.get(i) == first.get(i)))
+        .count()
+}
+
+/// Enums identical (same name, repr, variants) in several instructions move to the shared
+/// module; when one name has several value sets, the most used one is shared.
+fn share_enums(insts: &mut [InstModel]) -> Vec<EnumDef> {
+    type Key = (Int, Vec<(String, u64, Option<Rule>)>);
+    let mut uses: BTreeMap<String, BTreeMap<Key, usize>> = BTreeMap::new();
+    for i in insts.iter() {
+        for e in &i.enums {
+            *uses
+                .entry(e.name.clone())
+                .or_default()
+                .entry(e.key())
+                .or_default() += 1;
+        }
+    }
+    let mut chosen: BTreeMap<String, Key> = BTreeMap::new();
+    for (name, sets) in uses {
+        // Most uses wins; ties go to the smallest key, deterministically.
+        if let Some((key, n)) = sets
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        {
+            if n >= 2 {
+                chosen.insert(name, key);
+            }
+        }
+    }
+    let mut shared: BTreeMap<String, EnumDef> = BTreeMap::new();
+    for i in insts.iter_mut() {
+        for e in i.enums.iter_mut() {
+            if chosen.get(&e.name) == Some(&e.key()) {
+                e.shared = true;
+                shared.entry(e.name.clone()).or_insert_with(|| e.clone());
+            }
+        }
+    }
+    shared.into_values().collect()
+}
+
+/// Checks the schema and builds the model the emitters render.
 pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
-    (Model { spec: spec.clone() }, Vec::new())
+    let mut diags = Vec::new();
+    let mut platforms = BTreeSet::new();
+    let mut instructions: Vec<InstModel> = spec
+        .instructions
+        .iter()
+        .map(|i| analyze_instruction(i, &mut diags, &mut platforms))
+        .collect();
+    let shared_enums = share_enums(&mut instructions);
+    let mut platforms: Vec<String> = platforms.into_iter().collect();
+    platforms.sort_by_key(|p| platform::rank(p));
+    (
+        Model {
+            instructions,
+            platforms,
+            shared_enums,
+            spec: spec.clone(),
+        },
+        diags,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_are_quoted_whole() {
+        let t = "The first elements. Must have type UD. Other text";
+        assert_eq!(
+            sentence(t, "must have").as_deref(),
+            Some("Must have type UD.")
+        );
+        assert_eq!(sentence(t, "absent"), None);
+    }
+
+    #[test]
+    fn common_prefix_of_variant_fields() {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            common_prefix(&[v(&["Op", "Exec", "A"]), v(&["Op", "Exec", "B"])]),
+            2
+        );
+        assert_eq!(common_prefix(&[v(&["Op"])]), 1);
+        assert_eq!(common_prefix(&[]), 0);
+    }
+
+    #[test]
+    fn reprs_are_the_smallest_integer() {
+        assert_eq!(repr_for(0xff), Int::U8);
+        assert_eq!(repr_for(0x100), Int::U16);
+        assert_eq!(repr_for(0x1_0000), Int::U32);
+    }
 }

@@ -1,0 +1,200 @@
+//! Naming policy (see `codegen/NAMING.md`): how doc names and value meanings become Rust names.
+//! Names are API: these functions change only with a deliberate, documented decision.
+
+/// Rust keywords and reserved words that cannot be plain identifiers.
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// Splits a doc name into words: at `_`, `-`, spaces and other punctuation, and at
+/// lower→upper case changes (`LscSubOp` → `Lsc`, `Sub`, `Op`).
+pub fn words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut prev: Option<char> = None;
+    for c in s.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev = None;
+            continue;
+        }
+        if let Some(p) = prev {
+            if p.is_ascii_lowercase() && c.is_ascii_uppercase() {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.push(c);
+        prev = Some(c);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn capitalize(w: &str) -> String {
+    let lower = w.to_ascii_lowercase();
+    let mut cs = lower.chars();
+    match cs.next() {
+        Some(f) => f.to_ascii_uppercase().to_string() + cs.as_str(),
+        None => String::new(),
+    }
+}
+
+/// A type name: `QW_SCATTER` → `QwScatter`; leading digit words move to the end
+/// (`3D_SAMPLE` → `Sample3d`), since Rust names cannot start with a digit.
+pub fn type_name(s: &str) -> String {
+    let mut ws = words(s);
+    let lead = ws
+        .iter()
+        .take_while(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    if lead > 0 && lead < ws.len() {
+        ws.rotate_left(lead);
+    }
+    let mut name: String = ws.iter().map(|w| capitalize(w)).collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, 'N');
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// A field or module name: `Exec_size` → `exec_size`, `LscSubOp` → `lsc_sub_op`,
+/// `3D_SAMPLE` → `sample_3d`; keywords get a trailing `_` (`type` → `type_`).
+pub fn snake_name(s: &str) -> String {
+    let mut ws = words(s);
+    let lead = ws
+        .iter()
+        .take_while(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    if lead > 0 && lead < ws.len() {
+        ws.rotate_left(lead);
+    }
+    let mut name = ws
+        .iter()
+        .map(|w| w.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("_");
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, 'n');
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// An enum variant from a value's meaning: the text before any `(`, at most four words,
+/// CamelCase; a leading digit gets an `N` (`8 elements` → `N8Elements`, `M1_NM` → `M1Nm`,
+/// `lsc_load` → `LscLoad`). Empty results fall back to `V{value}`.
+pub fn variant_name(meaning: &str, value: u64) -> String {
+    let head = meaning.split('(').next().unwrap_or("").trim();
+    let source = if head.is_empty() { meaning } else { head };
+    let ws: Vec<String> = words(source).into_iter().take(4).collect();
+    let mut name: String = ws.iter().map(|w| capitalize(w)).collect();
+    if name.is_empty() {
+        return format!("V{value}");
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, 'N');
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// A bit-range member name: the summary when it is a short noun phrase (at most three words
+/// before any `(`, `:`, `.` or `,`), else `bits_hi_lo`.
+pub fn member_name(summary: &str, hi: u8, lo: u8) -> String {
+    let head = summary
+        .split(['(', ':', '.', ','])
+        .next()
+        .unwrap_or("")
+        .trim();
+    let ws = words(head);
+    if !ws.is_empty()
+        && ws.len() <= 3
+        && ws
+            .iter()
+            .all(|w| w.chars().all(|c| c.is_ascii_alphabetic()))
+    {
+        return snake_name(head);
+    }
+    if hi == lo {
+        format!("bit_{hi}")
+    } else {
+        format!("bits_{hi}_{lo}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_names() {
+        assert_eq!(type_name("QW_SCATTER"), "QwScatter");
+        assert_eq!(type_name("SCATTER4_SCALED"), "Scatter4Scaled");
+        assert_eq!(type_name("3D_SAMPLE"), "Sample3d");
+        assert_eq!(type_name("LscSubOp"), "LscSubOp");
+        assert_eq!(type_name("SVM_ATOMIC"), "SvmAtomic");
+    }
+
+    #[test]
+    fn snake_names() {
+        assert_eq!(snake_name("Exec_size"), "exec_size");
+        assert_eq!(snake_name("LscSubOp"), "lsc_sub_op");
+        assert_eq!(snake_name("SVM_ID"), "svm_id");
+        assert_eq!(snake_name("3D_SAMPLE"), "sample_3d");
+        assert_eq!(snake_name("type"), "type_");
+        assert_eq!(snake_name("Src0Data"), "src0_data");
+    }
+
+    #[test]
+    fn variant_names() {
+        assert_eq!(variant_name("1 element (scalar)", 0), "N1Element");
+        assert_eq!(variant_name("M1_NM", 8), "M1Nm");
+        assert_eq!(variant_name("lsc_load", 0), "LscLoad");
+        assert_eq!(
+            variant_name("T0 - Shared Local Memory (SLM) access", 0),
+            "T0SharedLocalMemory"
+        );
+        assert_eq!(variant_name("32-bit", 0), "N32Bit");
+        assert_eq!(variant_name("", 7), "V7");
+        assert_eq!(variant_name("self", 1), "Self_");
+    }
+
+    #[test]
+    fn member_names() {
+        assert_eq!(
+            member_name(
+                "execution mask (explicit control over the enabled channels)",
+                7,
+                4
+            ),
+            "execution_mask"
+        );
+        assert_eq!(
+            member_name(
+                "size of the region for source and destination operands",
+                2,
+                0
+            ),
+            "bits_2_0"
+        );
+        assert_eq!(
+            member_name("pixel null mask enable. Specifies", 8, 8),
+            "bit_8"
+        );
+    }
+}

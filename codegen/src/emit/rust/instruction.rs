@@ -1,0 +1,615 @@
+//! One instruction's module: its enums, bit-packed field structs, variant structs, and the
+//! struct (or enum of variants) with encode, decode and validate.
+
+use super::top::rule_check;
+use super::{doc_code, doc_text, docs, enum_tokens, hex, ident, int_ty};
+use crate::analyze::{FieldModel, FieldType, InstModel, MemberType, Model, VariantModel};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The Rust type of a field.
+pub fn field_type(inst: &InstModel, f: &FieldModel) -> TokenStream {
+    match &f.ty {
+        FieldType::Int(i) => int_ty(*i),
+        FieldType::Enum(_, e) => {
+            let n = ident(&inst.enums[*e].name);
+            quote!(#n)
+        }
+        FieldType::Bits { name, .. } => {
+            let n = ident(name);
+            quote!(#n)
+        }
+        FieldType::Predicate => quote!(PredicateControl),
+        FieldType::Vector => quote!(VectorOperand),
+        FieldType::Raw => quote!(RawOperand),
+        FieldType::Rest => quote!(Vec<u8>),
+    }
+}
+
+fn field_docs(f: &FieldModel) -> TokenStream {
+    let mut lines = vec![format!("`{}`: {}", f.doc_name, doc_text(&f.doc))];
+    if !f.classes.is_empty() {
+        lines.push(String::new());
+        lines.push(format!("Operand classes: {}.", f.classes.join(", ")));
+    }
+    if !f.types.is_empty() {
+        lines.push(String::new());
+        lines.push(format!("Allowed types: {}.", f.types.join(", ")));
+    }
+    docs(&lines)
+}
+
+/// The struct of a bit-packed field, with raw conversions.
+fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
+    let FieldType::Bits {
+        base,
+        name,
+        members,
+        reserved_mask,
+    } = &f.ty
+    else {
+        return quote!();
+    };
+    let name_i = ident(name);
+    let raw = int_ty(base.unsigned());
+    let field_name = &f.doc_name;
+    let mut decls = Vec::new();
+    let mut to_raw = Vec::new();
+    let mut from_raw = Vec::new();
+    let mut inits = Vec::new();
+    for m in members {
+        let mn = ident(&m.name);
+        let lo = m.lo as u32;
+        let mask = hex(m.mask());
+        let doc = docs(&[format!(
+            "Bit[{}..{}]{}: {}",
+            m.hi,
+            m.lo,
+            m.rule
+                .as_ref()
+                .map(|r| format!(" ({r:?})"))
+                .unwrap_or_default(),
+            doc_text(&m.summary)
+        )]);
+        match &m.ty {
+            MemberType::Enum(e) => {
+                let en = ident(&inst.enums[*e].name);
+                decls.push(quote!(#doc pub #mn: #en));
+                to_raw.push(quote!(((self.#mn.bits() as #raw) << #lo)));
+                from_raw.push(quote! {
+                    let bits = (u64::from(raw) >> #lo) & #mask;
+                    let #mn = #en::from_bits(bits).ok_or(DecodeError::new(
+                        #field_name, at, DecodeErrorKind::InvalidValue { value: bits, expected: #en::EXPECTED },
+                    ))?;
+                });
+            }
+            MemberType::Int => {
+                decls.push(quote!(#doc pub #mn: #raw));
+                to_raw.push(quote!(((self.#mn & #mask) << #lo)));
+                from_raw.push(quote!(let #mn = ((raw >> #lo) & #mask) as #raw;));
+            }
+        }
+        inits.push(quote!(#mn));
+    }
+    let rmask = hex(*reserved_mask);
+    let doc = docs(&[format!("The bit-packed field `{field_name}`.")]);
+    quote! {
+        #doc
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct #name_i {
+            #(#decls,)*
+            /// Bits no range of the doc covers; the doc's layout wants them zero.
+            pub reserved: #raw,
+        }
+
+        impl #name_i {
+            /// The bits no range covers.
+            pub const RESERVED_MASK: #raw = #rmask;
+
+            /// The field's raw bits.
+            #[inline]
+            pub fn to_raw(&self) -> #raw {
+                0 #(| #to_raw)* | (self.reserved & Self::RESERVED_MASK)
+            }
+
+            /// Splits raw bits; `at` is the field's byte offset, for errors.
+            #[inline]
+            pub fn from_raw(raw: #raw, at: usize) -> Result<Self, DecodeError> {
+                #(#from_raw)*
+                Ok(Self { #(#inits,)* reserved: raw & Self::RESERVED_MASK })
+            }
+        }
+    }
+}
+
+/// Statements decoding field `f` into a local of its Rust name.
+fn decode_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
+    let local = ident(&f.rust_name);
+    let name = &f.doc_name;
+    match &f.ty {
+        FieldType::Int(i) => {
+            let t = int_ty(*i);
+            quote!(let #local = <#t as Decode>::decode(r, #name)?;)
+        }
+        FieldType::Enum(i, e) => {
+            let t = int_ty(i.unsigned());
+            let en = ident(&inst.enums[*e].name);
+            quote! {
+                let at = r.position();
+                let raw = <#t as Decode>::decode(r, #name)?;
+                let #local = #en::from_bits(u64::from(raw)).ok_or(DecodeError::new(
+                    #name, at, DecodeErrorKind::InvalidValue { value: u64::from(raw), expected: #en::EXPECTED },
+                ))?;
+            }
+        }
+        FieldType::Bits { base, name: sn, .. } => {
+            let t = int_ty(base.unsigned());
+            let sn = ident(sn);
+            quote! {
+                let at = r.position();
+                let raw = <#t as Decode>::decode(r, #name)?;
+                let #local = #sn::from_raw(raw, at)?;
+            }
+        }
+        FieldType::Predicate => {
+            quote!(let #local = <PredicateControl as Decode>::decode(r, #name)?;)
+        }
+        FieldType::Vector => quote!(let #local = <VectorOperand as Decode>::decode(r, #name)?;),
+        FieldType::Raw => quote!(let #local = <RawOperand as Decode>::decode(r, #name)?;),
+        FieldType::Rest => quote! {
+            let rest = r.remaining();
+            let #local = r.take(rest.len(), #name)?.to_vec();
+        },
+    }
+}
+
+/// Statements encoding field `f` of `self`.
+fn encode_field(f: &FieldModel) -> TokenStream {
+    let n = ident(&f.rust_name);
+    match &f.ty {
+        FieldType::Enum(i, _) => {
+            let t = int_ty(i.unsigned());
+            quote!((self.#n.bits() as #t).encode(out);)
+        }
+        FieldType::Bits { .. } => quote!(self.#n.to_raw().encode(out);),
+        FieldType::Rest => quote!(out.extend_from_slice(&self.#n);),
+        _ => quote!(self.#n.encode(out);),
+    }
+}
+
+fn err(inst: &InstModel, field: &str, rule: &str) -> TokenStream {
+    let name = &inst.doc_name;
+    quote!(return Err(ValidationError { instruction: #name, field: #field, rule: #rule });)
+}
+
+/// The checks of one field's rules.
+fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
+    let n = ident(&f.rust_name);
+    let fname = f.doc_name.as_str();
+    let mut checks = Vec::new();
+    match &f.ty {
+        FieldType::Enum(..) => {
+            let e = err(inst, fname, "");
+            let _ = e;
+            let name = &inst.doc_name;
+            checks.push(quote! {
+                if let Err(rule) = self.#n.available_on(platform) {
+                    return Err(ValidationError { instruction: #name, field: #fname, rule });
+                }
+            });
+        }
+        FieldType::Bits {
+            members,
+            reserved_mask,
+            ..
+        } => {
+            let name = &inst.doc_name;
+            for m in members {
+                let mn = ident(&m.name);
+                let bits = format!("Bit[{}..{}]: {}", m.hi, m.lo, m.summary);
+                match &m.ty {
+                    MemberType::Enum(_) => checks.push(quote! {
+                        if let Err(rule) = self.#n.#mn.available_on(platform) {
+                            return Err(ValidationError { instruction: #name, field: #fname, rule });
+                        }
+                    }),
+                    MemberType::Int => {
+                        let mask = hex(m.mask());
+                        let e = err(
+                            inst,
+                            fname,
+                            &format!("{bits} (the value must fit the bit range)"),
+                        );
+                        checks.push(quote!(if u64::from(self.#n.#mn) > #mask { #e }));
+                    }
+                }
+                if let Some(rule) = &m.rule {
+                    let ok = rule_check(rule);
+                    let quote_text = format!(
+                        "{{{}}}Bit[{}..{}]: {} (must be zero where the platform lacks it)",
+                        match rule {
+                            crate::analyze::platform::Rule::Since(p) => format!("{p}+"),
+                            crate::analyze::platform::Rule::Before(p) => format!("-{p}"),
+                            crate::analyze::platform::Rule::Only(p) => p.clone(),
+                        },
+                        m.hi,
+                        m.lo,
+                        m.summary
+                    );
+                    let e = err(inst, fname, &quote_text);
+                    let zero = match &m.ty {
+                        MemberType::Enum(_) => quote!(self.#n.#mn.bits() == 0),
+                        MemberType::Int => quote!(self.#n.#mn == 0),
+                    };
+                    checks.push(quote!(if !(#ok) && !(#zero) { #e }));
+                }
+                if let Some(sentence) = &m.nonzero {
+                    let e = err(inst, fname, sentence);
+                    let zero = match &m.ty {
+                        MemberType::Enum(_) => quote!(self.#n.#mn.bits() == 0),
+                        MemberType::Int => quote!(self.#n.#mn == 0),
+                    };
+                    checks.push(quote!(if #zero { #e }));
+                }
+            }
+            if *reserved_mask != 0 {
+                let ranges: Vec<String> = members
+                    .iter()
+                    .map(|m| format!("Bit[{}..{}]", m.hi, m.lo))
+                    .collect();
+                let e = err(
+                    inst,
+                    fname,
+                    &format!(
+                        "bits outside {} are not defined by the doc and must be zero",
+                        ranges.join(", ")
+                    ),
+                );
+                checks.push(quote!(if self.#n.reserved != 0 { #e }));
+            }
+        }
+        FieldType::Predicate => {
+            let e = err(inst, fname, "Predication: bit 12 is reserved and must be 0; predicate combine \"11\" is reserved");
+            checks.push(quote!(if !self.#n.is_valid() { #e }));
+        }
+        FieldType::Vector => {
+            let classes: Vec<TokenStream> = f
+                .classes
+                .iter()
+                .filter_map(|c| {
+                    let v = match c.as_str() {
+                        "general" => "General",
+                        "address" => "Address",
+                        "predicate" => "Predicate",
+                        "indirect" => "Indirect",
+                        "immediate" => "Immediate",
+                        "state" => "State",
+                        _ => return None,
+                    };
+                    let v = ident(v);
+                    Some(quote!(OperandClass::#v))
+                })
+                .collect();
+            if !classes.is_empty() {
+                let rule = f
+                    .class_rule
+                    .clone()
+                    .unwrap_or_else(|| format!("Operand class: {}", f.classes.join(",")));
+                let e = err(inst, fname, &rule);
+                checks.push(quote!(if !matches!(self.#n.class(), #(#classes)|*) { #e }));
+            }
+            let types: Vec<TokenStream> = f
+                .types
+                .iter()
+                .map(|t| {
+                    let v = ident(&crate::analyze::naming::type_name(t));
+                    quote!(DataType::#v)
+                })
+                .collect();
+            if !types.is_empty() {
+                let rule = f
+                    .type_rule
+                    .clone()
+                    .unwrap_or_else(|| format!("Must have type {}", f.types.join(",")));
+                let e = err(inst, fname, &rule);
+                checks.push(quote! {
+                    if let Some(t) = self.#n.immediate_type() {
+                        if !matches!(t, #(#types)|*) { #e }
+                    }
+                });
+            }
+        }
+        FieldType::Int(_) => {
+            if let Some(sentence) = &f.nonzero {
+                let e = err(inst, fname, sentence);
+                checks.push(quote!(if self.#n == 0 { #e }));
+            }
+        }
+        _ => {}
+    }
+    quote!(#(#checks)*)
+}
+
+/// A struct holding one variant's fields, with field encode, decode and validate.
+fn fields_struct(
+    inst: &InstModel,
+    name: &str,
+    fields: &[String],
+    doc: TokenStream,
+    opcode_bytes: TokenStream,
+    selector_checks: TokenStream,
+) -> TokenStream {
+    let n = ident(name);
+    let fs: Vec<&FieldModel> = fields.iter().filter_map(|f| inst.fields.get(f)).collect();
+    let decls = fs.iter().map(|f| {
+        let fname = ident(&f.rust_name);
+        let t = field_type(inst, f);
+        let d = field_docs(f);
+        quote!(#d pub #fname: #t)
+    });
+    let names: Vec<_> = fs.iter().map(|f| ident(&f.rust_name)).collect();
+    let decodes = fs.iter().map(|f| decode_field(inst, f));
+    let encodes = fs.iter().map(|f| encode_field(f));
+    let validates = fs.iter().map(|f| validate_field(inst, f));
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct #n { #(#decls,)* }
+
+        impl #n {
+            /// Appends the binary form, opcode byte(s) included.
+            pub fn encode(&self, out: &mut Vec<u8>) {
+                #opcode_bytes
+                self.encode_fields(out);
+            }
+
+            /// Appends the fields, in format-table order.
+            pub fn encode_fields(&self, out: &mut Vec<u8>) {
+                #(#encodes)*
+            }
+
+            /// Reads the fields that follow the opcode byte(s).
+            pub fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                #(#decodes)*
+                Ok(Self { #(#names,)* })
+            }
+
+            /// Checks every rule the doc states, for `platform`.
+            pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
+                #selector_checks
+                #(#validates)*
+                Ok(())
+            }
+        }
+    }
+}
+
+fn choice_test(inst: &InstModel, v: &VariantModel, root: Option<&str>) -> TokenStream {
+    let conds = v.choices.iter().filter_map(|c| {
+        let f = inst.fields.get(&c.field)?;
+        let local = ident(&f.rust_name);
+        let base = match root {
+            Some(r) => {
+                let r = ident(r);
+                quote!(#r.#local)
+            }
+            None => quote!(#local),
+        };
+        let access = match &c.member {
+            Some(m) => {
+                let m = ident(m);
+                quote!(#base.#m)
+            }
+            None => base,
+        };
+        let en = ident(&inst.enums[c.enum_index].name);
+        let vals = c.values.iter().map(|v| {
+            let v = ident(v);
+            quote!(#en::#v)
+        });
+        Some(quote!(matches!(#access, #(#vals)|*)))
+    });
+    quote!(true #(&& #conds)*)
+}
+
+/// The module of one instruction.
+pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
+    let ty = ident(&inst.rust_name);
+    let mut head = vec![format!("`{}` ({}).", inst.doc_name, inst.source)];
+    if !inst.description.is_empty() {
+        head.push(String::new());
+        head.push(doc_text(&inst.description));
+    }
+    head.extend(doc_code("Semantics", &inst.semantics));
+    head.extend(doc_code("Text", &inst.text));
+    if !inst.notes.is_empty() {
+        head.push(String::new());
+        head.push(format!("Notes: {}", doc_text(&inst.notes)));
+    }
+    let inst_doc = docs(&head);
+    let prelude = quote! {
+        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_parens)]
+        use crate::runtime::{
+            DataType, Decode, DecodeError, DecodeErrorKind, Encode, OperandClass, PredicateControl, RawOperand,
+            Reader, ValidationError, VectorOperand,
+        };
+        use super::enums::*;
+        use super::Platform;
+        use alloc::vec::Vec;
+    };
+    if let Some(canonical) = &inst.alias_of {
+        let target = model.instructions.iter().find(|i| &i.doc_name == canonical);
+        let Some(t) = target else { return prelude };
+        let m = ident(&t.module);
+        let tt = ident(&t.rust_name);
+        let doc = docs(&[format!(
+            "`{}` encodes exactly like `{}`, which decodes; see its docs.",
+            inst.doc_name, canonical
+        )]);
+        return quote! { #prelude #doc pub type #ty = super::#m::#tt; };
+    }
+    let enums = inst.enums.iter().filter(|e| !e.shared).map(enum_tokens);
+    let bits = inst.fields.values().map(|f| bits_struct(inst, f));
+    let op = hex(u64::from(inst.opcode));
+    let opcode_bytes = match inst.sub_opcode {
+        Some(s) => {
+            let s = hex(u64::from(s));
+            quote!(out.push(#op); out.push(#s);)
+        }
+        None => quote!(out.push(#op);),
+    };
+    let consts = {
+        let sub = match inst.sub_opcode {
+            Some(s) => {
+                let s = hex(u64::from(s));
+                quote!(Some(#s))
+            }
+            None => quote!(None),
+        };
+        quote! {
+            /// The opcode byte.
+            pub const OPCODE: u8 = #op;
+            /// The sub-opcode byte that follows the opcode, if any.
+            pub const SUB_OPCODE: Option<u8> = #sub;
+        }
+    };
+    let body = if inst.variants.len() <= 1 {
+        let fields = inst
+            .variants
+            .first()
+            .map(|v| v.fields.clone())
+            .unwrap_or_default();
+        let s = fields_struct(
+            inst,
+            &inst.rust_name,
+            &fields,
+            inst_doc,
+            opcode_bytes,
+            quote!(),
+        );
+        quote! {
+            #s
+            impl #ty { #consts }
+        }
+    } else {
+        let mut structs = Vec::new();
+        let mut arms_encode = Vec::new();
+        let mut arms_validate = Vec::new();
+        let mut variant_decls = Vec::new();
+        for v in &inst.variants {
+            let sname = format!("{}{}", inst.rust_name, v.rust_name);
+            let vdoc = docs(&[format!(
+                "`{}` when `{}`{}.",
+                inst.doc_name,
+                doc_text(v.condition.as_deref().unwrap_or("no condition")),
+                if v.shadowed {
+                    " (never decoded: an earlier variant takes its encodings)"
+                } else {
+                    ""
+                }
+            )]);
+            let test = choice_test(inst, v, Some("v"));
+            let cond = v.condition.clone().unwrap_or_default();
+            let name = &inst.doc_name;
+            let selector_field = v
+                .choices
+                .first()
+                .map(|c| c.field.clone())
+                .unwrap_or_default();
+            let checks = quote! {
+                let v = self;
+                if !(#test) {
+                    return Err(ValidationError { instruction: #name, field: #selector_field, rule: #cond });
+                }
+            };
+            structs.push(fields_struct(
+                inst,
+                &sname,
+                &v.fields,
+                vdoc.clone(),
+                opcode_bytes.clone(),
+                checks,
+            ));
+            let vn = ident(&v.rust_name);
+            let sn = ident(&sname);
+            variant_decls.push(quote!(#vdoc #vn(#sn)));
+            arms_encode.push(quote!(#ty::#vn(v) => v.encode(out)));
+            arms_validate.push(quote!(#ty::#vn(v) => v.validate(platform)));
+        }
+        // Decode: the common prefix, then the first variant whose selectors match.
+        let prefix: Vec<&FieldModel> = inst.variants[0]
+            .fields
+            .iter()
+            .take(inst.prefix)
+            .filter_map(|f| inst.fields.get(f))
+            .collect();
+        let prefix_decodes = prefix.iter().map(|f| decode_field(inst, f));
+        let prefix_at = quote!(let start = r.position(););
+        let mut branches = Vec::new();
+        for v in inst.variants.iter().filter(|v| !v.shadowed) {
+            let test = choice_test(inst, v, None);
+            let vn = ident(&v.rust_name);
+            let sn = ident(&format!("{}{}", inst.rust_name, v.rust_name));
+            let rest: Vec<&FieldModel> = v
+                .fields
+                .iter()
+                .skip(inst.prefix)
+                .filter_map(|f| inst.fields.get(f))
+                .collect();
+            let rest_decodes = rest.iter().map(|f| decode_field(inst, f));
+            let all: Vec<_> = v
+                .fields
+                .iter()
+                .filter_map(|f| inst.fields.get(f))
+                .map(|f| ident(&f.rust_name))
+                .collect();
+            branches.push(quote! {
+                if #test {
+                    #(#rest_decodes)*
+                    return Ok(#ty::#vn(#sn { #(#all,)* }));
+                }
+            });
+        }
+        let sel_name = inst
+            .variants
+            .iter()
+            .flat_map(|v| v.choices.first())
+            .map(|c| c.field.clone())
+            .next()
+            .unwrap_or_else(|| "format".into());
+        structs.push(quote! {
+            #inst_doc
+            #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+            pub enum #ty { #(#variant_decls,)* }
+
+            impl #ty {
+                #consts
+
+                /// Appends the binary form, opcode byte(s) included.
+                pub fn encode(&self, out: &mut Vec<u8>) {
+                    match self { #(#arms_encode,)* }
+                }
+
+                /// Reads the common fields, then the fields of the variant they select.
+                pub fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                    #prefix_at
+                    #(#prefix_decodes)*
+                    #(#branches)*
+                    Err(DecodeError::new(#sel_name, start, DecodeErrorKind::InvalidValue { value: 0, expected: "a value that selects one of the doc's formats" }))
+                }
+
+                /// Checks every rule the doc states, for `platform`.
+                pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
+                    match self { #(#arms_validate,)* }
+                }
+            }
+        });
+        quote!(#(#structs)*)
+    };
+    quote! {
+        #prelude
+        #(#enums)*
+        #(#bits)*
+        #body
+    }
+}

@@ -1,0 +1,203 @@
+//! The generated crate's property tests: per instruction (and per decodable variant), every
+//! valid value encodes, decodes back equal from exactly its bytes, and validates; arbitrary
+//! bytes never panic the decoder.
+
+use super::top::decodable;
+use super::{ident, int_ty};
+use crate::analyze::{FieldModel, FieldType, InstModel, MemberType, Model, VariantModel};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Path of an item of an instruction's module, from the test crate.
+fn path(inst: &InstModel, name: &str) -> TokenStream {
+    let m = ident(&inst.module);
+    let n = ident(name);
+    quote!(visa::generated::#m::#n)
+}
+
+fn enum_path(inst: &InstModel, e: usize) -> TokenStream {
+    let def = &inst.enums[e];
+    if def.shared {
+        let n = ident(&def.name);
+        quote!(visa::generated::enums::#n)
+    } else {
+        path(inst, &def.name)
+    }
+}
+
+/// Values a variant's selector allows for (field, member), if restricted.
+fn restricted(
+    inst: &InstModel,
+    v: &VariantModel,
+    field: &str,
+    member: Option<&str>,
+) -> Option<TokenStream> {
+    let c = v
+        .choices
+        .iter()
+        .find(|c| c.field == field && c.member.as_deref() == member)?;
+    let en = enum_path(inst, c.enum_index);
+    let vals = c.values.iter().map(|x| {
+        let x = ident(x);
+        quote!(#en::#x)
+    });
+    Some(quote!(proptest::sample::select(vec![#(#vals),*])))
+}
+
+fn strategy(inst: &InstModel, v: &VariantModel, f: &FieldModel) -> TokenStream {
+    match &f.ty {
+        FieldType::Int(i) => {
+            let t = int_ty(*i);
+            if f.nonzero.is_some() {
+                quote!((1..=#t::MAX))
+            } else {
+                quote!(any::<#t>())
+            }
+        }
+        FieldType::Enum(_, e) => restricted(inst, v, &f.doc_name, None).unwrap_or_else(|| {
+            let en = enum_path(inst, *e);
+            quote!(proptest::sample::select(#en::ALL.to_vec()))
+        }),
+        FieldType::Bits {
+            base,
+            name,
+            members,
+            ..
+        } => {
+            let raw = int_ty(base.unsigned());
+            let sn = path(inst, name);
+            let names: Vec<_> = members.iter().map(|m| ident(&m.name)).collect();
+            let strats = members.iter().map(|m| match &m.ty {
+                MemberType::Enum(e) => {
+                    let s = restricted(inst, v, &f.doc_name, Some(&m.name)).unwrap_or_else(|| {
+                        let en = enum_path(inst, *e);
+                        quote!(proptest::sample::select(#en::ALL.to_vec()))
+                    });
+                    if m.nonzero.is_some() {
+                        quote!(#s.prop_filter("nonzero", |x| x.bits() != 0).boxed())
+                    } else {
+                        quote!(#s.boxed())
+                    }
+                }
+                MemberType::Int => {
+                    let mask = super::hex(m.mask());
+                    let lo = u64::from(m.nonzero.is_some());
+                    let lo = super::lit(lo);
+                    quote!(((#lo as #raw)..=(#mask as #raw)).boxed())
+                }
+            });
+            quote! {
+                (#(#strats,)*).prop_map(|(#(#names,)*)| #sn { #(#names,)* reserved: 0 })
+            }
+        }
+        FieldType::Predicate => quote!(support::predicate()),
+        FieldType::Vector => {
+            let classes = &f.classes;
+            let types = &f.types;
+            quote!(support::vector_operand(&[#(#classes),*], &[#(#types),*]))
+        }
+        FieldType::Raw => quote!(support::raw_operand()),
+        FieldType::Rest => quote!(proptest::collection::vec(any::<u8>(), 0..8)),
+    }
+}
+
+/// Nested tuples of at most eight strategies: proptest implements `Strategy` for tuples of up
+/// to twelve.
+fn tuple(items: Vec<TokenStream>, names: &[proc_macro2::Ident]) -> (TokenStream, TokenStream) {
+    let chunks: Vec<(Vec<TokenStream>, Vec<proc_macro2::Ident>)> = items
+        .chunks(8)
+        .zip(names.chunks(8))
+        .map(|(s, n)| (s.to_vec(), n.to_vec()))
+        .collect();
+    let strats = chunks.iter().map(|(s, _)| quote!((#(#s,)*)));
+    let pats = chunks.iter().map(|(_, n)| quote!((#(#n,)*)));
+    (quote!((#(#strats,)*)), quote!((#(#pats,)*)))
+}
+
+fn instruction_test(inst: &InstModel) -> TokenStream {
+    let variants: Vec<&VariantModel> = inst.variants.iter().filter(|v| !v.shadowed).collect();
+    let ty = path(inst, &inst.rust_name);
+    let tests = variants.iter().enumerate().map(|(i, v)| {
+        let fields: Vec<&FieldModel> = v.fields.iter().filter_map(|f| inst.fields.get(f)).collect();
+        let names: Vec<_> = fields.iter().map(|f| ident(&f.rust_name)).collect();
+        let strats: Vec<TokenStream> = fields.iter().map(|f| strategy(inst, v, f)).collect();
+        let build = if inst.variants.len() > 1 {
+            let sn = path(inst, &format!("{}{}", inst.rust_name, v.rust_name));
+            let vn = ident(&v.rust_name);
+            quote!(#ty::#vn(#sn { #(#names,)* }))
+        } else {
+            quote!(#ty { #(#names,)* })
+        };
+        let test_name = if variants.len() > 1 {
+            ident(&format!("{}_{}", inst.module, crate::analyze::naming::snake_name(&v.rust_name)))
+        } else {
+            ident(&inst.module)
+        };
+        let _ = i;
+        let top = ident(&inst.rust_name);
+        let body = if names.is_empty() {
+            quote!(round_trip(visa::Instruction::#top(#build))?;)
+        } else {
+            let (s, p) = tuple(strats, &names);
+            quote! {
+                let strategy = #s;
+                let mut runner = proptest::test_runner::TestRunner::new(config());
+                runner.run(&strategy, |#p| round_trip(visa::Instruction::#top(#build))).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+        };
+        quote! {
+            #[test]
+            fn #test_name() -> Result<(), TestCaseError> {
+                #body
+                Ok(())
+            }
+        }
+    });
+    quote!(#(#tests)*)
+}
+
+/// The whole test file.
+pub fn render(model: &Model) -> TokenStream {
+    let tests = decodable(model).map(instruction_test);
+    quote! {
+        //! Property tests of every generated instruction.
+        #![allow(clippy::all, unused_imports, unused_parens)]
+
+        mod support;
+
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestCaseError};
+        use visa::{decode, Instruction, Platform};
+
+        fn config() -> Config {
+            Config { cases: 64, failure_persistence: None, ..Config::default() }
+        }
+
+        /// Encodes, decodes back from exactly the bytes written, and validates somewhere.
+        fn round_trip(inst: Instruction) -> Result<(), TestCaseError> {
+            let mut bytes = Vec::new();
+            inst.encode(&mut bytes);
+            let (back, used) = decode(&bytes).map_err(|e| TestCaseError::fail(format!("{e} in {bytes:02x?}")))?;
+            prop_assert_eq!(used, bytes.len());
+            prop_assert_eq!(&back, &inst);
+            let results: Vec<_> = Platform::ALL.iter().map(|p| inst.validate(*p)).collect();
+            prop_assert!(results.iter().any(Result::is_ok), "{:?} validates nowhere: {:?}", inst, results);
+            Ok(())
+        }
+
+        #(#tests)*
+
+        proptest! {
+            #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
+            #[test]
+            fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..96)) {
+                if let Ok((inst, used)) = decode(&bytes) {
+                    prop_assert!(used >= 1 && used <= bytes.len());
+                    let mut again = Vec::new();
+                    inst.encode(&mut again);
+                    prop_assert_eq!(&again[..], &bytes[..used]);
+                }
+            }
+        }
+    }
+}

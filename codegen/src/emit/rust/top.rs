@@ -1,0 +1,277 @@
+//! The parent module: what spans instructions.
+
+use super::{docs, ident};
+use crate::analyze::naming::{snake_name, type_name};
+use crate::analyze::platform::Rule;
+use crate::analyze::{InstModel, Model};
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::collections::BTreeMap;
+
+/// The platform variant of a platform name.
+pub fn platform_ident(p: &str) -> proc_macro2::Ident {
+    ident(&type_name(p))
+}
+
+/// A boolean expression over `platform` that holds where `rule` allows.
+pub fn rule_check(rule: &Rule) -> TokenStream {
+    let p = platform_ident(rule.platform());
+    match rule {
+        Rule::Since(_) => quote!(platform >= Platform::#p),
+        Rule::Before(_) => quote!(platform < Platform::#p),
+        Rule::Only(_) => quote!(platform == Platform::#p),
+    }
+}
+
+/// Instructions that decode (aliases do not: their canonical twin does).
+pub fn decodable(model: &Model) -> impl Iterator<Item = &InstModel> {
+    model.instructions.iter().filter(|i| i.alias_of.is_none())
+}
+
+fn platform_enum(model: &Model) -> TokenStream {
+    let names: Vec<String> = if model.platforms.is_empty() {
+        vec!["Generic".to_string()]
+    } else {
+        model.platforms.clone()
+    };
+    let variants: Vec<_> = names.iter().map(|p| platform_ident(p)).collect();
+    let docs_: Vec<TokenStream> = names.iter().map(|p| docs(&[format!("`{p}`")])).collect();
+    let texts = names.clone();
+    let note = if model.platforms.is_empty() {
+        "No doc names a platform: every rule holds everywhere."
+    } else {
+        "The platforms the docs name, oldest first; `{XEHP+}` means XEHP and later."
+    };
+    quote! {
+        #[doc = " A hardware platform, for [`Instruction::validate`]."]
+        #[doc = ""]
+        #[doc = #note]
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Platform { #(#docs_ #variants,)* }
+
+        impl Platform {
+            /// Every platform, oldest first.
+            pub const ALL: &'static [Platform] = &[#(Platform::#variants,)*];
+            /// The name the docs use.
+            pub fn name(self) -> &'static str {
+                match self { #(Platform::#variants => #texts,)* }
+            }
+        }
+    }
+}
+
+fn opcode_enum(model: &Model) -> TokenStream {
+    // One entry per opcode value; instructions sharing it (sub-opcodes) share the entry.
+    let mut by_value: BTreeMap<u8, String> = BTreeMap::new();
+    for i in decodable(model) {
+        by_value
+            .entry(i.opcode)
+            .or_insert_with(|| i.opcode_name.clone());
+    }
+    let names: Vec<_> = by_value.values().map(|n| ident(&type_name(n))).collect();
+    let values: Vec<_> = by_value.keys().map(|v| super::hex(u64::from(*v))).collect();
+    let mnemonics: Vec<&String> = by_value.values().collect();
+    quote! {
+        /// An opcode byte: the first byte of every instruction.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub enum Opcode { #(#names = #values,)* }
+
+        impl Opcode {
+            /// Every opcode, by value.
+            pub const ALL: &'static [Opcode] = &[#(Opcode::#names,)*];
+            /// The opcode byte.
+            pub fn value(self) -> u8 { self as u8 }
+            /// The name the docs give it.
+            pub fn mnemonic(self) -> &'static str {
+                match self { #(Opcode::#names => #mnemonics,)* }
+            }
+        }
+
+        impl TryFrom<u8> for Opcode {
+            type Error = DecodeError;
+            fn try_from(v: u8) -> Result<Opcode, DecodeError> {
+                match v {
+                    #(#values => Ok(Opcode::#names),)*
+                    _ => Err(DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(v))),
+                }
+            }
+        }
+    }
+}
+
+fn decode_fn(model: &Model) -> TokenStream {
+    let mut by_opcode: BTreeMap<u8, Vec<&InstModel>> = BTreeMap::new();
+    for i in decodable(model) {
+        by_opcode.entry(i.opcode).or_default().push(i);
+    }
+    let arms = by_opcode.iter().map(|(op, insts)| {
+        let op_lit = super::hex(u64::from(*op));
+        let subs: Vec<&&InstModel> = insts.iter().filter(|i| i.sub_opcode.is_some()).collect();
+        let generic = insts.iter().find(|i| i.sub_opcode.is_none());
+        if subs.is_empty() {
+            let i = generic.copied().or(insts.first().copied());
+            let Some(i) = i else { return quote!() };
+            let ty = ident(&i.rust_name);
+            return quote!(#op_lit => Instruction::#ty(#ty::decode_fields(&mut r)?),);
+        }
+        let sub_arms = subs.iter().map(|i| {
+            let ty = ident(&i.rust_name);
+            let sub = super::hex(u64::from(i.sub_opcode.unwrap_or(0)));
+            quote!(Some(#sub) => {
+                r.take(1, "sub_opcode")?;
+                Instruction::#ty(#ty::decode_fields(&mut r)?)
+            })
+        });
+        let fallback = match generic {
+            Some(g) => {
+                let ty = ident(&g.rust_name);
+                quote!(_ => Instruction::#ty(#ty::decode_fields(&mut r)?),)
+            }
+            None => quote! {
+                Some(sub) => return Err(DecodeError::new("sub_opcode", 1, DecodeErrorKind::UnknownSubOpcode { opcode: #op_lit, sub_opcode: sub })),
+                None => return Err(DecodeError::new("sub_opcode", 1, DecodeErrorKind::UnexpectedEnd { needed: 1, available: 0 })),
+            },
+        };
+        quote!(#op_lit => match r.remaining().first().copied() {
+            #(#sub_arms)*
+            #fallback
+        },)
+    });
+    quote! {
+        /// Decodes one instruction from the start of `bytes`: the instruction and how many
+        /// bytes it took. Never panics; every failure names the field, its byte offset, and why.
+        pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
+            let mut r = Reader::new(bytes);
+            let opcode = <u8 as Decode>::decode(&mut r, "opcode")?;
+            let inst = match opcode {
+                #(#arms)*
+                other => return Err(DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(other))),
+            };
+            Ok((inst, r.position()))
+        }
+    }
+}
+
+/// The whole parent module.
+pub fn render(model: &Model) -> TokenStream {
+    let mods = model.instructions.iter().map(|i| {
+        let m = ident(&i.module);
+        let doc = format!(" `{}` ({}).", i.doc_name, i.source);
+        quote!(#[doc = #doc] pub mod #m;)
+    });
+    let uses = model.instructions.iter().map(|i| {
+        let m = ident(&i.module);
+        let t = ident(&i.rust_name);
+        quote!(pub use #m::#t;)
+    });
+    let insts: Vec<&InstModel> = decodable(model).collect();
+    let tys: Vec<_> = insts.iter().map(|i| ident(&i.rust_name)).collect();
+    let names: Vec<&str> = insts.iter().map(|i| i.doc_name.as_str()).collect();
+    let opnames: Vec<_> = insts
+        .iter()
+        .map(|i| ident(&type_name(&i.opcode_name)))
+        .collect();
+    let methods: Vec<_> = insts
+        .iter()
+        .map(|i| ident(&snake_name(&i.doc_name)))
+        .collect();
+    let variant_docs: Vec<TokenStream> = insts
+        .iter()
+        .map(|i| {
+            docs(&[format!(
+                "`{}`, opcode {:#04x}{}.",
+                i.doc_name,
+                i.opcode,
+                i.sub_opcode
+                    .map(|s| format!(" sub-opcode {s:#04x}"))
+                    .unwrap_or_default()
+            )])
+        })
+        .collect();
+    let method_docs: Vec<TokenStream> = insts
+        .iter()
+        .map(|i| docs(&[format!("Executes `{}`.", i.doc_name)]))
+        .collect();
+    let platform = platform_enum(model);
+    let opcode = opcode_enum(model);
+    let decode = decode_fn(model);
+    quote! {
+        //! Generated from the opcode docs: one module per doc, and what spans them.
+        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables)]
+
+        use crate::runtime::{Decode, DecodeError, DecodeErrorKind, Encode, Reader, ValidationError};
+        use alloc::vec::Vec;
+
+        pub mod enums;
+        #(#mods)*
+        #(#uses)*
+
+        #platform
+        #opcode
+
+        /// Any instruction of the spec.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Instruction { #(#variant_docs #tys(#tys),)* }
+
+        impl Instruction {
+            /// The name the docs give the instruction.
+            pub fn name(&self) -> &'static str {
+                match self { #(Instruction::#tys(_) => #names,)* }
+            }
+            /// The opcode byte's meaning.
+            pub fn opcode(&self) -> Opcode {
+                match self { #(Instruction::#tys(_) => Opcode::#opnames,)* }
+            }
+            /// Appends the vISA binary form.
+            pub fn encode(&self, out: &mut Vec<u8>) {
+                match self { #(Instruction::#tys(i) => i.encode(out),)* }
+            }
+            /// Checks every rule the instruction's doc states, for `platform`.
+            pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
+                match self { #(Instruction::#tys(i) => i.validate(platform),)* }
+            }
+        }
+
+        #decode
+
+        /// One method per instruction, all required: when a spec change adds an instruction,
+        /// every implementation stops compiling until it handles it.
+        pub trait Execute {
+            /// What executing an instruction returns.
+            type Output;
+            #(#method_docs fn #methods(&mut self, inst: &#tys) -> Self::Output;)*
+        }
+
+        /// Calls the [`Execute`] method of `inst`'s instruction.
+        pub fn dispatch<E: Execute + ?Sized>(inst: &Instruction, exec: &mut E) -> E::Output {
+            match inst { #(Instruction::#tys(i) => exec.#methods(i),)* }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_checks_compare_platforms() {
+        assert_eq!(
+            rule_check(&Rule::Since("XEHP".into())).to_string(),
+            "platform >= Platform :: Xehp"
+        );
+        assert_eq!(
+            rule_check(&Rule::Before("ICLLP".into())).to_string(),
+            "platform < Platform :: Icllp"
+        );
+        assert_eq!(
+            rule_check(&Rule::Only("PVC".into())).to_string(),
+            "platform == Platform :: Pvc"
+        );
+    }
+
+    #[test]
+    fn literals_are_unsuffixed() {
+        assert_eq!(super::super::lit(5).to_string(), "5");
+    }
+}
