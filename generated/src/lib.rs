@@ -42,6 +42,8 @@ extern crate alloc;
 extern crate std;
 
 pub mod runtime;
+#[cfg(test)]
+mod test_support;
 
 #[rustfmt::skip]
 pub mod generated;

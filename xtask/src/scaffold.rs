@@ -8,7 +8,12 @@ use std::io;
 use std::path::Path;
 
 /// Hand-written parts of the `visa` crate that a scaffolded crate needs, relative to its root.
-const HAND_WRITTEN: &[&str] = &["src/lib.rs", "src/runtime", "tests/support", "benches"];
+const HAND_WRITTEN: &[&str] = &[
+    "src/lib.rs",
+    "src/runtime",
+    "src/test_support.rs",
+    "benches",
+];
 
 /// A standalone manifest: no workspace inheritance, its own `[workspace]` so it builds alone.
 fn manifest(template: &Path) -> String {

@@ -6,6 +6,8 @@ use crate::runtime::{
 };
 use alloc::vec::Vec;
 pub mod enums;
+#[cfg(test)]
+mod roundtrip;
 /// `OWORD_ST` (OWORD_ST.md).
 pub mod oword_st;
 /// `SCATTER` (SCATTER.md).

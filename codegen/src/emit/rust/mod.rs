@@ -205,7 +205,7 @@ pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
         );
     }
     out.insert(
-        "tests/roundtrip.rs".to_string(),
+        "src/generated/roundtrip.rs".to_string(),
         header(opts, &all_sources) + &format(tests_gen::render(model)),
     );
     out

@@ -12,14 +12,14 @@ use quote::quote;
 fn path(inst: &InstModel, name: &str) -> TokenStream {
     let m = ident(&inst.module);
     let n = ident(name);
-    quote!(visa::generated::#m::#n)
+    quote!(crate::generated::#m::#n)
 }
 
 fn enum_path(inst: &InstModel, e: usize) -> TokenStream {
     let def = &inst.enums[e];
     if def.shared {
         let n = ident(&def.name);
-        quote!(visa::generated::enums::#n)
+        quote!(crate::generated::enums::#n)
     } else {
         path(inst, &def.name)
     }
@@ -136,13 +136,13 @@ fn instruction_test(inst: &InstModel) -> TokenStream {
         let _ = i;
         let top = ident(&inst.rust_name);
         let body = if names.is_empty() {
-            quote!(round_trip(visa::Instruction::#top(#build))?;)
+            quote!(round_trip(crate::Instruction::#top(#build))?;)
         } else {
             let (s, p) = tuple(strats, &names);
             quote! {
                 let strategy = #s;
                 let mut runner = proptest::test_runner::TestRunner::new(config());
-                runner.run(&strategy, |#p| round_trip(visa::Instruction::#top(#build))).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                runner.run(&strategy, |#p| round_trip(crate::Instruction::#top(#build))).map_err(|e| TestCaseError::fail(e.to_string()))?;
             }
         };
         quote! {
@@ -163,11 +163,14 @@ pub fn render(model: &Model) -> TokenStream {
         //! Property tests of every generated instruction.
         #![allow(clippy::all, unused_imports, unused_parens)]
 
-        mod support;
-
+        use crate::test_support as support;
+        use crate::{decode, Instruction, Platform};
+        use alloc::format;
+        use alloc::string::ToString;
+        use alloc::vec;
+        use alloc::vec::Vec;
         use proptest::prelude::*;
         use proptest::test_runner::{Config, TestCaseError};
-        use visa::{decode, Instruction, Platform};
 
         fn config() -> Config {
             Config { cases: 64, failure_persistence: None, ..Config::default() }

@@ -204,6 +204,8 @@ pub fn render(model: &Model) -> TokenStream {
         use alloc::vec::Vec;
 
         pub mod enums;
+        #[cfg(test)]
+        mod roundtrip;
         #(#mods)*
         #(#uses)*
 

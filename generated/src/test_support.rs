@@ -1,14 +1,16 @@
 //! Hand-written proptest strategies for the runtime's operand types, used by the generated
-//! property tests (`tests/roundtrip.rs`). They produce only operands the operands chapter
+//! property tests (`src/generated/roundtrip.rs`). They produce only operands the operands chapter
 //! allows, restricted to the classes and types a field's doc allows.
 
 #![allow(dead_code)]
 
-use proptest::prelude::*;
-use visa::runtime::{
+use crate::runtime::{
     DataType, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand, Region,
     StateClass, VectorOperand,
 };
+use alloc::vec;
+use alloc::vec::Vec;
+use proptest::prelude::*;
 
 /// Predicate control words the chapter allows (reserved bit clear, combine not `11`).
 pub fn predicate() -> impl Strategy<Value = PredicateControl> {
