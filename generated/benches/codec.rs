@@ -66,7 +66,7 @@ fn stream() -> Stream {
         }
         // Small values make more operands and enums decode.
         for b in candidate[1..].iter_mut() {
-            if rng.next() % 4 != 0 {
+            if rng.next() & 3 != 0 {
                 *b &= 0x07;
             }
         }

@@ -194,6 +194,10 @@ pub struct InstModel {
     pub enums: Vec<EnumDef>,
     /// Set for an alias: the instruction that decodes instead.
     pub alias_of: Option<String>,
+    /// For a doc without a sub-opcode whose opcode others share with a sub-opcode (the generic
+    /// `SVM`): the sub-opcodes those docs claim, with their names. Its first field must avoid
+    /// them, or the bytes decode as the other instruction.
+    pub claimed_subs: Vec<(u8, String)>,
 }
 
 /// The analysed spec.
@@ -623,6 +627,7 @@ fn analyze_instruction(
         prefix: if inst.variants.len() > 1 { prefix } else { 0 },
         enums,
         alias_of: inst.alias_of.clone(),
+        claimed_subs: Vec::new(),
     }
 }
 
@@ -682,6 +687,17 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
         .map(|i| analyze_instruction(i, &mut diags, &mut platforms))
         .collect();
     let shared_enums = share_enums(&mut instructions);
+    let subs: Vec<(u8, u8, String)> = instructions
+        .iter()
+        .filter_map(|i| Some((i.opcode, i.sub_opcode?, i.doc_name.clone())))
+        .collect();
+    for i in instructions.iter_mut().filter(|i| i.sub_opcode.is_none()) {
+        i.claimed_subs = subs
+            .iter()
+            .filter(|s| s.0 == i.opcode)
+            .map(|s| (s.1, s.2.clone()))
+            .collect();
+    }
     let mut platforms: Vec<String> = platforms.into_iter().collect();
     platforms.sort_by_key(|p| platform::rank(p));
     (

@@ -79,22 +79,22 @@ impl Size {
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
-    pub fn from_raw(raw: u8, at: usize) -> Result<Self, DecodeError> {
-        let bits = (u64::from(raw) >> 0u32) & 0x7;
-        let bits_2_0 = SizeBits20::from_bits(bits)
+    pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
+        let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
+        let bits_2_0 = SizeBits20::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Size",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: bits,
+                        value: bits_,
                         expected: SizeBits20::EXPECTED,
                     },
                 ),
             )?;
         Ok(Self {
             bits_2_0,
-            reserved: raw & Self::RESERVED_MASK,
+            reserved: raw_ & Self::RESERVED_MASK,
         })
     }
 }
@@ -142,13 +142,13 @@ impl OwordSt {
         self.src.encode(out);
     }
     /// Reads the fields that follow the opcode byte(s).
-    pub fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let raw = <u8 as Decode>::decode(r, "Size")?;
-        let size = Size::from_raw(raw, at)?;
-        let surface = <u8 as Decode>::decode(r, "Surface")?;
-        let offset = <VectorOperand as Decode>::decode(r, "Offset")?;
-        let src = <RawOperand as Decode>::decode(r, "Src")?;
+    pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let at_ = rdr_.position();
+        let raw_ = <u8 as Decode>::decode(rdr_, "Size")?;
+        let size = Size::from_raw(raw_, at_)?;
+        let surface = <u8 as Decode>::decode(rdr_, "Surface")?;
+        let offset = <VectorOperand as Decode>::decode(rdr_, "Offset")?;
+        let src = <RawOperand as Decode>::decode(rdr_, "Src")?;
         Ok(Self { size, surface, offset, src })
     }
     /// Checks every rule the doc states, for `platform`.

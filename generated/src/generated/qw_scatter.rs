@@ -123,27 +123,27 @@ impl ExecSize {
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
-    pub fn from_raw(raw: u8, at: usize) -> Result<Self, DecodeError> {
-        let bits = (u64::from(raw) >> 0u32) & 0x7;
-        let bits_2_0 = ExecSizeBits20::from_bits(bits)
+    pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
+        let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
+        let bits_2_0 = ExecSizeBits20::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Exec_size",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: bits,
+                        value: bits_,
                         expected: ExecSizeBits20::EXPECTED,
                     },
                 ),
             )?;
-        let bits = (u64::from(raw) >> 4u32) & 0xf;
-        let execution_mask = ExecSizeExecutionMask::from_bits(bits)
+        let bits_ = (u64::from(raw_) >> 4u32) & 0xf;
+        let execution_mask = ExecSizeExecutionMask::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Exec_size",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: bits,
+                        value: bits_,
                         expected: ExecSizeExecutionMask::EXPECTED,
                     },
                 ),
@@ -151,7 +151,7 @@ impl ExecSize {
         Ok(Self {
             bits_2_0,
             execution_mask,
-            reserved: raw & Self::RESERVED_MASK,
+            reserved: raw_ & Self::RESERVED_MASK,
         })
     }
 }
@@ -174,22 +174,22 @@ impl NumBlocks {
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
-    pub fn from_raw(raw: u8, at: usize) -> Result<Self, DecodeError> {
-        let bits = (u64::from(raw) >> 0u32) & 0x3;
-        let bits_1_0 = NumBlocksBits10::from_bits(bits)
+    pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
+        let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
+        let bits_1_0 = NumBlocksBits10::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Num_blocks",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: bits,
+                        value: bits_,
                         expected: NumBlocksBits10::EXPECTED,
                     },
                 ),
             )?;
         Ok(Self {
             bits_1_0,
-            reserved: raw & Self::RESERVED_MASK,
+            reserved: raw_ & Self::RESERVED_MASK,
         })
     }
 }
@@ -215,7 +215,11 @@ impl NumBlocks {
 /// [(<P>)] QW_SCATTER.<Num_blocks> (<Exec_size>) <Surface> <Offset> <Src>
 /// ```
 ///
-/// Notes: The behavior is undefined if more than one channel writes to the same address.
+/// Notes:
+///
+/// ```text
+/// The behavior is undefined if more than one channel writes to the same address.
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct QwScatter {
     /// `Exec_size`: Execution size
@@ -247,17 +251,17 @@ impl QwScatter {
         self.src.encode(out);
     }
     /// Reads the fields that follow the opcode byte(s).
-    pub fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let raw = <u8 as Decode>::decode(r, "Exec_size")?;
-        let exec_size = ExecSize::from_raw(raw, at)?;
-        let pred = <PredicateControl as Decode>::decode(r, "Pred")?;
-        let at = r.position();
-        let raw = <u8 as Decode>::decode(r, "Num_blocks")?;
-        let num_blocks = NumBlocks::from_raw(raw, at)?;
-        let surface = <u8 as Decode>::decode(r, "Surface")?;
-        let offset = <RawOperand as Decode>::decode(r, "Offset")?;
-        let src = <RawOperand as Decode>::decode(r, "Src")?;
+    pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let at_ = rdr_.position();
+        let raw_ = <u8 as Decode>::decode(rdr_, "Exec_size")?;
+        let exec_size = ExecSize::from_raw(raw_, at_)?;
+        let pred = <PredicateControl as Decode>::decode(rdr_, "Pred")?;
+        let at_ = rdr_.position();
+        let raw_ = <u8 as Decode>::decode(rdr_, "Num_blocks")?;
+        let num_blocks = NumBlocks::from_raw(raw_, at_)?;
+        let surface = <u8 as Decode>::decode(rdr_, "Surface")?;
+        let offset = <RawOperand as Decode>::decode(rdr_, "Offset")?;
+        let src = <RawOperand as Decode>::decode(rdr_, "Src")?;
         Ok(Self {
             exec_size,
             pred,

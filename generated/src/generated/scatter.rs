@@ -165,22 +165,22 @@ impl EltSize {
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
-    pub fn from_raw(raw: u8, at: usize) -> Result<Self, DecodeError> {
-        let bits = (u64::from(raw) >> 0u32) & 0x3;
-        let bits_1_0 = EltSizeBits10::from_bits(bits)
+    pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
+        let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
+        let bits_1_0 = EltSizeBits10::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Elt_size",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: bits,
+                        value: bits_,
                         expected: EltSizeBits10::EXPECTED,
                     },
                 ),
             )?;
         Ok(Self {
             bits_1_0,
-            reserved: raw & Self::RESERVED_MASK,
+            reserved: raw_ & Self::RESERVED_MASK,
         })
     }
 }
@@ -205,24 +205,24 @@ impl NumElts {
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
-    pub fn from_raw(raw: u8, at: usize) -> Result<Self, DecodeError> {
-        let bits = (u64::from(raw) >> 0u32) & 0x3;
-        let bits_1_0 = NumEltsBits10::from_bits(bits)
+    pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
+        let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
+        let bits_1_0 = NumEltsBits10::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Num_elts",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: bits,
+                        value: bits_,
                         expected: NumEltsBits10::EXPECTED,
                     },
                 ),
             )?;
-        let bits_7_4 = ((raw >> 4u32) & 0xf) as u8;
+        let bits_7_4 = ((raw_ >> 4u32) & 0xf) as u8;
         Ok(Self {
             bits_1_0,
             bits_7_4,
-            reserved: raw & Self::RESERVED_MASK,
+            reserved: raw_ & Self::RESERVED_MASK,
         })
     }
 }
@@ -246,14 +246,18 @@ impl NumElts {
 /// SCATTER.<elt_size> <surface> <global_offset> <element_offset> <src>
 /// ```
 ///
-/// Notes: The behavior is undefined if more than one channel writes to the same address.
+/// Notes:
+///
+/// ```text
+/// The behavior is undefined if more than one channel writes to the same address.
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Scatter {
     /// `Elt_size`:
     pub elt_size: EltSize,
     /// `Num_elts`:
     pub num_elts: NumElts,
-    /// `Surface`: Index of the surface variable.  It must be a buffer. Valid values are:
+    /// `Surface`: Index of the surface variable. It must be a buffer. Valid values are:
     pub surface: Surface,
     /// `Global_offset`: The global offset of all the elements in element size. Must have type UD
     ///
@@ -280,29 +284,29 @@ impl Scatter {
         self.src.encode(out);
     }
     /// Reads the fields that follow the opcode byte(s).
-    pub fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let raw = <u8 as Decode>::decode(r, "Elt_size")?;
-        let elt_size = EltSize::from_raw(raw, at)?;
-        let at = r.position();
-        let raw = <u8 as Decode>::decode(r, "Num_elts")?;
-        let num_elts = NumElts::from_raw(raw, at)?;
-        let at = r.position();
-        let raw = <u8 as Decode>::decode(r, "Surface")?;
-        let surface = Surface::from_bits(u64::from(raw))
+    pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let at_ = rdr_.position();
+        let raw_ = <u8 as Decode>::decode(rdr_, "Elt_size")?;
+        let elt_size = EltSize::from_raw(raw_, at_)?;
+        let at_ = rdr_.position();
+        let raw_ = <u8 as Decode>::decode(rdr_, "Num_elts")?;
+        let num_elts = NumElts::from_raw(raw_, at_)?;
+        let at_ = rdr_.position();
+        let raw_ = <u8 as Decode>::decode(rdr_, "Surface")?;
+        let surface = Surface::from_bits(u64::from(raw_))
             .ok_or(
                 DecodeError::new(
                     "Surface",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: u64::from(raw),
+                        value: u64::from(raw_),
                         expected: Surface::EXPECTED,
                     },
                 ),
             )?;
-        let global_offset = <VectorOperand as Decode>::decode(r, "Global_offset")?;
-        let element_offset = <RawOperand as Decode>::decode(r, "Element_offset")?;
-        let src = <RawOperand as Decode>::decode(r, "Src")?;
+        let global_offset = <VectorOperand as Decode>::decode(rdr_, "Global_offset")?;
+        let element_offset = <RawOperand as Decode>::decode(rdr_, "Element_offset")?;
+        let src = <RawOperand as Decode>::decode(rdr_, "Src")?;
         Ok(Self {
             elt_size,
             num_elts,

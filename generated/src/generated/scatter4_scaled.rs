@@ -68,11 +68,11 @@ impl Channels {
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
-    pub fn from_raw(raw: u8, at: usize) -> Result<Self, DecodeError> {
-        let bits_3_0 = ((raw >> 0u32) & 0xf) as u8;
+    pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
+        let bits_3_0 = ((raw_ >> 0u32) & 0xf) as u8;
         Ok(Self {
             bits_3_0,
-            reserved: raw & Self::RESERVED_MASK,
+            reserved: raw_ & Self::RESERVED_MASK,
         })
     }
 }
@@ -98,27 +98,27 @@ impl ExecSize {
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
-    pub fn from_raw(raw: u8, at: usize) -> Result<Self, DecodeError> {
-        let bits = (u64::from(raw) >> 0u32) & 0x7;
-        let bits_2_0 = ExecSizeBits20::from_bits(bits)
+    pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
+        let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
+        let bits_2_0 = ExecSizeBits20::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Exec_size",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: bits,
+                        value: bits_,
                         expected: ExecSizeBits20::EXPECTED,
                     },
                 ),
             )?;
-        let bits = (u64::from(raw) >> 4u32) & 0xf;
-        let execution_mask = ExecSizeExecutionMask::from_bits(bits)
+        let bits_ = (u64::from(raw_) >> 4u32) & 0xf;
+        let execution_mask = ExecSizeExecutionMask::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Exec_size",
-                    at,
+                    at_,
                     DecodeErrorKind::InvalidValue {
-                        value: bits,
+                        value: bits_,
                         expected: ExecSizeExecutionMask::EXPECTED,
                     },
                 ),
@@ -126,7 +126,7 @@ impl ExecSize {
         Ok(Self {
             bits_2_0,
             execution_mask,
-            reserved: raw & Self::RESERVED_MASK,
+            reserved: raw_ & Self::RESERVED_MASK,
         })
     }
 }
@@ -157,7 +157,11 @@ impl ExecSize {
 /// [(<P>)] SCATTER4_SCALED.<channels> (<exec_size>) <surface> <offset> <element_offset> <src>
 /// ```
 ///
-/// Notes: The behavior is undefined if more than one channel writes to the same address.
+/// Notes:
+///
+/// ```text
+/// The behavior is undefined if more than one channel writes to the same address.
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Scatter4Scaled {
     /// `Exec_size`: Execution size
@@ -197,19 +201,19 @@ impl Scatter4Scaled {
         self.src.encode(out);
     }
     /// Reads the fields that follow the opcode byte(s).
-    pub fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let at = r.position();
-        let raw = <u8 as Decode>::decode(r, "Exec_size")?;
-        let exec_size = ExecSize::from_raw(raw, at)?;
-        let pred = <PredicateControl as Decode>::decode(r, "Pred")?;
-        let at = r.position();
-        let raw = <u8 as Decode>::decode(r, "Channels")?;
-        let channels = Channels::from_raw(raw, at)?;
-        let scale = <u16 as Decode>::decode(r, "Scale")?;
-        let surface = <u8 as Decode>::decode(r, "Surface")?;
-        let offset = <VectorOperand as Decode>::decode(r, "Offset")?;
-        let element_offset = <RawOperand as Decode>::decode(r, "Element_offset")?;
-        let src = <RawOperand as Decode>::decode(r, "Src")?;
+    pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let at_ = rdr_.position();
+        let raw_ = <u8 as Decode>::decode(rdr_, "Exec_size")?;
+        let exec_size = ExecSize::from_raw(raw_, at_)?;
+        let pred = <PredicateControl as Decode>::decode(rdr_, "Pred")?;
+        let at_ = rdr_.position();
+        let raw_ = <u8 as Decode>::decode(rdr_, "Channels")?;
+        let channels = Channels::from_raw(raw_, at_)?;
+        let scale = <u16 as Decode>::decode(rdr_, "Scale")?;
+        let surface = <u8 as Decode>::decode(rdr_, "Surface")?;
+        let offset = <VectorOperand as Decode>::decode(rdr_, "Offset")?;
+        let element_offset = <RawOperand as Decode>::decode(rdr_, "Element_offset")?;
+        let src = <RawOperand as Decode>::decode(rdr_, "Src")?;
         Ok(Self {
             exec_size,
             pred,

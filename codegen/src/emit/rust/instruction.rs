@@ -77,16 +77,16 @@ fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
                 decls.push(quote!(#doc pub #mn: #en));
                 to_raw.push(quote!(((self.#mn.bits() as #raw) << #lo)));
                 from_raw.push(quote! {
-                    let bits = (u64::from(raw) >> #lo) & #mask;
-                    let #mn = #en::from_bits(bits).ok_or(DecodeError::new(
-                        #field_name, at, DecodeErrorKind::InvalidValue { value: bits, expected: #en::EXPECTED },
+                    let bits_ = (u64::from(raw_) >> #lo) & #mask;
+                    let #mn = #en::from_bits(bits_).ok_or(DecodeError::new(
+                        #field_name, at_, DecodeErrorKind::InvalidValue { value: bits_, expected: #en::EXPECTED },
                     ))?;
                 });
             }
             MemberType::Int => {
                 decls.push(quote!(#doc pub #mn: #raw));
                 to_raw.push(quote!(((self.#mn & #mask) << #lo)));
-                from_raw.push(quote!(let #mn = ((raw >> #lo) & #mask) as #raw;));
+                from_raw.push(quote!(let #mn = ((raw_ >> #lo) & #mask) as #raw;));
             }
         }
         inits.push(quote!(#mn));
@@ -114,9 +114,9 @@ fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
 
             /// Splits raw bits; `at` is the field's byte offset, for errors.
             #[inline]
-            pub fn from_raw(raw: #raw, at: usize) -> Result<Self, DecodeError> {
+            pub fn from_raw(raw_: #raw, at_: usize) -> Result<Self, DecodeError> {
                 #(#from_raw)*
-                Ok(Self { #(#inits,)* reserved: raw & Self::RESERVED_MASK })
+                Ok(Self { #(#inits,)* reserved: raw_ & Self::RESERVED_MASK })
             }
         }
     }
@@ -129,16 +129,16 @@ fn decode_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
     match &f.ty {
         FieldType::Int(i) => {
             let t = int_ty(*i);
-            quote!(let #local = <#t as Decode>::decode(r, #name)?;)
+            quote!(let #local = <#t as Decode>::decode(rdr_, #name)?;)
         }
         FieldType::Enum(i, e) => {
             let t = int_ty(i.unsigned());
             let en = ident(&inst.enums[*e].name);
             quote! {
-                let at = r.position();
-                let raw = <#t as Decode>::decode(r, #name)?;
-                let #local = #en::from_bits(u64::from(raw)).ok_or(DecodeError::new(
-                    #name, at, DecodeErrorKind::InvalidValue { value: u64::from(raw), expected: #en::EXPECTED },
+                let at_ = rdr_.position();
+                let raw_ = <#t as Decode>::decode(rdr_, #name)?;
+                let #local = #en::from_bits(u64::from(raw_)).ok_or(DecodeError::new(
+                    #name, at_, DecodeErrorKind::InvalidValue { value: u64::from(raw_), expected: #en::EXPECTED },
                 ))?;
             }
         }
@@ -146,19 +146,19 @@ fn decode_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
             let t = int_ty(base.unsigned());
             let sn = ident(sn);
             quote! {
-                let at = r.position();
-                let raw = <#t as Decode>::decode(r, #name)?;
-                let #local = #sn::from_raw(raw, at)?;
+                let at_ = rdr_.position();
+                let raw_ = <#t as Decode>::decode(rdr_, #name)?;
+                let #local = #sn::from_raw(raw_, at_)?;
             }
         }
         FieldType::Predicate => {
-            quote!(let #local = <PredicateControl as Decode>::decode(r, #name)?;)
+            quote!(let #local = <PredicateControl as Decode>::decode(rdr_, #name)?;)
         }
-        FieldType::Vector => quote!(let #local = <VectorOperand as Decode>::decode(r, #name)?;),
-        FieldType::Raw => quote!(let #local = <RawOperand as Decode>::decode(r, #name)?;),
+        FieldType::Vector => quote!(let #local = <VectorOperand as Decode>::decode(rdr_, #name)?;),
+        FieldType::Raw => quote!(let #local = <RawOperand as Decode>::decode(rdr_, #name)?;),
         FieldType::Rest => quote! {
-            let rest = r.remaining();
-            let #local = r.take(rest.len(), #name)?.to_vec();
+            let rest_ = rdr_.remaining();
+            let #local = rdr_.take(rest_.len(), #name)?.to_vec();
         },
     }
 }
@@ -369,7 +369,7 @@ fn fields_struct(
             }
 
             /// Reads the fields that follow the opcode byte(s).
-            pub fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+            pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
                 #(#decodes)*
                 Ok(Self { #(#names,)* })
             }
@@ -412,6 +412,27 @@ fn choice_test(inst: &InstModel, v: &VariantModel, root: Option<&str>) -> TokenS
     quote!(true #(&& #conds)*)
 }
 
+/// A generic doc's first field must not hold a sub-opcode another doc claims.
+fn claimed_check(inst: &InstModel, fields: &[String]) -> TokenStream {
+    let Some(first) = fields.first().and_then(|f| inst.fields.get(f)) else {
+        return quote!();
+    };
+    if inst.claimed_subs.is_empty() || !matches!(first.ty, FieldType::Int(_)) {
+        return quote!();
+    }
+    let n = ident(&first.rust_name);
+    let arms = inst.claimed_subs.iter().map(|(value, name)| {
+        let v = hex(u64::from(*value));
+        let rule = format!(
+            "{} {:#04x} is the sub-opcode of {}: those bytes decode as {}",
+            first.doc_name, value, name, name
+        );
+        let e = err(inst, &first.doc_name, &rule);
+        quote!(#v => { #e })
+    });
+    quote!(match u64::from(self.#n) { #(#arms)* _ => {} })
+}
+
 /// The module of one instruction.
 pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
     let ty = ident(&inst.rust_name);
@@ -422,10 +443,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
     }
     head.extend(doc_code("Semantics", &inst.semantics));
     head.extend(doc_code("Text", &inst.text));
-    if !inst.notes.is_empty() {
-        head.push(String::new());
-        head.push(format!("Notes: {}", doc_text(&inst.notes)));
-    }
+    head.extend(doc_code("Notes", &inst.notes));
     let inst_doc = docs(&head);
     let prelude = quote! {
         #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_parens)]
@@ -508,7 +526,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                     ""
                 }
             )]);
-            let test = choice_test(inst, v, Some("v"));
+            let test = choice_test(inst, v, Some("this_"));
             let cond = v.condition.clone().unwrap_or_default();
             let name = &inst.doc_name;
             let selector_field = v
@@ -517,7 +535,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                 .map(|c| c.field.clone())
                 .unwrap_or_default();
             let checks = quote! {
-                let v = self;
+                let this_ = self;
                 if !(#test) {
                     return Err(ValidationError { instruction: #name, field: #selector_field, rule: #cond });
                 }
@@ -544,7 +562,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
             .filter_map(|f| inst.fields.get(f))
             .collect();
         let prefix_decodes = prefix.iter().map(|f| decode_field(inst, f));
-        let prefix_at = quote!(let start = r.position(););
+        let prefix_at = quote!(let start_ = rdr_.position(););
         let mut branches = Vec::new();
         for v in inst.variants.iter().filter(|v| !v.shadowed) {
             let test = choice_test(inst, v, None);
@@ -591,11 +609,11 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                 }
 
                 /// Reads the common fields, then the fields of the variant they select.
-                pub fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
                     #prefix_at
                     #(#prefix_decodes)*
                     #(#branches)*
-                    Err(DecodeError::new(#sel_name, start, DecodeErrorKind::InvalidValue { value: 0, expected: "a value that selects one of the doc's formats" }))
+                    Err(DecodeError::new(#sel_name, start_, DecodeErrorKind::InvalidValue { value: 0, expected: "a value that selects one of the doc's formats" }))
                 }
 
                 /// Checks every rule the doc states, for `platform`.

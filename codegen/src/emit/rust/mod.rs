@@ -53,8 +53,15 @@ pub(crate) fn hex(v: u64) -> TokenStream {
     s.parse().unwrap_or_else(|_| quote!(0))
 }
 
-/// Doc text safe for rustdoc: no HTML, no accidental links.
+/// Doc text safe for rustdoc: one line per paragraph (so no indentation turns into a code
+/// block, hence a doctest), no HTML, no accidental links or emphasis.
 pub(crate) fn doc_text(s: &str) -> String {
+    let flat: Vec<String> = s
+        .split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let s = flat.join(" ");
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -120,7 +120,13 @@ fn instruction_test(inst: &InstModel) -> TokenStream {
     let tests = variants.iter().enumerate().map(|(i, v)| {
         let fields: Vec<&FieldModel> = v.fields.iter().filter_map(|f| inst.fields.get(f)).collect();
         let names: Vec<_> = fields.iter().map(|f| ident(&f.rust_name)).collect();
-        let strats: Vec<TokenStream> = fields.iter().map(|f| strategy(inst, v, f)).collect();
+        let mut strats: Vec<TokenStream> = fields.iter().map(|f| strategy(inst, v, f)).collect();
+        if !inst.claimed_subs.is_empty() {
+            if let (Some(first), Some(FieldType::Int(_))) = (strats.first_mut(), fields.first().map(|f| &f.ty)) {
+                let claimed = inst.claimed_subs.iter().map(|(v, _)| super::lit(u64::from(*v)));
+                *first = quote!(#first.prop_filter("a sub-opcode another doc claims", |x| ![#(#claimed),*].contains(&u64::from(*x))));
+            }
+        }
         let build = if inst.variants.len() > 1 {
             let sn = path(inst, &format!("{}{}", inst.rust_name, v.rust_name));
             let vn = ident(&v.rust_name);
