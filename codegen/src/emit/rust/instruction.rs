@@ -503,7 +503,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
             &fields,
             inst_doc,
             opcode_bytes,
-            quote!(),
+            claimed_check(inst, &fields),
         );
         quote! {
             #s
