@@ -549,7 +549,7 @@ impl<'a> DocParser<'a, '_> {
     }
 
     /// Field bullets: from the first one after the opcode to the next heading.
-    fn bullets(&mut self) -> (Vec<Bullet>, String) {
+    fn bullets(&mut self, table_fields: &BTreeSet<String>) -> (Vec<Bullet>, String) {
         let (start, end) = match self.heading(2, "Description") {
             Some(h) => {
                 let (s, _) = self.content(&h, 2);
@@ -607,15 +607,11 @@ impl<'a> DocParser<'a, '_> {
                 });
                 continue;
             }
-            let Some(b) = bullets.last_mut() else {
-                description.push(l.text);
-                continue;
-            };
             if let Some(c) = patterns().untyped_bullet.captures(l.text) {
-                // `**Name:**` at the field level: a field bullet that lost its type.
+                // `**Name:**` naming a table field at the field level: a bullet without a type.
                 let indent = c.get(1).map_or(0, |m| m.as_str().len());
-                if indent < 2 {
-                    let name = c.get(2).map_or("", |m| m.as_str()).to_string();
+                let name = c.get(2).map_or("", |m| m.as_str()).to_string();
+                if indent < 2 && table_fields.contains(&name) {
                     let span = self.span_at(l.start + indent, l.text.len() - indent);
                     let rest = c.get(3).map_or("", |m| m.as_str()).trim().to_string();
                     bullets.push(Bullet {
@@ -630,6 +626,10 @@ impl<'a> DocParser<'a, '_> {
                     continue;
                 }
             }
+            let Some(b) = bullets.last_mut() else {
+                description.push(l.text);
+                continue;
+            };
             let indent = indent_of(l.text);
             if let Some(c) = patterns().bit_range.captures(l.text) {
                 let hi = c
@@ -919,7 +919,11 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
             .expected =
             Some("a `## Format` section with a table of the instruction's fields".into());
     }
-    let (mut bullets, description) = p.bullets();
+    let table_fields: BTreeSet<String> = tables
+        .iter()
+        .flat_map(|(v, _)| v.fields.iter().cloned())
+        .collect();
+    let (mut bullets, description) = p.bullets(&table_fields);
     for b in bullets.iter_mut() {
         if !b.table_rows.is_empty() {
             p.embedded_values(b);

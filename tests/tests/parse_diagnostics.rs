@@ -1,0 +1,379 @@
+//! One malformed input per diagnostic code: the code, the message, and the exact line and
+//! column it points at (worked out by hand from the inputs below).
+
+use codegen::diag::{Code, Diagnostic, Severity};
+use codegen::parse::{parse_spec, SourceFile};
+
+/// A minimal valid doc. Line numbers below refer to it.
+const BASE: &str = "## Opcode
+
+  FOO = 0x10
+
+## Format
+
+| | | |
+| --- | --- | --- |
+| 0x10(FOO) | Exec_size | Src |
+
+## Description
+
+Does foo.
+
+- **Exec_size(ub):** Execution size
+
+  - Bit[2..0]: size
+
+    - 0b000:  1 element
+
+- **Src(raw_operand):** The source.
+
+## Text
+FOO <src>
+";
+
+fn diags_of(files: &[(&str, &str)]) -> Vec<Diagnostic> {
+    let files: Vec<SourceFile> = files
+        .iter()
+        .map(|(n, t)| SourceFile {
+            name: n.to_string(),
+            bytes: t.as_bytes().to_vec(),
+        })
+        .collect();
+    let parsed = parse_spec(&files);
+    let (_, analysis) = codegen::analyze::analyze(&parsed.spec);
+    parsed.diagnostics.into_iter().chain(analysis).collect()
+}
+
+fn one(text: &str, code: Code) -> Diagnostic {
+    let all = diags_of(&[("FOO.md", text)]);
+    let found: Vec<_> = all
+        .iter()
+        .filter(|d| d.code == code.as_str())
+        .cloned()
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "expected one {}, got {all:#?}",
+        code.as_str()
+    );
+    let d = found[0].clone();
+    assert_eq!(d.severity, code.severity());
+    d
+}
+
+fn at(d: &Diagnostic, line: u32, column: u32, message: &str) {
+    assert_eq!((d.line, d.column), (line, column), "{d:#?}");
+    assert!(
+        d.message.contains(message),
+        "message {:?} lacks {message:?}",
+        d.message
+    );
+}
+
+#[test]
+fn the_base_doc_is_clean() {
+    assert_eq!(diags_of(&[("FOO.md", BASE)]), vec![]);
+}
+
+#[test]
+fn v0101_no_opcode() {
+    let d = one("## Format\n\nnothing\n", Code::NoOpcode);
+    at(&d, 1, 1, "no `## Opcode`");
+    assert!(d.expected.as_deref().unwrap_or("").contains("NAME = 0xNN"));
+    at(&one("", Code::NoOpcode), 1, 1, "no `## Opcode`");
+}
+
+#[test]
+fn v0102_bad_opcode() {
+    let d = one(&BASE.replace("FOO = 0x10", "FOO = 0x1zz"), Code::BadOpcode);
+    at(&d, 3, 3, "FOO = 0x1zz");
+    let d = one(&BASE.replace("FOO = 0x10", "FOO = 0x100"), Code::BadOpcode);
+    at(&d, 3, 3, "cannot read opcode line");
+}
+
+#[test]
+fn v0103_untyped_field() {
+    // The table names Exec_size but its bullet has no type.
+    let d = one(
+        &BASE.replace("- **Exec_size(ub):**", "- **Exec_size:**"),
+        Code::UntypedField,
+    );
+    at(&d, 15, 1, "has a bullet without a type");
+    // A table cell with no bullet at all points at the cell.
+    let d = one(
+        &BASE
+            .replace("| Src |", "| Src | Dst |")
+            .replace("| --- | --- | --- |", "| --- | --- | --- | --- |")
+            .replace("| | | |", "| | | | |"),
+        Code::UntypedField,
+    );
+    at(&d, 9, 33, "field `Dst` of the format table has no");
+}
+
+#[test]
+fn v0104_duplicate_field() {
+    let text = BASE.replace("## Text", "- **Src(raw_operand):** Again.\n\n## Text");
+    let d = one(&text, Code::DuplicateField);
+    at(&d, 23, 1, "`Src` is described twice (first at line 21)");
+}
+
+#[test]
+fn v0105_no_format() {
+    let text = BASE.replace(
+        "## Format\n\n| | | |\n| --- | --- | --- |\n| 0x10(FOO) | Exec_size | Src |\n",
+        "",
+    );
+    let d = one(&text, Code::NoFormat);
+    at(&d, 3, 3, "no format table");
+}
+
+#[test]
+fn v0106_bad_bit_range() {
+    let d = one(&BASE.replace("Bit[2..0]", "Bit[0..2]"), Code::BadBitRange);
+    at(&d, 17, 1, "[0..2]");
+}
+
+#[test]
+fn v0107_bad_value() {
+    let d = one(
+        &BASE.replace("0b000:  1 element", "0b1000:  1 element"),
+        Code::BadValue,
+    );
+    at(&d, 19, 1, "does not fit bit range [2..0]");
+}
+
+#[test]
+fn v0111_preamble() {
+    let d = one(&format!("File: FOO.md\n1\n2\n{BASE}"), Code::Preamble);
+    at(&d, 1, 1, "File: FOO.md");
+    // A copyright comment is not a preamble.
+    assert!(diags_of(&[("FOO.md", &format!("<!-- (c) -->\n\n{BASE}"))]).is_empty());
+}
+
+#[test]
+fn v0112_extra_cells() {
+    let d = one(
+        &BASE
+            .replace("| Exec_size | Src |", "| Exec_size | Src | Dst |")
+            .replace("## Text", "- **Dst(raw_operand):** D.\n\n## Text"),
+        Code::ExtraCells,
+    );
+    at(&d, 9, 33, "a Markdown renderer drops `Dst`");
+}
+
+#[test]
+fn v0113_misindented_bullet() {
+    let d = one(
+        &BASE.replace("- **Src(raw_operand):**", "      - **Src(raw_operand):**"),
+        Code::MisindentedBullet,
+    );
+    at(
+        &d,
+        21,
+        7,
+        "`Src` is indented 6 columns, as if nested under `Exec_size`",
+    );
+}
+
+#[test]
+fn v0114_unbalanced_fence() {
+    let d = one(
+        &BASE.replace("## Text\n", "## Text\n```\n"),
+        Code::UnbalancedFence,
+    );
+    at(&d, 24, 1, "section `Text` has an unclosed code fence");
+}
+
+#[test]
+fn v0115_tabs() {
+    let d = one(&BASE.replace("FOO <src>", "\tFOO <src>"), Code::Tabs);
+    at(&d, 24, 1, "1 line(s) contain tab characters");
+}
+
+#[test]
+fn v0116_trailing_space() {
+    let d = one(
+        &BASE.replace("Does foo.", "Does foo.  "),
+        Code::TrailingSpace,
+    );
+    at(&d, 13, 10, "1 line(s) end with whitespace");
+}
+
+#[test]
+fn v0117_invalid_utf8() {
+    let mut bytes = BASE.as_bytes().to_vec();
+    let at_byte = BASE.find("Does").unwrap();
+    bytes[at_byte] = 0xff;
+    let files = [SourceFile {
+        name: "FOO.md".into(),
+        bytes,
+    }];
+    let d: Vec<_> = parse_spec(&files).diagnostics;
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].code, "V0117");
+    assert_eq!((d[0].line, d[0].column), (13, 1));
+    assert!(d[0]
+        .message
+        .contains(&format!("invalid UTF-8 at byte {at_byte}")));
+}
+
+#[test]
+fn v0118_opcode_cell_mismatch() {
+    let d = one(
+        &BASE.replace("0x10(FOO)", "0x11(FOO)"),
+        Code::OpcodeCellMismatch,
+    );
+    at(&d, 9, 3, "`0x11(FOO)` matches no line");
+}
+
+#[test]
+fn v0120_bullet_not_in_table() {
+    let d = one(
+        &BASE.replace("## Text", "- **Extra(ub):** Not in the table.\n\n## Text"),
+        Code::BulletNotInTable,
+    );
+    at(&d, 23, 1, "`Extra` is described but no format table has it");
+}
+
+#[test]
+fn v0121_bad_condition() {
+    let text = BASE.replace(
+        "## Format\n\n",
+        "## Format\n\n### CONDITION\n\n- whatever\n\n",
+    );
+    let d = one(&text, Code::BadCondition);
+    at(&d, 9, 3, "cannot read condition `whatever`");
+}
+
+#[test]
+fn v0201_unknown_platform() {
+    let d = one(
+        &BASE.replace("- 0b000:  1 element", "- {ZZZ+}0b000:  1 element"),
+        Code::UnknownPlatform,
+    );
+    at(&d, 19, 1, "platform `ZZZ`");
+}
+
+#[test]
+fn v0202_open_layout() {
+    let d = one(&BASE.replace("| Src |", "| Src\\* |"), Code::OpenLayout);
+    at(&d, 21, 1, "`Src` is optional");
+}
+
+#[test]
+fn v0203_unknown_selector_value() {
+    let text = BASE.replace(
+        "## Format\n\n",
+        "## Format\n\n### CONDITION\n\n- Exec_size=nonexistent\n\n",
+    );
+    let d = one(&text, Code::UnknownSelectorValue);
+    at(
+        &d,
+        11,
+        1,
+        "names values that `Exec_size` does not enumerate",
+    );
+}
+
+#[test]
+fn v0301_conflicting_opcode() {
+    let other = BASE
+        .replace("FOO", "BAR")
+        .replace("| Src |", "| Src | Src2 |")
+        .replace("| | | |", "| | | | |")
+        .replace("| --- | --- | --- |", "| --- | --- | --- | --- |")
+        .replace("## Text", "- **Src2(raw_operand):** S.\n\n## Text");
+    let d = diags_of(&[("BAR.md", &other), ("FOO.md", BASE)]);
+    let c: Vec<_> = d.iter().filter(|d| d.code == "V0301").collect();
+    assert_eq!(c.len(), 1, "{d:#?}");
+    assert_eq!(
+        (c[0].file.as_str(), c[0].line, c[0].column),
+        ("FOO.md", 3, 3)
+    );
+    assert!(c[0].message.contains("already used by `BAR`"));
+}
+
+#[test]
+fn v0302_alias() {
+    let alias = BASE.replace("FOO", "BAR");
+    let files: Vec<SourceFile> = [("BAR.md", alias.as_str()), ("FOO.md", BASE)]
+        .iter()
+        .map(|(n, t)| SourceFile {
+            name: n.to_string(),
+            bytes: t.as_bytes().to_vec(),
+        })
+        .collect();
+    let parsed = parse_spec(&files);
+    let w: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "V0302")
+        .collect();
+    assert_eq!(w.len(), 1);
+    assert_eq!(w[0].severity, Severity::Warning);
+    assert!(w[0].message.contains("`BAR` decodes"));
+    let foo = parsed
+        .spec
+        .instructions
+        .iter()
+        .find(|i| i.name == "FOO")
+        .unwrap();
+    assert_eq!(foo.alias_of.as_deref(), Some("BAR"));
+    assert_eq!(foo.aliases, vec!["BAR".to_string()]);
+}
+
+#[test]
+fn v0303_duplicate_name() {
+    let d = diags_of(&[("A.md", BASE), ("B.md", &BASE.replace("0x10", "0x20"))]);
+    let c: Vec<_> = d.iter().filter(|d| d.code == "V0303").collect();
+    assert_eq!(c.len(), 1, "{d:#?}");
+    assert_eq!((c[0].file.as_str(), c[0].line), ("B.md", 1));
+    assert!(c[0].message.contains("`FOO` is already defined by A.md"));
+}
+
+#[test]
+fn every_code_is_documented_and_tested() {
+    let table = std::fs::read_to_string(visa_tests::root().join("codegen/DIAGNOSTICS.md")).unwrap();
+    let tests = include_str!("parse_diagnostics.rs").to_ascii_lowercase();
+    for code in Code::ALL {
+        let c = code.as_str();
+        assert!(
+            table.contains(&format!("| `{c}` |")),
+            "{c} missing from DIAGNOSTICS.md"
+        );
+        assert!(
+            tests.contains(&format!("fn {}", c.to_ascii_lowercase())),
+            "{c} has no test here"
+        );
+    }
+}
+
+#[test]
+fn all_diagnostics_of_a_run_are_reported_and_rendered_with_carets() {
+    let bad = BASE.replace("FOO = 0x10", "FOO = 0xzz");
+    let files = vec![
+        SourceFile {
+            name: "A.md".into(),
+            bytes: b"".to_vec(),
+        },
+        SourceFile {
+            name: "B.md".into(),
+            bytes: bad.into_bytes(),
+        },
+    ];
+    let parsed = parse_spec(&files);
+    let codes: Vec<_> = parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert!(
+        codes.contains(&"V0101") && codes.contains(&"V0102"),
+        "{codes:?}"
+    );
+    let text = codegen::diag::render(&parsed.diagnostics, &files);
+    assert!(
+        text.contains("error[V0102]: cannot read opcode line `FOO = 0xzz`"),
+        "{text}"
+    );
+    assert!(text.contains("B.md:3:3"), "{text}");
+    assert!(text.contains("^^^^^^^^^^"), "{text}");
+    assert!(text.contains("expected: `NAME = 0xNN`"), "{text}");
+}
