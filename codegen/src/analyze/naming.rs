@@ -25,7 +25,9 @@ pub fn words(s: &str) -> Vec<String> {
             continue;
         }
         if let Some(p) = prev {
-            if p.is_ascii_lowercase() && c.is_ascii_uppercase() {
+            // `LscSubOp` → Lsc Sub Op; `Src0Data` → Src0 Data (but `3D` stays one word).
+            let after_digit = p.is_ascii_digit() && cur.chars().any(|x| x.is_ascii_alphabetic());
+            if (p.is_ascii_lowercase() || after_digit) && c.is_ascii_uppercase() {
                 out.push(std::mem::take(&mut cur));
             }
         }
@@ -113,22 +115,56 @@ pub fn variant_name(meaning: &str, value: u64) -> String {
     name
 }
 
-/// A bit-range member name: the summary when it is a short noun phrase (at most three words
-/// before any `(`, `:`, `.` or `,`), else `bits_hi_lo`.
+/// A bit-range member name from its summary: the text before any `(`, `:`, `.` or `,`;
+/// a leading verb phrase (`encodes the`, `determines the`, `specifies the`) dropped; cut at the
+/// first ` to `, ` for `, ` that `, ` as `, ` when `, ` with `, ` in `; articles dropped. If at
+/// most four plain words remain they are the name (`size_of_region`, `execution_mask`,
+/// `number_of_blocks`), else `bits_hi_lo` (`bit_n` for one bit).
 pub fn member_name(summary: &str, hi: u8, lo: u8) -> String {
     let head = summary
         .split(['(', ':', '.', ','])
         .next()
         .unwrap_or("")
-        .trim();
-    let ws = words(head);
+        .trim()
+        .to_ascii_lowercase();
+    let mut text = head.as_str();
+    for verb in [
+        "encodes the ",
+        "encodes ",
+        "determines the ",
+        "specifies the ",
+        "specifies ",
+    ] {
+        if let Some(rest) = text.strip_prefix(verb) {
+            text = rest;
+            break;
+        }
+    }
+    for cut in [
+        " of each ",
+        " to ",
+        " for ",
+        " that ",
+        " as ",
+        " when ",
+        " with ",
+        " in ",
+    ] {
+        if let Some(i) = text.find(cut) {
+            text = &text[..i];
+        }
+    }
+    let ws: Vec<String> = words(text)
+        .into_iter()
+        .filter(|w| !matches!(w.as_str(), "the" | "a" | "an"))
+        .collect();
     if !ws.is_empty()
-        && ws.len() <= 3
+        && ws.len() <= 4
         && ws
             .iter()
             .all(|w| w.chars().all(|c| c.is_ascii_alphabetic()))
     {
-        return snake_name(head);
+        return snake_name(&ws.join("_"));
     }
     if hi == lo {
         format!("bit_{hi}")
@@ -176,8 +212,9 @@ mod tests {
 
     #[test]
     fn member_names() {
+        let m = member_name;
         assert_eq!(
-            member_name(
+            m(
                 "execution mask (explicit control over the enabled channels)",
                 7,
                 4
@@ -185,16 +222,45 @@ mod tests {
             "execution_mask"
         );
         assert_eq!(
-            member_name(
+            m(
                 "size of the region for source and destination operands",
                 2,
                 0
             ),
-            "bits_2_0"
+            "size_of_region"
         );
         assert_eq!(
-            member_name("pixel null mask enable. Specifies", 8, 8),
-            "bit_8"
+            m(
+                "encodes the number of blocks to read for each address",
+                1,
+                0
+            ),
+            "number_of_blocks"
+        );
+        assert_eq!(
+            m("encodes the byte size of each element", 1, 0),
+            "byte_size"
+        );
+        assert_eq!(
+            m("encodes the execution mask as described in Table 4.", 7, 4),
+            "execution_mask"
+        );
+        assert_eq!(
+            m(
+                "determines the write masks for the RGBA channel, with R",
+                3,
+                0
+            ),
+            "write_masks"
+        );
+        assert_eq!(
+            m("pixel null mask enable. Specifies", 8, 8),
+            "pixel_null_mask_enable"
+        );
+        assert_eq!(m("the data width in 2^n bytes", 6, 5), "data_width");
+        assert_eq!(
+            m("encodes the 32 bit thing and more words here", 3, 3),
+            "bit_3"
         );
     }
 }

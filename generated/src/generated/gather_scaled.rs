@@ -7,10 +7,10 @@ use crate::runtime::{
 use super::enums::*;
 use super::Platform;
 use alloc::vec::Vec;
-/// Values of `ExecSizeBits20`.
+/// Values of `ExecSizeSizeOfRegion`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum ExecSizeBits20 {
+pub enum ExecSizeSizeOfRegion {
     /// 0x0: 1 element (scalar)
     N1Element = 0x0,
     /// 0x1: 2 elements
@@ -24,28 +24,28 @@ pub enum ExecSizeBits20 {
     /// 0x5: 32 elements
     N32Elements = 0x5,
 }
-impl ExecSizeBits20 {
+impl ExecSizeSizeOfRegion {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [ExecSizeBits20] = &[
-        ExecSizeBits20::N1Element,
-        ExecSizeBits20::N2Elements,
-        ExecSizeBits20::N4Elements,
-        ExecSizeBits20::N8Elements,
-        ExecSizeBits20::N16Elements,
-        ExecSizeBits20::N32Elements,
+    pub const ALL: &'static [ExecSizeSizeOfRegion] = &[
+        ExecSizeSizeOfRegion::N1Element,
+        ExecSizeSizeOfRegion::N2Elements,
+        ExecSizeSizeOfRegion::N4Elements,
+        ExecSizeSizeOfRegion::N8Elements,
+        ExecSizeSizeOfRegion::N16Elements,
+        ExecSizeSizeOfRegion::N32Elements,
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 element (scalar)), 0x1 (2 elements), 0x2 (4 elements), 0x3 (8 elements), 0x4 (16 elements), 0x5 (32 elements)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<ExecSizeBits20> {
+    pub fn from_bits(bits: u64) -> Option<ExecSizeSizeOfRegion> {
         match bits {
-            0 => Some(ExecSizeBits20::N1Element),
-            1 => Some(ExecSizeBits20::N2Elements),
-            2 => Some(ExecSizeBits20::N4Elements),
-            3 => Some(ExecSizeBits20::N8Elements),
-            4 => Some(ExecSizeBits20::N16Elements),
-            5 => Some(ExecSizeBits20::N32Elements),
+            0 => Some(ExecSizeSizeOfRegion::N1Element),
+            1 => Some(ExecSizeSizeOfRegion::N2Elements),
+            2 => Some(ExecSizeSizeOfRegion::N4Elements),
+            3 => Some(ExecSizeSizeOfRegion::N8Elements),
+            4 => Some(ExecSizeSizeOfRegion::N16Elements),
+            5 => Some(ExecSizeSizeOfRegion::N32Elements),
             _ => None,
         }
     }
@@ -57,12 +57,12 @@ impl ExecSizeBits20 {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            ExecSizeBits20::N1Element => "1 element (scalar)",
-            ExecSizeBits20::N2Elements => "2 elements",
-            ExecSizeBits20::N4Elements => "4 elements",
-            ExecSizeBits20::N8Elements => "8 elements",
-            ExecSizeBits20::N16Elements => "16 elements",
-            ExecSizeBits20::N32Elements => "32 elements",
+            ExecSizeSizeOfRegion::N1Element => "1 element (scalar)",
+            ExecSizeSizeOfRegion::N2Elements => "2 elements",
+            ExecSizeSizeOfRegion::N4Elements => "4 elements",
+            ExecSizeSizeOfRegion::N8Elements => "8 elements",
+            ExecSizeSizeOfRegion::N16Elements => "16 elements",
+            ExecSizeSizeOfRegion::N32Elements => "32 elements",
         }
     }
     /// Every value of this set exists on every platform.
@@ -70,10 +70,10 @@ impl ExecSizeBits20 {
         Ok(())
     }
 }
-/// Values of `NumBlocksBits10`.
+/// Values of `NumBlocksNumberOfBlocks`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum NumBlocksBits10 {
+pub enum NumBlocksNumberOfBlocks {
     /// 0x0: 1 block
     N1Block = 0x0,
     /// 0x1: 2 blocks
@@ -81,22 +81,22 @@ pub enum NumBlocksBits10 {
     /// 0x2: 4 blocks
     N4Blocks = 0x2,
 }
-impl NumBlocksBits10 {
+impl NumBlocksNumberOfBlocks {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [NumBlocksBits10] = &[
-        NumBlocksBits10::N1Block,
-        NumBlocksBits10::N2Blocks,
-        NumBlocksBits10::N4Blocks,
+    pub const ALL: &'static [NumBlocksNumberOfBlocks] = &[
+        NumBlocksNumberOfBlocks::N1Block,
+        NumBlocksNumberOfBlocks::N2Blocks,
+        NumBlocksNumberOfBlocks::N4Blocks,
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 block), 0x1 (2 blocks), 0x2 (4 blocks)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<NumBlocksBits10> {
+    pub fn from_bits(bits: u64) -> Option<NumBlocksNumberOfBlocks> {
         match bits {
-            0 => Some(NumBlocksBits10::N1Block),
-            1 => Some(NumBlocksBits10::N2Blocks),
-            2 => Some(NumBlocksBits10::N4Blocks),
+            0 => Some(NumBlocksNumberOfBlocks::N1Block),
+            1 => Some(NumBlocksNumberOfBlocks::N2Blocks),
+            2 => Some(NumBlocksNumberOfBlocks::N4Blocks),
             _ => None,
         }
     }
@@ -108,9 +108,9 @@ impl NumBlocksBits10 {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            NumBlocksBits10::N1Block => "1 block",
-            NumBlocksBits10::N2Blocks => "2 blocks",
-            NumBlocksBits10::N4Blocks => "4 blocks",
+            NumBlocksNumberOfBlocks::N1Block => "1 block",
+            NumBlocksNumberOfBlocks::N2Blocks => "2 blocks",
+            NumBlocksNumberOfBlocks::N4Blocks => "4 blocks",
         }
     }
     /// Every value of this set exists on every platform.
@@ -122,7 +122,7 @@ impl NumBlocksBits10 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ExecSize {
     /// Bit[2..0]: size of the region for source and destination operands
-    pub bits_2_0: ExecSizeBits20,
+    pub size_of_region: ExecSizeSizeOfRegion,
     /// Bit[7..4]: execution mask (explicit control over the enabled channels)
     pub execution_mask: ExecSizeExecutionMask,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
@@ -134,7 +134,7 @@ impl ExecSize {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_2_0.bits() as u8) << 0u32)
+        0 | ((self.size_of_region.bits() as u8) << 0u32)
             | ((self.execution_mask.bits() as u8) << 4u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
@@ -142,14 +142,14 @@ impl ExecSize {
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
-        let bits_2_0 = ExecSizeBits20::from_bits(bits_)
+        let size_of_region = ExecSizeSizeOfRegion::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Exec_size",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: ExecSizeBits20::EXPECTED,
+                        expected: ExecSizeSizeOfRegion::EXPECTED,
                     },
                 ),
             )?;
@@ -166,7 +166,7 @@ impl ExecSize {
                 ),
             )?;
         Ok(Self {
-            bits_2_0,
+            size_of_region,
             execution_mask,
             reserved: raw_ & Self::RESERVED_MASK,
         })
@@ -176,7 +176,7 @@ impl ExecSize {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NumBlocks {
     /// Bit[1..0]: encodes the number of blocks to read at each address.
-    pub bits_1_0: NumBlocksBits10,
+    pub number_of_blocks: NumBlocksNumberOfBlocks,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
     pub reserved: u8,
 }
@@ -186,26 +186,26 @@ impl NumBlocks {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_1_0.bits() as u8) << 0u32)
+        0 | ((self.number_of_blocks.bits() as u8) << 0u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
-        let bits_1_0 = NumBlocksBits10::from_bits(bits_)
+        let number_of_blocks = NumBlocksNumberOfBlocks::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Num_blocks",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: NumBlocksBits10::EXPECTED,
+                        expected: NumBlocksNumberOfBlocks::EXPECTED,
                     },
                 ),
             )?;
         Ok(Self {
-            bits_1_0,
+            number_of_blocks,
             reserved: raw_ & Self::RESERVED_MASK,
         })
     }
@@ -299,7 +299,7 @@ impl GatherScaled {
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-        if let Err(rule) = self.exec_size.bits_2_0.available_on(platform) {
+        if let Err(rule) = self.exec_size.size_of_region.available_on(platform) {
             return Err(ValidationError {
                 instruction: "GATHER_SCALED",
                 field: "Exec_size",
@@ -327,7 +327,7 @@ impl GatherScaled {
                 rule: "Predication: bit 12 is reserved and must be 0; predicate combine \"11\" is reserved",
             });
         }
-        if let Err(rule) = self.num_blocks.bits_1_0.available_on(platform) {
+        if let Err(rule) = self.num_blocks.number_of_blocks.available_on(platform) {
             return Err(ValidationError {
                 instruction: "GATHER_SCALED",
                 field: "Num_blocks",

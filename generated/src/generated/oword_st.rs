@@ -7,10 +7,10 @@ use crate::runtime::{
 use super::enums::*;
 use super::Platform;
 use alloc::vec::Vec;
-/// Values of `SizeBits20`.
+/// Values of `SizeNumberOfOwords`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum SizeBits20 {
+pub enum SizeNumberOfOwords {
     /// 0x0: 1 oword
     N1Oword = 0x0,
     /// 0x1: 2 owords
@@ -20,24 +20,24 @@ pub enum SizeBits20 {
     /// 0x3: 8 owords
     N8Owords = 0x3,
 }
-impl SizeBits20 {
+impl SizeNumberOfOwords {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [SizeBits20] = &[
-        SizeBits20::N1Oword,
-        SizeBits20::N2Owords,
-        SizeBits20::N4Owords,
-        SizeBits20::N8Owords,
+    pub const ALL: &'static [SizeNumberOfOwords] = &[
+        SizeNumberOfOwords::N1Oword,
+        SizeNumberOfOwords::N2Owords,
+        SizeNumberOfOwords::N4Owords,
+        SizeNumberOfOwords::N8Owords,
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 oword), 0x1 (2 owords), 0x2 (4 owords), 0x3 (8 owords)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<SizeBits20> {
+    pub fn from_bits(bits: u64) -> Option<SizeNumberOfOwords> {
         match bits {
-            0 => Some(SizeBits20::N1Oword),
-            1 => Some(SizeBits20::N2Owords),
-            2 => Some(SizeBits20::N4Owords),
-            3 => Some(SizeBits20::N8Owords),
+            0 => Some(SizeNumberOfOwords::N1Oword),
+            1 => Some(SizeNumberOfOwords::N2Owords),
+            2 => Some(SizeNumberOfOwords::N4Owords),
+            3 => Some(SizeNumberOfOwords::N8Owords),
             _ => None,
         }
     }
@@ -49,10 +49,10 @@ impl SizeBits20 {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            SizeBits20::N1Oword => "1 oword",
-            SizeBits20::N2Owords => "2 owords",
-            SizeBits20::N4Owords => "4 owords",
-            SizeBits20::N8Owords => "8 owords",
+            SizeNumberOfOwords::N1Oword => "1 oword",
+            SizeNumberOfOwords::N2Owords => "2 owords",
+            SizeNumberOfOwords::N4Owords => "4 owords",
+            SizeNumberOfOwords::N8Owords => "8 owords",
         }
     }
     /// Every value of this set exists on every platform.
@@ -64,7 +64,7 @@ impl SizeBits20 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Size {
     /// Bit[2..0]: Number of owords to write
-    pub bits_2_0: SizeBits20,
+    pub number_of_owords: SizeNumberOfOwords,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
     pub reserved: u8,
 }
@@ -74,26 +74,26 @@ impl Size {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_2_0.bits() as u8) << 0u32)
+        0 | ((self.number_of_owords.bits() as u8) << 0u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
-        let bits_2_0 = SizeBits20::from_bits(bits_)
+        let number_of_owords = SizeNumberOfOwords::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Size",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: SizeBits20::EXPECTED,
+                        expected: SizeNumberOfOwords::EXPECTED,
                     },
                 ),
             )?;
         Ok(Self {
-            bits_2_0,
+            number_of_owords,
             reserved: raw_ & Self::RESERVED_MASK,
         })
     }
@@ -153,7 +153,7 @@ impl OwordSt {
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-        if let Err(rule) = self.size.bits_2_0.available_on(platform) {
+        if let Err(rule) = self.size.number_of_owords.available_on(platform) {
             return Err(ValidationError {
                 instruction: "OWORD_ST",
                 field: "Size",

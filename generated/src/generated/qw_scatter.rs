@@ -7,10 +7,10 @@ use crate::runtime::{
 use super::enums::*;
 use super::Platform;
 use alloc::vec::Vec;
-/// Values of `ExecSizeBits20`.
+/// Values of `ExecSizeSizeOfRegion`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum ExecSizeBits20 {
+pub enum ExecSizeSizeOfRegion {
     /// 0x0: 1 element (scalar)
     N1Element = 0x0,
     /// 0x1: 2 elements
@@ -22,26 +22,26 @@ pub enum ExecSizeBits20 {
     /// 0x4: 16 elements
     N16Elements = 0x4,
 }
-impl ExecSizeBits20 {
+impl ExecSizeSizeOfRegion {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [ExecSizeBits20] = &[
-        ExecSizeBits20::N1Element,
-        ExecSizeBits20::N2Elements,
-        ExecSizeBits20::N4Elements,
-        ExecSizeBits20::N8Elements,
-        ExecSizeBits20::N16Elements,
+    pub const ALL: &'static [ExecSizeSizeOfRegion] = &[
+        ExecSizeSizeOfRegion::N1Element,
+        ExecSizeSizeOfRegion::N2Elements,
+        ExecSizeSizeOfRegion::N4Elements,
+        ExecSizeSizeOfRegion::N8Elements,
+        ExecSizeSizeOfRegion::N16Elements,
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 element (scalar)), 0x1 (2 elements), 0x2 (4 elements), 0x3 (8 elements), 0x4 (16 elements)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<ExecSizeBits20> {
+    pub fn from_bits(bits: u64) -> Option<ExecSizeSizeOfRegion> {
         match bits {
-            0 => Some(ExecSizeBits20::N1Element),
-            1 => Some(ExecSizeBits20::N2Elements),
-            2 => Some(ExecSizeBits20::N4Elements),
-            3 => Some(ExecSizeBits20::N8Elements),
-            4 => Some(ExecSizeBits20::N16Elements),
+            0 => Some(ExecSizeSizeOfRegion::N1Element),
+            1 => Some(ExecSizeSizeOfRegion::N2Elements),
+            2 => Some(ExecSizeSizeOfRegion::N4Elements),
+            3 => Some(ExecSizeSizeOfRegion::N8Elements),
+            4 => Some(ExecSizeSizeOfRegion::N16Elements),
             _ => None,
         }
     }
@@ -53,11 +53,11 @@ impl ExecSizeBits20 {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            ExecSizeBits20::N1Element => "1 element (scalar)",
-            ExecSizeBits20::N2Elements => "2 elements",
-            ExecSizeBits20::N4Elements => "4 elements",
-            ExecSizeBits20::N8Elements => "8 elements",
-            ExecSizeBits20::N16Elements => "16 elements",
+            ExecSizeSizeOfRegion::N1Element => "1 element (scalar)",
+            ExecSizeSizeOfRegion::N2Elements => "2 elements",
+            ExecSizeSizeOfRegion::N4Elements => "4 elements",
+            ExecSizeSizeOfRegion::N8Elements => "8 elements",
+            ExecSizeSizeOfRegion::N16Elements => "16 elements",
         }
     }
     /// Every value of this set exists on every platform.
@@ -65,23 +65,25 @@ impl ExecSizeBits20 {
         Ok(())
     }
 }
-/// Values of `NumBlocksBits10`.
+/// Values of `NumBlocksNumberOfBlocks`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum NumBlocksBits10 {
+pub enum NumBlocksNumberOfBlocks {
     /// 0x0: 1 block
     N1Block = 0x0,
 }
-impl NumBlocksBits10 {
+impl NumBlocksNumberOfBlocks {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [NumBlocksBits10] = &[NumBlocksBits10::N1Block];
+    pub const ALL: &'static [NumBlocksNumberOfBlocks] = &[
+        NumBlocksNumberOfBlocks::N1Block,
+    ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 block)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<NumBlocksBits10> {
+    pub fn from_bits(bits: u64) -> Option<NumBlocksNumberOfBlocks> {
         match bits {
-            0 => Some(NumBlocksBits10::N1Block),
+            0 => Some(NumBlocksNumberOfBlocks::N1Block),
             _ => None,
         }
     }
@@ -93,7 +95,7 @@ impl NumBlocksBits10 {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            NumBlocksBits10::N1Block => "1 block",
+            NumBlocksNumberOfBlocks::N1Block => "1 block",
         }
     }
     /// Every value of this set exists on every platform.
@@ -105,7 +107,7 @@ impl NumBlocksBits10 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ExecSize {
     /// Bit[2..0]: size of the region for source and destination operands
-    pub bits_2_0: ExecSizeBits20,
+    pub size_of_region: ExecSizeSizeOfRegion,
     /// Bit[7..4]: execution mask (explicit control over the enabled channels)
     pub execution_mask: ExecSizeExecutionMask,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
@@ -117,7 +119,7 @@ impl ExecSize {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_2_0.bits() as u8) << 0u32)
+        0 | ((self.size_of_region.bits() as u8) << 0u32)
             | ((self.execution_mask.bits() as u8) << 4u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
@@ -125,14 +127,14 @@ impl ExecSize {
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
-        let bits_2_0 = ExecSizeBits20::from_bits(bits_)
+        let size_of_region = ExecSizeSizeOfRegion::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Exec_size",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: ExecSizeBits20::EXPECTED,
+                        expected: ExecSizeSizeOfRegion::EXPECTED,
                     },
                 ),
             )?;
@@ -149,7 +151,7 @@ impl ExecSize {
                 ),
             )?;
         Ok(Self {
-            bits_2_0,
+            size_of_region,
             execution_mask,
             reserved: raw_ & Self::RESERVED_MASK,
         })
@@ -159,7 +161,7 @@ impl ExecSize {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NumBlocks {
     /// Bit[1..0]: encodes the number of blocks to read for each address
-    pub bits_1_0: NumBlocksBits10,
+    pub number_of_blocks: NumBlocksNumberOfBlocks,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
     pub reserved: u8,
 }
@@ -169,26 +171,26 @@ impl NumBlocks {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_1_0.bits() as u8) << 0u32)
+        0 | ((self.number_of_blocks.bits() as u8) << 0u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
-        let bits_1_0 = NumBlocksBits10::from_bits(bits_)
+        let number_of_blocks = NumBlocksNumberOfBlocks::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Num_blocks",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: NumBlocksBits10::EXPECTED,
+                        expected: NumBlocksNumberOfBlocks::EXPECTED,
                     },
                 ),
             )?;
         Ok(Self {
-            bits_1_0,
+            number_of_blocks,
             reserved: raw_ & Self::RESERVED_MASK,
         })
     }
@@ -273,7 +275,7 @@ impl QwScatter {
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-        if let Err(rule) = self.exec_size.bits_2_0.available_on(platform) {
+        if let Err(rule) = self.exec_size.size_of_region.available_on(platform) {
             return Err(ValidationError {
                 instruction: "QW_SCATTER",
                 field: "Exec_size",
@@ -301,7 +303,7 @@ impl QwScatter {
                 rule: "Predication: bit 12 is reserved and must be 0; predicate combine \"11\" is reserved",
             });
         }
-        if let Err(rule) = self.num_blocks.bits_1_0.available_on(platform) {
+        if let Err(rule) = self.num_blocks.number_of_blocks.available_on(platform) {
             return Err(ValidationError {
                 instruction: "QW_SCATTER",
                 field: "Num_blocks",

@@ -36,12 +36,12 @@ fn oword_st() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::oword_st::SizeBits20::ALL.to_vec(),
+                        crate::generated::oword_st::SizeNumberOfOwords::ALL.to_vec(),
                     )
                     .boxed(),
             )
-                .prop_map(|(bits_2_0,)| crate::generated::oword_st::Size {
-                    bits_2_0,
+                .prop_map(|(number_of_owords,)| crate::generated::oword_st::Size {
+                    number_of_owords,
                     reserved: 0,
                 }),
             any::<u8>(),
@@ -71,24 +71,24 @@ fn scatter() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::scatter::EltSizeBits10::ALL.to_vec(),
+                        crate::generated::scatter::EltSizeByteSize::ALL.to_vec(),
                     )
                     .boxed(),
             )
-                .prop_map(|(bits_1_0,)| crate::generated::scatter::EltSize {
-                    bits_1_0,
+                .prop_map(|(byte_size,)| crate::generated::scatter::EltSize {
+                    byte_size,
                     reserved: 0,
                 }),
             (
                 proptest::sample::select(
-                        crate::generated::scatter::NumEltsBits10::ALL.to_vec(),
+                        crate::generated::scatter::NumEltsNumberOfElements::ALL.to_vec(),
                     )
                     .boxed(),
                 ((0 as u8)..=(0xf as u8)).boxed(),
             )
-                .prop_map(|(bits_1_0, bits_7_4)| crate::generated::scatter::NumElts {
-                    bits_1_0,
-                    bits_7_4,
+                .prop_map(|(number_of_elements, execution_mask)| crate::generated::scatter::NumElts {
+                    number_of_elements,
+                    execution_mask,
                     reserved: 0,
                 }),
             proptest::sample::select(crate::generated::scatter::Surface::ALL.to_vec()),
@@ -121,7 +121,8 @@ fn scatter4_scaled() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::scatter4_scaled::ExecSizeBits20::ALL.to_vec(),
+                        crate::generated::scatter4_scaled::ExecSizeSizeOfRegion::ALL
+                            .to_vec(),
                     )
                     .boxed(),
                 proptest::sample::select(
@@ -129,15 +130,15 @@ fn scatter4_scaled() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(bits_2_0, execution_mask)| crate::generated::scatter4_scaled::ExecSize {
-                    bits_2_0,
+                .prop_map(|(size_of_region, execution_mask)| crate::generated::scatter4_scaled::ExecSize {
+                    size_of_region,
                     execution_mask,
                     reserved: 0,
                 }),
             support::predicate(),
             (((1 as u8)..=(0xf as u8)).boxed(),)
-                .prop_map(|(bits_3_0,)| crate::generated::scatter4_scaled::Channels {
-                    bits_3_0,
+                .prop_map(|(write_masks,)| crate::generated::scatter4_scaled::Channels {
+                    write_masks,
                     reserved: 0,
                 }),
             any::<u16>(),
@@ -186,7 +187,8 @@ fn gather_scaled() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::gather_scaled::ExecSizeBits20::ALL.to_vec(),
+                        crate::generated::gather_scaled::ExecSizeSizeOfRegion::ALL
+                            .to_vec(),
                     )
                     .boxed(),
                 proptest::sample::select(
@@ -194,8 +196,8 @@ fn gather_scaled() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(bits_2_0, execution_mask)| crate::generated::gather_scaled::ExecSize {
-                    bits_2_0,
+                .prop_map(|(size_of_region, execution_mask)| crate::generated::gather_scaled::ExecSize {
+                    size_of_region,
                     execution_mask,
                     reserved: 0,
                 }),
@@ -203,12 +205,13 @@ fn gather_scaled() -> Result<(), TestCaseError> {
             any::<u8>(),
             (
                 proptest::sample::select(
-                        crate::generated::gather_scaled::NumBlocksBits10::ALL.to_vec(),
+                        crate::generated::gather_scaled::NumBlocksNumberOfBlocks::ALL
+                            .to_vec(),
                     )
                     .boxed(),
             )
-                .prop_map(|(bits_1_0,)| crate::generated::gather_scaled::NumBlocks {
-                    bits_1_0,
+                .prop_map(|(number_of_blocks,)| crate::generated::gather_scaled::NumBlocks {
+                    number_of_blocks,
                     reserved: 0,
                 }),
             any::<u16>(),
@@ -259,7 +262,7 @@ fn qw_scatter() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::qw_scatter::ExecSizeBits20::ALL.to_vec(),
+                        crate::generated::qw_scatter::ExecSizeSizeOfRegion::ALL.to_vec(),
                     )
                     .boxed(),
                 proptest::sample::select(
@@ -267,20 +270,21 @@ fn qw_scatter() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(bits_2_0, execution_mask)| crate::generated::qw_scatter::ExecSize {
-                    bits_2_0,
+                .prop_map(|(size_of_region, execution_mask)| crate::generated::qw_scatter::ExecSize {
+                    size_of_region,
                     execution_mask,
                     reserved: 0,
                 }),
             support::predicate(),
             (
                 proptest::sample::select(
-                        crate::generated::qw_scatter::NumBlocksBits10::ALL.to_vec(),
+                        crate::generated::qw_scatter::NumBlocksNumberOfBlocks::ALL
+                            .to_vec(),
                     )
                     .boxed(),
             )
-                .prop_map(|(bits_1_0,)| crate::generated::qw_scatter::NumBlocks {
-                    bits_1_0,
+                .prop_map(|(number_of_blocks,)| crate::generated::qw_scatter::NumBlocks {
+                    number_of_blocks,
                     reserved: 0,
                 }),
             any::<u8>(),

@@ -7,10 +7,10 @@ use crate::runtime::{
 use super::enums::*;
 use super::Platform;
 use alloc::vec::Vec;
-/// Values of `EltSizeBits10`.
+/// Values of `EltSizeByteSize`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum EltSizeBits10 {
+pub enum EltSizeByteSize {
     /// 0x0: 1 byte
     N1Byte = 0x0,
     /// 0x1: 2 bytes
@@ -18,22 +18,22 @@ pub enum EltSizeBits10 {
     /// 0x2: 4 bytes
     N4Bytes = 0x2,
 }
-impl EltSizeBits10 {
+impl EltSizeByteSize {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [EltSizeBits10] = &[
-        EltSizeBits10::N1Byte,
-        EltSizeBits10::N2Bytes,
-        EltSizeBits10::N4Bytes,
+    pub const ALL: &'static [EltSizeByteSize] = &[
+        EltSizeByteSize::N1Byte,
+        EltSizeByteSize::N2Bytes,
+        EltSizeByteSize::N4Bytes,
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 byte), 0x1 (2 bytes), 0x2 (4 bytes)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<EltSizeBits10> {
+    pub fn from_bits(bits: u64) -> Option<EltSizeByteSize> {
         match bits {
-            0 => Some(EltSizeBits10::N1Byte),
-            1 => Some(EltSizeBits10::N2Bytes),
-            2 => Some(EltSizeBits10::N4Bytes),
+            0 => Some(EltSizeByteSize::N1Byte),
+            1 => Some(EltSizeByteSize::N2Bytes),
+            2 => Some(EltSizeByteSize::N4Bytes),
             _ => None,
         }
     }
@@ -45,9 +45,9 @@ impl EltSizeBits10 {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            EltSizeBits10::N1Byte => "1 byte",
-            EltSizeBits10::N2Bytes => "2 bytes",
-            EltSizeBits10::N4Bytes => "4 bytes",
+            EltSizeByteSize::N1Byte => "1 byte",
+            EltSizeByteSize::N2Bytes => "2 bytes",
+            EltSizeByteSize::N4Bytes => "4 bytes",
         }
     }
     /// Every value of this set exists on every platform.
@@ -55,10 +55,10 @@ impl EltSizeBits10 {
         Ok(())
     }
 }
-/// Values of `NumEltsBits10`.
+/// Values of `NumEltsNumberOfElements`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum NumEltsBits10 {
+pub enum NumEltsNumberOfElements {
     /// 0x0: 8 elements
     N8Elements = 0x0,
     /// 0x1: 16 elements
@@ -66,22 +66,22 @@ pub enum NumEltsBits10 {
     /// 0x2: 1 element
     N1Element = 0x2,
 }
-impl NumEltsBits10 {
+impl NumEltsNumberOfElements {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [NumEltsBits10] = &[
-        NumEltsBits10::N8Elements,
-        NumEltsBits10::N16Elements,
-        NumEltsBits10::N1Element,
+    pub const ALL: &'static [NumEltsNumberOfElements] = &[
+        NumEltsNumberOfElements::N8Elements,
+        NumEltsNumberOfElements::N16Elements,
+        NumEltsNumberOfElements::N1Element,
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (8 elements), 0x1 (16 elements), 0x2 (1 element)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<NumEltsBits10> {
+    pub fn from_bits(bits: u64) -> Option<NumEltsNumberOfElements> {
         match bits {
-            0 => Some(NumEltsBits10::N8Elements),
-            1 => Some(NumEltsBits10::N16Elements),
-            2 => Some(NumEltsBits10::N1Element),
+            0 => Some(NumEltsNumberOfElements::N8Elements),
+            1 => Some(NumEltsNumberOfElements::N16Elements),
+            2 => Some(NumEltsNumberOfElements::N1Element),
             _ => None,
         }
     }
@@ -93,9 +93,9 @@ impl NumEltsBits10 {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            NumEltsBits10::N8Elements => "8 elements",
-            NumEltsBits10::N16Elements => "16 elements",
-            NumEltsBits10::N1Element => "1 element",
+            NumEltsNumberOfElements::N8Elements => "8 elements",
+            NumEltsNumberOfElements::N16Elements => "16 elements",
+            NumEltsNumberOfElements::N1Element => "1 element",
         }
     }
     /// Every value of this set exists on every platform.
@@ -150,7 +150,7 @@ impl Surface {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct EltSize {
     /// Bit[1..0]: encodes the byte size of each element
-    pub bits_1_0: EltSizeBits10,
+    pub byte_size: EltSizeByteSize,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
     pub reserved: u8,
 }
@@ -160,26 +160,26 @@ impl EltSize {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_1_0.bits() as u8) << 0u32)
+        0 | ((self.byte_size.bits() as u8) << 0u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
-        let bits_1_0 = EltSizeBits10::from_bits(bits_)
+        let byte_size = EltSizeByteSize::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Elt_size",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: EltSizeBits10::EXPECTED,
+                        expected: EltSizeByteSize::EXPECTED,
                     },
                 ),
             )?;
         Ok(Self {
-            bits_1_0,
+            byte_size,
             reserved: raw_ & Self::RESERVED_MASK,
         })
     }
@@ -188,9 +188,9 @@ impl EltSize {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NumElts {
     /// Bit[1..0]: encodes the number of elements that will be written
-    pub bits_1_0: NumEltsBits10,
+    pub number_of_elements: NumEltsNumberOfElements,
     /// Bit[7..4]: encodes the execution mask as described in Table 4.
-    pub bits_7_4: u8,
+    pub execution_mask: u8,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
     pub reserved: u8,
 }
@@ -200,28 +200,29 @@ impl NumElts {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_1_0.bits() as u8) << 0u32) | ((self.bits_7_4 & 0xf) << 4u32)
+        0 | ((self.number_of_elements.bits() as u8) << 0u32)
+            | ((self.execution_mask & 0xf) << 4u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
-        let bits_1_0 = NumEltsBits10::from_bits(bits_)
+        let number_of_elements = NumEltsNumberOfElements::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Num_elts",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: NumEltsBits10::EXPECTED,
+                        expected: NumEltsNumberOfElements::EXPECTED,
                     },
                 ),
             )?;
-        let bits_7_4 = ((raw_ >> 4u32) & 0xf) as u8;
+        let execution_mask = ((raw_ >> 4u32) & 0xf) as u8;
         Ok(Self {
-            bits_1_0,
-            bits_7_4,
+            number_of_elements,
+            execution_mask,
             reserved: raw_ & Self::RESERVED_MASK,
         })
     }
@@ -318,7 +319,7 @@ impl Scatter {
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-        if let Err(rule) = self.elt_size.bits_1_0.available_on(platform) {
+        if let Err(rule) = self.elt_size.byte_size.available_on(platform) {
             return Err(ValidationError {
                 instruction: "SCATTER",
                 field: "Elt_size",
@@ -332,14 +333,14 @@ impl Scatter {
                 rule: "bits outside Bit[1..0] are not defined by the doc and must be zero",
             });
         }
-        if let Err(rule) = self.num_elts.bits_1_0.available_on(platform) {
+        if let Err(rule) = self.num_elts.number_of_elements.available_on(platform) {
             return Err(ValidationError {
                 instruction: "SCATTER",
                 field: "Num_elts",
                 rule,
             });
         }
-        if u64::from(self.num_elts.bits_7_4) > 0xf {
+        if u64::from(self.num_elts.execution_mask) > 0xf {
             return Err(ValidationError {
                 instruction: "SCATTER",
                 field: "Num_elts",

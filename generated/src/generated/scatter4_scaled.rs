@@ -7,29 +7,29 @@ use crate::runtime::{
 use super::enums::*;
 use super::Platform;
 use alloc::vec::Vec;
-/// Values of `ExecSizeBits20`.
+/// Values of `ExecSizeSizeOfRegion`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum ExecSizeBits20 {
+pub enum ExecSizeSizeOfRegion {
     /// 0x3: 8 elements
     N8Elements = 0x3,
     /// 0x4: 16 elements
     N16Elements = 0x4,
 }
-impl ExecSizeBits20 {
+impl ExecSizeSizeOfRegion {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [ExecSizeBits20] = &[
-        ExecSizeBits20::N8Elements,
-        ExecSizeBits20::N16Elements,
+    pub const ALL: &'static [ExecSizeSizeOfRegion] = &[
+        ExecSizeSizeOfRegion::N8Elements,
+        ExecSizeSizeOfRegion::N16Elements,
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x3 (8 elements), 0x4 (16 elements)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<ExecSizeBits20> {
+    pub fn from_bits(bits: u64) -> Option<ExecSizeSizeOfRegion> {
         match bits {
-            3 => Some(ExecSizeBits20::N8Elements),
-            4 => Some(ExecSizeBits20::N16Elements),
+            3 => Some(ExecSizeSizeOfRegion::N8Elements),
+            4 => Some(ExecSizeSizeOfRegion::N16Elements),
             _ => None,
         }
     }
@@ -41,8 +41,8 @@ impl ExecSizeBits20 {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            ExecSizeBits20::N8Elements => "8 elements",
-            ExecSizeBits20::N16Elements => "16 elements",
+            ExecSizeSizeOfRegion::N8Elements => "8 elements",
+            ExecSizeSizeOfRegion::N16Elements => "16 elements",
         }
     }
     /// Every value of this set exists on every platform.
@@ -54,7 +54,7 @@ impl ExecSizeBits20 {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Channels {
     /// Bit[3..0]: determines the write masks for the RGBA channel, with R being bit 0 and A bit 3. At least one channel must be enabled (i.e., "0000" is not allowed)
-    pub bits_3_0: u8,
+    pub write_masks: u8,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
     pub reserved: u8,
 }
@@ -64,14 +64,14 @@ impl Channels {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_3_0 & 0xf) << 0u32) | (self.reserved & Self::RESERVED_MASK)
+        0 | ((self.write_masks & 0xf) << 0u32) | (self.reserved & Self::RESERVED_MASK)
     }
     /// Splits raw bits; `at` is the field's byte offset, for errors.
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
-        let bits_3_0 = ((raw_ >> 0u32) & 0xf) as u8;
+        let write_masks = ((raw_ >> 0u32) & 0xf) as u8;
         Ok(Self {
-            bits_3_0,
+            write_masks,
             reserved: raw_ & Self::RESERVED_MASK,
         })
     }
@@ -80,7 +80,7 @@ impl Channels {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ExecSize {
     /// Bit[2..0]: size of the region for source and destination operands
-    pub bits_2_0: ExecSizeBits20,
+    pub size_of_region: ExecSizeSizeOfRegion,
     /// Bit[7..4]: execution mask (explicit control over the enabled channels)
     pub execution_mask: ExecSizeExecutionMask,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
@@ -92,7 +92,7 @@ impl ExecSize {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.bits_2_0.bits() as u8) << 0u32)
+        0 | ((self.size_of_region.bits() as u8) << 0u32)
             | ((self.execution_mask.bits() as u8) << 4u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
@@ -100,14 +100,14 @@ impl ExecSize {
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
-        let bits_2_0 = ExecSizeBits20::from_bits(bits_)
+        let size_of_region = ExecSizeSizeOfRegion::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Exec_size",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: ExecSizeBits20::EXPECTED,
+                        expected: ExecSizeSizeOfRegion::EXPECTED,
                     },
                 ),
             )?;
@@ -124,7 +124,7 @@ impl ExecSize {
                 ),
             )?;
         Ok(Self {
-            bits_2_0,
+            size_of_region,
             execution_mask,
             reserved: raw_ & Self::RESERVED_MASK,
         })
@@ -227,7 +227,7 @@ impl Scatter4Scaled {
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-        if let Err(rule) = self.exec_size.bits_2_0.available_on(platform) {
+        if let Err(rule) = self.exec_size.size_of_region.available_on(platform) {
             return Err(ValidationError {
                 instruction: "SCATTER4_SCALED",
                 field: "Exec_size",
@@ -255,14 +255,14 @@ impl Scatter4Scaled {
                 rule: "Predication: bit 12 is reserved and must be 0; predicate combine \"11\" is reserved",
             });
         }
-        if u64::from(self.channels.bits_3_0) > 0xf {
+        if u64::from(self.channels.write_masks) > 0xf {
             return Err(ValidationError {
                 instruction: "SCATTER4_SCALED",
                 field: "Channels",
                 rule: "Bit[3..0]: determines the write masks for the RGBA channel, with R being bit 0 and A bit 3. At least one channel must be enabled (i.e., \"0000\" is not allowed) (the value must fit the bit range)",
             });
         }
-        if self.channels.bits_3_0 == 0 {
+        if self.channels.write_masks == 0 {
             return Err(ValidationError {
                 instruction: "SCATTER4_SCALED",
                 field: "Channels",
