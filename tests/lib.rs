@@ -32,3 +32,8 @@ pub const CORPORA: &[&str] = &[
     "visa-docs/current/instructions",
     "visa-docs/2021/instructions",
 ];
+
+/// The README's example, run as a doctest so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

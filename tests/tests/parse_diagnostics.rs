@@ -258,7 +258,8 @@ fn v0201_unknown_platform() {
 #[test]
 fn v0202_open_layout() {
     let d = one(&BASE.replace("| Src |", "| Src\\* |"), Code::OpenLayout);
-    at(&d, 21, 1, "`Src` is optional");
+    at(&d, 21, 1, "optional field(s) `Src`");
+    assert!(d.message.contains("always encoded"));
 }
 
 #[test]

@@ -500,8 +500,18 @@ fn analyze_instruction(
         fields.insert(f.name.clone(), m);
     }
     let Analyzer { enums, diags, .. } = a;
-    for f in inst.fields.iter().filter(|f| f.optional) {
-        diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, f.span, format!("`{}` is optional (`\\*`) but the doc states no rule for its absence; it is always encoded, as a null or zero value when unused", f.name)));
+    let optional: Vec<&Field> = inst.fields.iter().filter(|f| f.optional).collect();
+    if let Some(first) = optional.first() {
+        let names: Vec<String> = optional.iter().map(|f| format!("`{}`", f.name)).collect();
+        diags.push(Diagnostic::new(
+            Code::OpenLayout,
+            &inst.source,
+            first.span,
+            format!(
+                "optional field(s) {} (marked `\\*`): the doc states no rule for their absence; they are always encoded, as null or zero values when unused",
+                names.join(", ")
+            ),
+        ));
     }
     // A `Rest` field must be last in every variant, or nothing after it could be read.
     for v in &inst.variants {
