@@ -53,7 +53,7 @@ fn describe(inst: &Instruction) -> (String, Vec<String>) {
                 f(
                     "Exec_size",
                     bits(&[
-                        (2, 0, i.exec_size.size_of_region.bits()),
+                        (2, 0, i.exec_size.size.bits()),
                         (7, 4, i.exec_size.execution_mask.bits()),
                     ]),
                 ),
@@ -73,7 +73,7 @@ fn describe(inst: &Instruction) -> (String, Vec<String>) {
                 f(
                     "Exec_size",
                     bits(&[
-                        (2, 0, i.exec_size.size_of_region.bits()),
+                        (2, 0, i.exec_size.size.bits()),
                         (7, 4, i.exec_size.execution_mask.bits()),
                     ]),
                 ),
@@ -112,7 +112,7 @@ fn describe(inst: &Instruction) -> (String, Vec<String>) {
                 f(
                     "Exec_size",
                     bits(&[
-                        (2, 0, i.exec_size.size_of_region.bits()),
+                        (2, 0, i.exec_size.size.bits()),
                         (7, 4, i.exec_size.execution_mask.bits()),
                     ]),
                 ),

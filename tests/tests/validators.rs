@@ -1,7 +1,7 @@
 //! One accept and one reject per validator rule the spec docs state, on the generated crate.
 
 use visa::generated::enums::ExecSizeExecutionMask;
-use visa::generated::scatter4_scaled::ExecSizeSizeOfRegion;
+use visa::generated::scatter4_scaled::ExecSizeSize;
 use visa::generated::scatter4_scaled::{Channels, ExecSize, Scatter4Scaled};
 use visa::runtime::{DataType, Immediate, PredicateControl, RawOperand, Region, VectorOperand};
 use visa::{Instruction, Platform};
@@ -9,7 +9,7 @@ use visa::{Instruction, Platform};
 fn valid() -> Scatter4Scaled {
     Scatter4Scaled {
         exec_size: ExecSize {
-            size_of_region: ExecSizeSizeOfRegion::N8Elements,
+            size: ExecSizeSize::N8Elements,
             execution_mask: ExecSizeExecutionMask::M1,
             reserved: 0,
         },

@@ -118,7 +118,7 @@ pub fn variant_name(meaning: &str, value: u64) -> String {
 /// A bit-range member name from its summary: the text before any `(`, `:`, `.` or `,`;
 /// a leading verb phrase (`encodes the`, `determines the`, `specifies the`) dropped; cut at the
 /// first ` to `, ` for `, ` that `, ` as `, ` when `, ` with `, ` in `; articles dropped. If at
-/// most four plain words remain they are the name (`size_of_region`, `execution_mask`,
+/// most four plain words remain they are the name (`size`, `execution_mask`,
 /// `number_of_blocks`), else `bits_hi_lo` (`bit_n` for one bit).
 pub fn member_name(summary: &str, hi: u8, lo: u8) -> String {
     let head = summary
@@ -142,6 +142,7 @@ pub fn member_name(summary: &str, hi: u8, lo: u8) -> String {
     }
     for cut in [
         " of each ",
+        " of the ",
         " to ",
         " for ",
         " that ",
@@ -227,7 +228,7 @@ mod tests {
                 2,
                 0
             ),
-            "size_of_region"
+            "size"
         );
         assert_eq!(
             m(
@@ -258,6 +259,10 @@ mod tests {
             "pixel_null_mask_enable"
         );
         assert_eq!(m("the data width in 2^n bytes", 6, 5), "data_width");
+        assert_eq!(
+            m("encodes the data width of the atomic operation", 6, 5),
+            "data_width"
+        );
         assert_eq!(
             m("encodes the 32 bit thing and more words here", 3, 3),
             "bit_3"

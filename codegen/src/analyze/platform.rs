@@ -18,6 +18,15 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// The annotation as the docs write it, without braces: `XEHP+`, `-XEHP`, `PVC`.
+    pub fn annotation(&self) -> String {
+        match self {
+            Rule::Since(p) => format!("{p}+"),
+            Rule::Before(p) => format!("-{p}"),
+            Rule::Only(p) => p.clone(),
+        }
+    }
+
     pub fn platform(&self) -> &str {
         match self {
             Rule::Since(p) | Rule::Before(p) | Rule::Only(p) => p,

@@ -84,7 +84,8 @@ mod tests {
         assert_eq!(s.span(3, 4).line, 2);
         let arrow_end = "ab\nc→".len();
         assert_eq!(s.span(arrow_end, arrow_end + 1).column, 3);
-        assert_eq!(s.span(9, 10).line, 4);
+        assert_eq!(s.span(9, 10).line, 3);
+        assert_eq!(s.span(10, 11).line, 4);
         // Out of range offsets are clamped, never a panic.
         assert_eq!(s.span(100, 200).start, s.text.len());
     }

@@ -7,10 +7,10 @@ use crate::runtime::{
 use super::enums::*;
 use super::Platform;
 use alloc::vec::Vec;
-/// Values of `ExecSizeSizeOfRegion`.
+/// Values of `ExecSizeSize`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
-pub enum ExecSizeSizeOfRegion {
+pub enum ExecSizeSize {
     /// 0x0: 1 element (scalar)
     N1Element = 0x0,
     /// 0x1: 2 elements
@@ -24,28 +24,28 @@ pub enum ExecSizeSizeOfRegion {
     /// 0x5: 32 elements
     N32Elements = 0x5,
 }
-impl ExecSizeSizeOfRegion {
+impl ExecSizeSize {
     /// Every value, in the doc's order.
-    pub const ALL: &'static [ExecSizeSizeOfRegion] = &[
-        ExecSizeSizeOfRegion::N1Element,
-        ExecSizeSizeOfRegion::N2Elements,
-        ExecSizeSizeOfRegion::N4Elements,
-        ExecSizeSizeOfRegion::N8Elements,
-        ExecSizeSizeOfRegion::N16Elements,
-        ExecSizeSizeOfRegion::N32Elements,
+    pub const ALL: &'static [ExecSizeSize] = &[
+        ExecSizeSize::N1Element,
+        ExecSizeSize::N2Elements,
+        ExecSizeSize::N4Elements,
+        ExecSizeSize::N8Elements,
+        ExecSizeSize::N16Elements,
+        ExecSizeSize::N32Elements,
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 element (scalar)), 0x1 (2 elements), 0x2 (4 elements), 0x3 (8 elements), 0x4 (16 elements), 0x5 (32 elements)";
     /// The value of raw bits, if the doc lists it.
     #[inline]
-    pub fn from_bits(bits: u64) -> Option<ExecSizeSizeOfRegion> {
+    pub fn from_bits(bits: u64) -> Option<ExecSizeSize> {
         match bits {
-            0 => Some(ExecSizeSizeOfRegion::N1Element),
-            1 => Some(ExecSizeSizeOfRegion::N2Elements),
-            2 => Some(ExecSizeSizeOfRegion::N4Elements),
-            3 => Some(ExecSizeSizeOfRegion::N8Elements),
-            4 => Some(ExecSizeSizeOfRegion::N16Elements),
-            5 => Some(ExecSizeSizeOfRegion::N32Elements),
+            0 => Some(ExecSizeSize::N1Element),
+            1 => Some(ExecSizeSize::N2Elements),
+            2 => Some(ExecSizeSize::N4Elements),
+            3 => Some(ExecSizeSize::N8Elements),
+            4 => Some(ExecSizeSize::N16Elements),
+            5 => Some(ExecSizeSize::N32Elements),
             _ => None,
         }
     }
@@ -57,12 +57,12 @@ impl ExecSizeSizeOfRegion {
     /// The doc's meaning of the value.
     pub fn meaning(self) -> &'static str {
         match self {
-            ExecSizeSizeOfRegion::N1Element => "1 element (scalar)",
-            ExecSizeSizeOfRegion::N2Elements => "2 elements",
-            ExecSizeSizeOfRegion::N4Elements => "4 elements",
-            ExecSizeSizeOfRegion::N8Elements => "8 elements",
-            ExecSizeSizeOfRegion::N16Elements => "16 elements",
-            ExecSizeSizeOfRegion::N32Elements => "32 elements",
+            ExecSizeSize::N1Element => "1 element (scalar)",
+            ExecSizeSize::N2Elements => "2 elements",
+            ExecSizeSize::N4Elements => "4 elements",
+            ExecSizeSize::N8Elements => "8 elements",
+            ExecSizeSize::N16Elements => "16 elements",
+            ExecSizeSize::N32Elements => "32 elements",
         }
     }
     /// Every value of this set exists on every platform.
@@ -122,7 +122,7 @@ impl NumBlocksNumberOfBlocks {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ExecSize {
     /// Bit[2..0]: size of the region for source and destination operands
-    pub size_of_region: ExecSizeSizeOfRegion,
+    pub size: ExecSizeSize,
     /// Bit[7..4]: execution mask (explicit control over the enabled channels)
     pub execution_mask: ExecSizeExecutionMask,
     /// Bits no range of the doc covers; the doc's layout wants them zero.
@@ -134,7 +134,7 @@ impl ExecSize {
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
-        0 | ((self.size_of_region.bits() as u8) << 0u32)
+        0 | ((self.size.bits() as u8) << 0u32)
             | ((self.execution_mask.bits() as u8) << 4u32)
             | (self.reserved & Self::RESERVED_MASK)
     }
@@ -142,14 +142,14 @@ impl ExecSize {
     #[inline]
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
-        let size_of_region = ExecSizeSizeOfRegion::from_bits(bits_)
+        let size = ExecSizeSize::from_bits(bits_)
             .ok_or(
                 DecodeError::new(
                     "Exec_size",
                     at_,
                     DecodeErrorKind::InvalidValue {
                         value: bits_,
-                        expected: ExecSizeSizeOfRegion::EXPECTED,
+                        expected: ExecSizeSize::EXPECTED,
                     },
                 ),
             )?;
@@ -166,7 +166,7 @@ impl ExecSize {
                 ),
             )?;
         Ok(Self {
-            size_of_region,
+            size,
             execution_mask,
             reserved: raw_ & Self::RESERVED_MASK,
         })
@@ -299,7 +299,7 @@ impl GatherScaled {
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-        if let Err(rule) = self.exec_size.size_of_region.available_on(platform) {
+        if let Err(rule) = self.exec_size.size.available_on(platform) {
             return Err(ValidationError {
                 instruction: "GATHER_SCALED",
                 field: "Exec_size",

@@ -121,8 +121,7 @@ fn scatter4_scaled() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::scatter4_scaled::ExecSizeSizeOfRegion::ALL
-                            .to_vec(),
+                        crate::generated::scatter4_scaled::ExecSizeSize::ALL.to_vec(),
                     )
                     .boxed(),
                 proptest::sample::select(
@@ -130,8 +129,8 @@ fn scatter4_scaled() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(size_of_region, execution_mask)| crate::generated::scatter4_scaled::ExecSize {
-                    size_of_region,
+                .prop_map(|(size, execution_mask)| crate::generated::scatter4_scaled::ExecSize {
+                    size,
                     execution_mask,
                     reserved: 0,
                 }),
@@ -187,8 +186,7 @@ fn gather_scaled() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::gather_scaled::ExecSizeSizeOfRegion::ALL
-                            .to_vec(),
+                        crate::generated::gather_scaled::ExecSizeSize::ALL.to_vec(),
                     )
                     .boxed(),
                 proptest::sample::select(
@@ -196,8 +194,8 @@ fn gather_scaled() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(size_of_region, execution_mask)| crate::generated::gather_scaled::ExecSize {
-                    size_of_region,
+                .prop_map(|(size, execution_mask)| crate::generated::gather_scaled::ExecSize {
+                    size,
                     execution_mask,
                     reserved: 0,
                 }),
@@ -262,7 +260,7 @@ fn qw_scatter() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::qw_scatter::ExecSizeSizeOfRegion::ALL.to_vec(),
+                        crate::generated::qw_scatter::ExecSizeSize::ALL.to_vec(),
                     )
                     .boxed(),
                 proptest::sample::select(
@@ -270,8 +268,8 @@ fn qw_scatter() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(size_of_region, execution_mask)| crate::generated::qw_scatter::ExecSize {
-                    size_of_region,
+                .prop_map(|(size, execution_mask)| crate::generated::qw_scatter::ExecSize {
+                    size,
                     execution_mask,
                     reserved: 0,
                 }),

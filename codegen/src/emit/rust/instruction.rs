@@ -227,11 +227,7 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
                     let ok = rule_check(rule);
                     let quote_text = format!(
                         "{{{}}}Bit[{}..{}]: {} (must be zero where the platform lacks it)",
-                        match rule {
-                            crate::analyze::platform::Rule::Since(p) => format!("{p}+"),
-                            crate::analyze::platform::Rule::Before(p) => format!("-{p}"),
-                            crate::analyze::platform::Rule::Only(p) => p.clone(),
-                        },
+                        rule.annotation(),
                         m.hi,
                         m.lo,
                         m.summary
