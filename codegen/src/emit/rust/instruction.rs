@@ -513,7 +513,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
         for v in &inst.variants {
             let sname = format!("{}{}", inst.rust_name, v.rust_name);
             let vdoc = docs(&[format!(
-                "`{}` when `{}`{}.",
+                "`{}` when {}{}.",
                 inst.doc_name,
                 doc_text(v.condition.as_deref().unwrap_or("no condition")),
                 if v.shadowed {
