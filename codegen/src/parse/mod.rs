@@ -1,6 +1,6 @@
 //! Markdown docs → [`Spec`]: tolerant of the glitches of real docs, and loud about each.
 //!
-//! [`doc`] reads one doc; this module decodes bytes, runs it on every doc, and checks what
+//! `doc` reads one doc; this module decodes bytes, runs it on every doc, and checks what
 //! spans docs (the same opcode claimed twice).
 
 mod doc;
