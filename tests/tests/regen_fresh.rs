@@ -51,3 +51,43 @@ fn every_generated_file_carries_the_marker_and_the_command() {
         );
     }
 }
+
+#[test]
+fn a_removed_doc_removes_its_generated_files_and_nothing_else_is_touched() {
+    let spec = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(root().join("spec")).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, spec.path().join(p.file_name().unwrap())).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    let krate = out.path().join("visa");
+    assert_eq!(xtask::regen(spec.path(), &krate, false), 0);
+    let kept = krate.join("src/generated/qw_scatter.rs");
+    let before = std::fs::metadata(&kept).unwrap().modified().unwrap();
+    assert!(krate.join("src/generated/scatter.rs").exists());
+    assert!(krate.join("docs/SCATTER.md").exists());
+    assert!(
+        krate.join("src/runtime/operand.rs").exists(),
+        "scaffolded runtime"
+    );
+
+    std::fs::remove_file(spec.path().join("SCATTER.md")).unwrap();
+    assert_eq!(
+        xtask::regen(spec.path(), &krate, true),
+        1,
+        "check sees the stale files"
+    );
+    assert_eq!(xtask::regen(spec.path(), &krate, false), 0);
+    assert!(!krate.join("src/generated/scatter.rs").exists());
+    assert!(!krate.join("docs/SCATTER.md").exists());
+    assert_eq!(
+        std::fs::metadata(&kept).unwrap().modified().unwrap(),
+        before,
+        "unchanged file untouched"
+    );
+    assert!(
+        krate.join("src/runtime/operand.rs").exists(),
+        "hand-written files stay"
+    );
+    assert_eq!(xtask::regen(spec.path(), &krate, true), 0);
+}
