@@ -495,8 +495,16 @@ fn analyze_instruction(
         platforms,
     };
     let mut fields = BTreeMap::new();
+    let mut rust_names = BTreeSet::new();
     for f in &inst.fields {
-        let m = a.field(f);
+        let mut m = a.field(f);
+        // `Src0` and `src0` would both be `src0`: the later one gets a numeric suffix.
+        let base = m.rust_name.clone();
+        let mut n = 2;
+        while !rust_names.insert(m.rust_name.clone()) {
+            m.rust_name = format!("{base}_{n}");
+            n += 1;
+        }
         fields.insert(f.name.clone(), m);
     }
     let Analyzer { enums, diags, .. } = a;

@@ -8,11 +8,11 @@ mod text;
 
 use crate::emit::Options;
 use crate::layout::fixed_size;
-use crate::schema::{EnumValue, Field, Instruction, Spec};
+use crate::schema::{EnumValue, Field, Instruction, Spec, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use tera::{Context, Tera};
-pub use text::{cell, code_block, slug};
+pub use text::{cell, code_block, slug, Anchors};
 
 const INDEX: &str = include_str!("../../../templates/index.md.tera");
 const INSTRUCTION: &str = include_str!("../../../templates/instruction.md.tera");
@@ -45,7 +45,9 @@ struct BitRow {
 #[derive(Serialize)]
 struct FieldRow {
     name: String,
+    /// Escaped heading text and its (GitHub-deduplicated) anchor.
     heading: String,
+    anchor: String,
     ty: String,
     optional: &'static str,
     allowed_types: String,
@@ -60,13 +62,14 @@ struct LayoutRow {
     name: String,
     anchor: String,
     ty: String,
+    optional: &'static str,
     offset: String,
     size: String,
 }
 
 #[derive(Serialize)]
 struct VariantRow {
-    condition: String,
+    heading: String,
     fields: Vec<LayoutRow>,
 }
 
@@ -88,6 +91,16 @@ struct InstructionRow {
     semantics: String,
     text: String,
     notes: String,
+    type_maps: Vec<TypeMapRow>,
+    other_sections: Vec<(String, String)>,
+}
+
+#[derive(Serialize)]
+struct TypeMapRow {
+    map: usize,
+    platform: String,
+    operands: String,
+    types: String,
 }
 
 #[derive(Serialize)]
@@ -129,43 +142,75 @@ fn value_rows(values: &[EnumValue], width: Option<u8>) -> Vec<ValueRow> {
         .collect()
 }
 
-/// Byte offset and size of every field of a variant, while they are fixed.
-fn layout(inst: &Instruction, names: &[String]) -> (Vec<LayoutRow>, Option<usize>) {
+/// Byte offset and size of every field of a variant, while they are fixed: offsets become
+/// variable after the first field of variable size, or that may be absent.
+fn layout(
+    inst: &Instruction,
+    v: &Variant,
+    anchors: &BTreeMap<&str, String>,
+) -> (Vec<LayoutRow>, Option<usize>) {
     let by_name: BTreeMap<&str, &Field> =
         inst.fields.iter().map(|f| (f.name.as_str(), f)).collect();
     let mut offset = Some(1 + usize::from(inst.sub_opcode.is_some()));
-    let rows = names
+    let rows = v
+        .fields
         .iter()
         .map(|name| {
             let ty = by_name
                 .get(name.as_str())
                 .map(|f| f.ty.as_str())
                 .unwrap_or("unknown");
+            let optional = v.optional_fields.contains(name);
             let size = fixed_size(ty);
             let row = LayoutRow {
                 name: cell(name),
-                anchor: slug(&field_heading(name)),
+                anchor: anchors.get(name.as_str()).cloned().unwrap_or_default(),
                 ty: format!("`{}`", ty),
+                optional: if optional { "yes" } else { "no" },
                 offset: offset.map_or("variable".into(), |o| o.to_string()),
                 size: size.map_or("variable".into(), |s| s.to_string()),
             };
-            offset = offset.zip(size).map(|(o, s)| o + s);
+            offset = offset.zip(size).map(|(o, s)| o + s).filter(|_| !optional);
             row
         })
         .collect();
     (rows, offset)
 }
 
+/// Anchors of the field headings, deduplicated as GitHub does against every heading that
+/// precedes them on the page (the instruction name, the format section, the fields table).
+fn field_anchors(inst: &Instruction) -> BTreeMap<&str, String> {
+    let mut anchors = Anchors::default();
+    anchors.add(&inst.name);
+    anchors.add("Format");
+    for v in &inst.variants {
+        anchors.add(&variant_heading(v));
+    }
+    anchors.add("Fields");
+    inst.fields
+        .iter()
+        .map(|f| (f.name.as_str(), anchors.add(&field_heading(&f.name))))
+        .collect()
+}
+
+fn variant_heading(v: &Variant) -> String {
+    match &v.condition {
+        Some(c) => format!("When {c}"),
+        None => "Layout".into(),
+    }
+}
+
 fn instruction_row(inst: &Instruction) -> InstructionRow {
+    let anchors = field_anchors(inst);
     let mut sizes = Vec::new();
     let variants = inst
         .variants
         .iter()
         .map(|v| {
-            let (fields, size) = layout(inst, &v.fields);
+            let (fields, size) = layout(inst, v, &anchors);
             sizes.push(size);
             VariantRow {
-                condition: v.condition.as_deref().map(cell).unwrap_or_default(),
+                heading: cell(&variant_heading(v)),
                 fields,
             }
         })
@@ -173,6 +218,8 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
     sizes.dedup();
     let size = match sizes.as_slice() {
         [Some(s)] => s.to_string(),
+        // No format table: only the opcode bytes are known.
+        [] => (1 + usize::from(inst.sub_opcode.is_some())).to_string(),
         _ => "variable".into(),
     };
     let fields = inst
@@ -180,7 +227,8 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
         .iter()
         .map(|f| FieldRow {
             name: cell(&f.name),
-            heading: field_heading(&f.name),
+            heading: cell(&field_heading(&f.name)),
+            anchor: anchors.get(f.name.as_str()).cloned().unwrap_or_default(),
             ty: format!("`{}`", f.ty),
             optional: if f.optional { "yes" } else { "no" },
             allowed_types: cell(&f.allowed_types.join(", ")),
@@ -222,7 +270,7 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
         aliases: inst
             .aliases
             .iter()
-            .map(|a| format!("[{a}]({a}.md)"))
+            .map(|a| format!("[{}]({a}.md)", cell(a)))
             .collect::<Vec<_>>()
             .join(", "),
         description: cell_paragraphs(&inst.description),
@@ -236,6 +284,25 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
         semantics: code_block(&inst.semantics, ""),
         text: code_block(&inst.text, ""),
         notes: cell_paragraphs(&inst.notes),
+        type_maps: inst
+            .type_maps
+            .iter()
+            .enumerate()
+            .flat_map(|(n, m)| {
+                m.types.iter().map(move |(group, types)| TypeMapRow {
+                    map: n + 1,
+                    platform: m.platform.as_deref().map(cell).unwrap_or_default(),
+                    operands: cell(group),
+                    types: cell(&types.join(", ")),
+                })
+            })
+            .collect(),
+        // Free-form sections (examples) are shown verbatim: their Markdown is not ours to trust.
+        other_sections: inst
+            .other_sections
+            .iter()
+            .map(|(title, body)| (cell(title), code_block(body, "")))
+            .collect(),
     }
 }
 
@@ -251,11 +318,13 @@ fn cell_paragraphs(s: &str) -> String {
 fn platform_rows(spec: &Spec) -> Vec<PlatformRow> {
     let mut rows = Vec::new();
     for inst in &spec.instructions {
+        let anchors = field_anchors(inst);
         for f in &inst.fields {
-            let link = format!("{}.md#{}", inst.name, slug(&field_heading(&f.name)));
+            let anchor = anchors.get(f.name.as_str()).cloned().unwrap_or_default();
+            let link = format!("{}.md#{anchor}", inst.name);
             let mut push = |bits: String, v: &EnumValue, platform: &str| {
                 rows.push(PlatformRow {
-                    instruction: inst.name.clone(),
+                    instruction: cell(&inst.name),
                     link: link.clone(),
                     field: cell(&f.name),
                     bits,

@@ -51,6 +51,28 @@ pub fn slug(heading: &str) -> String {
         .collect()
 }
 
+/// The anchors of a page's headings in order, deduplicated as GitHub does: a repeated slug
+/// gets `-1`, `-2`, ... (skipping any suffix already taken).
+#[derive(Debug, Default)]
+pub struct Anchors {
+    taken: std::collections::BTreeSet<String>,
+}
+
+impl Anchors {
+    /// Records the next heading of the page and returns its anchor.
+    pub fn add(&mut self, heading: &str) -> String {
+        let base = slug(heading);
+        let mut anchor = base.clone();
+        let mut n = 0;
+        while self.taken.contains(&anchor) {
+            n += 1;
+            anchor = format!("{base}-{n}");
+        }
+        self.taken.insert(anchor.clone());
+        anchor
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +102,15 @@ mod tests {
             "when-lscsuboplsc_load-lsc_store"
         );
         assert_eq!(slug("3D_SAMPLE"), "3d_sample");
+        assert_eq!(slug("Field: a<b> & `c`"), "field-ab--c");
+    }
+
+    #[test]
+    fn repeated_headings_get_numbered_anchors() {
+        let mut a = Anchors::default();
+        assert_eq!(a.add("Field: Src"), "field-src");
+        assert_eq!(a.add("Field: src"), "field-src-1");
+        assert_eq!(a.add("Field: SRC"), "field-src-2");
+        assert_eq!(a.add("Field: src-1"), "field-src-1-1");
     }
 }
