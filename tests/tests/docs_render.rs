@@ -71,7 +71,15 @@ fn read_page(text: &str) -> Page {
                     in_fields_section = true;
                     first_table_in_section = true;
                 }
-                page.headings.insert(docs::slug(&h));
+                // GitHub numbers repeated anchors: `x`, `x-1`, `x-2`, ...
+                let base = docs::slug(&h);
+                let mut anchor = base.clone();
+                let mut n = 0;
+                while page.headings.contains(&anchor) {
+                    n += 1;
+                    anchor = format!("{base}-{n}");
+                }
+                page.headings.insert(anchor);
             }
             Event::Text(t) | Event::Code(t) => {
                 if let Some(h) = heading.as_mut() {

@@ -704,6 +704,25 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
         .iter()
         .map(|i| analyze_instruction(i, &mut diags, &mut platforms))
         .collect();
+    // Two docs whose names differ only in case or punctuation would share a Rust name.
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for (i, inst) in instructions.iter().enumerate() {
+        if let Some(other) = seen.insert(inst.rust_name.clone(), inst.doc_name.clone()) {
+            let span = spec.instructions[i].span;
+            diags.push(
+                Diagnostic::new(
+                    Code::DuplicateName,
+                    &inst.source,
+                    span,
+                    format!(
+                        "`{}` and `{other}` would both be generated as `{}`",
+                        inst.doc_name, inst.rust_name
+                    ),
+                )
+                .expected("instruction names that differ in more than case and punctuation"),
+            );
+        }
+    }
     let shared_enums = share_enums(&mut instructions);
     let subs: Vec<(u8, u8, String)> = instructions
         .iter()
