@@ -9,9 +9,13 @@ fuzz_target!(|data: &[u8]| {
         bytes: data.to_vec(),
     }];
     let parsed = parse_spec(&files);
-    // Every diagnostic must point inside the file it names.
+    // Every diagnostic points inside the text it was read from (invalid UTF-8 is replaced, so
+    // offsets are in the replaced text), at a line that exists.
+    let text = String::from_utf8_lossy(data);
+    let lines = text.split('\n').count() as u32;
     for d in &parsed.diagnostics {
-        assert!(d.span.start <= data.len().max(1) && d.line >= 1 && d.column >= 1, "{d:?}");
+        assert!(d.span.start <= d.span.end && d.span.end <= text.len(), "{d:?}");
+        assert!(d.line >= 1 && d.line <= lines.max(1) && d.column >= 1, "{d:?}");
     }
     let _ = codegen::diag::render(&parsed.diagnostics, &files);
 });

@@ -213,3 +213,35 @@ proptest! {
         }
     }
 }
+
+/// Regression (fuzz, parse_bytes): with invalid UTF-8 before a warning's position, spans are
+/// offsets into the replaced text (each bad byte becomes a 3-byte U+FFFD) and line numbers
+/// stay those of the file.
+#[test]
+fn spans_after_invalid_utf8_point_into_the_replaced_text_at_the_right_line() {
+    let mut bytes = b"## Opcode\n\n  X = 0x10\n\xff\xfe\xfd\n## Format\n".to_vec();
+    bytes.extend_from_slice(
+        b"\n| | |\n| --- | --- |\n| 0x10(X) | A |\n\n## Description\n\n- **A(ub):** a\n\n\tdone\n",
+    );
+    let one = [SourceFile {
+        name: "X.md".into(),
+        bytes: bytes.clone(),
+    }];
+    let parsed = parse_spec(&one);
+    let text = String::from_utf8_lossy(&bytes);
+    let tab = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "V0115")
+        .expect("tab warning");
+    assert_eq!((tab.line, tab.column), (15, 1));
+    assert_eq!(&text[tab.span.start..tab.span.end], "\t");
+    assert!(parsed.diagnostics.iter().all(|d| d.span.end <= text.len()));
+    let utf8 = parsed
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "V0117")
+        .expect("utf-8 warning");
+    assert_eq!((utf8.line, utf8.column), (4, 1));
+    let _ = codegen::diag::render(&parsed.diagnostics, &one);
+}
