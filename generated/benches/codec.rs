@@ -51,15 +51,15 @@ impl Rng {
 struct Stream {
     bytes: Vec<u8>,
     count: usize,
-    per_opcode: BTreeMap<u8, usize>,
+    per_instruction: BTreeMap<&'static str, usize>,
 }
 
-/// Valid instructions found by decoding random candidates, round-robin over opcodes so every
+/// Valid instructions found by decoding random candidates, round-robin over instructions so every
 /// instruction that random bytes can reach appears.
 fn stream() -> Stream {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut found: BTreeMap<u8, Vec<Vec<u8>>> = BTreeMap::new();
-    let mut candidate = [0u8; 64];
+    let mut found: BTreeMap<&'static str, Vec<Vec<u8>>> = BTreeMap::new();
+    let mut candidate = [0u8; 160];
     for _ in 0..2_000_000 {
         for chunk in candidate.chunks_mut(8) {
             chunk.copy_from_slice(&rng.next().to_le_bytes()[..chunk.len()]);
@@ -74,7 +74,7 @@ fn stream() -> Stream {
             let mut re = Vec::new();
             inst.encode(&mut re);
             if re == candidate[..used] {
-                let pool = found.entry(candidate[0]).or_default();
+                let pool = found.entry(inst.name()).or_default();
                 if pool.len() < 256 {
                     pool.push(re);
                 }
@@ -95,7 +95,7 @@ fn stream() -> Stream {
         let inst = &pool[(rng.next() as usize) % pool.len()];
         s.bytes.extend_from_slice(inst);
         s.count += 1;
-        *s.per_opcode.entry(*op).or_default() += 1;
+        *s.per_instruction.entry(op).or_default() += 1;
     }
     s
 }
@@ -125,10 +125,11 @@ fn benches(c: &mut Criterion) {
     decode_all(&s.bytes, &mut sink);
     let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
     let report = format!(
-        "{{\"instructions\": {}, \"bytes\": {}, \"opcodes\": {}, \"allocations\": {}, \"allocations_per_decode\": {:.4}}}\n",
+        "{{\"instructions\": {}, \"bytes\": {}, \"instructions_mixed\": {}, \"instructions_in_crate\": {}, \"allocations\": {}, \"allocations_per_decode\": {:.4}}}\n",
         s.count,
         s.bytes.len(),
-        s.per_opcode.len(),
+        s.per_instruction.len(),
+        visa::Instruction::NAMES.len(),
         allocations,
         allocations as f64 / s.count as f64
     );

@@ -246,7 +246,7 @@ fn bench_inner() -> Result<PathBuf, String> {
     );
     let _ = writeln!(md, "\n## Codec\n");
     let _ = writeln!(md, "A stream of random valid instructions (found by decoding random bytes), decoded and encoded whole; memcpy of the same bytes in the same run is the ceiling.\n");
-    let _ = writeln!(md, "| crate | instructions | bytes | opcodes mixed | decode | decode / memcpy | encode | encode / memcpy | memcpy | allocations per decode |");
+    let _ = writeln!(md, "| crate | instructions | bytes | instructions mixed | decode | decode / memcpy | encode | encode / memcpy | memcpy | allocations per decode |");
     let _ = writeln!(
         md,
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -267,7 +267,10 @@ fn bench_inner() -> Result<PathBuf, String> {
             c.label,
             n,
             bytes,
-            c.stats["opcodes"],
+            format!(
+                "{} of {}",
+                c.stats["instructions_mixed"], c.stats["instructions_in_crate"]
+            ),
             rate(&c.decode),
             c.memcpy.median / c.decode.median,
             rate(&c.encode),

@@ -253,7 +253,8 @@ impl Analyzer<'_> {
         let a = annotation.as_ref()?;
         match platform::parse(a) {
             Ok(r) => {
-                self.platforms.insert(r.platform().to_string());
+                self.platforms
+                    .extend(r.platforms().into_iter().map(str::to_string));
                 Some(r)
             }
             Err(name) => {
@@ -751,6 +752,276 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::schema::{BitField, OpcodeDef, Selector, Span, Variant};
+
+    fn span(line: u32) -> Span {
+        Span {
+            start: line as usize * 10,
+            end: line as usize * 10 + 5,
+            line,
+            column: 1,
+        }
+    }
+
+    fn value(value: u64, meaning: &str, platform: Option<&str>, line: u32) -> EnumValue {
+        EnumValue {
+            value,
+            meaning: meaning.into(),
+            platform: platform.map(str::to_string),
+            span: span(line),
+        }
+    }
+
+    fn field(name: &str, ty: &str) -> Field {
+        Field {
+            name: name.into(),
+            ty: ty.into(),
+            optional: false,
+            description: String::new(),
+            bitfields: vec![],
+            values: vec![],
+            allowed_types: vec![],
+            operand_classes: vec![],
+            span: span(3),
+        }
+    }
+
+    fn inst(name: &str, opcode: u8, fields: Vec<Field>) -> Instruction {
+        let names = fields.iter().map(|f| f.name.clone()).collect();
+        Instruction {
+            name: name.into(),
+            source: format!("{name}.md"),
+            opcode: OpcodeDef {
+                name: name.into(),
+                value: opcode,
+                span: span(1),
+            },
+            sub_opcode: None,
+            fields,
+            variants: vec![Variant {
+                condition: None,
+                fields: names,
+                selectors: vec![],
+                optional_fields: vec![],
+                span: span(2),
+            }],
+            properties: BTreeMap::new(),
+            semantics: String::new(),
+            description: String::new(),
+            text: String::new(),
+            notes: String::new(),
+            type_maps: vec![],
+            other_sections: BTreeMap::new(),
+            aliases: vec![],
+            alias_of: None,
+            span: span(1),
+        }
+    }
+
+    fn run(insts: Vec<Instruction>) -> (Model, Vec<Diagnostic>) {
+        analyze(&Spec {
+            instructions: insts,
+        })
+    }
+
+    fn codes(d: &[Diagnostic]) -> Vec<&str> {
+        d.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    #[test]
+    fn unknown_platforms_are_errors_at_the_value() {
+        let mut f = field("Mode", "ub");
+        f.values = vec![value(0, "old", None, 7), value(1, "new", Some("FOO+"), 8)];
+        let (_, d) = run(vec![inst("X", 1, vec![f])]);
+        assert_eq!(codes(&d), vec!["V0201"]);
+        assert!(d[0].is_error());
+        assert_eq!((d[0].file.as_str(), d[0].line), ("X.md", 8));
+        assert!(d[0].message.contains("`FOO`"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn platforms_are_ordered_by_generation_not_by_doc_order() {
+        let mut f = field("Mode", "ub");
+        f.values = vec![
+            value(0, "a", Some("XEHP+"), 7),
+            value(1, "b", Some("pre-ICLLP"), 8),
+            value(2, "c", Some("PVC+,-TGLLP"), 9),
+        ];
+        let (m, d) = run(vec![inst("X", 1, vec![f])]);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(m.platforms, vec!["ICLLP", "TGLLP", "XEHP", "PVC"]);
+    }
+
+    #[test]
+    fn unknown_types_hold_the_rest_and_warn() {
+        let (m, d) = run(vec![inst(
+            "SVM",
+            0x4e,
+            vec![field("SVM_ID", "ub"), field("Rest", "unknown")],
+        )]);
+        assert_eq!(codes(&d), vec!["V0202"]);
+        assert!(!d[0].is_error());
+        assert_eq!(d[0].file, "SVM.md");
+        assert_eq!(m.instructions[0].fields["Rest"].ty, FieldType::Rest);
+        assert_eq!(
+            m.instructions[0].fields["SVM_ID"].ty,
+            FieldType::Int(Int::U8)
+        );
+    }
+
+    #[test]
+    fn optional_fields_warn_once_per_doc() {
+        let mut a = field("A", "ub");
+        a.optional = true;
+        let mut b = field("B", "uw");
+        b.optional = true;
+        let (_, d) = run(vec![inst("X", 1, vec![a, b])]);
+        assert_eq!(codes(&d), vec!["V0202"]);
+        assert!(d[0].message.contains("`A`, `B`"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn bit_packed_fields_keep_undocumented_bits_as_reserved() {
+        let mut f = field("Channels", "ub");
+        f.bitfields = vec![
+            BitField {
+                hi: 3,
+                lo: 0,
+                summary: "Channel mask. At least one channel must be enabled".into(),
+                values: vec![],
+                platform: None,
+                span: span(4),
+            },
+            BitField {
+                hi: 6,
+                lo: 5,
+                summary: "Mode".into(),
+                values: vec![value(0, "x", None, 6), value(2, "y", None, 7)],
+                platform: Some("TGLLP+".into()),
+                span: span(5),
+            },
+        ];
+        let (m, d) = run(vec![inst("X", 1, vec![f])]);
+        assert!(d.is_empty(), "{d:?}");
+        let FieldType::Bits {
+            base,
+            members,
+            reserved_mask,
+            ..
+        } = &m.instructions[0].fields["Channels"].ty
+        else {
+            panic!("not bit-packed");
+        };
+        // Bits 4 and 7 are undocumented: 0b1001_0000.
+        assert_eq!((*base, *reserved_mask), (Int::U8, 0x90));
+        assert_eq!(members.len(), 2);
+        assert_eq!(
+            members[0].nonzero.as_deref(),
+            Some("At least one channel must be enabled")
+        );
+        assert_eq!(members[1].rule, Some(Rule::Since("TGLLP".into())));
+        assert!(matches!(members[1].ty, MemberType::Enum(_)));
+    }
+
+    #[test]
+    fn overlapping_bit_ranges_are_errors() {
+        let mut f = field("F", "ub");
+        let bit = |hi, lo, line| BitField {
+            hi,
+            lo,
+            summary: format!("bits {hi} {lo}"),
+            values: vec![],
+            platform: None,
+            span: span(line),
+        };
+        f.bitfields = vec![bit(3, 0, 4), bit(4, 2, 5), bit(9, 8, 6)];
+        let (_, d) = run(vec![inst("X", 1, vec![f])]);
+        assert_eq!(codes(&d), vec!["V0106", "V0106"]);
+        assert_eq!((d[0].line, d[1].line), (5, 6));
+    }
+
+    #[test]
+    fn predicates_vectors_and_raws_get_runtime_types() {
+        let (m, _) = run(vec![inst(
+            "X",
+            1,
+            vec![
+                field("Pred", "uw"),
+                field("Src", "vec_operand"),
+                field("Off", "scalar"),
+                field("Dst", "raw_operand"),
+                field("Imm", "d"),
+            ],
+        )]);
+        let f = &m.instructions[0].fields;
+        assert_eq!(f["Pred"].ty, FieldType::Predicate);
+        assert_eq!(f["Src"].ty, FieldType::Vector);
+        assert_eq!(f["Off"].ty, FieldType::Vector);
+        assert_eq!(f["Dst"].ty, FieldType::Raw);
+        assert_eq!(f["Imm"].ty, FieldType::Int(Int::I32));
+    }
+
+    #[test]
+    fn selectors_must_name_enumerated_values() {
+        let mut op = field("Op", "ub");
+        op.values = vec![value(0, "load", None, 4), value(1, "store", None, 5)];
+        let mut i = inst("X", 1, vec![op, field("A", "ub"), field("B", "uw")]);
+        let variant = |cond: &str, val: &str, last: &str| Variant {
+            condition: Some(cond.into()),
+            fields: vec!["Op".into(), last.into()],
+            selectors: vec![Selector {
+                field: "Op".into(),
+                subfield: None,
+                values: vec![val.into()],
+                operand_type: false,
+            }],
+            optional_fields: vec![],
+            span: span(9),
+        };
+        i.variants = vec![
+            variant("Op=load", "load", "A"),
+            variant("Op=store", "store", "B"),
+        ];
+        let (m, d) = run(vec![i.clone()]);
+        assert!(d.is_empty(), "{d:?}");
+        let v = &m.instructions[0].variants;
+        assert_eq!(m.instructions[0].prefix, 1);
+        assert_eq!(
+            (v[0].rust_name.as_str(), v[1].rust_name.as_str()),
+            ("Load", "Store")
+        );
+        assert_eq!(v[1].choices[0].values, vec!["Store"]);
+        i.variants[1] = variant("Op=flush", "flush", "B");
+        let (_, d) = run(vec![i]);
+        assert!(codes(&d).contains(&"V0203"), "{d:?}");
+    }
+
+    #[test]
+    fn identical_value_sets_are_shared_across_docs() {
+        let mask = || {
+            let mut f = field("Exec", "ub");
+            f.values = vec![value(0, "M1", None, 4), value(1, "M2", None, 5)];
+            f
+        };
+        let mut other = field("Exec", "ub");
+        other.values = vec![value(0, "M1", None, 4)];
+        let (m, _) = run(vec![
+            inst("A", 1, vec![mask()]),
+            inst("B", 2, vec![mask()]),
+            inst("C", 3, vec![other]),
+        ]);
+        assert_eq!(m.shared_enums.len(), 1);
+        assert_eq!(m.shared_enums[0].name, "Exec");
+        let shared: Vec<bool> = m.instructions.iter().map(|i| i.enums[0].shared).collect();
+        assert_eq!(shared, vec![true, true, false]);
+    }
+
+    #[test]
+    fn names_that_collide_in_rust_are_errors() {
+        let (_, d) = run(vec![inst("A_B", 1, vec![]), inst("a_b", 2, vec![])]);
+        assert_eq!(codes(&d), vec!["V0303"]);
+    }
 
     #[test]
     fn sentences_are_quoted_whole() {

@@ -15,6 +15,8 @@ pub enum Rule {
     Before(String),
     /// `{PVC}`: this platform only.
     Only(String),
+    /// `{PVC+,-TGLLP}`, `{DG2,XEHP}`: any of the listed rules (the chapters' comma lists).
+    Any(Vec<Rule>),
 }
 
 impl Rule {
@@ -24,18 +26,32 @@ impl Rule {
             Rule::Since(p) => format!("{p}+"),
             Rule::Before(p) => format!("-{p}"),
             Rule::Only(p) => p.clone(),
+            Rule::Any(rules) => rules
+                .iter()
+                .map(Rule::annotation)
+                .collect::<Vec<_>>()
+                .join(","),
         }
     }
 
-    pub fn platform(&self) -> &str {
+    /// Every platform the rule names, in the annotation's order.
+    pub fn platforms(&self) -> Vec<&str> {
         match self {
-            Rule::Since(p) | Rule::Before(p) | Rule::Only(p) => p,
+            Rule::Since(p) | Rule::Before(p) | Rule::Only(p) => vec![p],
+            Rule::Any(rules) => rules.iter().flat_map(Rule::platforms).collect(),
         }
     }
 }
 
 /// Reads an annotation without braces. `Err` names the unknown platform.
 pub fn parse(annotation: &str) -> Result<Rule, String> {
+    if annotation.contains(',') {
+        let rules = annotation
+            .split(',')
+            .map(parse)
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(Rule::Any(rules));
+    }
     let a = annotation.trim();
     let (rule, name): (fn(String) -> Rule, &str) = if let Some(p) = a.strip_suffix('+') {
         (Rule::Since, p)
@@ -69,6 +85,22 @@ mod tests {
         assert_eq!(parse("PVC"), Ok(Rule::Only("PVC".into())));
         assert_eq!(parse("PVC_XT+"), Ok(Rule::Since("PVC_XT".into())));
         assert_eq!(parse("NoMask"), Err("NoMask".into()));
+    }
+
+    #[test]
+    fn comma_lists_are_any_of_their_rules() {
+        // `{PVC+,-TGLLP}` (SWITCHJMP in the instructions chapter): PVC and later, or before TGLLP.
+        let r = parse("PVC+,-TGLLP").unwrap();
+        assert_eq!(
+            r,
+            Rule::Any(vec![
+                Rule::Since("PVC".into()),
+                Rule::Before("TGLLP".into())
+            ])
+        );
+        assert_eq!(r.annotation(), "PVC+,-TGLLP");
+        assert_eq!(r.platforms(), vec!["PVC", "TGLLP"]);
+        assert_eq!(parse("DG2, FOO"), Err("FOO".into()));
     }
 
     #[test]

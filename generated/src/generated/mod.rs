@@ -103,6 +103,14 @@ pub enum Instruction {
     QwScatter(QwScatter),
 }
 impl Instruction {
+    /// The names of every instruction that decodes, by opcode.
+    pub const NAMES: &'static [&'static str] = &[
+        "OWORD_ST",
+        "SCATTER",
+        "SCATTER4_SCALED",
+        "GATHER_SCALED",
+        "QW_SCATTER",
+    ];
     /// The name the docs give the instruction.
     pub fn name(&self) -> &'static str {
         match self {

@@ -8,7 +8,7 @@ mod text;
 
 use crate::emit::Options;
 use crate::layout::fixed_size;
-use crate::schema::{EnumValue, Field, Instruction, Spec, Variant};
+use crate::schema::{BitField, EnumValue, Field, Instruction, Spec, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use tera::{Context, Tera};
@@ -120,6 +120,10 @@ fn bits(hi: u8, lo: u8) -> String {
     } else {
         format!("[{hi}..{lo}]")
     }
+}
+
+fn bit_width(b: &BitField) -> u8 {
+    b.hi.saturating_sub(b.lo).saturating_add(1)
 }
 
 /// Values are shown as the docs write most of them: binary inside a bit range, else decimal
@@ -242,10 +246,7 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
                     bits: bits(b.hi, b.lo),
                     summary: cell(&b.summary),
                     platform: b.platform.as_deref().map(cell).unwrap_or_default(),
-                    values: value_rows(
-                        &b.values,
-                        Some(b.hi.saturating_sub(b.lo).saturating_add(1)),
-                    ),
+                    values: value_rows(&b.values, Some(bit_width(b))),
                 })
                 .collect(),
         })
@@ -322,26 +323,26 @@ fn platform_rows(spec: &Spec) -> Vec<PlatformRow> {
         for f in &inst.fields {
             let anchor = anchors.get(f.name.as_str()).cloned().unwrap_or_default();
             let link = format!("{}.md#{anchor}", inst.name);
-            let mut push = |bits: String, v: &EnumValue, platform: &str| {
+            let mut push = |bits: String, v: &EnumValue, width: Option<u8>, platform: &str| {
                 rows.push(PlatformRow {
                     instruction: cell(&inst.name),
                     link: link.clone(),
                     field: cell(&f.name),
                     bits,
-                    value: value_text(v.value, None),
+                    value: value_text(v.value, width),
                     meaning: cell(&v.meaning),
                     platform: cell(platform),
                 });
             };
             for v in &f.values {
                 if let Some(p) = &v.platform {
-                    push("—".into(), v, p);
+                    push("—".into(), v, None, p);
                 }
             }
             for b in &f.bitfields {
                 for v in &b.values {
                     if let Some(p) = v.platform.as_ref().or(b.platform.as_ref()) {
-                        push(bits(b.hi, b.lo), v, p);
+                        push(bits(b.hi, b.lo), v, Some(bit_width(b)), p);
                     }
                 }
             }

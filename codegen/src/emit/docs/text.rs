@@ -1,10 +1,37 @@
 //! Escaping for GitHub-flavoured Markdown: table cells, inline prose, code blocks, anchors.
 
-/// Inline prose: characters that would start HTML or an entity render literally.
+/// Inline prose: characters that would start HTML, an entity or emphasis render literally.
+/// Code spans the docs write (`` `lsc_load` ``) are kept, since their content is literal on
+/// GitHub anyway; only their `|` is escaped, which GFM tables require even inside code.
 pub fn escape_inline(s: &str) -> String {
+    escape(s, false)
+}
+
+/// `table`: the text goes in a table cell, where `|` ends the cell even inside a code span.
+fn escape(s: &str, table: bool) -> String {
+    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '`' {
+            let run = chars[i..].iter().take_while(|&&c| c == '`').count();
+            if let Some(close) = closing_run(&chars, i + run, run) {
+                for &c in &chars[i..close + run] {
+                    if c == '|' && table {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+                i = close + run;
+                continue;
+            }
+            for _ in 0..run {
+                out.push_str("\\`");
+            }
+            i += run;
+            continue;
+        }
+        match chars[i] {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
@@ -12,18 +39,41 @@ pub fn escape_inline(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '*' => out.push_str("\\*"),
             '_' => out.push_str("\\_"),
-            '`' => out.push_str("\\`"),
             '[' => out.push_str("\\["),
             ']' => out.push_str("\\]"),
-            _ => out.push(c),
+            '~' => out.push_str("\\~"),
+            // Only at the start could these open a heading or a list.
+            '#' | '-' | '+' if out.trim().is_empty() => {
+                out.push('\\');
+                out.push(chars[i]);
+            }
+            c => out.push(c),
         }
+        i += 1;
     }
     out
 }
 
+/// Start of the backtick run of exactly `len` that closes a code span opened before `from`.
+fn closing_run(chars: &[char], from: usize, len: usize) -> Option<usize> {
+    let mut j = from;
+    while j < chars.len() {
+        if chars[j] == '`' {
+            let run = chars[j..].iter().take_while(|&&c| c == '`').count();
+            if run == len {
+                return Some(j);
+            }
+            j += run;
+        } else {
+            j += 1;
+        }
+    }
+    None
+}
+
 /// A table cell: one line, `|` escaped, HTML-looking text literal.
 pub fn cell(s: &str) -> String {
-    escape_inline(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+    escape(&s.split_whitespace().collect::<Vec<_>>().join(" "), true)
 }
 
 /// A fenced code block longer than any backtick run inside, so no content can close it.
@@ -85,6 +135,21 @@ mod tests {
             "&lt;exec\\_size&gt; elements"
         );
         assert_eq!(cell("M1_NM"), "M1\\_NM");
+        assert_eq!(cell("a*b* [x]"), "a\\*b\\* \\[x\\]");
+        assert_eq!(cell("# not a heading"), "\\# not a heading");
+    }
+
+    #[test]
+    fn code_spans_stay_code_with_pipes_escaped() {
+        assert_eq!(cell("use `lsc_load` <here>"), "use `lsc_load` &lt;here&gt;");
+        assert_eq!(cell("`a|b` or c"), "`a\\|b` or c");
+        assert_eq!(cell("``x ` y`` z"), "``x ` y`` z");
+        // An unclosed backtick is literal text, not the start of a span.
+        assert_eq!(cell("a ` b_c"), "a \\` b\\_c");
+        assert_eq!(cell("``a` b"), "\\`\\`a\\` b");
+        // Outside a table a pipe in code is shown as written.
+        assert_eq!(escape_inline("`a|b`"), "`a|b`");
+        assert_eq!(escape_inline("- item ~x~"), "\\- item \\~x\\~");
     }
 
     #[test]

@@ -227,6 +227,56 @@ mod tests {
         assert_eq!(doc_text("<exec_size> [x]"), "&lt;exec\\_size&gt; \\[x\\]");
     }
 
+    /// A doc small enough to review its whole output: an enumerated field with a platform
+    /// annotation, a bit-packed field with a `{TGLLP+}` range and undocumented bits, an
+    /// immediate-capable operand with class and type rules, and a raw operand.
+    const TINY: &str = "## Opcode
+
+  TINY = 0x7a
+
+## Format
+
+| | | | | |
+| --- | --- | --- | --- | --- |
+| 0x7a(TINY) | Mode | Channels | Offset | Dst |
+
+## Description
+
+Writes <Dst> at <Offset>.
+
+- **Mode(ub):** Addressing mode
+  - 0: flat
+  - 1: {XEHP+} bindless
+- **Channels(ub):** Enabled channels
+  - Bit[3..0]: channel mask. At least one channel must be enabled
+  - {TGLLP+}Bit[6..5]: cache hint
+- **Offset(scalar):** The offset. Operand class: general, immediate. Must have type UD
+- **Dst(raw_operand):** The destination
+
+## Text
+```
+    TINY.<mode> <channels> <offset> <dst>
+```
+";
+
+    #[test]
+    fn one_small_instruction_renders_as_reviewed() {
+        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
+            name: "TINY.md".into(),
+            bytes: TINY.as_bytes().to_vec(),
+        }]);
+        assert!(
+            !parsed.diagnostics.iter().any(|d| d.is_error()),
+            "{:?}",
+            parsed.diagnostics
+        );
+        let (model, diags) = crate::analyze::analyze(&parsed.spec);
+        assert!(diags.is_empty(), "{diags:?}");
+        let files = render(&model, &Options::default());
+        insta::assert_snapshot!("tiny_instruction", files["src/generated/tiny.rs"]);
+        insta::assert_snapshot!("tiny_top", files["src/generated/mod.rs"]);
+    }
+
     #[test]
     fn rendering_the_spec_is_deterministic_and_marked() {
         let files = crate::parse::load_dir(

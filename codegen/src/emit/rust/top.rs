@@ -15,11 +15,24 @@ pub fn platform_ident(p: &str) -> proc_macro2::Ident {
 
 /// A boolean expression over `platform` that holds where `rule` allows.
 pub fn rule_check(rule: &Rule) -> TokenStream {
-    let p = platform_ident(rule.platform());
     match rule {
-        Rule::Since(_) => quote!(platform >= Platform::#p),
-        Rule::Before(_) => quote!(platform < Platform::#p),
-        Rule::Only(_) => quote!(platform == Platform::#p),
+        Rule::Since(p) => {
+            let p = platform_ident(p);
+            quote!(platform >= Platform::#p)
+        }
+        Rule::Before(p) => {
+            let p = platform_ident(p);
+            quote!(platform < Platform::#p)
+        }
+        Rule::Only(p) => {
+            let p = platform_ident(p);
+            quote!(platform == Platform::#p)
+        }
+        Rule::Any(rules) => {
+            let mut checks = rules.iter().map(rule_check);
+            let first = checks.next().unwrap_or_else(|| quote!(false));
+            checks.fold(quote!((#first)), |acc, c| quote!(#acc || (#c)))
+        }
     }
 }
 
@@ -217,6 +230,9 @@ pub fn render(model: &Model) -> TokenStream {
         pub enum Instruction { #(#variant_docs #tys(#tys),)* }
 
         impl Instruction {
+            /// The names of every instruction that decodes, by opcode.
+            pub const NAMES: &'static [&'static str] = &[#(#names,)*];
+
             /// The name the docs give the instruction.
             pub fn name(&self) -> &'static str {
                 match self { #(Instruction::#tys(_) => #names,)* }
@@ -269,6 +285,14 @@ mod tests {
         assert_eq!(
             rule_check(&Rule::Only("PVC".into())).to_string(),
             "platform == Platform :: Pvc"
+        );
+        assert_eq!(
+            rule_check(&Rule::Any(vec![
+                Rule::Since("PVC".into()),
+                Rule::Before("TGLLP".into())
+            ]))
+            .to_string(),
+            "(platform >= Platform :: Pvc) || (platform < Platform :: Tgllp)"
         );
     }
 
