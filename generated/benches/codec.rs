@@ -84,7 +84,7 @@ fn stream() -> Stream {
     let mut s = Stream {
         bytes: Vec::new(),
         count: 0,
-        per_opcode: BTreeMap::new(),
+        per_instruction: BTreeMap::new(),
     };
     let pools: Vec<_> = found.into_iter().collect();
     if pools.is_empty() {
