@@ -62,13 +62,13 @@ fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
         let lo = m.lo as u32;
         let mask = hex(m.mask());
         let doc = docs(&[format!(
-            "Bit[{}..{}]{}: {}",
-            m.hi,
-            m.lo,
+            "{}Bit[{}..{}]: {}",
             m.rule
                 .as_ref()
-                .map(|r| format!(" ({r:?})"))
+                .map(|r| format!("{{{}}}", r.annotation()))
                 .unwrap_or_default(),
+            m.hi,
+            m.lo,
             doc_text(&m.summary)
         )]);
         match &m.ty {

@@ -246,7 +246,7 @@ Writes <Dst> at <Offset>.
 
 - **Mode(ub):** Addressing mode
   - 0: flat
-  - 1: {XEHP+} bindless
+  - {XEHP+}1: bindless
 - **Channels(ub):** Enabled channels
   - Bit[3..0]: channel mask. At least one channel must be enabled
   - {TGLLP+}Bit[6..5]: cache hint
