@@ -25,7 +25,7 @@ pub use gather_scaled::GatherScaled;
 pub use qw_scatter::QwScatter;
 /// A hardware platform, for [`Instruction::validate`].
 ///
-///No doc names a platform: every rule holds everywhere.
+/// No doc names a platform: every rule holds everywhere.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Platform {
     /// `Generic`
@@ -45,10 +45,15 @@ impl Platform {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Opcode {
+    /// `OWORD_ST` = 0x36.
     OwordSt = 0x36,
+    /// `SCATTER` = 0x3a.
     Scatter = 0x3a,
+    /// `SCATTER4_SCALED` = 0x75.
     Scatter4Scaled = 0x75,
+    /// `GATHER_SCALED` = 0x78.
     GatherScaled = 0x78,
+    /// `QW_SCATTER` = 0x87.
     QwScatter = 0x87,
 }
 impl Opcode {

@@ -51,9 +51,9 @@ fn platform_enum(model: &Model) -> TokenStream {
     let docs_: Vec<TokenStream> = names.iter().map(|p| docs(&[format!("`{p}`")])).collect();
     let texts = names.clone();
     let note = if model.platforms.is_empty() {
-        "No doc names a platform: every rule holds everywhere."
+        " No doc names a platform: every rule holds everywhere."
     } else {
-        "The platforms the docs name, oldest first; `{XEHP+}` means XEHP and later."
+        " The platforms the docs name, oldest first; `{XEHP+}` means XEHP and later."
     };
     quote! {
         #[doc = " A hardware platform, for [`Instruction::validate`]."]
@@ -84,11 +84,15 @@ fn opcode_enum(model: &Model) -> TokenStream {
     let names: Vec<_> = by_value.values().map(|n| ident(&type_name(n))).collect();
     let values: Vec<_> = by_value.keys().map(|v| super::hex(u64::from(*v))).collect();
     let mnemonics: Vec<&String> = by_value.values().collect();
+    let opdocs: Vec<TokenStream> = by_value
+        .iter()
+        .map(|(v, n)| docs(&[format!("`{n}` = {v:#04x}.")]))
+        .collect();
     quote! {
         /// An opcode byte: the first byte of every instruction.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
-        pub enum Opcode { #(#names = #values,)* }
+        pub enum Opcode { #(#opdocs #names = #values,)* }
 
         impl Opcode {
             /// Every opcode, by value.
