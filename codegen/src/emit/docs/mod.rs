@@ -414,3 +414,265 @@ fn finish(rendered: tera::Result<String>) -> String {
     let trimmed = out.trim_end();
     format!("{trimmed}\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{OpcodeDef, Span};
+
+    fn field(name: &str, ty: &str) -> Field {
+        Field {
+            name: name.into(),
+            ty: ty.into(),
+            optional: false,
+            description: String::new(),
+            bitfields: vec![],
+            values: vec![],
+            allowed_types: vec![],
+            operand_classes: vec![],
+            span: Span::default(),
+        }
+    }
+
+    fn variant(condition: Option<&str>, fields: &[&str], optional: &[&str]) -> Variant {
+        Variant {
+            condition: condition.map(Into::into),
+            fields: fields.iter().map(|s| s.to_string()).collect(),
+            selectors: vec![],
+            optional_fields: optional.iter().map(|s| s.to_string()).collect(),
+            span: Span::default(),
+        }
+    }
+
+    fn opcode(name: &str, value: u8) -> OpcodeDef {
+        OpcodeDef {
+            name: name.into(),
+            value,
+            span: Span::default(),
+        }
+    }
+
+    fn instruction(name: &str, fields: Vec<Field>, variants: Vec<Variant>) -> Instruction {
+        Instruction {
+            name: name.into(),
+            source: format!("{name}.md"),
+            opcode: opcode(name, 0x36),
+            sub_opcode: None,
+            fields,
+            variants,
+            properties: BTreeMap::new(),
+            semantics: String::new(),
+            description: String::new(),
+            text: String::new(),
+            notes: String::new(),
+            type_maps: vec![],
+            other_sections: BTreeMap::new(),
+            aliases: vec![],
+            alias_of: None,
+            span: Span::default(),
+        }
+    }
+
+    fn value(v: u64, meaning: &str, platform: Option<&str>) -> EnumValue {
+        EnumValue {
+            value: v,
+            meaning: meaning.into(),
+            platform: platform.map(Into::into),
+            span: Span::default(),
+        }
+    }
+
+    /// The (offset, size) cells of a variant's layout table.
+    fn cells(inst: &Instruction, v: usize) -> Vec<(String, String)> {
+        let anchors = field_anchors(inst);
+        layout(inst, &inst.variants[v], &anchors)
+            .0
+            .into_iter()
+            .map(|r| (r.offset, r.size))
+            .collect()
+    }
+
+    fn pair(o: &str, s: &str) -> (String, String) {
+        (o.to_string(), s.to_string())
+    }
+
+    #[test]
+    fn offsets_are_fixed_until_a_variable_field() {
+        // OWORD_ST: 0x36 | Size(ub) | Surface(ub) | Offset(scalar) | Src(raw_operand)
+        let i = instruction(
+            "OWORD_ST",
+            vec![
+                field("Size", "ub"),
+                field("Surface", "ub"),
+                field("Offset", "scalar"),
+                field("Src", "raw_operand"),
+            ],
+            vec![variant(None, &["Size", "Surface", "Offset", "Src"], &[])],
+        );
+        assert_eq!(
+            cells(&i, 0),
+            vec![
+                pair("1", "1"),
+                pair("2", "1"),
+                pair("3", "variable"),
+                pair("variable", "variable"),
+            ]
+        );
+        assert_eq!(instruction_row(&i).size, "variable");
+    }
+
+    #[test]
+    fn fixed_sizes_count_opcode_and_sub_opcode_bytes() {
+        // JMP: opcode(1) + Exec_size ub(1) + Pred uw(2) + Label uw(2) = 6.
+        let jmp = instruction(
+            "JMP",
+            vec![
+                field("Exec_size", "ub"),
+                field("Pred", "uw"),
+                field("Label", "uw"),
+            ],
+            vec![variant(None, &["Exec_size", "Pred", "Label"], &[])],
+        );
+        assert_eq!(instruction_row(&jmp).size, "6");
+        // With a sub-opcode the first field sits at byte 2: 1 + 1 + ud(4) = 6.
+        let mut sub = instruction(
+            "SUB",
+            vec![field("X", "ud")],
+            vec![variant(None, &["X"], &[])],
+        );
+        sub.sub_opcode = Some(opcode("SUB_OP", 3));
+        assert_eq!(cells(&sub, 0), vec![pair("2", "4")]);
+        let row = instruction_row(&sub);
+        assert_eq!(row.size, "6");
+        assert_eq!(row.sub_opcode, "`0x03` (SUB\\_OP)");
+        // No fields at all (BARRIER): the opcode byte alone.
+        let barrier = instruction("BARRIER", vec![], vec![variant(None, &[], &[])]);
+        assert_eq!(instruction_row(&barrier).size, "1");
+    }
+
+    #[test]
+    fn an_optional_field_makes_later_offsets_and_the_size_variable() {
+        let i = instruction(
+            "OPT",
+            vec![field("A", "ub"), field("B", "uw"), field("C", "ub")],
+            vec![variant(None, &["A", "B", "C"], &["B"])],
+        );
+        assert_eq!(
+            cells(&i, 0),
+            vec![pair("1", "1"), pair("2", "2"), pair("variable", "1")]
+        );
+        assert_eq!(instruction_row(&i).size, "variable");
+    }
+
+    #[test]
+    fn variants_of_different_sizes_make_the_size_variable() {
+        let fields = vec![field("Op", "ub"), field("A", "ub"), field("B", "ud")];
+        let same = instruction(
+            "SAME",
+            fields.clone(),
+            vec![
+                variant(Some("Op=x"), &["Op", "A"], &[]),
+                variant(Some("Op=y"), &["Op", "A"], &[]),
+            ],
+        );
+        assert_eq!(instruction_row(&same).size, "3");
+        let differ = instruction(
+            "DIFFER",
+            fields,
+            vec![
+                variant(Some("Op=x"), &["Op", "A"], &[]),
+                variant(Some("Op=y"), &["Op", "B"], &[]),
+            ],
+        );
+        assert_eq!(instruction_row(&differ).size, "variable");
+    }
+
+    #[test]
+    fn platform_values_are_listed_with_their_bits() {
+        // FENCE: {ICLLP+}Bit[5] with 0b0 / 0b1; a plain Bit[0] with no annotation.
+        let mut mask = field("Mask", "ub");
+        mask.bitfields = vec![
+            BitField {
+                hi: 0,
+                lo: 0,
+                summary: "commit enable".into(),
+                values: vec![],
+                platform: None,
+                span: Span::default(),
+            },
+            BitField {
+                hi: 5,
+                lo: 5,
+                summary: String::new(),
+                values: vec![value(0, "global", None), value(1, "SLM | only", None)],
+                platform: Some("ICLLP+".into()),
+                span: Span::default(),
+            },
+        ];
+        mask.values = vec![value(7, "<all>", Some("XEHP+")), value(8, "none", None)];
+        let spec = Spec {
+            instructions: vec![instruction(
+                "FENCE",
+                vec![mask],
+                vec![variant(None, &["Mask"], &[])],
+            )],
+        };
+        let rows: Vec<_> = platform_rows(&spec)
+            .into_iter()
+            .map(|r| (r.link, r.bits, r.value, r.meaning, r.platform))
+            .collect();
+        let link = "FENCE.md#field-mask".to_string();
+        assert_eq!(
+            rows,
+            vec![
+                (
+                    link.clone(),
+                    "—".into(),
+                    "`7` (`0x7`)".into(),
+                    "&lt;all&gt;".into(),
+                    "XEHP+".into()
+                ),
+                (
+                    link.clone(),
+                    "[5]".into(),
+                    "`0b0`".into(),
+                    "global".into(),
+                    "ICLLP+".into()
+                ),
+                (
+                    link,
+                    "[5]".into(),
+                    "`0b1`".into(),
+                    "SLM \\| only".into(),
+                    "ICLLP+".into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn pages_carry_the_marker_and_field_anchors_that_differ_only_in_case_stay_distinct() {
+        let i = instruction(
+            "CASE",
+            vec![field("Src", "ub"), field("src", "ub")],
+            vec![variant(None, &["Src", "src"], &[])],
+        );
+        let out = render(
+            &Spec {
+                instructions: vec![i],
+            },
+            &Options::default(),
+        );
+        assert_eq!(
+            out.keys().collect::<Vec<_>>(),
+            vec!["docs/CASE.md", "docs/README.md"]
+        );
+        let page = &out["docs/CASE.md"];
+        assert!(page
+            .starts_with("<!-- @generated by `cargo xtask regen` from spec/CASE.md. Do not edit"));
+        assert!(page.contains("| 1 | [Src](#field-src) | `ub` | no | 1 | 1 |"));
+        assert!(page.contains("| 2 | [src](#field-src-1) | `ub` | no | 2 | 1 |"));
+        assert!(out["docs/README.md"]
+            .contains("| `0x36` | none | [CASE](CASE.md) | 2 | 3 | n/a | `CASE.md` |"));
+    }
+}
