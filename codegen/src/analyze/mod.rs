@@ -1018,6 +1018,33 @@ mod tests {
     }
 
     #[test]
+    fn colliding_rust_names_get_deterministic_suffixes() {
+        // Fields: the later of two snake-case twins gets `_2`.
+        let mut e = field("Size", "ub");
+        // Variants: a meaning seen twice appends the value.
+        e.values = vec![
+            value(1, "8 elements", None, 4),
+            value(3, "8 elements", None, 5),
+        ];
+        let (m, _) = run(vec![inst(
+            "X",
+            1,
+            vec![field("Src0", "ub"), field("src0", "ub"), e],
+        )]);
+        let f = &m.instructions[0].fields;
+        assert_eq!(
+            (f["Src0"].rust_name.as_str(), f["src0"].rust_name.as_str()),
+            ("src0", "src0_2")
+        );
+        let names: Vec<&str> = m.instructions[0].enums[0]
+            .variants
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect();
+        assert_eq!(names, vec!["N8Elements", "N8Elements3"]);
+    }
+
+    #[test]
     fn names_that_collide_in_rust_are_errors() {
         let (_, d) = run(vec![inst("A_B", 1, vec![]), inst("a_b", 2, vec![])]);
         assert_eq!(codes(&d), vec!["V0303"]);

@@ -179,6 +179,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn words_split_at_separators_case_changes_and_digits_after_letters() {
+        assert_eq!(words("LscSubOp"), vec!["Lsc", "Sub", "Op"]);
+        assert_eq!(words("Src0Data"), vec!["Src0", "Data"]);
+        assert_eq!(words("3D_SAMPLE"), vec!["3D", "SAMPLE"]);
+        assert_eq!(words("Exec_size"), vec!["Exec", "size"]);
+    }
+
+    #[test]
+    fn type_names_never_start_with_a_digit_or_are_keywords() {
+        assert_eq!(type_name("3D"), "N3d");
+        assert_eq!(type_name(""), "N");
+        assert_eq!(type_name("self"), "Self_");
+    }
+
+    #[test]
     fn type_names() {
         assert_eq!(type_name("QW_SCATTER"), "QwScatter");
         assert_eq!(type_name("SCATTER4_SCALED"), "Scatter4Scaled");
