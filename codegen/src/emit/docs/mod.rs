@@ -12,7 +12,7 @@ use crate::schema::{BitField, EnumValue, Field, Instruction, Spec, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use tera::{Context, Tera};
-pub use text::{cell, code_block, slug, Anchors};
+pub use text::{cell, code_block, code_cell, name_cell, slug, url_path, Anchors};
 
 const INDEX: &str = include_str!("../../../templates/index.md.tera");
 const INSTRUCTION: &str = include_str!("../../../templates/instruction.md.tera");
@@ -75,7 +75,10 @@ struct VariantRow {
 
 #[derive(Serialize)]
 struct InstructionRow {
+    /// Escaped for display.
     name: String,
+    /// The doc's file name for the `@generated` comment.
+    source_file: String,
     page: String,
     source: String,
     opcode: String,
@@ -167,9 +170,9 @@ fn layout(
             let optional = v.optional_fields.contains(name);
             let size = fixed_size(ty);
             let row = LayoutRow {
-                name: cell(name),
+                name: name_cell(name),
                 anchor: anchors.get(name.as_str()).cloned().unwrap_or_default(),
-                ty: format!("`{}`", ty),
+                ty: code_cell(ty),
                 optional: if optional { "yes" } else { "no" },
                 offset: offset.map_or("variable".into(), |o| o.to_string()),
                 size: size.map_or("variable".into(), |s| s.to_string()),
@@ -230,10 +233,10 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
         .fields
         .iter()
         .map(|f| FieldRow {
-            name: cell(&f.name),
-            heading: cell(&field_heading(&f.name)),
+            name: name_cell(&f.name),
+            heading: name_cell(&field_heading(&f.name)),
             anchor: anchors.get(f.name.as_str()).cloned().unwrap_or_default(),
-            ty: format!("`{}`", f.ty),
+            ty: code_cell(&f.ty),
             optional: if f.optional { "yes" } else { "no" },
             allowed_types: cell(&f.allowed_types.join(", ")),
             operand_classes: cell(&f.operand_classes.join(", ")),
@@ -252,14 +255,15 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
         })
         .collect();
     InstructionRow {
-        name: inst.name.clone(),
-        page: format!("{}.md", inst.name),
-        source: inst.source.clone(),
+        name: name_cell(&inst.name),
+        page: format!("{}.md", url_path(&inst.name)),
+        source: code_cell(&inst.source),
+        source_file: comment_text(&inst.source),
         opcode: format!("`{:#04x}`", inst.opcode.value),
         sub_opcode: inst
             .sub_opcode
             .as_ref()
-            .map(|s| format!("`{:#04x}` ({})", s.value, cell(&s.name)))
+            .map(|s| format!("`{:#04x}` ({})", s.value, name_cell(&s.name)))
             .unwrap_or_else(|| "none".into()),
         field_count: inst.fields.len(),
         size,
@@ -271,7 +275,7 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
         aliases: inst
             .aliases
             .iter()
-            .map(|a| format!("[{}]({a}.md)", cell(a)))
+            .map(|a| format!("[{}]({}.md)", name_cell(a), url_path(a)))
             .collect::<Vec<_>>()
             .join(", "),
         description: cell_paragraphs(&inst.description),
@@ -322,12 +326,12 @@ fn platform_rows(spec: &Spec) -> Vec<PlatformRow> {
         let anchors = field_anchors(inst);
         for f in &inst.fields {
             let anchor = anchors.get(f.name.as_str()).cloned().unwrap_or_default();
-            let link = format!("{}.md#{anchor}", inst.name);
+            let link = format!("{}.md#{anchor}", url_path(&inst.name));
             let mut push = |bits: String, v: &EnumValue, width: Option<u8>, platform: &str| {
                 rows.push(PlatformRow {
-                    instruction: cell(&inst.name),
+                    instruction: name_cell(&inst.name),
                     link: link.clone(),
-                    field: cell(&f.name),
+                    field: name_cell(&f.name),
                     bits,
                     value: value_text(v.value, width),
                     meaning: cell(&v.meaning),
@@ -365,8 +369,9 @@ pub fn render(spec: &Spec, opts: &Options) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let rows: Vec<InstructionRow> = spec.instructions.iter().map(instruction_row).collect();
     let mut ctx = Context::new();
-    ctx.insert("command", &opts.regen_command);
-    ctx.insert("spec_label", &opts.spec_label);
+    ctx.insert("command", &comment_text(&opts.regen_command));
+    ctx.insert("spec_label", &comment_text(&opts.spec_label));
+    ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
     ctx.insert("instructions", &rows);
     ctx.insert("platform_values", &platform_rows(spec));
     out.insert(
@@ -375,12 +380,17 @@ pub fn render(spec: &Spec, opts: &Options) -> BTreeMap<String, String> {
     );
     for (inst, row) in spec.instructions.iter().zip(&rows) {
         let mut ctx = Context::new();
-        ctx.insert("command", &opts.regen_command);
-        ctx.insert("spec_label", &opts.spec_label);
+        ctx.insert("command", &comment_text(&opts.regen_command));
+        ctx.insert("spec_label", &comment_text(&opts.spec_label));
         ctx.insert("i", row);
         out.insert(page_path(inst), finish(tera.render("instruction.md", &ctx)));
     }
     out
+}
+
+/// Text inside the `@generated` HTML comment, which `-->` would end early.
+fn comment_text(s: &str) -> String {
+    s.replace("-->", "- ->").replace(['\n', '\r'], " ")
 }
 
 /// Collapses runs of blank lines the templates leave and ends with one newline.

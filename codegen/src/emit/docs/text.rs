@@ -4,16 +4,26 @@
 /// Code spans the docs write (`` `lsc_load` ``) are kept, since their content is literal on
 /// GitHub anyway; only their `|` is escaped, which GFM tables require even inside code.
 pub fn escape_inline(s: &str) -> String {
-    escape(s, false)
+    escape(s, false, true)
+}
+
+/// A name (field, instruction) in a cell or heading: every character literal, backticks too.
+pub fn name_cell(s: &str) -> String {
+    escape(
+        &s.split_whitespace().collect::<Vec<_>>().join(" "),
+        true,
+        false,
+    )
 }
 
 /// `table`: the text goes in a table cell, where `|` ends the cell even inside a code span.
-fn escape(s: &str, table: bool) -> String {
+/// `code`: backtick spans of the docs stay code spans.
+fn escape(s: &str, table: bool, code: bool) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
     let mut i = 0;
     while i < chars.len() {
-        if chars[i] == '`' {
+        if chars[i] == '`' && code {
             let run = chars[i..].iter().take_while(|&&c| c == '`').count();
             if let Some(close) = closing_run(&chars, i + run, run) {
                 for &c in &chars[i..close + run] {
@@ -42,6 +52,7 @@ fn escape(s: &str, table: bool) -> String {
             '[' => out.push_str("\\["),
             ']' => out.push_str("\\]"),
             '~' => out.push_str("\\~"),
+            '`' => out.push_str("\\`"),
             // Only at the start could these open a heading or a list.
             '#' | '-' | '+' if out.trim().is_empty() => {
                 out.push('\\');
@@ -73,7 +84,41 @@ fn closing_run(chars: &[char], from: usize, len: usize) -> Option<usize> {
 
 /// A table cell: one line, `|` escaped, HTML-looking text literal.
 pub fn cell(s: &str) -> String {
-    escape(&s.split_whitespace().collect::<Vec<_>>().join(" "), true)
+    escape(
+        &s.split_whitespace().collect::<Vec<_>>().join(" "),
+        true,
+        true,
+    )
+}
+
+/// A code span for a table cell, delimited by a backtick run longer than any inside.
+pub fn code_cell(s: &str) -> String {
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.is_empty() {
+        return String::new();
+    }
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let ticks = "`".repeat(longest + 1);
+    // A space keeps a leading or trailing backtick of the content apart from the delimiter.
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{}{pad}{ticks}", s.replace('|', "\\|"))
+}
+
+/// A link target for a page name: anything but `[A-Za-z0-9._-]` percent-encoded.
+pub fn url_path(name: &str) -> String {
+    let mut out = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// A fenced code block longer than any backtick run inside, so no content can close it.
@@ -150,6 +195,7 @@ mod tests {
         // Outside a table a pipe in code is shown as written.
         assert_eq!(escape_inline("`a|b`"), "`a|b`");
         assert_eq!(escape_inline("- item ~x~"), "\\- item \\~x\\~");
+        assert_eq!(name_cell("`Src|0`"), "\\`Src\\|0\\`");
     }
 
     #[test]
@@ -168,6 +214,16 @@ mod tests {
         );
         assert_eq!(slug("3D_SAMPLE"), "3d_sample");
         assert_eq!(slug("Field: a<b> & `c`"), "field-ab--c");
+    }
+
+    #[test]
+    fn code_cells_and_url_paths() {
+        assert_eq!(code_cell("ADD.md"), "`ADD.md`");
+        assert_eq!(code_cell("a`b|c"), "``a`b\\|c``");
+        assert_eq!(code_cell("`x"), "`` `x ``");
+        assert_eq!(code_cell(""), "");
+        assert_eq!(url_path("LSC_FENCE"), "LSC_FENCE");
+        assert_eq!(url_path("A B(c)"), "A%20B%28c%29");
     }
 
     #[test]
