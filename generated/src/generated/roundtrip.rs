@@ -314,5 +314,13 @@ proptest! {
     proptest::collection::vec(any:: < u8 > (), 0..96)) { if let Ok((inst, used)) =
     decode(& bytes) { prop_assert!(used >= 1 && used <= bytes.len()); let mut again =
     Vec::new(); inst.encode(& mut again); prop_assert_eq!(& again[..], & bytes[..used]);
+    } } #[doc =
+    r" Bytes after a known opcode reach the field decoders; whatever decodes (reserved"]
+    #[doc = r" bits included) encodes back to exactly the bytes it consumed."] #[test] fn
+    bytes_after_an_opcode_reencode_exactly(op in proptest::sample::select(crate
+    ::Opcode::ALL.to_vec()), tail in proptest::collection::vec(any:: < u8 > (), 0..96),)
+    { let mut bytes = vec![op.value()]; bytes.extend_from_slice(& tail); if let Ok((inst,
+    used)) = decode(& bytes) { prop_assert_eq!(inst.opcode(), op); let mut again =
+    Vec::new(); inst.encode(& mut again); prop_assert_eq!(& again[..], & bytes[..used]);
     } }
 }
