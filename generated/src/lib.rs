@@ -23,6 +23,23 @@
 //! assert_eq!(out, bytes);
 //! ```
 //!
+//! # Validation
+//!
+//! `validate(platform)` checks every rule its doc states; each failure names the instruction,
+//! the field and quotes the doc ([`ValidationError`]):
+//! - values annotated with a platform exist only there: `{XEHP+}` is XEHP and later, `{-PVC}`
+//!   and `{pre-ICLLP}` the platforms before (the docs write `{-PVC}For pre-PVC platforms`),
+//!   `{PVC}` that platform only, and a comma list any of its parts; a `{TGLLP+}Bit[6..5]` range
+//!   must be zero before TGLLP. The order of platforms is the chronological list of the
+//!   analyzer (see [`Platform`]);
+//! - bits no `Bit[hi..lo]` range covers (kept in `reserved` members, so decoding is lossless)
+//!   must be zero, and members must fit their ranges;
+//! - operand classes (`Operand class: ...`) and, where an operand carries a type (immediates),
+//!   the allowed types (`Must have type UD`);
+//! - `At least one channel must be enabled`;
+//! - exec sizes and other enumerated values need no check: their enums hold only the listed
+//!   values, and decoding anything else is a [`DecodeErrorKind::InvalidValue`].
+//!
 //! # Executors
 //!
 //! [`Execute`] has one *required* method per instruction: when a spec change adds an
