@@ -198,7 +198,23 @@ pub struct InstModel {
     /// `SVM`): the sub-opcodes those docs claim, with their names. Its first field must avoid
     /// them, or the bytes decode as the other instruction.
     pub claimed_subs: Vec<(u8, String)>,
+    /// `#### Operand type maps`: the source types each map allows, checked on immediate
+    /// sources (the only operands whose bytes carry a type). Any map may hold.
+    pub src_type_maps: Vec<TypeMapModel>,
 }
+
+/// The `Src types` of one `Type map{PLATFORM}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeMapModel {
+    pub rule: Option<Rule>,
+    /// Upper-case data type names, as the doc lists them.
+    pub types: Vec<String>,
+}
+
+/// The data types of the data types chapter (and the runtime's `DataType`).
+pub const DATA_TYPES: &[&str] = &[
+    "UD", "D", "UW", "W", "UB", "B", "DF", "F", "V", "VF", "BOOL", "UQ", "UV", "Q", "HF", "BF",
+];
 
 /// The analysed spec.
 #[derive(Clone, Debug, Default)]
@@ -508,6 +524,7 @@ fn analyze_instruction(
         }
         fields.insert(f.name.clone(), m);
     }
+    let src_type_maps = src_type_maps(&mut a);
     let Analyzer { enums, diags, .. } = a;
     let optional: Vec<&Field> = inst.fields.iter().filter(|f| f.optional).collect();
     if let Some(first) = optional.first() {
@@ -647,7 +664,40 @@ fn analyze_instruction(
         enums,
         alias_of: inst.alias_of.clone(),
         claimed_subs: Vec::new(),
+        src_type_maps,
     }
+}
+
+/// The `Src types` of the doc's type maps. A map naming a type the data types chapter lacks
+/// would make the check guess, so then no map of the doc is checked, with a warning.
+fn src_type_maps(a: &mut Analyzer<'_>) -> Vec<TypeMapModel> {
+    let inst = a.inst;
+    let mut maps = Vec::new();
+    for m in &inst.type_maps {
+        let Some(types) = m
+            .types
+            .iter()
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case("src types"))
+            .map(|(_, v)| v)
+        else {
+            continue;
+        };
+        if let Some(bad) = types.iter().find(|t| !DATA_TYPES.contains(&t.as_str())) {
+            a.diags.push(Diagnostic::new(
+                Code::OpenLayout,
+                &inst.source,
+                m.span,
+                format!("type map names `{bad}`, which is not a vISA data type; the type maps of this doc are not checked"),
+            ));
+            return Vec::new();
+        }
+        let rule = a.rule(&m.platform, m.span);
+        maps.push(TypeMapModel {
+            rule,
+            types: types.clone(),
+        });
+    }
+    maps
 }
 
 /// Length of the longest common prefix of the variants' field lists.
@@ -1042,6 +1092,52 @@ mod tests {
             .map(|v| v.name.as_str())
             .collect();
         assert_eq!(names, vec!["N8Elements", "N8Elements3"]);
+    }
+
+    #[test]
+    fn type_maps_give_source_types_per_platform() {
+        use crate::schema::TypeMap;
+        let map = |platform: Option<&str>, src: &[&str], line| TypeMap {
+            platform: platform.map(str::to_string),
+            types: [
+                ("Dst types".to_string(), vec!["F".to_string()]),
+                (
+                    "Src types".to_string(),
+                    src.iter().map(|t| t.to_string()).collect(),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+            span: span(line),
+        };
+        // As ADD.md: `Type map{-XEHP}` F, `Type map{XEHP+}` F, BF.
+        let mut i = inst("ADD", 0x01, vec![field("Src0", "vec_operand")]);
+        i.type_maps = vec![
+            map(None, &["UD", "D"], 20),
+            map(Some("XEHP+"), &["F", "BF"], 21),
+        ];
+        let (m, d) = run(vec![i.clone()]);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(
+            m.instructions[0].src_type_maps,
+            vec![
+                TypeMapModel {
+                    rule: None,
+                    types: vec!["UD".into(), "D".into()]
+                },
+                TypeMapModel {
+                    rule: Some(Rule::Since("XEHP".into())),
+                    types: vec!["F".into(), "BF".into()]
+                },
+            ]
+        );
+        assert_eq!(m.platforms, vec!["XEHP"]);
+        // A type the data types chapter lacks: no map is checked, and the doc is named.
+        i.type_maps.push(map(None, &["INT4"], 22));
+        let (m, d) = run(vec![i]);
+        assert!(m.instructions[0].src_type_maps.is_empty());
+        assert_eq!(codes(&d), vec!["V0202"]);
+        assert_eq!((d[0].file.as_str(), d[0].line), ("ADD.md", 22));
     }
 
     #[test]

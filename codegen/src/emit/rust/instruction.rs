@@ -182,6 +182,13 @@ fn err(inst: &InstModel, field: &str, rule: &str) -> TokenStream {
     quote!(return Err(ValidationError { instruction: #name, field: #field, rule: #rule });)
 }
 
+/// A source operand, which the type maps' `Src types` constrain: `Src`, `Src0`, `Src1`, ...
+pub(super) fn is_source(doc_name: &str) -> bool {
+    let l = doc_name.to_ascii_lowercase();
+    l.strip_prefix("src")
+        .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()))
+}
+
 /// The checks of one field's rules.
 fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
     let n = ident(&f.rust_name);
@@ -322,6 +329,47 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
             }
         }
         _ => {}
+    }
+    if matches!(f.ty, FieldType::Vector) && !inst.src_type_maps.is_empty() && is_source(&f.doc_name)
+    {
+        let alternatives: Vec<TokenStream> = inst
+            .src_type_maps
+            .iter()
+            .map(|m| {
+                let types = m.types.iter().map(|t| {
+                    let v = ident(&crate::analyze::naming::type_name(t));
+                    quote!(DataType::#v)
+                });
+                match &m.rule {
+                    Some(r) => {
+                        let on = super::top::rule_check(r);
+                        quote!(((#on) && matches!(t, #(#types)|*)))
+                    }
+                    None => quote!(matches!(t, #(#types)|*)),
+                }
+            })
+            .collect();
+        let mut alternatives = alternatives.into_iter();
+        let first = alternatives.next().unwrap_or_else(|| quote!(false));
+        let any = alternatives.fold(first, |acc, a| quote!(#acc || #a));
+        let listed: Vec<String> = inst
+            .src_type_maps
+            .iter()
+            .map(|m| match &m.rule {
+                Some(r) => format!("{{{}}} {}", r.annotation(), m.types.join(", ")),
+                None => m.types.join(", "),
+            })
+            .collect();
+        let e = err(
+            inst,
+            fname,
+            &format!("Operand type maps: Src types {}", listed.join(" | ")),
+        );
+        checks.push(quote! {
+            if let Some(t) = self.#n.immediate_type() {
+                if !(#any) { #e }
+            }
+        });
     }
     quote!(#(#checks)*)
 }
@@ -625,5 +673,16 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
         #(#enums)*
         #(#bits)*
         #body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_source;
+
+    #[test]
+    fn sources_are_src_with_an_optional_index() {
+        assert!(is_source("Src") && is_source("Src0") && is_source("src12"));
+        assert!(!is_source("Src0Data") && !is_source("Dst") && !is_source("SrcAddr"));
     }
 }

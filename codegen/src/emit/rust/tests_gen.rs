@@ -44,6 +44,33 @@ fn restricted(
     Some(quote!(proptest::sample::select(vec![#(#vals),*])))
 }
 
+/// Immediate types to generate for an operand: its own "Must have type" list, else for a
+/// source the types of the type maps that hold everywhere (so every value validates on some
+/// platform whatever the other fields hold), else the `{X+}` maps' (valid on the newest).
+fn test_types(inst: &InstModel, f: &FieldModel) -> Vec<String> {
+    use crate::analyze::platform::Rule;
+    if !f.types.is_empty() || !super::instruction::is_source(&f.doc_name) {
+        return f.types.clone();
+    }
+    let pick = |keep: &dyn Fn(&Option<Rule>) -> bool| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for m in inst.src_type_maps.iter().filter(|m| keep(&m.rule)) {
+            for t in &m.types {
+                if !out.contains(t) {
+                    out.push(t.clone());
+                }
+            }
+        }
+        out
+    };
+    let everywhere = pick(&|r| r.is_none());
+    if everywhere.is_empty() {
+        pick(&|r| matches!(r, Some(Rule::Since(_))))
+    } else {
+        everywhere
+    }
+}
+
 fn strategy(inst: &InstModel, v: &VariantModel, f: &FieldModel) -> TokenStream {
     match &f.ty {
         FieldType::Int(i) => {
@@ -93,7 +120,7 @@ fn strategy(inst: &InstModel, v: &VariantModel, f: &FieldModel) -> TokenStream {
         FieldType::Predicate => quote!(support::predicate()),
         FieldType::Vector => {
             let classes = &f.classes;
-            let types = &f.types;
+            let types = &test_types(inst, f);
             quote!(support::vector_operand(&[#(#classes),*], &[#(#types),*]))
         }
         FieldType::Raw => quote!(support::raw_operand()),
