@@ -278,6 +278,59 @@ Writes <Dst> at <Offset>.
     }
 
     #[test]
+    fn type_maps_check_immediate_sources_per_platform() {
+        let doc = "## Opcode
+
+  ADDX = 0x01
+
+## Format
+
+| | | | |
+| --- | --- | --- | --- |
+| 0x01(ADDX) | Dst | Src0 | Src1 |
+
+## Description
+
+Adds.
+
+- **Dst(vec_operand):** The destination
+- **Src0(vec_operand):** The first source
+- **Src1(vec_operand):** The second source
+
+#### Operand type maps
+- **Type map**
+  -  **Dst types:** UD, D
+  -  **Src types:** UD, D
+- **Type map{XEHP+}**
+  -  **Dst types:** F, BF
+  -  **Src types:** F, BF
+";
+        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
+            name: "ADDX.md".into(),
+            bytes: doc.as_bytes().to_vec(),
+        }]);
+        let (model, diags) = crate::analyze::analyze(&parsed.spec);
+        assert!(diags.is_empty(), "{diags:?}");
+        let files = render(&model, &Options::default());
+        let code = &files["src/generated/addx.rs"];
+        // Both sources are checked, the destination (never an immediate) is not.
+        let rule = "Operand type maps: Src types UD, D | {XEHP+} F, BF";
+        assert_eq!(code.matches(rule).count(), 2, "{code}");
+        let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("if !(matches!(t, DataType::Ud | DataType::D) || ((platform >= Platform::Xehp) && matches!(t, DataType::F | DataType::Bf)))"),
+            "{code}"
+        );
+        // The property tests draw source immediates from the map valid everywhere.
+        let tests = &files["src/generated/roundtrip.rs"];
+        let flat: String = tests.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(r#"support::vector_operand(&[], &["UD", "D"])"#),
+            "{tests}"
+        );
+    }
+
+    #[test]
     fn rendering_the_spec_is_deterministic_and_marked() {
         let files = crate::parse::load_dir(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"),
