@@ -261,16 +261,17 @@ fn bench_inner() -> Result<PathBuf, String> {
                 n / e.median * 1e3
             )
         };
+        let mixed = format!(
+            "{} of {}",
+            c.stats["instructions_mixed"], c.stats["instructions_in_crate"]
+        );
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {:.0} MB/s | {} |",
             c.label,
             n,
             bytes,
-            format!(
-                "{} of {}",
-                c.stats["instructions_mixed"], c.stats["instructions_in_crate"]
-            ),
+            mixed,
             rate(&c.decode),
             c.memcpy.median / c.decode.median,
             rate(&c.encode),
