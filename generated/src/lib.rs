@@ -36,6 +36,9 @@
 //!   must be zero, and members must fit their ranges;
 //! - operand classes (`Operand class: ...`) and, where an operand carries a type (immediates),
 //!   the allowed types (`Must have type UD`);
+//! - `#### Operand type maps`: an immediate source (`Src`, `Src0`, ...) must have a type that
+//!   some map available on the platform lists under `Src types` (`Dst types` go unchecked: a
+//!   destination's type is its variable's, which the bytes do not carry);
 //! - `At least one channel must be enabled`;
 //! - exec sizes and other enumerated values need no check: their enums hold only the listed
 //!   values, and decoding anything else is a [`DecodeErrorKind::InvalidValue`].
