@@ -140,6 +140,9 @@ pub enum FieldType {
 /// A field of an instruction, as generated.
 #[derive(Clone, Debug)]
 pub struct FieldModel {
+    /// A bit-packed field whose struct is identical in several docs: generated once, in the
+    /// shared module.
+    pub shared_struct: bool,
     pub doc_name: String,
     pub rust_name: String,
     pub ty: FieldType,
@@ -223,6 +226,9 @@ pub struct Model {
     /// Platforms the docs name, oldest first.
     pub platforms: Vec<String>,
     pub shared_enums: Vec<EnumDef>,
+    /// Bit-packed field structs generated once in the shared module: (instruction index,
+    /// field name) of one doc that has it.
+    pub shared_structs: Vec<(usize, String)>,
     pub spec: Spec,
 }
 
@@ -424,6 +430,7 @@ impl Analyzer<'_> {
         );
         let operand = matches!(ty, FieldType::Vector);
         FieldModel {
+            shared_struct: false,
             doc_name: f.name.clone(),
             rust_name: snake_name(&f.name),
             ty,
@@ -746,6 +753,74 @@ fn share_enums(insts: &mut [InstModel]) -> Vec<EnumDef> {
     shared.into_values().collect()
 }
 
+/// What makes two bit-packed field structs generate identically; `None` when a member's enum
+/// is not shared (the shared module could not name it).
+fn struct_key(inst: &InstModel, f: &FieldModel) -> Option<String> {
+    let FieldType::Bits {
+        base,
+        name,
+        members,
+        reserved_mask,
+    } = &f.ty
+    else {
+        return None;
+    };
+    let mut key = format!("{name}|{base:?}|{reserved_mask}|{}", f.doc_name);
+    for m in members {
+        let ty = match m.ty {
+            MemberType::Int => "int".to_string(),
+            MemberType::Enum(e) => {
+                let def = inst.enums.get(e)?;
+                if !def.shared {
+                    return None;
+                }
+                format!("enum {}", def.name)
+            }
+        };
+        key.push_str(&format!(
+            "|{}:{}:{}:{}:{:?}:{:?}:{ty}",
+            m.name, m.hi, m.lo, m.summary, m.rule, m.nonzero
+        ));
+    }
+    Some(key)
+}
+
+/// Like [`share_enums`], for the structs of bit-packed fields (`Exec_size` is in most docs).
+fn share_structs(insts: &mut [InstModel]) -> Vec<(usize, String)> {
+    let mut uses: BTreeMap<String, BTreeMap<String, Vec<(usize, String)>>> = BTreeMap::new();
+    for (i, inst) in insts.iter().enumerate() {
+        for f in inst.fields.values() {
+            if let (Some(key), FieldType::Bits { name, .. }) = (struct_key(inst, f), &f.ty) {
+                uses.entry(name.clone())
+                    .or_default()
+                    .entry(key)
+                    .or_default()
+                    .push((i, f.doc_name.clone()));
+            }
+        }
+    }
+    let mut shared = Vec::new();
+    for (_, sets) in uses {
+        // Most uses wins; ties go to the smallest key, deterministically.
+        let Some((_, users)) = sets
+            .into_iter()
+            .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(&a.0)))
+        else {
+            continue;
+        };
+        if users.len() < 2 {
+            continue;
+        }
+        for (i, field) in &users {
+            if let Some(f) = insts[*i].fields.get_mut(field) {
+                f.shared_struct = true;
+            }
+        }
+        shared.push(users[0].clone());
+    }
+    shared
+}
+
 /// Checks the schema and builds the model the emitters render.
 pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
     let mut diags = Vec::new();
@@ -779,6 +854,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
         }
     }
     let shared_enums = share_enums(&mut instructions);
+    let shared_structs = share_structs(&mut instructions);
     let subs: Vec<(u8, u8, String)> = instructions
         .iter()
         .filter_map(|i| Some((i.opcode, i.sub_opcode?, i.doc_name.clone())))
@@ -797,6 +873,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             instructions,
             platforms,
             shared_enums,
+            shared_structs,
             spec: spec.clone(),
         },
         diags,
@@ -1142,6 +1219,35 @@ mod tests {
         assert!(m.instructions[0].src_type_maps.is_empty());
         assert_eq!(codes(&d), vec!["V0202"]);
         assert_eq!((d[0].file.as_str(), d[0].line), ("ADD.md", 22));
+    }
+
+    #[test]
+    fn identical_bit_packed_structs_are_shared_when_their_enums_are() {
+        let exec = |summary: &str| {
+            let mut f = field("Exec_size", "ub");
+            f.bitfields = vec![BitField {
+                hi: 2,
+                lo: 0,
+                summary: summary.into(),
+                values: vec![value(3, "8 elements", None, 5)],
+                platform: None,
+                span: span(4),
+            }];
+            f
+        };
+        let (m, _) = run(vec![
+            inst("A", 1, vec![exec("size")]),
+            inst("B", 2, vec![exec("size")]),
+            inst("C", 3, vec![exec("other size")]),
+        ]);
+        assert_eq!(m.shared_structs, vec![(0, "Exec_size".to_string())]);
+        let shared: Vec<bool> = m
+            .instructions
+            .iter()
+            .map(|i| i.fields["Exec_size"].shared_struct)
+            .collect();
+        // C's summary differs (another member name and doc): it keeps its own struct.
+        assert_eq!(shared, vec![true, true, false]);
     }
 
     #[test]

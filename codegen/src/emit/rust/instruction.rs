@@ -40,7 +40,7 @@ fn field_docs(f: &FieldModel) -> TokenStream {
 }
 
 /// The struct of a bit-packed field, with raw conversions.
-fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
+pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
     let FieldType::Bits {
         base,
         name,
@@ -511,7 +511,11 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
         return quote! { #prelude #doc pub type #ty = super::#m::#tt; };
     }
     let enums = inst.enums.iter().filter(|e| !e.shared).map(enum_tokens);
-    let bits = inst.fields.values().map(|f| bits_struct(inst, f));
+    let bits = inst
+        .fields
+        .values()
+        .filter(|f| !f.shared_struct)
+        .map(|f| bits_struct(inst, f));
     let op = hex(u64::from(inst.opcode));
     let opcode_bytes = match inst.sub_opcode {
         Some(s) => {

@@ -194,11 +194,28 @@ pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
         header(opts, &all_sources) + &format(top::render(model)),
     );
     let enums: Vec<TokenStream> = model.shared_enums.iter().map(enum_tokens).collect();
+    let structs: Vec<TokenStream> = model
+        .shared_structs
+        .iter()
+        .filter_map(|(i, field)| {
+            let inst = model.instructions.get(*i)?;
+            Some(instruction::bits_struct(inst, inst.fields.get(field)?))
+        })
+        .collect();
+    let codec = if structs.is_empty() {
+        quote!()
+    } else {
+        quote!(
+            use crate::runtime::{DecodeError, DecodeErrorKind};
+        )
+    };
     let shared = quote! {
-        //! Value sets identical in several docs, generated once.
+        //! Value sets and bit-packed fields identical in several docs, generated once.
         #![allow(clippy::all)]
         use super::Platform;
+        #codec
         #(#enums)*
+        #(#structs)*
     };
     out.insert(
         "src/generated/enums.rs".to_string(),

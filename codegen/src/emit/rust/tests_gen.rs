@@ -92,7 +92,12 @@ fn strategy(inst: &InstModel, v: &VariantModel, f: &FieldModel) -> TokenStream {
             ..
         } => {
             let raw = int_ty(base.unsigned());
-            let sn = path(inst, name);
+            let sn = if f.shared_struct {
+                let n = ident(name);
+                quote!(crate::generated::enums::#n)
+            } else {
+                path(inst, name)
+            };
             let names: Vec<_> = members.iter().map(|m| ident(&m.name)).collect();
             let strats = members.iter().map(|m| match &m.ty {
                 MemberType::Enum(e) => {
