@@ -348,6 +348,31 @@ Adds.
     }
 
     #[test]
+    fn the_full_corpus_renders_deterministically_and_every_file_parses() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared"))
+            .join("visa-docs/current/instructions");
+        if !dir.is_dir() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{} is missing in CI",
+                dir.display()
+            );
+            eprintln!("skipped: {} is absent", dir.display());
+            return;
+        }
+        let files = crate::parse::load_dir(&dir).unwrap();
+        let parsed = crate::parse::parse_spec(&files);
+        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let a = render(&model, &Options::default());
+        let b = render(&model, &Options::default());
+        assert_eq!(a, b);
+        // One module per doc (aliases included), plus mod.rs, enums.rs and roundtrip.rs.
+        assert_eq!(a.len(), model.instructions.len() + 3);
+        assert!(a.contains_key("src/generated/sample_3d.rs"));
+        assert!(a.contains_key("src/generated/svm_atomic.rs"));
+    }
+
+    #[test]
     fn rendering_the_spec_is_deterministic_and_marked() {
         let files = crate::parse::load_dir(
             &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"),
