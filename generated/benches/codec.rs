@@ -73,7 +73,9 @@ fn stream() -> Stream {
         if let Ok((inst, used)) = visa::decode(&candidate) {
             let mut re = Vec::new();
             inst.encode(&mut re);
-            if re == candidate[..used] {
+            // An instruction that took every byte given (a field of unknown layout holds the
+            // rest) cannot sit inside a stream.
+            if re == candidate[..used] && used < candidate.len() {
                 let pool = found.entry(inst.name()).or_default();
                 if pool.len() < 256 {
                     pool.push(re);

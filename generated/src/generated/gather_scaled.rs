@@ -143,28 +143,24 @@ impl ExecSize {
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
         let size = ExecSizeSize::from_bits(bits_)
-            .ok_or(
-                DecodeError::new(
-                    "Exec_size",
-                    at_,
-                    DecodeErrorKind::InvalidValue {
-                        value: bits_,
-                        expected: ExecSizeSize::EXPECTED,
-                    },
-                ),
-            )?;
+            .ok_or_else(|| DecodeError::new(
+                "Exec_size",
+                at_,
+                DecodeErrorKind::InvalidValue {
+                    value: bits_,
+                    expected: ExecSizeSize::EXPECTED,
+                },
+            ))?;
         let bits_ = (u64::from(raw_) >> 4u32) & 0xf;
         let execution_mask = ExecSizeExecutionMask::from_bits(bits_)
-            .ok_or(
-                DecodeError::new(
-                    "Exec_size",
-                    at_,
-                    DecodeErrorKind::InvalidValue {
-                        value: bits_,
-                        expected: ExecSizeExecutionMask::EXPECTED,
-                    },
-                ),
-            )?;
+            .ok_or_else(|| DecodeError::new(
+                "Exec_size",
+                at_,
+                DecodeErrorKind::InvalidValue {
+                    value: bits_,
+                    expected: ExecSizeExecutionMask::EXPECTED,
+                },
+            ))?;
         Ok(Self {
             size,
             execution_mask,
@@ -194,16 +190,14 @@ impl NumBlocks {
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
         let number_of_blocks = NumBlocksNumberOfBlocks::from_bits(bits_)
-            .ok_or(
-                DecodeError::new(
-                    "Num_blocks",
-                    at_,
-                    DecodeErrorKind::InvalidValue {
-                        value: bits_,
-                        expected: NumBlocksNumberOfBlocks::EXPECTED,
-                    },
-                ),
-            )?;
+            .ok_or_else(|| DecodeError::new(
+                "Num_blocks",
+                at_,
+                DecodeErrorKind::InvalidValue {
+                    value: bits_,
+                    expected: NumBlocksNumberOfBlocks::EXPECTED,
+                },
+            ))?;
         Ok(Self {
             number_of_blocks,
             reserved: raw_ & Self::RESERVED_MASK,

@@ -82,16 +82,14 @@ impl Size {
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x7;
         let number_of_owords = SizeNumberOfOwords::from_bits(bits_)
-            .ok_or(
-                DecodeError::new(
-                    "Size",
-                    at_,
-                    DecodeErrorKind::InvalidValue {
-                        value: bits_,
-                        expected: SizeNumberOfOwords::EXPECTED,
-                    },
-                ),
-            )?;
+            .ok_or_else(|| DecodeError::new(
+                "Size",
+                at_,
+                DecodeErrorKind::InvalidValue {
+                    value: bits_,
+                    expected: SizeNumberOfOwords::EXPECTED,
+                },
+            ))?;
         Ok(Self {
             number_of_owords,
             reserved: raw_ & Self::RESERVED_MASK,

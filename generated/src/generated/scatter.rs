@@ -168,16 +168,14 @@ impl EltSize {
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
         let byte_size = EltSizeByteSize::from_bits(bits_)
-            .ok_or(
-                DecodeError::new(
-                    "Elt_size",
-                    at_,
-                    DecodeErrorKind::InvalidValue {
-                        value: bits_,
-                        expected: EltSizeByteSize::EXPECTED,
-                    },
-                ),
-            )?;
+            .ok_or_else(|| DecodeError::new(
+                "Elt_size",
+                at_,
+                DecodeErrorKind::InvalidValue {
+                    value: bits_,
+                    expected: EltSizeByteSize::EXPECTED,
+                },
+            ))?;
         Ok(Self {
             byte_size,
             reserved: raw_ & Self::RESERVED_MASK,
@@ -209,16 +207,14 @@ impl NumElts {
     pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
         let bits_ = (u64::from(raw_) >> 0u32) & 0x3;
         let number_of_elements = NumEltsNumberOfElements::from_bits(bits_)
-            .ok_or(
-                DecodeError::new(
-                    "Num_elts",
-                    at_,
-                    DecodeErrorKind::InvalidValue {
-                        value: bits_,
-                        expected: NumEltsNumberOfElements::EXPECTED,
-                    },
-                ),
-            )?;
+            .ok_or_else(|| DecodeError::new(
+                "Num_elts",
+                at_,
+                DecodeErrorKind::InvalidValue {
+                    value: bits_,
+                    expected: NumEltsNumberOfElements::EXPECTED,
+                },
+            ))?;
         let execution_mask = ((raw_ >> 4u32) & 0xf) as u8;
         Ok(Self {
             number_of_elements,
@@ -295,16 +291,14 @@ impl Scatter {
         let at_ = rdr_.position();
         let raw_ = <u8 as Decode>::decode(rdr_, "Surface")?;
         let surface = Surface::from_bits(u64::from(raw_))
-            .ok_or(
-                DecodeError::new(
-                    "Surface",
-                    at_,
-                    DecodeErrorKind::InvalidValue {
-                        value: u64::from(raw_),
-                        expected: Surface::EXPECTED,
-                    },
-                ),
-            )?;
+            .ok_or_else(|| DecodeError::new(
+                "Surface",
+                at_,
+                DecodeErrorKind::InvalidValue {
+                    value: u64::from(raw_),
+                    expected: Surface::EXPECTED,
+                },
+            ))?;
         let global_offset = <VectorOperand as Decode>::decode(rdr_, "Global_offset")?;
         let element_offset = <RawOperand as Decode>::decode(rdr_, "Element_offset")?;
         let src = <RawOperand as Decode>::decode(rdr_, "Src")?;

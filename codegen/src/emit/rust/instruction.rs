@@ -78,7 +78,7 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
                 to_raw.push(quote!(((self.#mn.bits() as #raw) << #lo)));
                 from_raw.push(quote! {
                     let bits_ = (u64::from(raw_) >> #lo) & #mask;
-                    let #mn = #en::from_bits(bits_).ok_or(DecodeError::new(
+                    let #mn = #en::from_bits(bits_).ok_or_else(|| DecodeError::new(
                         #field_name, at_, DecodeErrorKind::InvalidValue { value: bits_, expected: #en::EXPECTED },
                     ))?;
                 });
@@ -137,7 +137,7 @@ fn decode_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
             quote! {
                 let at_ = rdr_.position();
                 let raw_ = <#t as Decode>::decode(rdr_, #name)?;
-                let #local = #en::from_bits(u64::from(raw_)).ok_or(DecodeError::new(
+                let #local = #en::from_bits(u64::from(raw_)).ok_or_else(|| DecodeError::new(
                     #name, at_, DecodeErrorKind::InvalidValue { value: u64::from(raw_), expected: #en::EXPECTED },
                 ))?;
             }
