@@ -3,7 +3,10 @@
 //! `../shared/visa-docs/current/instructions` and runs it there (see `.ci/run`); the bytes are
 //! worked out by hand from those docs and the operands chapter.
 
+use visa::generated::add::Add;
 use visa::generated::enums::SizeNumberOfOwords;
+use visa::generated::enums::{ExecSize, ExecSizeExecutionMask, ExecSizeSize};
+use visa::runtime::{DataType, Immediate, PredicateControl, Region, VectorOperand};
 use visa::{decode, Instruction, Platform};
 
 fn decoded(bytes: &[u8]) -> Instruction {
@@ -15,14 +18,22 @@ fn decoded(bytes: &[u8]) -> Instruction {
 #[test]
 fn a_value_marked_xehp_plus_is_valid_from_xehp_on() {
     // OWORD_ST 0x36: Size 0b011 (8 owords), Surface 0, Offset immediate UD 2, Src raw(30,0).
-    let Instruction::OwordSt(mut st) = decoded(&[0x36, 0x03, 0x00, 0x05, 0x00, 0x02, 0, 0, 0, 0x1e, 0, 0, 0, 0, 0]) else {
+    let Instruction::OwordSt(mut st) = decoded(&[
+        0x36, 0x03, 0x00, 0x05, 0x00, 0x02, 0, 0, 0, 0x1e, 0, 0, 0, 0, 0,
+    ]) else {
         panic!("OWORD_ST expected")
     };
     st.size.number_of_owords = SizeNumberOfOwords::N16OwordsMayOnly; // `{XEHP+}0b100: 16 owords`
     let inst = Instruction::OwordSt(st);
-    let e = inst.validate(Platform::Tgllp).expect_err("16 owords needs XEHP+");
+    let e = inst
+        .validate(Platform::Tgllp)
+        .expect_err("16 owords needs XEHP+");
     assert_eq!((e.instruction, e.field), ("OWORD_ST", "Size"));
-    assert!(e.rule.contains("{XEHP+}") && e.rule.contains("16 owords"), "{}", e.rule);
+    assert!(
+        e.rule.contains("{XEHP+}") && e.rule.contains("16 owords"),
+        "{}",
+        e.rule
+    );
     assert_eq!(inst.validate(Platform::Xehp), Ok(()));
     assert_eq!(inst.validate(Platform::Pvc), Ok(()));
 }
@@ -38,7 +49,9 @@ fn a_bit_range_marked_tgllp_plus_must_be_zero_before_tgllp() {
     }
     let inst = decoded(&bytes);
     assert_eq!(inst.name(), "SVM_ATOMIC");
-    let e = inst.validate(Platform::Icllp).expect_err("64-bit atomics need TGLLP+");
+    let e = inst
+        .validate(Platform::Icllp)
+        .expect_err("64-bit atomics need TGLLP+");
     assert_eq!(e.field, "Op");
     assert!(e.rule.starts_with("{TGLLP+}Bit[6..5]"), "{}", e.rule);
     assert_eq!(inst.validate(Platform::Tgllp), Ok(()));
@@ -56,11 +69,57 @@ fn operand_classes_are_enforced() {
         bytes.extend_from_slice(&[0x00, id, 0, 0, 0, 0, 0, 0x21, 0x01]);
     }
     let inst = decoded(&bytes);
-    let e = inst.validate(Platform::Xehp).expect_err("an immediate destination");
+    let e = inst
+        .validate(Platform::Xehp)
+        .expect_err("an immediate destination");
     assert_eq!((e.instruction, e.field), ("ADD", "Dst"));
-    assert!(e.rule.contains("Operand class: general,indirect"), "{}", e.rule);
+    assert!(
+        e.rule.contains("Operand class: general,indirect"),
+        "{}",
+        e.rule
+    );
     // The same with a general destination is valid.
     bytes[4..10].copy_from_slice(&[0x00, 0x07, 0, 0, 0, 0]);
     bytes.splice(10..10, [0, 0x21, 0x01]);
     assert_eq!(decoded(&bytes).validate(Platform::Xehp), Ok(()));
+}
+
+fn add(src0: DataType) -> Instruction {
+    Instruction::Add(Add {
+        exec_size: ExecSize {
+            size: ExecSizeSize::ALL[0],
+            execution_mask: ExecSizeExecutionMask::ALL[0],
+            reserved: 0,
+        },
+        pred: PredicateControl(0),
+        dst: VectorOperand::General {
+            modifier: 0,
+            id: 1,
+            row_offset: 0,
+            col_offset: 0,
+            region: Region::new(1, 1, 1),
+        },
+        src0: VectorOperand::Immediate(Immediate { ty: src0, value: 1 }),
+        src1: VectorOperand::General {
+            modifier: 0,
+            id: 2,
+            row_offset: 0,
+            col_offset: 0,
+            region: Region::new(1, 1, 1),
+        },
+    })
+}
+
+#[test]
+fn add_immediate_sources_follow_the_type_maps() {
+    // ADD.md: `Type map{XEHP+}` Src types F, BF; no other map lists BF.
+    let e = add(DataType::Bf)
+        .validate(Platform::Tgllp)
+        .expect_err("BF needs XEHP+");
+    assert_eq!((e.instruction, e.field), ("ADD", "Src0"));
+    assert!(e.rule.contains("{XEHP+} F, BF"), "{}", e.rule);
+    assert_eq!(add(DataType::Bf).validate(Platform::Xehp), Ok(()));
+    // UD is in the first map (no platform); Q in none.
+    assert_eq!(add(DataType::Ud).validate(Platform::Tgllp), Ok(()));
+    assert!(add(DataType::Q).validate(Platform::Pvc).is_err());
 }
