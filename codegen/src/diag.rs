@@ -70,6 +70,11 @@ codes! {
     ConflictingOpcode = "V0301", Error, "two docs claim the same opcode and sub-opcode with different formats";
     AliasOpcode = "V0302", Warning, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";
     DuplicateName = "V0303", Error, "two docs define instructions of the same name";
+    // Errata and the spec directory's configuration.
+    BadErratum = "V0401", Error, "an erratum cannot be read: no header keys, no diff, or a diff of several docs";
+    StaleErratum = "V0402", Error, "an erratum no longer applies to its doc (the doc changed upstream)";
+    ErratumUnknownDoc = "V0403", Error, "an erratum corrects a doc that is not in the spec directory";
+    BadConfig = "V0404", Error, "the spec directory's `regen.toml` cannot be read";
 }
 
 /// One diagnostic. `file` is relative to the spec directory.

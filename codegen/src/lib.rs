@@ -5,8 +5,10 @@
 //! Rust and docs into a map of path → contents. Only `xtask` touches the disk.
 
 pub mod analyze;
+pub mod config;
 pub mod diag;
 pub mod emit;
+pub mod errata;
 pub mod layout;
 pub mod parse;
 pub mod schema;
@@ -20,6 +22,8 @@ pub struct Generated {
     pub files: BTreeMap<String, String>,
     /// Warnings raised on the way (errors make [`generate`] fail instead).
     pub diagnostics: Vec<Diagnostic>,
+    /// The errata applied to the docs.
+    pub errata: Vec<schema::Erratum>,
 }
 
 /// Runs the whole pipeline as a pure function. Any error in any doc fails the whole run, with
@@ -28,17 +32,56 @@ pub fn generate(
     files: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    let parsed = parse::parse_spec(files);
+    generate_corrected(files, &[], opts)
+}
+
+/// Parses `docs` corrected by `errata` (see [`errata`]): the spec records the errata applied,
+/// and every diagnostic points at a real file (the doc, or the erratum a corrected line comes
+/// from). An erratum that cannot be read or no longer applies is an error.
+pub fn parse_corrected(docs: &[parse::SourceFile], errata: &[parse::SourceFile]) -> parse::Parsed {
+    parse_mapped(docs, errata).0
+}
+
+fn parse_mapped(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+) -> (parse::Parsed, errata::SourceMap) {
+    let corrected = errata::apply(docs, errata);
+    let mut parsed = parse::parse_spec(&corrected.files);
+    for d in &mut parsed.diagnostics {
+        corrected.map.remap(d);
+    }
+    let mut diagnostics = corrected.diagnostics;
+    diagnostics.append(&mut parsed.diagnostics);
+    parsed.diagnostics = diagnostics;
+    parsed.spec.errata = corrected.applied;
+    (parsed, corrected.map)
+}
+
+/// [`generate`] on docs corrected by `errata`; diagnostics as for [`parse_corrected`].
+pub fn generate_corrected(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+    opts: &emit::Options,
+) -> Result<Generated, Vec<Diagnostic>> {
+    let (parsed, map) = parse_mapped(docs, errata);
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let (model, analysis) = analyze::analyze(&parsed.spec);
+    let (model, mut analysis) = analyze::analyze(&parsed.spec);
+    for d in &mut analysis {
+        map.remap(d);
+    }
     diagnostics.extend(analysis);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
     let mut files = emit::rust::render(&model, opts);
     files.extend(emit::docs::render(&parsed.spec, opts));
-    Ok(Generated { files, diagnostics })
+    Ok(Generated {
+        files,
+        diagnostics,
+        errata: parsed.spec.errata,
+    })
 }

@@ -21,6 +21,27 @@ pub struct Span {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spec {
     pub instructions: Vec<Instruction>,
+    /// Errata applied to the docs before parsing, in the order they were applied.
+    #[serde(default)]
+    pub errata: Vec<Erratum>,
+}
+
+/// A correction of an upstream doc that was applied (`spec/errata/*.patch`): where a doc
+/// disagrees with Intel's tools, what it says, what the tools do, and the evidence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Erratum {
+    /// The erratum's file, as named in diagnostics (e.g. `errata/SCATTER-surface.patch`).
+    pub file: String,
+    /// The doc it corrects, relative to the spec directory.
+    pub doc: String,
+    /// The one-line title (`Erratum:`).
+    pub title: String,
+    pub doc_says: String,
+    pub intel_does: String,
+    pub evidence: String,
+    /// Lines the diff removes and adds.
+    pub removed: usize,
+    pub added: usize,
 }
 
 /// One instruction doc.

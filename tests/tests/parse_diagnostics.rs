@@ -333,6 +333,235 @@ fn v0303_duplicate_name() {
     assert!(c[0].message.contains("`FOO` is already defined by A.md"));
 }
 
+/// An erratum of BASE (FOO.md) in the documented format; `{hunk}` is its diff's body.
+fn erratum(hunk: &str) -> String {
+    format!(
+        "Erratum: FOO: a second element size\n\
+         Doc says: \"0b000: 1 element\" only\n\
+         Intel does: writes 0b001 too\n\
+         Evidence: made up for this test\n  \
+         on two lines\n\
+         \n\
+         --- a/FOO.md\n\
+         +++ b/FOO.md\n\
+         {hunk}"
+    )
+}
+
+/// Lines 17-21 of BASE as diff context, with `insert` after line 19.
+fn hunk_after_19(insert: &str) -> String {
+    format!(
+        "@@ -17,5 +17,6 @@\n   - Bit[2..0]: size\n \n     - 0b000:  1 element\n+{insert}\n \n - **Src(raw_operand):** The source.\n"
+    )
+}
+
+fn corrected(doc: &str, errata: &[(&str, &str)]) -> codegen::parse::Parsed {
+    let file = |(n, t): &(&str, &str)| SourceFile {
+        name: n.to_string(),
+        bytes: t.as_bytes().to_vec(),
+    };
+    let errata: Vec<SourceFile> = errata.iter().map(file).collect();
+    codegen::parse_corrected(&[file(&("FOO.md", doc))], &errata)
+}
+
+fn only(parsed: &codegen::parse::Parsed, code: Code) -> Diagnostic {
+    let found: Vec<_> = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code.as_str())
+        .collect();
+    assert_eq!(found.len(), 1, "{:#?}", parsed.diagnostics);
+    assert_eq!(found[0].severity, code.severity());
+    found[0].clone()
+}
+
+#[test]
+fn v0401_bad_erratum() {
+    // No header at all: line 1 column 1 of the erratum.
+    let text = format!(
+        "--- a/FOO.md\n+++ b/FOO.md\n{}",
+        hunk_after_19("    - 0b001:  2 elements")
+    );
+    let d = only(
+        &corrected(BASE, &[("errata/FOO-x.patch", &text)]),
+        Code::BadErratum,
+    );
+    assert_eq!(
+        (d.file.as_str(), d.line, d.column),
+        ("errata/FOO-x.patch", 1, 1)
+    );
+    assert!(d.message.contains("has no `Erratum:`"), "{d:#?}");
+    // A header without a diff.
+    let d = only(
+        &corrected(BASE, &[("errata/FOO-y.patch", "Erratum: x\nDoc says: y\n")]),
+        Code::BadErratum,
+    );
+    assert!(d.message.contains("no unified diff"), "{d:#?}");
+    // A header line that is not `Key: value` (line 2).
+    let text = erratum(&hunk_after_19("    - 0b001:  2 elements")).replace("Doc says:", "Doc says");
+    let d = only(
+        &corrected(BASE, &[("errata/FOO-z.patch", &text)]),
+        Code::BadErratum,
+    );
+    assert_eq!((d.line, d.column), (2, 1));
+}
+
+#[test]
+fn v0402_stale_erratum() {
+    // Upstream changed the context the erratum corrects: line 19 now reads differently.
+    let upstream = BASE.replace("0b000:  1 element", "0b000:  one element");
+    let text = erratum(&hunk_after_19("    - 0b001:  2 elements"));
+    let parsed = corrected(&upstream, &[("errata/FOO-two.patch", &text)]);
+    let d = only(&parsed, Code::StaleErratum);
+    // The diff starts on line 7 of the erratum.
+    assert_eq!(
+        (d.file.as_str(), d.line, d.column),
+        ("errata/FOO-two.patch", 7, 1)
+    );
+    assert!(
+        d.message.contains("no longer applies to `FOO.md`"),
+        "{d:#?}"
+    );
+    // The doc is read as it is, and nothing is recorded as applied.
+    assert!(parsed.spec.errata.is_empty());
+    assert_eq!(
+        parsed.spec.instructions[0].fields[0].bitfields[0]
+            .values
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn v0403_erratum_unknown_doc() {
+    let text = erratum(&hunk_after_19("    - 0b001:  2 elements")).replace("FOO.md", "BAR.md");
+    let d = only(
+        &corrected(BASE, &[("errata/BAR-x.patch", &text)]),
+        Code::ErratumUnknownDoc,
+    );
+    assert_eq!((d.line, d.column), (7, 1));
+    assert!(d
+        .message
+        .contains("`BAR.md`, which is not in the spec directory"));
+}
+
+#[test]
+fn v0404_bad_config() {
+    use codegen::config::Config;
+    // Line 2: `code` must be a string.
+    let e = Config::parse(
+        "regen.toml",
+        "[[acknowledge]]\ncode = 111\ndoc = \"A.md\"\nreason = \"r\"\n",
+    )
+    .unwrap_err();
+    assert_eq!((e.code.as_str(), e.line), ("V0404", 2));
+    // An error code cannot be acknowledged: the caret is on `"V0101"`, line 2 column 8.
+    let e = Config::parse(
+        "regen.toml",
+        "[[acknowledge]]\ncode = \"V0101\"\ndoc = \"A.md\"\nreason = \"r\"\n",
+    )
+    .unwrap_err();
+    assert_eq!((e.code.as_str(), e.line, e.column), ("V0404", 2, 8));
+    assert!(e.message.contains("not the code of a warning"));
+    // A missing reason is an error too: acknowledgements must be reviewable.
+    assert!(Config::parse(
+        "regen.toml",
+        "[[acknowledge]]\ncode = \"V0116\"\ndoc = \"A.md\"\n"
+    )
+    .is_err());
+}
+
+#[test]
+fn errata_correct_the_doc_and_diagnostics_point_at_real_lines() {
+    let text = erratum(&hunk_after_19("    - 0b001:  2 elements"));
+    // The corrected doc has a trailing space on BASE's line 21 (now line 22 of the
+    // corrected text): the warning must name FOO.md line 21, the line a person can open.
+    let doc = BASE.replace("The source.", "The source. ");
+    let text = text.replace("The source.", "The source. ");
+    let parsed = corrected(&doc, &[("errata/FOO-two.patch", &text)]);
+    let values = &parsed.spec.instructions[0].fields[0].bitfields[0].values;
+    let read: Vec<_> = values
+        .iter()
+        .map(|v| (v.value, v.meaning.as_str()))
+        .collect();
+    assert_eq!(read, [(0, "1 element"), (1, "2 elements")]);
+    let d = only(&parsed, Code::TrailingSpace);
+    assert_eq!((d.file.as_str(), d.line, d.column), ("FOO.md", 21, 36));
+    // The applied erratum is in the schema, header and all.
+    let e = &parsed.spec.errata[0];
+    assert_eq!(
+        (e.file.as_str(), e.doc.as_str()),
+        ("errata/FOO-two.patch", "FOO.md")
+    );
+    assert_eq!(e.title, "FOO: a second element size");
+    assert_eq!(e.evidence, "made up for this test\non two lines");
+    assert_eq!((e.removed, e.added), (0, 1));
+}
+
+#[test]
+fn a_diagnostic_on_a_line_an_erratum_added_points_into_the_erratum() {
+    // The added value does not fit Bit[2..0]: V0107 at the `+` line (line 13 of the erratum),
+    // column 2, just past the `+`.
+    let text = erratum(&hunk_after_19("    - 0b1000:  16 elements"));
+    let parsed = corrected(BASE, &[("errata/FOO-bad.patch", &text)]);
+    let d = only(&parsed, Code::BadValue);
+    assert_eq!(
+        (d.file.as_str(), d.line, d.column),
+        ("errata/FOO-bad.patch", 13, 2)
+    );
+    // And it renders with a caret from the erratum's own text.
+    let files = vec![
+        SourceFile {
+            name: "FOO.md".into(),
+            bytes: BASE.as_bytes().to_vec(),
+        },
+        SourceFile {
+            name: "errata/FOO-bad.patch".into(),
+            bytes: text.clone().into_bytes(),
+        },
+    ];
+    let out = codegen::diag::render(&[d], &files);
+    assert!(out.contains("errata/FOO-bad.patch:13:2"), "{out}");
+    assert!(out.contains("+    - 0b1000:  16 elements"), "{out}");
+}
+
+#[test]
+fn errata_of_one_doc_apply_in_name_order() {
+    let first = erratum(&hunk_after_19("    - 0b001:  2 elements"));
+    // The second erratum's context includes the first one's line.
+    let second = erratum(
+        "@@ -19,3 +19,4 @@\n     - 0b000:  1 element\n     - 0b001:  2 elements\n+    - 0b010:  4 elements\n \n",
+    );
+    let parsed = corrected(
+        BASE,
+        &[("e/FOO-1.patch", &first), ("e/FOO-2.patch", &second)],
+    );
+    assert!(parsed.diagnostics.is_empty(), "{:#?}", parsed.diagnostics);
+    let values = &parsed.spec.instructions[0].fields[0].bitfields[0].values;
+    assert_eq!(
+        values.iter().map(|v| v.value).collect::<Vec<_>>(),
+        [0, 1, 2]
+    );
+    // A diagnostic on line 21 of the twice-corrected doc (BASE line 20 + 2) would land on
+    // BASE's line; check the provenance through both steps with a bad third value.
+    let third = erratum(
+        "@@ -20,3 +20,4 @@\n     - 0b001:  2 elements\n     - 0b010:  4 elements\n+    - 0b1111:  bad\n \n",
+    );
+    let parsed = corrected(
+        BASE,
+        &[
+            ("e/FOO-1.patch", &first),
+            ("e/FOO-2.patch", &second),
+            ("e/FOO-3.patch", &third),
+        ],
+    );
+    let d = only(&parsed, Code::BadValue);
+    assert_eq!(
+        (d.file.as_str(), d.line, d.column),
+        ("e/FOO-3.patch", 12, 2)
+    );
+}
+
 #[test]
 fn every_code_is_documented_and_tested() {
     let table = std::fs::read_to_string(visa_tests::root().join("codegen/DIAGNOSTICS.md")).unwrap();

@@ -9,7 +9,13 @@ fn root() -> PathBuf {
 
 fn generate() -> codegen::Generated {
     let files = codegen::parse::load_dir(&root().join("spec")).expect("spec/ is readable");
-    codegen::generate(&files, &codegen::emit::Options::default())
+    let errata_dir = root().join("spec/errata");
+    let errata = if errata_dir.is_dir() {
+        codegen::errata::load_dir(&errata_dir, "errata").expect("spec/errata/ is readable")
+    } else {
+        Vec::new()
+    };
+    codegen::generate_corrected(&files, &errata, &codegen::emit::Options::default())
         .unwrap_or_else(|d| panic!("spec/ must generate without errors: {d:#?}"))
 }
 

@@ -34,15 +34,13 @@ struct Cli {
 enum Command {
     /// Print the schema of the docs as JSON on stdout; diagnostics go to stderr.
     Schema {
-        /// Directory of opcode docs (default: spec/ of the workspace).
-        #[arg(long)]
-        spec: Option<PathBuf>,
+        #[command(flatten)]
+        input: InputArgs,
     },
     /// Regenerate the crate and its docs from the opcode docs.
     Regen {
-        /// Directory of opcode docs (default: spec/ of the workspace).
-        #[arg(long)]
-        spec: Option<PathBuf>,
+        #[command(flatten)]
+        input: InputArgs,
         /// Root of the generated crate (default: generated/ of the workspace). A directory that is
         /// not a crate yet is scaffolded from the workspace's hand-written runtime first.
         #[arg(long)]
@@ -53,6 +51,39 @@ enum Command {
     },
     /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
     Bench,
+}
+
+/// What a run reads: the docs, their errata, the spec directory's configuration.
+#[derive(clap::Args, Debug)]
+struct InputArgs {
+    /// Directory of opcode docs (default: spec/ of the workspace).
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    /// Directory of errata (`*.patch`) to apply to the docs (default: `errata/` of the spec
+    /// directory, when it exists).
+    #[arg(long, conflicts_with = "no_errata")]
+    errata: Option<PathBuf>,
+    /// Apply no errata: the docs exactly as they are.
+    #[arg(long)]
+    no_errata: bool,
+    /// The spec directory's configuration (default: `regen.toml` of the spec directory, when it
+    /// exists): warnings it acknowledges print as one summary line.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Print acknowledged warnings in full too.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// [`InputArgs`] read from disk.
+struct Input {
+    spec: PathBuf,
+    docs: Vec<SourceFile>,
+    /// The errata directory used, if any, and its files.
+    errata_dir: Option<PathBuf>,
+    errata: Vec<SourceFile>,
+    config: codegen::config::Config,
+    verbose: bool,
 }
 
 /// The workspace root (the parent of this crate).
@@ -73,12 +104,18 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
         }
     };
     let code = match cli.command {
-        Command::Schema { spec } => schema(&spec.unwrap_or_else(default_spec)),
-        Command::Regen { spec, out, check } => regen(
-            &spec.unwrap_or_else(default_spec),
-            &out.unwrap_or_else(|| workspace_root().join("generated")),
-            check,
-        ),
+        Command::Schema { input } => match load(input) {
+            Ok(input) => schema(&input),
+            Err(code) => code,
+        },
+        Command::Regen { input, out, check } => match load(input) {
+            Ok(input) => regen_input(
+                &input,
+                &out.unwrap_or_else(|| workspace_root().join("generated")),
+                check,
+            ),
+            Err(code) => code,
+        },
         Command::Bench => bench::bench(),
     };
     ExitCode::from(code)
@@ -88,37 +125,119 @@ fn default_spec() -> PathBuf {
     workspace_root().join("spec")
 }
 
-/// Reads every doc of `dir`, or explains on stderr why it cannot.
-fn load(dir: &Path) -> Result<Vec<SourceFile>, u8> {
-    match codegen::parse::load_dir(dir) {
+/// Reads the docs, errata and configuration, or explains on stderr why it cannot.
+fn load(args: InputArgs) -> Result<Input, u8> {
+    let spec = args.spec.unwrap_or_else(default_spec);
+    let docs = match codegen::parse::load_dir(&spec) {
         Ok(files) if files.is_empty() => {
-            eprintln!("error: no *.md doc in {}", dir.display());
-            Err(EXIT_USAGE)
+            eprintln!("error: no *.md doc in {}", spec.display());
+            return Err(EXIT_USAGE);
         }
-        Ok(files) => Ok(files),
+        Ok(files) => files,
         Err(e) => {
-            eprintln!("error: cannot read spec directory {}: {e}", dir.display());
-            Err(EXIT_USAGE)
+            eprintln!("error: cannot read spec directory {}: {e}", spec.display());
+            return Err(EXIT_USAGE);
+        }
+    };
+    let errata_dir = match (args.no_errata, args.errata) {
+        (true, _) => None,
+        (false, Some(dir)) => Some(dir),
+        (false, None) => Some(spec.join("errata")).filter(|d| d.is_dir()),
+    };
+    let errata = match &errata_dir {
+        None => Vec::new(),
+        Some(dir) => match codegen::errata::load_dir(dir, &errata_label(&spec, dir)) {
+            Ok(files) => files,
+            Err(e) => {
+                eprintln!("error: cannot read errata directory {}: {e}", dir.display());
+                return Err(EXIT_USAGE);
+            }
+        },
+    };
+    let config_path = args
+        .config
+        .clone()
+        .or_else(|| Some(spec.join("regen.toml")).filter(|p| p.is_file()));
+    let config = match &config_path {
+        None => codegen::config::Config::default(),
+        Some(path) => {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", path.display());
+                    return Err(EXIT_USAGE);
+                }
+            };
+            let name = "regen.toml".to_string();
+            match codegen::config::Config::parse(&name, &text) {
+                Ok(c) => c,
+                Err(d) => {
+                    let file = SourceFile {
+                        name,
+                        bytes: text.into_bytes(),
+                    };
+                    eprint!("{}", codegen::diag::render(&[*d], &[file]));
+                    return Err(EXIT_FAILURE);
+                }
+            }
+        }
+    };
+    Ok(Input {
+        spec,
+        docs,
+        errata_dir,
+        errata,
+        config,
+        verbose: args.verbose,
+    })
+}
+
+/// How diagnostics name an errata directory: `errata` inside the spec directory, else as
+/// headers name directories.
+fn errata_label(spec: &Path, dir: &Path) -> String {
+    match dir.strip_prefix(spec) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().replace('\\', "/"),
+        _ => dir_label(dir),
+    }
+}
+
+/// Prints diagnostics: acknowledged warnings as one summary line unless `verbose`.
+fn report(diags: Vec<Diagnostic>, input: &Input) {
+    let mut files = input.docs.clone();
+    files.extend(input.errata.iter().cloned());
+    let part = input.config.partition(diags);
+    let mut shown = part.shown.clone();
+    if input.verbose {
+        shown.extend(part.acknowledged.iter().cloned());
+    }
+    if !shown.is_empty() {
+        eprint!("{}", codegen::diag::render(&shown, &files));
+    }
+    if !input.verbose {
+        if let Some(line) = part.summary() {
+            eprintln!("{line}");
         }
     }
 }
 
-fn report(diags: &[Diagnostic], files: &[SourceFile]) {
-    if !diags.is_empty() {
-        eprint!("{}", codegen::diag::render(diags, files));
+/// One line per erratum applied, so a regen always says which docs it corrected.
+fn report_errata(errata: &[codegen::schema::Erratum]) {
+    if errata.is_empty() {
+        return;
+    }
+    eprintln!("errata applied: {}", errata.len());
+    for e in errata {
+        eprintln!("  {} -> {}: {}", e.file, e.doc, e.title);
     }
 }
 
 /// `cargo xtask schema`: the JSON contract on stdout.
-pub fn schema(dir: &Path) -> u8 {
-    let files = match load(dir) {
-        Ok(f) => f,
-        Err(code) => return code,
-    };
-    let parsed = codegen::parse::parse_spec(&files);
-    report(&parsed.diagnostics, &files);
+fn schema(input: &Input) -> u8 {
+    let parsed = codegen::parse_corrected(&input.docs, &input.errata);
+    report(parsed.diagnostics.clone(), input);
     let doc = serde_json::json!({
         "instructions": parsed.spec.instructions,
+        "errata": parsed.spec.errata,
         "diagnostics": parsed.diagnostics,
     });
     match serde_json::to_string_pretty(&doc) {
@@ -135,8 +254,9 @@ pub fn schema(dir: &Path) -> u8 {
     }
 }
 
-/// How headers name the spec directory: relative to the workspace when inside it.
-fn spec_label(dir: &Path) -> String {
+/// How headers name a directory, without machine paths: relative to the workspace when inside
+/// it, else by its own name. So two regens of the same docs into two places agree byte for byte.
+fn dir_label(dir: &Path) -> String {
     let root = workspace_root();
     let abs = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let root = root.canonicalize().unwrap_or(root);
@@ -149,38 +269,59 @@ fn spec_label(dir: &Path) -> String {
     }
 }
 
-/// The exact command that reproduces a regen of `spec` into `out`.
-fn regen_command(spec: &Path, out: &Path) -> String {
+/// The command that reproduces a regen, naming directories as [`dir_label`] does and the
+/// output crate by a placeholder when it is not the workspace's `generated/`.
+fn regen_command(input: &Input, out: &Path) -> String {
     let root = workspace_root();
     let mut cmd = String::from("cargo xtask regen");
-    if spec != root.join("spec") {
-        cmd.push_str(&format!(" --spec {}", spec.display()));
+    if input.spec != root.join("spec") {
+        cmd.push_str(&format!(" --spec {}", dir_label(&input.spec)));
+    }
+    match &input.errata_dir {
+        Some(dir) if *dir != input.spec.join("errata") => {
+            cmd.push_str(&format!(" --errata {}", dir_label(dir)));
+        }
+        None if input.spec.join("errata").is_dir() => cmd.push_str(" --no-errata"),
+        _ => {}
     }
     if out != root.join("generated") {
-        cmd.push_str(&format!(" --out {}", out.display()));
+        cmd.push_str(" --out <this crate>");
     }
     cmd
 }
 
-/// `cargo xtask regen`: generate, then write (or check) through the one writer.
+/// `cargo xtask regen --spec SPEC --out OUT [--check]` (errata and `regen.toml` of SPEC
+/// applied when present), for callers in Rust.
 pub fn regen(spec: &Path, out: &Path, check: bool) -> u8 {
-    let files = match load(spec) {
-        Ok(f) => f,
-        Err(code) => return code,
+    let args = InputArgs {
+        spec: Some(spec.to_path_buf()),
+        errata: None,
+        no_errata: false,
+        config: None,
+        verbose: false,
     };
+    match load(args) {
+        Ok(input) => regen_input(&input, out, check),
+        Err(code) => code,
+    }
+}
+
+/// `cargo xtask regen`: generate, then write (or check) through the one writer.
+fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let opts = codegen::emit::Options {
-        spec_label: spec_label(spec),
-        regen_command: regen_command(spec, out),
+        spec_label: dir_label(&input.spec),
+        regen_command: regen_command(input, out),
     };
-    let generated = match codegen::generate(&files, &opts) {
+    let generated = match codegen::generate_corrected(&input.docs, &input.errata, &opts) {
         Ok(g) => g,
         Err(diags) => {
-            report(&diags, &files);
+            report(diags, input);
             eprintln!("error: the docs have errors; nothing was written");
             return EXIT_FAILURE;
         }
     };
-    report(&generated.diagnostics, &files);
+    report(generated.diagnostics.clone(), input);
+    report_errata(&generated.errata);
     if check {
         return match write::check(out, &generated.files) {
             Ok(stale) if stale.is_empty() => {

@@ -70,3 +70,100 @@ fn regen_of_a_broken_spec_writes_nothing_and_exits_1() {
         "nothing may be written when the docs have errors"
     );
 }
+
+/// Every file under `dir` (but `target/`), path → bytes.
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fn walk(
+        base: &std::path::Path,
+        at: &std::path::Path,
+        out: &mut std::collections::BTreeMap<String, Vec<u8>>,
+    ) {
+        for entry in std::fs::read_dir(at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "target") {
+                    walk(base, &path, out);
+                }
+            } else {
+                let rel = path
+                    .strip_prefix(base)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn regen_into_two_directories_gives_identical_bytes() {
+    // Output depends only on the docs: no machine path in any header. The spec dir is copied
+    // outside the workspace too, so it is named by its file name, not its location.
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let spec_b = b.path().join("elsewhere").join("spec");
+    std::fs::create_dir_all(&spec_b).unwrap();
+    for entry in std::fs::read_dir(spec_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, spec_b.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let spec_a = a.path().join("spec");
+    std::fs::create_dir_all(&spec_a).unwrap();
+    for entry in std::fs::read_dir(&spec_b).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, spec_a.join(path.file_name().unwrap())).unwrap();
+    }
+    let errata = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/errata");
+    let mut outs = Vec::new();
+    for (spec, out) in [
+        (&spec_a, a.path().join("one")),
+        (&spec_b, b.path().join("deep/two")),
+    ] {
+        let mut args = vec![
+            "regen",
+            "--spec",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if std::path::Path::new(errata).is_dir() {
+            args.extend(["--errata", errata]);
+        }
+        let run = xtask(&args);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        outs.push(tree(&out));
+    }
+    assert_eq!(
+        outs[0].keys().collect::<Vec<_>>(),
+        outs[1].keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &outs[0] {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !text.contains(a.path().to_str().unwrap()) && !text.contains("/tmp/"),
+            "{path} names a machine path"
+        );
+        assert!(
+            bytes == &outs[1][path],
+            "{path} differs between the two directories"
+        );
+    }
+    let header = String::from_utf8_lossy(&outs[0]["src/generated/scatter.rs"]).into_owned();
+    let first = header.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("from spec/SCATTER.md")
+            && first.contains("--spec spec")
+            && first.contains("--out <this crate>"),
+        "{first}"
+    );
+}

@@ -9,6 +9,7 @@ mod table;
 mod text;
 
 pub use doc::{allowed_types, operand_classes, parse_number, selector};
+pub(crate) use source::Source;
 
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{Instruction, Spec};
@@ -71,7 +72,10 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     });
     cross_check(&mut instructions, &mut diagnostics);
     Parsed {
-        spec: Spec { instructions },
+        spec: Spec {
+            instructions,
+            ..Spec::default()
+        },
         diagnostics,
     }
 }
