@@ -232,6 +232,37 @@ fn rendering_is_deterministic() {
 }
 
 #[test]
+fn applied_errata_are_listed_in_the_summary_with_their_evidence() {
+    let files = codegen::parse::load_dir(&visa_tests::root().join("spec")).unwrap();
+    let mut spec = codegen::parse::parse_spec(&files).spec;
+    spec.errata = vec![codegen::schema::Erratum {
+        file: "errata/SCATTER-x.patch".into(),
+        doc: "SCATTER.md".into(),
+        title: "SCATTER: *any* surface".into(),
+        doc_says: "only T0\nand T5".into(),
+        intel_does: "accepts T6".into(),
+        evidence: "scatter.4 (M1, 16) T6 ```".into(),
+        removed: 1,
+        added: 2,
+    }];
+    let summary = &render(&spec)["docs/README.md"];
+    assert!(
+        summary.contains("### SCATTER: \\*any\\* surface"),
+        "{summary}"
+    );
+    assert!(summary.contains("Erratum `errata/SCATTER-x.patch` corrects `SCATTER.md`."));
+    assert!(summary.contains("- The doc says: only T0 and T5"));
+    assert!(summary.contains("- Intel's tools: accepts T6"));
+    // The evidence is a fence longer than the backtick run inside it.
+    assert!(
+        summary.contains("````text\nscatter.4 (M1, 16) T6 ```\n````"),
+        "{summary}"
+    );
+    spec.errata.clear();
+    assert!(render(&spec)["docs/README.md"].contains("No erratum was applied"));
+}
+
+#[test]
 fn raw_cell_counter_respects_escapes() {
     assert_eq!(raw_cells("| a | b |"), 2);
     assert_eq!(raw_cells("| a \\| b | c |"), 2);

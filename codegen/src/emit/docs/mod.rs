@@ -355,6 +355,31 @@ fn platform_rows(spec: &Spec) -> Vec<PlatformRow> {
     rows
 }
 
+/// One applied erratum, escaped for Markdown.
+#[derive(Serialize)]
+struct ErratumRow {
+    title: String,
+    file: String,
+    doc: String,
+    doc_says: String,
+    intel_does: String,
+    evidence: String,
+}
+
+fn errata_rows(spec: &Spec) -> Vec<ErratumRow> {
+    spec.errata
+        .iter()
+        .map(|e| ErratumRow {
+            title: text::escape_inline(&e.title),
+            file: code_cell(&e.file),
+            doc: code_cell(&e.doc),
+            doc_says: text::escape_inline(&e.doc_says.replace('\n', " ")),
+            intel_does: text::escape_inline(&e.intel_does.replace('\n', " ")),
+            evidence: code_block(&e.evidence, "text"),
+        })
+        .collect()
+}
+
 fn tera() -> Tera {
     let mut t = Tera::default();
     // The templates are part of the generator: a parse error is a bug caught by every test.
@@ -374,6 +399,7 @@ pub fn render(spec: &Spec, opts: &Options) -> BTreeMap<String, String> {
     ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
     ctx.insert("instructions", &rows);
     ctx.insert("platform_values", &platform_rows(spec));
+    ctx.insert("errata", &errata_rows(spec));
     out.insert(
         "docs/README.md".to_string(),
         finish(tera.render("index.md", &ctx)),
