@@ -100,7 +100,7 @@ fn describe(inst: &Instruction) -> (String, Vec<String>) {
                         (7, 4, u64::from(i.num_elts.execution_mask)),
                     ]),
                 ),
-                f("Surface", format!("{:#04x}", i.surface.bits())),
+                f("Surface", format!("{:#04x}", i.surface)),
                 f("Global_offset", vector(&i.global_offset)),
                 f("Element_offset", raw(&i.element_offset)),
                 f("Src", raw(&i.src)),

@@ -63,7 +63,10 @@ fn a_removed_doc_removes_its_generated_files_and_nothing_else_is_touched() {
     let spec = tempfile::tempdir().unwrap();
     for entry in std::fs::read_dir(root().join("spec")).unwrap() {
         let p = entry.unwrap().path();
-        std::fs::copy(&p, spec.path().join(p.file_name().unwrap())).unwrap();
+        // The docs only: no errata (they would name the doc this test removes).
+        if p.is_file() {
+            std::fs::copy(&p, spec.path().join(p.file_name().unwrap())).unwrap();
+        }
     }
     let out = tempfile::tempdir().unwrap();
     let krate = out.path().join("visa");

@@ -115,3 +115,51 @@ impl ExecSizeExecutionMask {
         Ok(())
     }
 }
+/// Values of `NumBlocksNumberOfBlocks`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum NumBlocksNumberOfBlocks {
+    /// 0x0: 1 block
+    N1Block = 0x0,
+    /// 0x1: 2 blocks
+    N2Blocks = 0x1,
+    /// 0x2: 4 blocks
+    N4Blocks = 0x2,
+}
+impl NumBlocksNumberOfBlocks {
+    /// Every value, in the doc's order.
+    pub const ALL: &'static [NumBlocksNumberOfBlocks] = &[
+        NumBlocksNumberOfBlocks::N1Block,
+        NumBlocksNumberOfBlocks::N2Blocks,
+        NumBlocksNumberOfBlocks::N4Blocks,
+    ];
+    /// What decoding expects, for error messages.
+    pub const EXPECTED: &'static str = "one of 0x0 (1 block), 0x1 (2 blocks), 0x2 (4 blocks)";
+    /// The value of raw bits, if the doc lists it.
+    #[inline]
+    pub fn from_bits(bits: u64) -> Option<NumBlocksNumberOfBlocks> {
+        match bits {
+            0 => Some(NumBlocksNumberOfBlocks::N1Block),
+            1 => Some(NumBlocksNumberOfBlocks::N2Blocks),
+            2 => Some(NumBlocksNumberOfBlocks::N4Blocks),
+            _ => None,
+        }
+    }
+    /// The encoded bits.
+    #[inline]
+    pub fn bits(self) -> u64 {
+        self as u64
+    }
+    /// The doc's meaning of the value.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            NumBlocksNumberOfBlocks::N1Block => "1 block",
+            NumBlocksNumberOfBlocks::N2Blocks => "2 blocks",
+            NumBlocksNumberOfBlocks::N4Blocks => "4 blocks",
+        }
+    }
+    /// Every value of this set exists on every platform.
+    pub fn available_on(self, _platform: Platform) -> Result<(), &'static str> {
+        Ok(())
+    }
+}

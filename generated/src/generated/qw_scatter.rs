@@ -65,44 +65,6 @@ impl ExecSizeSize {
         Ok(())
     }
 }
-/// Values of `NumBlocksNumberOfBlocks`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum NumBlocksNumberOfBlocks {
-    /// 0x0: 1 block
-    N1Block = 0x0,
-}
-impl NumBlocksNumberOfBlocks {
-    /// Every value, in the doc's order.
-    pub const ALL: &'static [NumBlocksNumberOfBlocks] = &[
-        NumBlocksNumberOfBlocks::N1Block,
-    ];
-    /// What decoding expects, for error messages.
-    pub const EXPECTED: &'static str = "one of 0x0 (1 block)";
-    /// The value of raw bits, if the doc lists it.
-    #[inline]
-    pub fn from_bits(bits: u64) -> Option<NumBlocksNumberOfBlocks> {
-        match bits {
-            0 => Some(NumBlocksNumberOfBlocks::N1Block),
-            _ => None,
-        }
-    }
-    /// The encoded bits.
-    #[inline]
-    pub fn bits(self) -> u64 {
-        self as u64
-    }
-    /// The doc's meaning of the value.
-    pub fn meaning(self) -> &'static str {
-        match self {
-            NumBlocksNumberOfBlocks::N1Block => "1 block",
-        }
-    }
-    /// Every value of this set exists on every platform.
-    pub fn available_on(self, _platform: Platform) -> Result<(), &'static str> {
-        Ok(())
-    }
-}
 /// The bit-packed field `Exec_size`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ExecSize {

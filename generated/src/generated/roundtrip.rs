@@ -91,7 +91,7 @@ fn scatter() -> Result<(), TestCaseError> {
                     execution_mask,
                     reserved: 0,
                 }),
-            proptest::sample::select(crate::generated::scatter::Surface::ALL.to_vec()),
+            any::<u8>(),
             support::vector_operand(&[], &["UD"]),
             support::raw_operand(),
             support::raw_operand(),
@@ -203,8 +203,7 @@ fn gather_scaled() -> Result<(), TestCaseError> {
             any::<u8>(),
             (
                 proptest::sample::select(
-                        crate::generated::gather_scaled::NumBlocksNumberOfBlocks::ALL
-                            .to_vec(),
+                        crate::generated::enums::NumBlocksNumberOfBlocks::ALL.to_vec(),
                     )
                     .boxed(),
             )
@@ -276,8 +275,7 @@ fn qw_scatter() -> Result<(), TestCaseError> {
             support::predicate(),
             (
                 proptest::sample::select(
-                        crate::generated::qw_scatter::NumBlocksNumberOfBlocks::ALL
-                            .to_vec(),
+                        crate::generated::enums::NumBlocksNumberOfBlocks::ALL.to_vec(),
                     )
                     .boxed(),
             )

@@ -103,49 +103,6 @@ impl NumEltsNumberOfElements {
         Ok(())
     }
 }
-/// Values of `Surface`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Surface {
-    /// 0x0: T0 - Shared Local Memory (SLM) access
-    T0SharedLocalMemory = 0x0,
-    /// 0x5: T255 - Stateless surface access
-    T255StatelessSurfaceAccess = 0x5,
-}
-impl Surface {
-    /// Every value, in the doc's order.
-    pub const ALL: &'static [Surface] = &[
-        Surface::T0SharedLocalMemory,
-        Surface::T255StatelessSurfaceAccess,
-    ];
-    /// What decoding expects, for error messages.
-    pub const EXPECTED: &'static str = "one of 0x0 (T0 - Shared Local Memory (SLM) access), 0x5 (T255 - Stateless surface access)";
-    /// The value of raw bits, if the doc lists it.
-    #[inline]
-    pub fn from_bits(bits: u64) -> Option<Surface> {
-        match bits {
-            0 => Some(Surface::T0SharedLocalMemory),
-            5 => Some(Surface::T255StatelessSurfaceAccess),
-            _ => None,
-        }
-    }
-    /// The encoded bits.
-    #[inline]
-    pub fn bits(self) -> u64 {
-        self as u64
-    }
-    /// The doc's meaning of the value.
-    pub fn meaning(self) -> &'static str {
-        match self {
-            Surface::T0SharedLocalMemory => "T0 - Shared Local Memory (SLM) access",
-            Surface::T255StatelessSurfaceAccess => "T255 - Stateless surface access",
-        }
-    }
-    /// Every value of this set exists on every platform.
-    pub fn available_on(self, _platform: Platform) -> Result<(), &'static str> {
-        Ok(())
-    }
-}
 /// The bit-packed field `Elt_size`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct EltSize {
@@ -254,8 +211,8 @@ pub struct Scatter {
     pub elt_size: EltSize,
     /// `Num_elts`:
     pub num_elts: NumElts,
-    /// `Surface`: Index of the surface variable. It must be a buffer. Valid values are:
-    pub surface: Surface,
+    /// `Surface`: Index of the surface variable. It must be a buffer. Any surface index is valid, for example 0 (T0, Shared Local Memory (SLM) access), 5 (T5, stateless surface access) or 6 (T6, the first surface the kernel declares).
+    pub surface: u8,
     /// `Global_offset`: The global offset of all the elements in element size. Must have type UD
     ///
     /// Allowed types: UD.
@@ -275,7 +232,7 @@ impl Scatter {
     pub fn encode_fields(&self, out: &mut Vec<u8>) {
         self.elt_size.to_raw().encode(out);
         self.num_elts.to_raw().encode(out);
-        (self.surface.bits() as u8).encode(out);
+        self.surface.encode(out);
         self.global_offset.encode(out);
         self.element_offset.encode(out);
         self.src.encode(out);
@@ -288,17 +245,7 @@ impl Scatter {
         let at_ = rdr_.position();
         let raw_ = <u8 as Decode>::decode(rdr_, "Num_elts")?;
         let num_elts = NumElts::from_raw(raw_, at_)?;
-        let at_ = rdr_.position();
-        let raw_ = <u8 as Decode>::decode(rdr_, "Surface")?;
-        let surface = Surface::from_bits(u64::from(raw_))
-            .ok_or_else(|| DecodeError::new(
-                "Surface",
-                at_,
-                DecodeErrorKind::InvalidValue {
-                    value: u64::from(raw_),
-                    expected: Surface::EXPECTED,
-                },
-            ))?;
+        let surface = <u8 as Decode>::decode(rdr_, "Surface")?;
         let global_offset = <VectorOperand as Decode>::decode(rdr_, "Global_offset")?;
         let element_offset = <RawOperand as Decode>::decode(rdr_, "Element_offset")?;
         let src = <RawOperand as Decode>::decode(rdr_, "Src")?;
@@ -346,13 +293,6 @@ impl Scatter {
                 instruction: "SCATTER",
                 field: "Num_elts",
                 rule: "bits outside Bit[1..0], Bit[7..4] are not defined by the doc and must be zero",
-            });
-        }
-        if let Err(rule) = self.surface.available_on(platform) {
-            return Err(ValidationError {
-                instruction: "SCATTER",
-                field: "Surface",
-                rule,
             });
         }
         if let Some(t) = self.global_offset.immediate_type() {
