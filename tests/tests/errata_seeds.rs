@@ -23,10 +23,15 @@ fn accepted(bytes: &[u8]) -> Instruction {
 /// the errata of spec/errata/.
 fn values(doc: &str, field: &str) -> (Vec<u64>, Vec<u64>) {
     let root = visa_tests::root();
-    let docs: Vec<SourceFile> = codegen::parse::load_dir(&root.join("spec")).unwrap();
+    let docs: Vec<SourceFile> = codegen::parse::load_spec(&root.join("spec"), None).unwrap();
     let errata = codegen::errata::load_dir(&root.join("spec/errata"), "errata").unwrap();
     let read = |errata: &[SourceFile]| {
         let parsed = codegen::parse_corrected(&docs, errata);
+        assert!(
+            parsed.diagnostics.iter().all(|d| !d.is_error()),
+            "{:#?}",
+            parsed.diagnostics
+        );
         let inst = parsed
             .spec
             .instructions

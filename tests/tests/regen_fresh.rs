@@ -8,7 +8,7 @@ fn root() -> PathBuf {
 }
 
 fn generate() -> codegen::Generated {
-    let files = codegen::parse::load_dir(&root().join("spec")).expect("spec/ is readable");
+    let files = codegen::parse::load_spec(&root().join("spec"), None).expect("spec/ is readable");
     let errata_dir = root().join("spec/errata");
     let errata = if errata_dir.is_dir() {
         codegen::errata::load_dir(&errata_dir, "errata").expect("spec/errata/ is readable")

@@ -13,7 +13,7 @@ pub mod write;
 
 use clap::{Parser, Subcommand};
 use codegen::diag::Diagnostic;
-use codegen::parse::SourceFile;
+use codegen::parse::{SourceFile, CHAPTERS_PREFIX};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -59,6 +59,11 @@ struct InputArgs {
     /// Directory of opcode docs (default: spec/ of the workspace).
     #[arg(long)]
     spec: Option<PathBuf>,
+    /// Directory of chapters (default: `chapters/` of the spec directory; a spec directory
+    /// without one takes the workspace's `spec/chapters/`, the object-file chapter every
+    /// instruction family shares).
+    #[arg(long)]
+    chapters: Option<PathBuf>,
     /// Directory of errata (`*.patch`) to apply to the docs (default: `errata/` of the spec
     /// directory, when it exists).
     #[arg(long, conflicts_with = "no_errata")]
@@ -78,6 +83,8 @@ struct InputArgs {
 /// [`InputArgs`] read from disk.
 struct Input {
     spec: PathBuf,
+    /// The chapters directory used, if any.
+    chapters: Option<PathBuf>,
     docs: Vec<SourceFile>,
     /// The errata directory used, if any, and its files.
     errata_dir: Option<PathBuf>,
@@ -128,14 +135,21 @@ fn default_spec() -> PathBuf {
 /// Reads the docs, errata and configuration, or explains on stderr why it cannot.
 fn load(args: InputArgs) -> Result<Input, u8> {
     let spec = args.spec.unwrap_or_else(default_spec);
-    let docs = match codegen::parse::load_dir(&spec) {
-        Ok(files) if files.is_empty() => {
+    let fallback = workspace_root().join("spec/chapters");
+    let chapters = args.chapters.clone().or_else(|| {
+        (!spec.join("chapters").is_dir() && fallback.is_dir()).then_some(fallback.clone())
+    });
+    let docs = match codegen::parse::load_spec(&spec, chapters.as_deref()) {
+        Ok(files) if files.iter().all(|f| f.name.starts_with(CHAPTERS_PREFIX)) => {
             eprintln!("error: no *.md doc in {}", spec.display());
             return Err(EXIT_USAGE);
         }
         Ok(files) => files,
         Err(e) => {
-            eprintln!("error: cannot read spec directory {}: {e}", spec.display());
+            eprintln!(
+                "error: cannot read spec directory {} (or its chapters): {e}",
+                spec.display()
+            );
             return Err(EXIT_USAGE);
         }
     };
@@ -184,6 +198,7 @@ fn load(args: InputArgs) -> Result<Input, u8> {
     };
     Ok(Input {
         spec,
+        chapters,
         docs,
         errata_dir,
         errata,
@@ -277,6 +292,13 @@ fn regen_command(input: &Input, out: &Path) -> String {
     if input.spec != root.join("spec") {
         cmd.push_str(&format!(" --spec {}", dir_label(&input.spec)));
     }
+    if let Some(dir) = input
+        .chapters
+        .as_ref()
+        .filter(|d| **d != root.join("spec/chapters"))
+    {
+        cmd.push_str(&format!(" --chapters {}", dir_label(dir)));
+    }
     match &input.errata_dir {
         Some(dir) if *dir != input.spec.join("errata") => {
             cmd.push_str(&format!(" --errata {}", dir_label(dir)));
@@ -295,6 +317,7 @@ fn regen_command(input: &Input, out: &Path) -> String {
 pub fn regen(spec: &Path, out: &Path, check: bool) -> u8 {
     let args = InputArgs {
         spec: Some(spec.to_path_buf()),
+        chapters: None,
         errata: None,
         no_errata: false,
         config: None,

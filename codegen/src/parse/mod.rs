@@ -30,6 +30,28 @@ pub struct Parsed {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Name prefix of chapter files: `chapters/4_visa_header.md` holds pseudo-structures, not an
+/// opcode doc.
+pub const CHAPTERS_PREFIX: &str = "chapters/";
+
+/// Reads the opcode docs of `spec` and the chapters of `chapters` (default `spec/chapters`,
+/// when it exists), chapters named `chapters/NAME.md`.
+pub fn load_spec(spec: &Path, chapters: Option<&Path>) -> std::io::Result<Vec<SourceFile>> {
+    let mut files = load_dir(spec)?;
+    let default = spec.join("chapters");
+    let dir = match chapters {
+        Some(d) => Some(d.to_path_buf()),
+        None => default.is_dir().then_some(default),
+    };
+    if let Some(dir) = dir {
+        for mut f in load_dir(&dir)? {
+            f.name = format!("{CHAPTERS_PREFIX}{}", f.name);
+            files.push(f);
+        }
+    }
+    Ok(files)
+}
+
 /// Reads every `*.md` of `dir`, sorted by name.
 pub fn load_dir(dir: &Path) -> std::io::Result<Vec<SourceFile>> {
     let mut files = Vec::new();
@@ -55,6 +77,10 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut diagnostics = Vec::new();
     let mut instructions = Vec::new();
     for file in files {
+        if file.name.starts_with(CHAPTERS_PREFIX) {
+            // Chapters are read by their own parser (not yet: they are only corrected here).
+            continue;
+        }
         let text = decode_text(file, &mut diagnostics);
         if let Some(inst) = doc::parse_doc(&file.name, &text, &mut diagnostics) {
             instructions.push(inst);
