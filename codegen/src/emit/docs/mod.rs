@@ -450,6 +450,7 @@ mod tests {
             fields: fields.iter().map(|s| s.to_string()).collect(),
             selectors: vec![],
             optional_fields: optional.iter().map(|s| s.to_string()).collect(),
+            counted: vec![],
             span: Span::default(),
         }
     }
