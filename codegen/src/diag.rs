@@ -62,6 +62,7 @@ codes! {
     OpcodeCellMismatch = "V0118", Warning, "a format table's opcode cell disagrees with `## Opcode`";
     BulletNotInTable = "V0120", Warning, "a field bullet names a field that no format table has";
     BadCondition = "V0121", Warning, "a `### CONDITION` is not `Field[.sub]=value, ...`";
+    BadCount = "V0122", Error, "a counted repetition is malformed: its count field is missing, not a plain integer, or after the list, or its items differ in type";
     // Analysis of the schema (layouts, platforms, names).
     UnknownPlatform = "V0201", Error, "a platform annotation names a platform the generator does not know";
     OpenLayout = "V0202", Warning, "the doc leaves the binary layout open; the generator made a documented choice";

@@ -149,6 +149,47 @@ pub struct Variant {
     /// Fields marked `\*` in this table.
     #[serde(default)]
     pub optional_fields: Vec<String>,
+    /// Fields repeated as many times as another field of the table says.
+    #[serde(default)]
+    pub counted: Vec<Counted>,
+    pub span: Span,
+}
+
+/// How a counted list is written in a doc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CountKind {
+    /// One field repeated N times: `| Label0 | LabelN | Label(Num_labels-1) |` (the cells
+    /// become the one field `Label`).
+    Repeat,
+    /// Of the fields listed after the count field, only the first N are encoded: `NumParams`
+    /// ("number of additional parameters") of `3D_LOAD`.
+    Prefix,
+}
+
+/// A repetition and the field that counts it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counted {
+    /// The integer field whose value is N; it precedes the list in the table.
+    pub count: String,
+    /// `repeat`: the one repeated field. `prefix`: the fields of which the first N are present,
+    /// in table order.
+    pub fields: Vec<String>,
+    pub kind: CountKind,
+    /// The inclusive range the count field's bullet states (`Valid values are [1-15]`,
+    /// `Must be in the range [1..32]`), if any.
+    #[serde(default)]
+    pub min: Option<u64>,
+    #[serde(default)]
+    pub max: Option<u64>,
+    /// The count bullet's sentence stating the range, quoted by validators.
+    #[serde(default)]
+    pub range_sentence: Option<String>,
+    /// `prefix`: the doc's sentence allowing trailing fields to be skipped
+    /// (`It is permitted to skip the trailing parameters`), when it has one.
+    #[serde(default)]
+    pub skip_sentence: Option<String>,
+    /// The cells of the repetition (`repeat`) or the count field's cell (`prefix`).
     pub span: Span,
 }
 

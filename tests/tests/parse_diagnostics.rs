@@ -246,6 +246,56 @@ fn v0121_bad_condition() {
     at(&d, 9, 3, "cannot read condition `whatever`");
 }
 
+/// BASE with a jump table `Item0 | Item(Num_items-1)` after `Src`, `extra` bullets added.
+fn counted(row_tail: &str, extra: &str) -> String {
+    BASE.replace(
+        "| | | |\n| --- | --- | --- |\n| 0x10(FOO) | Exec_size | Src |",
+        &format!("| | | | | |\n| --- | --- | --- | --- | --- |\n| 0x10(FOO) | Exec_size | Src | {row_tail}"),
+    )
+    .replace(
+        "- **Src(raw_operand):** The source.\n",
+        &format!("- **Src(raw_operand):** The source.\n\n- **Item0(uw):** An item.\n{extra}"),
+    )
+}
+
+#[test]
+fn v0122_bad_count() {
+    // The count field the last item names does not exist.
+    let d = one(&counted("Item0 | Item(Num_items-1) |", ""), Code::BadCount);
+    at(&d, 9, 33, "this table has no field `Num_items`");
+    // The count is an operand, not an integer.
+    let text = counted(
+        "Num_items | Item0 | Item(Num_items-1) |",
+        "\n- **Num_items(raw_operand):** How many.\n",
+    );
+    let d = one(&text, Code::BadCount);
+    at(&d, 9, 45, "count field `Num_items` has type `raw_operand`");
+    // A `...` that no `Item(Count-1)` closes.
+    let d = one(&counted("Item0 | ... |", ""), Code::BadCount);
+    at(&d, 9, 41, "`...` stands for left-out items");
+    // Parameters of different types under one count.
+    let text = BASE
+        .replace("| Exec_size | Src |", "| NumParams | Src | Exec_size |")
+        .replace(
+            "| | | |\n| --- | --- | --- |",
+            "| | | | |\n| --- | --- | --- | --- |",
+        )
+        .replace(
+            "- **Src(raw_operand):**",
+            "- **NumParams(ub):** number of additional parameters.\n\n- **Src(raw_operand):**",
+        );
+    let d = one(&text, Code::BadCount);
+    at(&d, 21, 1, "a counted list needs one type");
+    // A well-formed table gives the schema entry and no error.
+    let text = counted(
+        "Num_items | Item0 | Item(Num_items-1) |",
+        "\n- **Num_items(ub):** How many. Must be in the range [1..32]\n",
+    );
+    assert!(!diags_of(&[("FOO.md", &text)])
+        .iter()
+        .any(Diagnostic::is_error));
+}
+
 #[test]
 fn v0201_unknown_platform() {
     let d = one(

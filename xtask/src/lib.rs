@@ -158,7 +158,7 @@ fn load(args: InputArgs) -> Result<Input, u8> {
         (false, Some(dir)) => Some(dir),
         (false, None) => Some(spec.join("errata")).filter(|d| d.is_dir()),
     };
-    let errata = match &errata_dir {
+    let mut errata = match &errata_dir {
         None => Vec::new(),
         Some(dir) => match codegen::errata::load_dir(dir, &errata_label(&spec, dir)) {
             Ok(files) => files,
@@ -168,6 +168,18 @@ fn load(args: InputArgs) -> Result<Input, u8> {
             }
         },
     };
+    // The workspace's chapters, taken because the spec directory has none, come with the
+    // workspace's errata of those chapters (unless errata are off or already given).
+    let borrowed = args.chapters.is_none() && chapters.as_deref() == Some(fallback.as_path());
+    let corrects_chapter = |f: &SourceFile| {
+        String::from_utf8_lossy(&f.bytes).contains(&format!("\n+++ b/{CHAPTERS_PREFIX}"))
+    };
+    if borrowed && !args.no_errata && !errata.iter().any(corrects_chapter) {
+        let dir = workspace_root().join("spec/errata");
+        if let Ok(files) = codegen::errata::load_dir(&dir, &dir_label(&dir)) {
+            errata.extend(files.into_iter().filter(corrects_chapter));
+        }
+    }
     let config_path = args
         .config
         .clone()

@@ -5,7 +5,7 @@ pub mod naming;
 pub mod platform;
 
 use crate::diag::{Code, Diagnostic};
-use crate::schema::{EnumValue, Field, Instruction, Spec};
+use crate::schema::{CountKind, EnumValue, Field, Instruction, Spec};
 use naming::{member_name, snake_name, type_name, variant_name};
 use platform::Rule;
 use std::collections::{BTreeMap, BTreeSet};
@@ -166,7 +166,7 @@ pub struct Choice {
 }
 
 /// One format table of an instruction.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct VariantModel {
     pub rust_name: String,
     pub condition: Option<String>,
@@ -174,6 +174,55 @@ pub struct VariantModel {
     pub choices: Vec<Choice>,
     /// An earlier variant decodes every encoding of this one, which therefore never decodes.
     pub shadowed: bool,
+    /// Counted lists: each is one `Vec` member; its count field is no member of its own.
+    pub counted: Vec<CountedModel>,
+}
+
+/// A counted list as generated: a `Vec` whose length is what the count field encodes, so the
+/// two cannot disagree.
+#[derive(Clone, Debug)]
+pub struct CountedModel {
+    /// Doc name of the count field (a plain integer field read before the list).
+    pub count: String,
+    /// Doc names of the items: the repeated field, or the parameters of which a prefix is encoded.
+    pub items: Vec<String>,
+    pub kind: CountKind,
+    /// The `Vec` member.
+    pub rust_name: String,
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+    pub range_sentence: Option<String>,
+}
+
+/// What a position of a variant's encoding holds, for the emitters.
+#[derive(Clone, Copy, Debug)]
+pub enum Slot<'a> {
+    Field(&'a FieldModel),
+    /// The count of a list: decoded, encoded from the list's length, never stored.
+    Count(&'a FieldModel, &'a CountedModel),
+    /// A whole list, at the position of its first item.
+    List(&'a CountedModel, &'a FieldModel),
+}
+
+impl VariantModel {
+    /// The variant's fields in encoding order, lists folded into one slot each; with each
+    /// slot the index of its (first) field in `fields`.
+    pub fn slots<'a>(&'a self, inst: &'a InstModel) -> Vec<(usize, Slot<'a>)> {
+        let mut out = Vec::new();
+        for (i, name) in self.fields.iter().enumerate() {
+            let Some(f) = inst.fields.get(name) else {
+                continue;
+            };
+            if let Some(c) = self.counted.iter().find(|c| c.count == *name) {
+                out.push((i, Slot::Count(f, c)));
+            } else if let Some(c) = self.counted.iter().find(|c| c.items.first() == Some(name)) {
+                out.push((i, Slot::List(c, f)));
+            } else if !self.counted.iter().any(|c| c.items.contains(name)) {
+                out.push((i, Slot::Field(f)));
+            }
+        }
+        out
+    }
 }
 
 /// One instruction, as generated.
@@ -533,7 +582,19 @@ fn analyze_instruction(
     }
     let src_type_maps = src_type_maps(&mut a);
     let Analyzer { enums, diags, .. } = a;
-    let optional: Vec<&Field> = inst.fields.iter().filter(|f| f.optional).collect();
+    // Items of a prefix list are absent when the count says so, not "always encoded".
+    let listed: BTreeSet<&str> = inst
+        .variants
+        .iter()
+        .flat_map(|v| &v.counted)
+        .filter(|c| c.kind == CountKind::Prefix)
+        .flat_map(|c| c.fields.iter().map(String::as_str))
+        .collect();
+    let optional: Vec<&Field> = inst
+        .fields
+        .iter()
+        .filter(|f| f.optional && !listed.contains(f.name.as_str()))
+        .collect();
     if let Some(first) = optional.first() {
         let names: Vec<String> = optional.iter().map(|f| format!("`{}`", f.name)).collect();
         diags.push(Diagnostic::new(
@@ -567,6 +628,7 @@ fn analyze_instruction(
         }
     }
     let rust_name = type_name(&inst.name);
+    let counted = counted_lists(inst, &fields, &mut rust_names, diags);
     let prefix = common_prefix(
         &inst
             .variants
@@ -638,6 +700,7 @@ fn analyze_instruction(
             fields: v.fields.clone(),
             choices,
             shadowed,
+            counted: counted.get(i).cloned().unwrap_or_default(),
         });
     }
     if inst.variants.len() > 1
@@ -653,6 +716,13 @@ fn analyze_instruction(
             "variants without a readable selector; the first decodes",
         ));
     }
+    // The common prefix is read before the variant is known; a list ends it.
+    let prefix = variants.first().map_or(prefix, |v| {
+        v.counted
+            .iter()
+            .filter_map(|c| v.fields.iter().position(|f| c.items.first() == Some(f)))
+            .fold(prefix, usize::min)
+    });
     InstModel {
         doc_name: inst.name.clone(),
         source: inst.source.clone(),
@@ -673,6 +743,68 @@ fn analyze_instruction(
         claimed_subs: Vec::new(),
         src_type_maps,
     }
+}
+
+/// The counted lists of each variant. A prefix list is a choice the generator makes (one
+/// list of raw operands, exactly N encoded), so it is warned about once per doc.
+fn counted_lists(
+    inst: &Instruction,
+    fields: &BTreeMap<String, FieldModel>,
+    rust_names: &mut BTreeSet<String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Vec<CountedModel>> {
+    let mut warned = false;
+    let mut prefix_name: Option<String> = None;
+    let mut out = Vec::new();
+    for v in &inst.variants {
+        let mut lists = Vec::new();
+        for c in &v.counted {
+            let count = fields.get(&c.count);
+            let item = c.fields.first().and_then(|f| fields.get(f));
+            let (Some(count), Some(item)) = (count, item) else {
+                continue;
+            };
+            if !matches!(count.ty, FieldType::Int(_)) || matches!(item.ty, FieldType::Rest) {
+                diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, c.span, format!("`{}` cannot count `{}` (the count is not a plain integer, or the items have no fixed layout); the fields are generated one by one", c.count, c.fields.join(", "))));
+                continue;
+            }
+            let rust_name = match c.kind {
+                CountKind::Repeat => item.rust_name.clone(),
+                CountKind::Prefix => prefix_name
+                    .get_or_insert_with(|| {
+                        let mut name = "params".to_string();
+                        let mut n = 2;
+                        while !rust_names.insert(name.clone()) {
+                            name = format!("params_{n}");
+                            n += 1;
+                        }
+                        name
+                    })
+                    .clone(),
+            };
+            if c.kind == CountKind::Prefix && !warned {
+                warned = true;
+                let why = match &c.skip_sentence {
+                    Some(s) => format!("the doc: \"{s}\""),
+                    None => {
+                        "the doc does not say whether trailing parameters may be left out".into()
+                    }
+                };
+                diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, c.span, format!("`{}` counts the parameters after it: they are generated as one list `{rust_name}` of which exactly `{}` are encoded, the first ones of each format table ({why})", c.count, c.count)));
+            }
+            lists.push(CountedModel {
+                count: c.count.clone(),
+                items: c.fields.clone(),
+                kind: c.kind,
+                rust_name,
+                min: c.min,
+                max: c.max,
+                range_sentence: c.range_sentence.clone(),
+            });
+        }
+        out.push(lists);
+    }
+    out
 }
 
 /// The `Src types` of the doc's type maps. A map naming a type the data types chapter lacks
@@ -935,6 +1067,7 @@ mod tests {
                 fields: names,
                 selectors: vec![],
                 optional_fields: vec![],
+                counted: vec![],
                 span: span(2),
             }],
             properties: BTreeMap::new(),
@@ -1109,6 +1242,7 @@ mod tests {
                 operand_type: false,
             }],
             optional_fields: vec![],
+            counted: vec![],
             span: span(9),
         };
         i.variants = vec![

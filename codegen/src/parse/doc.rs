@@ -1,12 +1,14 @@
 //! One doc → one [`Instruction`]: sections from pulldown-cmark's offset iterator, format tables
 //! and field bullets from the source lines those sections span.
 
+use super::counted;
 use super::source::{Line, Source};
 use super::table;
 use super::text::{clean, is_fence, prose};
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{
-    BitField, EnumValue, Field, Instruction, OpcodeDef, Selector, Span, TypeMap, Variant,
+    BitField, CountKind, Counted, EnumValue, Field, Instruction, OpcodeDef, Selector, Span,
+    TypeMap, Variant,
 };
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use regex::Regex;
@@ -454,8 +456,11 @@ impl<'a> DocParser<'a, '_> {
         } else {
             &rows[1..]
         };
-        let mut fields = Vec::new();
+        let mut fields: Vec<(String, Span)> = Vec::new();
         let mut optional = Vec::new();
+        let mut counted = Vec::new();
+        // A `...` cell waits for the `Item(Count-1)` cell that closes its repetition.
+        let mut ellipsis: Option<Span> = None;
         for row in body {
             let cells = table::cells(row.text, row.start);
             if cells.len() > model {
@@ -493,6 +498,40 @@ impl<'a> DocParser<'a, '_> {
                     }
                     continue;
                 }
+                if counted::is_ellipsis(c.text) {
+                    ellipsis = ellipsis.or(Some(span));
+                    continue;
+                }
+                if let Some((stem, count)) = counted::last_item(c.text) {
+                    // `Item0 | ItemN | Item(Count-1)`: the cells become the one field `Item`.
+                    let mut start = ellipsis.take().unwrap_or(span);
+                    while let Some((prev, pspan)) = fields.last() {
+                        if !counted::is_item(prev, stem) {
+                            break;
+                        }
+                        start = *pspan;
+                        let prev = prev.clone();
+                        optional.retain(|o: &String| *o != prev);
+                        fields.pop();
+                    }
+                    let list_span = self.span_at(start.start, span.end.saturating_sub(start.start));
+                    fields.push((stem.to_string(), list_span));
+                    counted.push(Counted {
+                        count: count.to_string(),
+                        fields: vec![stem.to_string()],
+                        kind: CountKind::Repeat,
+                        min: None,
+                        max: None,
+                        range_sentence: None,
+                        skip_sentence: None,
+                        span: list_span,
+                    });
+                    continue;
+                }
+                if let Some(e) = ellipsis.take() {
+                    self.diag(Code::BadCount, e, "`...` stands for left-out items, but no `Item(Count-1)` cell closes the repetition")
+                        .expected = Some("`| Item0 | ... | Item(Count-1) |`, `Count` naming the field that holds the number of items".into());
+                }
                 let (name, opt) = match c
                     .text
                     .strip_suffix("\\*")
@@ -516,6 +555,10 @@ impl<'a> DocParser<'a, '_> {
                 }
                 fields.push((name.to_string(), span));
             }
+        }
+        if let Some(e) = ellipsis {
+            self.diag(Code::BadCount, e, "`...` stands for left-out items, but no `Item(Count-1)` cell closes the repetition")
+                .expected = Some("`| Item0 | ... | Item(Count-1) |`, `Count` naming the field that holds the number of items".into());
         }
         let span = self.span_at(first.start, first.text.len());
         let mut selectors = Vec::new();
@@ -542,6 +585,7 @@ impl<'a> DocParser<'a, '_> {
                 fields: fields.iter().map(|f| f.0.clone()).collect(),
                 selectors,
                 optional_fields: optional,
+                counted,
                 span,
             },
             fields,
@@ -852,6 +896,78 @@ const KNOWN_SECTIONS: &[&str] = &[
     "notes",
 ];
 
+/// A field of plain integer type (no bit ranges, no enumerated values): one that can count.
+fn plain_integer(f: &Field) -> bool {
+    matches!(f.ty.as_str(), "ub" | "uw" | "ud" | "b" | "w" | "d")
+        && f.bitfields.is_empty()
+        && f.values.is_empty()
+}
+
+/// Checks the variant's `Item(Count-1)` repetitions against their count fields, and finds a
+/// prefix list: the fields after a count whose bullet says "number of (additional) parameters".
+fn counts(p: &mut DocParser<'_, '_>, v: &mut Variant, fields: &[Field], text: &str) {
+    let field = |name: &str| fields.iter().find(|f| f.name == name);
+    let pos = |name: &str| v.fields.iter().position(|f| f == name);
+    let mut kept = Vec::new();
+    for mut c in std::mem::take(&mut v.counted) {
+        let list_at = c.fields.first().and_then(|f| pos(f)).unwrap_or(0);
+        let problem = match (field(&c.count), pos(&c.count)) {
+            (_, None) => Some(format!("`{}` counts the repetition but this table has no field `{}`", c.fields.join(", "), c.count)),
+            (Some(f), Some(_)) if !plain_integer(f) => Some(format!("count field `{}` has type `{}`{}; a count must be a plain integer", c.count, f.ty, if f.bitfields.is_empty() && f.values.is_empty() { "" } else { " with bit ranges or values" })),
+            (_, Some(at)) if at > list_at => Some(format!("count field `{}` comes after the items it counts; the decoder could not know how many to read", c.count)),
+            _ => None,
+        };
+        if let Some(message) = problem {
+            p.diag(Code::BadCount, c.span, message).expected = Some(format!(
+                "an integer field `{}` (`ub`, `uw`, `ud`) before the repetition",
+                c.count
+            ));
+            continue;
+        }
+        if let Some((min, max, sentence)) =
+            field(&c.count).and_then(|f| counted::range(&f.description))
+        {
+            (c.min, c.max, c.range_sentence) = (Some(min), Some(max), Some(sentence));
+        }
+        kept.push(c);
+    }
+    v.counted = kept;
+    if !v.counted.is_empty() {
+        return;
+    }
+    let Some(at) = v.fields.iter().position(|n| {
+        field(n).is_some_and(|f| plain_integer(f) && counted::counts_parameters(&f.description))
+    }) else {
+        return;
+    };
+    let items: Vec<String> = v.fields[at + 1..].to_vec();
+    let (Some(count), Some(first)) = (field(&v.fields[at]), items.first().and_then(|i| field(i)))
+    else {
+        return;
+    };
+    if let Some(odd) = items
+        .iter()
+        .filter_map(|i| field(i))
+        .find(|f| f.ty != first.ty)
+    {
+        let span = count.span;
+        p.diag(Code::BadCount, span, format!("`{}` counts the parameters after it, but `{}` has type `{}` and `{}` has type `{}`; a counted list needs one type", count.name, first.name, first.ty, odd.name, odd.ty))
+            .expected = Some("parameters of one type after the count field".into());
+        return;
+    }
+    let range = counted::range(&count.description);
+    v.counted.push(Counted {
+        count: count.name.clone(),
+        fields: items,
+        kind: CountKind::Prefix,
+        min: range.as_ref().map(|r| r.0),
+        max: range.as_ref().map(|r| r.1),
+        range_sentence: range.map(|r| r.2),
+        skip_sentence: counted::skip_sentence(text),
+        span: count.span,
+    });
+}
+
 /// Parses one doc's text. Returns `None` when the doc has no readable opcode.
 pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<Instruction> {
     let mut p = DocParser {
@@ -907,6 +1023,7 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
                 fields: vec![],
                 selectors: vec![],
                 optional_fields: vec![],
+                counted: vec![],
                 span,
             },
             vec![],
@@ -919,9 +1036,16 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
             .expected =
             Some("a `## Format` section with a table of the instruction's fields".into());
     }
+    // The bullet of a repeated field may name it (`Label`) or its first item (`Label0`).
+    let item_bullets: BTreeMap<String, String> = tables
+        .iter()
+        .flat_map(|(v, _)| v.counted.iter())
+        .flat_map(|c| c.fields.iter().map(|f| (format!("{f}0"), f.clone())))
+        .collect();
     let table_fields: BTreeSet<String> = tables
         .iter()
         .flat_map(|(v, _)| v.fields.iter().cloned())
+        .chain(item_bullets.keys().cloned())
         .collect();
     let (mut bullets, description) = p.bullets(&table_fields);
     for b in bullets.iter_mut() {
@@ -959,7 +1083,15 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
             if !seen.insert(fname.clone()) {
                 continue;
             }
-            let bullet = by_name.get(fname).and_then(|&i| bullets.get(i));
+            let bullet = by_name
+                .get(fname)
+                .or_else(|| {
+                    item_bullets
+                        .iter()
+                        .find(|(_, stem)| *stem == fname)
+                        .and_then(|(item, _)| by_name.get(item))
+                })
+                .and_then(|&i| bullets.get(i));
             let field = match bullet {
                 Some(b) if !b.ty.is_empty() => {
                     let desc = b.description.join(" ");
@@ -999,8 +1131,12 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
             fields.push(field);
         }
     }
+    for (v, _) in tables.iter_mut() {
+        counts(&mut p, v, &fields, text);
+    }
     for b in &bullets {
         if !seen.contains(&b.name)
+            && !item_bullets.contains_key(&b.name)
             && by_name
                 .get(&b.name)
                 .is_some_and(|&i| bullets[i].span == b.span)

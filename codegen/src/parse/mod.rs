@@ -3,6 +3,7 @@
 //! `doc` reads one doc; this module decodes bytes, runs it on every doc, and checks what
 //! spans docs (the same opcode claimed twice).
 
+mod counted;
 mod doc;
 mod source;
 mod table;

@@ -52,6 +52,29 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// Checks that `count` items of at least `item_bytes` bytes each can fit in the bytes
+    /// left, before anything is allocated for them; `field` names the count field.
+    pub fn check_count(
+        &self,
+        count: u64,
+        item_bytes: usize,
+        field: &'static str,
+    ) -> Result<usize, DecodeError> {
+        let available = self.remaining().len();
+        match usize::try_from(count) {
+            Ok(n) if n.saturating_mul(item_bytes.max(1)) <= available => Ok(n),
+            _ => Err(DecodeError::new(
+                field,
+                self.pos,
+                DecodeErrorKind::CountTooLarge {
+                    count,
+                    item_bytes,
+                    available,
+                },
+            )),
+        }
+    }
+
     /// An error about the value that starts at `offset`.
     pub fn error_at(
         &self,

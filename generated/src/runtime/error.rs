@@ -20,6 +20,13 @@ pub enum DecodeErrorKind {
     UnknownOpcode(u8),
     /// The opcode is known but no instruction has this sub-opcode.
     UnknownSubOpcode { opcode: u8, sub_opcode: u8 },
+    /// A count field asks for more items than the bytes left can hold: `count` items of at
+    /// least `item_bytes` each, `available` bytes left.
+    CountTooLarge {
+        count: u64,
+        item_bytes: usize,
+        available: usize,
+    },
 }
 
 impl DecodeError {
@@ -47,6 +54,14 @@ impl fmt::Display for DecodeError {
             DecodeErrorKind::UnknownSubOpcode { opcode, sub_opcode } => write!(
                 f,
                 "unknown sub-opcode {sub_opcode:#04x} of opcode {opcode:#04x}"
+            ),
+            DecodeErrorKind::CountTooLarge {
+                count,
+                item_bytes,
+                available,
+            } => write!(
+                f,
+                "count {count} needs at least {item_bytes} byte(s) per item, {available} byte(s) left"
             ),
         }
     }

@@ -8,7 +8,7 @@ mod text;
 
 use crate::emit::Options;
 use crate::layout::fixed_size;
-use crate::schema::{BitField, EnumValue, Field, Instruction, Spec, Variant};
+use crate::schema::{BitField, CountKind, Counted, EnumValue, Field, Instruction, Spec, Variant};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use tera::{Context, Tera};
@@ -62,7 +62,7 @@ struct LayoutRow {
     name: String,
     anchor: String,
     ty: String,
-    optional: &'static str,
+    optional: String,
     offset: String,
     size: String,
 }
@@ -71,6 +71,33 @@ struct LayoutRow {
 struct VariantRow {
     heading: String,
     fields: Vec<LayoutRow>,
+    /// One sentence per counted list, escaped.
+    counted: Vec<String>,
+}
+
+/// What the reference page says of a counted list.
+fn counted_text(c: &Counted) -> String {
+    let range = c
+        .range_sentence
+        .as_ref()
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
+    let text = match c.kind {
+        CountKind::Repeat => format!(
+            "`{}` is repeated `{}` times{range}; the generated field is a list and `{}` its length.",
+            c.fields.join(", "),
+            c.count,
+            c.count
+        ),
+        CountKind::Prefix => format!(
+            "Only the first `{}` of {} are encoded{range}{}; the generated field is one list of them and `{}` its length.",
+            c.count,
+            c.fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "),
+            c.skip_sentence.as_ref().map(|s| format!(" (\"{s}\")")).unwrap_or_default(),
+            c.count
+        ),
+    };
+    text::escape_inline(&text)
 }
 
 #[derive(Serialize)]
@@ -167,15 +194,32 @@ fn layout(
                 .get(name.as_str())
                 .map(|f| f.ty.as_str())
                 .unwrap_or("unknown");
-            let optional = v.optional_fields.contains(name);
-            let size = fixed_size(ty);
+            let mut optional = v.optional_fields.contains(name);
+            let mut size = fixed_size(ty);
+            let mut size_text = size.map_or("variable".into(), |s| s.to_string());
+            let mut optional_text = if optional { "yes" } else { "no" }.to_string();
+            for c in &v.counted {
+                let Some(i) = c.fields.iter().position(|f| f == name) else {
+                    continue;
+                };
+                match c.kind {
+                    CountKind::Repeat => {
+                        size_text = format!("{size_text} × {}", c.count);
+                        size = None;
+                    }
+                    CountKind::Prefix => {
+                        optional = true;
+                        optional_text = format!("if {} > {i}", c.count);
+                    }
+                }
+            }
             let row = LayoutRow {
                 name: name_cell(name),
                 anchor: anchors.get(name.as_str()).cloned().unwrap_or_default(),
                 ty: code_cell(ty),
-                optional: if optional { "yes" } else { "no" },
+                optional: cell(&optional_text),
                 offset: offset.map_or("variable".into(), |o| o.to_string()),
-                size: size.map_or("variable".into(), |s| s.to_string()),
+                size: cell(&size_text),
             };
             offset = offset.zip(size).map(|(o, s)| o + s).filter(|_| !optional);
             row
@@ -219,6 +263,7 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
             VariantRow {
                 heading: cell(&variant_heading(v)),
                 fields,
+                counted: v.counted.iter().map(counted_text).collect(),
             }
         })
         .collect();
@@ -476,6 +521,7 @@ mod tests {
             fields: fields.iter().map(|s| s.to_string()).collect(),
             selectors: vec![],
             optional_fields: optional.iter().map(|s| s.to_string()).collect(),
+            counted: vec![],
             span: Span::default(),
         }
     }

@@ -1,9 +1,10 @@
 //! One instruction's module: its enums, bit-packed field structs, variant structs, and the
 //! struct (or enum of variants) with encode, decode and validate.
 
+use super::counted;
 use super::top::rule_check;
 use super::{doc_code, doc_text, docs, enum_tokens, hex, ident, int_ty};
-use crate::analyze::{FieldModel, FieldType, InstModel, MemberType, Model, VariantModel};
+use crate::analyze::{FieldModel, FieldType, InstModel, MemberType, Model, Slot, VariantModel};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -123,9 +124,19 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
 }
 
 /// Statements decoding field `f` into a local of its Rust name.
-fn decode_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
-    let local = ident(&f.rust_name);
+pub(super) fn decode_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
     let name = &f.doc_name;
+    decode_into(inst, f, &ident(&f.rust_name), quote!(#name))
+}
+
+/// Statements decoding a value of field `f`'s type into `local`; `name` is the field name
+/// errors carry (a `&'static str` expression).
+pub(super) fn decode_into(
+    inst: &InstModel,
+    f: &FieldModel,
+    local: &proc_macro2::Ident,
+    name: TokenStream,
+) -> TokenStream {
     match &f.ty {
         FieldType::Int(i) => {
             let t = int_ty(*i);
@@ -166,14 +177,19 @@ fn decode_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
 /// Statements encoding field `f` of `self`.
 fn encode_field(f: &FieldModel) -> TokenStream {
     let n = ident(&f.rust_name);
+    encode_value(f, quote!(self.#n))
+}
+
+/// Statements encoding the value `v` of field `f`'s type.
+pub(super) fn encode_value(f: &FieldModel, v: TokenStream) -> TokenStream {
     match &f.ty {
         FieldType::Enum(i, _) => {
             let t = int_ty(i.unsigned());
-            quote!((self.#n.bits() as #t).encode(out);)
+            quote!((#v.bits() as #t).encode(out);)
         }
-        FieldType::Bits { .. } => quote!(self.#n.to_raw().encode(out);),
-        FieldType::Rest => quote!(out.extend_from_slice(&self.#n);),
-        _ => quote!(self.#n.encode(out);),
+        FieldType::Bits { .. } => quote!(#v.to_raw().encode(out);),
+        FieldType::Rest => quote!(out.extend_from_slice(&#v);),
+        _ => quote!(#v.encode(out);),
     }
 }
 
@@ -192,6 +208,11 @@ pub(super) fn is_source(doc_name: &str) -> bool {
 /// The checks of one field's rules.
 fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
     let n = ident(&f.rust_name);
+    validate_value(inst, f, quote!(self.#n))
+}
+
+/// The checks of field `f`'s rules on the value `n` (`self.field`, or a list item).
+pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -> TokenStream {
     let fname = f.doc_name.as_str();
     let mut checks = Vec::new();
     match &f.ty {
@@ -200,7 +221,7 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
             let _ = e;
             let name = &inst.doc_name;
             checks.push(quote! {
-                if let Err(rule) = self.#n.available_on(platform) {
+                if let Err(rule) = #n.available_on(platform) {
                     return Err(ValidationError { instruction: #name, field: #fname, rule });
                 }
             });
@@ -216,7 +237,7 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
                 let bits = format!("Bit[{}..{}]: {}", m.hi, m.lo, m.summary);
                 match &m.ty {
                     MemberType::Enum(_) => checks.push(quote! {
-                        if let Err(rule) = self.#n.#mn.available_on(platform) {
+                        if let Err(rule) = #n.#mn.available_on(platform) {
                             return Err(ValidationError { instruction: #name, field: #fname, rule });
                         }
                     }),
@@ -227,7 +248,7 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
                             fname,
                             &format!("{bits} (the value must fit the bit range)"),
                         );
-                        checks.push(quote!(if u64::from(self.#n.#mn) > #mask { #e }));
+                        checks.push(quote!(if u64::from(#n.#mn) > #mask { #e }));
                     }
                 }
                 if let Some(rule) = &m.rule {
@@ -241,16 +262,16 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
                     );
                     let e = err(inst, fname, &quote_text);
                     let zero = match &m.ty {
-                        MemberType::Enum(_) => quote!(self.#n.#mn.bits() == 0),
-                        MemberType::Int => quote!(self.#n.#mn == 0),
+                        MemberType::Enum(_) => quote!(#n.#mn.bits() == 0),
+                        MemberType::Int => quote!(#n.#mn == 0),
                     };
                     checks.push(quote!(if !(#ok) && !(#zero) { #e }));
                 }
                 if let Some(sentence) = &m.nonzero {
                     let e = err(inst, fname, sentence);
                     let zero = match &m.ty {
-                        MemberType::Enum(_) => quote!(self.#n.#mn.bits() == 0),
-                        MemberType::Int => quote!(self.#n.#mn == 0),
+                        MemberType::Enum(_) => quote!(#n.#mn.bits() == 0),
+                        MemberType::Int => quote!(#n.#mn == 0),
                     };
                     checks.push(quote!(if #zero { #e }));
                 }
@@ -268,12 +289,12 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
                         ranges.join(", ")
                     ),
                 );
-                checks.push(quote!(if self.#n.reserved != 0 { #e }));
+                checks.push(quote!(if #n.reserved != 0 { #e }));
             }
         }
         FieldType::Predicate => {
             let e = err(inst, fname, "Predication: bit 12 is reserved and must be 0; predicate combine \"11\" is reserved");
-            checks.push(quote!(if !self.#n.is_valid() { #e }));
+            checks.push(quote!(if !#n.is_valid() { #e }));
         }
         FieldType::Vector => {
             let classes: Vec<TokenStream> = f
@@ -299,7 +320,7 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
                     .clone()
                     .unwrap_or_else(|| format!("Operand class: {}", f.classes.join(",")));
                 let e = err(inst, fname, &rule);
-                checks.push(quote!(if !matches!(self.#n.class(), #(#classes)|*) { #e }));
+                checks.push(quote!(if !matches!(#n.class(), #(#classes)|*) { #e }));
             }
             let types: Vec<TokenStream> = f
                 .types
@@ -316,7 +337,7 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
                     .unwrap_or_else(|| format!("Must have type {}", f.types.join(",")));
                 let e = err(inst, fname, &rule);
                 checks.push(quote! {
-                    if let Some(t) = self.#n.immediate_type() {
+                    if let Some(t) = #n.immediate_type() {
                         if !matches!(t, #(#types)|*) { #e }
                     }
                 });
@@ -325,7 +346,7 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
         FieldType::Int(_) => {
             if let Some(sentence) = &f.nonzero {
                 let e = err(inst, fname, sentence);
-                checks.push(quote!(if self.#n == 0 { #e }));
+                checks.push(quote!(if #n == 0 { #e }));
             }
         }
         _ => {}
@@ -366,7 +387,7 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
             &format!("Operand type maps: Src types {}", listed.join(" | ")),
         );
         checks.push(quote! {
-            if let Some(t) = self.#n.immediate_type() {
+            if let Some(t) = #n.immediate_type() {
                 if !(#any) { #e }
             }
         });
@@ -378,29 +399,53 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
 fn fields_struct(
     inst: &InstModel,
     name: &str,
-    fields: &[String],
+    v: &VariantModel,
     doc: TokenStream,
     opcode_bytes: TokenStream,
     selector_checks: TokenStream,
 ) -> TokenStream {
     let n = ident(name);
-    let fs: Vec<&FieldModel> = fields.iter().filter_map(|f| inst.fields.get(f)).collect();
-    let decls = fs.iter().map(|f| {
-        let fname = ident(&f.rust_name);
-        let t = field_type(inst, f);
-        let d = field_docs(f);
-        quote!(#d pub #fname: #t)
-    });
-    let names: Vec<_> = fs.iter().map(|f| ident(&f.rust_name)).collect();
-    let decodes = fs.iter().map(|f| decode_field(inst, f));
-    let encodes = fs.iter().map(|f| encode_field(f));
-    let validates = fs.iter().map(|f| validate_field(inst, f));
+    let slots = v.slots(inst);
+    let mut decls = Vec::new();
+    let mut names = Vec::new();
+    let mut decodes = Vec::new();
+    let mut encodes = Vec::new();
+    let mut validates = Vec::new();
+    for (_, slot) in &slots {
+        match slot {
+            Slot::Field(f) => {
+                let fname = ident(&f.rust_name);
+                let t = field_type(inst, f);
+                let d = field_docs(f);
+                decls.push(quote!(#d pub #fname: #t));
+                names.push(fname);
+                decodes.push(decode_field(inst, f));
+                encodes.push(encode_field(f));
+                validates.push(validate_field(inst, f));
+            }
+            Slot::Count(f, c) => {
+                decodes.push(decode_field(inst, f));
+                encodes.push(counted::encode_count(f, c));
+                validates.push(counted::validate_count(inst, f, c));
+            }
+            Slot::List(c, item) => {
+                decls.push(counted::list_decl(inst, c, item));
+                names.push(ident(&c.rust_name));
+                decodes.push(counted::decode_list(inst, v, c, item, quote!(Self)));
+                encodes.push(counted::encode_list(c, item));
+                validates.push(counted::validate_list(inst, c));
+            }
+        }
+    }
+    let accessors = counted::accessors(inst, v);
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub struct #n { #(#decls,)* }
 
         impl #n {
+            #accessors
+
             /// Appends the binary form, opcode byte(s) included.
             pub fn encode(&self, out: &mut Vec<u8>) {
                 #opcode_bytes
@@ -540,18 +585,15 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
         }
     };
     let body = if inst.variants.len() <= 1 {
-        let fields = inst
-            .variants
-            .first()
-            .map(|v| v.fields.clone())
-            .unwrap_or_default();
+        let none = VariantModel::default();
+        let v = inst.variants.first().unwrap_or(&none);
         let s = fields_struct(
             inst,
             &inst.rust_name,
-            &fields,
+            v,
             inst_doc,
             opcode_bytes,
-            claimed_check(inst, &fields),
+            claimed_check(inst, &v.fields),
         );
         quote! {
             #s
@@ -591,7 +633,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
             structs.push(fields_struct(
                 inst,
                 &sname,
-                &v.fields,
+                v,
                 vdoc.clone(),
                 opcode_bytes.clone(),
                 checks,
@@ -616,18 +658,21 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
             let test = choice_test(inst, v, None);
             let vn = ident(&v.rust_name);
             let sn = ident(&format!("{}{}", inst.rust_name, v.rust_name));
-            let rest: Vec<&FieldModel> = v
-                .fields
+            let slots = v.slots(inst);
+            let rest_decodes = slots
                 .iter()
-                .skip(inst.prefix)
-                .filter_map(|f| inst.fields.get(f))
-                .collect();
-            let rest_decodes = rest.iter().map(|f| decode_field(inst, f));
-            let all: Vec<_> = v
-                .fields
+                .filter(|(i, _)| *i >= inst.prefix)
+                .map(|(_, slot)| match slot {
+                    Slot::Field(f) | Slot::Count(f, _) => decode_field(inst, f),
+                    Slot::List(c, item) => counted::decode_list(inst, v, c, item, quote!(#sn)),
+                });
+            let all: Vec<_> = slots
                 .iter()
-                .filter_map(|f| inst.fields.get(f))
-                .map(|f| ident(&f.rust_name))
+                .filter_map(|(_, slot)| match slot {
+                    Slot::Field(f) => Some(ident(&f.rust_name)),
+                    Slot::List(c, _) => Some(ident(&c.rust_name)),
+                    Slot::Count(..) => None,
+                })
                 .collect();
             branches.push(quote! {
                 if #test {

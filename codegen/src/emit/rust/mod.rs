@@ -2,6 +2,7 @@
 //! spans instructions (`Opcode`, `Instruction`, `decode`, `Platform`, executor dispatch), and
 //! the generated property tests. Tokens from quote, formatted in-process by prettyplease.
 
+mod counted;
 mod instruction;
 mod tests_gen;
 mod top;

@@ -4,7 +4,10 @@
 
 use super::top::decodable;
 use super::{ident, int_ty};
-use crate::analyze::{FieldModel, FieldType, InstModel, MemberType, Model, VariantModel};
+use crate::analyze::{
+    CountedModel, FieldModel, FieldType, InstModel, MemberType, Model, Slot, VariantModel,
+};
+use crate::schema::CountKind;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -133,6 +136,24 @@ fn strategy(inst: &InstModel, v: &VariantModel, f: &FieldModel) -> TokenStream {
     }
 }
 
+/// Lists of a length the count's rules allow (short, to keep cases small), of the first
+/// item's values.
+fn list_strategy(
+    inst: &InstModel,
+    v: &VariantModel,
+    c: &CountedModel,
+    item: &FieldModel,
+) -> TokenStream {
+    let lo = c.min.unwrap_or(0);
+    let mut hi = c.max.unwrap_or(lo + 4).min(lo + 4);
+    if c.kind == CountKind::Prefix {
+        hi = hi.min(c.items.len() as u64);
+    }
+    let (lo, hi) = (lo as usize, hi.max(lo) as usize);
+    let s = strategy(inst, v, item);
+    quote!(proptest::collection::vec(#s, #lo..=#hi))
+}
+
 /// Nested tuples of at most eight strategies: proptest implements `Strategy` for tuples of up
 /// to twelve.
 fn tuple(items: Vec<TokenStream>, names: &[proc_macro2::Ident]) -> (TokenStream, TokenStream) {
@@ -150,11 +171,20 @@ fn instruction_test(inst: &InstModel) -> TokenStream {
     let variants: Vec<&VariantModel> = inst.variants.iter().filter(|v| !v.shadowed).collect();
     let ty = path(inst, &inst.rust_name);
     let tests = variants.iter().enumerate().map(|(i, v)| {
-        let fields: Vec<&FieldModel> = v.fields.iter().filter_map(|f| inst.fields.get(f)).collect();
-        let names: Vec<_> = fields.iter().map(|f| ident(&f.rust_name)).collect();
-        let mut strats: Vec<TokenStream> = fields.iter().map(|f| strategy(inst, v, f)).collect();
+        let members: Vec<(proc_macro2::Ident, TokenStream, Option<&FieldModel>)> = v
+            .slots(inst)
+            .into_iter()
+            .filter_map(|(_, slot)| match slot {
+                Slot::Field(f) => Some((ident(&f.rust_name), strategy(inst, v, f), Some(f))),
+                Slot::List(c, item) => Some((ident(&c.rust_name), list_strategy(inst, v, c, item), None)),
+                Slot::Count(..) => None,
+            })
+            .collect();
+        let names: Vec<_> = members.iter().map(|m| m.0.clone()).collect();
+        let first_ty = members.first().and_then(|m| m.2).map(|f| &f.ty);
+        let mut strats: Vec<TokenStream> = members.iter().map(|m| m.1.clone()).collect();
         if !inst.claimed_subs.is_empty() {
-            if let (Some(first), Some(FieldType::Int(_))) = (strats.first_mut(), fields.first().map(|f| &f.ty)) {
+            if let (Some(first), Some(FieldType::Int(_))) = (strats.first_mut(), first_ty) {
                 let claimed = inst.claimed_subs.iter().map(|(v, _)| super::lit(u64::from(*v)));
                 *first = quote!(#first.prop_filter("a sub-opcode another doc claims", |x| ![#(#claimed),*].contains(&u64::from(*x))));
             }
