@@ -67,6 +67,7 @@ codes! {
     UnknownPlatform = "V0201", Error, "a platform annotation names a platform the generator does not know";
     OpenLayout = "V0202", Warning, "the doc leaves the binary layout open; the generator made a documented choice";
     UnknownSelectorValue = "V0203", Error, "a `### CONDITION` names a value that its selector field does not enumerate";
+    EmptyTypeList = "V0204", Warning, "a type map, or one of its operand type lists, names no type; the map constrains nothing and is ignored";
     // Cross-doc checks.
     ConflictingOpcode = "V0301", Error, "two docs claim the same opcode and sub-opcode with different formats";
     AliasOpcode = "V0302", Warning, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";

@@ -328,6 +328,22 @@ fn v0203_unknown_selector_value() {
 }
 
 #[test]
+fn v0204_empty_type_list() {
+    // Line 23 is `- **Type map**`; its `Src types` lists nothing.
+    let text = BASE.replace(
+        "## Text\n",
+        "#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD\n  -  **Src types:**\n\n## Text\n",
+    );
+    let d = one(&text, Code::EmptyTypeList);
+    at(
+        &d,
+        24,
+        1,
+        "type map lists no type under `Src types`; the map is ignored",
+    );
+}
+
+#[test]
 fn v0301_conflicting_opcode() {
     let other = BASE
         .replace("FOO", "BAR")

@@ -379,6 +379,28 @@ impl Analyzer<'_> {
         self.enums.len() - 1
     }
 
+    /// "Must have type" names the data types chapter knows; another name (only a hand-built
+    /// schema has one) drops the check, with a warning, rather than guess.
+    fn allowed_types(&mut self, f: &Field) -> Vec<String> {
+        let Some(bad) = f
+            .allowed_types
+            .iter()
+            .find(|t| !DATA_TYPES.contains(&t.as_str()))
+        else {
+            return f.allowed_types.clone();
+        };
+        self.diags.push(Diagnostic::new(
+            Code::OpenLayout,
+            &self.inst.source,
+            f.span,
+            format!(
+                "`{}` must have type `{bad}`, which is not a vISA data type; its types are not checked",
+                f.name
+            ),
+        ));
+        Vec::new()
+    }
+
     fn field(&mut self, f: &Field) -> FieldModel {
         let tyname = type_name(&f.name);
         let int = int_of(&f.ty);
@@ -495,7 +517,7 @@ impl Analyzer<'_> {
                 None
             },
             types: if operand {
-                f.allowed_types.clone()
+                self.allowed_types(f)
             } else {
                 vec![]
             },
@@ -516,6 +538,10 @@ fn resolve_choice(
     sel: &crate::schema::Selector,
 ) -> Option<Choice> {
     let f = fields.get(&sel.field)?;
+    // A clause naming no value selects nothing (the parser never builds one).
+    if sel.values.is_empty() {
+        return None;
+    }
     let has_all = |e: usize| {
         sel.values.iter().all(|v| {
             enums[e]
@@ -813,6 +839,28 @@ fn src_type_maps(a: &mut Analyzer<'_>) -> Vec<TypeMapModel> {
     let inst = a.inst;
     let mut maps = Vec::new();
     for m in &inst.type_maps {
+        // A map or list naming no type allows nothing and would make every immediate source
+        // invalid: it is read as a glitch, ignored, and reported.
+        let empty = if m.types.is_empty() {
+            Some("lists no operand types".to_string())
+        } else {
+            m.types
+                .iter()
+                .find(|(_, types)| types.is_empty())
+                .map(|(group, _)| format!("lists no type under `{}`", group.trim()))
+        };
+        if let Some(what) = empty {
+            a.diags.push(
+                Diagnostic::new(
+                    Code::EmptyTypeList,
+                    &inst.source,
+                    m.span,
+                    format!("type map {what}; the map is ignored"),
+                )
+                .expected("`-  **Src types:** UD, D` under the map"),
+            );
+            continue;
+        }
         let Some(types) = m
             .types
             .iter()

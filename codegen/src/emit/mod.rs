@@ -21,3 +21,6 @@ impl Default for Options {
         }
     }
 }
+
+#[cfg(test)]
+mod edges;

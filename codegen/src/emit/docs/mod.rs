@@ -339,12 +339,24 @@ fn instruction_row(inst: &Instruction) -> InstructionRow {
             .iter()
             .enumerate()
             .flat_map(|(n, m)| {
-                m.types.iter().map(move |(group, types)| TypeMapRow {
+                let platform = m.platform.as_deref().map(cell).unwrap_or_default();
+                let row = |operands: String, types: &[String]| TypeMapRow {
                     map: n + 1,
-                    platform: m.platform.as_deref().map(cell).unwrap_or_default(),
-                    operands: cell(group),
-                    types: cell(&types.join(", ")),
-                })
+                    platform: platform.clone(),
+                    operands,
+                    // An empty list (warning V0204) is shown as such, not as a blank cell.
+                    types: if types.is_empty() {
+                        "none".into()
+                    } else {
+                        cell(&types.join(", "))
+                    },
+                };
+                let mut rows: Vec<TypeMapRow> =
+                    m.types.iter().map(|(g, t)| row(cell(g), t)).collect();
+                if rows.is_empty() {
+                    rows.push(row("none".into(), &[]));
+                }
+                rows
             })
             .collect(),
         // Free-form sections (examples) are shown verbatim: their Markdown is not ours to trust.

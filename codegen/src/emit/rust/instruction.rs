@@ -357,6 +357,10 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
             .src_type_maps
             .iter()
             .map(|m| {
+                if m.types.is_empty() {
+                    // The analyzer drops such maps; a map allowing no type matches nothing.
+                    return quote!(false);
+                }
                 let types = m.types.iter().map(|t| {
                     let v = ident(&crate::analyze::naming::type_name(t));
                     quote!(DataType::#v)
@@ -491,6 +495,10 @@ fn choice_test(inst: &InstModel, v: &VariantModel, root: Option<&str>) -> TokenS
             }
             None => base,
         };
+        if c.values.is_empty() {
+            // The analyzer resolves no such choice; a clause naming no value selects nothing.
+            return Some(quote!(false));
+        }
         let en = ident(&inst.enums[c.enum_index].name);
         let vals = c.values.iter().map(|v| {
             let v = ident(v);

@@ -38,7 +38,7 @@ fn restricted(
     let c = v
         .choices
         .iter()
-        .find(|c| c.field == field && c.member.as_deref() == member)?;
+        .find(|c| c.field == field && c.member.as_deref() == member && !c.values.is_empty())?;
     let en = enum_path(inst, c.enum_index);
     let vals = c.values.iter().map(|x| {
         let x = ident(x);
