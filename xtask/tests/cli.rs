@@ -167,3 +167,99 @@ fn regen_into_two_directories_gives_identical_bytes() {
         "{first}"
     );
 }
+
+#[test]
+fn acknowledged_warnings_print_as_one_line_and_new_ones_in_full() {
+    // spec/regen.toml acknowledges the seeds' 10 known glitches.
+    let quiet = xtask(&["schema", "--spec", &spec_dir()]);
+    let err = String::from_utf8_lossy(&quiet.stderr);
+    assert!(
+        err.contains("10 acknowledged warnings in 3 docs (regen.toml); --verbose shows them"),
+        "{err}"
+    );
+    assert!(!err.contains("warning[V0111]"), "{err}");
+    let verbose = xtask(&["schema", "--spec", &spec_dir(), "--verbose"]);
+    let err = String::from_utf8_lossy(&verbose.stderr);
+    assert!(
+        err.contains("warning[V0111]") && err.contains("SCATTER.md:1:1"),
+        "{err}"
+    );
+    assert!(!err.contains("acknowledged warnings"), "{err}");
+    // The same glitch in a doc regen.toml does not name prints in full.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = std::path::Path::new(&spec_dir()).to_path_buf();
+    std::fs::copy(spec.join("OWORD_ST.md"), dir.path().join("OWORD_ST.md")).unwrap();
+    std::fs::copy(spec.join("OWORD_ST.md"), dir.path().join("OWORD_ST2.md")).unwrap();
+    let text = std::fs::read_to_string(spec.join("regen.toml")).unwrap();
+    std::fs::write(dir.path().join("regen.toml"), text).unwrap();
+    let out = xtask(&["schema", "--spec", dir.path().to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("OWORD_ST2.md:64:7"), "{err}");
+    assert!(err.contains("acknowledged warnings in 1 doc "), "{err}");
+}
+
+#[test]
+fn no_errata_shows_the_docs_as_they_are() {
+    let with = xtask(&["schema", "--spec", &spec_dir()]);
+    let without = xtask(&["schema", "--spec", &spec_dir(), "--no-errata"]);
+    let with: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
+    let without: serde_json::Value = serde_json::from_slice(&without.stdout).unwrap();
+    assert!(without["errata"].as_array().is_some_and(Vec::is_empty));
+    let applied: Vec<&str> = with["errata"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["doc"].as_str())
+        .collect();
+    assert!(applied.contains(&"SCATTER.md") && applied.contains(&"QW_SCATTER.md"));
+    // SCATTER's Surface lists two values as received, none once corrected.
+    let surface = |json: &serde_json::Value| {
+        json["instructions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == "SCATTER")
+            .and_then(|i| i["fields"].as_array())
+            .and_then(|f| f.iter().find(|f| f["name"] == "Surface"))
+            .map(|f| f["values"].as_array().map_or(0, Vec::len))
+    };
+    assert_eq!((surface(&without), surface(&with)), (Some(2), Some(0)));
+    // A regen report names every erratum it applied.
+    let out = tempfile::tempdir().unwrap();
+    let run = xtask(&[
+        "regen",
+        "--spec",
+        &spec_dir(),
+        "--out",
+        out.path().join("c").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("errata/SCATTER-surface-any-index.patch -> SCATTER.md"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_stale_erratum_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = std::path::Path::new(&spec_dir()).to_path_buf();
+    let doc = std::fs::read_to_string(spec.join("SCATTER.md")).unwrap();
+    // Upstream rewrote the lines the erratum corrects.
+    let changed = doc.replace("T255 - Stateless surface access", "T5 - stateless");
+    std::fs::write(dir.path().join("SCATTER.md"), changed).unwrap();
+    let errata = dir.path().join("errata");
+    std::fs::create_dir(&errata).unwrap();
+    std::fs::copy(
+        spec.join("errata/SCATTER-surface-any-index.patch"),
+        errata.join("SCATTER-surface-any-index.patch"),
+    )
+    .unwrap();
+    let out = xtask(&["schema", "--spec", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error[V0402]") && err.contains("errata/SCATTER-surface-any-index.patch"),
+        "{err}"
+    );
+}
