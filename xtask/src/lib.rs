@@ -13,7 +13,7 @@ pub mod write;
 
 use clap::{Parser, Subcommand};
 use codegen::diag::Diagnostic;
-use codegen::parse::SourceFile;
+use codegen::parse::{SourceFile, CHAPTERS_PREFIX};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -37,12 +37,18 @@ enum Command {
         /// Directory of opcode docs (default: spec/ of the workspace).
         #[arg(long)]
         spec: Option<PathBuf>,
+        /// Directory of chapters (default: chapters/ of the spec directory, when it exists).
+        #[arg(long)]
+        chapters: Option<PathBuf>,
     },
     /// Regenerate the crate and its docs from the opcode docs.
     Regen {
         /// Directory of opcode docs (default: spec/ of the workspace).
         #[arg(long)]
         spec: Option<PathBuf>,
+        /// Directory of chapters (default: chapters/ of the spec directory, when it exists).
+        #[arg(long)]
+        chapters: Option<PathBuf>,
         /// Root of the generated crate (default: generated/ of the workspace). A directory that is
         /// not a crate yet is scaffolded from the workspace's hand-written runtime first.
         #[arg(long)]
@@ -73,9 +79,17 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
         }
     };
     let code = match cli.command {
-        Command::Schema { spec } => schema(&spec.unwrap_or_else(default_spec)),
-        Command::Regen { spec, out, check } => regen(
+        Command::Schema { spec, chapters } => {
+            schema_with(&spec.unwrap_or_else(default_spec), chapters.as_deref())
+        }
+        Command::Regen {
+            spec,
+            chapters,
+            out,
+            check,
+        } => regen_with(
             &spec.unwrap_or_else(default_spec),
+            chapters.as_deref(),
             &out.unwrap_or_else(|| workspace_root().join("generated")),
             check,
         ),
@@ -88,16 +102,26 @@ fn default_spec() -> PathBuf {
     workspace_root().join("spec")
 }
 
-/// Reads every doc of `dir`, or explains on stderr why it cannot.
-fn load(dir: &Path) -> Result<Vec<SourceFile>, u8> {
-    match codegen::parse::load_dir(dir) {
-        Ok(files) if files.is_empty() => {
+/// Reads every doc of `dir` and the chapters, or explains on stderr why it cannot.
+fn load(dir: &Path, chapters: Option<&Path>) -> Result<Vec<SourceFile>, u8> {
+    // A spec directory without chapters (the shared instruction families) takes the
+    // workspace's: the object-file chapter describes the container every family shares.
+    let fallback = workspace_root().join("spec/chapters");
+    let chapters = chapters.or_else(|| {
+        (!dir.join("chapters").is_dir() && fallback.is_dir()).then_some(fallback.as_path())
+    });
+    match codegen::parse::load_spec(dir, chapters) {
+        Ok(files) if files.iter().all(|f| f.name.starts_with(CHAPTERS_PREFIX)) => {
             eprintln!("error: no *.md doc in {}", dir.display());
             Err(EXIT_USAGE)
         }
         Ok(files) => Ok(files),
         Err(e) => {
-            eprintln!("error: cannot read spec directory {}: {e}", dir.display());
+            eprintln!(
+                "error: cannot read spec directory {} (or its chapters {}): {e}",
+                dir.display(),
+                chapters.map_or_else(|| dir.join("chapters"), Path::to_path_buf).display()
+            );
             Err(EXIT_USAGE)
         }
     }
@@ -111,7 +135,12 @@ fn report(diags: &[Diagnostic], files: &[SourceFile]) {
 
 /// `cargo xtask schema`: the JSON contract on stdout.
 pub fn schema(dir: &Path) -> u8 {
-    let files = match load(dir) {
+    schema_with(dir, None)
+}
+
+/// `cargo xtask schema --chapters DIR`.
+pub fn schema_with(dir: &Path, chapters: Option<&Path>) -> u8 {
+    let files = match load(dir, chapters) {
         Ok(f) => f,
         Err(code) => return code,
     };
@@ -119,6 +148,7 @@ pub fn schema(dir: &Path) -> u8 {
     report(&parsed.diagnostics, &files);
     let doc = serde_json::json!({
         "instructions": parsed.spec.instructions,
+        "records": parsed.spec.records,
         "diagnostics": parsed.diagnostics,
     });
     match serde_json::to_string_pretty(&doc) {
@@ -150,11 +180,14 @@ fn spec_label(dir: &Path) -> String {
 }
 
 /// The exact command that reproduces a regen of `spec` into `out`.
-fn regen_command(spec: &Path, out: &Path) -> String {
+fn regen_command(spec: &Path, chapters: Option<&Path>, out: &Path) -> String {
     let root = workspace_root();
     let mut cmd = String::from("cargo xtask regen");
     if spec != root.join("spec") {
         cmd.push_str(&format!(" --spec {}", spec.display()));
+    }
+    if let Some(c) = chapters {
+        cmd.push_str(&format!(" --chapters {}", c.display()));
     }
     if out != root.join("generated") {
         cmd.push_str(&format!(" --out {}", out.display()));
@@ -164,13 +197,18 @@ fn regen_command(spec: &Path, out: &Path) -> String {
 
 /// `cargo xtask regen`: generate, then write (or check) through the one writer.
 pub fn regen(spec: &Path, out: &Path, check: bool) -> u8 {
-    let files = match load(spec) {
+    regen_with(spec, None, out, check)
+}
+
+/// `cargo xtask regen --chapters DIR`.
+pub fn regen_with(spec: &Path, chapters: Option<&Path>, out: &Path, check: bool) -> u8 {
+    let files = match load(spec, chapters) {
         Ok(f) => f,
         Err(code) => return code,
     };
     let opts = codegen::emit::Options {
         spec_label: spec_label(spec),
-        regen_command: regen_command(spec, out),
+        regen_command: regen_command(spec, chapters, out),
     };
     let generated = match codegen::generate(&files, &opts) {
         Ok(g) => g,

@@ -953,6 +953,7 @@ mod tests {
     fn run(insts: Vec<Instruction>) -> (Model, Vec<Diagnostic>) {
         analyze(&Spec {
             instructions: insts,
+            records: vec![],
         })
     }
 

@@ -3,11 +3,13 @@
 //! `doc` reads one doc; this module decodes bytes, runs it on every doc, and checks what
 //! spans docs (the same opcode claimed twice).
 
+mod chapter;
 mod doc;
 mod source;
 mod table;
 mod text;
 
+pub use chapter::fundamental_width;
 pub use doc::{allowed_types, operand_classes, parse_number, selector};
 
 use crate::diag::{Code, Diagnostic};
@@ -27,6 +29,28 @@ pub struct SourceFile {
 pub struct Parsed {
     pub spec: Spec,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Name prefix of chapter files: `chapters/4_visa_header.md` holds pseudo-structures, not an
+/// opcode doc.
+pub const CHAPTERS_PREFIX: &str = "chapters/";
+
+/// Reads the opcode docs of `spec` and the chapters of `chapters` (default `spec/chapters`,
+/// when it exists), chapters named `chapters/NAME.md`.
+pub fn load_spec(spec: &Path, chapters: Option<&Path>) -> std::io::Result<Vec<SourceFile>> {
+    let mut files = load_dir(spec)?;
+    let default = spec.join("chapters");
+    let dir = match chapters {
+        Some(d) => Some(d.to_path_buf()),
+        None => default.is_dir().then_some(default),
+    };
+    if let Some(dir) = dir {
+        for mut f in load_dir(&dir)? {
+            f.name = format!("{CHAPTERS_PREFIX}{}", f.name);
+            files.push(f);
+        }
+    }
+    Ok(files)
 }
 
 /// Reads every `*.md` of `dir`, sorted by name.
@@ -53,8 +77,13 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Vec<SourceFile>> {
 pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut diagnostics = Vec::new();
     let mut instructions = Vec::new();
+    let mut records = Vec::new();
     for file in files {
         let text = decode_text(file, &mut diagnostics);
+        if file.name.starts_with(CHAPTERS_PREFIX) {
+            records.extend(chapter::parse_chapter(&file.name, &text, &mut diagnostics));
+            continue;
+        }
         if let Some(inst) = doc::parse_doc(&file.name, &text, &mut diagnostics) {
             instructions.push(inst);
         }
@@ -71,7 +100,10 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     });
     cross_check(&mut instructions, &mut diagnostics);
     Parsed {
-        spec: Spec { instructions },
+        spec: Spec {
+            instructions,
+            records,
+        },
         diagnostics,
     }
 }

@@ -626,6 +626,7 @@ mod tests {
                 vec![mask],
                 vec![variant(None, &["Mask"], &[])],
             )],
+            records: vec![],
         };
         let rows: Vec<_> = platform_rows(&spec)
             .into_iter()
@@ -670,6 +671,7 @@ mod tests {
         let out = render(
             &Spec {
                 instructions: vec![i],
+                records: vec![],
             },
             &Options::default(),
         );
