@@ -24,6 +24,10 @@ pub struct Spec {
     /// Pseudo-structures of the object-format chapter (`chapters/*.md`), in document order.
     #[serde(default)]
     pub records: Vec<Record>,
+    /// Predefined ids of the chapters: `V0-V31` (with the names of the predefined-variable
+    /// table), `T0-T5`.
+    #[serde(default)]
+    pub predefined: Vec<Predefined>,
 }
 
 /// One instruction doc.
@@ -223,5 +227,18 @@ pub struct RecordBits {
     pub lo: u8,
     pub text: String,
     pub values: Vec<EnumValue>,
+    pub span: Span,
+}
+
+/// A range of predefined ids a chapter states: "Thirty-two variables (V0-V31) are reserved for
+/// pre-defined variables", "T0-T5 are pre-defined surfaces".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Predefined {
+    /// The id letter: `V`, `T`.
+    pub class: String,
+    /// Ids 0..count are predefined.
+    pub count: u32,
+    /// Names from the chapter's table (`V1(%thread_x)`), by id.
+    pub names: BTreeMap<u32, String>,
     pub span: Span,
 }

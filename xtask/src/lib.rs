@@ -120,7 +120,9 @@ fn load(dir: &Path, chapters: Option<&Path>) -> Result<Vec<SourceFile>, u8> {
             eprintln!(
                 "error: cannot read spec directory {} (or its chapters {}): {e}",
                 dir.display(),
-                chapters.map_or_else(|| dir.join("chapters"), Path::to_path_buf).display()
+                chapters
+                    .map_or_else(|| dir.join("chapters"), Path::to_path_buf)
+                    .display()
             );
             Err(EXIT_USAGE)
         }
@@ -149,6 +151,7 @@ pub fn schema_with(dir: &Path, chapters: Option<&Path>) -> u8 {
     let doc = serde_json::json!({
         "instructions": parsed.spec.instructions,
         "records": parsed.spec.records,
+        "predefined": parsed.spec.predefined,
         "diagnostics": parsed.diagnostics,
     });
     match serde_json::to_string_pretty(&doc) {

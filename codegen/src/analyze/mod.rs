@@ -954,6 +954,7 @@ mod tests {
         analyze(&Spec {
             instructions: insts,
             records: vec![],
+            predefined: vec![],
         })
     }
 

@@ -10,7 +10,9 @@
 
 use super::source::{Line, Source};
 use crate::diag::{Code, Diagnostic};
-use crate::schema::{EnumValue, Record, RecordBits, RecordField, RecordFieldKind, Span};
+use crate::schema::{
+    EnumValue, Predefined, Record, RecordBits, RecordField, RecordFieldKind, Span,
+};
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -56,6 +58,51 @@ fn patterns() -> &'static Patterns {
             field_word: re(r"(?i)\bthe ([a-z_]+) (?:field|of)\b"),
         }
     })
+}
+
+/// Ranges of predefined ids ("(V0-V31) are reserved for pre-defined variables", "T0-T5 are
+/// pre-defined surfaces") and the names of table rows `| V1(%thread_x) | ...`.
+pub fn predefined(name: &str, text: &str) -> Vec<Predefined> {
+    static P: OnceLock<(Regex, Regex)> = OnceLock::new();
+    let (range, row) = P.get_or_init(|| {
+        let re = |s: &str| Regex::new(s).expect("valid pattern");
+        (
+            re(r"\(?\b([A-Z])0\s*-\s*([A-Z])([0-9]+)\)? are (?:reserved for )?pre-?defined"),
+            re(r"^\|\s*([A-Z])([0-9]+)\s*\(\s*(%[A-Za-z0-9_]+)\s*\)"),
+        )
+    });
+    let src = Source::new(name, text);
+    let mut out: Vec<Predefined> = Vec::new();
+    for c in range.captures_iter(text) {
+        let (class, class2) = (cap(&c, 1), cap(&c, 2));
+        let Ok(last) = cap(&c, 3).parse::<u32>() else {
+            continue;
+        };
+        if class != class2 || out.iter().any(|p| p.class == class) {
+            continue;
+        }
+        let m = c.get(0).map_or(0..0, |m| m.range());
+        out.push(Predefined {
+            class,
+            count: last.saturating_add(1),
+            names: BTreeMap::new(),
+            span: src.span(m.start, m.end),
+        });
+    }
+    for l in src.lines(0, text.len()) {
+        if let Some(c) = row.captures(l.text) {
+            let class = cap(&c, 1);
+            if let (Some(p), Ok(id)) = (
+                out.iter_mut().find(|p| p.class == class),
+                cap(&c, 2).parse::<u32>(),
+            ) {
+                if id < p.count {
+                    p.names.entry(id).or_insert_with(|| cap(&c, 3));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Fundamental types of the chapter and their widths in bytes.

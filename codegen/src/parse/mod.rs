@@ -78,10 +78,12 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut diagnostics = Vec::new();
     let mut instructions = Vec::new();
     let mut records = Vec::new();
+    let mut predefined = Vec::new();
     for file in files {
         let text = decode_text(file, &mut diagnostics);
         if file.name.starts_with(CHAPTERS_PREFIX) {
             records.extend(chapter::parse_chapter(&file.name, &text, &mut diagnostics));
+            predefined.extend(chapter::predefined(&file.name, &text));
             continue;
         }
         if let Some(inst) = doc::parse_doc(&file.name, &text, &mut diagnostics) {
@@ -103,6 +105,7 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
         spec: Spec {
             instructions,
             records,
+            predefined,
         },
         diagnostics,
     }

@@ -627,6 +627,7 @@ mod tests {
                 vec![variant(None, &["Mask"], &[])],
             )],
             records: vec![],
+            predefined: vec![],
         };
         let rows: Vec<_> = platform_rows(&spec)
             .into_iter()
@@ -672,6 +673,7 @@ mod tests {
             &Spec {
                 instructions: vec![i],
                 records: vec![],
+                predefined: vec![],
             },
             &Options::default(),
         );

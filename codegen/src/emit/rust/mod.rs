@@ -3,6 +3,7 @@
 //! the generated property tests. Tokens from quote, formatted in-process by prettyplease.
 
 mod instruction;
+pub mod object;
 mod tests_gen;
 mod top;
 
