@@ -8,7 +8,8 @@ fn root() -> PathBuf {
 }
 
 fn generate() -> codegen::Generated {
-    let files = codegen::parse::load_dir(&root().join("spec")).expect("spec/ is readable");
+    let files =
+        codegen::parse::load_spec(&root().join("spec"), None).expect("spec/ is readable");
     codegen::generate(&files, &codegen::emit::Options::default())
         .unwrap_or_else(|d| panic!("spec/ must generate without errors: {d:#?}"))
 }
@@ -57,6 +58,9 @@ fn a_removed_doc_removes_its_generated_files_and_nothing_else_is_touched() {
     let spec = tempfile::tempdir().unwrap();
     for entry in std::fs::read_dir(root().join("spec")).unwrap() {
         let p = entry.unwrap().path();
+        if !p.is_file() {
+            continue; // chapters/: regen takes the workspace's when a spec directory has none
+        }
         std::fs::copy(&p, spec.path().join(p.file_name().unwrap())).unwrap();
     }
     let out = tempfile::tempdir().unwrap();
