@@ -70,14 +70,14 @@ codes! {
     ConflictingOpcode = "V0301", Error, "two docs claim the same opcode and sub-opcode with different formats";
     AliasOpcode = "V0302", Warning, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";
     DuplicateName = "V0303", Error, "two docs define instructions of the same name";
-    // Chapters (`chapters/*.md`): the object-format pseudo-structures.
-    BadRecordItem = "V0401", Error, "a pseudo-structure item is not `TYPE name;`, `TYPE name[count];` or `name;` with a fundamental TYPE";
-    UnclosedRecord = "V0402", Error, "a pseudo-structure has no closing `}`";
-    UndescribedRecord = "V0403", Warning, "an array's element type is neither fundamental nor a format the chapter describes; it reads only when its count is 0";
-    BadCount = "V0404", Error, "an array's count or an untyped item's `size` names no earlier unsigned item of the pseudo-structure";
-    BadBitItem = "V0405", Error, "a bit item of a field bullet lies outside the field's width";
-    DuplicateRecord = "V0406", Error, "two pseudo-structures have the same name";
-    DuplicateRecordField = "V0407", Error, "two items of one pseudo-structure have the same name";
+    // Chapters (`chapters/*.md`): the object-format pseudo-structures (V04xx: errata, regen.toml).
+    BadRecordItem = "V0501", Error, "a pseudo-structure item is not `TYPE name;`, `TYPE name[count];` or `name;` with a fundamental TYPE";
+    UnclosedRecord = "V0502", Error, "a pseudo-structure has no closing `}`";
+    UndescribedRecord = "V0503", Warning, "an array's element type is neither fundamental nor a format the chapter describes; it reads only when its count is 0";
+    BadCount = "V0504", Error, "an array's count or an untyped item's `size` names no earlier unsigned item of the pseudo-structure";
+    BadBitItem = "V0505", Error, "a bit item of a field bullet lies outside the field's width";
+    DuplicateRecord = "V0506", Error, "two pseudo-structures have the same name";
+    DuplicateRecordField = "V0507", Error, "two items of one pseudo-structure have the same name";
 }
 
 /// One diagnostic. `file` is relative to the spec directory.

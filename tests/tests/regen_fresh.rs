@@ -8,8 +8,7 @@ fn root() -> PathBuf {
 }
 
 fn generate() -> codegen::Generated {
-    let files =
-        codegen::parse::load_spec(&root().join("spec"), None).expect("spec/ is readable");
+    let files = codegen::parse::load_spec(&root().join("spec"), None).expect("spec/ is readable");
     codegen::generate(&files, &codegen::emit::Options::default())
         .unwrap_or_else(|d| panic!("spec/ must generate without errors: {d:#?}"))
 }

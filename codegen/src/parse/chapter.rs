@@ -154,8 +154,17 @@ pub fn parse_chapter(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec
     let mut raws: Vec<RawRecord> = Vec::new();
     let mut pending_aliases: Vec<String> = Vec::new();
     let mut i = 0;
+    let mut in_fence = false;
     while i < lines.len() {
         let line = lines[i];
+        // Fenced code (the operands chapter's C-like structs, pseudo-code) holds no records.
+        if line.text.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if in_fence {
+            i += 1;
+            continue;
+        }
         for c in p.shared.captures_iter(line.text) {
             for g in [1, 2] {
                 if let Some(m) = c.get(g) {
@@ -773,6 +782,14 @@ mod tests {
             l,
             vec![(0, "Block: a block"), (1, "Subroutine: a subroutine")]
         );
+    }
+
+    #[test]
+    fn fenced_code_holds_no_records() {
+        let (r, d) =
+            parse("```\n    vec_operand {\n      ub tag;\n    }\n```\n  r {\n    UB a;\n  }\n");
+        assert_eq!(d, vec![]);
+        assert_eq!(r.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["r"]);
     }
 
     #[test]

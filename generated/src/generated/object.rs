@@ -375,11 +375,11 @@ impl FileScopeVarInfo {
         meaning(Self::LINKAGE_VALUES, self.linkage as u64)
     }
     /// `type` (bits 3..0 of `bit_properties`): the data type of the variable. A variable may have type UD, D, UW, W, UB, B, UQ, Q, DF, and F.
-    pub fn bit_properties_type_(&self) -> u64 {
+    pub fn bit_properties_type(&self) -> u64 {
         ((self.bit_properties as u64) >> 0) & 15
     }
     /// Sets `type`; bits beyond its width are dropped.
-    pub fn set_bit_properties_type_(&mut self, v: u64) {
+    pub fn set_bit_properties_type(&mut self, v: u64) {
         let mask: u64 = 15 << 0;
         self.bit_properties = (((self.bit_properties as u64) & !mask)
             | ((v << 0) & mask)) as u8;
@@ -585,11 +585,11 @@ impl VarInfo {
         Ok(())
     }
     /// `type` (bits 3..0 of `bit_properties`): the data type of the variable. A variable may have type UD, D, UW, W, UB, B, UQ, Q, DF, HF, and F.
-    pub fn bit_properties_type_(&self) -> u64 {
+    pub fn bit_properties_type(&self) -> u64 {
         ((self.bit_properties as u64) >> 0) & 15
     }
     /// Sets `type`; bits beyond its width are dropped.
-    pub fn set_bit_properties_type_(&mut self, v: u64) {
+    pub fn set_bit_properties_type(&mut self, v: u64) {
         let mask: u64 = 15 << 0;
         self.bit_properties = (((self.bit_properties as u64) & !mask)
             | ((v << 0) & mask)) as u8;

@@ -294,7 +294,7 @@ fn field_accessors(r: &Record, f: &RecordField, ty: &TokenStream) -> TokenStream
             (1u64 << width) - 1
         });
         let lo = lit(u64::from(b.lo));
-        let base = format!("{}_{}", snake_name(&f.name), snake_name(&b.name));
+        let base = snake_name(&format!("{}_{}", f.name, b.name));
         let get = ident(&base);
         let set = ident(&format!("set_{base}"));
         let d = docs(&[format!(
