@@ -77,6 +77,14 @@ codes! {
     StaleErratum = "V0402", Error, "an erratum no longer applies to its doc (the doc changed upstream)";
     ErratumUnknownDoc = "V0403", Error, "an erratum corrects a doc that is not in the spec directory";
     BadConfig = "V0404", Error, "the spec directory's `regen.toml` cannot be read";
+    // Chapters (`chapters/*.md`): the object-format pseudo-structures .
+    BadRecordItem = "V0501", Error, "a pseudo-structure item is not `TYPE name;`, `TYPE name[count];` or `name;` with a fundamental TYPE";
+    UnclosedRecord = "V0502", Error, "a pseudo-structure has no closing `}`";
+    UndescribedRecord = "V0503", Warning, "an array's element type is neither fundamental nor a format the chapter describes; it reads only when its count is 0";
+    BadRecordCount = "V0504", Error, "an array's count or an untyped item's `size` names no earlier unsigned item of the pseudo-structure";
+    BadBitItem = "V0505", Error, "a bit item of a field bullet lies outside the field's width";
+    DuplicateRecord = "V0506", Error, "two pseudo-structures have the same name";
+    DuplicateRecordField = "V0507", Error, "two items of one pseudo-structure have the same name";
 }
 
 /// One diagnostic. `file` is relative to the spec directory.

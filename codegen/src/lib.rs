@@ -78,6 +78,7 @@ pub fn generate_corrected(
         return Err(diagnostics);
     }
     let mut files = emit::rust::render(&model, opts);
+    emit::rust::object::render(&parsed.spec, opts, &mut files);
     files.extend(emit::docs::render(&parsed.spec, opts));
     Ok(Generated {
         files,

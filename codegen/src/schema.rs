@@ -21,6 +21,13 @@ pub struct Span {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spec {
     pub instructions: Vec<Instruction>,
+    /// Pseudo-structures of the object-format chapter (`chapters/*.md`), in document order.
+    #[serde(default)]
+    pub records: Vec<Record>,
+    /// Predefined ids of the chapters: `V0-V31` (with the names of the predefined-variable
+    /// table), `T0-T5`.
+    #[serde(default)]
+    pub predefined: Vec<Predefined>,
     /// Errata applied to the docs before parsing, in the order they were applied.
     #[serde(default)]
     pub errata: Vec<Erratum>,
@@ -211,5 +218,89 @@ pub struct TypeMap {
     pub platform: Option<String>,
     /// e.g. `Dst types` → `[UD, D]`.
     pub types: BTreeMap<String, Vec<String>>,
+    pub span: Span,
+}
+
+/// A pseudo-structure of a chapter: `kernel_info { UW name_len; UB name[name_len]; ... }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub name: String,
+    /// Chapter file name relative to the spec directory (`chapters/4_visa_header.md`).
+    pub source: String,
+    /// Other names the chapter gives this format ("Sampler and surface variables share the
+    /// same format": `sampler_info` for `surface_info`).
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    pub fields: Vec<RecordField>,
+    /// Span of the `name {` line.
+    pub span: Span,
+}
+
+/// One item of a pseudo-structure, joined with its `- **name:** text` bullet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordField {
+    pub name: String,
+    pub kind: RecordFieldKind,
+    /// The bullet's prose, without nested items; empty when the chapter has no bullet.
+    #[serde(default)]
+    pub description: String,
+    /// Enumerated values of the whole field (`- 0:  extern`, `- Block ('0'): ...`).
+    #[serde(default)]
+    pub values: Vec<EnumValue>,
+    /// Bit-packed items of the field (`- type (bit 0-3): ...`).
+    #[serde(default)]
+    pub bits: Vec<RecordBits>,
+    /// Span of the item's line in the pseudo-structure.
+    pub span: Span,
+}
+
+/// What an item of a pseudo-structure holds, as the chapter declares it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RecordFieldKind {
+    /// `UD offset;`: one value of a fundamental type (`UB`, `UW`, `UD`, `B`, `W`, `D`, `UQ`, `Q`).
+    Scalar { ty: String },
+    /// `UB name[name_len];`: values of a fundamental type, counted by an earlier field.
+    Array { ty: String, count: String },
+    /// `var_info var_info[variable_count];`: records counted by an earlier field. `record` is
+    /// `None` when the chapter describes no format of that name (`vme_info`).
+    Records {
+        ty: String,
+        record: Option<String>,
+        count: String,
+    },
+    /// `string_pool string_pool[string_count];`: null-terminated strings (the String Pool
+    /// section says the pool's strings are separated by the null character).
+    Strings { ty: String, count: String },
+    /// `value;`: raw bytes, as many as the nearest earlier field named `size` says.
+    Bytes { size: String },
+    /// `instructions;`: the instruction stream, `size` bytes of instructions of the opcode docs.
+    Instructions { size: String },
+}
+
+/// A bit-packed item of a record field: `- alignment (bit 4-7): ...`, `- bits 7..3 form the
+/// provenance field`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordBits {
+    /// The item's name as written (`alignment`), or taken from its text (`provenance` from
+    /// "form the provenance field"); `reserved` for "must be zero"; else `bits_HI_LO`.
+    pub name: String,
+    pub hi: u8,
+    pub lo: u8,
+    pub text: String,
+    pub values: Vec<EnumValue>,
+    pub span: Span,
+}
+
+/// A range of predefined ids a chapter states: "Thirty-two variables (V0-V31) are reserved for
+/// pre-defined variables", "T0-T5 are pre-defined surfaces".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Predefined {
+    /// The id letter: `V`, `T`.
+    pub class: String,
+    /// Ids 0..count are predefined.
+    pub count: u32,
+    /// Names from the chapter's table (`V1(%thread_x)`), by id.
+    pub names: BTreeMap<u32, String>,
     pub span: Span,
 }

@@ -61,6 +61,7 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod object;
 pub mod runtime;
 #[cfg(test)]
 mod test_support;

@@ -78,11 +78,18 @@ fn cargo(krate: &Path, args: &[&str]) {
 fn drop_benches(krate: &Path) {
     let manifest = krate.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    let kept: Vec<&str> = text
-        .lines()
-        .take_while(|l| !l.starts_with("[[bench]]"))
-        .filter(|l| !l.starts_with("criterion"))
-        .collect();
+    // Drop each `[[bench]]` table (up to the next table header) and criterion; keep the rest,
+    // such as the `visa` tool's `[[bin]]` and its `cli` feature.
+    let mut kept: Vec<&str> = Vec::new();
+    let mut in_bench = false;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            in_bench = line.starts_with("[[bench]]");
+        }
+        if !in_bench && !line.starts_with("criterion") {
+            kept.push(line);
+        }
+    }
     std::fs::write(&manifest, kept.join("\n") + "\n").unwrap();
     let _ = std::fs::remove_dir_all(krate.join("benches"));
 }

@@ -628,6 +628,88 @@ fn errata_of_one_doc_apply_in_name_order() {
     );
 }
 
+/// The one diagnostic `code` of a chapter (`chapters/4_visa_header.md`) holding `text`.
+fn chapter_one(text: &str, code: Code) -> Diagnostic {
+    let all = diags_of(&[("FOO.md", BASE), ("chapters/4_visa_header.md", text)]);
+    let found: Vec<_> = all
+        .iter()
+        .filter(|d| d.code == code.as_str())
+        .cloned()
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "expected one {}, got {all:#?}",
+        code.as_str()
+    );
+    assert_eq!(found[0].file, "chapters/4_visa_header.md");
+    assert_eq!(found[0].severity, code.severity());
+    found[0].clone()
+}
+
+#[test]
+fn a_clean_chapter_adds_records_and_no_diagnostic() {
+    let text = "  r {\n    UW n;\n    UB name[n];\n  }\n";
+    assert_eq!(
+        diags_of(&[("FOO.md", BASE), ("chapters/x.md", text)]),
+        vec![]
+    );
+}
+
+#[test]
+fn v0501_bad_record_item() {
+    let d = chapter_one("  r {\n    UB a\n  }\n", Code::BadRecordItem);
+    at(&d, 2, 5, "`UB a` is not an item of `r`");
+}
+
+#[test]
+fn v0502_unclosed_record() {
+    let d = chapter_one("  r {\n    UB a;\n", Code::UnclosedRecord);
+    at(&d, 1, 3, "has no closing");
+}
+
+#[test]
+fn v0503_undescribed_record() {
+    let d = chapter_one(
+        "  r {\n    UB n;\n    vme_info vme_info[n];\n  }\n",
+        Code::UndescribedRecord,
+    );
+    at(&d, 3, 5, "describes no format `vme_info`");
+}
+
+#[test]
+fn v0504_bad_record_count() {
+    let d = chapter_one("  r {\n    UB a[n];\n  }\n", Code::BadRecordCount);
+    at(&d, 2, 5, "`n`, which is no earlier unsigned item");
+}
+
+#[test]
+fn v0505_bad_bit_item() {
+    let d = chapter_one(
+        "  r {\n    UB k;\n  }\n\n- **k:** packed\n\n  - type (bit 4-9): t\n",
+        Code::BadBitItem,
+    );
+    at(&d, 7, 3, "outside the field's 8 bits");
+}
+
+#[test]
+fn v0506_duplicate_record() {
+    let d = chapter_one(
+        "  r {\n    UB a;\n  }\n  r {\n    UB b;\n  }\n",
+        Code::DuplicateRecord,
+    );
+    at(&d, 4, 3, "already defined at line 1");
+}
+
+#[test]
+fn v0507_duplicate_record_field() {
+    let d = chapter_one(
+        "  r {\n    UB a;\n    UW a;\n  }\n",
+        Code::DuplicateRecordField,
+    );
+    at(&d, 3, 5, "two items named `a`");
+}
+
 #[test]
 fn every_code_is_documented_and_tested() {
     let table = std::fs::read_to_string(visa_tests::root().join("codegen/DIAGNOSTICS.md")).unwrap();

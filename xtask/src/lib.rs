@@ -264,6 +264,8 @@ fn schema(input: &Input) -> u8 {
     report(parsed.diagnostics.clone(), input);
     let doc = serde_json::json!({
         "instructions": parsed.spec.instructions,
+        "records": parsed.spec.records,
+        "predefined": parsed.spec.predefined,
         "errata": parsed.spec.errata,
         "diagnostics": parsed.diagnostics,
     });

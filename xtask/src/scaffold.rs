@@ -11,6 +11,8 @@ use std::path::Path;
 const HAND_WRITTEN: &[&str] = &[
     "src/lib.rs",
     "src/runtime",
+    "src/object",
+    "src/bin",
     "src/test_support.rs",
     "benches",
 ];
@@ -20,8 +22,11 @@ fn manifest(template: &Path) -> String {
     let has_benches = template.join("benches").is_dir();
     let mut m = String::from(
         "[package]\nname = \"visa\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [workspace]\n\n[dependencies]\n\n[dev-dependencies]\nproptest = \"1\"\n",
+         [workspace]\n\n[features]\ncli = [\"dep:clap\"]\n\n[dependencies]\n\
+         clap = { version = \"4\", features = [\"derive\"], optional = true }\n\n\
+         [dev-dependencies]\nproptest = \"1\"\n",
     );
+
     if has_benches {
         m.push_str(
             "criterion = { version = \"0.5\", default-features = false, features = [\"cargo_bench_support\"] }\n",
@@ -42,6 +47,9 @@ fn manifest(template: &Path) -> String {
                 m.push_str(&format!("\n[[bench]]\nname = \"{n}\"\nharness = false\n"));
             }
         }
+    }
+    if template.join("src/bin/visa.rs").is_file() {
+        m.push_str("\n[[bin]]\nname = \"visa\"\nrequired-features = [\"cli\"]\n");
     }
     m
 }

@@ -3,12 +3,14 @@
 //! `doc` reads one doc; this module decodes bytes, runs it on every doc, and checks what
 //! spans docs (the same opcode claimed twice).
 
+mod chapter;
 mod counted;
 mod doc;
 mod source;
 mod table;
 mod text;
 
+pub use chapter::fundamental_width;
 pub use doc::{allowed_types, operand_classes, parse_number, selector};
 pub(crate) use source::Source;
 
@@ -77,12 +79,15 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Vec<SourceFile>> {
 pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut diagnostics = Vec::new();
     let mut instructions = Vec::new();
+    let mut records = Vec::new();
+    let mut predefined = Vec::new();
     for file in files {
+        let text = decode_text(file, &mut diagnostics);
         if file.name.starts_with(CHAPTERS_PREFIX) {
-            // Chapters are read by their own parser (not yet: they are only corrected here).
+            records.extend(chapter::parse_chapter(&file.name, &text, &mut diagnostics));
+            predefined.extend(chapter::predefined(&file.name, &text));
             continue;
         }
-        let text = decode_text(file, &mut diagnostics);
         if let Some(inst) = doc::parse_doc(&file.name, &text, &mut diagnostics) {
             instructions.push(inst);
         }
@@ -101,6 +106,8 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     Parsed {
         spec: Spec {
             instructions,
+            records,
+            predefined,
             ..Spec::default()
         },
         diagnostics,

@@ -202,3 +202,5 @@ pub fn dispatch<E: Execute + ?Sized>(inst: &Instruction, exec: &mut E) -> E::Out
         Instruction::QwScatter(i) => exec.qw_scatter(i),
     }
 }
+/// Records of the object-format chapter.
+pub mod object;

@@ -5,6 +5,7 @@
 
 pub mod codec;
 pub mod error;
+pub mod object;
 pub mod operand;
 
 pub use codec::{Decode, Encode, Reader};

@@ -4,6 +4,7 @@
 
 mod counted;
 mod instruction;
+pub mod object;
 mod tests_gen;
 mod top;
 

@@ -1,0 +1,335 @@
+//! The records of the object-format chapter → `src/generated/object.rs`: one struct per
+//! pseudo-structure with a reader and a writer (one render function per record), accessors for
+//! bit-packed items and enumerated values, and the chapter's predefined ids.
+//!
+//! Counts and sizes are not struct members: the reader uses them to read what they count, the
+//! writer derives them from what it writes, so they cannot disagree.
+
+use super::{doc_text, docs, format, header, ident, lit};
+use crate::analyze::naming::{snake_name, type_name};
+use crate::emit::Options;
+use crate::parse::fundamental_width;
+use crate::schema::{Predefined, Record, RecordField, RecordFieldKind, Spec};
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::collections::BTreeMap;
+
+/// Adds `src/generated/object.rs` and its `pub mod object;` when the spec has records.
+pub fn render(spec: &Spec, opts: &Options, files: &mut BTreeMap<String, String>) {
+    if spec.records.is_empty() {
+        return;
+    }
+    let mut sources: Vec<&str> = spec.records.iter().map(|r| r.source.as_str()).collect();
+    sources.sort();
+    sources.dedup();
+    let sources: Vec<String> = sources
+        .iter()
+        .map(|s| format!("{}/{s}", opts.spec_label))
+        .collect();
+    let records: Vec<TokenStream> = spec.records.iter().map(record).collect();
+    let predefined = predefined(&spec.predefined);
+    let label = &opts.spec_label;
+    let tokens = quote! {
+        //! Records of the object-format chapter: one struct per pseudo-structure, read and
+        //! written as the chapter lays it out. Counts and sizes are derived when writing.
+        #![allow(clippy::all, unused_imports, unused_variables, unused_mut)]
+        use crate::object::InstructionStream;
+        use crate::runtime::object::{FileError, ObjReader, ObjWriter, Undescribed};
+        use alloc::vec::Vec;
+
+        /// The spec directory this crate was generated from.
+        pub const SPEC: &str = #label;
+
+        #predefined
+
+        fn meaning(values: &[(u64, &'static str)], v: u64) -> Option<&'static str> {
+            values.iter().find(|(x, _)| *x == v).map(|(_, m)| *m)
+        }
+
+        #(#records)*
+    };
+    files.insert(
+        "src/generated/object.rs".into(),
+        header(opts, &sources.join(", ")) + &format(tokens),
+    );
+    if let Some(m) = files.get_mut("src/generated/mod.rs") {
+        m.push_str("/// Records of the object-format chapter.\npub mod object;\n");
+    }
+}
+
+fn predefined(p: &[Predefined]) -> TokenStream {
+    let vars = p.iter().find(|p| p.class == "V");
+    let names: Vec<TokenStream> = vars
+        .map(|v| {
+            (0..v.count)
+                .map(|i| match v.names.get(&i) {
+                    Some(n) => quote!(Some(#n)),
+                    None => quote!(None),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let surfaces = lit(p
+        .iter()
+        .find(|p| p.class == "T")
+        .map_or(0, |t| u64::from(t.count)));
+    quote! {
+        /// Predefined general variables `V0..`, by id, with the names of the chapter's table
+        /// (`None`: reserved, no name). User variables start after them.
+        pub const PREDEFINED_VARIABLES: &[Option<&str>] = &[#(#names),*];
+        /// Surfaces `T0..` that are predefined; the surface table's first entry follows them.
+        pub const PREDEFINED_SURFACES: u32 = #surfaces;
+    }
+}
+
+fn scalar_ty(ty: &str) -> TokenStream {
+    match ty {
+        "UB" => quote!(u8),
+        "UW" => quote!(u16),
+        "UD" => quote!(u32),
+        "UQ" => quote!(u64),
+        "B" => quote!(i8),
+        "W" => quote!(i16),
+        "D" => quote!(i32),
+        _ => quote!(i64),
+    }
+}
+
+/// The name of the item that `count` counts (or sizes), if any later item uses it.
+fn counted_by<'a>(r: &'a Record, count: &str) -> Option<&'a RecordField> {
+    r.fields.iter().find(|f| match &f.kind {
+        RecordFieldKind::Array { count: c, .. }
+        | RecordFieldKind::Records { count: c, .. }
+        | RecordFieldKind::Strings { count: c, .. } => c == count,
+        RecordFieldKind::Bytes { size } | RecordFieldKind::Instructions { size } => size == count,
+        RecordFieldKind::Scalar { .. } => false,
+    })
+}
+
+fn min_size(r: &Record) -> u64 {
+    r.fields
+        .iter()
+        .map(|f| match &f.kind {
+            RecordFieldKind::Scalar { ty } => u64::from(fundamental_width(ty).unwrap_or(0)),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// One pseudo-structure: struct, reader, writer, accessors.
+fn record(r: &Record) -> TokenStream {
+    let name = ident(&type_name(&r.name));
+    let mut members = Vec::new();
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    let mut inits = Vec::new();
+    let mut accessors = Vec::new();
+    let mut derived = Vec::new();
+    for f in &r.fields {
+        let fname = f.name.as_str();
+        let id = ident(&snake_name(fname));
+        let doc = if f.description.is_empty() {
+            docs(&[format!("`{fname}`.")])
+        } else {
+            docs(&[doc_text(&f.description)])
+        };
+        let count_local = |c: &str| ident(&snake_name(c));
+        writes.push(quote!(w.mark(#fname);));
+        match &f.kind {
+            RecordFieldKind::Scalar { ty } => {
+                let t = scalar_ty(ty);
+                reads.push(quote!(let #id: #t = r.scalar(#fname)?;));
+                if let Some(user) = counted_by(r, fname) {
+                    derived.push(format!("`{fname}`"));
+                    let uid = ident(&snake_name(&user.name));
+                    let len = match user.kind {
+                        RecordFieldKind::Instructions { .. } => quote!(self.#uid.encoded_len()),
+                        _ => quote!(self.#uid.len()),
+                    };
+                    writes.push(quote!(w.count::<#t>(#fname, #len)?;));
+                } else {
+                    members.push(quote!(#doc pub #id: #t,));
+                    inits.push(quote!(#id,));
+                    writes.push(quote!(w.scalar::<#t>(self.#id);));
+                    accessors.push(field_accessors(r, f, &t));
+                }
+            }
+            RecordFieldKind::Array { ty, count } => {
+                let t = scalar_ty(ty);
+                let c = count_local(count);
+                members.push(quote!(#doc pub #id: Vec<#t>,));
+                reads.push(quote!(let #id = r.array::<#t>(#fname, u64::from(#c))?;));
+                inits.push(quote!(#id,));
+                writes.push(quote!(w.array(&self.#id);));
+            }
+            RecordFieldKind::Records { record, count, .. } => {
+                let c = count_local(count);
+                inits.push(quote!(#id,));
+                match record {
+                    Some(rec) => {
+                        let rt = ident(&type_name(rec));
+                        members.push(quote!(#doc pub #id: Vec<#rt>,));
+                        reads.push(quote!(let #id = r.records(#fname, u64::from(#c), #rt::MIN_SIZE, #rt::read)?;));
+                        writes.push(quote!(w.records(#fname, &self.#id, #rt::write)?;));
+                    }
+                    None => {
+                        members.push(quote!(#doc pub #id: Vec<Undescribed>,));
+                        reads.push(quote!(let #id = r.undescribed(#fname, u64::from(#c))?;));
+                        writes.push(quote!(w.records(#fname, &self.#id, |x: &Undescribed, _: &mut ObjWriter| match *x {})?;));
+                    }
+                }
+            }
+            RecordFieldKind::Strings { count, .. } => {
+                let c = count_local(count);
+                members.push(quote!(#doc pub #id: Vec<Vec<u8>>,));
+                reads.push(quote!(let #id = r.strings(#fname, u64::from(#c))?;));
+                inits.push(quote!(#id,));
+                writes.push(quote!(w.strings(&self.#id);));
+            }
+            RecordFieldKind::Bytes { size } => {
+                let c = count_local(size);
+                members.push(quote!(#doc pub #id: Vec<u8>,));
+                reads.push(quote!(let #id = r.bytes(#fname, u64::from(#c))?;));
+                inits.push(quote!(#id,));
+                writes.push(quote!(w.out.extend_from_slice(&self.#id);));
+            }
+            RecordFieldKind::Instructions { size } => {
+                let c = count_local(size);
+                members.push(quote!(#doc pub #id: InstructionStream,));
+                reads.push(quote!(let #id = InstructionStream::read(r, #fname, u64::from(#c))?;));
+                inits.push(quote!(#id,));
+                writes.push(quote!(self.#id.write(w);));
+            }
+        }
+    }
+    let mut doc_lines = vec![format!("`{}` of {}:{}.", r.name, r.source, r.span.line)];
+    if !derived.is_empty() {
+        doc_lines.push(String::new());
+        doc_lines.push(format!(
+            "Derived when writing, so not members: {}.",
+            derived.join(", ")
+        ));
+    }
+    if !r.aliases.is_empty() {
+        doc_lines.push(String::new());
+        doc_lines.push(format!(
+            "Also the format of {}.",
+            r.aliases
+                .iter()
+                .map(|a| format!("`{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let doc = docs(&doc_lines);
+    let min = lit(min_size(r));
+    let aliases = r.aliases.iter().map(|a| {
+        let an = ident(&type_name(a));
+        let d = docs(&[format!("`{a}` shares the format of `{}`.", r.name)]);
+        quote!(#d pub type #an = #name;)
+    });
+    quote! {
+        #doc
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        pub struct #name { #(#members)* }
+
+        #(#aliases)*
+
+        impl #name {
+            /// The fewest bytes a record can take (its fixed-size items).
+            pub const MIN_SIZE: usize = #min;
+
+            /// Reads one record at the cursor.
+            pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+                #(#reads)*
+                Ok(#name { #(#inits)* })
+            }
+
+            /// Writes the record, with its counts and sizes derived.
+            pub fn write(&self, w: &mut ObjWriter) -> Result<(), FileError> {
+                #(#writes)*
+                Ok(())
+            }
+
+            #(#accessors)*
+        }
+    }
+}
+
+/// Enumerated values and bit-packed items of a stored scalar field.
+fn field_accessors(r: &Record, f: &RecordField, ty: &TokenStream) -> TokenStream {
+    let _ = r;
+    let fid = ident(&snake_name(&f.name));
+    let mut out = Vec::new();
+    let values = |vs: &[crate::schema::EnumValue]| {
+        let items = vs.iter().map(|v| {
+            let n = lit(v.value);
+            let m = doc_text(&v.meaning);
+            quote!((#n, #m))
+        });
+        quote!(&[#(#items),*])
+    };
+    if !f.values.is_empty() {
+        let konst = ident(&format!(
+            "{}_VALUES",
+            snake_name(&f.name).to_ascii_uppercase()
+        ));
+        let m = ident(&format!("{}_meaning", snake_name(&f.name)));
+        let table = values(&f.values);
+        let d1 = docs(&[format!("Values the chapter lists for `{}`.", f.name)]);
+        let d2 = docs(&[format!(
+            "The chapter's meaning of `{}`, if it lists the value.",
+            f.name
+        )]);
+        out.push(quote! {
+            #d1 pub const #konst: &'static [(u64, &'static str)] = #table;
+            #d2 pub fn #m(&self) -> Option<&'static str> { meaning(Self::#konst, self.#fid as u64) }
+        });
+    }
+    for b in &f.bits {
+        let width = u32::from(b.hi - b.lo) + 1;
+        let mask = lit(if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        });
+        let lo = lit(u64::from(b.lo));
+        let base = snake_name(&format!("{}_{}", f.name, b.name));
+        let get = ident(&base);
+        let set = ident(&format!("set_{base}"));
+        let d = docs(&[format!(
+            "`{}` (bits {}..{} of `{}`): {}",
+            b.name,
+            b.hi,
+            b.lo,
+            f.name,
+            doc_text(&b.text)
+        )]);
+        let ds = docs(&[format!(
+            "Sets `{}`; bits beyond its width are dropped.",
+            b.name
+        )]);
+        out.push(quote! {
+            #d pub fn #get(&self) -> u64 { ((self.#fid as u64) >> #lo) & #mask }
+            #ds pub fn #set(&mut self, v: u64) {
+                let mask: u64 = #mask << #lo;
+                self.#fid = (((self.#fid as u64) & !mask) | ((v << #lo) & mask)) as #ty;
+            }
+        });
+        if !b.values.is_empty() {
+            let konst = ident(&format!("{}_VALUES", base.to_ascii_uppercase()));
+            let m = ident(&format!("{base}_meaning"));
+            let table = values(&b.values);
+            let d1 = docs(&[format!("Values the chapter lists for `{}`.", b.name)]);
+            let d2 = docs(&[format!(
+                "The chapter's meaning of `{}`, if it lists the value.",
+                b.name
+            )]);
+            out.push(quote! {
+                #d1 pub const #konst: &'static [(u64, &'static str)] = #table;
+                #d2 pub fn #m(&self) -> Option<&'static str> { meaning(Self::#konst, self.#get()) }
+            });
+        }
+    }
+    quote!(#(#out)*)
+}

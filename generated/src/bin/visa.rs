@@ -1,0 +1,208 @@
+//! `visa`: look into vISA object files with the crate generated from the docs.
+//!
+//! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
+//! - `visa check FILE.isa --platform P`: validate every instruction for platform P;
+//! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte.
+//!
+//! Exit status: 0 success, 1 a check or roundtrip failed or the file does not read, 2 usage.
+
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use visa::object::{File, Routine};
+use visa::Platform;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "visa",
+    about = "Read, check and round-trip vISA object files (.isa)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print kernels, functions, declaration counts, the vISA version and GEN binaries.
+    Info { file: PathBuf },
+    /// Validate every instruction for a platform.
+    Check {
+        file: PathBuf,
+        /// A platform name of the docs (case does not matter).
+        #[arg(long)]
+        platform: String,
+    },
+    /// Read, write back and compare byte for byte.
+    Roundtrip { file: PathBuf },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
+        Command::Check { file, platform } => check(&file, &platform),
+        Command::Roundtrip { file } => roundtrip(&file),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<(Vec<u8>, File), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file = File::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((bytes, file))
+}
+
+fn text(b: Option<&[u8]>) -> String {
+    b.map_or_else(|| "?".into(), |b| String::from_utf8_lossy(b).into_owned())
+}
+
+/// The routines of a file: kind, index, name in the header, data.
+fn routines(f: &File) -> Vec<(&'static str, usize, String, &dyn Routine)> {
+    let mut out: Vec<(&'static str, usize, String, &dyn Routine)> = Vec::new();
+    for (i, k) in f.kernels.iter().enumerate() {
+        let name = f.header.kernel_info.get(i).map(|k| k.name.as_slice());
+        out.push(("kernel", i, text(name), &k.data));
+    }
+    for (i, func) in f.functions.iter().enumerate() {
+        let name = f.header.function_info.get(i).map(|k| k.name.as_slice());
+        out.push(("function", i, text(name), &func.data));
+    }
+    out
+}
+
+fn info(f: &File) -> u8 {
+    println!(
+        "vISA {}.{}: {} kernel(s), {} function(s), {} file-scope variable(s)",
+        f.header.major_version,
+        f.header.minor_version,
+        f.kernels.len(),
+        f.functions.len(),
+        f.header.file_scope_var_info.len()
+    );
+    for (kind, i, name, r) in routines(f) {
+        let s = r.instructions();
+        println!(
+            "{kind} {i} `{name}`: {} strings, {} variables, {} predicates, {} labels, {} samplers, {} surfaces, {} instructions",
+            r.string_pool().len(),
+            r.var_info().len(),
+            r.predicate_info().len(),
+            r.label_info().len(),
+            r.sampler_info().len(),
+            r.surface_info().len(),
+            s.instructions.len()
+        );
+        if let Some(stop) = &s.stop {
+            println!(
+                "  decoding stopped: {}; {} byte(s) kept undecoded",
+                stop.describe(),
+                s.undecoded.len()
+            );
+        }
+        if kind == "kernel" {
+            if let Some(k) = f.kernels.get(i) {
+                println!("  {} input(s)", k.data.input_info.len());
+            }
+            for (j, g) in f
+                .header
+                .kernel_info
+                .get(i)
+                .map(|k| k.gen_binary_info.as_slice())
+                .unwrap_or(&[])
+                .iter()
+                .enumerate()
+            {
+                println!(
+                    "  GEN binary {j}: platform {} ({}), {} bytes",
+                    g.gen_platform,
+                    g.gen_platform_meaning()
+                        .unwrap_or("not listed by the chapter"),
+                    g.binary_size
+                );
+            }
+        }
+    }
+    0
+}
+
+fn check(path: &Path, platform: &str) -> Result<u8, String> {
+    let Some(p) = Platform::ALL
+        .iter()
+        .copied()
+        .find(|p| p.name().eq_ignore_ascii_case(platform))
+    else {
+        let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+        eprintln!(
+            "error: unknown platform `{platform}`; expected one of {}",
+            names.join(", ")
+        );
+        return Ok(2);
+    };
+    let (_, f) = read(path)?;
+    let mut failures = 0usize;
+    let mut checked = 0usize;
+    for (kind, i, name, r) in routines(&f) {
+        let s = r.instructions();
+        for (n, (offset, inst)) in s.instructions.iter().enumerate() {
+            checked += 1;
+            if let Err(e) = inst.validate(p) {
+                failures += 1;
+                println!(
+                    "{kind} {i} `{name}`: instruction {n} at offset {offset} ({}): field {}: {}",
+                    e.instruction, e.field, e.rule
+                );
+            }
+        }
+        if let Some(stop) = &s.stop {
+            failures += 1;
+            println!("{kind} {i} `{name}`: {}", stop.describe());
+        }
+    }
+    println!(
+        "{checked} instruction(s) checked for {}, {failures} failure(s)",
+        p.name()
+    );
+    Ok(u8::from(failures > 0))
+}
+
+fn roundtrip(path: &Path) -> Result<u8, String> {
+    let (bytes, f) = read(path)?;
+    let out = f
+        .write()
+        .map_err(|e| format!("{}: writing: {e}", path.display()))?;
+    if out == bytes {
+        println!("{}: identical ({} bytes)", path.display(), bytes.len());
+        return Ok(0);
+    }
+    let at = bytes
+        .iter()
+        .zip(&out)
+        .position(|(a, b)| a != b)
+        .unwrap_or(bytes.len().min(out.len()));
+    let show = |b: &[u8]| {
+        b.get(at)
+            .map_or("end of data".into(), |x| format!("{x:#04x}"))
+    };
+    println!(
+        "{}: differs at byte {at} ({at:#x}): read {}, wrote {} ({} bytes read, {} written)",
+        path.display(),
+        show(&bytes),
+        show(&out),
+        bytes.len(),
+        out.len()
+    );
+    Ok(1)
+}

@@ -1,0 +1,344 @@
+//! vISA object files (`.isa`): [`File::parse`] reads one, [`File::write`] writes one back.
+//!
+//! The records (header, kernel and function objects, declarations) are generated from the
+//! object-format chapter (`chapters/4_visa_header.md`, module [`crate::generated::object`]);
+//! this module lays them out as a file: the header, then each kernel object followed by its
+//! GEN binaries, then the function objects. Offsets, sizes and entries are derived when
+//! writing (two passes: the header's size first, then every position), never set by hand.
+//! A file whose offsets, sizes or entries disagree with that layout is rejected when read, so
+//! every file that reads writes back byte for byte.
+//!
+//! ```
+//! use visa::object::{File, Kernel, KernelData, KernelInfo, CommonIsaHeader};
+//!
+//! let mut file = File::default();
+//! file.header.magic_number = visa::object::MAGIC;
+//! file.header.major_version = 4;
+//! file.header.minor_version = 1;
+//! file.header.kernel_info.push(KernelInfo { name: b"k".to_vec(), ..Default::default() });
+//! let mut data = KernelData::default();
+//! data.string_pool.push(b"k".to_vec());
+//! file.kernels.push(Kernel { data, gen_binaries: vec![] });
+//! let bytes = file.write().expect("a valid file");
+//! let back = File::parse(&bytes).expect("reads back");
+//! assert_eq!(back.kernels[0].data.string_pool[0], b"k");
+//! assert_eq!(back.write().unwrap(), bytes);
+//! ```
+
+mod names;
+mod stream;
+
+pub use crate::generated::object::*;
+pub use crate::runtime::object::{FileError, ObjReader, ObjWriter, Undescribed};
+pub use names::{Label, Predicate, Routine, Surface, Variable};
+pub use stream::{InstructionStream, StreamStop};
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// "A magic number used to identify a virtual ISA binary file. This number is equal to
+/// 0x41534943 ('CISA' in hex)." (object-format chapter, `magic_number`).
+pub const MAGIC: u32 = 0x4153_4943;
+
+/// A whole object file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct File {
+    /// The header; `header.kernel_info[i]` describes `kernels[i]`, `header.function_info[i]`
+    /// describes `functions[i]`. Their offsets and sizes are derived when writing.
+    pub header: CommonIsaHeader,
+    pub kernels: Vec<Kernel>,
+    pub functions: Vec<Function>,
+}
+
+/// A kernel object and its GEN binaries (`gen_binaries[j]` is described by
+/// `header.kernel_info[i].gen_binary_info[j]`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kernel {
+    pub data: KernelData,
+    pub gen_binaries: Vec<Vec<u8>>,
+}
+
+/// A function object.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Function {
+    pub data: FunctionData,
+}
+
+/// Where the writer puts things: the header with every derived offset and size, the objects
+/// in file order, and each object's derived `entry`.
+struct Layout {
+    header: CommonIsaHeader,
+    /// Kernel objects, each followed by its GEN binaries, then function objects.
+    objects: Vec<Vec<u8>>,
+    kernel_entries: Vec<u32>,
+    function_entries: Vec<u32>,
+}
+
+fn to_u32(v: usize, path: String, offset: usize) -> Result<u32, FileError> {
+    u32::try_from(v).map_err(|_| FileError {
+        offset,
+        path,
+        message: format!("{v} does not fit its UD field"),
+    })
+}
+
+/// Writes a routine object with `entry` pointing at its instructions; returns the bytes, the
+/// entry and the writer's marks.
+fn object(
+    write: impl Fn(&mut ObjWriter) -> Result<(), FileError>,
+    path: &str,
+) -> Result<(ObjWriter, u32), FileError> {
+    let mut w = ObjWriter::new();
+    write(&mut w)?;
+    let entry = w.position_of("instructions").unwrap_or(w.out.len());
+    let entry = to_u32(entry, format!("{path}.entry"), 0)?;
+    if let Some(at) = w.position_of("entry") {
+        w.patch::<u32>(at, entry);
+    }
+    Ok((w, entry))
+}
+
+impl File {
+    /// Reads a whole object file. Errors give the byte offset, the path of what failed
+    /// (`kernel[0].var_info[12].alias_index`) and what was expected.
+    pub fn parse(bytes: &[u8]) -> Result<File, FileError> {
+        let mut r = ObjReader::new(bytes);
+        r.enter("header", None);
+        let header = CommonIsaHeader::read(&mut r)?;
+        r.leave();
+        if header.magic_number != MAGIC {
+            return Err(FileError {
+                offset: 0,
+                path: "header.magic_number".into(),
+                message: format!(
+                    "{:#010x} is not the vISA magic number {MAGIC:#010x} ('CISA')",
+                    header.magic_number
+                ),
+            });
+        }
+        let mut kernels = Vec::new();
+        for (i, info) in header.kernel_info.iter().enumerate() {
+            r.enter("header", None);
+            r.enter("kernel_info", Some(i));
+            r.seek(u64::from(info.offset), "offset")?;
+            r.leave();
+            r.leave();
+            r.enter("kernel", Some(i));
+            let data = KernelData::read(&mut r)?;
+            r.leave();
+            let mut gen_binaries = Vec::new();
+            for (j, g) in info.gen_binary_info.iter().enumerate() {
+                r.enter("header", None);
+                r.enter("kernel_info", Some(i));
+                r.enter("gen_binary_info", Some(j));
+                r.seek(u64::from(g.binary_offset), "binary_offset")?;
+                gen_binaries.push(r.bytes("binary_size", u64::from(g.binary_size))?);
+                r.leave();
+                r.leave();
+                r.leave();
+            }
+            kernels.push(Kernel { data, gen_binaries });
+        }
+        let mut functions = Vec::new();
+        for (i, info) in header.function_info.iter().enumerate() {
+            r.enter("header", None);
+            r.enter("function_info", Some(i));
+            r.seek(u64::from(info.offset), "offset")?;
+            r.leave();
+            r.leave();
+            r.enter("function", Some(i));
+            let data = FunctionData::read(&mut r)?;
+            r.leave();
+            functions.push(Function { data });
+        }
+        let file = File {
+            header,
+            kernels,
+            functions,
+        };
+        file.check_layout(bytes.len())?;
+        Ok(file)
+    }
+
+    /// Fails where the file's offsets, sizes or entries differ from what [`File::write`]
+    /// derives (it would not write back identically).
+    fn check_layout(&self, len: usize) -> Result<(), FileError> {
+        let l = self.layout()?;
+        let differs = |path: String, found: u32, want: u32| {
+            FileError {
+            offset: want as usize,
+            path,
+            message: format!(
+                "{found:#x}, where the layout header, kernels (each followed by its GEN binaries), functions puts {want:#x}"
+            ),
+        }
+        };
+        for (i, (a, b)) in self
+            .header
+            .kernel_info
+            .iter()
+            .zip(&l.header.kernel_info)
+            .enumerate()
+        {
+            let p = |f: &str| format!("header.kernel_info[{i}].{f}");
+            for (name, x, y) in [
+                ("offset", a.offset, b.offset),
+                ("size", a.size, b.size),
+                ("input_offset", a.input_offset, b.input_offset),
+            ] {
+                if x != y {
+                    return Err(differs(p(name), x, y));
+                }
+            }
+            for (j, (g, h)) in a.gen_binary_info.iter().zip(&b.gen_binary_info).enumerate() {
+                if g.binary_offset != h.binary_offset {
+                    return Err(differs(
+                        p(&format!("gen_binary_info[{j}].binary_offset")),
+                        g.binary_offset,
+                        h.binary_offset,
+                    ));
+                }
+            }
+            let entry = self.kernels.get(i).map_or(0, |k| k.data.entry);
+            let want = l.kernel_entries.get(i).copied().unwrap_or(0);
+            if entry != want {
+                return Err(differs(format!("kernel[{i}].entry"), entry, want));
+            }
+        }
+        for (i, (a, b)) in self
+            .header
+            .function_info
+            .iter()
+            .zip(&l.header.function_info)
+            .enumerate()
+        {
+            let p = |f: &str| format!("header.function_info[{i}].{f}");
+            if a.offset != b.offset {
+                return Err(differs(p("offset"), a.offset, b.offset));
+            }
+            if a.size != b.size {
+                return Err(differs(p("size"), a.size, b.size));
+            }
+            let entry = self.functions.get(i).map_or(0, |f| f.data.entry);
+            let want = l.function_entries.get(i).copied().unwrap_or(0);
+            if entry != want {
+                return Err(differs(format!("function[{i}].entry"), entry, want));
+            }
+        }
+        let mut w = ObjWriter::new();
+        l.header.write(&mut w)?;
+        let end = w.out.len() + l.objects.iter().map(Vec::len).sum::<usize>();
+        if end != len {
+            return Err(FileError {
+                offset: end.min(len),
+                path: "file".into(),
+                message: format!(
+                    "the file has {len} bytes; its header, objects and GEN binaries end at {end}"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes the file: counts, sizes, offsets and entries derived (two passes).
+    pub fn write(&self) -> Result<Vec<u8>, FileError> {
+        let l = self.layout()?;
+        let mut w = ObjWriter::new();
+        l.header.write(&mut w)?;
+        let mut out = w.out;
+        for o in &l.objects {
+            out.extend_from_slice(o);
+        }
+        Ok(out)
+    }
+
+    fn layout(&self) -> Result<Layout, FileError> {
+        let mut header = self.header.clone();
+        if header.kernel_info.len() != self.kernels.len() {
+            return Err(FileError {
+                offset: 0,
+                path: "header.kernel_info".into(),
+                message: format!(
+                    "{} kernel_info records for {} kernels; expected one per kernel",
+                    header.kernel_info.len(),
+                    self.kernels.len()
+                ),
+            });
+        }
+        if header.function_info.len() != self.functions.len() {
+            return Err(FileError {
+                offset: 0,
+                path: "header.function_info".into(),
+                message: format!(
+                    "{} function_info records for {} functions; expected one per function",
+                    header.function_info.len(),
+                    self.functions.len()
+                ),
+            });
+        }
+        // Pass 1: the header's size does not depend on the values of its offsets.
+        let mut w = ObjWriter::new();
+        header.write(&mut w)?;
+        let mut pos = w.out.len();
+        let mut objects = Vec::new();
+        let mut kernel_entries = Vec::new();
+        for (i, (info, k)) in header.kernel_info.iter_mut().zip(&self.kernels).enumerate() {
+            let path = format!("kernel[{i}]");
+            let (w, entry) = object(|w| k.data.write(w), &path)?;
+            let here = |f: &str| format!("header.kernel_info[{i}].{f}");
+            info.offset = to_u32(pos, here("offset"), pos)?;
+            info.size = to_u32(w.out.len(), here("size"), pos)?;
+            let inputs = w.position_of("num_inputs").unwrap_or(0);
+            info.input_offset = to_u32(pos + inputs, here("input_offset"), pos)?;
+            pos += w.out.len();
+            objects.push(w.out);
+            kernel_entries.push(entry);
+            if info.gen_binary_info.len() != k.gen_binaries.len() {
+                return Err(FileError {
+                    offset: 0,
+                    path: here("gen_binary_info"),
+                    message: format!(
+                        "{} gen_binary_info records for {} GEN binaries; expected one per binary",
+                        info.gen_binary_info.len(),
+                        k.gen_binaries.len()
+                    ),
+                });
+            }
+            for (j, (g, bin)) in info
+                .gen_binary_info
+                .iter_mut()
+                .zip(&k.gen_binaries)
+                .enumerate()
+            {
+                let at = |f: &str| format!("header.kernel_info[{i}].gen_binary_info[{j}].{f}");
+                g.binary_offset = to_u32(pos, at("binary_offset"), pos)?;
+                g.binary_size = to_u32(bin.len(), at("binary_size"), pos)?;
+                pos += bin.len();
+                objects.push(bin.clone());
+            }
+        }
+        let mut function_entries = Vec::new();
+        for (i, (info, f)) in header
+            .function_info
+            .iter_mut()
+            .zip(&self.functions)
+            .enumerate()
+        {
+            let path = format!("function[{i}]");
+            let (w, entry) = object(|w| f.data.write(w), &path)?;
+            let here = |f: &str| format!("header.function_info[{i}].{f}");
+            info.offset = to_u32(pos, here("offset"), pos)?;
+            info.size = to_u32(w.out.len(), here("size"), pos)?;
+            pos += w.out.len();
+            objects.push(w.out);
+            function_entries.push(entry);
+        }
+        Ok(Layout {
+            header,
+            objects,
+            kernel_entries,
+            function_entries,
+        })
+    }
+}

@@ -1,0 +1,430 @@
+//! Primitives of the object-file reader and writer that the chapter does not state: a cursor
+//! whose errors carry the byte offset and the path of what failed, counts bounded by the bytes
+//! left, and a writer that remembers where top-level items went (for offsets derived later).
+//!
+//! The generated record readers and writers (`generated/object.rs`) are built on these.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// Reading or writing an object file failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError {
+    /// Byte offset in the file (reading) or in the output (writing).
+    pub offset: usize,
+    /// What failed, e.g. `kernel[0].var_info[12].alias_index`.
+    pub path: String,
+    /// What went wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at byte {} ({:#x}): {}",
+            self.path, self.offset, self.offset, self.message
+        )
+    }
+}
+
+/// A record type the chapter names but does not describe (`vme_info`): no value exists, so a
+/// table of them can only be empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Undescribed {}
+
+/// A fundamental type of the chapter (UB, UW, UD, UQ, B, W, D, Q): little-endian, fixed size.
+pub trait ObjScalar: Copy + Default {
+    const SIZE: usize;
+    const NAME: &'static str;
+    fn from_le(bytes: &[u8]) -> Self;
+    fn put(self, out: &mut Vec<u8>);
+    /// A count or size of this type for `len` items, if it fits.
+    fn from_len(len: usize) -> Option<Self>;
+}
+
+macro_rules! scalar {
+    ($($t:ty = $name:literal),*) => {$(
+        impl ObjScalar for $t {
+            const SIZE: usize = core::mem::size_of::<$t>();
+            const NAME: &'static str = $name;
+            fn from_le(bytes: &[u8]) -> Self {
+                let mut a = [0u8; core::mem::size_of::<$t>()];
+                for (d, s) in a.iter_mut().zip(bytes) {
+                    *d = *s;
+                }
+                <$t>::from_le_bytes(a)
+            }
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn from_len(len: usize) -> Option<Self> {
+                <$t>::try_from(len).ok()
+            }
+        }
+    )*};
+}
+scalar!(
+    u8 = "UB",
+    u16 = "UW",
+    u32 = "UD",
+    u64 = "UQ",
+    i8 = "B",
+    i16 = "W",
+    i32 = "D",
+    i64 = "Q"
+);
+
+#[derive(Clone, Debug)]
+enum Seg {
+    Name(&'static str),
+    Index(&'static str, usize),
+}
+
+fn render(path: &[Seg], last: Option<&str>) -> String {
+    let mut s = String::new();
+    for seg in path {
+        if !s.is_empty() {
+            s.push('.');
+        }
+        match seg {
+            Seg::Name(n) => s.push_str(n),
+            Seg::Index(n, i) => s.push_str(&format!("{n}[{i}]")),
+        }
+    }
+    if let Some(l) = last {
+        if !s.is_empty() {
+            s.push('.');
+        }
+        s.push_str(l);
+    }
+    s
+}
+
+/// A bounds-checked cursor over a whole object file.
+#[derive(Clone, Debug)]
+pub struct ObjReader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    path: Vec<Seg>,
+}
+
+impl<'a> ObjReader<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        ObjReader {
+            bytes,
+            pos: 0,
+            path: Vec::new(),
+        }
+    }
+
+    /// Byte offset of the next read from the start of the file.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes left after the cursor.
+    pub fn remaining(&self) -> usize {
+        self.bytes.len().saturating_sub(self.pos)
+    }
+
+    /// Moves the cursor to `offset` (named by `field`, e.g. `kernel_info[0].offset`).
+    pub fn seek(&mut self, offset: u64, field: &'static str) -> Result<(), FileError> {
+        match usize::try_from(offset) {
+            Ok(o) if o <= self.bytes.len() => {
+                self.pos = o;
+                Ok(())
+            }
+            _ => Err(self.error(
+                Some(field),
+                format!(
+                    "offset {offset:#x} is past the end of the file ({} bytes)",
+                    self.bytes.len()
+                ),
+            )),
+        }
+    }
+
+    /// Reads the following items under `name[index]` of the error path.
+    pub fn enter(&mut self, name: &'static str, index: Option<usize>) {
+        self.path.push(match index {
+            Some(i) => Seg::Index(name, i),
+            None => Seg::Name(name),
+        });
+    }
+
+    pub fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    /// An error at the cursor, for `field` under the current path.
+    pub fn error(&self, field: Option<&str>, message: String) -> FileError {
+        FileError {
+            offset: self.pos,
+            path: render(&self.path, field),
+            message,
+        }
+    }
+
+    fn take(&mut self, n: usize, field: &'static str, what: &str) -> Result<&'a [u8], FileError> {
+        let rest = self.bytes.get(self.pos..).unwrap_or(&[]);
+        match rest.get(..n) {
+            Some(b) => {
+                self.pos += n;
+                Ok(b)
+            }
+            None => Err(self.error(
+                Some(field),
+                format!(
+                    "the file ends: {what} needs {n} byte(s), {} left",
+                    rest.len()
+                ),
+            )),
+        }
+    }
+
+    /// One value of a fundamental type.
+    pub fn scalar<T: ObjScalar>(&mut self, field: &'static str) -> Result<T, FileError> {
+        let b = self.take(T::SIZE, field, T::NAME)?;
+        Ok(T::from_le(b))
+    }
+
+    /// `count` values of a fundamental type; a count the bytes left cannot hold is an error
+    /// before anything is allocated.
+    pub fn array<T: ObjScalar>(
+        &mut self,
+        field: &'static str,
+        count: u64,
+    ) -> Result<Vec<T>, FileError> {
+        self.bound(field, count, T::SIZE)?;
+        let mut out = Vec::new();
+        for _ in 0..count {
+            out.push(self.scalar(field)?);
+        }
+        Ok(out)
+    }
+
+    /// `size` raw bytes.
+    pub fn bytes(&mut self, field: &'static str, size: u64) -> Result<Vec<u8>, FileError> {
+        self.bound(field, size, 1)?;
+        let n = usize::try_from(size).unwrap_or(usize::MAX);
+        Ok(self.take(n, field, "the bytes")?.to_vec())
+    }
+
+    /// `count` null-terminated strings, without their terminators.
+    pub fn strings(&mut self, field: &'static str, count: u64) -> Result<Vec<Vec<u8>>, FileError> {
+        self.bound(field, count, 1)?;
+        let mut out = Vec::new();
+        for i in 0..count {
+            let rest = self.bytes.get(self.pos..).unwrap_or(&[]);
+            let Some(end) = rest.iter().position(|&b| b == 0) else {
+                self.enter(field, usize::try_from(i).ok());
+                let e = self.error(
+                    None,
+                    "the file ends inside a string: no null character".into(),
+                );
+                self.leave();
+                return Err(e);
+            };
+            out.push(rest[..end].to_vec());
+            self.pos += end + 1;
+        }
+        Ok(out)
+    }
+
+    /// `count` records read by `read`, each under `field[i]` of the error path.
+    pub fn records<T>(
+        &mut self,
+        field: &'static str,
+        count: u64,
+        min_size: usize,
+        read: fn(&mut Self) -> Result<T, FileError>,
+    ) -> Result<Vec<T>, FileError> {
+        self.bound(field, count, min_size.max(1))?;
+        let mut out = Vec::new();
+        for i in 0..count {
+            self.enter(field, usize::try_from(i).ok());
+            let item = read(self);
+            self.leave();
+            out.push(item?);
+        }
+        Ok(out)
+    }
+
+    /// A table of a format the chapter does not describe: only an empty one can be read.
+    pub fn undescribed(
+        &mut self,
+        field: &'static str,
+        count: u64,
+    ) -> Result<Vec<Undescribed>, FileError> {
+        if count == 0 {
+            Ok(Vec::new())
+        } else {
+            Err(self.error(
+                Some(field),
+                format!("{count} entries of a format the object-file chapter does not describe; expected 0"),
+            ))
+        }
+    }
+
+    /// Fails unless `count` items of at least `size` bytes each fit in the bytes left.
+    fn bound(&self, field: &'static str, count: u64, size: usize) -> Result<(), FileError> {
+        let need = u128::from(count) * size as u128;
+        if need > self.remaining() as u128 {
+            return Err(self.error(
+                Some(field),
+                format!(
+                    "count {count} needs at least {need} byte(s), only {} left in the file",
+                    self.remaining()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The bytes of the file.
+    pub fn file(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
+
+/// An output buffer that remembers where each top-level item of the record being written
+/// went, so a file layout can point at them (`input_offset` → `num_inputs`).
+#[derive(Clone, Debug, Default)]
+pub struct ObjWriter {
+    pub out: Vec<u8>,
+    depth: usize,
+    marks: Vec<(&'static str, usize)>,
+    path: Vec<Seg>,
+}
+
+impl ObjWriter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records the position of top-level item `field` (nested records are not recorded).
+    pub fn mark(&mut self, field: &'static str) {
+        if self.depth == 0 {
+            self.marks.push((field, self.out.len()));
+        }
+    }
+
+    /// Where top-level item `field` was written.
+    pub fn position_of(&self, field: &str) -> Option<usize> {
+        self.marks.iter().find(|(n, _)| *n == field).map(|m| m.1)
+    }
+
+    pub fn scalar<T: ObjScalar>(&mut self, v: T) {
+        v.put(&mut self.out);
+    }
+
+    /// The count (or byte size) of `len` items, in type `T`; an error when it does not fit.
+    pub fn count<T: ObjScalar>(
+        &mut self,
+        field: &'static str,
+        len: usize,
+    ) -> Result<(), FileError> {
+        match T::from_len(len) {
+            Some(v) => {
+                v.put(&mut self.out);
+                Ok(())
+            }
+            None => Err(FileError {
+                offset: self.out.len(),
+                path: render(&self.path, Some(field)),
+                message: format!("{len} does not fit its field of type {}", T::NAME),
+            }),
+        }
+    }
+
+    pub fn array<T: ObjScalar>(&mut self, items: &[T]) {
+        for v in items {
+            v.put(&mut self.out);
+        }
+    }
+
+    /// Strings, each followed by its null terminator.
+    pub fn strings(&mut self, items: &[Vec<u8>]) {
+        for s in items {
+            self.out.extend_from_slice(s);
+            self.out.push(0);
+        }
+    }
+
+    pub fn records<T>(
+        &mut self,
+        field: &'static str,
+        items: &[T],
+        write: fn(&T, &mut Self) -> Result<(), FileError>,
+    ) -> Result<(), FileError> {
+        self.depth += 1;
+        for (i, item) in items.iter().enumerate() {
+            self.path.push(Seg::Index(field, i));
+            let r = write(item, self);
+            self.path.pop();
+            if r.is_err() {
+                self.depth -= 1;
+                return r;
+            }
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// Overwrites the little-endian value at `at` (a position from [`ObjWriter::position_of`]).
+    pub fn patch<T: ObjScalar>(&mut self, at: usize, v: T) {
+        let mut b = Vec::new();
+        v.put(&mut b);
+        if let Some(dst) = self.out.get_mut(at..at + b.len()) {
+            dst.copy_from_slice(&b);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_beyond_the_input_fail_before_allocating() {
+        let bytes = [1u8, 2, 3];
+        let mut r = ObjReader::new(&bytes);
+        r.enter("kernel", Some(0));
+        let e = r.array::<u32>("var_info", u64::from(u32::MAX)).unwrap_err();
+        assert_eq!(e.path, "kernel[0].var_info");
+        assert!(e.message.contains("only 3 left"), "{e}");
+        let e = r
+            .records("x", 1 << 40, 4, |r| r.scalar::<u32>("y"))
+            .unwrap_err();
+        assert_eq!(e.offset, 0);
+    }
+
+    #[test]
+    fn paths_name_the_failing_item() {
+        let bytes = [1u8, 0, 0];
+        let mut r = ObjReader::new(&bytes);
+        let e = r
+            .records("var_info", 2, 1, |r| r.scalar::<u16>("alias_offset"))
+            .unwrap_err();
+        assert_eq!((e.offset, e.path.as_str()), (2, "var_info[1].alias_offset"));
+    }
+
+    #[test]
+    fn strings_are_null_terminated() {
+        let bytes = *b"ab\0\0c";
+        let mut r = ObjReader::new(&bytes);
+        assert_eq!(r.strings("s", 2).unwrap(), [b"ab".to_vec(), b"".to_vec()]);
+        assert!(r.strings("s", 1).is_err());
+    }
+
+    #[test]
+    fn writer_counts_must_fit() {
+        let mut w = ObjWriter::new();
+        assert!(w.count::<u8>("n", 256).is_err());
+        w.count::<u16>("n", 256).unwrap();
+        assert_eq!(w.out, [0, 1]);
+    }
+}
