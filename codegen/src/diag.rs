@@ -62,6 +62,10 @@ codes! {
     OpcodeCellMismatch = "V0118", Warning, "a format table's opcode cell disagrees with `## Opcode`";
     BulletNotInTable = "V0120", Warning, "a field bullet names a field that no format table has";
     BadCondition = "V0121", Warning, "a `### CONDITION` is not `Field[.sub]=value, ...`";
+    // The `## Text` templates.
+    BadTemplate = "V0130", Error, "a `## Text` template cannot be read";
+    UnlinkedSlot = "V0131", Warning, "a `## Text` template slot names no format field";
+    SpecialForm = "V0132", Warning, "the doc's syntax is a special form no template describes; a hand-written formatter prints it";
     // Analysis of the schema (layouts, platforms, names).
     UnknownPlatform = "V0201", Error, "a platform annotation names a platform the generator does not know";
     OpenLayout = "V0202", Warning, "the doc leaves the binary layout open; the generator made a documented choice";

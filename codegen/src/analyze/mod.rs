@@ -946,6 +946,7 @@ mod tests {
             other_sections: BTreeMap::new(),
             aliases: vec![],
             alias_of: None,
+            syntax: None,
             span: span(1),
         }
     }

@@ -6,6 +6,7 @@
 mod doc;
 mod source;
 mod table;
+pub mod template;
 mod text;
 
 pub use doc::{allowed_types, operand_classes, parse_number, selector};
