@@ -288,6 +288,8 @@ pub enum Prints {
     Sampler,
     /// A label name.
     Label,
+    /// Channel-mask letters `R`, `RG`, `RGBA` (a field named `Channels`/`Channel_mask`).
+    Channels,
     /// A string of the string pool (function or file names).
     Symbol,
     /// The name of an enumerated value of the field.

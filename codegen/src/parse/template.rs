@@ -17,7 +17,8 @@
 //! - what a slot prints follows from its field, first rule that holds: exec size (named
 //!   `Exec_size`/`ExecSize`, or a bit range about the execution mask), vector (`vec_operand`,
 //!   `scalar`), raw (`raw_operand`), surface / sampler (named so), label (named `Label`),
-//!   symbol (description mentions a string), name (enumerated values), number;
+//!   channel mask (named `Channels`/`Channel_mask`), symbol (description mentions a string),
+//!   name (enumerated values), number;
 //! - special forms (warning V0132, [`Syntax::Special`]): no template; the only field is
 //!   `Label`; a `NumParams` field; a template continued on deeper-indented lines.
 
@@ -261,6 +262,8 @@ pub fn prints(f: &Field) -> Prints {
         Prints::Sampler
     } else if name == "label" {
         Prints::Label
+    } else if name.starts_with("channel") {
+        Prints::Channels
     } else if f.description.to_ascii_lowercase().contains("string") {
         Prints::Symbol
     } else if enumerated {
@@ -736,6 +739,318 @@ impl Ctx<'_, '_> {
             prints,
             optional,
             span,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{BitField, EnumValue, Span};
+
+    /// A field; `values` enumerated names (as a bit range), `mask` a bit range about the
+    /// execution mask.
+    fn field(name: &str, ty: &str, values: &[&str], desc: &str) -> Field {
+        let v = |i: usize, m: &str| EnumValue {
+            value: i as u64,
+            meaning: m.to_string(),
+            platform: None,
+            span: Span::default(),
+        };
+        let bitfields = if values.is_empty() {
+            vec![]
+        } else {
+            vec![BitField {
+                hi: 4,
+                lo: 0,
+                summary: desc.to_string(),
+                values: values.iter().enumerate().map(|(i, m)| v(i, m)).collect(),
+                platform: None,
+                span: Span::default(),
+            }]
+        };
+        Field {
+            name: name.into(),
+            ty: ty.into(),
+            optional: false,
+            description: desc.into(),
+            bitfields,
+            values: vec![],
+            allowed_types: vec![],
+            operand_classes: vec![],
+            span: Span::default(),
+        }
+    }
+
+    fn exec() -> Field {
+        field("Exec_size", "ub", &["1 element"], "size")
+    }
+
+    fn read_text(text: &str, fields: &[Field]) -> (Option<Syntax>, Vec<Diagnostic>) {
+        let src = Source::new("T.md", text);
+        let lines = src.lines(0, text.len());
+        let mut diags = Vec::new();
+        let s = read(&src, &lines, Span::default(), fields, "", &mut diags);
+        (s, diags)
+    }
+
+    fn forms(text: &str, fields: &[Field]) -> Vec<SyntaxForm> {
+        match read_text(text, fields) {
+            (Some(Syntax::Templates { forms }), d) if d.is_empty() => forms,
+            other => panic!("{other:#?}"),
+        }
+    }
+
+    fn linked(s: &Slot) -> (&str, Option<&str>, Prints) {
+        (s.name.as_str(), s.field.as_deref(), s.prints)
+    }
+
+    #[test]
+    fn add() {
+        let vec = |n: &str| field(n, "vec_operand", &[], "");
+        let fields = [
+            exec(),
+            field("Pred", "uw", &[], ""),
+            vec("Dst"),
+            vec("Src0"),
+            vec("Src1"),
+        ];
+        let f = &forms(
+            "[(<P>)] ADD[.sat] (<exec_size>) <dst> <src0> <src1>",
+            &fields,
+        )[0];
+        assert_eq!(f.mnemonic, "add");
+        assert_eq!(
+            linked(f.predicate.as_ref().unwrap()),
+            ("P", Some("Pred"), Prints::Predicate)
+        );
+        assert_eq!(f.suffixes.len(), 1);
+        assert_eq!(
+            (f.suffixes[0].optional, &f.suffixes[0].kind),
+            (true, &SuffixKind::Saturate)
+        );
+        assert_eq!(
+            linked(&f.group[0]),
+            ("exec_size", Some("Exec_size"), Prints::ExecSize)
+        );
+        let ops: Vec<_> = f.operands.iter().map(linked).collect();
+        assert_eq!(
+            ops,
+            [
+                ("dst", Some("Dst"), Prints::Vector),
+                ("src0", Some("Src0"), Prints::Vector),
+                ("src1", Some("Src1"), Prints::Vector)
+            ]
+        );
+        // `<dst>` is at bytes 32..37 of the line.
+        assert_eq!(
+            (f.operands[0].span.start, f.operands[0].span.column),
+            (32, 33)
+        );
+    }
+
+    #[test]
+    fn cmp_relop_is_a_field_suffix_and_comments_are_dropped() {
+        let vec = |n: &str| field(n, "vec_operand", &[], "");
+        let relop = field("Rel_op", "ub", &["EQ - equal to", "NE - not equal"], "op");
+        let fields = [exec(), relop, vec("Dst"), vec("Src0"), vec("Src1")];
+        let f = forms(
+            "CMP.rel_op  (<exec_size>) <dst> <src0> <src1>\n\n//rel_op is one of \"eq\", \"ne\"",
+            &fields,
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            (f[0].mnemonic.as_str(), f[0].predicate.is_none()),
+            ("cmp", true)
+        );
+        match &f[0].suffixes[0].kind {
+            SuffixKind::Slot { prefix, slot } => {
+                assert_eq!(prefix, "");
+                assert_eq!(linked(slot), ("rel_op", Some("Rel_op"), Prints::Name));
+            }
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn gather_scaled_and_qw_scatter() {
+        let fields = [
+            exec(),
+            field("Pred", "uw", &[], ""),
+            field("Num_blocks", "ub", &["1 block", "2 blocks"], "blocks"),
+            field("Surface", "ub", &[], "Index of the surface variable"),
+            field("Offset", "scalar", &[], ""),
+            field("Element_offset", "raw_operand", &[], ""),
+            field("Dst", "raw_operand", &[], ""),
+        ];
+        let f = &forms(
+            "[(<P>)] GATHER_SCALED.<num_blocks> (<exec_size>) <surface> <offset> <element_offset> <dst>",
+            &fields,
+        )[0];
+        assert_eq!(f.mnemonic, "gather_scaled");
+        match &f.suffixes[0].kind {
+            SuffixKind::Slot { slot, .. } => {
+                assert_eq!(
+                    linked(slot),
+                    ("num_blocks", Some("Num_blocks"), Prints::Name)
+                )
+            }
+            k => panic!("{k:?}"),
+        }
+        let prints: Vec<_> = f.operands.iter().map(|s| s.prints).collect();
+        assert_eq!(
+            prints,
+            [Prints::Surface, Prints::Vector, Prints::Raw, Prints::Raw]
+        );
+        // QW_SCATTER writes its slots capitalised: matched ignoring case.
+        let mut fields = fields.to_vec();
+        fields[6] = field("Src", "raw_operand", &[], "");
+        fields[4] = field("Offset", "raw_operand", &[], "");
+        let f = &forms(
+            "    [(<P>)] QW_SCATTER.<Num_blocks> (<Exec_size>) <Surface> <Offset> <Src>",
+            &fields,
+        )[0];
+        assert_eq!(f.mnemonic, "qw_scatter");
+        let ops: Vec<_> = f.operands.iter().map(linked).collect();
+        assert_eq!(
+            ops,
+            [
+                ("Surface", Some("Surface"), Prints::Surface),
+                ("Offset", Some("Offset"), Prints::Raw),
+                ("Src", Some("Src"), Prints::Raw)
+            ]
+        );
+    }
+
+    #[test]
+    fn fence_alternatives_and_flags() {
+        let fields = [field("Mask", "ub", &[], "Controls the caches")];
+        let text = "FENCE_{GLOBAL|LOCAL}.{E?I?S?C?R?L1?}\n\nFENCE_SW\n\n//E - commit enable";
+        let f = forms(text, &fields);
+        let names: Vec<_> = f.iter().map(|f| f.mnemonic.as_str()).collect();
+        assert_eq!(names, ["fence_global", "fence_local", "fence_sw"]);
+        let flags = ["E", "I", "S", "C", "R", "L1"].map(String::from).to_vec();
+        assert_eq!(f[0].suffixes[0].kind, SuffixKind::Flags { flags });
+        assert!(f[2].suffixes.is_empty() && f[2].operands.is_empty());
+    }
+
+    #[test]
+    fn dword_atomic() {
+        let raw = |n: &str| field(n, "raw_operand", &[], "");
+        let fields = [
+            field("Op", "ub", &["add", "sub"], "atomic operation"),
+            exec(),
+            field("Pred", "uw", &[], ""),
+            field("Surface", "ub", &["T0 - SLM"], "Index of the surface"),
+            raw("Element_offset"),
+            raw("Src0"),
+            raw("Src1"),
+            raw("Dst"),
+        ];
+        let text = "    [(<P>)] DWORD_ATOMIC.<Op>[.16] (<Exec_size>) <Surface> <Element_offset> <Src0> <Src1> <Dst>\n\n//op is the text form";
+        let f = &forms(text, &fields)[0];
+        assert_eq!(f.mnemonic, "dword_atomic");
+        assert!(
+            matches!(&f.suffixes[0].kind, SuffixKind::Slot { slot, .. } if slot.field.as_deref() == Some("Op"))
+        );
+        assert_eq!(
+            (f.suffixes[1].optional, &f.suffixes[1].kind),
+            (true, &SuffixKind::Literal { text: "16".into() })
+        );
+        // A Surface with enumerated values still prints as a surface.
+        assert_eq!(f.operands[0].prints, Prints::Surface);
+        assert_eq!(f.operands.len(), 5);
+    }
+
+    #[test]
+    fn debug_directives_keep_upper_case_and_string_pool_comments_link_slots() {
+        let fields = [field(
+            "File_name",
+            "ud",
+            &[],
+            "index to the string storing the name",
+        )];
+        let src = Source::new("T.md", "FILE <file_name>");
+        let mut diags = Vec::new();
+        let s = read(
+            &src,
+            &src.lines(0, 16),
+            Span::default(),
+            &fields,
+            "It is used for debugging purposes.",
+            &mut diags,
+        );
+        let Some(Syntax::Templates { forms }) = s else {
+            panic!()
+        };
+        assert_eq!(forms[0].mnemonic, "FILE");
+        assert_eq!(forms[0].operands[0].prints, Prints::Symbol);
+        let fields = [
+            field("Func_id", "uw", &[], "id"),
+            field("Dst", "scalar", &[], ""),
+        ];
+        let f = &forms_of_faddr(&fields);
+        assert_eq!(
+            linked(&f.operands[0]),
+            ("func_name", Some("Func_id"), Prints::Symbol)
+        );
+    }
+
+    fn forms_of_faddr(fields: &[Field]) -> SyntaxForm {
+        forms(
+            "FADDR <func_name> <dst> // // <func_name> = string_pool[<func_id>]",
+            fields,
+        )[0]
+        .clone()
+    }
+
+    #[test]
+    fn choices_bfn_prefix_and_spaced_optional_suffix() {
+        let vec = |n: &str| field(n, "vec_operand", &[], "");
+        let fields = [
+            exec(),
+            field("BooleanFuncCtrl", "ub", &[], "ctrl"),
+            vec("Dst"),
+        ];
+        let f = &forms("BFN.x<BooleanFuncCtrl> (<exec_size>) <dst>", &fields)[0];
+        assert!(
+            matches!(&f.suffixes[0].kind, SuffixKind::Slot { prefix, slot } if prefix == "x" && slot.prints == Prints::Number)
+        );
+        let f = &forms("MOV [.sat] (<exec_size>) <dst>", &fields)[0];
+        assert_eq!(f.suffixes[0].kind, SuffixKind::Saturate);
+        let f = &forms("SVM_ATOMIC[.16|.64] (<exec_size>) <dst>", &fields)[0];
+        assert_eq!(
+            f.suffixes[0].kind,
+            SuffixKind::Choice {
+                options: vec!["16".into(), "64".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn errors_and_special_forms() {
+        let fields = [field("Src", "raw_operand", &[], "")];
+        let (s, d) = read_text("FOO <src> )", &fields);
+        assert!(s.is_none());
+        assert_eq!((d[0].code.as_str(), d[0].column), ("V0130", 11));
+        let (s, d) = read_text("FOO <other>", &fields);
+        assert!(matches!(s, Some(Syntax::Templates { .. })));
+        assert_eq!(d[0].code, "V0131");
+        let label = [field("Label", "uw", &[], "")];
+        let (s, d) = read_text("LABEL <label>", &label);
+        assert!(matches!(
+            s,
+            Some(Syntax::Special {
+                rule: SpecialRule::LabelDefinition,
+                ..
+            })
+        ));
+        assert_eq!(d[0].code, "V0132");
+        // Never a panic on odd bytes.
+        for t in [
+            "[", "[(<P>)]", "A.{", "A.<", "A[.", "A (", "A <", "A [<", "é.é", "A.x<é>",
+        ] {
+            let _ = read_text(t, &fields);
         }
     }
 }
