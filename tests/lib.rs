@@ -7,10 +7,15 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// `../shared/<rel>` beside the workspace, or `None` (with the reason printed) when it is
+/// `../shared/<rel>` beside the workspace (or `$VISA_SHARED/<rel>`), or `None` (with the reason printed) when it is
 /// absent. Under CI (`CI` set) its absence is a failure, never a skip.
 pub fn shared(rel: &str) -> Option<PathBuf> {
-    let dir = root().join("../shared").join(rel);
+    // `VISA_SHARED` names the shared directory when it is not beside the workspace
+    // (a git worktree one level deeper).
+    let base = std::env::var_os("VISA_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
+    let dir = base.join(rel);
     if dir.is_dir() {
         return Some(dir);
     }

@@ -63,6 +63,10 @@ codes! {
     BulletNotInTable = "V0120", Warning, "a field bullet names a field that no format table has";
     BadCondition = "V0121", Warning, "a `### CONDITION` is not `Field[.sub]=value, ...`";
     BadCount = "V0122", Error, "a counted repetition is malformed: its count field is missing, not a plain integer, or after the list, or its items differ in type";
+    // The `## Text` templates.
+    BadTemplate = "V0130", Error, "a `## Text` template cannot be read";
+    UnlinkedSlot = "V0131", Warning, "a `## Text` template slot names no format field";
+    SpecialForm = "V0132", Warning, "the doc's syntax is a special form no template describes; a hand-written formatter prints it";
     // Analysis of the schema (layouts, platforms, names).
     UnknownPlatform = "V0201", Error, "a platform annotation names a platform the generator does not know";
     OpenLayout = "V0202", Warning, "the doc leaves the binary layout open; the generator made a documented choice";

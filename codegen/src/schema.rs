@@ -83,6 +83,9 @@ pub struct Instruction {
     /// When this doc is an alias, the name that decodes (the alphabetically first).
     #[serde(default)]
     pub alias_of: Option<String>,
+    /// The `## Text` templates, typed; `None` when they cannot be read (error V0130).
+    #[serde(default)]
+    pub syntax: Option<Syntax>,
     /// Span of the `## Opcode` heading.
     pub span: Span,
 }
@@ -303,4 +306,128 @@ pub struct Predefined {
     /// Names from the chapter's table (`V1(%thread_x)`), by id.
     pub names: BTreeMap<u32, String>,
     pub span: Span,
+}
+
+/// The typed form of a doc's `## Text` section (`codegen/src/parse/template.rs` reads it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Syntax {
+    /// Token templates, one per form (sub-op, variant or alternative mnemonic), in doc order.
+    Templates { forms: Vec<SyntaxForm> },
+    /// The doc's syntax is not a token template: a hand-written formatter prints it.
+    /// `rule` names which rule of `codegen/DIAGNOSTICS.md` (V0132) made it special.
+    Special { rule: SpecialRule, reason: String },
+}
+
+/// Why a doc's syntax is a special form (see V0132 in `codegen/DIAGNOSTICS.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpecialRule {
+    /// `## Text` holds no template (the SVM umbrella doc).
+    NoTemplate,
+    /// The format's only field is `Label`: the doc defines a label, printed as `name:`.
+    LabelDefinition,
+    /// A `NumParams` field counts the operands: the operand list varies per sub-op.
+    VariableOperands,
+    /// A template line continues on deeper-indented lines: a meta-grammar, not tokens.
+    MetaGrammar,
+}
+
+/// One template line: `[(<P>)] ADD[.sat] (<exec_size>) <dst> <src0> <src1>`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyntaxForm {
+    /// The template as written, comments removed.
+    pub template: String,
+    /// The mnemonic as Intel prints it: lower case, except for debug directives (`FILE`, `LOC`).
+    pub mnemonic: String,
+    /// The optional predicate prefix `[(<P>)]`, linked to the `Pred` field.
+    pub predicate: Option<Slot>,
+    /// Everything glued to the mnemonic: `.sat`, `.<Num_blocks>`, `[.16|.64]`, ...
+    pub suffixes: Vec<Suffix>,
+    /// The parenthesised group after the mnemonic: `(<exec_size>)`, `(<size>)`, `(<w>, <h>)`.
+    /// Empty when the template has none.
+    pub group: Vec<Slot>,
+    /// Operand slots in print order.
+    pub operands: Vec<Slot>,
+    /// When the doc has several forms: the enumerated value that selects this one (the value
+    /// whose name is the form's mnemonic or one of its literal suffixes).
+    #[serde(default)]
+    pub selected_by: Option<FieldValue>,
+    pub span: Span,
+}
+
+/// `Op = 1` (`max`): a field's enumerated value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldValue {
+    pub field: String,
+    pub value: u64,
+    pub name: String,
+}
+
+/// A suffix of the mnemonic; `optional` when written in `[...]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suffix {
+    pub optional: bool,
+    #[serde(flatten)]
+    pub kind: SuffixKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "suffix", rename_all = "snake_case")]
+pub enum SuffixKind {
+    /// `.sat`: printed when the destination saturates.
+    Saturate,
+    /// A fixed word: `.signal`, `.unaligned`, `.pixel_null_mask`.
+    Literal { text: String },
+    /// One of several words: `[.16|.64]`.
+    Choice { options: Vec<String> },
+    /// A field's value, after a fixed `prefix` (`.x<BooleanFuncCtrl>` has prefix `x`).
+    Slot { prefix: String, slot: Slot },
+    /// A set of optional flag letters, printed in this order: `.{E?I?S?C?R?L1?}`.
+    Flags { flags: Vec<String> },
+}
+
+/// A placeholder of a template and the field it prints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slot {
+    /// As written, without `<>`: `src0`, `Exec_size`, `func_name`.
+    pub name: String,
+    /// The format field it prints (matched case-insensitively), or `None` (warning V0131).
+    pub field: Option<String>,
+    pub prints: Prints,
+    /// Written `[<name>]`.
+    #[serde(default)]
+    pub optional: bool,
+    pub span: Span,
+}
+
+/// What a slot prints, derived from its field (rules in `codegen/src/parse/template.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Prints {
+    /// `(M1, 16)`: execution mask and size (field `Exec_size`).
+    ExecSize,
+    /// The predicate prefix `(P1)`, `(!P2.any)`.
+    Predicate,
+    /// A vector operand (`vec_operand` or `scalar`): `V32(0,0)<1;1,0>`, `0x1:ud`.
+    Vector,
+    /// A raw operand: `V32.0`.
+    Raw,
+    /// A surface index from a byte field: `T6`, `%slm`.
+    Surface,
+    /// A sampler index from a byte field: `S0`.
+    Sampler,
+    /// A label name.
+    Label,
+    /// Channel-mask letters `R`, `RG`, `RGBA` (a field named `Channels`/`Channel_mask`).
+    Channels,
+    /// A string of the string pool (function or file names).
+    Symbol,
+    /// The name of an enumerated value of the field.
+    Name,
+    /// A plain number.
+    Number,
+    /// The slot names no field (V0131).
+    Unknown,
 }

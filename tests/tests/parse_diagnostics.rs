@@ -297,6 +297,48 @@ fn v0122_bad_count() {
 }
 
 #[test]
+fn v0130_bad_template() {
+    // Line 24 is `FOO <src>`; a word after the operands is not a slot: column 11.
+    let d = one(
+        &BASE.replace("FOO <src>", "FOO <src> junk"),
+        Code::BadTemplate,
+    );
+    at(&d, 24, 11, "cannot read template `FOO <src> junk`");
+    assert!(d.message.contains("unexpected `junk`"), "{d:#?}");
+    // A `.` followed by nothing a suffix can be: column 4.
+    let d = one(&BASE.replace("FOO <src>", "FOO. <src>"), Code::BadTemplate);
+    at(&d, 24, 4, "`.` is followed by nothing");
+}
+
+#[test]
+fn v0131_unlinked_slot() {
+    // `<source>` is at line 24 column 5; the field is `Src`.
+    let d = one(
+        &BASE.replace("FOO <src>", "FOO <source>"),
+        Code::UnlinkedSlot,
+    );
+    at(&d, 24, 5, "template slot `source` names no field");
+    assert!(d
+        .expected
+        .as_deref()
+        .unwrap_or("")
+        .contains("Exec_size, Src"));
+}
+
+#[test]
+fn v0132_special_form() {
+    // No template: points at the `## Text` heading (line 23).
+    let d = one(&BASE.replace("FOO <src>\n", ""), Code::SpecialForm);
+    at(&d, 23, 1, "`## Text` holds no template");
+    // A template continued on a deeper-indented line: points at the first template line.
+    let d = one(
+        &BASE.replace("FOO <src>\n", "FOO <src>\n    <src>\n"),
+        Code::SpecialForm,
+    );
+    at(&d, 24, 1, "meta-grammar");
+}
+
+#[test]
 fn v0201_unknown_platform() {
     let d = one(
         &BASE.replace("- 0b000:  1 element", "- {ZZZ+}0b000:  1 element"),

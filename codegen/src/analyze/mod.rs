@@ -1127,6 +1127,7 @@ mod tests {
             other_sections: BTreeMap::new(),
             aliases: vec![],
             alias_of: None,
+            syntax: None,
             span: span(1),
         }
     }

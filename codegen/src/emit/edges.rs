@@ -88,6 +88,7 @@ fn inst(name: &str, opcode: u8, fields: Vec<Field>) -> Instruction {
         other_sections: BTreeMap::new(),
         aliases: vec![],
         alias_of: None,
+        syntax: None,
         span: span(1),
     }
 }

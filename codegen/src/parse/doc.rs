@@ -7,7 +7,7 @@ use super::table;
 use super::text::{clean, is_fence, prose};
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{
-    BitField, CountKind, Counted, EnumValue, Field, Instruction, OpcodeDef, Selector, Span,
+    BitField, CountKind, Counted, EnumValue, Field, Instruction, OpcodeDef, Selector, Span, Syntax,
     TypeMap, Variant,
 };
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
@@ -265,6 +265,15 @@ impl<'a> DocParser<'a, '_> {
         let h = self.heading(level, title)?;
         let (s, e) = self.content(&h, upto);
         Some((h, self.src.lines(s, e)))
+    }
+
+    /// The `## Text` templates, typed (see `template.rs`); `at` is used when there is no section.
+    fn syntax(&mut self, fields: &[Field], description: &str, at: Span) -> Option<Syntax> {
+        let (heading, lines) = match self.section_lines(2, "Text", 2) {
+            Some((h, lines)) => (self.span_at(h.start, h.end.saturating_sub(h.start)), lines),
+            None => (at, Vec::new()),
+        };
+        super::template::read(&self.src, &lines, heading, fields, description, self.diags)
     }
 
     fn check_whitespace(&mut self) {
@@ -1173,6 +1182,7 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
         opcode_heading.start,
         opcode_heading.end.saturating_sub(opcode_heading.start),
     );
+    let syntax = p.syntax(&fields, &description, span);
     Some(Instruction {
         name: inst_name,
         source: name.to_string(),
@@ -1189,6 +1199,7 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
         other_sections,
         aliases: vec![],
         alias_of: None,
+        syntax,
         span,
     })
 }

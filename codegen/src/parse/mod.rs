@@ -8,6 +8,7 @@ mod counted;
 mod doc;
 mod source;
 mod table;
+pub mod template;
 mod text;
 
 pub use chapter::fundamental_width;

@@ -197,7 +197,7 @@ impl NumElts {
 /// Text:
 ///
 /// ```text
-/// SCATTER.<elt_size> <surface> <global_offset> <element_offset> <src>
+/// SCATTER.<elt_size> (<num_elts>) <surface> <global_offset> <element_offset> <src>
 /// ```
 ///
 /// Notes:

@@ -563,6 +563,7 @@ mod tests {
             other_sections: BTreeMap::new(),
             aliases: vec![],
             alias_of: None,
+            syntax: None,
             span: Span::default(),
         }
     }

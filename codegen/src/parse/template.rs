@@ -1,0 +1,1056 @@
+//! `## Text` templates → typed [`Syntax`].
+//!
+//! A template is one line: `[(<P>)] MNEMONIC{suffix} [(<group>, ...)] {<operand>}`, where a
+//! suffix is `.sat`, `.word`, `.<field>`, `.x<field>`, `.{A?B?}` (flags) or `[...]` (optional;
+//! `[.16|.64]` is a choice), and a mnemonic may hold alternatives (`FENCE_{GLOBAL|LOCAL}`,
+//! `{raw_send|raw_sendc}`: one form each); spaces before `[.suffix]` are allowed (`MOV [.sat]`
+//! in the 2021 docs). `//` starts a comment; a trailing `|` separates
+//! alternatives (MIN_MAX). A comment `<a> = string_pool[<b>]` makes slot `a` print field `b`
+//! as a string.
+//!
+//! Rules, each documented in `codegen/DIAGNOSTICS.md`:
+//! - mnemonic spelling: lower case, as Intel prints it, except debug directives (the doc's
+//!   description says the instruction "is used for debugging purposes": FILE, LOC), which keep
+//!   the template's upper case;
+//! - a slot names the field whose name equals it ignoring case (`<src0>` → `Src0`); a slot
+//!   naming no field is warning V0131 and prints [`Prints::Unknown`];
+//! - what a slot prints follows from its field, first rule that holds: exec size (named
+//!   `Exec_size`/`ExecSize`, or a bit range about the execution mask), vector (`vec_operand`,
+//!   `scalar`), raw (`raw_operand`), surface / sampler (named so), label (named `Label`),
+//!   channel mask (named `Channels`/`Channel_mask`), symbol (description mentions a string),
+//!   name (enumerated values), number;
+//! - special forms (warning V0132, [`Syntax::Special`]): no template; the only field is
+//!   `Label`; a `NumParams` field; a template continued on deeper-indented lines.
+
+use super::source::{Line, Source};
+use crate::diag::{Code, Diagnostic};
+use crate::schema::{
+    Field, FieldValue, Prints, Slot, SpecialRule, Suffix, SuffixKind, Syntax, SyntaxForm,
+};
+use std::collections::BTreeMap;
+
+/// Reads the templates of one doc from the lines of its `## Text` section. `heading` is the
+/// span diagnostics use when there is no line to point at.
+pub fn read(
+    src: &Source,
+    lines: &[Line],
+    heading: crate::schema::Span,
+    fields: &[Field],
+    description: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Syntax> {
+    let tlines: Vec<TLine> = lines
+        .iter()
+        .filter(|l| !super::text::is_fence(l.text))
+        .map(|l| TLine::new(l.start, l.text))
+        .collect();
+    let code: Vec<&TLine> = tlines
+        .iter()
+        .filter(|l| !l.code.trim().is_empty())
+        .collect();
+    let at_first = code.first().map_or(heading, |l| {
+        src.span(l.start + l.lead, l.start + l.code.trim_end().len())
+    });
+    if let Some((rule, reason)) = special(&tlines, &code, fields) {
+        diags.push(
+            Diagnostic::new(
+                Code::SpecialForm,
+                src.name,
+                if code.is_empty() { heading } else { at_first },
+                format!("special form ({reason}): no template describes it; a hand-written formatter prints it"),
+            )
+            .expected("a one-line token template per form"),
+        );
+        return Some(Syntax::Special {
+            rule,
+            reason: reason.to_string(),
+        });
+    }
+    let mut aliases = BTreeMap::new();
+    for l in &tlines {
+        if let Some(c) = l.comment {
+            aliases.extend(string_pool_aliases(c));
+        }
+    }
+    let ctx = Ctx {
+        src,
+        fields,
+        aliases,
+        keep_case: description
+            .to_ascii_lowercase()
+            .contains("used for debugging purposes"),
+    };
+    let mut forms = Vec::new();
+    let mut ok = true;
+    for l in &code {
+        let text = l.code.trim_end();
+        let text = text.strip_suffix('|').unwrap_or(text).trim_end();
+        match ctx.line(l.start, text, diags) {
+            Ok(mut f) => forms.append(&mut f),
+            Err(e) => {
+                ok = false;
+                let span = src.span(l.start + e.at, l.start + e.at + e.len.max(1));
+                diags.push(
+                    Diagnostic::new(
+                        Code::BadTemplate,
+                        src.name,
+                        span,
+                        format!("cannot read template `{}`: {}", text.trim(), e.message),
+                    )
+                    .expected(e.expected),
+                );
+            }
+        }
+    }
+    if !ok {
+        return None;
+    }
+    if forms.len() > 1 {
+        for f in &mut forms {
+            f.selected_by = selector(f, fields);
+        }
+    }
+    Some(Syntax::Templates { forms })
+}
+
+/// A line of the section: where it starts, its indentation, and its code and comment parts.
+struct TLine<'a> {
+    start: usize,
+    lead: usize,
+    indent: usize,
+    code: &'a str,
+    comment: Option<&'a str>,
+}
+
+impl<'a> TLine<'a> {
+    fn new(start: usize, text: &'a str) -> Self {
+        let (code, comment) = match text.find("//") {
+            Some(i) => (&text[..i], Some(&text[i + 2..])),
+            None => (text, None),
+        };
+        let lead = code.len() - code.trim_start().len();
+        let indent = code[..lead]
+            .chars()
+            .map(|c| if c == '\t' { 4 } else { 1 })
+            .sum();
+        TLine {
+            start,
+            lead,
+            indent,
+            code,
+            comment,
+        }
+    }
+}
+
+/// The special-form rules, in order (see the module docs).
+fn special(
+    all: &[TLine],
+    code: &[&TLine],
+    fields: &[Field],
+) -> Option<(SpecialRule, &'static str)> {
+    if code.is_empty() {
+        return Some((SpecialRule::NoTemplate, "`## Text` holds no template"));
+    }
+    if fields.len() == 1 && fields[0].name.eq_ignore_ascii_case("label") {
+        return Some((
+            SpecialRule::LabelDefinition,
+            "the only field is `Label`: the doc defines a label",
+        ));
+    }
+    if fields
+        .iter()
+        .any(|f| f.name.eq_ignore_ascii_case("numparams"))
+    {
+        return Some((
+            SpecialRule::VariableOperands,
+            "field `NumParams` counts the operands, so the operand list varies",
+        ));
+    }
+    let continued = all.windows(2).any(|w| {
+        !w[0].code.trim().is_empty() && !w[1].code.trim().is_empty() && w[1].indent > w[0].indent
+    });
+    if continued {
+        return Some((
+            SpecialRule::MetaGrammar,
+            "a template continues on deeper-indented lines: a meta-grammar, not tokens",
+        ));
+    }
+    None
+}
+
+/// `<func_name> = string_pool[<func_id>]` → `func_name` → `func_id`.
+fn string_pool_aliases(comment: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = comment;
+    while let Some(i) = rest.find("string_pool[") {
+        let before = rest[..i].trim_end();
+        let after = &rest[i + "string_pool[".len()..];
+        let target = after
+            .split(']')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>');
+        if let Some(lhs) = before.strip_suffix('=') {
+            let lhs = lhs.trim_end();
+            if let Some(open) = lhs.rfind('<') {
+                let name = lhs[open + 1..].trim_end_matches('>');
+                if !name.is_empty() && !target.is_empty() {
+                    out.push((name.to_ascii_lowercase(), target.to_string()));
+                }
+            }
+        }
+        rest = after;
+    }
+    out
+}
+
+/// The enumerated value whose name is the form's mnemonic or one of its literal suffixes.
+fn selector(form: &SyntaxForm, fields: &[Field]) -> Option<FieldValue> {
+    let mut words = vec![form.mnemonic.to_ascii_lowercase()];
+    for s in &form.suffixes {
+        if let SuffixKind::Literal { text } = &s.kind {
+            words.push(text.to_ascii_lowercase());
+        }
+    }
+    for f in fields {
+        if exec_size(f) {
+            continue;
+        }
+        let values = f
+            .values
+            .iter()
+            .chain(f.bitfields.iter().flat_map(|b| b.values.iter()));
+        for v in values {
+            let name = v.meaning.split_whitespace().next().unwrap_or("");
+            if words.iter().any(|w| w.eq_ignore_ascii_case(name)) {
+                return Some(FieldValue {
+                    field: f.name.clone(),
+                    value: v.value,
+                    name: name.to_string(),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Does the field print an exec size `(M1, 16)`?
+fn exec_size(f: &Field) -> bool {
+    let n = f.name.to_ascii_lowercase().replace('_', "");
+    n == "execsize"
+        || f.bitfields
+            .iter()
+            .any(|b| b.summary.to_ascii_lowercase().contains("execution mask"))
+}
+
+/// What a slot linked to `f` prints (first rule that holds).
+pub fn prints(f: &Field) -> Prints {
+    let name = f.name.to_ascii_lowercase();
+    let enumerated = !f.values.is_empty() || f.bitfields.iter().any(|b| !b.values.is_empty());
+    if exec_size(f) {
+        Prints::ExecSize
+    } else if f.ty == "vec_operand" || f.ty == "scalar" {
+        Prints::Vector
+    } else if f.ty == "raw_operand" {
+        Prints::Raw
+    } else if name == "surface" {
+        Prints::Surface
+    } else if name == "sampler" {
+        Prints::Sampler
+    } else if name == "label" {
+        Prints::Label
+    } else if name.starts_with("channel") {
+        Prints::Channels
+    } else if f.description.to_ascii_lowercase().contains("string") {
+        Prints::Symbol
+    } else if enumerated {
+        Prints::Name
+    } else {
+        Prints::Number
+    }
+}
+
+/// A template that cannot be read: where (byte offset in the line), what, what was expected.
+struct Error {
+    at: usize,
+    len: usize,
+    message: String,
+    expected: String,
+}
+
+fn err(at: usize, len: usize, message: impl Into<String>, expected: &str) -> Error {
+    Error {
+        at,
+        len,
+        message: message.into(),
+        expected: expected.to_string(),
+    }
+}
+
+struct Ctx<'s, 'f> {
+    src: &'s Source<'s>,
+    fields: &'f [Field],
+    aliases: BTreeMap<String, String>,
+    keep_case: bool,
+}
+
+/// A cursor over one line's text; positions are byte offsets into the line.
+struct Cursor<'a> {
+    s: &'a str,
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn rest(&self) -> &'a str {
+        self.s.get(self.pos..).unwrap_or("")
+    }
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+    fn bump(&mut self) {
+        if let Some(c) = self.peek() {
+            self.pos += c.len_utf8();
+        }
+    }
+    fn skip_ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.bump();
+        }
+    }
+    fn ident(&mut self) -> &'a str {
+        let start = self.pos;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.bump();
+        }
+        self.s.get(start..self.pos).unwrap_or("")
+    }
+    /// At `open`: the text up to the matching `close` (nesting counted), consumed with both
+    /// brackets; `None` (nothing consumed) when it is not closed.
+    fn bracketed(&mut self, open: char, close: char) -> Option<(usize, &'a str)> {
+        let mut depth = 0usize;
+        for (i, c) in self.rest().char_indices() {
+            if c == open {
+                depth += 1;
+            } else if c == close {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    let start = self.pos + open.len_utf8();
+                    let inner = self.s.get(start..self.pos + i).unwrap_or("");
+                    self.pos += i + close.len_utf8();
+                    return Some((start, inner));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+impl Ctx<'_, '_> {
+    /// One template line (starting at byte `base` of the doc) → one form per mnemonic
+    /// alternative.
+    fn line(
+        &self,
+        base: usize,
+        text: &str,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<SyntaxForm>, Error> {
+        let mut c = Cursor { s: text, pos: 0 };
+        c.skip_ws();
+        let mut found = Vec::new();
+        let mut predicate = None;
+        if c.peek() == Some('[') {
+            let save = c.pos;
+            if let Some((at, inner)) = c.bracketed('[', ']') {
+                let compact: String = inner.chars().filter(|c| !c.is_whitespace()).collect();
+                if compact == "(<P>)" {
+                    let mut slot = self.slot(base, at, inner.trim(), "pred", false, &mut found);
+                    slot.name = "P".into();
+                    if slot.field.is_some() {
+                        slot.prints = Prints::Predicate;
+                    }
+                    predicate = Some(slot);
+                } else {
+                    return Err(err(
+                        save,
+                        c.pos - save,
+                        format!("`[{inner}]` before the mnemonic is not the predicate `[(<P>)]`"),
+                        "`[(<P>)]` or a mnemonic",
+                    ));
+                }
+            }
+            c.skip_ws();
+        }
+        let m_start = c.pos;
+        let mut mnemonics = vec![String::new()];
+        loop {
+            match c.peek() {
+                Some(ch) if ch.is_ascii_alphanumeric() || ch == '_' => {
+                    let word = c.ident();
+                    mnemonics.iter_mut().for_each(|m| m.push_str(word));
+                }
+                Some('{') => {
+                    let at = c.pos;
+                    let Some((_, inner)) = c.bracketed('{', '}') else {
+                        return Err(err(at, 1, "`{` is never closed", "`{A|B}`"));
+                    };
+                    let options: Vec<&str> = inner.split('|').map(str::trim).collect();
+                    if options.len() < 2 || !options.iter().all(|o| is_ident(o)) {
+                        return Err(err(
+                            at,
+                            c.pos - at,
+                            format!("`{{{inner}}}` is not a list of alternatives"),
+                            "`{A|B}` with words between `|`",
+                        ));
+                    }
+                    mnemonics = mnemonics
+                        .iter()
+                        .flat_map(|m| options.iter().map(move |o| format!("{m}{o}")))
+                        .collect();
+                }
+                _ => break,
+            }
+        }
+        if c.pos == m_start {
+            let len = c.rest().chars().next().map_or(0, char::len_utf8);
+            return Err(err(c.pos, len, "no mnemonic", "a mnemonic such as `ADD`"));
+        }
+        let mnemonic_end = c.pos;
+        let mut suffixes = Vec::new();
+        loop {
+            // `MOV [.sat]` (2021 docs): an optional suffix after spaces is still a suffix.
+            let before = c.pos;
+            c.skip_ws();
+            if !c.rest().starts_with("[.") {
+                c.pos = before;
+            }
+            match c.peek() {
+                Some('.') => {
+                    c.bump();
+                    let s = self.dot(base, &mut c, false, &mut found)?;
+                    suffixes.push(s);
+                }
+                Some('[') => {
+                    let at = c.pos;
+                    let Some((inner_at, inner)) = c.bracketed('[', ']') else {
+                        return Err(err(at, 1, "`[` is never closed", "`[.suffix]`"));
+                    };
+                    suffixes.extend(self.optional(base, inner_at, inner, &mut found)?);
+                }
+                _ => break,
+            }
+        }
+        let mut group = Vec::new();
+        c.skip_ws();
+        if c.peek() == Some('(') {
+            let at = c.pos;
+            let Some((inner_at, inner)) = c.bracketed('(', ')') else {
+                return Err(err(at, 1, "`(` is never closed", "`(<exec_size>)`"));
+            };
+            let mut off = inner_at;
+            for item in inner.split(',') {
+                let lead = item.len() - item.trim_start().len();
+                let t = item.trim();
+                let name = t
+                    .strip_prefix('<')
+                    .and_then(|x| x.strip_suffix('>'))
+                    .unwrap_or(t);
+                if !is_ident(name) {
+                    return Err(err(
+                        off + lead,
+                        t.len(),
+                        format!("`{t}` in `({inner})` is not a slot"),
+                        "`(<name>)` or `(<name>, <name>)`",
+                    ));
+                }
+                group.push(self.slot(base, off + lead, t, name, false, &mut found));
+                off += item.len() + 1;
+            }
+        }
+        let mut operands = Vec::new();
+        loop {
+            c.skip_ws();
+            let at = c.pos;
+            match c.peek() {
+                None => break,
+                Some('<') => {
+                    let Some((_, inner)) = c.bracketed('<', '>') else {
+                        return Err(err(at, 1, "`<` is never closed", "`<name>`"));
+                    };
+                    if !is_ident(inner) {
+                        return Err(err(
+                            at,
+                            c.pos - at,
+                            format!("`<{inner}>` is not a slot"),
+                            "`<name>`",
+                        ));
+                    }
+                    let text = &text[at..c.pos];
+                    operands.push(self.slot(base, at, text, inner, false, &mut found));
+                }
+                Some('[') => {
+                    let Some((_, inner)) = c.bracketed('[', ']') else {
+                        return Err(err(at, 1, "`[` is never closed", "`[<name>]`"));
+                    };
+                    let name = inner
+                        .trim()
+                        .strip_prefix('<')
+                        .and_then(|x| x.strip_suffix('>'))
+                        .unwrap_or("");
+                    if !is_ident(name) {
+                        return Err(err(
+                            at,
+                            c.pos - at,
+                            format!("`[{inner}]` is not an optional slot"),
+                            "`[<name>]`",
+                        ));
+                    }
+                    let text = &text[at..c.pos];
+                    operands.push(self.slot(base, at, text, name, true, &mut found));
+                }
+                Some(ch) => {
+                    let word: String = c.rest().split_whitespace().next().unwrap_or("").into();
+                    return Err(err(
+                        at,
+                        word.len().max(ch.len_utf8()),
+                        format!("unexpected `{word}` among the operands"),
+                        "an operand slot `<name>` or `[<name>]`",
+                    ));
+                }
+            }
+        }
+        for d in found {
+            diags.push(d);
+        }
+        let template = text.trim().to_string();
+        let span = self.src.span(base + m_start, base + mnemonic_end);
+        Ok(mnemonics
+            .into_iter()
+            .map(|m| SyntaxForm {
+                template: template.clone(),
+                mnemonic: if self.keep_case {
+                    m
+                } else {
+                    m.to_ascii_lowercase()
+                },
+                predicate: predicate.clone(),
+                suffixes: suffixes.clone(),
+                group: group.clone(),
+                operands: operands.clone(),
+                selected_by: None,
+                span,
+            })
+            .collect())
+    }
+
+    /// After a `.`: one suffix.
+    fn dot(
+        &self,
+        base: usize,
+        c: &mut Cursor,
+        optional: bool,
+        found: &mut Vec<Diagnostic>,
+    ) -> Result<Suffix, Error> {
+        let at = c.pos;
+        let kind = match c.peek() {
+            Some('<') => {
+                let Some((_, inner)) = c.bracketed('<', '>') else {
+                    return Err(err(at, 1, "`<` is never closed", "`.<name>`"));
+                };
+                if !is_ident(inner) {
+                    return Err(err(
+                        at,
+                        c.pos - at,
+                        format!("`<{inner}>` is not a slot"),
+                        "`.<name>`",
+                    ));
+                }
+                let text = c.s.get(at..c.pos).unwrap_or("");
+                SuffixKind::Slot {
+                    prefix: String::new(),
+                    slot: self.slot(base, at, text, inner, optional, found),
+                }
+            }
+            Some('{') => {
+                let Some((_, inner)) = c.bracketed('{', '}') else {
+                    return Err(err(at, 1, "`{` is never closed", "`.{A?B?}`"));
+                };
+                let flags: Vec<String> = inner
+                    .split('?')
+                    .map(str::trim)
+                    .filter(|f| !f.is_empty())
+                    .map(String::from)
+                    .collect();
+                if !inner.trim_end().ends_with('?') || !flags.iter().all(|f| is_ident(f)) {
+                    return Err(err(
+                        at,
+                        c.pos - at,
+                        format!("`{{{inner}}}` is not a set of optional flags"),
+                        "`.{A?B?C?}`",
+                    ));
+                }
+                SuffixKind::Flags { flags }
+            }
+            Some(ch) if ch.is_ascii_alphanumeric() || ch == '_' => {
+                let word = c.ident();
+                if c.peek() == Some('<') {
+                    let at2 = c.pos;
+                    let Some((_, inner)) = c.bracketed('<', '>') else {
+                        return Err(err(at2, 1, "`<` is never closed", "`.x<name>`"));
+                    };
+                    if !is_ident(inner) {
+                        return Err(err(
+                            at2,
+                            c.pos - at2,
+                            format!("`<{inner}>` is not a slot"),
+                            "`.x<name>`",
+                        ));
+                    }
+                    let text = c.s.get(at2..c.pos).unwrap_or("");
+                    SuffixKind::Slot {
+                        prefix: word.to_string(),
+                        slot: self.slot(base, at2, text, inner, optional, found),
+                    }
+                } else if word.eq_ignore_ascii_case("sat") {
+                    SuffixKind::Saturate
+                } else if self.field(word).is_some() {
+                    SuffixKind::Slot {
+                        prefix: String::new(),
+                        slot: self.slot(base, at, word, word, optional, found),
+                    }
+                } else {
+                    SuffixKind::Literal {
+                        text: word.to_string(),
+                    }
+                }
+            }
+            _ => {
+                let len = c.rest().chars().next().map_or(0, char::len_utf8);
+                return Err(err(
+                    at.saturating_sub(1),
+                    len + 1,
+                    "`.` is followed by nothing a suffix can be",
+                    "`.word`, `.<name>` or `.{A?B?}`",
+                ));
+            }
+        };
+        Ok(Suffix {
+            optional,
+            kind,
+            span: self.src.span(base + at.saturating_sub(1), base + c.pos),
+        })
+    }
+
+    /// The inside of `[...]` after a mnemonic: `.16|.64` (a choice) or optional suffixes.
+    fn optional(
+        &self,
+        base: usize,
+        at: usize,
+        inner: &str,
+        found: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<Suffix>, Error> {
+        if inner.contains('|') {
+            let options: Vec<&str> = inner
+                .split('|')
+                .map(|o| o.trim().strip_prefix('.').unwrap_or(""))
+                .collect();
+            if !options.iter().all(|o| is_ident(o)) {
+                return Err(err(
+                    at,
+                    inner.len(),
+                    format!("`[{inner}]` is not a choice of suffixes"),
+                    "`[.a|.b]`",
+                ));
+            }
+            return Ok(vec![Suffix {
+                optional: true,
+                kind: SuffixKind::Choice {
+                    options: options.into_iter().map(String::from).collect(),
+                },
+                span: self.src.span(base + at - 1, base + at + inner.len() + 1),
+            }]);
+        }
+        let mut c = Cursor { s: inner, pos: 0 };
+        let mut out = Vec::new();
+        while c.peek() == Some('.') {
+            c.bump();
+            let mut s = self.dot(base + at, &mut c, true, found)?;
+            s.optional = true;
+            out.push(s);
+        }
+        if out.is_empty() || c.pos < inner.len() {
+            return Err(err(
+                at + c.pos,
+                inner.len() - c.pos,
+                format!("`[{inner}]` is not an optional suffix"),
+                "`[.word]`, `[.<name>]` or `[.a|.b]`",
+            ));
+        }
+        Ok(out)
+    }
+
+    fn field(&self, name: &str) -> Option<&Field> {
+        self.fields
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(name))
+    }
+
+    /// A slot `text` at byte `at` of the line naming `name`, linked to its field.
+    fn slot(
+        &self,
+        base: usize,
+        at: usize,
+        text: &str,
+        name: &str,
+        optional: bool,
+        found: &mut Vec<Diagnostic>,
+    ) -> Slot {
+        let span = self.src.span(base + at, base + at + text.len());
+        let alias = self.aliases.get(&name.to_ascii_lowercase());
+        let (field, prints) = match (self.field(name), alias.and_then(|a| self.field(a))) {
+            (Some(f), _) => (Some(f.name.clone()), prints(f)),
+            (None, Some(f)) => (Some(f.name.clone()), Prints::Symbol),
+            (None, None) => {
+                let known: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
+                found.push(
+                    Diagnostic::new(
+                        Code::UnlinkedSlot,
+                        self.src.name,
+                        span,
+                        format!("template slot `{name}` names no field of the format; it prints nothing known"),
+                    )
+                    .expected(format!("one of the fields: {}", known.join(", "))),
+                );
+                (None, Prints::Unknown)
+            }
+        };
+        Slot {
+            name: name.to_string(),
+            field,
+            prints,
+            optional,
+            span,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{BitField, EnumValue, Span};
+
+    /// A field; `values` enumerated names (as a bit range), `mask` a bit range about the
+    /// execution mask.
+    fn field(name: &str, ty: &str, values: &[&str], desc: &str) -> Field {
+        let v = |i: usize, m: &str| EnumValue {
+            value: i as u64,
+            meaning: m.to_string(),
+            platform: None,
+            span: Span::default(),
+        };
+        let bitfields = if values.is_empty() {
+            vec![]
+        } else {
+            vec![BitField {
+                hi: 4,
+                lo: 0,
+                summary: desc.to_string(),
+                values: values.iter().enumerate().map(|(i, m)| v(i, m)).collect(),
+                platform: None,
+                span: Span::default(),
+            }]
+        };
+        Field {
+            name: name.into(),
+            ty: ty.into(),
+            optional: false,
+            description: desc.into(),
+            bitfields,
+            values: vec![],
+            allowed_types: vec![],
+            operand_classes: vec![],
+            span: Span::default(),
+        }
+    }
+
+    fn exec() -> Field {
+        field("Exec_size", "ub", &["1 element"], "size")
+    }
+
+    fn read_text(text: &str, fields: &[Field]) -> (Option<Syntax>, Vec<Diagnostic>) {
+        let src = Source::new("T.md", text);
+        let lines = src.lines(0, text.len());
+        let mut diags = Vec::new();
+        let s = read(&src, &lines, Span::default(), fields, "", &mut diags);
+        (s, diags)
+    }
+
+    fn forms(text: &str, fields: &[Field]) -> Vec<SyntaxForm> {
+        match read_text(text, fields) {
+            (Some(Syntax::Templates { forms }), d) if d.is_empty() => forms,
+            other => panic!("{other:#?}"),
+        }
+    }
+
+    fn linked(s: &Slot) -> (&str, Option<&str>, Prints) {
+        (s.name.as_str(), s.field.as_deref(), s.prints)
+    }
+
+    #[test]
+    fn add() {
+        let vec = |n: &str| field(n, "vec_operand", &[], "");
+        let fields = [
+            exec(),
+            field("Pred", "uw", &[], ""),
+            vec("Dst"),
+            vec("Src0"),
+            vec("Src1"),
+        ];
+        let f = &forms(
+            "[(<P>)] ADD[.sat] (<exec_size>) <dst> <src0> <src1>",
+            &fields,
+        )[0];
+        assert_eq!(f.mnemonic, "add");
+        assert_eq!(
+            linked(f.predicate.as_ref().unwrap()),
+            ("P", Some("Pred"), Prints::Predicate)
+        );
+        assert_eq!(f.suffixes.len(), 1);
+        assert_eq!(
+            (f.suffixes[0].optional, &f.suffixes[0].kind),
+            (true, &SuffixKind::Saturate)
+        );
+        assert_eq!(
+            linked(&f.group[0]),
+            ("exec_size", Some("Exec_size"), Prints::ExecSize)
+        );
+        let ops: Vec<_> = f.operands.iter().map(linked).collect();
+        assert_eq!(
+            ops,
+            [
+                ("dst", Some("Dst"), Prints::Vector),
+                ("src0", Some("Src0"), Prints::Vector),
+                ("src1", Some("Src1"), Prints::Vector)
+            ]
+        );
+        // `<dst>` is at bytes 32..37 of the line.
+        assert_eq!(
+            (f.operands[0].span.start, f.operands[0].span.column),
+            (32, 33)
+        );
+    }
+
+    #[test]
+    fn cmp_relop_is_a_field_suffix_and_comments_are_dropped() {
+        let vec = |n: &str| field(n, "vec_operand", &[], "");
+        let relop = field("Rel_op", "ub", &["EQ - equal to", "NE - not equal"], "op");
+        let fields = [exec(), relop, vec("Dst"), vec("Src0"), vec("Src1")];
+        let f = forms(
+            "CMP.rel_op  (<exec_size>) <dst> <src0> <src1>\n\n//rel_op is one of \"eq\", \"ne\"",
+            &fields,
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(
+            (f[0].mnemonic.as_str(), f[0].predicate.is_none()),
+            ("cmp", true)
+        );
+        match &f[0].suffixes[0].kind {
+            SuffixKind::Slot { prefix, slot } => {
+                assert_eq!(prefix, "");
+                assert_eq!(linked(slot), ("rel_op", Some("Rel_op"), Prints::Name));
+            }
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn gather_scaled_and_qw_scatter() {
+        let fields = [
+            exec(),
+            field("Pred", "uw", &[], ""),
+            field("Num_blocks", "ub", &["1 block", "2 blocks"], "blocks"),
+            field("Surface", "ub", &[], "Index of the surface variable"),
+            field("Offset", "scalar", &[], ""),
+            field("Element_offset", "raw_operand", &[], ""),
+            field("Dst", "raw_operand", &[], ""),
+        ];
+        let f = &forms(
+            "[(<P>)] GATHER_SCALED.<num_blocks> (<exec_size>) <surface> <offset> <element_offset> <dst>",
+            &fields,
+        )[0];
+        assert_eq!(f.mnemonic, "gather_scaled");
+        match &f.suffixes[0].kind {
+            SuffixKind::Slot { slot, .. } => {
+                assert_eq!(
+                    linked(slot),
+                    ("num_blocks", Some("Num_blocks"), Prints::Name)
+                )
+            }
+            k => panic!("{k:?}"),
+        }
+        let prints: Vec<_> = f.operands.iter().map(|s| s.prints).collect();
+        assert_eq!(
+            prints,
+            [Prints::Surface, Prints::Vector, Prints::Raw, Prints::Raw]
+        );
+        // QW_SCATTER writes its slots capitalised: matched ignoring case.
+        let mut fields = fields.to_vec();
+        fields[6] = field("Src", "raw_operand", &[], "");
+        fields[4] = field("Offset", "raw_operand", &[], "");
+        let f = &forms(
+            "    [(<P>)] QW_SCATTER.<Num_blocks> (<Exec_size>) <Surface> <Offset> <Src>",
+            &fields,
+        )[0];
+        assert_eq!(f.mnemonic, "qw_scatter");
+        let ops: Vec<_> = f.operands.iter().map(linked).collect();
+        assert_eq!(
+            ops,
+            [
+                ("Surface", Some("Surface"), Prints::Surface),
+                ("Offset", Some("Offset"), Prints::Raw),
+                ("Src", Some("Src"), Prints::Raw)
+            ]
+        );
+    }
+
+    #[test]
+    fn fence_alternatives_and_flags() {
+        let fields = [field("Mask", "ub", &[], "Controls the caches")];
+        let text = "FENCE_{GLOBAL|LOCAL}.{E?I?S?C?R?L1?}\n\nFENCE_SW\n\n//E - commit enable";
+        let f = forms(text, &fields);
+        let names: Vec<_> = f.iter().map(|f| f.mnemonic.as_str()).collect();
+        assert_eq!(names, ["fence_global", "fence_local", "fence_sw"]);
+        let flags = ["E", "I", "S", "C", "R", "L1"].map(String::from).to_vec();
+        assert_eq!(f[0].suffixes[0].kind, SuffixKind::Flags { flags });
+        assert!(f[2].suffixes.is_empty() && f[2].operands.is_empty());
+    }
+
+    #[test]
+    fn dword_atomic() {
+        let raw = |n: &str| field(n, "raw_operand", &[], "");
+        let fields = [
+            field("Op", "ub", &["add", "sub"], "atomic operation"),
+            exec(),
+            field("Pred", "uw", &[], ""),
+            field("Surface", "ub", &["T0 - SLM"], "Index of the surface"),
+            raw("Element_offset"),
+            raw("Src0"),
+            raw("Src1"),
+            raw("Dst"),
+        ];
+        let text = "    [(<P>)] DWORD_ATOMIC.<Op>[.16] (<Exec_size>) <Surface> <Element_offset> <Src0> <Src1> <Dst>\n\n//op is the text form";
+        let f = &forms(text, &fields)[0];
+        assert_eq!(f.mnemonic, "dword_atomic");
+        assert!(
+            matches!(&f.suffixes[0].kind, SuffixKind::Slot { slot, .. } if slot.field.as_deref() == Some("Op"))
+        );
+        assert_eq!(
+            (f.suffixes[1].optional, &f.suffixes[1].kind),
+            (true, &SuffixKind::Literal { text: "16".into() })
+        );
+        // A Surface with enumerated values still prints as a surface.
+        assert_eq!(f.operands[0].prints, Prints::Surface);
+        assert_eq!(f.operands.len(), 5);
+    }
+
+    #[test]
+    fn debug_directives_keep_upper_case_and_string_pool_comments_link_slots() {
+        let fields = [field(
+            "File_name",
+            "ud",
+            &[],
+            "index to the string storing the name",
+        )];
+        let src = Source::new("T.md", "FILE <file_name>");
+        let mut diags = Vec::new();
+        let s = read(
+            &src,
+            &src.lines(0, 16),
+            Span::default(),
+            &fields,
+            "It is used for debugging purposes.",
+            &mut diags,
+        );
+        let Some(Syntax::Templates { forms }) = s else {
+            panic!()
+        };
+        assert_eq!(forms[0].mnemonic, "FILE");
+        assert_eq!(forms[0].operands[0].prints, Prints::Symbol);
+        let fields = [
+            field("Func_id", "uw", &[], "id"),
+            field("Dst", "scalar", &[], ""),
+        ];
+        let f = &forms_of_faddr(&fields);
+        assert_eq!(
+            linked(&f.operands[0]),
+            ("func_name", Some("Func_id"), Prints::Symbol)
+        );
+    }
+
+    fn forms_of_faddr(fields: &[Field]) -> SyntaxForm {
+        forms(
+            "FADDR <func_name> <dst> // // <func_name> = string_pool[<func_id>]",
+            fields,
+        )[0]
+        .clone()
+    }
+
+    #[test]
+    fn choices_bfn_prefix_and_spaced_optional_suffix() {
+        let vec = |n: &str| field(n, "vec_operand", &[], "");
+        let fields = [
+            exec(),
+            field("BooleanFuncCtrl", "ub", &[], "ctrl"),
+            vec("Dst"),
+        ];
+        let f = &forms("BFN.x<BooleanFuncCtrl> (<exec_size>) <dst>", &fields)[0];
+        assert!(
+            matches!(&f.suffixes[0].kind, SuffixKind::Slot { prefix, slot } if prefix == "x" && slot.prints == Prints::Number)
+        );
+        let f = &forms("MOV [.sat] (<exec_size>) <dst>", &fields)[0];
+        assert_eq!(f.suffixes[0].kind, SuffixKind::Saturate);
+        let f = &forms("SVM_ATOMIC[.16|.64] (<exec_size>) <dst>", &fields)[0];
+        assert_eq!(
+            f.suffixes[0].kind,
+            SuffixKind::Choice {
+                options: vec!["16".into(), "64".into()]
+            }
+        );
+    }
+
+    #[test]
+    fn errors_and_special_forms() {
+        let fields = [field("Src", "raw_operand", &[], "")];
+        let (s, d) = read_text("FOO <src> )", &fields);
+        assert!(s.is_none());
+        assert_eq!((d[0].code.as_str(), d[0].column), ("V0130", 11));
+        let (s, d) = read_text("FOO <other>", &fields);
+        assert!(matches!(s, Some(Syntax::Templates { .. })));
+        assert_eq!(d[0].code, "V0131");
+        let label = [field("Label", "uw", &[], "")];
+        let (s, d) = read_text("LABEL <label>", &label);
+        assert!(matches!(
+            s,
+            Some(Syntax::Special {
+                rule: SpecialRule::LabelDefinition,
+                ..
+            })
+        ));
+        assert_eq!(d[0].code, "V0132");
+        // Never a panic on odd bytes.
+        for t in [
+            "[", "[(<P>)]", "A.{", "A.<", "A[.", "A (", "A <", "A [<", "é.é", "A.x<é>",
+        ] {
+            let _ = read_text(t, &fields);
+        }
+    }
+}
