@@ -42,3 +42,23 @@ pub const CORPORA: &[&str] = &[
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// A shared family's docs as regen reads them, with the workspace's object-file chapter beside
+/// them, and its errata (`tests/errata/current/` for the current family, none for 2021).
+pub fn family_with_errata(
+    dir: &Path,
+    corpus: &str,
+) -> (
+    Vec<codegen::parse::SourceFile>,
+    Vec<codegen::parse::SourceFile>,
+) {
+    let docs = codegen::parse::load_spec(dir, Some(&root().join("spec/chapters")))
+        .expect("readable corpus and chapters");
+    let errata = if corpus.contains("current") {
+        codegen::errata::load_dir(&root().join("tests/errata/current"), "errata")
+            .expect("readable errata")
+    } else {
+        Vec::new()
+    };
+    (docs, errata)
+}

@@ -46,7 +46,7 @@ impl Partition {
             return None;
         }
         let docs: std::collections::BTreeSet<&str> =
-            self.acknowledged.iter().map(|d| d.file.as_str()).collect();
+            self.acknowledged.iter().map(Diagnostic::doc).collect();
         let n = self.acknowledged.len();
         Some(format!(
             "{n} acknowledged warning{} in {} doc{} (regen.toml); --verbose shows them",
@@ -102,7 +102,7 @@ impl Config {
                 && self
                     .acknowledge
                     .iter()
-                    .any(|a| a.code == d.code && a.doc == d.file);
+                    .any(|a| a.code == d.code && a.doc == d.doc());
             if known {
                 out.acknowledged.push(d);
             } else {

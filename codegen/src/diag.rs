@@ -106,6 +106,10 @@ pub struct Diagnostic {
     pub expected: Option<String>,
     #[serde(skip)]
     pub span: Span,
+    /// When an erratum's line is what the diagnostic points at, the doc that line belongs to
+    /// (`file` then names the erratum).
+    #[serde(skip)]
+    pub corrected_doc: Option<String>,
 }
 
 impl Diagnostic {
@@ -119,6 +123,7 @@ impl Diagnostic {
             message: message.into(),
             expected: None,
             span,
+            corrected_doc: None,
         }
     }
 
@@ -126,6 +131,11 @@ impl Diagnostic {
     pub fn expected(mut self, what: impl Into<String>) -> Self {
         self.expected = Some(what.into());
         self
+    }
+
+    /// The doc this diagnostic is about: `file`, or the doc an erratum's line belongs to.
+    pub fn doc(&self) -> &str {
+        self.corrected_doc.as_deref().unwrap_or(&self.file)
     }
 
     pub fn is_error(&self) -> bool {

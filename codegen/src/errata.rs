@@ -350,6 +350,9 @@ impl SourceMap {
         let end =
             start + (d.span.end.saturating_sub(d.span.start)).min(line_len - within.min(line_len));
         let span = crate::parse::Source::new(&origin.file, text).span(start, end);
+        if origin.file != d.file {
+            d.corrected_doc = Some(std::mem::take(&mut d.file));
+        }
         d.file = origin.file.clone();
         d.line = span.line;
         d.column = span.column;

@@ -4,7 +4,7 @@
 //! of Intel's own lines in `../shared/real-kernels/dg2/*.visaasm`.
 
 use codegen::schema::{Instruction, Prints, Slot, SuffixKind, Syntax, SyntaxForm};
-use visa_tests::{root, shared, CORPORA};
+use visa_tests::{shared, CORPORA};
 
 /// Docs whose syntax no template describes (rules of V0132), per family.
 const SPECIAL: &[&str] = &[
@@ -18,12 +18,7 @@ const SPECIAL: &[&str] = &[
 
 fn family(corpus: &str) -> Option<Vec<Instruction>> {
     let dir = shared(corpus)?;
-    let docs = codegen::parse::load_dir(&dir).unwrap();
-    let errata = if corpus.contains("current") {
-        codegen::errata::load_dir(&root().join("tests/errata/current"), "errata").unwrap()
-    } else {
-        vec![]
-    };
+    let (docs, errata) = visa_tests::family_with_errata(&dir, corpus);
     let parsed = codegen::parse_corrected(&docs, &errata);
     let errors: Vec<_> = parsed.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{corpus}: {errors:#?}");
