@@ -48,7 +48,7 @@ pub use layout::{
     push_function_start, push_instruction_line, push_label_line, split_line, Line, COMMENT_COLUMN,
     INDENT,
 };
-pub use modifier::{parse_modifier, Modifier};
+pub use modifier::{is_saturated, parse_modifier, set_saturated, Modifier};
 pub use names::{
     subroutine_label_name, IntelNames, NameTable, Names, FIRST_DECLARED_GENERAL,
     PREDEFINED_GENERAL, PREDEFINED_SURFACES,

@@ -6,6 +6,7 @@
 
 use super::cursor::Cursor;
 use super::error::ParseError;
+use crate::runtime::VectorOperand;
 
 /// A modifier with its binary value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +47,22 @@ impl Modifier {
             Modifier::NegAbs => "(-abs)",
             Modifier::Not => "(~)",
         }
+    }
+}
+
+/// Does a destination carry saturation (printed as `.sat` after the mnemonic)?
+pub fn is_saturated(op: &VectorOperand) -> bool {
+    matches!(
+        op,
+        VectorOperand::General { modifier: 4, .. } | VectorOperand::Indirect { modifier: 4, .. }
+    )
+}
+
+/// Marks a parsed destination as saturated, for an instruction parser that read `.sat`.
+/// Other classes carry no modifier and are left alone.
+pub fn set_saturated(op: &mut VectorOperand) {
+    if let VectorOperand::General { modifier, .. } | VectorOperand::Indirect { modifier, .. } = op {
+        *modifier = Modifier::Sat.bits();
     }
 }
 
@@ -93,5 +110,24 @@ mod tests {
             parse_modifier(&mut Cursor::new("(+)")).unwrap_err().column,
             0
         );
+    }
+
+    #[test]
+    fn saturation_belongs_to_the_instruction() {
+        // arith_float_float_ops.visaasm: `add.sat (M1, 16) V0089(0,0)<1> ...`: the dst
+        // operand text carries no modifier.
+        let mut op = VectorOperand::General {
+            modifier: 0,
+            id: 89,
+            row_offset: 0,
+            col_offset: 0,
+            region: crate::runtime::Region(0x0200),
+        };
+        assert!(!is_saturated(&op));
+        set_saturated(&mut op);
+        assert!(is_saturated(&op));
+        let mut s = alloc::string::String::new();
+        crate::runtime::text::print_vector(&mut s, &op, &crate::runtime::text::IntelNames).unwrap();
+        assert_eq!(s, "V0089(0,0)<1>");
     }
 }

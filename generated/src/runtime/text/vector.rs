@@ -6,7 +6,9 @@
 //! Destinations and sources share one spelling: the region word decides what is printed
 //! (see [`region`](super::region)). The leading space IGC puts before each operand is the
 //! caller's. Printing refuses values the text cannot spell, so whatever prints parses back to
-//! the same operand.
+//! the same operand, saturation aside: a destination's sat modifier (4) prints nothing, as in
+//! IGC, because the instruction prints it as `.sat` ([`set_saturated`](super::set_saturated)
+//! restores it).
 
 use super::address::{parse_address_rest, print_address};
 use super::cursor::Cursor;
