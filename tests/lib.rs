@@ -7,10 +7,14 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// `../shared/<rel>` beside the workspace, or `None` (with the reason printed) when it is
-/// absent. Under CI (`CI` set) its absence is a failure, never a skip.
+/// `../shared/<rel>` beside the workspace (or under `$VISA_SHARED` when set, for worktrees
+/// that do not sit beside it), or `None` (with the reason printed) when it is absent. Under CI
+/// (`CI` set) its absence is a failure, never a skip.
 pub fn shared(rel: &str) -> Option<PathBuf> {
-    let dir = root().join("../shared").join(rel);
+    let base = std::env::var_os("VISA_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
+    let dir = base.join(rel);
     if dir.is_dir() {
         return Some(dir);
     }

@@ -69,7 +69,7 @@ impl AddressOf {
         }
         let row = self.byte_offset / grf_size;
         let rest = self.byte_offset % grf_size;
-        if rest % element_size != 0 {
+        if rest / element_size * element_size != rest {
             return None;
         }
         Some((

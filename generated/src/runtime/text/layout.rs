@@ -154,7 +154,7 @@ mod tests {
     fn column_80_boundary() {
         // A 79-column text is padded to 80; an 80-column text gets no padding; 81 neither.
         for (len, expect) in [(79usize, 80usize), (80, 80), (81, 81)] {
-            let body: String = core::iter::repeat('x').take(len - 4).collect();
+            let body = "x".repeat(len - 4);
             let mut out = String::new();
             push_instruction_line(&mut out, &body, Some(7));
             assert_eq!(out.find(" /// $7"), Some(expect), "{len}");
