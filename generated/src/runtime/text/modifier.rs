@@ -1,9 +1,9 @@
 //! Source modifiers (bits 3-5 of a general or indirect operand's tag), printed before the
 //! operand: `(-)V0060(0,0)<1;1,0>`. Values are IGC's `VISA_Modifier`: `(-)` is 2 and `(abs)` 1
 //! in the bytes of `arith_float_float_ops.isa` (`add ... (-)V0060...` has tag 0x10,
-//! `add.sat ... (abs)V0087...` tag 0x08). `(-abs)` = 3, sat = 4 and `(~)` = 5 follow IGC's
-//! `VISA_Modifier` enum; the corpus has none of them, so those values are not checked against
-//! bytes (the `(~)` spelling is, in note §1: AND/OR/XOR/NOT).
+//! `add.sat ... (abs)V0087...` tag 0x08, and its sat dst `V0089` tag 0x20, i.e. sat = 4).
+//! `(-abs)` = 3 and `(~)` = 5 follow IGC's `VISA_Modifier` enum; the corpus has neither, so
+//! those two values are not checked against bytes (the `(~)` spelling is, note §1).
 
 use super::cursor::Cursor;
 use super::error::ParseError;
