@@ -1,7 +1,8 @@
 //! Typed vISA instructions, generated from the vISA opcode docs in `spec/`.
 //!
 //! - [`runtime`] is hand-written: operands, data types, the codec primitives and errors
-//!   (operands chapter and data types chapter of the vISA spec);
+//!   (operands chapter and data types chapter of the vISA spec), and [`runtime::text`], the
+//!   assembly-text printers and parsers of operands that instruction printers share;
 //! - [`generated`] is produced by `cargo xtask regen`: one module per opcode doc, shared enums,
 //!   and what spans instructions: [`Opcode`], [`Instruction`], [`decode`], [`Platform`], the
 //!   [`Execute`] trait and [`dispatch`].

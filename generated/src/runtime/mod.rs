@@ -7,6 +7,7 @@ pub mod codec;
 pub mod error;
 pub mod object;
 pub mod operand;
+pub mod text;
 
 pub use codec::{Decode, Encode, Reader};
 pub use error::{DecodeError, DecodeErrorKind, ValidationError};

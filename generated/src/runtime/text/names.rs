@@ -1,0 +1,249 @@
+//! Names the instruction bytes do not carry: variable, label and state names, and the reverse
+//! lookups for parsing (`visa-text-syntax.md` §3). Predicates, addresses, samplers and surfaces
+//! are printed by index; general variables and labels by the name a kernel's string pool gives
+//! them, which a [`NameTable`] holds.
+
+use alloc::borrow::Cow;
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+
+/// Predefined general variables V0..V20, as IGC 12504.6 prints them.
+///
+/// Source: the `// .decl V<n> v_type=G v_name=<name>` comment lines that head every file in
+/// `real-kernels/dg2/*.visaasm` (e.g. `arith_float_float_ops.visaasm`, lines 5-25); the note's
+/// §3 lists the same names from `PreDefinedVars.cpp`. Ids 21..=31 are reserved (HEAD adds
+/// `%scratchloc`, which 12504.6 does not print) and have no name here.
+pub const PREDEFINED_GENERAL: [&str; 21] = [
+    "%null",
+    "%thread_x",
+    "%thread_y",
+    "%group_id_x",
+    "%group_id_y",
+    "%group_id_z",
+    "%tsc",
+    "%r0",
+    "%arg",
+    "%retval",
+    "%sp",
+    "%fp",
+    "%hw_id",
+    "%sr0",
+    "%cr0",
+    "%ce0",
+    "%dbg0",
+    "%color",
+    "%impl_arg_buf_ptr",
+    "%local_id_buf_ptr",
+    "%msg0",
+];
+
+/// General variable ids below this are predefined; the first declared variable is `V0032`
+/// (`VISAKernelImpl::generateVariableName`, note §3).
+pub const FIRST_DECLARED_GENERAL: u32 = 32;
+
+/// Predefined surfaces T0..T5 (`vISAPreDefSurf`).
+///
+/// Source: the `// .decl T<n> v_type=T v_name=<name>` comment lines of every
+/// `real-kernels/dg2/*.visaasm` file (e.g. `arith_float_float_ops.visaasm`, lines 26-31), and
+/// note §3 ("Surfaces 0–5 are printed as `%slm T1 T2 TSS %bss %scratch`").
+pub const PREDEFINED_SURFACES: [&str; 6] = ["%slm", "T1", "T2", "TSS", "%bss", "%scratch"];
+
+/// Turns ids into the names the text uses, and names back into ids.
+///
+/// The index-named kinds have defaults that follow IGC (note §3): predicate `P<id>` (the id in
+/// a predicate control word is the variable index + 1, so `P1` is the first; verified in
+/// `arith_float_float_ops.isa`, where `cmp.eq (M1, 16) P1 ...` stores the word `0x0001`),
+/// address `A<id>`, sampler `S<id>`, surface `T<id>` with [`PREDEFINED_SURFACES`] for 0..=5.
+pub trait Names {
+    /// Name of general variable `id`, `None` when it has none.
+    fn general(&self, id: u32) -> Option<Cow<'_, str>>;
+    /// Id of the general variable called `name`.
+    fn general_id(&self, name: &str) -> Option<u32>;
+    /// Name of label `id`, as CALL/GOTO/JMP targets and label lines print it.
+    fn label(&self, id: u32) -> Option<Cow<'_, str>>;
+    /// Id of the label called `name`.
+    fn label_id(&self, name: &str) -> Option<u32>;
+
+    fn predicate(&self, id: u16) -> Cow<'_, str> {
+        Cow::Owned(format!("P{id}"))
+    }
+    fn predicate_id(&self, name: &str) -> Option<u16> {
+        index_after("P", name)
+    }
+    fn address(&self, id: u16) -> Cow<'_, str> {
+        Cow::Owned(format!("A{id}"))
+    }
+    fn address_id(&self, name: &str) -> Option<u16> {
+        index_after("A", name)
+    }
+    fn sampler(&self, id: u16) -> Cow<'_, str> {
+        Cow::Owned(format!("S{id}"))
+    }
+    fn sampler_id(&self, name: &str) -> Option<u16> {
+        index_after("S", name)
+    }
+    fn surface(&self, id: u16) -> Cow<'_, str> {
+        match PREDEFINED_SURFACES.get(usize::from(id)) {
+            Some(name) => Cow::Borrowed(name),
+            None => Cow::Owned(format!("T{id}")),
+        }
+    }
+    /// `T<n>` is accepted for every n (IGC itself rejects `T0`: it must be written `%slm`).
+    fn surface_id(&self, name: &str) -> Option<u16> {
+        match PREDEFINED_SURFACES.iter().position(|s| *s == name) {
+            Some(i) => u16::try_from(i).ok(),
+            None => index_after("T", name),
+        }
+    }
+}
+
+/// `P12` -> 12 for prefix `P`: decimal digits only, no sign, no leading `+`.
+fn index_after<T: core::str::FromStr>(prefix: &str, name: &str) -> Option<T> {
+    let digits = name.strip_prefix(prefix)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The names IGC gives when nothing else is known: [`PREDEFINED_GENERAL`] below 32 and IGC's
+/// anonymous `V%04d` above (`V0050`), which is what IGC's own kernels use (note §3: the name is
+/// a string-pool entry that happens to match the id). Labels have no default name.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct IntelNames;
+
+impl Names for IntelNames {
+    fn general(&self, id: u32) -> Option<Cow<'_, str>> {
+        predefined_general(id)
+            .or_else(|| (id >= FIRST_DECLARED_GENERAL).then(|| Cow::Owned(format!("V{id:04}"))))
+    }
+    fn general_id(&self, name: &str) -> Option<u32> {
+        predefined_general_id(name)
+            .or_else(|| index_after::<u32>("V", name).filter(|id| *id >= FIRST_DECLARED_GENERAL))
+    }
+    fn label(&self, _id: u32) -> Option<Cow<'_, str>> {
+        None
+    }
+    fn label_id(&self, _name: &str) -> Option<u32> {
+        None
+    }
+}
+
+fn predefined_general(id: u32) -> Option<Cow<'static, str>> {
+    let i = usize::try_from(id).ok()?;
+    PREDEFINED_GENERAL.get(i).map(|n| Cow::Borrowed(*n))
+}
+
+fn predefined_general_id(name: &str) -> Option<u32> {
+    let i = PREDEFINED_GENERAL.iter().position(|n| *n == name)?;
+    u32::try_from(i).ok()
+}
+
+/// Names of one kernel: declared general variables and labels by id, with the predefined
+/// general names underneath. A declared name shadows nothing: ids below 32 always print as
+/// predefined.
+#[derive(Clone, Debug, Default)]
+pub struct NameTable {
+    general: BTreeMap<u32, String>,
+    general_ids: BTreeMap<String, u32>,
+    labels: BTreeMap<u32, String>,
+    label_ids: BTreeMap<String, u32>,
+}
+
+impl NameTable {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Declares general variable `id` as `name` (replacing an earlier name of that id).
+    pub fn declare_general(&mut self, id: u32, name: impl Into<String>) {
+        let name = name.into();
+        if let Some(old) = self.general.insert(id, name.clone()) {
+            self.general_ids.remove(&old);
+        }
+        self.general_ids.insert(name, id);
+    }
+
+    /// Declares label `id` as `name`, exactly as the text prints it (see
+    /// [`subroutine_label_name`] for the name IGC 12504.6 prints for subroutines).
+    pub fn declare_label(&mut self, id: u32, name: impl Into<String>) {
+        let name = name.into();
+        if let Some(old) = self.labels.insert(id, name.clone()) {
+            self.label_ids.remove(&old);
+        }
+        self.label_ids.insert(name, id);
+    }
+}
+
+impl Names for NameTable {
+    fn general(&self, id: u32) -> Option<Cow<'_, str>> {
+        predefined_general(id).or_else(|| self.general.get(&id).map(|n| Cow::Borrowed(n.as_str())))
+    }
+    fn general_id(&self, name: &str) -> Option<u32> {
+        predefined_general_id(name).or_else(|| self.general_ids.get(name).copied())
+    }
+    fn label(&self, id: u32) -> Option<Cow<'_, str>> {
+        self.labels.get(&id).map(|n| Cow::Borrowed(n.as_str()))
+    }
+    fn label_id(&self, name: &str) -> Option<u32> {
+        self.label_ids.get(name).copied()
+    }
+}
+
+/// The name IGC 12504.6 prints for a subroutine label and a CALL target: `.` and `$` become
+/// `_`, then `_<id>` is appended, every time (note §3: `_main` label 0 prints `_main_0`,
+/// `helper` label 1 `helper_1`; seen in `real-kernels/dg2/calls_caller.visaasm`:
+/// `.function "helper_poly_1"`, `call (M1, 8) helper_poly_1`).
+pub fn subroutine_label_name(name: &str, id: u32) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| if c == '.' || c == '$' { '_' } else { c })
+        .collect();
+    s.push_str(&format!("_{id}"));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predefined_names_as_the_dg2_files_declare_them() {
+        // arith_float_float_ops.visaasm: "// .decl V7 v_type=G v_name=%r0",
+        // "// .decl V20 v_type=G v_name=%msg0", "// .decl T3 v_type=T v_name=TSS".
+        let n = IntelNames;
+        assert_eq!(n.general(7).as_deref(), Some("%r0"));
+        assert_eq!(n.general(20).as_deref(), Some("%msg0"));
+        assert_eq!(n.general(21), None);
+        assert_eq!(n.general(50).as_deref(), Some("V0050"));
+        assert_eq!(n.general_id("%cr0"), Some(14));
+        assert_eq!(n.general_id("V0050"), Some(50));
+        assert_eq!(
+            n.general_id("V0005"),
+            None,
+            "V5 is predefined, printed %group_id_z"
+        );
+        assert_eq!(n.surface(3), "TSS");
+        assert_eq!(n.surface(6), "T6");
+        assert_eq!(n.surface_id("%slm"), Some(0));
+        assert_eq!(n.surface_id("T6"), Some(6));
+        assert_eq!(n.predicate_id("P12"), Some(12));
+        assert_eq!(n.predicate_id("P+1"), None);
+        assert_eq!(n.address_id("A"), None);
+        assert_eq!(n.sampler(0), "S0");
+    }
+
+    #[test]
+    fn table_names_and_reverse_lookup() {
+        let mut t = NameTable::new();
+        t.declare_general(32, "VD");
+        t.declare_general(32, "VE");
+        t.declare_label(1, subroutine_label_name("helper.x$", 1));
+        assert_eq!(t.general(32).as_deref(), Some("VE"));
+        assert_eq!(t.general_id("VD"), None);
+        assert_eq!(t.general_id("%null"), Some(0));
+        assert_eq!(t.label(1).as_deref(), Some("helper_x__1"));
+        assert_eq!(t.label_id("helper_x__1"), Some(1));
+    }
+}
