@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod scaffold;
+pub mod stamp;
 pub mod write;
 
 use clap::{Parser, Subcommand};
@@ -349,6 +350,22 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         spec_label: dir_label(&input.spec),
         regen_command: regen_command(input, out),
     };
+    let inputs: Vec<&SourceFile> = input.docs.iter().chain(&input.errata).collect();
+    let key = stamp::key(
+        stamp::GENERATOR,
+        &[&opts.spec_label, &opts.regen_command],
+        &inputs,
+    );
+    if !check {
+        if let Some(n) = stamp::fresh(out, &key) {
+            eprintln!(
+                "regen: nothing changed since the last regen into {} (docs, errata, generator and \
+                 its {n} files as they were); nothing was written",
+                out.display()
+            );
+            return 0;
+        }
+    }
     let generated = match codegen::generate_corrected(&input.docs, &input.errata, &opts) {
         Ok(g) => g,
         Err(diags) => {
@@ -390,6 +407,10 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
                 summary.unchanged,
                 summary.removed.len()
             );
+            // A stamp that cannot be written only costs the next regen its fast path.
+            if let Err(e) = stamp::record(out, &key, &generated.files) {
+                eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
+            }
             0
         }
         Err(e) => {

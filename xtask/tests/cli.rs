@@ -84,7 +84,8 @@ fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
                 if path.file_name().is_some_and(|n| n != "target") {
                     walk(base, &path, out);
                 }
-            } else {
+            } else if path.file_name().is_some_and(|n| n != xtask::stamp::FILE) {
+                // (The regen stamp caches this machine's file times: it is not output.)
                 let rel = path
                     .strip_prefix(base)
                     .unwrap()
@@ -263,4 +264,86 @@ fn a_stale_erratum_is_an_error_naming_it() {
         err.contains("error[V0402]") && err.contains("errata/SCATTER-surface-any-index.patch"),
         "{err}"
     );
+}
+
+#[test]
+fn a_no_op_regen_writes_nothing_and_a_changed_doc_erratum_or_generator_is_never_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("spec");
+    std::fs::create_dir_all(spec.join("errata")).unwrap();
+    let seeds = std::path::Path::new(&spec_dir()).to_path_buf();
+    for doc in ["OWORD_ST.md", "SCATTER.md"] {
+        std::fs::copy(seeds.join(doc), spec.join(doc)).unwrap();
+    }
+    let out = dir.path().join("crate");
+    let regen = || {
+        let run = xtask(&[
+            "regen",
+            "--spec",
+            spec.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        String::from_utf8_lossy(&run.stderr).into_owned()
+    };
+    let skipped = |log: &str| log.contains("nothing changed since the last regen");
+    assert!(!skipped(&regen()), "the first regen runs");
+    let module = out.join("src/generated/scatter.rs");
+    let mtime = std::fs::metadata(&module).unwrap().modified().unwrap();
+    assert!(skipped(&regen()), "nothing changed");
+    assert_eq!(
+        std::fs::metadata(&module).unwrap().modified().unwrap(),
+        mtime
+    );
+
+    // A changed doc: one byte of a description.
+    let doc = std::fs::read_to_string(spec.join("SCATTER.md")).unwrap();
+    std::fs::write(
+        spec.join("SCATTER.md"),
+        doc.replace("It must be a buffer.", "It must be a buffer!"),
+    )
+    .unwrap();
+    let log = regen();
+    assert!(!skipped(&log) && log.contains("regen: 2 written"), "{log}"); // module and page
+    assert!(std::fs::read_to_string(&module)
+        .unwrap()
+        .contains("It must be a buffer!"));
+    assert!(skipped(&regen()));
+
+    // A new erratum.
+    std::fs::copy(
+        seeds.join("errata/SCATTER-surface-any-index.patch"),
+        spec.join("errata/SCATTER-surface-any-index.patch"),
+    )
+    .unwrap();
+    std::fs::write(spec.join("SCATTER.md"), &doc).unwrap();
+    let log = regen();
+    assert!(
+        !skipped(&log) && log.contains("SCATTER-surface-any-index.patch -> SCATTER.md"),
+        "{log}"
+    );
+    assert!(skipped(&regen()));
+
+    // Another generator: the stamp's key was made by a different generator identity.
+    let stamp = out.join(xtask::stamp::FILE);
+    let text = std::fs::read_to_string(&stamp).unwrap();
+    let (_, files) = text.split_once('\n').unwrap();
+    let other = xtask::stamp::key("another generator", &[], &[]);
+    std::fs::write(&stamp, format!("{other}\n{files}")).unwrap();
+    assert!(
+        !skipped(&regen()),
+        "a stamp of another generator is not trusted"
+    );
+
+    // A generated file edited by hand.
+    assert!(skipped(&regen()));
+    std::fs::write(&module, "// @generated\n").unwrap();
+    let log = regen();
+    assert!(!skipped(&log) && log.contains("1 written"), "{log}");
 }

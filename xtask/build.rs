@@ -1,0 +1,54 @@
+//! Gives the generator an identity for regen's no-op check: a hash of every source the
+//! generator is made of (codegen's sources and templates, this crate's sources, the lock file).
+//! A change to any of them changes `VISA_GENERATOR_ID`, so a regen after it is never skipped.
+
+use std::hash::{DefaultHasher, Hasher};
+use std::path::{Path, PathBuf};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+fn main() {
+    let here = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let root = here.parent().unwrap_or(&here).to_path_buf();
+    let inputs = [
+        root.join("codegen/src"),
+        root.join("codegen/templates"),
+        root.join("codegen/Cargo.toml"),
+        here.join("src"),
+        here.join("Cargo.toml"),
+        root.join("Cargo.lock"),
+    ];
+    let mut all = Vec::new();
+    for i in &inputs {
+        println!("cargo:rerun-if-changed={}", i.display());
+        if i.is_dir() {
+            files(i, &mut all);
+        } else {
+            all.push(i.clone());
+        }
+    }
+    all.sort();
+    let mut h = DefaultHasher::new();
+    for p in &all {
+        h.write(
+            p.strip_prefix(&root)
+                .unwrap_or(p)
+                .to_string_lossy()
+                .as_bytes(),
+        );
+        h.write(&std::fs::read(p).unwrap_or_default());
+    }
+    println!("cargo:rustc-env=VISA_GENERATOR_ID={:016x}", h.finish());
+}

@@ -1,0 +1,136 @@
+//! Regen's no-op path: a stamp in the output directory records what the last regen read (a key
+//! over the generator's identity, the options and every input's name and bytes) and what it
+//! wrote (each file's length and modification time). When the key and every file still match,
+//! nothing can have changed and regen stops before parsing. Any other case regenerates: a
+//! changed doc, erratum, chapter, option or generator changes the key; a generated file edited
+//! or removed by hand changes its length or time. The stamp is a cache, never a source: losing
+//! it only costs one full regen.
+
+use codegen::parse::SourceFile;
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hasher};
+use std::path::Path;
+use std::time::UNIX_EPOCH;
+
+/// The stamp's file name in the output directory (ignored by git).
+pub const FILE: &str = ".regen-stamp";
+
+/// The generator's identity: a hash of its sources (see `xtask/build.rs`).
+pub const GENERATOR: &str = env!("VISA_GENERATOR_ID");
+
+/// A key over everything a regen's output depends on. Two hashes with different prefixes make
+/// an accidental collision beyond reach.
+pub fn key(generator: &str, options: &[&str], inputs: &[&SourceFile]) -> String {
+    let mut halves = [DefaultHasher::new(), DefaultHasher::new()];
+    for (i, h) in halves.iter_mut().enumerate() {
+        h.write_usize(i);
+        h.write(generator.as_bytes());
+        for o in options {
+            h.write_usize(o.len());
+            h.write(o.as_bytes());
+        }
+        for f in inputs {
+            h.write_usize(f.name.len());
+            h.write(f.name.as_bytes());
+            h.write_usize(f.bytes.len());
+            h.write(&f.bytes);
+        }
+    }
+    format!("{:016x}{:016x}", halves[0].finish(), halves[1].finish())
+}
+
+/// Length and modification time (ns since the epoch) of `path`.
+fn signature(path: &Path) -> Option<(u64, u128)> {
+    let meta = std::fs::metadata(path).ok()?;
+    let time = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+    Some((meta.len(), time.as_nanos()))
+}
+
+/// How many files the last regen into `out` wrote, if it had this `key` and every one of its
+/// files is as it left them.
+pub fn fresh(out: &Path, key: &str) -> Option<usize> {
+    let text = std::fs::read_to_string(out.join(FILE)).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != key {
+        return None;
+    }
+    let mut n = 0;
+    for line in lines {
+        let mut parts = line.rsplitn(3, ' ');
+        let time: u128 = parts.next()?.parse().ok()?;
+        let len: u64 = parts.next()?.parse().ok()?;
+        let path = parts.next()?;
+        if signature(&out.join(path))? != (len, time) {
+            return None;
+        }
+        n += 1;
+    }
+    (n > 0).then_some(n)
+}
+
+/// Records `key` and the current signature of every file of `files` in `out`.
+pub fn record(out: &Path, key: &str, files: &BTreeMap<String, String>) -> std::io::Result<()> {
+    let mut text = format!("{key}\n");
+    for path in files.keys() {
+        let (len, time) = signature(&out.join(path))
+            .ok_or_else(|| std::io::Error::other(format!("{path} was not written")))?;
+        text.push_str(&format!("{path} {len} {time}\n"));
+    }
+    std::fs::write(out.join(FILE), text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str, bytes: &[u8]) -> SourceFile {
+        SourceFile {
+            name: name.into(),
+            bytes: bytes.to_vec(),
+        }
+    }
+
+    #[test]
+    fn the_key_changes_with_every_input() {
+        let a = doc("A.md", b"## Opcode\n");
+        let base = key("g1", &["spec"], &[&a]);
+        assert_eq!(base, key("g1", &["spec"], &[&a]), "deterministic");
+        assert_ne!(base, key("g2", &["spec"], &[&a]), "generator");
+        assert_ne!(base, key("g1", &["other"], &[&a]), "options");
+        assert_ne!(
+            base,
+            key("g1", &["spec"], &[&doc("A.md", b"## Opcode\n ")]),
+            "a byte"
+        );
+        assert_ne!(
+            base,
+            key("g1", &["spec"], &[&doc("B.md", b"## Opcode\n")]),
+            "a name"
+        );
+        let e = doc("errata/A.patch", b"x");
+        assert_ne!(base, key("g1", &["spec"], &[&a, &e]), "an erratum");
+        // Names and bytes are length-prefixed: moving a byte between them changes the key.
+        assert_ne!(
+            key("g", &[], &[&doc("ab", b"c")]),
+            key("g", &[], &[&doc("a", b"bc")])
+        );
+    }
+
+    #[test]
+    fn a_file_touched_or_removed_after_the_regen_is_not_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut files = BTreeMap::new();
+        files.insert("src/a.rs".to_string(), "x".to_string());
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/a.rs"), "x").unwrap();
+        record(dir.path(), "k", &files).unwrap();
+        assert_eq!(fresh(dir.path(), "k"), Some(1));
+        assert_eq!(fresh(dir.path(), "other key"), None);
+        std::fs::write(dir.path().join("src/a.rs"), "xy").unwrap();
+        assert_eq!(fresh(dir.path(), "k"), None, "edited by hand");
+        std::fs::remove_file(dir.path().join("src/a.rs")).unwrap();
+        assert_eq!(fresh(dir.path(), "k"), None, "removed");
+        std::fs::write(dir.path().join(FILE), "garbage").unwrap();
+        assert_eq!(fresh(dir.path(), "k"), None, "an unreadable stamp");
+    }
+}
