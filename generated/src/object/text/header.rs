@@ -3,6 +3,7 @@
 //! ```text
 //! .version 4.1
 //! .kernel "caller"
+//! .funcdecl "rec"                               (one per function of the file, kernels only)
 //!
 //! /// VISA Predefined Variables
 //! // .decl V0 v_type=G v_name=%null            (V0..V20, then T0..T5)
@@ -70,6 +71,15 @@ pub(crate) fn push_header(p: &mut Printed, file: &File, v: &View<'_>, header_nam
     });
     // IGC's printFunctionDecl replaces `.` by a space (note §3).
     push_string_literal(&mut p.text, &name.replace('.', " "));
+    if v.is_kernel {
+        // The kernel declares the file's functions (`recursion_stackcalls.visaasm` line 3:
+        // `.funcdecl "rec"`), by their header names; a function's text declares none.
+        for f in &file.header.function_info {
+            line(p);
+            p.text.push_str(".funcdecl ");
+            push_string_literal(&mut p.text, &String::from_utf8_lossy(&f.name));
+        }
+    }
     line(p);
     line(p);
     p.text.push_str("/// VISA Predefined Variables");
