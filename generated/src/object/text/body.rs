@@ -80,6 +80,7 @@ pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &NameTable) {
     }
     if let Some(stop) = &v.instructions.stop {
         let message = stop.describe();
+        own_line(p);
         p.problem(message.clone());
         let _ = writeln!(p.text, "// decoding stopped: {message}");
     }
@@ -88,10 +89,19 @@ pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &NameTable) {
 /// A line standing for an instruction that cannot be printed: a comment with its id, so the
 /// lines after it keep their places.
 fn failed(p: &mut Printed, id: u32, message: String) {
+    own_line(p);
     p.problem(format!("instruction ${id}: {message}"));
     push_instruction_line(
         &mut p.text,
         &format!("// cannot print: {message}"),
         Some(id),
     );
+}
+
+/// Our comment lines start a line of their own, even right after the header (which ends
+/// without a newline).
+fn own_line(p: &mut Printed) {
+    if !p.text.is_empty() && !p.text.ends_with('\n') {
+        p.text.push('\n');
+    }
 }

@@ -15,6 +15,8 @@ mod attributes;
 mod body;
 mod header;
 mod literal;
+#[cfg(test)]
+mod tests;
 
 pub use attributes::{attribute_text, kernel_attribute_line};
 pub use literal::push_string_literal;
