@@ -126,7 +126,6 @@ pub fn attribute_text(pool: &[Vec<u8>], attrs: &[AttributeInfo]) -> Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::vec;
 
     fn pool() -> Vec<Vec<u8>> {
         [
@@ -176,7 +175,7 @@ mod tests {
     fn declaration_attributes() {
         let p = pool();
         assert_eq!(attribute_text(&p, &[]).unwrap(), "");
-        let t = attribute_text(&p, &vec![attr(5, &[]), attr(2, &[16])]).unwrap();
+        let t = attribute_text(&p, &[attr(5, &[]), attr(2, &[16])]).unwrap();
         assert_eq!(t, " attrs={Extern,SimdSize=16}");
     }
 }

@@ -8,6 +8,11 @@
 //! - every other instruction is `    ` + [`Instruction::print_text`] padded to column 80 and
 //!   ` /// $N` (`push_instruction_line`).
 //!
+//! The header ends without a newline, so a routine whose first instruction is not a label
+//! would have it on the header's last line: that is what GenX_IR prints (visa-object-file.md
+//! §2.9), and this printer does the same. Intel's compiler never shows the case: all 59 dg2
+//! routines begin with `SUBROUTINE`, whose `    ` is what trails the last `.kernel_attr`.
+//!
 //! Both label instructions are an opcode byte and the label id (UW), read from the encoded
 //! bytes so this module compiles in crates generated from any doc set, with or without them.
 
