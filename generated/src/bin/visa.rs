@@ -2,13 +2,23 @@
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
 //! - `visa check FILE.isa --platform P`: validate every instruction for platform P;
-//! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte.
+//! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte;
+//! - `visa dis FILE.isa [-o DIR]`: the vISA text of every routine, as Intel prints it.
+//!
+//! `dis` prints each kernel on stdout, byte for byte what Intel's compiler writes to
+//! `NAME.visaasm`. A function is a text of its own (own `.version` header, own `$N` ids; Intel
+//! writes it to `NAME.func.F.visaasm` and its reader takes one routine per file), so it is not
+//! glued to stdout: `-o DIR` writes every routine under Intel's file names (`STEM.visaasm`,
+//! `STEM.func.F.visaasm`, with STEM the input's file stem), and without `-o` stderr names the
+//! functions left out. Instructions that cannot be printed are `//` lines, listed on stderr,
+//! and make the exit status 1.
 //!
 //! Exit status: 0 success, 1 a check or roundtrip failed or the file does not read, 2 usage.
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use visa::object::text::{print_function, print_kernel, Printed};
 use visa::object::{File, Routine};
 use visa::Platform;
 
@@ -35,6 +45,14 @@ enum Command {
     },
     /// Read, write back and compare byte for byte.
     Roundtrip { file: PathBuf },
+    /// Print the vISA text of the kernels (stdout) and functions (`-o DIR`) as Intel does.
+    Dis {
+        file: PathBuf,
+        /// Write every routine to this directory under Intel's names (`STEM.visaasm`,
+        /// `STEM.func.F.visaasm`) instead of printing kernels on stdout.
+        #[arg(short = 'o', long = "out")]
+        out: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -50,6 +68,7 @@ fn main() -> ExitCode {
         Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
         Command::Check { file, platform } => check(&file, &platform),
         Command::Roundtrip { file } => roundtrip(&file),
+        Command::Dis { file, out } => dis(&file, out.as_deref()),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -205,4 +224,56 @@ fn roundtrip(path: &Path) -> Result<u8, String> {
         out.len()
     );
     Ok(1)
+}
+
+/// One routine's text to print: the file name Intel gives it and the text.
+fn dis_routines(f: &File, stem: &str) -> Vec<(String, Printed)> {
+    let mut out = Vec::new();
+    let many = f.kernels.len() > 1;
+    for i in 0..f.kernels.len() {
+        let name = text(f.header.kernel_info.get(i).map(|k| k.name.as_slice()));
+        let file = if many {
+            format!("{stem}.{name}.visaasm")
+        } else {
+            format!("{stem}.visaasm")
+        };
+        if let Some(p) = print_kernel(f, i) {
+            out.push((file, p));
+        }
+    }
+    for i in 0..f.functions.len() {
+        let name = text(f.header.function_info.get(i).map(|k| k.name.as_slice()));
+        if let Some(p) = print_function(f, i) {
+            out.push((format!("{stem}.func.{name}.visaasm"), p));
+        }
+    }
+    out
+}
+
+fn dis(path: &Path, dir: Option<&Path>) -> Result<u8, String> {
+    let (_, f) = read(path)?;
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "out".into(), |s| s.to_string_lossy().into_owned());
+    let mut problems = 0usize;
+    let kernels = f.kernels.len();
+    for (n, (name, printed)) in dis_routines(&f, &stem).into_iter().enumerate() {
+        for p in &printed.problems {
+            problems += 1;
+            eprintln!("{name}:{}: {}", p.line, p.message);
+        }
+        match dir {
+            Some(dir) => {
+                let to = dir.join(&name);
+                std::fs::write(&to, printed.text)
+                    .map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+            }
+            None if n < kernels => print!("{}", printed.text),
+            None => eprintln!("note: function text {name} not printed; give -o DIR to write it"),
+        }
+    }
+    if problems > 0 {
+        eprintln!("{problems} problem(s): the lines named above are `//` comments in the text");
+    }
+    Ok(u8::from(problems > 0))
 }

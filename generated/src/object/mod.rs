@@ -26,7 +26,10 @@
 //! ```
 
 mod names;
+// TEMPORARY: remove when the generated `Instruction::print_text` lands.
+mod print_text_shim;
 mod stream;
+pub mod text;
 
 pub use crate::generated::object::*;
 pub use crate::runtime::object::{FileError, ObjReader, ObjWriter, Undescribed};

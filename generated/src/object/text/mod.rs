@@ -1,0 +1,170 @@
+//! The whole text of a kernel or function, as Intel's printer writes it (IGC 12504.6,
+//! `IsaDisassembly.cpp`: `printKernelHeader`, then `printInstruction` per instruction): what
+//! `visa dis` prints and `real-kernels/dg2/*.visaasm` holds.
+//!
+//! - [`print_kernel`] / [`print_function`] give one routine's text: `.version`, `.kernel` (or
+//!   `.global_function`), the predefined-variable comments, the declarations (G, A, P, S, T),
+//!   `.input`s, `.kernel_attr`s, then the instructions with their ` /// $N` ids;
+//! - each routine is a text of its own (own header, ids from 0): Intel writes a kernel to
+//!   `NAME.visaasm` and a function F of the same object file to `NAME.func.F.visaasm`.
+//!
+//! An instruction that cannot be printed does not stop the print: its line says so (a `//`
+//! comment keeps the line count and the id) and [`Printed::problems`] lists it.
+
+mod attributes;
+mod body;
+mod header;
+mod literal;
+#[cfg(test)]
+mod tests;
+
+pub use attributes::{attribute_text, kernel_attribute_line};
+pub use literal::push_string_literal;
+
+use super::{AddressInfo, AttributeInfo, File, InputInfo, InstructionStream, LabelInfo};
+use super::{PredicateInfo, SurfaceInfo, VarInfo};
+use crate::runtime::text::{subroutine_label_name, NameTable, FIRST_DECLARED_GENERAL};
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// One routine's text and what could not be printed in it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Printed {
+    /// The text, ending with a newline after the last instruction (as Intel's files do).
+    pub text: String,
+    pub problems: Vec<Problem>,
+}
+
+/// Something the printer could not spell: the 1-based `line` of [`Printed::text`] that stands
+/// for it and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub line: usize,
+    pub message: String,
+}
+
+/// What a kernel and a function share for printing, plus the kernel's inputs.
+pub(crate) struct View<'a> {
+    pub is_kernel: bool,
+    pub string_pool: &'a [Vec<u8>],
+    pub name_index: u32,
+    pub var_info: &'a [VarInfo],
+    pub address_info: &'a [AddressInfo],
+    pub predicate_info: &'a [PredicateInfo],
+    pub label_info: &'a [LabelInfo],
+    pub sampler_info: &'a [SurfaceInfo],
+    pub surface_info: &'a [SurfaceInfo],
+    pub input_info: &'a [InputInfo],
+    pub attribute_info: &'a [AttributeInfo],
+    pub instructions: &'a InstructionStream,
+}
+
+/// String `index` of `pool`, lossily decoded (`None` past the end).
+pub(crate) fn pool_string(pool: &[Vec<u8>], index: u32) -> Option<String> {
+    let s = pool.get(usize::try_from(index).ok()?)?;
+    Some(String::from_utf8_lossy(s).into_owned())
+}
+
+impl View<'_> {
+    /// String `index` of the routine's pool.
+    pub fn string(&self, index: u32) -> Option<String> {
+        pool_string(self.string_pool, index)
+    }
+}
+
+/// The names instructions print: declared general variables by their pool name, block labels
+/// by theirs, subroutine labels (kind 1) with IGC 12504.6's `_<id>` suffix.
+fn names_of(v: &View<'_>) -> NameTable {
+    let mut t = NameTable::new();
+    for (i, var) in v.var_info.iter().enumerate() {
+        if let (Ok(i), Some(name)) = (u32::try_from(i), v.string(var.name_index)) {
+            t.declare_general(FIRST_DECLARED_GENERAL + i, name);
+        }
+    }
+    for (i, label) in v.label_info.iter().enumerate() {
+        let (Ok(id), Some(name)) = (u32::try_from(i), v.string(label.name_index)) else {
+            continue;
+        };
+        if label.kind == SUBROUTINE_LABEL {
+            t.declare_label(id, subroutine_label_name(&name, id));
+        } else {
+            t.declare_label(id, name);
+        }
+    }
+    t
+}
+
+/// `LabelInfo::kind` of a subroutine label (IGC's `LABEL_SUBROUTINE`; `_main` and `rec` in
+/// `recursion_stackcalls.isa` have it, block labels such as `_0_020` have 0).
+const SUBROUTINE_LABEL: u8 = 1;
+
+fn print_view(file: &File, v: &View<'_>, header_name: &[u8]) -> Printed {
+    let mut p = Printed::default();
+    header::push_header(&mut p, file, v, header_name);
+    body::push_body(&mut p, v, &names_of(v));
+    p
+}
+
+/// The text of kernel `index` of `file` (Intel's `NAME.visaasm`), `None` past the last kernel.
+pub fn print_kernel(file: &File, index: usize) -> Option<Printed> {
+    let k = &file.kernels.get(index)?.data;
+    let name = file
+        .header
+        .kernel_info
+        .get(index)
+        .map(|i| i.name.as_slice());
+    let v = View {
+        is_kernel: true,
+        string_pool: &k.string_pool,
+        name_index: k.name_index,
+        var_info: &k.var_info,
+        address_info: &k.address_info,
+        predicate_info: &k.predicate_info,
+        label_info: &k.label_info,
+        sampler_info: &k.sampler_info,
+        surface_info: &k.surface_info,
+        input_info: &k.input_info,
+        attribute_info: &k.attribute_info,
+        instructions: &k.instructions,
+    };
+    Some(print_view(file, &v, name.unwrap_or_default()))
+}
+
+/// The text of function `index` of `file` (Intel's `NAME.func.F.visaasm`), `None` past the
+/// last function.
+pub fn print_function(file: &File, index: usize) -> Option<Printed> {
+    let f = &file.functions.get(index)?.data;
+    let name = file
+        .header
+        .function_info
+        .get(index)
+        .map(|i| i.name.as_slice());
+    let v = View {
+        is_kernel: false,
+        string_pool: &f.string_pool,
+        name_index: f.name_index,
+        var_info: &f.var_info,
+        address_info: &f.address_info,
+        predicate_info: &f.predicate_info,
+        label_info: &f.label_info,
+        sampler_info: &f.sampler_info,
+        surface_info: &f.surface_info,
+        input_info: &[],
+        attribute_info: &f.attribute_info,
+        instructions: &f.instructions,
+    };
+    Some(print_view(file, &v, name.unwrap_or_default()))
+}
+
+/// Counts the lines of `text` so far: the 1-based number of the line being written.
+fn line_number(text: &str) -> usize {
+    text.bytes().filter(|b| *b == b'\n').count() + 1
+}
+
+impl Printed {
+    /// Records a problem on the line being written.
+    fn problem(&mut self, message: String) {
+        let line = line_number(&self.text);
+        self.problems.push(Problem { line, message });
+    }
+}
