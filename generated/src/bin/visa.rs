@@ -2,7 +2,10 @@
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
 //! - `visa check FILE.isa --platform P`: validate every instruction for platform P;
-//! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte.
+//! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte;
+//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa`: assemble Intel's text; each input holds
+//!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
+//!   its own `K.func.F.visaasm`), which join the file in the order given.
 //!
 //! Exit status: 0 success, 1 a check or roundtrip failed or the file does not read, 2 usage.
 
@@ -35,6 +38,15 @@ enum Command {
     },
     /// Read, write back and compare byte for byte.
     Roundtrip { file: PathBuf },
+    /// Assemble vISA text: kernels and functions of every input, in order, into one file.
+    Asm {
+        /// `.visaasm` files: a kernel's, then its functions' (`K.func.F.visaasm`).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The object file to write.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -50,6 +62,7 @@ fn main() -> ExitCode {
         Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
         Command::Check { file, platform } => check(&file, &platform),
         Command::Roundtrip { file } => roundtrip(&file),
+        Command::Asm { inputs, output } => asm(&inputs, &output),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -205,4 +218,36 @@ fn roundtrip(path: &Path) -> Result<u8, String> {
         out.len()
     );
     Ok(1)
+}
+
+fn asm(inputs: &[PathBuf], output: &Path) -> Result<u8, String> {
+    let mut texts = Vec::new();
+    for p in inputs {
+        let text =
+            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        texts.push((p.display().to_string(), text));
+    }
+    let sources: Vec<visa::asm::Source> = texts
+        .iter()
+        .map(|(name, text)| visa::asm::Source { name, text })
+        .collect();
+    let file = match visa::asm::assemble(&sources, visa::asm::Options::default()) {
+        Ok(f) => f,
+        Err(diags) => {
+            eprint!("{}", visa::asm::render(&diags));
+            eprintln!("error: {} error(s); nothing written", diags.len());
+            return Ok(1);
+        }
+    };
+    let bytes = file.write().map_err(|e| format!("writing: {e}"))?;
+    std::fs::write(output, &bytes)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    println!(
+        "{}: {} kernel(s), {} function(s), {} bytes",
+        output.display(),
+        file.kernels.len(),
+        file.functions.len(),
+        bytes.len()
+    );
+    Ok(0)
 }
