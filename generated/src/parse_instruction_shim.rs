@@ -11,7 +11,8 @@ use alloc::string::String;
 pub fn parse_instruction(text: &str, _names: &dyn Names) -> Result<Instruction, ParseError> {
     Err(ParseError {
         column: 0,
-        expected: "an instruction this crate can parse (the instruction parser is not generated yet)",
+        expected:
+            "an instruction this crate can parse (the instruction parser is not generated yet)",
         found: String::from(text.split(' ').next().unwrap_or("")),
     })
 }

@@ -3,9 +3,7 @@
 
 use super::diag::Diagnostic;
 use super::lines::{code_lines, SourceLine};
-use super::syntax::{
-    Body, GeneralDecl, InputDecl, OtherDecl, RoutineKind, RoutineText, Span,
-};
+use super::syntax::{Body, GeneralDecl, InputDecl, OtherDecl, RoutineKind, RoutineText, Span};
 use super::tables::{alignment, IMPLICIT_INPUTS, INT_ATTRIBUTE_WIDTHS, TARGETS};
 use crate::runtime::text::spellings::type_of;
 use crate::runtime::text::{Cursor, ParseError};
@@ -192,8 +190,7 @@ fn read_line<'a>(
         }
     }
     c.skip_spaces();
-    c.finish()
-        .map_err(|_| c.error("the end of the line"))
+    c.finish().map_err(|_| c.error("the end of the line"))
 }
 
 const DIRECTIVES: &str = "a directive: .version .kernel .global_function .funcdecl .function .decl .input .implicit_<KIND> .kernel_attr";
@@ -255,16 +252,19 @@ fn decl<'a>(
             }
             "type" => {
                 let v = word(c);
-                let t = type_of(v)
-                    .filter(|t| t.as_u8() <= 0xf)
-                    .ok_or_else(|| c.error_at(vat, "a data type (ud d uw w ub b df f uq q hf bf)"))?;
+                let t = type_of(v).filter(|t| t.as_u8() <= 0xf).ok_or_else(|| {
+                    c.error_at(vat, "a data type (ud d uw w ub b df f uq q hf bf)")
+                })?;
                 ty = Some(t.as_u8());
             }
             "num_elts" => num_elts = Some(c.unsigned_as::<u16>("a number of elements (0-65535)")?),
             "align" => {
                 let v = word(c);
                 align = alignment(v).ok_or_else(|| {
-                    c.error_at(vat, "an alignment: byte word dword qword oword GRF GRFx2 hword wordx32 wordx64")
+                    c.error_at(
+                        vat,
+                        "an alignment: byte word dword qword oword GRF GRFx2 hword wordx32 wordx64",
+                    )
                 })?;
             }
             "alias" => {
@@ -344,7 +344,9 @@ fn input<'a>(
             "offset" => {
                 let at = c.column();
                 let v = c.signed("a byte offset")?;
-                offset = Some(i16::try_from(v).map_err(|_| c.error_at(at, "an offset that fits 16 bits"))?);
+                offset = Some(
+                    i16::try_from(v).map_err(|_| c.error_at(at, "an offset that fits 16 bits"))?,
+                );
             }
             "size" => size = Some(c.unsigned_as::<u16>("a size in bytes (0-65535)")?),
             _ => return Err(c.error_at(c.column() - k.len() - 1, "`offset=` or `size=`")),

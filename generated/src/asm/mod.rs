@@ -32,7 +32,9 @@ mod tables;
 
 pub use diag::{render, Diagnostic};
 
-use crate::object::{File, Function, FunctionData, FunctionInfo, Kernel, KernelData, KernelInfo, MAGIC};
+use crate::object::{
+    File, Function, FunctionData, FunctionInfo, Kernel, KernelData, KernelInfo, MAGIC,
+};
 use alloc::format;
 use alloc::string::ToString;
 use alloc::vec::Vec;
@@ -49,8 +51,8 @@ pub struct Source<'a> {
 /// What to assemble.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Parse instruction lines (true) or leave every instruction stream empty (false: the
-    /// declarations alone, labels still numbered).
+    /// Parse instruction lines (true) or skip them (false: the declarations, and the label
+    /// lines as LABEL/SUBROUTINE instructions, which need no instruction parser).
     pub instructions: bool,
 }
 

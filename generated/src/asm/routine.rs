@@ -51,7 +51,7 @@ fn id32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Builds one routine; `instructions` false leaves the instruction stream empty.
+/// Builds one routine; `instructions` false skips instruction lines (labels stay).
 pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -> Parts {
     let mut names = AsmNames::default();
     // Declared names share one namespace with each other and the predefined names.
@@ -106,8 +106,12 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
             });
         }
     }
-    let general_index: BTreeMap<&str, usize> =
-        r.generals.iter().enumerate().map(|(i, g)| (g.name, i)).collect();
+    let general_index: BTreeMap<&str, usize> = r
+        .generals
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.name, i))
+        .collect();
     let lookup = |t: &str| -> Option<Named> {
         if let Some(i) = def_index.get(t) {
             return Some(Named::Label(*i));
@@ -118,7 +122,10 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
         if let Some(i) = names.predicates.get(t) {
             return Some(Named::Predicate(usize::from(*i) - 1));
         }
-        names.addresses.get(t).map(|i| Named::Address(usize::from(*i)))
+        names
+            .addresses
+            .get(t)
+            .map(|i| Named::Address(usize::from(*i)))
     };
     let body_codes = r.body.iter().map(|b| match b {
         Body::Label { name, .. } => *name,
@@ -147,11 +154,15 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
         pool.add(n);
     }
     pool.add(PREDEFINED_SAMPLER_NAME);
-    let late = |name: &str| r.kind == RoutineKind::Function || LATE_KERNEL_ATTRIBUTES.contains(&name);
+    let late =
+        |name: &str| r.kind == RoutineKind::Function || LATE_KERNEL_ATTRIBUTES.contains(&name);
     let mut attribute_info = alloc::vec![AttributeInfo::default(); r.attributes.len()];
     for (a, (name, value)) in attribute_info.iter_mut().zip(&r.attributes) {
         if !late(name) {
-            *a = AttributeInfo { name: pool.add(name), value: value.clone() };
+            *a = AttributeInfo {
+                name: pool.add(name),
+                value: value.clone(),
+            };
         }
     }
     let mut g_pool = alloc::vec![None; r.generals.len()];
@@ -160,32 +171,36 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
     let mut l_pool = alloc::vec![None; defs.len()];
     let mut g_attrs: Vec<Vec<AttributeInfo>> = alloc::vec![Vec::new(); r.generals.len()];
     let mut next_g = 0usize;
-    let label_pool_name =
-        |i: usize| -> String {
-            if defs[i].subroutine {
-                strip_label_suffix(defs[i].printed, label_id[i])
-            } else {
-                defs[i].printed.to_string()
-            }
-        };
+    let label_pool_name = |i: usize| -> String {
+        if defs[i].subroutine {
+            strip_label_suffix(defs[i].printed, label_id[i])
+        } else {
+            defs[i].printed.to_string()
+        }
+    };
     // A routine that starts with its subroutine label names it before its state variables.
     let mut mentions = mentions.as_slice();
-    if let (Some(Named::Label(i)), Some(Body::Label { subroutine: true, .. })) =
-        (mentions.first(), r.body.first())
+    if let (
+        Some(Named::Label(i)),
+        Some(Body::Label {
+            subroutine: true, ..
+        }),
+    ) = (mentions.first(), r.body.first())
     {
         l_pool[*i] = Some(pool.add(&label_pool_name(*i)));
         mentions = &mentions[1..];
     }
-    let state_pool = |decls: &[super::syntax::OtherDecl<'_>], pool: &mut Pool| -> Vec<SurfaceInfo> {
-        decls
-            .iter()
-            .map(|d| SurfaceInfo {
-                name_index: pool.add(d.v_name.unwrap_or(d.name)),
-                num_elements: d.num_elts,
-                attribute_info: attrs(&d.attrs, pool),
-            })
-            .collect()
-    };
+    let state_pool =
+        |decls: &[super::syntax::OtherDecl<'_>], pool: &mut Pool| -> Vec<SurfaceInfo> {
+            decls
+                .iter()
+                .map(|d| SurfaceInfo {
+                    name_index: pool.add(d.v_name.unwrap_or(d.name)),
+                    num_elements: d.num_elts,
+                    attribute_info: attrs(&d.attrs, pool),
+                })
+                .collect()
+        };
     let surface_info = state_pool(&r.surfaces, &mut pool);
     let sampler_info = state_pool(&r.samplers, &mut pool);
     let mut emit_g_to = |last: usize, pool: &mut Pool, next_g: &mut usize| {
@@ -216,7 +231,10 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
     }
     for (a, (name, value)) in attribute_info.iter_mut().zip(&r.attributes) {
         if late(name) {
-            *a = AttributeInfo { name: pool.add(name), value: value.clone() };
+            *a = AttributeInfo {
+                name: pool.add(name),
+                value: value.clone(),
+            };
         }
     }
 
@@ -278,7 +296,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
     let input_info = inputs(r, &names, errors);
 
     let mut stream = Vec::new();
-    if instructions {
+    {
         for b in &r.body {
             match b {
                 Body::Label {
@@ -286,7 +304,9 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
                     subroutine,
                     span,
                 } => {
-                    let Some(&def) = def_index.get(name) else { continue };
+                    let Some(&def) = def_index.get(name) else {
+                        continue;
+                    };
                     let opcode = if *subroutine { 0x30 } else { 0x31 };
                     match label_instruction(opcode, label_id[def]) {
                         Some(inst) => stream.push(inst),
@@ -297,6 +317,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
                         ),
                     }
                 }
+                Body::Instruction(_) if !instructions => {}
                 Body::Instruction(line) => match crate::parse_instruction(line.code, &names) {
                     Ok(inst) => stream.push(inst),
                     Err(e) => errors.parse(*line, &e),
@@ -396,7 +417,10 @@ fn inputs(r: &RoutineText<'_>, names: &AsmNames, errors: &mut Errors<'_>) -> Vec
         let Some((class, id)) = found else {
             errors.at(
                 inp.span,
-                format!("expected a declared variable, sampler or surface, found `{}`", inp.name),
+                format!(
+                    "expected a declared variable, sampler or surface, found `{}`",
+                    inp.name
+                ),
                 "not declared".to_string(),
             );
             continue;

@@ -46,6 +46,9 @@ enum Command {
         /// The object file to write.
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
+        /// Skip instruction lines: declarations and labels only.
+        #[arg(long)]
+        declarations_only: bool,
     },
 }
 
@@ -62,7 +65,11 @@ fn main() -> ExitCode {
         Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
         Command::Check { file, platform } => check(&file, &platform),
         Command::Roundtrip { file } => roundtrip(&file),
-        Command::Asm { inputs, output } => asm(&inputs, &output),
+        Command::Asm {
+            inputs,
+            output,
+            declarations_only,
+        } => asm(&inputs, &output, !declarations_only),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -220,7 +227,7 @@ fn roundtrip(path: &Path) -> Result<u8, String> {
     Ok(1)
 }
 
-fn asm(inputs: &[PathBuf], output: &Path) -> Result<u8, String> {
+fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, String> {
     let mut texts = Vec::new();
     for p in inputs {
         let text =
@@ -231,7 +238,7 @@ fn asm(inputs: &[PathBuf], output: &Path) -> Result<u8, String> {
         .iter()
         .map(|(name, text)| visa::asm::Source { name, text })
         .collect();
-    let file = match visa::asm::assemble(&sources, visa::asm::Options::default()) {
+    let file = match visa::asm::assemble(&sources, visa::asm::Options { instructions }) {
         Ok(f) => f,
         Err(diags) => {
             eprint!("{}", visa::asm::render(&diags));
