@@ -35,7 +35,6 @@ pub use diag::{render, Diagnostic};
 use crate::object::{
     File, Function, FunctionData, FunctionInfo, Kernel, KernelData, KernelInfo, MAGIC,
 };
-use alloc::format;
 use alloc::string::ToString;
 use alloc::vec::Vec;
 use directives::Errors;
@@ -149,7 +148,7 @@ pub fn assemble(sources: &[Source<'_>], options: Options) -> Result<File, Vec<Di
                 line: 1,
                 column: 0,
                 len: 0,
-                message: format!("expected `.version <major>.<minor>` before the first routine"),
+                message: "expected `.version <major>.<minor>` before the first routine".to_string(),
                 label: "no version".to_string(),
                 source_line: sources
                     .first()
@@ -163,5 +162,119 @@ pub fn assemble(sources: &[Source<'_>], options: Options) -> Result<File, Vec<Di
         Ok(file)
     } else {
         Err(all)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(text: &str) -> Vec<Diagnostic> {
+        assemble(
+            &[Source {
+                name: "k.visaasm",
+                text,
+            }],
+            Options::default(),
+        )
+        .unwrap_err()
+    }
+
+    #[test]
+    fn every_error_of_a_file_with_line_column_and_caret() {
+        let text = ".version 4.1\n.kernel \"k\"\n.decl V0032 v_type=G type=xx num_elts=8\n.decl V0033 v_type=G type=d num_elts=8 alias=<V0099, 0>\n.decl P1 v_type=Q num_elts=8\n.input V0077 offset=32 size=4\n.bogus 1\n";
+        let d = errors(text);
+        let got: Vec<(usize, usize, &str)> = d
+            .iter()
+            .map(|d| (d.line, d.column, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (3, 26, "expected a data type (ud d uw w ub b df f uq q hf bf)"),
+                (5, 16, "expected a variable class: G, P, A, S or T"),
+                (7, 0, "expected a directive: .version .kernel .global_function .funcdecl .function .decl .input .implicit_<KIND> .kernel_attr"),
+                (4, 46, "expected a declared general variable, found `V0099`"),
+                (6, 7, "expected a declared variable, sampler or surface, found `V0077`"),
+            ]
+        );
+        let shown = render(&d[..1]);
+        assert_eq!(
+            shown,
+            "error: expected a data type (ud d uw w ub b df f uq q hf bf)\n  ┌─ k.visaasm:3:27\n  │\n3 │ .decl V0032 v_type=G type=xx num_elts=8\n  │                           ^^ found `xx`\n\n"
+        );
+    }
+
+    #[test]
+    fn structure_errors() {
+        let d = errors("// nothing\n");
+        assert_eq!(
+            d[0].message,
+            "expected `.kernel \"name\"` or `.global_function \"name\"`"
+        );
+        let d = errors(".kernel \"k\"\n.decl V0032 v_type=G type=d num_elts=1\n");
+        assert_eq!(
+            d[0].message,
+            "expected `.version <major>.<minor>` before the first routine"
+        );
+        let d = errors(
+            ".version 4.1\n.kernel \"k\"\n.function \"f_0\"\nmov (M1, 1) V0032(0,0)<1> 0x0:d\n",
+        );
+        assert_eq!(
+            (d[0].line, d[0].message.as_str()),
+            (4, "expected the label the preceding `.function` line names")
+        );
+        let d = errors(".version 4.1\n.kernel \"k\"\n.decl V0032 v_type=G type=d num_elts=1\n.decl V0032 v_type=G type=d num_elts=1\n");
+        assert_eq!((d[0].line, d[0].column), (4, 6));
+        let d = errors(".version 4.1\n.global_function \"f\"\n.decl V0032 v_type=G type=d num_elts=1\n.input V0032 offset=0 size=4\n");
+        assert_eq!(
+            d[0].message,
+            "expected no inputs in a function: only kernels have them"
+        );
+    }
+
+    #[test]
+    fn declarations_as_intel_stores_them() {
+        // recursion_stackcalls.visaasm / .isa: V0045 aliases %arg (V8) with alignment wordx32
+        // (8), type d (1): bit_properties 0x81; P1 is `P01`; S0/T6 keep their v_name;
+        // PerThreadInputSize=96 is two bytes.
+        let text = ".version 4.1\n.kernel \"stackcalls\"\n.decl V0032 v_type=G type=d num_elts=96 align=wordx32 alias=<%arg, 0>\n.decl V0033 v_type=G type=ub num_elts=4\n.decl P1 v_type=P num_elts=8\n.decl S0 v_type=S num_elts=1 v_name=S000\n.decl T6 v_type=T num_elts=1 v_name=T006\n.input V0033 offset=32 size=4\n.implicit_LOCAL_ID T6 offset=64 size=4\n.kernel_attr Target=\"3d\"\n.kernel_attr SimdSize=8\n.kernel_attr PerThreadInputSize=96    \n";
+        let f = assemble(
+            &[Source { name: "k", text }],
+            Options {
+                instructions: false,
+            },
+        )
+        .unwrap();
+        let k = &f.kernels[0].data;
+        let s = |i: u32| core::str::from_utf8(&k.string_pool[i as usize]).unwrap();
+        assert_eq!(
+            (k.var_info[0].bit_properties, k.var_info[0].alias_index),
+            (0x81, 8)
+        );
+        assert_eq!(k.var_info[1].bit_properties, 0x04); // UB (4), byte alignment
+        assert_eq!(s(k.predicate_info[0].name_index), "P01");
+        assert_eq!(s(k.sampler_info[0].name_index), "S000");
+        assert_eq!(s(k.surface_info[0].name_index), "T006");
+        assert_eq!((k.input_info[0].kind, k.input_info[0].id), (0, 33));
+        assert_eq!(
+            (k.input_info[1].kind, k.input_info[1].id),
+            ((3 << 3) | 2, 6)
+        );
+        let attrs: Vec<(&str, &[u8])> = k
+            .attribute_info
+            .iter()
+            .map(|a| (s(a.name), a.value.as_slice()))
+            .collect();
+        assert_eq!(
+            attrs,
+            [
+                ("Target", &[1u8][..]),
+                ("SimdSize", &[8]),
+                ("PerThreadInputSize", &[96, 0])
+            ]
+        );
+        assert_eq!((s(0), s(1), s(28)), ("stackcalls", "%null", "S31"));
+        assert!(f.write().is_ok());
     }
 }
