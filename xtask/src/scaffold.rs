@@ -12,6 +12,8 @@ const HAND_WRITTEN: &[&str] = &[
     "src/lib.rs",
     "src/runtime",
     "src/object",
+    "src/asm",
+    "src/parse_instruction_shim.rs",
     "src/bin",
     "src/test_support.rs",
     "benches",

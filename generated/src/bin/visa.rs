@@ -12,6 +12,9 @@
 //! `STEM.func.F.visaasm`, with STEM the input's file stem), and without `-o` stderr names the
 //! functions left out. Instructions that cannot be printed are `//` lines, listed on stderr,
 //! and make the exit status 1.
+//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa`: assemble Intel's text; each input holds
+//!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
+//!   its own `K.func.F.visaasm`), which join the file in the order given.
 //!
 //! Exit status: 0 success, 1 a check or roundtrip failed or the file does not read, 2 usage.
 
@@ -53,6 +56,18 @@ enum Command {
         #[arg(short = 'o', long = "out")]
         out: Option<PathBuf>,
     },
+    /// Assemble vISA text: kernels and functions of every input, in order, into one file.
+    Asm {
+        /// `.visaasm` files: a kernel's, then its functions' (`K.func.F.visaasm`).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The object file to write.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Skip instruction lines: declarations and labels only.
+        #[arg(long)]
+        declarations_only: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -69,6 +84,12 @@ fn main() -> ExitCode {
         Command::Check { file, platform } => check(&file, &platform),
         Command::Roundtrip { file } => roundtrip(&file),
         Command::Dis { file, out } => dis(&file, out.as_deref()),
+    },
+        Command::Asm {
+            inputs,
+            output,
+            declarations_only,
+        } => asm(&inputs, &output, !declarations_only),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -276,4 +297,36 @@ fn dis(path: &Path, dir: Option<&Path>) -> Result<u8, String> {
         eprintln!("{problems} problem(s): the lines named above are `//` comments in the text");
     }
     Ok(u8::from(problems > 0))
+}
+
+fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, String> {
+    let mut texts = Vec::new();
+    for p in inputs {
+        let text =
+            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        texts.push((p.display().to_string(), text));
+    }
+    let sources: Vec<visa::asm::Source> = texts
+        .iter()
+        .map(|(name, text)| visa::asm::Source { name, text })
+        .collect();
+    let file = match visa::asm::assemble(&sources, visa::asm::Options { instructions }) {
+        Ok(f) => f,
+        Err(diags) => {
+            eprint!("{}", visa::asm::render(&diags));
+            eprintln!("error: {} error(s); nothing written", diags.len());
+            return Ok(1);
+        }
+    };
+    let bytes = file.write().map_err(|e| format!("writing: {e}"))?;
+    std::fs::write(output, &bytes)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    println!(
+        "{}: {} kernel(s), {} function(s), {} bytes",
+        output.display(),
+        file.kernels.len(),
+        file.functions.len(),
+        bytes.len()
+    );
+    Ok(0)
 }

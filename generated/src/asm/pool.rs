@@ -1,0 +1,100 @@
+//! The string pool in the order Intel's compiler fills it, as far as the text tells.
+//!
+//! Measured on the 59 routines of `real-kernels/dg2`: string 0 is the routine's name, 1-27 the
+//! predefined variable and surface names, 28 `S31`; a kernel then has `OutputAsmPath` (an
+//! attribute the text never prints), `Target`, `SimdSize`, its `_main` label, `T006`, `S000`;
+//! after that IGC adds each name when its builder creates the thing, so variables (numbered in
+//! creation order) are interleaved with predicates, addresses and labels created on first use
+//! (`P01` between `V0080` and `V0081`, `_0_004` when a `goto` first names it), and
+//! `PerThreadInputSize` comes after the code. The text does not say when a variable was created;
+//! this module places each predicate, address and label right after the last variable named by
+//! the instructions up to its first mention, which is what IGC does when it creates variables
+//! just before their first use. Strings are never shared (IGC stores `rec` three times).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+#[derive(Default)]
+pub struct Pool {
+    pub strings: Vec<Vec<u8>>,
+}
+
+impl Pool {
+    /// Appends `s`; returns its index.
+    pub fn add(&mut self, s: &str) -> u32 {
+        self.strings.push(s.as_bytes().to_vec());
+        u32::try_from(self.strings.len() - 1).unwrap_or(u32::MAX)
+    }
+}
+
+/// The names of an instruction line that could be declared things: runs of identifier
+/// characters (CISA.l's, plus `%` of predefined names), in line order.
+pub fn tokens(code: &str) -> impl Iterator<Item = &str> {
+    code.split(|c: char| {
+        !(c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '@' | '?' | '%' | '-'))
+    })
+    .filter(|t| !t.is_empty())
+}
+
+/// Attributes IGC sets after the code is emitted, whose names come last in a kernel's pool.
+pub const LATE_KERNEL_ATTRIBUTES: [&str; 1] = ["PerThreadInputSize"];
+
+/// What kind of declared thing a token names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Named {
+    General(usize),
+    Predicate(usize),
+    Address(usize),
+    Label(usize),
+}
+
+/// Order of first mention over a body, as a list of [`Named`] (labels by definition index).
+pub fn first_mentions<'a>(
+    lines: impl Iterator<Item = &'a str>,
+    lookup: impl Fn(&str) -> Option<Named>,
+) -> Vec<Named> {
+    let mut seen = alloc::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for code in lines {
+        for t in tokens(code) {
+            if let Some(n) = lookup(t) {
+                if seen.insert(n) {
+                    out.push(n);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `fa_3` printed for label 3 named `fa`: the pool name without IGC's `_<id>` suffix.
+pub fn strip_label_suffix(printed: &str, id: usize) -> String {
+    let suffix = alloc::format!("_{id}");
+    printed
+        .strip_suffix(suffix.as_str())
+        .filter(|s| !s.is_empty())
+        .unwrap_or(printed)
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_of_an_instruction() {
+        let t: Vec<&str> =
+            tokens("(!P1) goto (M1, 16) _0_009 r[A0(1),-4]<8;8,1>:d (-)V0134(0,0)<1;1,0> %null.0")
+                .collect();
+        assert_eq!(
+            t,
+            [
+                "P1", "goto", "M1", "16", "_0_009", "r", "A0", "1", "-4", "8", "8", "1", "d", "-",
+                "V0134", "0", "0", "1", "1", "0", "%null", "0"
+            ]
+        );
+        assert_eq!(strip_label_suffix("fa_3", 3), "fa");
+        assert_eq!(strip_label_suffix("fa_3", 4), "fa_3");
+        assert_eq!(strip_label_suffix("_3", 3), "_3");
+    }
+}

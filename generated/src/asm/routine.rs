@@ -1,0 +1,436 @@
+//! One routine's text → its object: ids given out (general variables V32.. in declaration
+//! order, predicates P1.., addresses and samplers from 0, surfaces from T6, labels in order of
+//! first mention, which is Intel's: `_main` 0, `_0_004` 1 when a `goto` names it before
+//! `_0_005:` is defined), the string pool (see [`super::pool`]), then each instruction line
+//! parsed with [`crate::parse_instruction`].
+
+use super::directives::Errors;
+use super::names::AsmNames;
+use super::pool::{first_mentions, strip_label_suffix, Named, Pool, LATE_KERNEL_ATTRIBUTES};
+use super::syntax::{Body, RoutineKind, RoutineText, Span};
+use super::tables::{pool_name_of_indexed, PREDEFINED_SAMPLER_NAME};
+use crate::object::{
+    AddressInfo, AttributeInfo, InputInfo, InstructionStream, LabelInfo, PredicateInfo,
+    SurfaceInfo, VarInfo,
+};
+use crate::runtime::text::{
+    Names, FIRST_DECLARED_GENERAL, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
+};
+use crate::Instruction;
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// What kernels and functions share, before they become `KernelData`/`FunctionData`.
+#[derive(Default)]
+pub struct Parts {
+    pub string_pool: Vec<Vec<u8>>,
+    pub var_info: Vec<VarInfo>,
+    pub address_info: Vec<AddressInfo>,
+    pub predicate_info: Vec<PredicateInfo>,
+    pub label_info: Vec<LabelInfo>,
+    pub sampler_info: Vec<SurfaceInfo>,
+    pub surface_info: Vec<SurfaceInfo>,
+    pub input_info: Vec<InputInfo>,
+    pub attribute_info: Vec<AttributeInfo>,
+    pub instructions: InstructionStream,
+}
+
+/// A label definition of the body.
+struct LabelDef<'a> {
+    printed: &'a str,
+    subroutine: bool,
+}
+
+fn id16(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+fn id32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Builds one routine; `instructions` false skips instruction lines (labels stay).
+pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -> Parts {
+    let mut names = AsmNames::default();
+    // Declared names share one namespace with each other and the predefined names.
+    let mut declared = alloc::collections::BTreeSet::new();
+    for (i, g) in r.generals.iter().enumerate() {
+        declare(&mut declared, g.name, g.span, errors);
+        names
+            .table
+            .declare_general(FIRST_DECLARED_GENERAL + id32(i), g.name);
+    }
+    for (i, d) in r.predicates.iter().enumerate() {
+        declare(&mut declared, d.name, d.span, errors);
+        names.predicates.insert(d.name.to_string(), id16(i + 1));
+    }
+    for (i, d) in r.addresses.iter().enumerate() {
+        declare(&mut declared, d.name, d.span, errors);
+        names.addresses.insert(d.name.to_string(), id16(i));
+    }
+    for (i, d) in r.samplers.iter().enumerate() {
+        declare(&mut declared, d.name, d.span, errors);
+        names.samplers.insert(d.name.to_string(), id16(i));
+    }
+    for (i, d) in r.surfaces.iter().enumerate() {
+        declare(&mut declared, d.name, d.span, errors);
+        names
+            .surfaces
+            .insert(d.name.to_string(), id16(i + PREDEFINED_SURFACES.len()));
+    }
+
+    // Labels: definitions, then ids in order of first mention.
+    let mut defs: Vec<LabelDef<'_>> = Vec::new();
+    let mut def_index: BTreeMap<&str, usize> = BTreeMap::new();
+    for b in &r.body {
+        if let Body::Label {
+            name,
+            subroutine,
+            span,
+        } = b
+        {
+            if def_index.contains_key(name) {
+                errors.at(
+                    *span,
+                    format!("label `{name}` is defined twice"),
+                    "a second definition".to_string(),
+                );
+                continue;
+            }
+            def_index.insert(name, defs.len());
+            defs.push(LabelDef {
+                printed: name,
+                subroutine: *subroutine,
+            });
+        }
+    }
+    let general_index: BTreeMap<&str, usize> = r
+        .generals
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (g.name, i))
+        .collect();
+    let lookup = |t: &str| -> Option<Named> {
+        if let Some(i) = def_index.get(t) {
+            return Some(Named::Label(*i));
+        }
+        if let Some(i) = general_index.get(t) {
+            return Some(Named::General(*i));
+        }
+        if let Some(i) = names.predicates.get(t) {
+            return Some(Named::Predicate(usize::from(*i) - 1));
+        }
+        names
+            .addresses
+            .get(t)
+            .map(|i| Named::Address(usize::from(*i)))
+    };
+    let body_codes = r.body.iter().map(|b| match b {
+        Body::Label { name, .. } => *name,
+        Body::Instruction(l) => l.code,
+    });
+    let mentions = first_mentions(body_codes, lookup);
+    let label_order: Vec<usize> = mentions
+        .iter()
+        .filter_map(|m| match m {
+            Named::Label(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    let mut label_id = alloc::vec![0usize; defs.len()];
+    for (id, def) in label_order.iter().enumerate() {
+        label_id[*def] = id;
+    }
+    for (def, id) in label_order.iter().zip(0..) {
+        names.table.declare_label(id, defs[*def].printed);
+    }
+
+    // The string pool.
+    let mut pool = Pool::default();
+    pool.add(&r.name);
+    for n in PREDEFINED_GENERAL.iter().chain(PREDEFINED_SURFACES.iter()) {
+        pool.add(n);
+    }
+    pool.add(PREDEFINED_SAMPLER_NAME);
+    let late =
+        |name: &str| r.kind == RoutineKind::Function || LATE_KERNEL_ATTRIBUTES.contains(&name);
+    let mut attribute_info = alloc::vec![AttributeInfo::default(); r.attributes.len()];
+    for (a, (name, value)) in attribute_info.iter_mut().zip(&r.attributes) {
+        if !late(name) {
+            *a = AttributeInfo {
+                name: pool.add(name),
+                value: value.clone(),
+            };
+        }
+    }
+    let mut g_pool = alloc::vec![None; r.generals.len()];
+    let mut p_pool = alloc::vec![None; r.predicates.len()];
+    let mut a_pool = alloc::vec![None; r.addresses.len()];
+    let mut l_pool = alloc::vec![None; defs.len()];
+    let mut g_attrs: Vec<Vec<AttributeInfo>> = alloc::vec![Vec::new(); r.generals.len()];
+    let mut next_g = 0usize;
+    let label_pool_name = |i: usize| -> String {
+        if defs[i].subroutine {
+            strip_label_suffix(defs[i].printed, label_id[i])
+        } else {
+            defs[i].printed.to_string()
+        }
+    };
+    // A routine that starts with its subroutine label names it before its state variables.
+    let mut mentions = mentions.as_slice();
+    if let (
+        Some(Named::Label(i)),
+        Some(Body::Label {
+            subroutine: true, ..
+        }),
+    ) = (mentions.first(), r.body.first())
+    {
+        l_pool[*i] = Some(pool.add(&label_pool_name(*i)));
+        mentions = &mentions[1..];
+    }
+    let state_pool =
+        |decls: &[super::syntax::OtherDecl<'_>], pool: &mut Pool| -> Vec<SurfaceInfo> {
+            decls
+                .iter()
+                .map(|d| SurfaceInfo {
+                    name_index: pool.add(d.v_name.unwrap_or(d.name)),
+                    num_elements: d.num_elts,
+                    attribute_info: attrs(&d.attrs, pool),
+                })
+                .collect()
+        };
+    let surface_info = state_pool(&r.surfaces, &mut pool);
+    let sampler_info = state_pool(&r.samplers, &mut pool);
+    let mut emit_g_to = |last: usize, pool: &mut Pool, next_g: &mut usize| {
+        while *next_g <= last && *next_g < r.generals.len() {
+            let g = &r.generals[*next_g];
+            g_pool[*next_g] = Some(pool.add(g.name));
+            g_attrs[*next_g] = attrs(&g.attrs, pool);
+            *next_g += 1;
+        }
+    };
+    for m in mentions {
+        match *m {
+            Named::General(i) => emit_g_to(i, &mut pool, &mut next_g),
+            Named::Predicate(i) => p_pool[i] = Some(pool.add(&predicate_pool_name(r, i))),
+            Named::Address(i) => a_pool[i] = Some(pool.add(&address_pool_name(r, i))),
+            Named::Label(i) => l_pool[i] = Some(pool.add(&label_pool_name(i))),
+        }
+    }
+    emit_g_to(usize::MAX, &mut pool, &mut next_g);
+    for (i, p) in p_pool.iter_mut().enumerate() {
+        p.get_or_insert_with(|| pool.add(&predicate_pool_name(r, i)));
+    }
+    for (i, a) in a_pool.iter_mut().enumerate() {
+        a.get_or_insert_with(|| pool.add(&address_pool_name(r, i)));
+    }
+    for (i, l) in l_pool.iter_mut().enumerate() {
+        l.get_or_insert_with(|| pool.add(&label_pool_name(i)));
+    }
+    for (a, (name, value)) in attribute_info.iter_mut().zip(&r.attributes) {
+        if late(name) {
+            *a = AttributeInfo {
+                name: pool.add(name),
+                value: value.clone(),
+            };
+        }
+    }
+
+    // Declarations.
+    let mut var_info = Vec::new();
+    for (i, g) in r.generals.iter().enumerate() {
+        let (alias_index, alias_offset) = match g.alias {
+            None => (0, 0),
+            Some((base, off, span)) => match names.general_id(base) {
+                Some(id) => (id, off),
+                None => {
+                    errors.at(
+                        span,
+                        format!("expected a declared general variable, found `{base}`"),
+                        "not declared".to_string(),
+                    );
+                    (0, 0)
+                }
+            },
+        };
+        var_info.push(VarInfo {
+            name_index: g_pool[i].unwrap_or(0),
+            bit_properties: g.ty | (g.align << 4),
+            num_elements: g.num_elts,
+            alias_index,
+            alias_offset,
+            alias_scope_specifier: 0,
+            attribute_info: core::mem::take(&mut g_attrs[i]),
+        });
+    }
+    let predicate_info = r
+        .predicates
+        .iter()
+        .zip(&p_pool)
+        .map(|(d, p)| PredicateInfo {
+            name_index: p.unwrap_or(0),
+            num_elements: d.num_elts,
+            attribute_info: attrs_placed(&d.attrs),
+        })
+        .collect();
+    let address_info = r
+        .addresses
+        .iter()
+        .zip(&a_pool)
+        .map(|(d, p)| AddressInfo {
+            name_index: p.unwrap_or(0),
+            num_elements: d.num_elts,
+            attribute_info: attrs_placed(&d.attrs),
+        })
+        .collect();
+    let label_info = label_order
+        .iter()
+        .map(|&def| LabelInfo {
+            name_index: l_pool[def].unwrap_or(0),
+            kind: u8::from(defs[def].subroutine),
+            attribute_info: Vec::new(),
+        })
+        .collect();
+    let input_info = inputs(r, &names, errors);
+
+    let mut stream = Vec::new();
+    {
+        for b in &r.body {
+            match b {
+                Body::Label {
+                    name,
+                    subroutine,
+                    span,
+                } => {
+                    let Some(&def) = def_index.get(name) else {
+                        continue;
+                    };
+                    let opcode = if *subroutine { 0x30 } else { 0x31 };
+                    match label_instruction(opcode, label_id[def]) {
+                        Some(inst) => stream.push(inst),
+                        None => errors.at(
+                            *span,
+                            "expected an instruction this crate knows: it was generated without LABEL or SUBROUTINE".to_string(),
+                            String::new(),
+                        ),
+                    }
+                }
+                Body::Instruction(_) if !instructions => {}
+                Body::Instruction(line) => match crate::parse_instruction(line.code, &names) {
+                    Ok(inst) => stream.push(inst),
+                    Err(e) => errors.parse(*line, &e),
+                },
+            }
+        }
+    }
+    Parts {
+        string_pool: pool.strings,
+        var_info,
+        address_info,
+        predicate_info,
+        label_info,
+        sampler_info,
+        surface_info,
+        input_info,
+        attribute_info,
+        instructions: InstructionStream::from_instructions(stream),
+    }
+}
+
+fn declare<'a>(
+    declared: &mut alloc::collections::BTreeSet<&'a str>,
+    name: &'a str,
+    span: Span<'_>,
+    errors: &mut Errors<'_>,
+) {
+    if !declared.insert(name)
+        || PREDEFINED_GENERAL.contains(&name)
+        || PREDEFINED_SURFACES.contains(&name)
+    {
+        errors.at(
+            span,
+            format!("expected a new name, found `{name}`, declared before"),
+            "declared twice".to_string(),
+        );
+    }
+}
+
+fn predicate_pool_name(r: &RoutineText<'_>, i: usize) -> String {
+    let d = &r.predicates[i];
+    d.v_name
+        .map(str::to_string)
+        .or_else(|| pool_name_of_indexed('P', d.name))
+        .unwrap_or_else(|| d.name.to_string())
+}
+
+fn address_pool_name(r: &RoutineText<'_>, i: usize) -> String {
+    let d = &r.addresses[i];
+    d.v_name
+        .map(str::to_string)
+        .or_else(|| pool_name_of_indexed('A', d.name))
+        .unwrap_or_else(|| d.name.to_string())
+}
+
+fn attrs(list: &[(String, Vec<u8>)], pool: &mut Pool) -> Vec<AttributeInfo> {
+    list.iter()
+        .map(|(n, v)| AttributeInfo {
+            name: pool.add(n),
+            value: v.clone(),
+        })
+        .collect()
+}
+
+/// Predicate and address attributes are rare enough (none in Intel's output) that their
+/// names are not placed in the pool; none is accepted.
+fn attrs_placed(_list: &[(String, Vec<u8>)]) -> Vec<AttributeInfo> {
+    Vec::new()
+}
+
+/// LABEL (0x31) or SUBROUTINE (0x30) with a UW label id, through the decoder so this works in
+/// any crate generated from a doc set that has them.
+fn label_instruction(opcode: u8, id: usize) -> Option<Instruction> {
+    let [lo, hi] = id16(id).to_le_bytes();
+    crate::decode(&[opcode, lo, hi])
+        .ok()
+        .filter(|(_, used)| *used == 3)
+        .map(|(inst, _)| inst)
+}
+
+fn inputs(r: &RoutineText<'_>, names: &AsmNames, errors: &mut Errors<'_>) -> Vec<InputInfo> {
+    let mut out = Vec::new();
+    for inp in &r.inputs {
+        if r.kind == RoutineKind::Function {
+            errors.at(
+                inp.span,
+                "expected no inputs in a function: only kernels have them".to_string(),
+                "an input".to_string(),
+            );
+            continue;
+        }
+        let found = names
+            .general_id(inp.name)
+            .map(|id| (0u8, id))
+            .or_else(|| names.samplers.get(inp.name).map(|i| (1, u32::from(*i))))
+            .or_else(|| names.surface_id(inp.name).map(|i| (2, u32::from(i))));
+        let Some((class, id)) = found else {
+            errors.at(
+                inp.span,
+                format!(
+                    "expected a declared variable, sampler or surface, found `{}`",
+                    inp.name
+                ),
+                "not declared".to_string(),
+            );
+            continue;
+        };
+        out.push(InputInfo {
+            kind: ((inp.provenance << 3) | class) as i8,
+            id,
+            offset: inp.offset,
+            size: inp.size,
+        });
+    }
+    out
+}
