@@ -6,6 +6,7 @@ mod counted;
 mod instruction;
 pub mod object;
 mod tests_gen;
+mod text;
 mod top;
 
 use crate::analyze::{EnumDef, Int, Model};
@@ -230,6 +231,7 @@ pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
             header(opts, &src) + &format(instruction::render(model, inst)),
         );
     }
+    out.extend([text::render(model, opts)]);
     out.insert(
         "src/generated/roundtrip.rs".to_string(),
         header(opts, &all_sources) + &format(tests_gen::render(model)),

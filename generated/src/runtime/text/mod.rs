@@ -22,6 +22,7 @@ mod cursor;
 mod error;
 mod exec;
 mod immediate;
+pub mod instruction;
 mod label;
 mod layout;
 mod modifier;
