@@ -46,7 +46,10 @@ pub enum Piece {
         bit: Option<(String, u8)>,
     },
     /// `.prefix<slot>`.
-    Slot { prefix: String, slot: TextSlot },
+    Slot {
+        prefix: String,
+        slot: TextSlot,
+    },
 }
 
 /// A slot: the Rust field it prints, the bits it covers, and how.
@@ -70,8 +73,13 @@ pub enum SlotKind {
     Sampler,
     Label,
     Channels,
+    /// ADDR_ADD's src0: a general operand prints as its address `&V` (the source of an
+    /// instruction whose destination's only operand class is `address`).
+    AddressOf,
     /// A number; hexadecimal digits when the template writes the prefix `x` (`.x<ctrl>`).
-    Number { hex: bool },
+    Number {
+        hex: bool,
+    },
     /// Enumerated values and their text; `default` is the value printed as nothing (a choice).
     Name {
         spellings: Vec<(u64, String)>,
@@ -228,6 +236,7 @@ impl Ctx<'_> {
             optional: false,
         };
         let kind = match (s.prints, &fm.ty) {
+            (Prints::Vector, FieldType::Vector) if self.address_of(name) => SlotKind::AddressOf,
             (Prints::Vector, FieldType::Vector) => SlotKind::Vector,
             (Prints::Raw, FieldType::Raw) => SlotKind::Raw,
             (Prints::ExecSize, _) if scalar => SlotKind::ExecSize,
@@ -243,12 +252,25 @@ impl Ctx<'_> {
             }
             (Prints::Name, _) if scalar => return self.name_slot(name, field, diags),
             (p, _) => {
-                self.fail(format!("slot <{}> prints {p:?}, which has no text rule", s.name));
+                self.fail(format!(
+                    "slot <{}> prints {p:?}, which has no text rule",
+                    s.name
+                ));
                 return None;
             }
         };
         self.used.insert((field.clone(), 0));
         Some(simple(kind))
+    }
+
+    /// `Src0` of an instruction whose `Dst` is only of class `address` (ADDR_ADD).
+    fn address_of(&self, field: &str) -> bool {
+        field == "Src0"
+            && self
+                .inst
+                .fields
+                .get("Dst")
+                .is_some_and(|d| d.classes == ["address"])
     }
 
     /// The first range of the field with enumerated values not printed yet.
@@ -290,11 +312,15 @@ impl Ctx<'_> {
             };
             let whole = f.bitfields.is_empty();
             for (hi, lo, values, _) in ranges(f) {
-                if values.len() != options.len() + 1 || self.used.contains(&(fm.rust_name.clone(), lo)) {
+                if values.len() != options.len() + 1
+                    || self.used.contains(&(fm.rust_name.clone(), lo))
+                {
                     continue;
                 }
-                let spelled: Vec<(u64, Option<String>)> =
-                    values.iter().map(|v| (v.value, spelling(&v.meaning))).collect();
+                let spelled: Vec<(u64, Option<String>)> = values
+                    .iter()
+                    .map(|v| (v.value, spelling(&v.meaning)))
+                    .collect();
                 let all = options
                     .iter()
                     .all(|o| spelled.iter().any(|(_, s)| s.as_deref() == Some(o)));
@@ -385,7 +411,11 @@ fn resolve_form(
         match &s.kind {
             SuffixKind::Saturate => suffixes.push(Piece::Sat),
             SuffixKind::Literal { text } => {
-                let bit = if s.optional { cx.literal_bit(text) } else { None };
+                let bit = if s.optional {
+                    cx.literal_bit(text)
+                } else {
+                    None
+                };
                 if s.optional && bit.is_none() {
                     cx.fail(format!("optional `.{text}` sets no field"));
                 }
@@ -424,7 +454,11 @@ fn resolve_form(
         suffixes.push(Piece::Sat);
     }
     let group = f.group.iter().filter_map(|s| cx.slot(s, diags)).collect();
-    let operands = f.operands.iter().filter_map(|s| cx.slot(s, diags)).collect();
+    let operands = f
+        .operands
+        .iter()
+        .filter_map(|s| cx.slot(s, diags))
+        .collect();
     TextForm {
         mnemonic: f.mnemonic.clone(),
         predicate,

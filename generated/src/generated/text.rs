@@ -12,6 +12,7 @@
     unreachable_code
 )]
 use super::*;
+use crate::runtime::text::special;
 use crate::runtime::text::instruction::{
     channels_text, channels_value, error, operand_space, push_number, word_number, Words,
 };
@@ -146,6 +147,12 @@ fn print_oword_st_0(
             value: (i.size.to_raw() as u64),
         });
     }
+    if is_saturated(&i.offset) {
+        return Err(PrintError::Unprintable {
+            what: "OWORD_ST offset: saturation prints only on a destination as `.sat`",
+            value: 4,
+        });
+    }
     out.push_str("oword_st");
     out.push_str(" (");
     let v = (((i.size.to_raw() as u64) >> 0) & 7);
@@ -247,6 +254,12 @@ fn print_scatter_0(
         return Err(PrintError::Unprintable {
             what: "SCATTER Elt_size: bits the text does not print",
             value: (i.elt_size.to_raw() as u64),
+        });
+    }
+    if is_saturated(&i.global_offset) {
+        return Err(PrintError::Unprintable {
+            what: "SCATTER global_offset: saturation prints only on a destination as `.sat`",
+            value: 4,
         });
     }
     out.push_str("scatter");
@@ -375,6 +388,12 @@ fn print_scatter4_scaled_0(
             value: (i.scale as u64),
         });
     }
+    if is_saturated(&i.offset) {
+        return Err(PrintError::Unprintable {
+            what: "SCATTER4_SCALED offset: saturation prints only on a destination as `.sat`",
+            value: 4,
+        });
+    }
     print_predicate_prefix(out, i.pred, names)?;
     out.push_str("scatter4_scaled");
     out.push_str(".");
@@ -499,6 +518,12 @@ fn print_gather_scaled_0(
         return Err(PrintError::Unprintable {
             what: "GATHER_SCALED Scale: bits the text does not print",
             value: (i.scale as u64),
+        });
+    }
+    if is_saturated(&i.offset) {
+        return Err(PrintError::Unprintable {
+            what: "GATHER_SCALED offset: saturation prints only on a destination as `.sat`",
+            value: 4,
         });
     }
     print_predicate_prefix(out, i.pred, names)?;

@@ -30,6 +30,10 @@ fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextIns
         .map(|i| (i, model.text.get(&i.doc_name)))
 }
 
+/// Instructions printed by a hand-written formatter of `runtime::text::special` over their
+/// scalar fields (one raw value per field, format order): the doc name and the module.
+const SPECIAL: &[(&str, &str)] = &[("FENCE", "fence")];
+
 /// Forms that can print: a supported template of a one-format instruction.
 fn usable<'a>(inst: &InstModel, t: Option<&'a TextInst>) -> Vec<(usize, &'a TextForm)> {
     let single = inst.variants.len() == 1 && inst.variants[0].counted.is_empty();
@@ -52,6 +56,19 @@ fn tokens(model: &Model) -> TokenStream {
         let ty = ident(&inst.rust_name);
         let name = &inst.doc_name;
         let forms = usable(inst, t);
+        if let Some((_, m)) = SPECIAL.iter().find(|(d, _)| *d == inst.doc_name) {
+            let (p, a) = special_arms(inst, m);
+            print_arms.push(p);
+            let pp = format_ident!("parse_{}_special", inst.module);
+            fns.push(a);
+            let m = ident(m);
+            by_mnemonic
+                .entry(format!("#special {}", inst.module))
+                .or_default()
+                .push(quote!(#pp));
+            let _ = m;
+            continue;
+        }
         if forms.is_empty() {
             let why = match t.and_then(|t| t.forms.iter().find_map(|f| f.unsupported.clone())) {
                 Some(w) => w,
@@ -84,13 +101,28 @@ fn tokens(model: &Model) -> TokenStream {
         });
     }
     let parse_arms = by_mnemonic.iter().map(|(m, fs)| {
-        quote!(#m => &[#(#fs),*],)
+        if let Some(module) = m.strip_prefix("#special ") {
+            let (_, sm) = SPECIAL
+                .iter()
+                .find(|(d, _)| {
+                    model
+                        .instructions
+                        .iter()
+                        .any(|i| i.module == module && i.doc_name == *d)
+                })
+                .expect("registered special");
+            let sm = ident(sm);
+            quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],)
+        } else {
+            quote!(#m => &[#(#fs),*],)
+        }
     });
     quote! {
         //! Assembly text of every instruction: printers and parsers generated from the docs'
         //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
         #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code)]
         use super::*;
+        use crate::runtime::text::special;
         use crate::runtime::text::instruction::{channels_text, channels_value, error, operand_space, push_number, word_number, Words};
         use crate::runtime::text::{
             is_saturated, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw, parse_state_name,
@@ -147,6 +179,52 @@ fn tokens(model: &Model) -> TokenStream {
 
         #(#fns)*
     }
+}
+
+/// The print arm and parse function of an instruction with a special formatter.
+fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
+    let ty = ident(&inst.rust_name);
+    let m = ident(module);
+    let fields: Vec<&FieldModel> = inst
+        .variants
+        .first()
+        .map(|v| v.fields.iter().filter_map(|f| inst.fields.get(f)).collect())
+        .unwrap_or_default();
+    let raws = fields.iter().map(|f| raw_of(f));
+    let print = quote!(Instruction::#ty(i) => special::#m::print(#(#raws),*, out),);
+    let pp = format_ident!("parse_{}_special", inst.module);
+    let locals: Vec<_> = fields
+        .iter()
+        .map(|f| format_ident!("f_{}", f.rust_name))
+        .collect();
+    let mut enc = vec![];
+    let op = lit(u64::from(inst.opcode));
+    enc.push(quote!(b.push(#op);));
+    if let Some(s) = inst.sub_opcode {
+        let s = lit(u64::from(s));
+        enc.push(quote!(b.push(#s);));
+    }
+    for (f, n) in fields.iter().zip(&locals) {
+        let what = f.doc_name.as_str();
+        if let FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } = &f.ty {
+            let t = super::int_ty(i.unsigned());
+            enc.push(quote!(<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b);));
+        }
+    }
+    let parse = quote! {
+        fn #pp<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
+            if pred != PredicateControl::NONE {
+                return Err(error(0, "no predicate: this instruction takes none", "("));
+            }
+            let (#(#locals),*) = special::#m::parse(&mut w)?;
+            c.skip_spaces();
+            c.finish()?;
+            let mut b: Vec<u8> = Vec::new();
+            #(#enc)*
+            finish(&b, 0)
+        }
+    };
+    (print, parse)
 }
 
 /// The raw bits of a scalar field of `i`, as `u64`.
@@ -212,7 +290,11 @@ fn covered(f: &TextForm, rust: &str) -> u64 {
         }
     }
     for p in &f.suffixes {
-        if let Piece::Literal { bit: Some((field, b)), .. } = p {
+        if let Piece::Literal {
+            bit: Some((field, b)),
+            ..
+        } = p
+        {
             if field == rust {
                 m |= 1 << b;
             }
@@ -221,7 +303,12 @@ fn covered(f: &TextForm, rust: &str) -> u64 {
     m
 }
 
-fn print_form(inst: &InstModel, sat: Option<&str>, f: &TextForm, name: &proc_macro2::Ident) -> TokenStream {
+fn print_form(
+    inst: &InstModel,
+    sat: Option<&str>,
+    f: &TextForm,
+    name: &proc_macro2::Ident,
+) -> TokenStream {
     let ty = ident(&inst.rust_name);
     let iname = &inst.doc_name;
     let mut checks = Vec::new();
@@ -238,12 +325,51 @@ fn print_form(inst: &InstModel, sat: Option<&str>, f: &TextForm, name: &proc_mac
                     }
                 });
             }
+        } else if matches!(fm.ty, FieldType::Raw | FieldType::Vector)
+            && !slots(f).iter().any(|s| s.field == fm.rust_name)
+        {
+            // An operand the form does not print must be what its parser assumes.
+            let n = ident(&fm.rust_name);
+            let what = format!(
+                "{iname} {}: an operand this form does not print",
+                fm.doc_name
+            );
+            let default = if fm.ty == FieldType::Raw {
+                quote!(RawOperand { id: 0, offset: 0 })
+            } else {
+                quote!(VectorOperand::Immediate(crate::runtime::Immediate {
+                    ty: crate::runtime::DataType::Ud,
+                    value: 0
+                }))
+            };
+            checks.push(quote! {
+                if i.#n != (#default) {
+                    return Err(PrintError::Unprintable { what: #what, value: 0 });
+                }
+            });
         } else if fm.ty == FieldType::Predicate && f.predicate.is_none() {
             let n = ident(&fm.rust_name);
             let what = format!("{iname} {}: the text has no predicate", fm.doc_name);
             checks.push(quote! {
                 if i.#n != PredicateControl::NONE {
                     return Err(PrintError::Unprintable { what: #what, value: i.#n.0 as u64 });
+                }
+            });
+        }
+    }
+    // Saturation prints only as `.sat`, for the destination of an instruction that has it.
+    for s in slots(f) {
+        if matches!(s.kind, SlotKind::Vector | SlotKind::AddressOf)
+            && (Some(s.field.as_str()) != sat || !f.suffixes.contains(&Piece::Sat))
+        {
+            let n = ident(&s.field);
+            let what = format!(
+                "{iname} {}: saturation prints only on a destination as `.sat`",
+                s.field
+            );
+            checks.push(quote! {
+                if is_saturated(&i.#n) {
+                    return Err(PrintError::Unprintable { what: #what, value: 4 });
                 }
             });
         }
@@ -264,7 +390,11 @@ fn print_form(inst: &InstModel, sat: Option<&str>, f: &TextForm, name: &proc_mac
                 }
                 None => quote!(),
             },
-            Piece::Literal { text, optional, bit } => {
+            Piece::Literal {
+                text,
+                optional,
+                bit,
+            } => {
                 let dotted = format!(".{text}");
                 match (optional, bit) {
                     (true, Some((field, b))) => {
@@ -281,7 +411,9 @@ fn print_form(inst: &InstModel, sat: Option<&str>, f: &TextForm, name: &proc_mac
                 if slot.optional {
                     let raw = slot_raw(inst, slot);
                     let default = match &slot.kind {
-                        SlotKind::Name { default: Some(d), .. } => lit(*d),
+                        SlotKind::Name {
+                            default: Some(d), ..
+                        } => lit(*d),
                         _ => lit(0),
                     };
                     quote!(if #raw != #default { out.push_str(#dotted); #v })
@@ -344,11 +476,8 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     let raw = slot_raw(inst, s);
     let what = format!("{iname} {}", s.field);
     match &s.kind {
-        SlotKind::Vector => {
-            quote! {
-                print_vector(out, &i.#n, names)?;
-            }
-        }
+        SlotKind::Vector => quote!(print_vector(out, &i.#n, names)?;),
+        SlotKind::AddressOf => quote!(special::address_of::print(out, &i.#n, names)?;),
         SlotKind::Raw => quote!(print_raw(out, i.#n, names)?;),
         SlotKind::ExecSize => quote! {
             let v = #raw;
@@ -385,7 +514,12 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     }
 }
 
-fn parse_form(inst: &InstModel, sat: Option<&str>, f: &TextForm, name: &proc_macro2::Ident) -> TokenStream {
+fn parse_form(
+    inst: &InstModel,
+    sat: Option<&str>,
+    f: &TextForm,
+    name: &proc_macro2::Ident,
+) -> TokenStream {
     let mut decls = Vec::new();
     for fm in inst.fields.values() {
         let n = format_ident!("f_{}", fm.rust_name);
@@ -503,8 +637,15 @@ fn parse_form(inst: &InstModel, sat: Option<&str>, f: &TextForm, name: &proc_mac
         let s = lit(u64::from(s));
         enc.push(quote!(b.push(#s);));
     }
-    for fname in inst.variants.first().map(|v| v.fields.as_slice()).unwrap_or(&[]) {
-        let Some(fm) = inst.fields.get(fname) else { continue };
+    for fname in inst
+        .variants
+        .first()
+        .map(|v| v.fields.as_slice())
+        .unwrap_or(&[])
+    {
+        let Some(fm) = inst.fields.get(fname) else {
+            continue;
+        };
         let n = format_ident!("f_{}", fm.rust_name);
         let what = fm.doc_name.as_str();
         enc.push(match &fm.ty {
@@ -530,7 +671,10 @@ fn parse_form(inst: &InstModel, sat: Option<&str>, f: &TextForm, name: &proc_mac
 fn expected_of(s: &TextSlot, prefix: &str) -> String {
     match &s.kind {
         SlotKind::Name { spellings, .. } => {
-            let l: Vec<String> = spellings.iter().map(|(_, t)| format!("`.{prefix}{t}`")).collect();
+            let l: Vec<String> = spellings
+                .iter()
+                .map(|(_, t)| format!("`.{prefix}{t}`"))
+                .collect();
             format!("one of {}", l.join(", "))
         }
         SlotKind::Channels => "channel letters (`R`, `RG`, `RGBA`, ...)".into(),
@@ -559,6 +703,7 @@ fn parse_slot(s: &TextSlot) -> TokenStream {
     let (lo, mask) = (lit(u64::from(s.lo)), lit(s.mask));
     match &s.kind {
         SlotKind::Vector => quote!(#n = parse_vector(&mut c, names)?;),
+        SlotKind::AddressOf => quote!(#n = special::address_of::parse(&mut c, names)?;),
         SlotKind::Raw => quote!(#n = parse_raw(&mut c, names)?;),
         SlotKind::ExecSize => quote!(#n |= (u64::from(parse_exec_size(&mut c)?.0) & #mask) << #lo;),
         SlotKind::Surface | SlotKind::Sampler => {
@@ -567,7 +712,11 @@ fn parse_slot(s: &TextSlot) -> TokenStream {
             } else {
                 quote!(StateClass::Sampler)
             };
-            let exp = if s.kind == SlotKind::Surface { "a surface" } else { "a sampler" };
+            let exp = if s.kind == SlotKind::Surface {
+                "a surface"
+            } else {
+                "a sampler"
+            };
             quote! {
                 let at = c.column();
                 let (class, id) = parse_state_name(&mut c, names)?;

@@ -80,7 +80,11 @@ impl<'a> Words<'a> {
 
     /// An error at the mnemonic.
     pub fn error(&self, expected: &'static str) -> ParseError {
-        error(self.end.saturating_sub(self.base.len()), expected, self.base)
+        error(
+            self.end.saturating_sub(self.base.len()),
+            expected,
+            self.base,
+        )
     }
 }
 

@@ -30,6 +30,7 @@ mod names;
 mod predicate;
 mod raw;
 mod region;
+pub mod special;
 pub mod spellings;
 mod state;
 mod vector;
