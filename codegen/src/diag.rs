@@ -67,6 +67,7 @@ codes! {
     BadTemplate = "V0130", Error, "a `## Text` template cannot be read";
     UnlinkedSlot = "V0131", Warning, "a `## Text` template slot names no format field";
     SpecialForm = "V0132", Warning, "the doc's syntax is a special form no template describes; a hand-written formatter prints it";
+    NoSpelling = "V0133", Warning, "an enumerated value printed by a `## Text` slot has no text spelling";
     // Analysis of the schema (layouts, platforms, names).
     UnknownPlatform = "V0201", Error, "a platform annotation names a platform the generator does not know";
     OpenLayout = "V0202", Warning, "the doc leaves the binary layout open; the generator made a documented choice";

@@ -3,6 +3,7 @@
 
 pub mod naming;
 pub mod platform;
+pub mod text;
 
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{CountKind, EnumValue, Field, Instruction, Spec};
@@ -278,6 +279,8 @@ pub struct Model {
     /// Bit-packed field structs generated once in the shared module: (instruction index,
     /// field name) of one doc that has it.
     pub shared_structs: Vec<(usize, String)>,
+    /// Text forms of the instructions with `## Text` templates, by doc name.
+    pub text: BTreeMap<String, text::TextInst>,
     pub spec: Spec,
 }
 
@@ -1048,12 +1051,14 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
     }
     let mut platforms: Vec<String> = platforms.into_iter().collect();
     platforms.sort_by_key(|p| platform::rank(p));
+    let text = text::analyze(&spec.instructions, &instructions, &mut diags);
     (
         Model {
             instructions,
             platforms,
             shared_enums,
             shared_structs,
+            text,
             spec: spec.clone(),
         },
         diags,

@@ -6,6 +6,8 @@ use crate::runtime::{
 };
 use alloc::vec::Vec;
 pub mod enums;
+pub mod text;
+pub use text::parse_instruction;
 #[cfg(test)]
 mod roundtrip;
 /// `OWORD_ST` (OWORD_ST.md).

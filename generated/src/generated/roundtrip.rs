@@ -28,6 +28,16 @@ fn round_trip(inst: Instruction) -> Result<(), TestCaseError> {
     prop_assert!(
         results.iter().any(Result::is_ok), "{:?} validates nowhere: {:?}", inst, results
     );
+    text_round_trip(&inst)
+}
+/// Whatever prints as text parses back to the same instruction.
+fn text_round_trip(inst: &Instruction) -> Result<(), TestCaseError> {
+    let names = crate::runtime::text::IntelNames;
+    let mut text = alloc::string::String::new();
+    if inst.print_text(&names, &mut text).is_ok() {
+        let back = crate::parse_instruction(&text, &names);
+        prop_assert_eq!(back.as_ref(), Ok(inst), "text `{}`", text);
+    }
     Ok(())
 }
 #[test]

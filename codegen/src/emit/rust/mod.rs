@@ -6,6 +6,7 @@ mod counted;
 mod instruction;
 pub mod object;
 mod tests_gen;
+mod text;
 mod top;
 
 use crate::analyze::{EnumDef, Int, Model};
@@ -230,6 +231,7 @@ pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
             header(opts, &src) + &format(instruction::render(model, inst)),
         );
     }
+    out.extend([text::render(model, opts)]);
     out.insert(
         "src/generated/roundtrip.rs".to_string(),
         header(opts, &all_sources) + &format(tests_gen::render(model)),
@@ -368,8 +370,8 @@ Adds.
         let a = render(&model, &Options::default());
         let b = render(&model, &Options::default());
         assert_eq!(a, b);
-        // One module per doc (aliases included), plus mod.rs, enums.rs and roundtrip.rs.
-        assert_eq!(a.len(), model.instructions.len() + 3);
+        // One module per doc (aliases included), plus mod.rs, enums.rs, text.rs, roundtrip.rs.
+        assert_eq!(a.len(), model.instructions.len() + 4);
         assert!(a.contains_key("src/generated/sample_3d.rs"));
         assert!(a.contains_key("src/generated/svm_atomic.rs"));
     }

@@ -221,6 +221,8 @@ pub fn render(model: &Model) -> TokenStream {
         use alloc::vec::Vec;
 
         pub mod enums;
+        pub mod text;
+        pub use text::parse_instruction;
         #[cfg(test)]
         mod roundtrip;
         #(#mods)*

@@ -37,6 +37,12 @@ pub enum PrintError {
     NoName { kind: &'static str, id: u32 },
     /// A field whose value IGC's text cannot spell (`what` names the field and the rule).
     Unprintable { what: &'static str, value: u64 },
+    /// The instruction has no text form here: `why` says what is missing (a special form not
+    /// written yet, a slot without a text rule, a field the text cannot carry).
+    NoTextForm {
+        instruction: &'static str,
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for PrintError {
@@ -45,6 +51,9 @@ impl fmt::Display for PrintError {
             PrintError::NoName { kind, id } => write!(f, "no name for {kind} {id}"),
             PrintError::Unprintable { what, value } => {
                 write!(f, "{what}: value {value:#x} has no text form")
+            }
+            PrintError::NoTextForm { instruction, why } => {
+                write!(f, "{instruction} has no text form: {why}")
             }
         }
     }

@@ -1,0 +1,493 @@
+//! Text forms: decides, per instruction with `## Text` templates, how each slot prints, so the
+//! text emitter only renders. Every slot is resolved to a field of the generated struct and a
+//! kind; what the docs leave open (the text of an enumerated value, which field a `[.16|.64]`
+//! choice sets) is decided here by the rules of `codegen/NAMING.md` ("Text spellings"), with
+//! warning V0133 where a rule finds nothing.
+
+use super::{FieldType, InstModel};
+use crate::diag::{Code, Diagnostic};
+use crate::schema::{self, Instruction, Prints, SuffixKind, Syntax};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The text of one instruction: its forms, tried in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextInst {
+    pub forms: Vec<TextForm>,
+    /// The Rust field of the destination that carries `.sat`, when the instruction prints it:
+    /// its template says `[.sat]`, or its doc lists a `Source Modifier` property (an ALU
+    /// opcode, whose saturated destination IGC prints as `.sat`, note §1).
+    pub sat: Option<String>,
+}
+
+/// One template, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextForm {
+    pub mnemonic: String,
+    /// Rust field of the predicate prefix.
+    pub predicate: Option<String>,
+    /// Glued to the mnemonic, in order. `.sat` is placed where the template puts it, else last.
+    pub suffixes: Vec<Piece>,
+    /// `(...)` after the mnemonic, comma separated.
+    pub group: Vec<TextSlot>,
+    pub operands: Vec<TextSlot>,
+    /// Bits this form fixes: (Rust field, bit position, mask, value), from `selected_by`.
+    pub fixed: Vec<(String, u8, u64, u64)>,
+    /// Why the form cannot print, when one of its slots has no text rule.
+    pub unsupported: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Piece {
+    Sat,
+    /// A fixed word; `optional` ones set `bit` of a field when present.
+    Literal {
+        text: String,
+        optional: bool,
+        bit: Option<(String, u8)>,
+    },
+    /// `.prefix<slot>`.
+    Slot {
+        prefix: String,
+        slot: TextSlot,
+    },
+}
+
+/// A slot: the Rust field it prints, the bits it covers, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextSlot {
+    pub field: String,
+    pub lo: u8,
+    pub mask: u64,
+    pub kind: SlotKind,
+    /// A `[.16|.64]` style choice that sets other bits of the same value: printed only when
+    /// those bits are not the default.
+    pub optional: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    ExecSize,
+    Vector,
+    Raw,
+    Surface,
+    Sampler,
+    Label,
+    Channels,
+    /// ADDR_ADD's src0: a general operand prints as its address `&V` (the source of an
+    /// instruction whose destination's only operand class is `address`).
+    AddressOf,
+    /// A number; hexadecimal digits when the template writes the prefix `x` (`.x<ctrl>`).
+    Number {
+        hex: bool,
+    },
+    /// Enumerated values and their text; `default` is the value printed as nothing (a choice).
+    Name {
+        spellings: Vec<(u64, String)>,
+        default: Option<u64>,
+    },
+}
+
+/// Text forms of every instruction with templates, by doc name.
+pub fn analyze(
+    spec: &[Instruction],
+    insts: &[InstModel],
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, TextInst> {
+    let mut out = BTreeMap::new();
+    for (doc, inst) in spec.iter().zip(insts) {
+        let Some(Syntax::Templates { forms }) = &doc.syntax else {
+            continue;
+        };
+        let sat = sat_field(doc, inst, forms);
+        let forms = forms
+            .iter()
+            .map(|f| resolve_form(doc, inst, f, sat.is_some(), diags))
+            .collect();
+        out.insert(doc.name.clone(), TextInst { forms, sat });
+    }
+    out
+}
+
+fn sat_field(doc: &Instruction, inst: &InstModel, forms: &[schema::SyntaxForm]) -> Option<String> {
+    let marked = forms.iter().any(|f| {
+        f.suffixes
+            .iter()
+            .any(|s| matches!(s.kind, SuffixKind::Saturate))
+    });
+    if !marked && !doc.properties.contains_key("Source Modifier") {
+        return None;
+    }
+    let dst = inst.fields.get("Dst")?;
+    (dst.ty == FieldType::Vector).then(|| dst.rust_name.clone())
+}
+
+/// The text of an enumerated value, from its meaning (NAMING.md, "Text spellings"): the first
+/// word, quotes and trailing punctuation removed; a leading number (`2 blocks`, `16-bit`)
+/// gives the number; an identifier (`add`, `EQ - equal to`) gives it in lower case.
+pub fn spelling(meaning: &str) -> Option<String> {
+    let word = meaning.split_whitespace().next()?;
+    let word = word.trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '.' | ',' | ':' | ';'));
+    let digits: String = word.chars().take_while(char::is_ascii_digit).collect();
+    if !digits.is_empty() {
+        let rest = &word[digits.len()..];
+        return (rest.is_empty() || rest.starts_with('-')).then_some(digits);
+    }
+    let mut chars = word.chars();
+    let first = chars.next()?;
+    let ident = (first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    ident.then(|| word.to_ascii_lowercase())
+}
+
+/// A field's bit ranges with enumerated values (the whole field when it has no ranges).
+fn ranges(field: &schema::Field) -> Vec<(u8, u8, &[schema::EnumValue], &str)> {
+    if field.bitfields.is_empty() {
+        return vec![(0, 0, field.values.as_slice(), field.description.as_str())];
+    }
+    field
+        .bitfields
+        .iter()
+        .map(|b| (b.hi, b.lo, b.values.as_slice(), b.summary.as_str()))
+        .collect()
+}
+
+fn mask_of(hi: u8, lo: u8, whole: bool) -> u64 {
+    if whole {
+        return u64::MAX;
+    }
+    let width = u32::from(hi.saturating_sub(lo)) + 1;
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+fn spellings_of(
+    doc: &Instruction,
+    values: &[schema::EnumValue],
+    span: schema::Span,
+    field: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(u64, String)> {
+    let mut out: Vec<(u64, String)> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for v in values {
+        match spelling(&v.meaning) {
+            Some(s) if seen.insert(s.clone()) => out.push((v.value, s)),
+            found => diags.push(
+                Diagnostic::new(
+                    Code::NoSpelling,
+                    &doc.source,
+                    v.span,
+                    format!(
+                        "value {:#x} of `{field}` (`{}`) has no text spelling{}",
+                        v.value,
+                        v.meaning,
+                        if found.is_some() {
+                            ": another value has the same first word"
+                        } else {
+                            ""
+                        }
+                    ),
+                )
+                .expected("a meaning whose first word is a number or an identifier"),
+            ),
+        }
+    }
+    let _ = span;
+    out
+}
+
+struct Ctx<'a> {
+    doc: &'a Instruction,
+    inst: &'a InstModel,
+    unsupported: Option<String>,
+    /// (field, lo) ranges already printed by a slot.
+    used: BTreeSet<(String, u8)>,
+}
+
+impl Ctx<'_> {
+    fn fail(&mut self, why: String) {
+        if self.unsupported.is_none() {
+            self.unsupported = Some(why);
+        }
+    }
+
+    fn slot(&mut self, s: &schema::Slot, diags: &mut Vec<Diagnostic>) -> Option<TextSlot> {
+        let Some(name) = &s.field else {
+            self.fail(format!("slot <{}> names no field", s.name));
+            return None;
+        };
+        let Some(fm) = self.inst.fields.get(name) else {
+            self.fail(format!("field {name} is not generated"));
+            return None;
+        };
+        let field = fm.rust_name.clone();
+        let scalar = matches!(
+            fm.ty,
+            FieldType::Int(_) | FieldType::Enum(..) | FieldType::Bits { .. }
+        );
+        let simple = |kind| TextSlot {
+            field: field.clone(),
+            lo: 0,
+            mask: u64::MAX,
+            kind,
+            optional: false,
+        };
+        let kind = match (s.prints, &fm.ty) {
+            (Prints::Vector, FieldType::Vector) if self.address_of(name) => SlotKind::AddressOf,
+            (Prints::Vector, FieldType::Vector) => SlotKind::Vector,
+            (Prints::Raw, FieldType::Raw) => SlotKind::Raw,
+            (Prints::ExecSize, _) if scalar => SlotKind::ExecSize,
+            (Prints::Surface, _) if scalar => SlotKind::Surface,
+            (Prints::Sampler, _) if scalar => SlotKind::Sampler,
+            (Prints::Label, _) if scalar => SlotKind::Label,
+            (Prints::Number, _) if scalar => SlotKind::Number { hex: false },
+            (Prints::Channels, _) if scalar => {
+                return Some(TextSlot {
+                    mask: 0xf,
+                    ..simple(SlotKind::Channels)
+                })
+            }
+            (Prints::Name, _) if scalar => return self.name_slot(name, field, diags),
+            (p, _) => {
+                self.fail(format!(
+                    "slot <{}> prints {p:?}, which has no text rule",
+                    s.name
+                ));
+                return None;
+            }
+        };
+        self.used.insert((field.clone(), 0));
+        Some(simple(kind))
+    }
+
+    /// `Src0` of an instruction whose `Dst` is only of class `address` (ADDR_ADD).
+    fn address_of(&self, field: &str) -> bool {
+        field == "Src0"
+            && self
+                .inst
+                .fields
+                .get("Dst")
+                .is_some_and(|d| d.classes == ["address"])
+    }
+
+    /// The first range of the field with enumerated values not printed yet.
+    fn name_slot(
+        &mut self,
+        doc_field: &str,
+        field: String,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<TextSlot> {
+        let f = self.doc.fields.iter().find(|f| f.name == doc_field)?;
+        let whole = f.bitfields.is_empty();
+        let found = ranges(f).into_iter().find(|(_, lo, values, _)| {
+            !values.is_empty() && !self.used.contains(&(field.clone(), *lo))
+        });
+        let Some((hi, lo, values, _)) = found else {
+            self.fail(format!("field {doc_field} lists no values to name"));
+            return None;
+        };
+        self.used.insert((field.clone(), lo));
+        let spellings = spellings_of(self.doc, values, f.span, doc_field, diags);
+        Some(TextSlot {
+            field,
+            lo,
+            mask: mask_of(hi, lo, whole),
+            kind: SlotKind::Name {
+                spellings,
+                default: None,
+            },
+            optional: false,
+        })
+    }
+
+    /// `[.16|.64]`: a range of some field whose spellings hold every option and one value more
+    /// (the default, printed as nothing).
+    fn choice(&mut self, options: &[String], diags: &mut Vec<Diagnostic>) -> Option<TextSlot> {
+        for f in &self.doc.fields {
+            let Some(fm) = self.inst.fields.get(&f.name) else {
+                continue;
+            };
+            let whole = f.bitfields.is_empty();
+            for (hi, lo, values, _) in ranges(f) {
+                if values.len() != options.len() + 1
+                    || self.used.contains(&(fm.rust_name.clone(), lo))
+                {
+                    continue;
+                }
+                let spelled: Vec<(u64, Option<String>)> = values
+                    .iter()
+                    .map(|v| (v.value, spelling(&v.meaning)))
+                    .collect();
+                let all = options
+                    .iter()
+                    .all(|o| spelled.iter().any(|(_, s)| s.as_deref() == Some(o)));
+                let rest: Vec<u64> = spelled
+                    .iter()
+                    .filter(|(_, s)| !s.as_ref().is_some_and(|s| options.contains(s)))
+                    .map(|(v, _)| *v)
+                    .collect();
+                if all && rest.len() == 1 {
+                    self.used.insert((fm.rust_name.clone(), lo));
+                    let spellings = spellings_of(self.doc, values, f.span, &f.name, diags)
+                        .into_iter()
+                        .filter(|(_, s)| options.contains(s))
+                        .collect();
+                    return Some(TextSlot {
+                        field: fm.rust_name.clone(),
+                        lo,
+                        mask: mask_of(hi, lo, whole),
+                        kind: SlotKind::Name {
+                            spellings,
+                            default: Some(rest[0]),
+                        },
+                        optional: true,
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// An optional `.16`: the one-bit range whose summary says `16bit` or `16-bit`.
+    fn literal_bit(&mut self, text: &str) -> Option<(String, u8)> {
+        for f in &self.doc.fields {
+            let fm = self.inst.fields.get(&f.name)?;
+            for b in &f.bitfields {
+                let s = b.summary.to_ascii_lowercase();
+                if b.hi == b.lo
+                    && (s.contains(&format!("{text}bit")) || s.contains(&format!("{text}-bit")))
+                {
+                    self.used.insert((fm.rust_name.clone(), b.lo));
+                    return Some((fm.rust_name.clone(), b.lo));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn resolve_form(
+    doc: &Instruction,
+    inst: &InstModel,
+    f: &schema::SyntaxForm,
+    sat: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> TextForm {
+    let mut cx = Ctx {
+        doc,
+        inst,
+        unsupported: None,
+        used: BTreeSet::new(),
+    };
+    let mut fixed = Vec::new();
+    if let Some(sel) = &f.selected_by {
+        let field = doc.fields.iter().find(|x| x.name == sel.field);
+        let range = field.and_then(|x| {
+            ranges(x)
+                .into_iter()
+                .find(|(_, _, vals, _)| vals.iter().any(|v| v.value == sel.value))
+                .map(|(hi, lo, _, _)| (hi, lo, x.bitfields.is_empty()))
+        });
+        match (inst.fields.get(&sel.field), range) {
+            (Some(fm), Some((hi, lo, whole))) => {
+                cx.used.insert((fm.rust_name.clone(), lo));
+                fixed.push((fm.rust_name.clone(), lo, mask_of(hi, lo, whole), sel.value));
+            }
+            _ => cx.fail(format!("selector field {} not found", sel.field)),
+        }
+    }
+    let predicate = f.predicate.as_ref().and_then(|p| {
+        let fm = inst.fields.get(p.field.as_ref()?)?;
+        (fm.ty == FieldType::Predicate).then(|| fm.rust_name.clone())
+    });
+    if f.predicate.is_some() && predicate.is_none() {
+        cx.fail("the predicate slot names no Pred field".into());
+    }
+    let mut suffixes = Vec::new();
+    for s in &f.suffixes {
+        match &s.kind {
+            SuffixKind::Saturate => suffixes.push(Piece::Sat),
+            SuffixKind::Literal { text } => {
+                let bit = if s.optional {
+                    cx.literal_bit(text)
+                } else {
+                    None
+                };
+                if s.optional && bit.is_none() {
+                    cx.fail(format!("optional `.{text}` sets no field"));
+                }
+                suffixes.push(Piece::Literal {
+                    text: text.clone(),
+                    optional: s.optional,
+                    bit,
+                });
+            }
+            SuffixKind::Choice { options } => match cx.choice(options, diags) {
+                Some(slot) => suffixes.push(Piece::Slot {
+                    prefix: String::new(),
+                    slot,
+                }),
+                None => cx.fail(format!("choice .{} sets no field", options.join("|"))),
+            },
+            SuffixKind::Slot { prefix, slot } => {
+                if let Some(mut t) = cx.slot(slot, diags) {
+                    if prefix == "x" {
+                        if let SlotKind::Number { hex } = &mut t.kind {
+                            *hex = true;
+                        }
+                    }
+                    suffixes.push(Piece::Slot {
+                        prefix: prefix.clone(),
+                        slot: t,
+                    });
+                }
+            }
+            SuffixKind::Flags { .. } => {
+                cx.fail("flag letters: a hand-written formatter prints them".into())
+            }
+        }
+    }
+    if sat && !suffixes.contains(&Piece::Sat) {
+        suffixes.push(Piece::Sat);
+    }
+    let group = f.group.iter().filter_map(|s| cx.slot(s, diags)).collect();
+    let operands = f
+        .operands
+        .iter()
+        .filter_map(|s| cx.slot(s, diags))
+        .collect();
+    TextForm {
+        mnemonic: f.mnemonic.clone(),
+        predicate,
+        suffixes,
+        group,
+        operands,
+        fixed,
+        unsupported: cx.unsupported,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spelling;
+
+    #[test]
+    fn spellings_follow_the_first_word_of_the_meaning() {
+        for (meaning, text) in [
+            ("2 blocks", Some("2")),
+            ("8 blocks. It is only valid for 64-bit", Some("8")),
+            ("16-bit", Some("16")),
+            ("EQ - equal to", Some("eq")),
+            ("minsint", Some("minsint")),
+            ("\"16-bit full\". Two bytes", Some("16")),
+            ("", None),
+            ("(reserved)", None),
+            ("4x4", None),
+        ] {
+            assert_eq!(spelling(meaning).as_deref(), text, "{meaning}");
+        }
+    }
+}

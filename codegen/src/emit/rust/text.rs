@@ -1,0 +1,739 @@
+//! Assembly text: `Instruction::print_text` and `parse_instruction` (`src/generated/text.rs`),
+//! rendered from the text forms the analyzer resolved (`analyze::text`). Printers read fields
+//! as raw bits; parsers collect raw bits and operands, encode them in format order and decode
+//! the bytes, so every rule of the binary form (enumerated values, reserved bits) holds for
+//! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
+
+use super::{format, header, ident, lit};
+use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
+use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
+use crate::emit::Options;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+
+/// The file `src/generated/text.rs`.
+pub fn render(model: &Model, opts: &Options) -> (String, String) {
+    let sources = format!("{}/*.md", opts.spec_label);
+    (
+        "src/generated/text.rs".to_string(),
+        header(opts, &sources) + &format(tokens(model)),
+    )
+}
+
+/// Instructions that decode (aliases do not), with their text forms.
+fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextInst>)> {
+    model
+        .instructions
+        .iter()
+        .filter(|i| i.alias_of.is_none())
+        .map(|i| (i, model.text.get(&i.doc_name)))
+}
+
+/// Instructions printed by a hand-written formatter of `runtime::text::special` over their
+/// scalar fields (one raw value per field, format order): the doc name and the module.
+const SPECIAL: &[(&str, &str)] = &[("FENCE", "fence")];
+
+/// Forms that can print: a supported template of a one-format instruction.
+fn usable<'a>(inst: &InstModel, t: Option<&'a TextInst>) -> Vec<(usize, &'a TextForm)> {
+    let single = inst.variants.len() == 1 && inst.variants[0].counted.is_empty();
+    match t {
+        Some(t) if single => t
+            .forms
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.unsupported.is_none())
+            .collect(),
+        _ => vec![],
+    }
+}
+
+fn tokens(model: &Model) -> TokenStream {
+    let mut print_arms = Vec::new();
+    let mut fns = Vec::new();
+    let mut by_mnemonic: BTreeMap<String, Vec<TokenStream>> = BTreeMap::new();
+    for (inst, t) in decodable(model) {
+        let ty = ident(&inst.rust_name);
+        let name = &inst.doc_name;
+        let forms = usable(inst, t);
+        if let Some((_, m)) = SPECIAL.iter().find(|(d, _)| *d == inst.doc_name) {
+            let (p, a) = special_arms(inst, m);
+            print_arms.push(p);
+            let pp = format_ident!("parse_{}_special", inst.module);
+            fns.push(a);
+            let m = ident(m);
+            by_mnemonic
+                .entry(format!("#special {}", inst.module))
+                .or_default()
+                .push(quote!(#pp));
+            let _ = m;
+            continue;
+        }
+        if forms.is_empty() {
+            let why = match t.and_then(|t| t.forms.iter().find_map(|f| f.unsupported.clone())) {
+                Some(w) => w,
+                None if t.is_some() => "several formats".to_string(),
+                None => "a special form no template describes".to_string(),
+            };
+            print_arms.push(quote! {
+                Instruction::#ty(_) => Err(PrintError::NoTextForm { instruction: #name, why: #why }),
+            });
+            continue;
+        }
+        let mut tries = Vec::new();
+        for (k, f) in &forms {
+            let pf = format_ident!("print_{}_{}", inst.module, k);
+            let pp = format_ident!("parse_{}_{}", inst.module, k);
+            let cond = fixed_matches(inst, f);
+            tries.push(quote!(if #cond { return #pf(i, names, out); }));
+            fns.push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
+            fns.push(parse_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pp));
+            by_mnemonic
+                .entry(f.mnemonic.clone())
+                .or_default()
+                .push(quote!(#pp));
+        }
+        print_arms.push(quote! {
+            Instruction::#ty(i) => {
+                #(#tries)*
+                Err(PrintError::NoTextForm { instruction: #name, why: "no form's selector holds" })
+            }
+        });
+    }
+    let parse_arms = by_mnemonic.iter().map(|(m, fs)| {
+        if let Some(module) = m.strip_prefix("#special ") {
+            let (_, sm) = SPECIAL
+                .iter()
+                .find(|(d, _)| {
+                    model
+                        .instructions
+                        .iter()
+                        .any(|i| i.module == module && i.doc_name == *d)
+                })
+                .expect("registered special");
+            let sm = ident(sm);
+            quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],)
+        } else {
+            quote!(#m => &[#(#fs),*],)
+        }
+    });
+    quote! {
+        //! Assembly text of every instruction: printers and parsers generated from the docs'
+        //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
+        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code)]
+        use super::*;
+        use crate::runtime::text::special;
+        use crate::runtime::text::instruction::{channels_text, channels_value, error, operand_space, push_number, word_number, Words};
+        use crate::runtime::text::{
+            is_saturated, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw, parse_state_name,
+            parse_vector, print_exec_size, print_label, print_predicate_prefix, print_raw, print_state_name,
+            print_vector, set_saturated, Cursor, Names, ParseError, PrintError,
+        };
+        use crate::runtime::{Encode, ExecSize as ExecWord, PredicateControl, RawOperand, StateClass, VectorOperand};
+        use alloc::string::String;
+        use alloc::vec::Vec;
+
+        type FormParser = for<'a> fn(PredicateControl, Words<'a>, Cursor<'a>, &dyn Names) -> Result<Instruction, ParseError>;
+
+        impl Instruction {
+            /// The instruction's text as Intel prints it, without indentation and without the
+            /// ` /// $N` comment (`add (M1, 16) V0053(0,0)<1> V0052(0,0)<0;1,0> V0053(0,0)<1;1,0>`).
+            /// Fails for values the text cannot spell, so whatever prints parses back.
+            pub fn print_text(&self, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+                match self { #(#print_arms)* }
+            }
+        }
+
+        /// Parses one instruction line's text (no indentation, no comment).
+        pub fn parse_instruction(text: &str, names: &dyn Names) -> Result<Instruction, ParseError> {
+            let mut c = Cursor::new(text);
+            let pred = parse_predicate_prefix(&mut c, names)?;
+            let words = Words::read(&mut c);
+            let forms: &[FormParser] = match words.base {
+                #(#parse_arms)*
+                _ => return Err(words.error("an instruction mnemonic")),
+            };
+            let mut first = None;
+            for f in forms {
+                match f(pred, words.clone(), c.clone(), names) {
+                    Ok(i) => return Ok(i),
+                    Err(e) => {
+                        // The error that got furthest explains best.
+                        if first.as_ref().map_or(true, |f: &ParseError| e.column > f.column) {
+                            first = Some(e);
+                        }
+                    }
+                }
+            }
+            Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
+        }
+
+        /// Decodes the bytes a parser assembled.
+        fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
+            match decode(bytes) {
+                Ok((i, n)) if n == bytes.len() => Ok(i),
+                Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
+                Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
+            }
+        }
+
+        #(#fns)*
+    }
+}
+
+/// The print arm and parse function of an instruction with a special formatter.
+fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
+    let ty = ident(&inst.rust_name);
+    let m = ident(module);
+    let fields: Vec<&FieldModel> = inst
+        .variants
+        .first()
+        .map(|v| v.fields.iter().filter_map(|f| inst.fields.get(f)).collect())
+        .unwrap_or_default();
+    let raws = fields.iter().map(|f| raw_of(f));
+    let print = quote!(Instruction::#ty(i) => special::#m::print(#(#raws),*, out),);
+    let pp = format_ident!("parse_{}_special", inst.module);
+    let locals: Vec<_> = fields
+        .iter()
+        .map(|f| format_ident!("f_{}", f.rust_name))
+        .collect();
+    let mut enc = vec![];
+    let op = lit(u64::from(inst.opcode));
+    enc.push(quote!(b.push(#op);));
+    if let Some(s) = inst.sub_opcode {
+        let s = lit(u64::from(s));
+        enc.push(quote!(b.push(#s);));
+    }
+    for (f, n) in fields.iter().zip(&locals) {
+        let what = f.doc_name.as_str();
+        if let FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } = &f.ty {
+            let t = super::int_ty(i.unsigned());
+            enc.push(quote!(<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b);));
+        }
+    }
+    let parse = quote! {
+        fn #pp<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
+            if pred != PredicateControl::NONE {
+                return Err(error(0, "no predicate: this instruction takes none", "("));
+            }
+            let (#(#locals),*) = special::#m::parse(&mut w)?;
+            c.skip_spaces();
+            c.finish()?;
+            let mut b: Vec<u8> = Vec::new();
+            #(#enc)*
+            finish(&b, 0)
+        }
+    };
+    (print, parse)
+}
+
+/// The raw bits of a scalar field of `i`, as `u64`.
+fn raw_of(f: &FieldModel) -> TokenStream {
+    let n = ident(&f.rust_name);
+    match &f.ty {
+        FieldType::Int(Int::I32) => quote!((i.#n as u32 as u64)),
+        FieldType::Int(_) => quote!((i.#n as u64)),
+        FieldType::Enum(..) => quote!(i.#n.bits()),
+        FieldType::Bits { .. } => quote!((i.#n.to_raw() as u64)),
+        _ => quote!(0u64),
+    }
+}
+
+fn is_scalar(f: &FieldModel) -> bool {
+    matches!(
+        f.ty,
+        FieldType::Int(_) | FieldType::Enum(..) | FieldType::Bits { .. }
+    )
+}
+
+fn field_by_rust<'a>(inst: &'a InstModel, rust: &str) -> Option<&'a FieldModel> {
+    inst.fields.values().find(|f| f.rust_name == rust)
+}
+
+fn fixed_matches(inst: &InstModel, f: &TextForm) -> TokenStream {
+    let conds = f.fixed.iter().filter_map(|(field, lo, mask, value)| {
+        let raw = raw_of(field_by_rust(inst, field)?);
+        let (lo, mask, value) = (lit(u64::from(*lo)), lit(*mask), lit(*value));
+        Some(quote!(((#raw >> #lo) & #mask) == #value))
+    });
+    quote!(true #(&& #conds)*)
+}
+
+/// Every slot of a form, suffixes included.
+fn slots(f: &TextForm) -> Vec<&TextSlot> {
+    let mut out: Vec<&TextSlot> = f
+        .suffixes
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Slot { slot, .. } => Some(slot),
+            _ => None,
+        })
+        .collect();
+    out.extend(f.group.iter());
+    out.extend(f.operands.iter());
+    out
+}
+
+/// Bits of scalar field `rust` that the form prints or fixes.
+fn covered(f: &TextForm, rust: &str) -> u64 {
+    let mut m = 0u64;
+    for s in slots(f).into_iter().filter(|s| s.field == rust) {
+        m |= if s.mask == u64::MAX {
+            u64::MAX
+        } else {
+            s.mask << s.lo
+        };
+    }
+    for (field, lo, mask, _) in &f.fixed {
+        if field == rust {
+            m |= mask << lo;
+        }
+    }
+    for p in &f.suffixes {
+        if let Piece::Literal {
+            bit: Some((field, b)),
+            ..
+        } = p
+        {
+            if field == rust {
+                m |= 1 << b;
+            }
+        }
+    }
+    m
+}
+
+fn print_form(
+    inst: &InstModel,
+    sat: Option<&str>,
+    f: &TextForm,
+    name: &proc_macro2::Ident,
+) -> TokenStream {
+    let ty = ident(&inst.rust_name);
+    let iname = &inst.doc_name;
+    let mut checks = Vec::new();
+    for fm in inst.fields.values() {
+        if is_scalar(fm) {
+            let m = covered(f, &fm.rust_name);
+            if m != u64::MAX {
+                let raw = raw_of(fm);
+                let keep = lit(!m);
+                let what = format!("{iname} {}: bits the text does not print", fm.doc_name);
+                checks.push(quote! {
+                    if #raw & #keep != 0 {
+                        return Err(PrintError::Unprintable { what: #what, value: #raw });
+                    }
+                });
+            }
+        } else if matches!(fm.ty, FieldType::Raw | FieldType::Vector)
+            && !slots(f).iter().any(|s| s.field == fm.rust_name)
+        {
+            // An operand the form does not print must be what its parser assumes.
+            let n = ident(&fm.rust_name);
+            let what = format!(
+                "{iname} {}: an operand this form does not print",
+                fm.doc_name
+            );
+            let default = if fm.ty == FieldType::Raw {
+                quote!(RawOperand { id: 0, offset: 0 })
+            } else {
+                quote!(VectorOperand::Immediate(crate::runtime::Immediate {
+                    ty: crate::runtime::DataType::Ud,
+                    value: 0
+                }))
+            };
+            checks.push(quote! {
+                if i.#n != (#default) {
+                    return Err(PrintError::Unprintable { what: #what, value: 0 });
+                }
+            });
+        } else if fm.ty == FieldType::Predicate && f.predicate.is_none() {
+            let n = ident(&fm.rust_name);
+            let what = format!("{iname} {}: the text has no predicate", fm.doc_name);
+            checks.push(quote! {
+                if i.#n != PredicateControl::NONE {
+                    return Err(PrintError::Unprintable { what: #what, value: i.#n.0 as u64 });
+                }
+            });
+        }
+    }
+    // Saturation prints only as `.sat`, for the destination of an instruction that has it.
+    for s in slots(f) {
+        if matches!(s.kind, SlotKind::Vector | SlotKind::AddressOf)
+            && (Some(s.field.as_str()) != sat || !f.suffixes.contains(&Piece::Sat))
+        {
+            let n = ident(&s.field);
+            let what = format!(
+                "{iname} {}: saturation prints only on a destination as `.sat`",
+                s.field
+            );
+            checks.push(quote! {
+                if is_saturated(&i.#n) {
+                    return Err(PrintError::Unprintable { what: #what, value: 4 });
+                }
+            });
+        }
+    }
+    let mut body = Vec::new();
+    if let Some(p) = &f.predicate {
+        let n = ident(p);
+        body.push(quote!(print_predicate_prefix(out, i.#n, names)?;));
+    }
+    let m = &f.mnemonic;
+    body.push(quote!(out.push_str(#m);));
+    for p in &f.suffixes {
+        body.push(match p {
+            Piece::Sat => match sat {
+                Some(d) => {
+                    let d = ident(d);
+                    quote!(if is_saturated(&i.#d) { out.push_str(".sat"); })
+                }
+                None => quote!(),
+            },
+            Piece::Literal {
+                text,
+                optional,
+                bit,
+            } => {
+                let dotted = format!(".{text}");
+                match (optional, bit) {
+                    (true, Some((field, b))) => {
+                        let raw = raw_of(field_by_rust(inst, field).expect("analyzed field"));
+                        let b = lit(u64::from(*b));
+                        quote!(if (#raw >> #b) & 1 == 1 { out.push_str(#dotted); })
+                    }
+                    _ => quote!(out.push_str(#dotted);),
+                }
+            }
+            Piece::Slot { prefix, slot } => {
+                let dotted = format!(".{prefix}");
+                let v = print_slot(inst, slot, true);
+                if slot.optional {
+                    let raw = slot_raw(inst, slot);
+                    let default = match &slot.kind {
+                        SlotKind::Name {
+                            default: Some(d), ..
+                        } => lit(*d),
+                        _ => lit(0),
+                    };
+                    quote!(if #raw != #default { out.push_str(#dotted); #v })
+                } else {
+                    quote!(out.push_str(#dotted); #v)
+                }
+            }
+        });
+    }
+    if !f.group.is_empty() {
+        if let [s] = f.group.as_slice() {
+            if s.kind == SlotKind::ExecSize {
+                let v = print_slot(inst, s, false);
+                body.push(quote!(out.push(' '); #v));
+            } else {
+                let v = print_slot(inst, s, false);
+                body.push(quote!(out.push_str(" ("); #v out.push(')');));
+            }
+        } else {
+            body.push(quote!(out.push_str(" (");));
+            for (k, s) in f.group.iter().enumerate() {
+                if k > 0 {
+                    body.push(quote!(out.push_str(", ");));
+                }
+                body.push(print_slot(inst, s, false));
+            }
+            body.push(quote!(out.push(')');));
+        }
+    }
+    for s in &f.operands {
+        let v = print_slot(inst, s, false);
+        body.push(quote!(out.push(' '); #v));
+    }
+    quote! {
+        fn #name(i: &#ty, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+            #(#checks)*
+            #(#body)*
+            Ok(())
+        }
+    }
+}
+
+/// The raw bits of a scalar slot.
+fn slot_raw(inst: &InstModel, s: &TextSlot) -> TokenStream {
+    let raw = match field_by_rust(inst, &s.field) {
+        Some(f) => raw_of(f),
+        None => quote!(0u64),
+    };
+    if s.mask == u64::MAX {
+        raw
+    } else {
+        let (lo, mask) = (lit(u64::from(s.lo)), lit(s.mask));
+        quote!(((#raw >> #lo) & #mask))
+    }
+}
+
+fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
+    let n = ident(&s.field);
+    let iname = &inst.doc_name;
+    let raw = slot_raw(inst, s);
+    let what = format!("{iname} {}", s.field);
+    match &s.kind {
+        SlotKind::Vector => quote!(print_vector(out, &i.#n, names)?;),
+        SlotKind::AddressOf => quote!(special::address_of::print(out, &i.#n, names)?;),
+        SlotKind::Raw => quote!(print_raw(out, i.#n, names)?;),
+        SlotKind::ExecSize => quote! {
+            let v = #raw;
+            print_exec_size(out, ExecWord(u8::try_from(v).map_err(|_| PrintError::Unprintable { what: #what, value: v })?))?;
+        },
+        SlotKind::Surface | SlotKind::Sampler => {
+            let class = if s.kind == SlotKind::Surface {
+                quote!(StateClass::Surface)
+            } else {
+                quote!(StateClass::Sampler)
+            };
+            quote! {
+                let v = #raw;
+                print_state_name(out, #class, u16::try_from(v).map_err(|_| PrintError::Unprintable { what: #what, value: v })?, names);
+            }
+        }
+        SlotKind::Label => quote! {
+            let v = #raw;
+            print_label(out, u32::try_from(v).map_err(|_| PrintError::Unprintable { what: #what, value: v })?, names)?;
+        },
+        SlotKind::Channels => quote! {
+            let v = #raw;
+            out.push_str(channels_text(v).ok_or(PrintError::Unprintable { what: #what, value: v })?);
+        },
+        SlotKind::Number { hex } => quote!(push_number(out, #raw, #hex);),
+        SlotKind::Name { spellings, .. } => {
+            let vals = spellings.iter().map(|(v, _)| lit(*v));
+            let texts = spellings.iter().map(|(_, t)| t);
+            quote! {
+                let v = #raw;
+                out.push_str(match v { #(#vals => #texts,)* _ => return Err(PrintError::Unprintable { what: #what, value: v }) });
+            }
+        }
+    }
+}
+
+fn parse_form(
+    inst: &InstModel,
+    sat: Option<&str>,
+    f: &TextForm,
+    name: &proc_macro2::Ident,
+) -> TokenStream {
+    let mut decls = Vec::new();
+    for fm in inst.fields.values() {
+        let n = format_ident!("f_{}", fm.rust_name);
+        decls.push(match fm.ty {
+            FieldType::Predicate => quote!(let mut #n = PredicateControl::NONE;),
+            FieldType::Vector => quote!(let mut #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
+            FieldType::Raw => quote!(let mut #n = RawOperand { id: 0, offset: 0 };),
+            _ => quote!(let mut #n: u64 = 0;),
+        });
+    }
+    for (field, lo, _, value) in &f.fixed {
+        let n = format_ident!("f_{}", field);
+        let (lo, value) = (lit(u64::from(*lo)), lit(*value));
+        decls.push(quote!(#n |= #value << #lo;));
+    }
+    let mut body = Vec::new();
+    match &f.predicate {
+        Some(p) => {
+            let n = format_ident!("f_{}", p);
+            body.push(quote!(#n = pred;));
+        }
+        None => body.push(quote! {
+            if pred != PredicateControl::NONE {
+                return Err(error(0, "no predicate: this instruction takes none", "("));
+            }
+        }),
+    }
+    let mut sat_read = quote!();
+    for p in &f.suffixes {
+        body.push(match p {
+            Piece::Sat => {
+                sat_read = quote!(let sat = sat;);
+                quote!(let sat = w.eat("sat");)
+            }
+            Piece::Literal { text, optional, bit } => match (optional, bit) {
+                (true, Some((field, b))) => {
+                    let n = format_ident!("f_{}", field);
+                    let b = lit(u64::from(*b));
+                    quote!(if w.eat(#text) { #n |= 1 << #b; })
+                }
+                (true, None) => quote!(w.eat(#text);),
+                _ => {
+                    let exp = format!("`.{text}`");
+                    quote!(if !w.eat(#text) { return Err(w.take("", #exp).err().unwrap_or_else(|| w.error(#exp))); })
+                }
+            },
+            Piece::Slot { prefix, slot } => {
+                let n = format_ident!("f_{}", slot.field);
+                let (lo, mask) = (lit(u64::from(slot.lo)), lit(slot.mask));
+                let exp = expected_of(slot, prefix);
+                let val = word_value(slot);
+                if let (true, SlotKind::Name { default: Some(d), .. }) = (slot.optional, &slot.kind) {
+                    let d = lit(*d);
+                    quote! {
+                        let v = match w.peek() {
+                            Some(x) if x.starts_with(#prefix) && { let x = &x[#prefix.len()..]; #val.is_some() } => {
+                                let (x, at) = w.take(#prefix, #exp)?;
+                                #val.ok_or_else(|| error(at, #exp, x))?
+                            }
+                            _ => #d,
+                        };
+                        #n |= (v & #mask) << #lo;
+                    }
+                } else {
+                    quote! {
+                        let (x, at) = w.take(#prefix, #exp)?;
+                        let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
+                        #n |= (v & #mask) << #lo;
+                    }
+                }
+            }
+        });
+    }
+    body.push(quote!(w.finish()?;));
+    if let Some(d) = sat {
+        if f.suffixes.contains(&Piece::Sat) {
+            let _ = d;
+        }
+    }
+    if !f.group.is_empty() {
+        if let [s] = f.group.as_slice() {
+            if s.kind == SlotKind::ExecSize {
+                let v = parse_slot(s);
+                body.push(quote!(operand_space(&mut c)?; #v));
+            } else {
+                let v = parse_slot(s);
+                body.push(quote!(operand_space(&mut c)?; c.expect("(", "`(`")?; #v c.expect(")", "`)`")?;));
+            }
+        } else {
+            body.push(quote!(operand_space(&mut c)?; c.expect("(", "`(`")?;));
+            for (k, s) in f.group.iter().enumerate() {
+                if k > 0 {
+                    body.push(quote!(c.expect(",", "`,`")?; c.skip_spaces();));
+                }
+                body.push(parse_slot(s));
+            }
+            body.push(quote!(c.expect(")", "`)`")?;));
+        }
+    }
+    for s in &f.operands {
+        let v = parse_slot(s);
+        body.push(quote!(operand_space(&mut c)?; #v));
+    }
+    body.push(quote!(c.skip_spaces(); c.finish()?;));
+    if let (Some(d), true) = (sat, f.suffixes.contains(&Piece::Sat)) {
+        let n = format_ident!("f_{}", d);
+        body.push(quote!(if sat { set_saturated(&mut #n); }));
+    }
+    let _ = sat_read;
+    // Encode in format order, then decode.
+    let mut enc = Vec::new();
+    let op = lit(u64::from(inst.opcode));
+    enc.push(quote!(b.push(#op);));
+    if let Some(s) = inst.sub_opcode {
+        let s = lit(u64::from(s));
+        enc.push(quote!(b.push(#s);));
+    }
+    for fname in inst
+        .variants
+        .first()
+        .map(|v| v.fields.as_slice())
+        .unwrap_or(&[])
+    {
+        let Some(fm) = inst.fields.get(fname) else {
+            continue;
+        };
+        let n = format_ident!("f_{}", fm.rust_name);
+        let what = fm.doc_name.as_str();
+        enc.push(match &fm.ty {
+            FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } => {
+                let t = super::int_ty(i.unsigned());
+                quote!(<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b);)
+            }
+            FieldType::Rest => quote!(),
+            _ => quote!(#n.encode(&mut b);),
+        });
+    }
+    quote! {
+        fn #name<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
+            #(#decls)*
+            #(#body)*
+            let mut b: Vec<u8> = Vec::new();
+            #(#enc)*
+            finish(&b, 0)
+        }
+    }
+}
+
+fn expected_of(s: &TextSlot, prefix: &str) -> String {
+    match &s.kind {
+        SlotKind::Name { spellings, .. } => {
+            let l: Vec<String> = spellings
+                .iter()
+                .map(|(_, t)| format!("`.{prefix}{t}`"))
+                .collect();
+            format!("one of {}", l.join(", "))
+        }
+        SlotKind::Channels => "channel letters (`R`, `RG`, `RGBA`, ...)".into(),
+        SlotKind::Number { hex: true } => format!("`.{prefix}` and hexadecimal digits"),
+        _ => format!("`.{prefix}` and a number"),
+    }
+}
+
+/// An expression turning the word `x` into `Option<u64>`.
+fn word_value(s: &TextSlot) -> TokenStream {
+    match &s.kind {
+        SlotKind::Name { spellings, .. } => {
+            let vals = spellings.iter().map(|(v, _)| lit(*v));
+            let texts = spellings.iter().map(|(_, t)| t);
+            quote!((match x { #(#texts => Some(#vals),)* _ => None }))
+        }
+        SlotKind::Channels => quote!(channels_value(x)),
+        SlotKind::Number { hex } => quote!(word_number(x, #hex)),
+        _ => quote!(word_number(x, false)),
+    }
+}
+
+/// Statements parsing a group or operand slot at `c` into its `f_` local.
+fn parse_slot(s: &TextSlot) -> TokenStream {
+    let n = format_ident!("f_{}", s.field);
+    let (lo, mask) = (lit(u64::from(s.lo)), lit(s.mask));
+    match &s.kind {
+        SlotKind::Vector => quote!(#n = parse_vector(&mut c, names)?;),
+        SlotKind::AddressOf => quote!(#n = special::address_of::parse(&mut c, names)?;),
+        SlotKind::Raw => quote!(#n = parse_raw(&mut c, names)?;),
+        SlotKind::ExecSize => quote!(#n |= (u64::from(parse_exec_size(&mut c)?.0) & #mask) << #lo;),
+        SlotKind::Surface | SlotKind::Sampler => {
+            let want = if s.kind == SlotKind::Surface {
+                quote!(StateClass::Surface)
+            } else {
+                quote!(StateClass::Sampler)
+            };
+            let exp = if s.kind == SlotKind::Surface {
+                "a surface"
+            } else {
+                "a sampler"
+            };
+            quote! {
+                let at = c.column();
+                let (class, id) = parse_state_name(&mut c, names)?;
+                if class != #want { return Err(error(at, #exp, "")); }
+                #n |= (u64::from(id) & #mask) << #lo;
+            }
+        }
+        SlotKind::Label => quote!(#n |= (u64::from(parse_label(&mut c, names)?) & #mask) << #lo;),
+        _ => {
+            let val = word_value(s);
+            let exp = expected_of(s, "");
+            quote! {
+                let at = c.column();
+                let x = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+                let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
+                #n |= (v & #mask) << #lo;
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! What the generated per-instruction printers and parsers share beyond operands: the words
+//! glued to a mnemonic (`gather4_scaled.RG`, `svm_atomic.add.64`), numbers and channel masks in
+//! those words, and the spaces between operands.
+
+use super::cursor::Cursor;
+use super::error::ParseError;
+use super::spellings::{spell, value_of, CHANNEL_MASKS};
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::Write;
+
+/// The mnemonic and its `.`-separated suffix words, each with its byte column.
+#[derive(Clone, Debug)]
+pub struct Words<'a> {
+    pub base: &'a str,
+    words: Vec<(&'a str, usize)>,
+    next: usize,
+    end: usize,
+}
+
+impl<'a> Words<'a> {
+    /// Reads `mnemonic.suffix.suffix` at the cursor.
+    pub fn read(c: &mut Cursor<'a>) -> Self {
+        let start = c.column();
+        let word = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.');
+        let mut parts = word.split('.');
+        let base = parts.next().unwrap_or("");
+        let mut at = start + base.len() + 1;
+        let mut words = Vec::new();
+        for p in parts {
+            words.push((p, at));
+            at += p.len() + 1;
+        }
+        Words {
+            base,
+            words,
+            next: 0,
+            end: start + word.len(),
+        }
+    }
+
+    /// The next word, unconsumed.
+    pub fn peek(&self) -> Option<&'a str> {
+        self.words.get(self.next).map(|w| w.0)
+    }
+
+    /// Consumes the next word if it is `s`.
+    pub fn eat(&mut self, s: &str) -> bool {
+        if self.peek() == Some(s) {
+            self.next += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes the next word, which must start with `prefix`; returns the rest and its column.
+    pub fn take(
+        &mut self,
+        prefix: &str,
+        expected: &'static str,
+    ) -> Result<(&'a str, usize), ParseError> {
+        match self.words.get(self.next) {
+            Some((w, at)) if w.starts_with(prefix) => {
+                self.next += 1;
+                Ok((&w[prefix.len()..], at + prefix.len()))
+            }
+            Some((w, at)) => Err(error(*at, expected, w)),
+            None => Err(error(self.end, expected, "")),
+        }
+    }
+
+    /// Fails if a word is left.
+    pub fn finish(&self) -> Result<(), ParseError> {
+        match self.words.get(self.next) {
+            Some((w, at)) => Err(error(*at, "no further `.` suffix", w)),
+            None => Ok(()),
+        }
+    }
+
+    /// An error at the mnemonic.
+    pub fn error(&self, expected: &'static str) -> ParseError {
+        error(
+            self.end.saturating_sub(self.base.len()),
+            expected,
+            self.base,
+        )
+    }
+}
+
+/// A parse error at `column` quoting `found`.
+pub fn error(column: usize, expected: &'static str, found: &str) -> ParseError {
+    ParseError {
+        column,
+        expected,
+        found: found.to_string(),
+    }
+}
+
+/// A number in a suffix word: decimal, or hexadecimal digits when `hex` (`.xf8`).
+pub fn word_number(w: &str, hex: bool) -> Option<u64> {
+    if w.is_empty() {
+        return None;
+    }
+    if hex {
+        u64::from_str_radix(w, 16).ok()
+    } else if w.bytes().all(|b| b.is_ascii_digit()) {
+        w.parse().ok()
+    } else {
+        None
+    }
+}
+
+/// Appends a suffix number (`.x` prefix: lower-case hexadecimal digits).
+pub fn push_number(out: &mut String, v: u64, hex: bool) {
+    if hex {
+        let _ = write!(out, "{v:x}");
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
+/// Channel-mask letters of the low four bits (`R`, `RGBA`); `None` for no channel.
+pub fn channels_text(v: u64) -> Option<&'static str> {
+    spell(CHANNEL_MASKS, u8::try_from(v).ok()?)
+}
+
+/// The mask of channel letters, upper or lower case.
+pub fn channels_value(w: &str) -> Option<u64> {
+    value_of(CHANNEL_MASKS, w)
+        .or_else(|| value_of(CHANNEL_MASKS, &w.to_ascii_uppercase()))
+        .map(u64::from)
+}
+
+/// The space before an operand: at least one.
+pub fn operand_space(c: &mut Cursor<'_>) -> Result<(), ParseError> {
+    if c.skip_spaces() == 0 {
+        return Err(c.error("a space and the next operand"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_of_a_mnemonic() {
+        let mut c = Cursor::new("svm_atomic.add.64 (M1, 8)");
+        let mut w = Words::read(&mut c);
+        assert_eq!(w.base, "svm_atomic");
+        assert_eq!(w.take("", "op"), Ok(("add", 11)));
+        assert!(w.eat("64"));
+        assert!(w.finish().is_ok());
+        assert_eq!(c.rest(), " (M1, 8)");
+        let mut c = Cursor::new("bfn.xf8");
+        let mut w = Words::read(&mut c);
+        let (x, at) = w.take("x", "ctrl").unwrap();
+        assert_eq!((word_number(x, true), at), (Some(0xf8), 5));
+        assert_eq!(w.take("x", "ctrl").unwrap_err().column, 7);
+        assert_eq!(channels_value("rg"), Some(3));
+        assert_eq!(channels_text(0xf), Some("RGBA"));
+    }
+}
