@@ -72,7 +72,4 @@ mod test_support;
 pub mod generated;
 
 pub use generated::*;
-// TEMPORARY SHIM (TEXT-API.md): delete with parse_instruction_shim.rs when textinst merges.
-mod parse_instruction_shim;
-pub(crate) use parse_instruction_shim::parse_instruction;
 pub use runtime::{DecodeError, DecodeErrorKind, ValidationError};

@@ -753,6 +753,25 @@ fn v0507_duplicate_record_field() {
 }
 
 #[test]
+fn v0133_no_spelling() {
+    // A `.<op>` slot whose values both begin with `16-bit`: no word tells them apart.
+    let text = BASE
+        .replace("| Exec_size | Src |", "| Exec_size | Op | Src |")
+        .replace("| | | |", "| | | | |")
+        .replace("| --- | --- | --- |", "| --- | --- | --- | --- |")
+        .replace(
+            "- **Src(raw_operand):**",
+            "- **Op(ub):** The mode\n\n  - 0: 16-bit full\n  - 1: 16-bit chrominance\n\n- **Src(raw_operand):**",
+        )
+        .replace("FOO <src>", "FOO.<op> <src>");
+    let d = one(&text, Code::NoSpelling);
+    assert!(d.message.contains("16-bit"), "{d:#?}");
+    // Line 24 is `  - 1: 16-bit chrominance` (BASE's 20 lines, then Op's bullet, a blank line
+    // and the first value): the value whose spelling collides.
+    assert_eq!((d.line, d.column), (24, 1));
+}
+
+#[test]
 fn every_code_is_documented_and_tested() {
     let table = std::fs::read_to_string(visa_tests::root().join("codegen/DIAGNOSTICS.md")).unwrap();
     let tests = include_str!("parse_diagnostics.rs").to_ascii_lowercase();

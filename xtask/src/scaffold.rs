@@ -13,7 +13,6 @@ const HAND_WRITTEN: &[&str] = &[
     "src/runtime",
     "src/object",
     "src/asm",
-    "src/parse_instruction_shim.rs",
     "src/bin",
     "src/test_support.rs",
     "benches",

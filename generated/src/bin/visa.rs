@@ -84,7 +84,6 @@ fn main() -> ExitCode {
         Command::Check { file, platform } => check(&file, &platform),
         Command::Roundtrip { file } => roundtrip(&file),
         Command::Dis { file, out } => dis(&file, out.as_deref()),
-    },
         Command::Asm {
             inputs,
             output,

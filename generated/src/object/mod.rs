@@ -27,7 +27,6 @@
 
 mod names;
 // TEMPORARY: remove when the generated `Instruction::print_text` lands.
-mod print_text_shim;
 mod stream;
 pub mod text;
 
