@@ -5,6 +5,7 @@
 //! and runs it there (see `.ci/run`). Each vector names the file and offset it comes from and
 //! the line Intel printed for it; the errata's headers hold the full evidence.
 
+use visa::runtime::DataType;
 use visa::{decode, Instruction, Platform};
 
 /// Decodes all of `bytes` as one instruction, validates it on `platform` and checks that it
@@ -109,4 +110,45 @@ fn svm_gather_block_size_8_is_0b10() {
         decode(&bytes).is_err() || decode(&bytes).is_ok_and(|(i, _)| i.validate(Platform::Xehp).is_err()),
         "0b11 is no block size Intel knows"
     );
+}
+
+#[test]
+fn shr_takes_signed_integer_shift_counts() {
+    // SHR-signed-integer-types.patch: real-kernels/dg2/arith_int_int_ops.isa at 0x183e,
+    // `shr (M1, 16) V0117(0,0)<1> V0121(0,0)<1;1,0> 0x1:d` (immediate type byte 01 = D), and
+    // small_types_avg_u8.isa at 0xfc8, `shr (M1, 16) V0078(0,0)<1> V0080(0,0)<1;1,0> 0x1:w`
+    // (type byte 03 = W). The doc's map listed UD, UW, UB only.
+    let d = [
+        0x25, 0x04, 0x00, 0x00, 0x00, 0x75, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0x79, 0, 0, 0, 0, 0,
+        0x22, 0x01, 0x05, 0x01, 0x01, 0, 0, 0,
+    ];
+    let w = [
+        0x25, 0x04, 0x00, 0x00, 0x00, 0x4e, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0x50, 0, 0, 0, 0, 0,
+        0x22, 0x01, 0x05, 0x03, 0x01, 0, 0, 0,
+    ];
+    for (bytes, ty) in [(&d, DataType::D), (&w, DataType::W)] {
+        for p in Platform::ALL {
+            let Instruction::Shr(s) = accepted(bytes, *p) else {
+                panic!("SHR expected")
+            };
+            assert_eq!(s.src1.immediate_type(), Some(ty));
+        }
+    }
+}
+
+#[test]
+fn madw_runs_16_elements_before_pvc() {
+    // MADW-exec-size-16-all-platforms.patch: real-kernels/dg2/arith_int_uint_ops.isa (GEN
+    // platform 13 = DG2) at 0xecd, `madw (M1, 16) V0074(0,0)<1> V0069(0,0)<1;1,0>
+    // V0071(0,0)<1;1,0> 0x0:ud`: Exec_size 0x04. The doc marked 16 elements `{PVC+}`.
+    let bytes = [
+        0x91, 0x04, 0x00, 0x00, 0x00, 0x4a, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0x45, 0, 0, 0, 0, 0,
+        0x22, 0x01, 0x00, 0x47, 0, 0, 0, 0, 0, 0x22, 0x01, 0x05, 0x00, 0, 0, 0, 0,
+    ];
+    for p in Platform::ALL {
+        let Instruction::Madw(m) = accepted(&bytes, *p) else {
+            panic!("MADW expected")
+        };
+        assert_eq!(m.exec_size.size.meaning(), "16 elements");
+    }
 }

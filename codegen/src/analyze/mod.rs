@@ -2,6 +2,7 @@
 //! render and cannot fail. Every choice a doc leaves open is made here, once, with a warning.
 
 pub mod naming;
+mod packed;
 pub mod platform;
 pub mod text;
 

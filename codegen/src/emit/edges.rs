@@ -331,7 +331,7 @@ fn instruction_type_maps_at_size_0_and_1() {
     }
     let code = out.flat("src/generated/m2.rs");
     assert!(code.contains(
-        "if !(((platform >= Platform::Xehp) && matches!(t, DataType::F))) { return Err(ValidationError { instruction: \"M2\", field: \"Src\", rule: \"Operand type maps: Src types {XEHP+} F\","
+        "if !(((platform >= Platform::Xehp) && matches!(t, DataType::F | DataType::Vf))) { return Err(ValidationError { instruction: \"M2\", field: \"Src\", rule: \"Operand type maps: Src types {XEHP+} F\","
     ), "{code}");
 }
 

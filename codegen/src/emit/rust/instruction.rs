@@ -361,7 +361,9 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
                     // The analyzer drops such maps; a map allowing no type matches nothing.
                     return quote!(false);
                 }
-                let types = m.types.iter().map(|t| {
+                // Packed immediates (V, UV, VF) pass where a compatible element type is listed.
+                let admitted = m.immediate_types();
+                let types = admitted.iter().map(|t| {
                     let v = ident(&crate::analyze::naming::type_name(t));
                     quote!(DataType::#v)
                 });

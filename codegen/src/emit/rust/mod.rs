@@ -334,12 +334,13 @@ Adds.
         assert!(diags.is_empty(), "{diags:?}");
         let files = render(&model, &Options::default());
         let code = &files["src/generated/addx.rs"];
-        // Both sources are checked, the destination (never an immediate) is not.
+        // Both sources are checked, the destination (never an immediate) is not; the packed
+        // immediates pass with their compatible element types (V: D, UV: UD, VF: F).
         let rule = "Operand type maps: Src types UD, D | {XEHP+} F, BF";
         assert_eq!(code.matches(rule).count(), 2, "{code}");
         let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
-            flat.contains("if !(matches!(t, DataType::Ud | DataType::D) || ((platform >= Platform::Xehp) && matches!(t, DataType::F | DataType::Bf)))"),
+            flat.contains("if !(matches!(t, DataType::Ud | DataType::D | DataType::V | DataType::Uv) || ((platform >= Platform::Xehp) && matches!(t, DataType::F | DataType::Bf | DataType::Vf)))"),
             "{code}"
         );
         // The property tests draw source immediates from the map valid everywhere.
