@@ -21,10 +21,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("fcall names", "the callee's name string of an FCALL is created with the instruction; it is added to the pool by the instruction parser, not by the declarations"),
 ];
 
-/// The message of the temporary `parse_instruction` shim: instruction streams cannot be
-/// compared while every instruction line fails with it.
-const SHIM: &str = "the instruction parser is not generated yet";
-
 fn must_have(what: &str) {
     assert!(std::env::var_os("CI").is_none(), "{what}; CI is set: it must be present");
     println!("skipped: {what}");
@@ -258,7 +254,7 @@ fn dg2_instruction_streams_are_intels_byte_for_byte() {
         let intel = File::parse(&std::fs::read(&isa).unwrap()).expect("Intel's file reads");
         let ours = match run_asm(&sources_of(&isa.with_extension("visaasm")), true) {
             Ok(f) => f,
-            Err(d) if d.iter().all(|d| d.message.contains(SHIM)) => {
+            Err(d) if only_not_yet(&d) => {
                 pending += 1;
                 continue;
             }
@@ -286,19 +282,36 @@ fn dg2_instruction_streams_are_intels_byte_for_byte() {
             }
         }
     }
-    if pending > 0 {
-        println!("instruction streams of {pending} files not compared: every instruction line fails with the temporary parse_instruction shim ({SHIM}); they are compared once the generated parser merges");
-    }
-    println!("{routines} routines compared, {same} byte-identical streams");
+    println!("{routines} routines compared, {same} byte-identical streams; {pending} files hold forms not parsed yet ({NOT_YET:?})");
     for f in &failures {
         println!("FAIL {f}");
     }
     assert!(failures.is_empty(), "{} stream(s) differ", failures.len());
+    // Measured 2026-11-23: 51 routines of 51 files, 7 files with forms not parsed yet.
+    assert!(same >= 51 && pending <= 7, "{same} identical, {pending} not parsed yet");
 }
 
 /// Intel's print made comparable: `.function` lines and call/label suffixes differ on re-print
 /// (note §4.3, and GenX_IR's reader appends `_<name_index>` to every label), so labels are
 /// renamed `L<n>` in order of definition; trailing blanks go.
+/// Mnemonics whose text the generated parser does not take yet: the special forms of the LSC
+/// and 3D sampler instructions (hand-written formatters still to come), `svm_block_st` (its
+/// `(<size>)` slot names bits of Properties, warning V0131) and `fcall` (its callee is a string
+/// of the pool, which the text layer's `Names` cannot look up yet). A routine whose only errors
+/// are these is counted apart, never as a failure; any other error fails the test.
+const NOT_YET: &[&str] = &[
+    "lsc_", "load_lz", "sample_l", "sample_lz", "svm_block_st", "fcall",
+];
+
+fn only_not_yet(d: &[visa::asm::Diagnostic]) -> bool {
+    let mnemonic = |d: &visa::asm::Diagnostic| {
+        let line = d.source_line.trim_start();
+        let line = line.strip_prefix('(').map_or(line, |l| l.split_once(") ").map_or(l, |x| x.1));
+        line.split([' ', '.']).next().unwrap_or("").to_string()
+    };
+    !d.is_empty() && d.iter().all(|d| NOT_YET.iter().any(|m| mnemonic(d).starts_with(m)))
+}
+
 fn normalized(text: &str, instructions: bool) -> Vec<String> {
     let labels: Vec<&str> = text
         .lines()
@@ -311,6 +324,11 @@ fn normalized(text: &str, instructions: bool) -> Vec<String> {
         .filter(|l| instructions || !l.starts_with("    ") || l.trim().is_empty())
         .map(|l| {
             let l = l.trim_end();
+            // Renamed labels change the padding before ` /// $N`: compare the comment alone.
+            let (l, comment) = match l.find(" /// $") {
+                Some(at) => (l[..at].trim_end(), &l[at..]),
+                None => (l, ""),
+            };
             let words: Vec<String> = l
                 .split(' ')
                 .map(|w| {
@@ -318,7 +336,7 @@ fn normalized(text: &str, instructions: bool) -> Vec<String> {
                     rename.get(core).map_or_else(|| w.to_string(), |r| format!("{r}{colon}"))
                 })
                 .collect();
-            words.join(" ")
+            format!("{}{comment}", words.join(" "))
         })
         .filter(|l| !l.trim().is_empty())
         .collect()
@@ -348,7 +366,8 @@ fn ocl_fixtures_read_back_by_intels_reader_print_intels_text() {
             let texts = sources_of(&k);
             let (file, instructions) = match run_asm(&texts, true) {
                 Ok(f) => (f, true),
-                Err(d) if d.iter().all(|d| d.message.contains(SHIM)) => match run_asm(&texts, false) {
+                // Declarations and labels only, for routines with forms not parsed yet.
+                Err(d) if only_not_yet(&d) => match run_asm(&texts, false) {
                     Ok(f) => (f, false),
                     Err(d) => {
                         failures.push(format!("{name}: {}", render(&d)));
@@ -389,12 +408,15 @@ fn ocl_fixtures_read_back_by_intels_reader_print_intels_text() {
             let _ = std::fs::remove_dir_all(&tmp);
         }
     }
-    println!("{checked} routine texts read back by GenX_IR, {with_instructions} with their instructions (the others: declarations and labels; instructions await the generated parser)");
+    println!("{checked} routine texts read back by GenX_IR, {with_instructions} with their instructions (the others: declarations and labels, as they hold forms not parsed yet: {NOT_YET:?})");
     for f in &failures {
         println!("FAIL {f}");
     }
     assert!(checked > 0);
     assert!(failures.is_empty(), "{} text(s) differ", failures.len());
+    // Measured 2026-11-23: 57 routine texts read back, instructions included for those
+    // without the forms above.
+    assert!(checked >= 57, "{checked} texts read back");
 }
 
 fn tempdir(name: &str) -> PathBuf {

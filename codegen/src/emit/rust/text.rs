@@ -59,7 +59,7 @@ fn tokens(model: &Model) -> TokenStream {
         if let Some((_, m)) = SPECIAL.iter().find(|(d, _)| *d == inst.doc_name) {
             let (p, a) = special_arms(inst, m);
             print_arms.push(p);
-            let pp = format_ident!("parse_{}_special", inst.module);
+            let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
             fns.push(a);
             let m = ident(m);
             by_mnemonic
@@ -82,8 +82,8 @@ fn tokens(model: &Model) -> TokenStream {
         }
         let mut tries = Vec::new();
         for (k, f) in &forms {
-            let pf = format_ident!("print_{}_{}", inst.module, k);
-            let pp = format_ident!("parse_{}_{}", inst.module, k);
+            let pf = format_ident!("print_{}_{}", inst.module.trim_end_matches('_'), k);
+            let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
             let cond = fixed_matches(inst, f);
             tries.push(quote!(if #cond { return #pf(i, names, out); }));
             fns.push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
@@ -192,7 +192,7 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
         .unwrap_or_default();
     let raws = fields.iter().map(|f| raw_of(f));
     let print = quote!(Instruction::#ty(i) => special::#m::print(#(#raws),*, out),);
-    let pp = format_ident!("parse_{}_special", inst.module);
+    let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
     let locals: Vec<_> = fields
         .iter()
         .map(|f| format_ident!("f_{}", f.rust_name))
