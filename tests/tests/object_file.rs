@@ -223,3 +223,18 @@ fn a_file_built_from_scratch_derives_counts_sizes_and_offsets() {
     assert_eq!(missing.write().unwrap_err().path, "header.kernel_info");
     let _ = Instruction::NAMES;
 }
+
+/// Found by fuzzing (`object_edit_real`): a string holding a null character was written as is
+/// and read back as two strings, so every later field shifted. The writer refuses it.
+#[test]
+fn a_string_with_a_null_character_does_not_write() {
+    let mut file = File::parse(&hand_built()).unwrap();
+    file.kernels[0].data.string_pool[1] = b"x\0y".to_vec();
+    let e = file.write().unwrap_err();
+    // The kernel object starts at 0x29; its pool is string_count (4), "k\0" (2), then "x".
+    assert_eq!(
+        (e.path.as_str(), e.offset),
+        ("kernel[0].string_pool[1]", 0x29 + 4 + 2 + 1)
+    );
+    assert!(e.message.contains("null character"), "{e}");
+}

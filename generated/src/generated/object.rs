@@ -1049,7 +1049,7 @@ impl KernelData {
         w.mark("string_count");
         w.count::<u32>("string_count", self.string_pool.len())?;
         w.mark("string_pool");
-        w.strings(&self.string_pool);
+        w.strings("string_pool", &self.string_pool)?;
         w.mark("name_index");
         w.scalar::<u32>(self.name_index);
         w.mark("variable_count");
@@ -1228,7 +1228,7 @@ impl FunctionData {
         w.mark("string_count");
         w.count::<u32>("string_count", self.string_pool.len())?;
         w.mark("string_pool");
-        w.strings(&self.string_pool);
+        w.strings("string_pool", &self.string_pool)?;
         w.mark("name_index");
         w.scalar::<u32>(self.name_index);
         w.mark("variable_count");

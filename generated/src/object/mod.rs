@@ -85,14 +85,20 @@ fn to_u32(v: usize, path: String, offset: usize) -> Result<u32, FileError> {
     })
 }
 
-/// Writes a routine object with `entry` pointing at its instructions; returns the bytes, the
-/// entry and the writer's marks.
+/// Writes a routine object that starts at byte `start` of the file, with `entry` pointing at
+/// its instructions; returns the bytes, the entry and the writer's marks. Errors name the
+/// object (`kernel[0].string_pool[3]`) and give their offset in the file.
 fn object(
     write: impl Fn(&mut ObjWriter) -> Result<(), FileError>,
     path: &str,
+    start: usize,
 ) -> Result<(ObjWriter, u32), FileError> {
     let mut w = ObjWriter::new();
-    write(&mut w)?;
+    write(&mut w).map_err(|e| FileError {
+        offset: start + e.offset,
+        path: format!("{path}.{}", e.path),
+        message: e.message,
+    })?;
     let entry = w.position_of("instructions").unwrap_or(w.out.len());
     let entry = to_u32(entry, format!("{path}.entry"), 0)?;
     if let Some(at) = w.position_of("entry") {
@@ -287,7 +293,7 @@ impl File {
         let mut kernel_entries = Vec::new();
         for (i, (info, k)) in header.kernel_info.iter_mut().zip(&self.kernels).enumerate() {
             let path = format!("kernel[{i}]");
-            let (w, entry) = object(|w| k.data.write(w), &path)?;
+            let (w, entry) = object(|w| k.data.write(w), &path, pos)?;
             let here = |f: &str| format!("header.kernel_info[{i}].{f}");
             info.offset = to_u32(pos, here("offset"), pos)?;
             info.size = to_u32(w.out.len(), here("size"), pos)?;
@@ -328,7 +334,7 @@ impl File {
             .enumerate()
         {
             let path = format!("function[{i}]");
-            let (w, entry) = object(|w| f.data.write(w), &path)?;
+            let (w, entry) = object(|w| f.data.write(w), &path, pos)?;
             let here = |f: &str| format!("header.function_info[{i}].{f}");
             info.offset = to_u32(pos, here("offset"), pos)?;
             info.size = to_u32(w.out.len(), here("size"), pos)?;

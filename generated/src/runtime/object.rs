@@ -346,12 +346,26 @@ impl ObjWriter {
         }
     }
 
-    /// Strings, each followed by its null terminator.
-    pub fn strings(&mut self, items: &[Vec<u8>]) {
-        for s in items {
+    /// Strings, each followed by its null terminator. A string holding a null character is
+    /// an error: it would read back as two strings (found by fuzzing, `object_edit_real`).
+    pub fn strings(&mut self, field: &'static str, items: &[Vec<u8>]) -> Result<(), FileError> {
+        for (i, s) in items.iter().enumerate() {
+            if let Some(at) = s.iter().position(|&b| b == 0) {
+                self.path.push(Seg::Index(field, i));
+                let e = FileError {
+                    offset: self.out.len() + at,
+                    path: render(&self.path, None),
+                    message: format!(
+                        "a null character at byte {at} of the string; strings are null-terminated and cannot hold one"
+                    ),
+                };
+                self.path.pop();
+                return Err(e);
+            }
             self.out.extend_from_slice(s);
             self.out.push(0);
         }
+        Ok(())
     }
 
     pub fn records<T>(
@@ -418,6 +432,18 @@ mod tests {
         let mut r = ObjReader::new(&bytes);
         assert_eq!(r.strings("s", 2).unwrap(), [b"ab".to_vec(), b"".to_vec()]);
         assert!(r.strings("s", 1).is_err());
+    }
+
+    #[test]
+    fn strings_with_a_null_character_do_not_write() {
+        let mut w = ObjWriter::new();
+        w.strings("string_pool", &[b"ok".to_vec()]).unwrap();
+        let e = w
+            .strings("string_pool", &[b"a".to_vec(), b"b\0c".to_vec()])
+            .unwrap_err();
+        // "ok\0" and "a\0" are written, the null of "b\0c" is its byte 1.
+        assert_eq!((e.path.as_str(), e.offset), ("string_pool[1]", 3 + 2 + 1));
+        assert!(e.message.contains("null character"), "{e}");
     }
 
     #[test]

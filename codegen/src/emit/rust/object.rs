@@ -184,7 +184,7 @@ fn record(r: &Record) -> TokenStream {
                 members.push(quote!(#doc pub #id: Vec<Vec<u8>>,));
                 reads.push(quote!(let #id = r.strings(#fname, u64::from(#c))?;));
                 inits.push(quote!(#id,));
-                writes.push(quote!(w.strings(&self.#id);));
+                writes.push(quote!(w.strings(#fname, &self.#id)?;));
             }
             RecordFieldKind::Bytes { size } => {
                 let c = count_local(size);
