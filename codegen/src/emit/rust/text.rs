@@ -82,8 +82,8 @@ fn tokens(model: &Model) -> TokenStream {
         }
         let mut tries = Vec::new();
         for (k, f) in &forms {
-            let pf = format_ident!("print_{}_{}", inst.module, k);
-            let pp = format_ident!("parse_{}_{}", inst.module, k);
+            let pf = format_ident!("print_{}_{}", inst.module.trim_end_matches('_'), k);
+            let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
             let cond = fixed_matches(inst, f);
             tries.push(quote!(if #cond { return #pf(i, names, out); }));
             fns.push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
