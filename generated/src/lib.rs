@@ -44,6 +44,24 @@
 //! - exec sizes and other enumerated values need no check: their enums hold only the listed
 //!   values, and decoding anything else is a [`DecodeErrorKind::InvalidValue`].
 //!
+//! # Assembly text
+//!
+//! [`Instruction::print_text`] prints an instruction as Intel's IGC 12504.6 prints it (without
+//! indentation and ` /// $N`), and [`parse_instruction`] reads such a line back; names of
+//! variables and labels come from a [`runtime::text::Names`]. Both are generated from each
+//! doc's `## Text` templates (spellings of enumerated values per `codegen/NAMING.md`, "Text
+//! spellings"); whatever prints parses back to the same instruction, and values the text
+//! cannot spell are a [`runtime::text::PrintError`]. What the templates cannot express is
+//! hand-written in [`runtime::text::special`]:
+//! - FENCE: `fence_global`/`fence_local`/`fence_sw` and the dot rule of its flag letters;
+//! - ADDR_ADD's first source, printed as the address `&V`.
+//!
+//! Not printed yet (a [`runtime::text::PrintError::NoTextForm`] naming the instruction):
+//! 3D_SAMPLE, 3D_LOAD, LSC_UNTYPED, LABEL and SUBROUTINE (label lines are the file printer's),
+//! the SVM umbrella, FCALL/FADDR/FILE (names from the string pool), SVM_BLOCK_LD/ST, MEDIA_LD,
+//! SAMPLE_UNORM, and forms whose slot has no text rule. Opcodes without a doc do not decode, so
+//! they never reach the printer.
+//!
 //! # Executors
 //!
 //! [`Execute`] has one *required* method per instruction: when a spec change adds an
