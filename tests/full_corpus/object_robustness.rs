@@ -93,15 +93,26 @@ fn sampled(f: &File, len: usize, n: usize) -> bool {
     let mut marks = vec![0, len];
     for (info, k) in f.header.kernel_info.iter().zip(&f.kernels) {
         let start = info.offset as usize;
-        marks.extend([start, start + info.size as usize, info.input_offset as usize]);
+        marks.extend([
+            start,
+            start + info.size as usize,
+            info.input_offset as usize,
+        ]);
         marks.push(start + k.data.entry as usize);
         for g in &info.gen_binary_info {
-            marks.extend([g.binary_offset as usize, (g.binary_offset + g.binary_size) as usize]);
+            marks.extend([
+                g.binary_offset as usize,
+                (g.binary_offset + g.binary_size) as usize,
+            ]);
         }
     }
     for (info, g) in f.header.function_info.iter().zip(&f.functions) {
         let start = info.offset as usize;
-        marks.extend([start, start + info.size as usize, start + g.data.entry as usize]);
+        marks.extend([
+            start,
+            start + info.size as usize,
+            start + g.data.entry as usize,
+        ]);
     }
     let first_instruction = f
         .header
@@ -109,7 +120,7 @@ fn sampled(f: &File, len: usize, n: usize) -> bool {
         .first()
         .zip(f.kernels.first())
         .map_or(len, |(i, k)| i.offset as usize + k.data.entry as usize);
-    n <= first_instruction || n % 13 == 0 || marks.iter().any(|&m| m.abs_diff(n) < 64)
+    n <= first_instruction || n.is_multiple_of(13) || marks.iter().any(|&m| m.abs_diff(n) < 64)
 }
 
 #[test]
@@ -127,9 +138,9 @@ fn every_truncation_of_every_real_file_is_an_error_with_its_place() {
             parses += 1;
             match File::parse(&bytes[..n]) {
                 Ok(_) => bad.push(format!("{name}: the first {n} bytes read as a whole file")),
-                Err(e) if e.offset > n || e.path.is_empty() || e.message.is_empty() => {
-                    bad.push(format!("{name}: prefix of {n} bytes: error without its place: {e:?}"))
-                }
+                Err(e) if e.offset > n || e.path.is_empty() || e.message.is_empty() => bad.push(
+                    format!("{name}: prefix of {n} bytes: error without its place: {e:?}"),
+                ),
                 Err(_) => {}
             }
             if bad.len() > 20 {
@@ -176,7 +187,10 @@ fn a_huge_count_in_a_small_file_errs_without_allocating_for_it() {
                 Ok(_) => panic!("{name}: {field} = all ones still reads"),
                 Err(e) => e,
             };
-            assert!(e.offset <= huge.len() && !e.path.is_empty(), "{name}: {field}: {e}");
+            assert!(
+                e.offset <= huge.len() && !e.path.is_empty(),
+                "{name}: {field}: {e}"
+            );
             assert!(
                 e.message.contains("needs at least") || e.message.contains("the file ends"),
                 "{name}: {field}: {e}"
@@ -203,6 +217,9 @@ fn a_huge_count_in_a_small_file_errs_without_allocating_for_it() {
         "{name}: {e}"
     );
     assert!(e.message.contains("count 4294967295"), "{e}");
-    println!("{checked} huge counts in {} files: each an error", files.len());
+    println!(
+        "{checked} huge counts in {} files: each an error",
+        files.len()
+    );
     assert_eq!(checked, 4 * 58);
 }
