@@ -19,13 +19,21 @@ static ALLOC: bounded_alloc::Counting = bounded_alloc::Counting;
 
 #[derive(Arbitrary, Debug)]
 enum Edit {
-    RenameString { routine: u8, index: u16, name: Vec<u8> },
+    RenameString {
+        routine: u8,
+        index: u16,
+        name: Vec<u8>,
+    },
     AddString(u8, Vec<u8>),
     DropString(u8, u16),
     AddVariable(u8, u32, u8, u16, u32),
     DropVariable(u8, u16),
     SwapVariables(u8, u16, u16),
-    AddAttribute { routine: u8, name: u32, value: Vec<u8> },
+    AddAttribute {
+        routine: u8,
+        name: u32,
+        value: Vec<u8>,
+    },
     VariableAttribute(u8, u16, u32, Vec<u8>),
     AddInput(u8, i8, u32, i16, u16),
     DuplicateInstruction(u8, u16, u16),
@@ -63,7 +71,11 @@ fn at(i: u16, len: usize) -> Option<usize> {
 
 fn apply(f: &mut File, e: Edit) {
     match e {
-        Edit::RenameString { routine, index, name } => with_routine!(f, routine, |d| {
+        Edit::RenameString {
+            routine,
+            index,
+            name,
+        } => with_routine!(f, routine, |d| {
             if let Some(i) = at(index, d.string_pool.len()) {
                 d.string_pool[i] = name;
             }
@@ -93,17 +105,28 @@ fn apply(f: &mut File, e: Edit) {
                 d.var_info.swap(a, b);
             }
         }),
-        Edit::AddAttribute { routine, name, value } => with_routine!(f, routine, |d| d
+        Edit::AddAttribute {
+            routine,
+            name,
+            value,
+        } => with_routine!(f, routine, |d| d
             .attribute_info
             .push(AttributeInfo { name, value })),
         Edit::VariableAttribute(r, i, name, value) => with_routine!(f, r, |d| {
             if let Some(i) = at(i, d.var_info.len()) {
-                d.var_info[i].attribute_info.push(AttributeInfo { name, value });
+                d.var_info[i]
+                    .attribute_info
+                    .push(AttributeInfo { name, value });
             }
         }),
         Edit::AddInput(k, kind, id, offset, size) => {
             if let Some(i) = at(k.into(), f.kernels.len()) {
-                let input = InputInfo { kind, id, offset, size };
+                let input = InputInfo {
+                    kind,
+                    id,
+                    offset,
+                    size,
+                };
                 f.kernels[i].data.input_info.push(input);
             }
         }
@@ -188,13 +211,21 @@ fn content(f: &File) -> File {
     }
     for k in &mut f.kernels {
         k.data.entry = 0;
-        k.data.instructions.instructions.iter_mut().for_each(|i| i.0 = 0);
+        k.data
+            .instructions
+            .instructions
+            .iter_mut()
+            .for_each(|i| i.0 = 0);
         // Where decoding stops moves with the instructions before it; the bytes stay.
         k.data.instructions.stop = None;
     }
     for k in &mut f.functions {
         k.data.entry = 0;
-        k.data.instructions.instructions.iter_mut().for_each(|i| i.0 = 0);
+        k.data
+            .instructions
+            .instructions
+            .iter_mut()
+            .for_each(|i| i.0 = 0);
         // Where decoding stops moves with the instructions before it; the bytes stay.
         k.data.instructions.stop = None;
     }
@@ -202,15 +233,25 @@ fn content(f: &File) -> File {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((len, rest)) = data.split_first_chunk::<4>() else { return };
+    let Some((len, rest)) = data.split_first_chunk::<4>() else {
+        return;
+    };
     let len = (u32::from_le_bytes(*len) as usize).min(rest.len());
     let (bytes, edits) = rest.split_at(len);
     let (parsed, peak) = bounded_alloc::peak_of(|| File::parse(bytes));
-    assert!(peak <= bounded_alloc::parse_bound(bytes.len()), "reading {len} bytes held {peak}");
+    assert!(
+        peak <= bounded_alloc::parse_bound(bytes.len()),
+        "reading {len} bytes held {peak}"
+    );
     let Ok(mut file) = parsed else { return };
-    assert!(file.write().ok().as_deref() == Some(bytes), "a file that reads writes back differently");
+    assert!(
+        file.write().ok().as_deref() == Some(bytes),
+        "a file that reads writes back differently"
+    );
     let mut u = Unstructured::new(edits);
-    let Ok(list) = Vec::<Edit>::arbitrary(&mut u) else { return };
+    let Ok(list) = Vec::<Edit>::arbitrary(&mut u) else {
+        return;
+    };
     for e in list {
         apply(&mut file, e);
     }
@@ -219,6 +260,12 @@ fuzz_target!(|data: &[u8]| {
         Ok(b) => b,
         Err(e) => panic!("the writer wrote a file that does not read: {e}"),
     };
-    assert!(back.write().ok() == Some(out), "written bytes read and write back differently");
-    assert!(content(&back) == content(&file), "written bytes read back as other content");
+    assert!(
+        back.write().ok() == Some(out),
+        "written bytes read and write back differently"
+    );
+    assert!(
+        content(&back) == content(&file),
+        "written bytes read back as other content"
+    );
 });

@@ -12,12 +12,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use visa::cmp::{RelOp, RelOpEncodeRelationalOperator};
+use visa::enums::{ExecSize, ExecSizeExecutionMask as Mask, ExecSizeSize as Size};
 use visa::object::{
-    AttributeInfo, File, InputInfo, InstructionStream, Kernel, KernelData, KernelInfo,
-    LabelInfo, PredicateInfo, SurfaceInfo, VarInfo,
+    AttributeInfo, File, InputInfo, InstructionStream, Kernel, KernelData, KernelInfo, LabelInfo,
+    PredicateInfo, SurfaceInfo, VarInfo,
 };
 use visa::runtime::{DataType, Immediate, PredicateControl, Region, StateClass, VectorOperand};
-use visa::enums::{ExecSize, ExecSizeExecutionMask as Mask, ExecSizeSize as Size};
 use visa::{Add, Cmp};
 use visa::{Instruction, Mov, Movs, Ret, Subroutine};
 
@@ -43,10 +43,7 @@ fn shared() -> Option<PathBuf> {
 }
 
 fn genx_ir_present() -> bool {
-    let ok = Command::new("GenX_IR")
-        .arg("-help")
-        .output()
-        .is_ok();
+    let ok = Command::new("GenX_IR").arg("-help").output().is_ok();
     if !ok {
         missing("Intel's vISA reader GenX_IR is not on PATH (package libigc-tools)");
     }
@@ -61,7 +58,13 @@ fn intel_print(bytes: &[u8], tag: &str) -> Result<Vec<String>, String> {
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     std::fs::write(dir.join("in.isa"), bytes).map_err(|e| e.to_string())?;
     let out = Command::new("GenX_IR")
-        .args(["in.isa", "-platform", "DG2", "-dumpcommonisa", "-dumpToCurrentDir"])
+        .args([
+            "in.isa",
+            "-platform",
+            "DG2",
+            "-dumpcommonisa",
+            "-dumpToCurrentDir",
+        ])
         .current_dir(&dir)
         .output()
         .map_err(|e| format!("GenX_IR does not run: {e}"))?;
@@ -282,7 +285,11 @@ fn intels_reader_reads_a_file_built_from_scratch() {
         ".kernel_attr SimdSize=8",
     ];
     let absent: Vec<&str> = expected.iter().copied().filter(|l| !has(l)).collect();
-    assert!(absent.is_empty(), "lines missing: {absent:#?}\nprint:\n{}", texts[0]);
+    assert!(
+        absent.is_empty(),
+        "lines missing: {absent:#?}\nprint:\n{}",
+        texts[0]
+    );
     assert_eq!(
         instruction_lines(&texts[0]),
         [
@@ -298,7 +305,11 @@ fn intels_reader_reads_a_file_built_from_scratch() {
     );
     // GenX_IR names a subroutine label NAME_INDEX_0, INDEX its string's (the dg2 files print
     // `_main_32_0` for `_main` at index 32); SUBROUTINE prints as that label's line.
-    assert!(has(".function \"_main_3_0\"") && has("_main_3_0:"), "print:\n{}", texts[0]);
+    assert!(
+        has(".function \"_main_3_0\"") && has("_main_3_0:"),
+        "print:\n{}",
+        texts[0]
+    );
 }
 
 /// Every kernel and function of `file` (in the order GenX_IR's texts sort: the kernel, then
@@ -316,7 +327,11 @@ fn rename(line: &str, from: &str, to: &str) -> String {
         let after = rest[at + from.len()..].chars().next();
         let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
         out.push_str(&rest[..at]);
-        out.push_str(if word(before) || word(after) { from } else { to });
+        out.push_str(if word(before) || word(after) {
+            from
+        } else {
+            to
+        });
         rest = &rest[at + from.len()..];
     }
     out.push_str(rest);
@@ -350,7 +365,11 @@ fn intels_reader_prints_edits_of_real_files_and_nothing_else() {
             }
         };
         let mut file = File::parse(&bytes).expect("every dg2 file reads");
-        assert_eq!(original.len(), routine_count(&file), "{stem}: one text per routine");
+        assert_eq!(
+            original.len(),
+            routine_count(&file),
+            "{stem}: one text per routine"
+        );
         let k = &mut file.kernels[0].data;
         // The kernel's first variable whose name no other entry of the pool shares.
         let Some(v) = k.var_info.iter().find(|v| {
@@ -385,7 +404,9 @@ fn intels_reader_prints_edits_of_real_files_and_nothing_else() {
         let texts = match intel_print(&edited, &format!("{stem}-edit")) {
             Ok(t) => t,
             Err(e) => {
-                failures.push(format!("{stem}: Intel's reader fails on the edited file: {e}"));
+                failures.push(format!(
+                    "{stem}: Intel's reader fails on the edited file: {e}"
+                ));
                 continue;
             }
         };
@@ -417,7 +438,10 @@ fn intels_reader_prints_edits_of_real_files_and_nothing_else() {
         let decl = want[0]
             .iter()
             .any(|l| l.starts_with(&format!(".decl {new} v_type=G")));
-        assert!(decl, "{stem}: the renamed .decl line is expected (type {ty})");
+        assert!(
+            decl,
+            "{stem}: the renamed .decl line is expected (type {ty})"
+        );
         let got: Vec<Vec<String>> = texts.iter().map(|t| lines(t)).collect();
         // The added line is compared word by word: Intel pads instructions to a column.
         let squash = |v: &Vec<Vec<String>>| -> Vec<Vec<String>> {
@@ -433,7 +457,11 @@ fn intels_reader_prints_edits_of_real_files_and_nothing_else() {
             let (g, w) = (squash(&got), squash(&want));
             let count = |v: &Vec<Vec<String>>| v.iter().map(Vec::len).collect::<Vec<_>>();
             if count(&g) != count(&w) {
-                failures.push(format!("{stem}: lines per text {:?}, expected {:?}", count(&g), count(&w)));
+                failures.push(format!(
+                    "{stem}: lines per text {:?}, expected {:?}",
+                    count(&g),
+                    count(&w)
+                ));
             }
             let diff: Vec<String> = g
                 .iter()
