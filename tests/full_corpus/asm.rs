@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 use visa::asm::{assemble, render, Options, Source};
 use visa::object::{AttributeInfo, File, Routine};
 
+mod support;
+use support::shared;
+
 /// What an assembled file lacks or orders differently, by design: the text does not hold it.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("GEN binaries", "a kernel's GEN binaries (gen_binary_info) are compiled code, not in the text: asm writes none"),
@@ -24,17 +27,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
 fn must_have(what: &str) {
     assert!(std::env::var_os("CI").is_none(), "{what}; CI is set: it must be present");
     println!("skipped: {what}");
-}
-
-fn shared() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_SHARED").map(PathBuf::from).into_iter().collect();
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    candidates.extend([here.join("../shared"), here.join("../../shared")]);
-    let found = candidates.into_iter().find(|d| d.join("real-kernels/dg2").is_dir());
-    if found.is_none() {
-        must_have("real-kernels/dg2 not found (set VISA_SHARED to the shared directory)");
-    }
-    found
 }
 
 fn fixtures() -> Option<PathBuf> {

@@ -16,9 +16,12 @@
 //! It prints the totals: lines exact / total per kind, files identical / total.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use visa::object::text::{print_function, print_kernel, Printed};
 use visa::object::File;
+
+mod support;
+use support::shared;
 
 /// Opcodes whose instructions may stay unprinted once the printer exists: (mnemonic as
 /// `Instruction::name`, why). Empty: every instruction of the corpus must print.
@@ -31,27 +34,6 @@ const UNPRINTED: &[(&str, &str)] = &[
 
 /// What our printer writes for an instruction it cannot print (see `object/text/body.rs`).
 const NOT_PRINTED: &str = "    // cannot print: ";
-
-fn shared() -> Option<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Some(dir) = std::env::var_os("VISA_SHARED") {
-        candidates.push(PathBuf::from(dir));
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    candidates.push(here.join("../shared"));
-    candidates.push(here.join("../../shared"));
-    let found = candidates
-        .into_iter()
-        .find(|d| d.join("real-kernels/dg2").is_dir());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "real-kernels/dg2 not found (set VISA_SHARED to the shared directory); CI is set: the corpus must be present"
-        );
-        println!("skipped: real-kernels/dg2 not found; set VISA_SHARED to the shared directory");
-    }
-    found
-}
 
 /// The kind of one line of Intel's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

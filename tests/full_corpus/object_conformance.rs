@@ -9,7 +9,7 @@
 //! CI copies this file into the crate generated from `../shared/visa-docs/current/instructions`
 //! (every opcode of the real files decodes there) and runs it with `VISA_SHARED` set.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use visa::cmp::{RelOp, RelOpEncodeRelationalOperator};
 use visa::enums::{ExecSize, ExecSizeExecutionMask as Mask, ExecSizeSize as Size};
@@ -21,25 +21,15 @@ use visa::runtime::{DataType, Immediate, PredicateControl, Region, StateClass, V
 use visa::{Add, Cmp};
 use visa::{Instruction, Mov, Movs, Ret, Subroutine};
 
+mod support;
+use support::shared;
+
 fn missing(what: &str) {
     assert!(
         std::env::var_os("CI").is_none(),
         "{what}; CI is set: it must be present"
     );
     println!("skipped: {what}");
-}
-
-fn shared() -> Option<PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let found = std::env::var_os("VISA_SHARED")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([here.join("../shared"), here.join("../../shared")])
-        .find(|d| d.join("real-kernels/dg2").is_dir());
-    if found.is_none() {
-        missing("real-kernels/dg2 not found (set VISA_SHARED to the shared directory)");
-    }
-    found
 }
 
 fn genx_ir_present() -> bool {

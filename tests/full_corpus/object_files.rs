@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use visa::object::{File, Routine, Variable};
 use visa::Instruction;
 
+mod support;
+use support::shared;
+
 /// Files whose instruction stream stops decoding because of an error in the docs. The test
 /// fails when one of them decodes fully (the errata fixed it: remove it here) or when another
 /// file stops. With the counted parameter lists of 3D_LOAD/3D_SAMPLE and the errata of
@@ -17,27 +20,6 @@ const DOC_ERRORS: &[(&str, &str)] = &[];
 
 /// Stands for a `NAME:` line among the mnemonics.
 const LABEL_LINE: &str = "<label>";
-
-fn shared() -> Option<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Some(dir) = std::env::var_os("VISA_SHARED") {
-        candidates.push(PathBuf::from(dir));
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    candidates.push(here.join("../shared"));
-    candidates.push(here.join("../../shared"));
-    let found = candidates
-        .into_iter()
-        .find(|d| d.join("real-kernels/dg2").is_dir());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "real-kernels/dg2 not found (set VISA_SHARED to the shared directory); CI is set: the corpus must be present"
-        );
-        println!("skipped: real-kernels/dg2 not found; set VISA_SHARED to the shared directory");
-    }
-    found
-}
 
 /// What Intel's text says about one kernel or function.
 #[derive(Default, Debug)]

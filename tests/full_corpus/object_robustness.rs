@@ -8,6 +8,9 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use visa::object::File;
 
+mod support;
+use support::shared;
+
 /// Counts the heap bytes each thread holds (tests run on several threads at once).
 struct PerThread;
 
@@ -42,23 +45,6 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
     PEAK.with(|p| p.set(base));
     let out = f();
     (out, PEAK.with(Cell::get).saturating_sub(base))
-}
-
-fn shared() -> Option<PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let found = std::env::var_os("VISA_SHARED")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([here.join("../shared"), here.join("../../shared")])
-        .find(|d| d.join("real-kernels/dg2").is_dir());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "real-kernels/dg2 not found (set VISA_SHARED to the shared directory); CI is set: the corpus must be present"
-        );
-        println!("skipped: real-kernels/dg2 not found; set VISA_SHARED to the shared directory");
-    }
-    found
 }
 
 fn real_files(shared: &Path) -> Vec<(String, Vec<u8>)> {

@@ -9,31 +9,13 @@ use std::path::{Path, PathBuf};
 use visa::object::{File, Routine};
 use visa::runtime::text::{split_line, subroutine_label_name, Line, NameTable};
 
+mod support;
+use support::shared;
+
 /// Kinds whose text is not produced yet (special forms without a formatter, FCALL's function
 /// name from the string pool, SVM_BLOCK_ST's size that no field names). The test fails when one
 /// of them prints or parses (remove it here) or when another kind misses.
 const NOT_YET: &[&str] = &["3D_LOAD", "3D_SAMPLE", "FCALL", "SVM_BLOCK_ST"];
-
-fn shared() -> Option<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Some(dir) = std::env::var_os("VISA_SHARED") {
-        candidates.push(PathBuf::from(dir));
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    candidates.push(here.join("../shared"));
-    candidates.push(here.join("../../shared"));
-    let found = candidates
-        .into_iter()
-        .find(|d| d.join("real-kernels/dg2").is_dir());
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "real-kernels/dg2 not found (set VISA_SHARED); CI is set: the corpus must be present"
-        );
-        println!("skipped: real-kernels/dg2 not found; set VISA_SHARED to the shared directory");
-    }
-    found
-}
 
 /// Intel's instruction lines by `$N`.
 fn intel_lines(path: &Path) -> BTreeMap<u32, String> {

@@ -1,0 +1,24 @@
+//! Shared by the full-corpus tests (CI copies this directory into the crate generated from the
+//! current family, where each `tests/*.rs` is its own test crate and includes this module).
+
+use std::path::{Path, PathBuf};
+
+/// The shared reference directory (`$VISA_SHARED`, else `../shared` or `../../shared` beside the
+/// crate) holding `real-kernels/dg2`, or `None` with the reason printed. With `CI` set its
+/// absence fails the test instead.
+pub fn shared() -> Option<PathBuf> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = std::env::var_os("VISA_SHARED")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([here.join("../shared"), here.join("../../shared")])
+        .find(|d| d.join("real-kernels/dg2").is_dir());
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "real-kernels/dg2 not found (set VISA_SHARED to the shared directory); CI is set: the corpus must be present"
+        );
+        println!("skipped: real-kernels/dg2 not found; set VISA_SHARED to the shared directory");
+    }
+    found
+}
