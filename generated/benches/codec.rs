@@ -1,7 +1,11 @@
-//! Codec throughput of the generated crate: decode and encode of a stream of at least 100,000
-//! random valid instructions mixing every instruction, against a memcpy of the same bytes
-//! measured in the same run (the ceiling); and heap allocations per decoded instruction,
-//! counted by a counting global allocator.
+//! Codec throughput of the generated crate, on two streams: at least 100,000 random valid
+//! instructions mixing every instruction (group `codec`), and the real instruction streams of
+//! Intel's dg2 files (group `dg2`, skipped when `../shared` is absent). Each is decoded and
+//! encoded whole, against a memcpy of the same bytes measured in the same run (the ceiling).
+//! `decode` decodes every instruction to a value the loop consumes (what a disassembler or
+//! simulator does, and what peers' decode figures measure); `decode_collect` also stores each
+//! in a `Vec<Instruction>`. Heap allocations per decoded instruction are counted by a counting
+//! global allocator.
 //!
 //! The stream is built from random bytes: every candidate whose decode succeeds is a valid
 //! instruction, so no hand-written generator can drift from the spec. Extra figures (stream
@@ -11,6 +15,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+mod support;
 
 struct Counting;
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -115,25 +121,87 @@ fn decode_all(bytes: &[u8], out: &mut Vec<visa::Instruction>) {
     }
 }
 
+/// Decodes every instruction of `bytes`, handing each to the optimizer's black box; returns
+/// the count.
+fn decode_each(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    let mut n = 0;
+    while let Some(rest) = bytes.get(at..).filter(|r| !r.is_empty()) {
+        // Matched by reference: the instruction is used where decode put it, not moved.
+        match &visa::decode(rest) {
+            Ok((inst, used)) => {
+                std::hint::black_box(inst);
+                at += used;
+                n += 1;
+            }
+            Err(e) => panic!("stream instruction failed to decode at {at}: {e}"),
+        }
+    }
+    n
+}
+
+/// Decode, decode into a Vec, encode and memcpy of one stream, as criterion group `group`.
+fn stream_group(c: &mut Criterion, group: &str, bytes: &[u8], count: usize) {
+    let mut decoded = Vec::with_capacity(count);
+    decode_all(bytes, &mut decoded);
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("decode", |b| {
+        b.iter(|| decode_each(std::hint::black_box(bytes)))
+    });
+    g.bench_function("decode_collect", |b| {
+        let mut out = Vec::with_capacity(count);
+        b.iter(|| {
+            out.clear();
+            decode_all(std::hint::black_box(bytes), &mut out);
+        })
+    });
+    g.bench_function("encode", |b| {
+        let mut out = Vec::with_capacity(bytes.len());
+        b.iter(|| {
+            out.clear();
+            for inst in std::hint::black_box(&decoded) {
+                inst.encode(&mut out);
+            }
+        })
+    });
+    g.bench_function("memcpy", |b| {
+        let mut out = vec![0u8; bytes.len()];
+        b.iter(|| out.copy_from_slice(std::hint::black_box(bytes)))
+    });
+    g.finish();
+}
+
+/// Heap allocations of decoding every instruction of `bytes` once (the Vec reserved first).
+fn allocations(bytes: &[u8], count: usize) -> usize {
+    let mut sink = Vec::with_capacity(count);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    decode_all(bytes, &mut sink);
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
 fn benches(c: &mut Criterion) {
     let s = stream();
     assert!(s.count >= STREAM_LEN, "no valid instruction found");
-    let mut decoded = Vec::with_capacity(s.count);
-    decode_all(&s.bytes, &mut decoded);
-
-    // Allocations per decode, outside criterion's own bookkeeping.
-    let mut sink = Vec::with_capacity(s.count);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    decode_all(&s.bytes, &mut sink);
-    let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let allocs = allocations(&s.bytes, s.count);
+    let dg2 = support::dg2_stream();
+    let dg2_json = match &dg2 {
+        Some((bytes, count)) => format!(
+            "{{\"instructions\": {count}, \"bytes\": {}, \"allocations\": {}}}",
+            bytes.len(),
+            allocations(bytes, *count)
+        ),
+        None => "null".to_string(),
+    };
     let report = format!(
-        "{{\"instructions\": {}, \"bytes\": {}, \"instructions_mixed\": {}, \"instructions_in_crate\": {}, \"allocations\": {}, \"allocations_per_decode\": {:.4}}}\n",
+        "{{\"instructions\": {}, \"bytes\": {}, \"instructions_mixed\": {}, \"instructions_in_crate\": {}, \"allocations\": {}, \"allocations_per_decode\": {:.4}, \"instruction_size\": {}, \"dg2\": {dg2_json}}}\n",
         s.count,
         s.bytes.len(),
         s.per_instruction.len(),
         visa::Instruction::NAMES.len(),
-        allocations,
-        allocations as f64 / s.count as f64
+        allocs,
+        allocs as f64 / s.count as f64,
+        std::mem::size_of::<visa::Instruction>(),
     );
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/visa-bench");
     let dir = std::env::var_os("CARGO_TARGET_DIR")
@@ -143,29 +211,10 @@ fn benches(c: &mut Criterion) {
     let _ = std::fs::write(dir.join("codec.json"), &report);
     eprint!("codec stream: {report}");
 
-    let mut g = c.benchmark_group("codec");
-    g.throughput(Throughput::Bytes(s.bytes.len() as u64));
-    g.bench_function("decode", |b| {
-        let mut out = Vec::with_capacity(s.count);
-        b.iter(|| {
-            out.clear();
-            decode_all(std::hint::black_box(&s.bytes), &mut out);
-        })
-    });
-    g.bench_function("encode", |b| {
-        let mut out = Vec::with_capacity(s.bytes.len());
-        b.iter(|| {
-            out.clear();
-            for inst in std::hint::black_box(&decoded) {
-                inst.encode(&mut out);
-            }
-        })
-    });
-    g.bench_function("memcpy", |b| {
-        let mut out = vec![0u8; s.bytes.len()];
-        b.iter(|| out.copy_from_slice(std::hint::black_box(&s.bytes)))
-    });
-    g.finish();
+    stream_group(c, "codec", &s.bytes, s.count);
+    if let Some((bytes, count)) = &dg2 {
+        stream_group(c, "dg2", bytes, *count);
+    }
 }
 
 criterion_group! {

@@ -90,4 +90,4 @@ mod test_support;
 pub mod generated;
 
 pub use generated::*;
-pub use runtime::{DecodeError, DecodeErrorKind, ValidationError};
+pub use runtime::{DecodeError, DecodeErrorInfo, DecodeErrorKind, ValidationError};

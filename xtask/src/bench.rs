@@ -4,7 +4,6 @@
 //! Figures come from criterion's own `estimates.json` files, never from timers in tests.
 
 use crate::{workspace_root, EXIT_FAILURE};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -95,48 +94,65 @@ fn today() -> String {
         .unwrap_or_default()
 }
 
-fn ms(ns: f64) -> String {
-    format!("{:.2} ms", ns / 1e6)
+/// Criterion figures of one stream: decode (each instruction consumed where it was decoded),
+/// decode into a `Vec`, encode, and memcpy of the same bytes.
+pub(crate) struct Stream {
+    pub(crate) decode: Estimate,
+    pub(crate) collect: Estimate,
+    pub(crate) encode: Estimate,
+    pub(crate) memcpy: Estimate,
+    pub(crate) instructions: f64,
+    pub(crate) bytes: f64,
 }
 
-fn spread(e: &Estimate) -> String {
-    format!("{} – {}", ms(e.low), ms(e.high))
+/// The figures of one generated crate's benches.
+pub(crate) struct Codec {
+    pub(crate) label: &'static str,
+    pub(crate) random: Stream,
+    pub(crate) dg2: Option<Stream>,
+    pub(crate) stats: serde_json::Value,
+    pub(crate) files: Option<(serde_json::Value, [Estimate; 4])>,
 }
 
-fn verdict(ok: bool) -> &'static str {
-    if ok {
-        "met"
-    } else {
-        "missed"
-    }
-}
-
-/// The figures of one codec run (spec or full corpus).
-struct Codec {
-    label: &'static str,
-    decode: Estimate,
-    encode: Estimate,
-    memcpy: Estimate,
-    stats: serde_json::Value,
+fn stream(crit: &Path, group: &str, stats: &serde_json::Value) -> Option<Stream> {
+    let get = |id: &str| read_estimate(crit, &format!("{group}/{id}"));
+    Some(Stream {
+        decode: get("decode")?,
+        collect: get("decode_collect")?,
+        encode: get("encode")?,
+        memcpy: get("memcpy")?,
+        instructions: stats["instructions"].as_f64()?,
+        bytes: stats["bytes"].as_f64()?,
+    })
 }
 
 fn codec_run(label: &'static str, manifest: &Path, target: &Path) -> Result<Codec, String> {
-    run(cargo()
-        .args(["bench", "--bench", "codec", "--manifest-path"])
-        .arg(manifest)
-        .env("CARGO_TARGET_DIR", target))?;
+    let shared = workspace_root().join("../shared");
+    for bench in ["codec", "files"] {
+        run(cargo()
+            .args(["bench", "--bench", bench, "--manifest-path"])
+            .arg(manifest)
+            .env("VISA_SHARED", &shared)
+            .env("CARGO_TARGET_DIR", target))?;
+    }
     let crit = target.join("criterion");
-    let get = |id: &str| read_estimate(&crit, id).ok_or(format!("no criterion estimate for {id}"));
-    let stats = std::fs::read_to_string(target.join("visa-bench/codec.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .ok_or("no codec.json from the codec bench")?;
+    let json = |name: &str| -> Option<serde_json::Value> {
+        let text = std::fs::read_to_string(target.join("visa-bench").join(name)).ok()?;
+        serde_json::from_str(&text).ok()
+    };
+    let stats = json("codec.json").ok_or("no codec.json from the codec bench")?;
+    let random = stream(&crit, "codec", &stats).ok_or("no criterion estimates for codec/*")?;
+    let dg2 = stream(&crit, "dg2", &stats["dg2"]);
+    let files = json("files.json").and_then(|f| {
+        let get = |id: &str| read_estimate(&crit, &format!("files/{id}"));
+        Some((f, [get("parse")?, get("dis")?, get("print")?, get("asm")?]))
+    });
     Ok(Codec {
         label,
-        decode: get("codec/decode")?,
-        encode: get("codec/encode")?,
-        memcpy: get("codec/memcpy")?,
+        random,
+        dg2,
         stats,
+        files,
     })
 }
 
@@ -210,98 +226,15 @@ fn bench_inner() -> Result<PathBuf, String> {
         builds.push((label, debug, release, lines));
     }
 
-    let mut md = String::new();
-    let _ = writeln!(md, "# Benchmarks\n");
-    let _ = writeln!(
-        md,
-        "Written by `cargo xtask bench` on {}.\n\nMachine: {}.\n",
-        today(),
-        machine()
-    );
-    let _ = writeln!(md, "Medians of criterion samples; the spread is criterion's 95% confidence interval of the median.\n");
-    let _ = writeln!(md, "## Generator\n");
-    let _ = writeln!(
-        md,
-        "| benchmark | median | spread | goal | |\n| --- | --- | --- | --- | --- |"
-    );
-    let _ = writeln!(
-        md,
-        "| parse + schema, whole shared corpus (current + 2021) | {} | {} | — | |",
-        ms(parse.median),
-        spread(&parse)
-    );
-    let _ = writeln!(
-        md,
-        "| full regen of the current corpus into a temp dir, first run | {} | {} | < 100 ms | {} |",
-        ms(first.median),
-        spread(&first),
-        verdict(first.median < 100e6)
-    );
-    let _ = writeln!(
-        md,
-        "| no-op regen (nothing written) | {} | {} | < 30 ms | {} |",
-        ms(noop.median),
-        spread(&noop),
-        verdict(noop.median < 30e6)
-    );
-    let _ = writeln!(md, "\n## Codec\n");
-    let _ = writeln!(md, "A stream of random valid instructions (found by decoding random bytes), decoded and encoded whole; memcpy of the same bytes in the same run is the ceiling.\n");
-    let _ = writeln!(md, "| crate | instructions | bytes | instructions mixed | decode | decode / memcpy | encode | encode / memcpy | memcpy | allocations per decode |");
-    let _ = writeln!(
-        md,
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-    );
-    for c in &codecs {
-        let n = c.stats["instructions"].as_f64().unwrap_or(0.0);
-        let bytes = c.stats["bytes"].as_f64().unwrap_or(0.0);
-        let rate = |e: &Estimate| {
-            format!(
-                "{:.0} MB/s, {:.1} M instr/s",
-                bytes / e.median * 1e3,
-                n / e.median * 1e3
-            )
-        };
-        let mixed = format!(
-            "{} of {}",
-            c.stats["instructions_mixed"], c.stats["instructions_in_crate"]
-        );
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {:.2} | {} | {:.2} | {:.0} MB/s | {} |",
-            c.label,
-            n,
-            bytes,
-            mixed,
-            rate(&c.decode),
-            c.memcpy.median / c.decode.median,
-            rate(&c.encode),
-            c.memcpy.median / c.encode.median,
-            bytes / c.memcpy.median * 1e3,
-            c.stats["allocations_per_decode"],
-        );
-    }
-    let full = &codecs[1];
-    let bytes = full.stats["bytes"].as_f64().unwrap_or(0.0);
-    let dec = bytes / full.decode.median; // GB/s
-    let enc = bytes / full.encode.median;
-    let _ = writeln!(md, "\nGoals (full corpus): decode ≥ 1 GB/s: {} ({dec:.2} GB/s); encode ≥ 2 GB/s: {} ({enc:.2} GB/s).", verdict(dec >= 1.0), verdict(enc >= 2.0));
-    let _ = writeln!(md, "\n## Build time of the generated crate\n");
-    let _ = writeln!(
-        md,
-        "Clean `cargo build` of the generated crate alone (no dependencies), wall time.\n"
-    );
-    let _ = writeln!(md, "| crate | generated lines | debug | release | goal (debug, full corpus) |\n| --- | --- | --- | --- | --- |");
-    for (label, debug, release, lines) in &builds {
-        let goal = if label.starts_with("full") {
-            verdict(*debug < 10.0)
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            md,
-            "| {label} | {lines} | {debug:.1} s | {release:.1} s | {goal} |"
-        );
-    }
+    let md = crate::bench_report::render(&crate::bench_report::Figures {
+        date: today(),
+        machine: machine(),
+        parse,
+        first,
+        noop,
+        codecs: &codecs,
+        builds: &builds,
+    });
     let path = root.join("BENCHMARKS.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)

@@ -2,7 +2,7 @@
 #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_parens)]
 use crate::runtime::{
     DataType, Decode, DecodeError, DecodeErrorKind, Encode, OperandClass,
-    PredicateControl, RawOperand, Reader, ValidationError, VectorOperand,
+    PredicateControl, RawOperand, Staging, Reader, ValidationError, VectorOperand,
 };
 use super::enums::*;
 use super::Platform;
@@ -200,23 +200,35 @@ pub struct GatherScaled {
 }
 impl GatherScaled {
     /// Appends the binary form, opcode byte(s) included.
+    #[inline]
     pub fn encode(&self, out: &mut Vec<u8>) {
-        out.push(0x78);
-        self.encode_fields(out);
+        self.put(&mut Staging::new(out));
+    }
+    /// Writes the binary form, opcode byte(s) included, into `out`.
+    #[inline]
+    pub fn put(&self, out: &mut Staging<'_>) {
+        out.byte(0x78);
+        self.put_fields(out);
     }
     /// Appends the fields, in format-table order.
     pub fn encode_fields(&self, out: &mut Vec<u8>) {
-        self.exec_size.to_raw().encode(out);
-        self.pred.encode(out);
-        self.block_size.encode(out);
-        self.num_blocks.to_raw().encode(out);
-        self.scale.encode(out);
-        self.surface.encode(out);
-        self.offset.encode(out);
-        self.element_offset.encode(out);
-        self.dst.encode(out);
+        self.put_fields(&mut Staging::new(out));
+    }
+    /// Writes the fields, in format-table order, into `out`.
+    #[inline]
+    pub fn put_fields(&self, out: &mut Staging<'_>) {
+        self.exec_size.to_raw().put(out);
+        self.pred.put(out);
+        self.block_size.put(out);
+        self.num_blocks.to_raw().put(out);
+        self.scale.put(out);
+        self.surface.put(out);
+        self.offset.put(out);
+        self.element_offset.put(out);
+        self.dst.put(out);
     }
     /// Reads the fields that follow the opcode byte(s).
+    #[inline]
     pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let at_ = rdr_.position();
         let raw_ = <u8 as Decode>::decode(rdr_, "Exec_size")?;

@@ -12,44 +12,70 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    #[inline]
     pub fn new(bytes: &'a [u8]) -> Self {
         Reader { bytes, pos: 0 }
     }
 
     /// Byte offset of the next read from the start of the input.
+    #[inline]
     pub fn position(&self) -> usize {
         self.pos
     }
 
     /// The bytes not read yet.
+    #[inline]
     pub fn remaining(&self) -> &'a [u8] {
         self.bytes.get(self.pos..).unwrap_or(&[])
     }
 
     /// Takes the next `n` bytes, or fails naming `field`.
+    #[inline]
     pub fn take(&mut self, n: usize, field: &'static str) -> Result<&'a [u8], DecodeError> {
-        let rest = self.remaining();
-        if rest.len() < n {
-            return Err(DecodeError::new(
-                field,
-                self.pos,
-                DecodeErrorKind::UnexpectedEnd {
-                    needed: n,
-                    available: rest.len(),
-                },
-            ));
+        match self.bytes.get(self.pos..).and_then(|rest| rest.get(..n)) {
+            Some(out) => {
+                self.pos += n;
+                Ok(out)
+            }
+            None => Err(self.unexpected_end(n, field)),
         }
-        let out = &rest[..n];
+    }
+
+    /// Moves past `n` bytes the caller has checked are there.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
         self.pos += n;
-        Ok(out)
     }
 
     /// Takes exactly `N` bytes as an array.
+    #[inline]
     pub fn array<const N: usize>(&mut self, field: &'static str) -> Result<[u8; N], DecodeError> {
-        let bytes = self.take(N, field)?;
-        let mut out = [0u8; N];
-        out.copy_from_slice(bytes);
-        Ok(out)
+        match self
+            .bytes
+            .get(self.pos..)
+            .and_then(|rest| rest.first_chunk::<N>())
+        {
+            Some(out) => {
+                self.pos += N;
+                Ok(*out)
+            }
+            None => Err(self.unexpected_end(N, field)),
+        }
+    }
+
+    /// The error of a read past the end: kept out of line, as decoding valid input never
+    /// takes this path.
+    #[cold]
+    #[inline(never)]
+    fn unexpected_end(&self, needed: usize, field: &'static str) -> DecodeError {
+        DecodeError::new(
+            field,
+            self.pos,
+            DecodeErrorKind::UnexpectedEnd {
+                needed,
+                available: self.remaining().len(),
+            },
+        )
     }
 
     /// Checks that `count` items of at least `item_bytes` bytes each can fit in the bytes
@@ -76,6 +102,8 @@ impl<'a> Reader<'a> {
     }
 
     /// An error about the value that starts at `offset`.
+    #[cold]
+    #[inline(never)]
     pub fn error_at(
         &self,
         field: &'static str,
@@ -88,7 +116,111 @@ impl<'a> Reader<'a> {
 
 /// Appends the vISA binary form of a value.
 pub trait Encode {
-    fn encode(&self, out: &mut Vec<u8>);
+    /// Writes the value into a staging buffer; what instructions call for each field.
+    fn put(&self, out: &mut Staging<'_>);
+
+    /// Appends the value to `out`.
+    #[inline]
+    fn encode(&self, out: &mut Vec<u8>) {
+        self.put(&mut Staging::new(out));
+    }
+}
+
+/// Bytes of the stack buffer an instruction is staged in.
+const STAGE: usize = 64;
+
+/// A stack buffer in front of a `Vec<u8>`: encoders write each field here and the buffer is
+/// appended to the vector in one copy when it fills up and when the staging is dropped.
+///
+/// Why: a byte stored through a `Vec<u8>`'s pointer may alias the vector's own length and
+/// capacity, so pushing field by field reloads and re-checks them at every byte; a local
+/// buffer keeps its length in a register. Nothing is lost: dropping the staging flushes it.
+pub struct Staging<'a> {
+    out: &'a mut Vec<u8>,
+    buf: [u8; STAGE],
+    len: usize,
+}
+
+impl<'a> Staging<'a> {
+    /// Stages bytes for `out`.
+    #[inline]
+    pub fn new(out: &'a mut Vec<u8>) -> Self {
+        Staging {
+            out,
+            buf: [0; STAGE],
+            len: 0,
+        }
+    }
+
+    /// Appends one byte.
+    #[inline(always)]
+    pub fn byte(&mut self, b: u8) {
+        self.array([b]);
+    }
+
+    /// Appends `N` bytes.
+    #[inline(always)]
+    pub fn array<const N: usize>(&mut self, b: [u8; N]) {
+        match self.buf.get_mut(self.len..self.len + N) {
+            Some(d) => {
+                d.copy_from_slice(&b);
+                self.len += N;
+            }
+            None => self.spill(&b),
+        }
+    }
+
+    /// Appends the `n` low bytes of `word`, little-endian (`n` at most 8). The word is stored
+    /// whole, in one write from a register: building the bytes in an array first would store
+    /// them one by one and read them back as one word, which the CPU cannot forward.
+    #[inline(always)]
+    pub fn le(&mut self, word: u64, n: usize) {
+        match self.buf.get_mut(self.len..self.len + 8) {
+            Some(d) => {
+                d.copy_from_slice(&word.to_le_bytes());
+                self.len += n.min(8);
+            }
+            None => self.spill(word.to_le_bytes().get(..n).unwrap_or_default()),
+        }
+    }
+
+    /// Appends a slice of any length.
+    #[inline]
+    pub fn slice(&mut self, b: &[u8]) {
+        match self.buf.get_mut(self.len..self.len + b.len()) {
+            Some(d) => {
+                d.copy_from_slice(b);
+                self.len += b.len();
+            }
+            None => self.spill(b),
+        }
+    }
+
+    /// The buffer is full: flush it, then append `b` directly.
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, b: &[u8]) {
+        self.flush();
+        self.out.extend_from_slice(b);
+    }
+
+    /// Appends the staged bytes. The whole buffer is copied (a fixed-size copy the compiler
+    /// inlines, unlike a call to `memcpy` for a few bytes) and the vector cut back to what was
+    /// staged.
+    #[inline]
+    fn flush(&mut self) {
+        let end = self.out.len() + self.len;
+        self.out.extend_from_slice(&self.buf);
+        self.out.truncate(end);
+        self.len = 0;
+    }
+}
+
+impl Drop for Staging<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.flush();
+    }
 }
 
 /// Reads a value in vISA binary form; `field` names the field for error messages.
@@ -99,9 +231,9 @@ pub trait Decode: Sized {
 macro_rules! le_int {
     ($($t:ty),*) => {$(
         impl Encode for $t {
-            #[inline]
-            fn encode(&self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
+            #[inline(always)]
+            fn put(&self, out: &mut Staging<'_>) {
+                out.le(*self as u64, core::mem::size_of::<$t>());
             }
         }
         impl Decode for $t {

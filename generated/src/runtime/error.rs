@@ -1,13 +1,42 @@
 //! Errors of decoding and validation. Both say which field, where, and why.
 
+use alloc::boxed::Box;
 use core::fmt;
 
-/// Decoding failed: `field` at byte `offset` of the input, for `kind`.
+/// Decoding failed: `field` at byte `offset` of the input, for `kind` (read through
+/// [`DecodeErrorInfo`]: `err.field`, `err.offset`, `err.kind`).
+///
+/// Boxed, so that a `Result` of a field or an operand stays two machine words and comes back
+/// in registers: decoding valid input never builds one, and the box keeps the hot path free of
+/// copies of a 56-byte error. Only a failed decode allocates.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DecodeError(Box<DecodeErrorInfo>);
+
+/// What a [`DecodeError`] says.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DecodeError {
+pub struct DecodeErrorInfo {
     pub field: &'static str,
     pub offset: usize,
     pub kind: DecodeErrorKind,
+}
+
+impl core::ops::Deref for DecodeError {
+    type Target = DecodeErrorInfo;
+    fn deref(&self) -> &DecodeErrorInfo {
+        &self.0
+    }
+}
+
+impl core::ops::DerefMut for DecodeError {
+    fn deref_mut(&mut self) -> &mut DecodeErrorInfo {
+        &mut self.0
+    }
+}
+
+impl fmt::Debug for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,12 +59,14 @@ pub enum DecodeErrorKind {
 }
 
 impl DecodeError {
+    #[cold]
+    #[inline(never)]
     pub fn new(field: &'static str, offset: usize, kind: DecodeErrorKind) -> Self {
-        DecodeError {
+        DecodeError(Box::new(DecodeErrorInfo {
             field,
             offset,
             kind,
-        }
+        }))
     }
 }
 

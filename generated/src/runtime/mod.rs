@@ -9,8 +9,8 @@ pub mod object;
 pub mod operand;
 pub mod text;
 
-pub use codec::{Decode, Encode, Reader};
-pub use error::{DecodeError, DecodeErrorKind, ValidationError};
+pub use codec::{Decode, Encode, Reader, Staging};
+pub use error::{DecodeError, DecodeErrorInfo, DecodeErrorKind, ValidationError};
 pub use operand::{
     DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,
     Region, StateClass, VectorOperand,

@@ -2,9 +2,8 @@
 //! (`2_datatypes.md`). Every decoder is lossless: what it accepts re-encodes to the same bytes,
 //! and bits the chapter reserves are rejected rather than dropped.
 
-use crate::runtime::codec::{Decode, Encode, Reader};
+use crate::runtime::codec::{Decode, Encode, Reader, Staging};
 use crate::runtime::error::{DecodeError, DecodeErrorKind};
-use alloc::vec::Vec;
 
 macro_rules! data_types {
     ($($v:ident = $n:literal, $name:literal, $bytes:literal;)*) => {
@@ -198,9 +197,9 @@ impl PredicateControl {
 }
 
 impl Encode for PredicateControl {
-    #[inline]
-    fn encode(&self, out: &mut Vec<u8>) {
-        self.0.encode(out)
+    #[inline(always)]
+    fn put(&self, out: &mut Staging<'_>) {
+        self.0.put(out)
     }
 }
 
@@ -249,10 +248,9 @@ pub struct RawOperand {
 }
 
 impl Encode for RawOperand {
-    #[inline]
-    fn encode(&self, out: &mut Vec<u8>) {
-        self.id.encode(out);
-        self.offset.encode(out);
+    #[inline(always)]
+    fn put(&self, out: &mut Staging<'_>) {
+        out.le(u64::from(self.id) | u64::from(self.offset) << 32, 6);
     }
 }
 
@@ -278,7 +276,12 @@ pub enum StateClass {
 
 /// An immediate constant: its type and value. Types of 8 bytes (DF, Q, UQ) carry a `high`
 /// word in the binary form; for the others `value` must fit in 32 bits.
+///
+/// Packed (9 bytes, alignment 1) so that a [`VectorOperand`] takes 12 bytes rather than 24:
+/// instructions hold up to a dozen operands and decoding writes every byte of them. Read the
+/// fields by value (`imm.value`); a reference to a packed field is not allowed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(C, packed)]
 pub struct Immediate {
     pub ty: DataType,
     pub value: u64,
@@ -363,8 +366,10 @@ impl VectorOperand {
 }
 
 impl Encode for VectorOperand {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(self.tag());
+    /// One or two word writes per operand (see [`Staging::le`]).
+    #[inline]
+    fn put(&self, out: &mut Staging<'_>) {
+        let tag = u64::from(self.tag());
         match *self {
             VectorOperand::General {
                 id,
@@ -373,17 +378,21 @@ impl Encode for VectorOperand {
                 region,
                 ..
             } => {
-                id.encode(out);
-                out.push(row_offset);
-                out.push(col_offset);
-                region.0.encode(out);
+                let region = u64::from(region.0);
+                out.le(
+                    tag | u64::from(id) << 8
+                        | u64::from(row_offset) << 40
+                        | u64::from(col_offset) << 48
+                        | (region & 0xff) << 56,
+                    8,
+                );
+                out.le(region >> 8, 1);
             }
-            VectorOperand::Address { id, offset, width } => {
-                id.encode(out);
-                out.push(offset);
-                out.push(width);
-            }
-            VectorOperand::Predicate(p) => p.encode(out),
+            VectorOperand::Address { id, offset, width } => out.le(
+                tag | u64::from(id) << 8 | u64::from(offset) << 24 | u64::from(width) << 32,
+                5,
+            ),
+            VectorOperand::Predicate(p) => out.le(tag | u64::from(p.0) << 8, 3),
             VectorOperand::Indirect {
                 id,
                 addr_offset,
@@ -392,31 +401,42 @@ impl Encode for VectorOperand {
                 region,
                 ..
             } => {
-                id.encode(out);
-                out.push(addr_offset);
-                indirect_offset.encode(out);
-                out.push(bit_properties);
-                region.0.encode(out);
+                let region = u64::from(region.0);
+                out.le(
+                    tag | u64::from(id) << 8
+                        | u64::from(addr_offset) << 24
+                        | u64::from(indirect_offset as u16) << 32
+                        | u64::from(bit_properties) << 48
+                        | (region & 0xff) << 56,
+                    8,
+                );
+                out.le(region >> 8, 1);
             }
             VectorOperand::Immediate(Immediate { ty, value }) => {
-                out.push(ty.as_u8());
-                (value as u32).encode(out);
+                let head = tag | u64::from(ty.as_u8()) << 8;
                 if Immediate::is_wide(ty) {
-                    ((value >> 32) as u32).encode(out);
+                    out.le(head | value << 16, 8);
+                    out.le(value >> 48, 2);
+                } else {
+                    out.le(head | (value & 0xffff_ffff) << 16, 6);
                 }
             }
             VectorOperand::State { class, id, offset } => {
-                out.push(match class {
+                let class: u64 = match class {
                     StateClass::Surface => 0,
                     StateClass::Sampler => 1,
-                });
-                id.encode(out);
-                out.push(offset);
+                };
+                out.le(
+                    tag | class << 8 | u64::from(id) << 16 | u64::from(offset) << 32,
+                    5,
+                );
             }
         }
     }
 }
 
+#[cold]
+#[inline(never)]
 fn invalid(
     r: &Reader<'_>,
     field: &'static str,
@@ -435,7 +455,47 @@ fn invalid(
 }
 
 impl Decode for VectorOperand {
+    /// General operands and 4-byte immediates (most operands of real code) take an inlined
+    /// path with one bounds check; every other operand, and every error, the full decoder.
+    #[inline(always)]
     fn decode(r: &mut Reader<'_>, field: &'static str) -> Result<Self, DecodeError> {
+        let rest = r.remaining();
+        if let Some(b) = rest.first_chunk::<9>() {
+            if b[0] & 0b1100_0111 == 0 {
+                r.advance(9);
+                return Ok(VectorOperand::General {
+                    modifier: b[0] >> 3,
+                    id: u32::from_le_bytes([b[1], b[2], b[3], b[4]]),
+                    row_offset: b[5],
+                    col_offset: b[6],
+                    region: Region(u16::from_le_bytes([b[7], b[8]])),
+                });
+            }
+        }
+        if let Some(b) = rest.first_chunk::<6>() {
+            if b[0] == 0b101 {
+                if let Ok(ty) = DataType::try_from(b[1]) {
+                    if ty != DataType::Bool && !Immediate::is_wide(ty) {
+                        r.advance(6);
+                        return Ok(VectorOperand::Immediate(Immediate {
+                            ty,
+                            value: u64::from(u32::from_le_bytes([b[2], b[3], b[4], b[5]])),
+                        }));
+                    }
+                }
+            }
+        }
+        decode_vector_operand(r, field)
+    }
+}
+
+/// Any vector operand, with the error of a malformed one.
+#[inline(never)]
+fn decode_vector_operand(
+    r: &mut Reader<'_>,
+    field: &'static str,
+) -> Result<VectorOperand, DecodeError> {
+    {
         let at = r.position();
         let tag = u8::decode(r, field)?;
         let modifier = tag >> 3 & 7;
@@ -535,6 +595,7 @@ impl Decode for VectorOperand {
 mod tests {
     use super::*;
     use alloc::vec;
+    use alloc::vec::Vec;
     use proptest::prelude::*;
 
     fn enc<T: Encode>(v: &T) -> Vec<u8> {

@@ -10,7 +10,14 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Methods that every variant struct has; a parameter accessor of the same name is skipped.
-const RESERVED: &[&str] = &["encode", "encode_fields", "decode_fields", "validate"];
+const RESERVED: &[&str] = &[
+    "encode",
+    "encode_fields",
+    "put",
+    "put_fields",
+    "decode_fields",
+    "validate",
+];
 
 /// The fewest bytes one item can take, to bound a count by the bytes left.
 fn min_bytes(item: &FieldModel) -> usize {
@@ -110,7 +117,7 @@ pub fn decode_list(
 pub fn encode_count(count: &FieldModel, c: &CountedModel) -> TokenStream {
     let list = ident(&c.rust_name);
     let t = count_int(count);
-    quote!((self.#list.len() as #t).encode(out);)
+    quote!((self.#list.len() as #t).put(out);)
 }
 
 /// Statements encoding the list's items.

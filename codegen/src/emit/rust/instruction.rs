@@ -185,11 +185,11 @@ pub(super) fn encode_value(f: &FieldModel, v: TokenStream) -> TokenStream {
     match &f.ty {
         FieldType::Enum(i, _) => {
             let t = int_ty(i.unsigned());
-            quote!((#v.bits() as #t).encode(out);)
+            quote!((#v.bits() as #t).put(out);)
         }
-        FieldType::Bits { .. } => quote!(#v.to_raw().encode(out);),
-        FieldType::Rest => quote!(out.extend_from_slice(&#v);),
-        _ => quote!(#v.encode(out);),
+        FieldType::Bits { .. } => quote!(#v.to_raw().put(out);),
+        FieldType::Rest => quote!(out.slice(&#v);),
+        _ => quote!(#v.put(out);),
     }
 }
 
@@ -453,17 +453,31 @@ fn fields_struct(
             #accessors
 
             /// Appends the binary form, opcode byte(s) included.
+            #[inline]
             pub fn encode(&self, out: &mut Vec<u8>) {
+                self.put(&mut Staging::new(out));
+            }
+
+            /// Writes the binary form, opcode byte(s) included, into `out`.
+            #[inline]
+            pub fn put(&self, out: &mut Staging<'_>) {
                 #opcode_bytes
-                self.encode_fields(out);
+                self.put_fields(out);
             }
 
             /// Appends the fields, in format-table order.
             pub fn encode_fields(&self, out: &mut Vec<u8>) {
+                self.put_fields(&mut Staging::new(out));
+            }
+
+            /// Writes the fields, in format-table order, into `out`.
+            #[inline]
+            pub fn put_fields(&self, out: &mut Staging<'_>) {
                 #(#encodes)*
             }
 
             /// Reads the fields that follow the opcode byte(s).
+            #[inline]
             pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
                 #(#decodes)*
                 Ok(Self { #(#names,)* })
@@ -547,7 +561,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
     let prelude = quote! {
         #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_parens)]
         use crate::runtime::{
-            DataType, Decode, DecodeError, DecodeErrorKind, Encode, OperandClass, PredicateControl, RawOperand,
+            DataType, Decode, DecodeError, DecodeErrorKind, Encode, OperandClass, PredicateControl, RawOperand, Staging,
             Reader, ValidationError, VectorOperand,
         };
         use super::enums::*;
@@ -575,9 +589,9 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
     let opcode_bytes = match inst.sub_opcode {
         Some(s) => {
             let s = hex(u64::from(s));
-            quote!(out.push(#op); out.push(#s);)
+            quote!(out.byte(#op); out.byte(#s);)
         }
-        None => quote!(out.push(#op);),
+        None => quote!(out.byte(#op);),
     };
     let consts = {
         let sub = match inst.sub_opcode {
@@ -712,6 +726,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                 }
 
                 /// Reads the common fields, then the fields of the variant they select.
+                #[inline]
                 pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
                     #prefix_at
                     #(#prefix_decodes)*

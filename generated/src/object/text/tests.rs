@@ -222,11 +222,7 @@ fn what_cannot_be_printed_is_a_problem_on_its_line_not_a_panic() {
         stop: Some(StreamStop {
             offset: 0,
             opcode: 0xff,
-            error: DecodeError {
-                field: "opcode",
-                offset: 0,
-                kind: DecodeErrorKind::UnknownOpcode(0xff),
-            },
+            error: DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(0xff)),
         }),
     };
     let p = print_kernel(&f, 0).unwrap();

@@ -25,7 +25,8 @@ pub fn print_immediate(out: &mut String, imm: Immediate) -> Result<(), PrintErro
             value: imm.value,
         });
     }
-    let _ = write!(out, "{:#x}:{}", imm.value, type_text(imm.ty));
+    let value = imm.value;
+    let _ = write!(out, "{value:#x}:{}", type_text(imm.ty));
     Ok(())
 }
 
