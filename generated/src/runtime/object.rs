@@ -199,7 +199,8 @@ impl<'a> ObjReader<'a> {
         count: u64,
     ) -> Result<Vec<T>, FileError> {
         self.bound(field, count, T::SIZE)?;
-        let mut out = Vec::new();
+        // The bound above makes the count at most the bytes left.
+        let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
         for _ in 0..count {
             out.push(self.scalar(field)?);
         }
@@ -208,15 +209,20 @@ impl<'a> ObjReader<'a> {
 
     /// `size` raw bytes.
     pub fn bytes(&mut self, field: &'static str, size: u64) -> Result<Vec<u8>, FileError> {
+        Ok(self.slice(field, size)?.to_vec())
+    }
+
+    /// `size` raw bytes, borrowed from the input.
+    pub fn slice(&mut self, field: &'static str, size: u64) -> Result<&'a [u8], FileError> {
         self.bound(field, size, 1)?;
         let n = usize::try_from(size).unwrap_or(usize::MAX);
-        Ok(self.take(n, field, "the bytes")?.to_vec())
+        self.take(n, field, "the bytes")
     }
 
     /// `count` null-terminated strings, without their terminators.
     pub fn strings(&mut self, field: &'static str, count: u64) -> Result<Vec<Vec<u8>>, FileError> {
         self.bound(field, count, 1)?;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
         for i in 0..count {
             let rest = self.bytes.get(self.pos..).unwrap_or(&[]);
             let Some(end) = rest.iter().position(|&b| b == 0) else {
@@ -243,7 +249,7 @@ impl<'a> ObjReader<'a> {
         read: fn(&mut Self) -> Result<T, FileError>,
     ) -> Result<Vec<T>, FileError> {
         self.bound(field, count, min_size.max(1))?;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
         for i in 0..count {
             self.enter(field, usize::try_from(i).ok());
             let item = read(self);
