@@ -78,6 +78,9 @@ pub fn print_model(
 pub fn print_address(out: &mut String, a: Address, names: &dyn Names) -> Result<(), PrintError> {
     print_model(out, a.model, a.surface, names)?;
     out.push('[');
+    if a.scale > u64::from(u16::MAX) {
+        return Err(bad("LSC_UNTYPED AddrScale: 16 bits", a.scale));
+    }
     if a.scale != 1 {
         let _ = write!(out, "0x{:x}*", a.scale);
     }

@@ -125,10 +125,11 @@ pub fn print_block(
     out.push(':');
     print_size(out, b.size)?;
     out.push('.');
-    if b.blocks == 0 || b.width == 0 || b.height == 0 {
+    let fits = |v: u64, max: u16| (1..=u64::from(max)).contains(&v);
+    if !fits(b.blocks, 0xff) || !fits(b.width, u16::MAX) || !fits(b.height, u16::MAX) {
         return Err(bad(
-            "LSC_UNTYPED block2d: Blocks, BlockWidth and BlockHeight of 1 or more",
-            0,
+            "LSC_UNTYPED block2d: Blocks 1..=255, BlockWidth and BlockHeight 1..=65535",
+            b.blocks,
         ));
     }
     if b.blocks != 1 {
@@ -282,6 +283,10 @@ pub fn parse_block(
         3 => (n[0], n[1], n[2]),
         _ => return Err(error(at, SHAPE, w)),
     };
+    // The fields' widths: Blocks a byte, BlockWidth and BlockHeight 16 bits.
+    if blocks > 0xff || width > 0xffff || height > 0xffff {
+        return Err(error(at, SHAPE, w));
+    }
     let (Some(order), Some(vnni)) = (order, vnni) else {
         return Err(error(at, SHAPE, w));
     };

@@ -355,7 +355,9 @@ pub fn parse(
             set_address(&mut p, a);
             raw(&mut p, "DstData", dst);
             raw(&mut p, "Src1Data", NULL);
-            raw(&mut p, "Src2Data", NULL);
+            if kind != Kind::LoadStrided {
+                raw(&mut p, "Src2Data", NULL);
+            }
         }
         Kind::Store | Kind::StoreQuad | Kind::StoreStrided => {
             let mut a = parse_address(&mut c, kind == Kind::StoreStrided, names)?;
@@ -368,7 +370,9 @@ pub fn parse(
             set_address(&mut p, a);
             raw(&mut p, "DstData", NULL);
             raw(&mut p, "Src1Data", src);
-            raw(&mut p, "Src2Data", NULL);
+            if kind != Kind::StoreStrided {
+                raw(&mut p, "Src2Data", NULL);
+            }
         }
         Kind::Atomic => {
             let (dst, s) = parse_data(&mut c, Mask::SameAsElems, names)?;
@@ -421,3 +425,6 @@ pub fn parse(
     c.finish()?;
     Ok(p)
 }
+
+#[cfg(test)]
+mod tests;
