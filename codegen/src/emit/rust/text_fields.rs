@@ -66,7 +66,7 @@ pub fn arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
 fn field_list(inst: &InstModel, v: Option<&VariantModel>) -> TokenStream {
     let mut items = Vec::new();
     let fields = v.map(|v| v.fields.as_slice()).unwrap_or(&[]);
-    let listed = v.map_or(true, |v| v.counted.is_empty());
+    let listed = v.is_none_or(|v| v.counted.is_empty());
     for f in fields.iter().filter_map(|f| inst.fields.get(f)) {
         let n = ident(&f.rust_name);
         let doc = f.doc_name.as_str();

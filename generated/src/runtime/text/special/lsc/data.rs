@@ -157,7 +157,7 @@ fn size_prefix(word: &str) -> Option<(u64, &str)> {
     for table in [LSC_DATA_SIZES, LSC_DATA_SIZE_ALIASES, DOC_SIZES] {
         for e in table {
             if let Some(rest) = word.strip_prefix(e.text) {
-                if best.map_or(true, |(_, r)| rest.len() < r.len()) {
+                if best.is_none_or(|(_, r)| rest.len() < r.len()) {
                     best = Some((u64::from(e.value), rest));
                 }
             }

@@ -261,7 +261,6 @@ mod properties {
     //! Whatever prints parses back to the same fields, and parsers never panic.
     use super::*;
     use crate::runtime::text::IntelNames;
-    use crate::runtime::Region;
     use proptest::prelude::*;
 
     fn raw() -> impl Strategy<Value = RawOperand> {
