@@ -438,6 +438,14 @@ pub const LSC_DATA_SIZE_ALIASES: &[Spelling] = &[
     s(4, "u64", "note §4.1"),
 ];
 
+/// The doc's (and IGC HEAD's) spellings of data sizes 5-7, which 12504.6 prints `d8c32`,
+/// `d16c32`, `d16c32h`; the parser takes them too (note §4.1: HEAD accepts both).
+pub const LSC_DATA_SIZE_DOC_SPELLINGS: &[Spelling] = &[
+    s(5, "d8u32", "LSC_UNTYPED.md DataSize"),
+    s(6, "d16u32", "LSC_UNTYPED.md DataSize"),
+    s(7, "d16u32h", "LSC_UNTYPED.md DataSize"),
+];
+
 /// LSC vector sizes (`d32x4`), the suffix after the data size; 1 prints nothing.
 pub const LSC_VECTOR_SIZES: &[Spelling] = &[
     s(1, "", "LSC_UNTYPED.md DataElemsPerAddr (`..x1` or omit)"),
@@ -513,6 +521,7 @@ pub const ALL_TABLES: &[(&str, &[Spelling])] = &[
     ("lsc address sizes", LSC_ADDRESS_SIZES),
     ("lsc data sizes", LSC_DATA_SIZES),
     ("lsc data size aliases", LSC_DATA_SIZE_ALIASES),
+    ("lsc data size doc spellings", LSC_DATA_SIZE_DOC_SPELLINGS),
     ("lsc vector sizes", LSC_VECTOR_SIZES),
     ("lsc fence ops", LSC_FENCE_OPS),
     ("lsc fence scopes", LSC_FENCE_SCOPES),

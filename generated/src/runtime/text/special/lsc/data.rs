@@ -13,7 +13,8 @@ use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::instruction::error;
 use crate::runtime::text::spellings::{
     spell, value_of, Spelling, LSC_BLOCK2D_ORDERS, LSC_BLOCK2D_VNNI, LSC_DATA_ORDERS,
-    LSC_DATA_SIZES, LSC_DATA_SIZE_ALIASES, LSC_QUAD_CHANNELS, LSC_VECTOR_SIZES,
+    LSC_DATA_SIZES, LSC_DATA_SIZE_ALIASES, LSC_DATA_SIZE_DOC_SPELLINGS, LSC_QUAD_CHANNELS,
+    LSC_VECTOR_SIZES,
 };
 use crate::runtime::text::{Cursor, Names};
 use crate::runtime::RawOperand;
@@ -154,7 +155,11 @@ const SIZE: &str = "a data size: d8, d16, d32, d64, d8c32, d16c32, d16c32h (or u
 /// The data size at the start of `word`, and the rest of the word.
 fn size_prefix(word: &str) -> Option<(u64, &str)> {
     let mut best: Option<(u64, &str)> = None;
-    for table in [LSC_DATA_SIZES, LSC_DATA_SIZE_ALIASES, DOC_SIZES] {
+    for table in [
+        LSC_DATA_SIZES,
+        LSC_DATA_SIZE_ALIASES,
+        LSC_DATA_SIZE_DOC_SPELLINGS,
+    ] {
         for e in table {
             if let Some(rest) = word.strip_prefix(e.text) {
                 if best.is_none_or(|(_, r)| rest.len() < r.len()) {
@@ -165,25 +170,6 @@ fn size_prefix(word: &str) -> Option<(u64, &str)> {
     }
     best
 }
-
-/// The doc's (and IGC HEAD's) spellings of sizes 5-7, which 12504.6 prints `d8c32`...
-const DOC_SIZES: &[Spelling] = &[
-    Spelling {
-        value: 5,
-        text: "d8u32",
-        source: "LSC_UNTYPED.md DataSize",
-    },
-    Spelling {
-        value: 6,
-        text: "d16u32",
-        source: "LSC_UNTYPED.md DataSize",
-    },
-    Spelling {
-        value: 7,
-        text: "d16u32h",
-        source: "LSC_UNTYPED.md DataSize",
-    },
-];
 
 fn word<'a>(c: &mut Cursor<'a>) -> (&'a str, usize) {
     let at = c.column();
@@ -353,6 +339,12 @@ mod tests {
         assert_eq!(
             parse_data(&mut c, Mask::SameAsElems, &n),
             Ok((raw, shape(3, 1, 1, 1)))
+        );
+        // The doc's `d8u32` (12504.6 prints `d8c32`).
+        let mut c = Cursor::new("V0059:d8u32");
+        assert_eq!(
+            parse_data(&mut c, Mask::SameAsElems, &n),
+            Ok((raw, shape(5, 1, 1, 1)))
         );
         // A ChMask the text cannot carry.
         assert!(print_data(
