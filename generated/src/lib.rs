@@ -54,10 +54,13 @@
 //! cannot spell are a [`runtime::text::PrintError`]. What the templates cannot express is
 //! hand-written in [`runtime::text::special`]:
 //! - FENCE: `fence_global`/`fence_local`/`fence_sw` and the dot rule of its flag letters;
-//! - ADDR_ADD's first source, printed as the address `&V`.
+//! - ADDR_ADD's first source, printed as the address `&V`;
+//! - LSC_UNTYPED (`lsc_load.ugm.ca.ca (M1, 16)  V0059:d32  bti(0x1)[V0057]:a32`, stores,
+//!   atomics, strided, quad, block2d, status, append counter): its meta-grammar, double spaces
+//!   and operands without `.0`, over every field by doc name ([`runtime::text::special::lsc`]).
 //!
 //! Not printed yet (a [`runtime::text::PrintError::NoTextForm`] naming the instruction):
-//! 3D_SAMPLE, 3D_LOAD, LSC_UNTYPED, LABEL and SUBROUTINE (label lines are the file printer's),
+//! 3D_SAMPLE, 3D_LOAD, LABEL and SUBROUTINE (label lines are the file printer's),
 //! the SVM umbrella, FCALL/FADDR/FILE (names from the string pool), SVM_BLOCK_LD/ST, MEDIA_LD,
 //! SAMPLE_UNORM, and forms whose slot has no text rule. Opcodes without a doc do not decode, so
 //! they never reach the printer.

@@ -7,6 +7,7 @@ mod instruction;
 pub mod object;
 mod tests_gen;
 mod text;
+mod text_fields;
 mod top;
 
 use crate::analyze::{EnumDef, Int, Model};

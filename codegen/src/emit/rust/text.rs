@@ -4,6 +4,7 @@
 //! the bytes, so every rule of the binary form (enumerated values, reserved bits) holds for
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
+use super::text_fields::{self, SPECIAL_FIELDS};
 use super::{format, header, ident, lit};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
 use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
@@ -56,6 +57,17 @@ fn tokens(model: &Model) -> TokenStream {
         let ty = ident(&inst.rust_name);
         let name = &inst.doc_name;
         let forms = usable(inst, t);
+        if let Some((_, m)) = SPECIAL_FIELDS.iter().find(|(d, _)| *d == inst.doc_name) {
+            let (p, f) = text_fields::arms(inst, m);
+            print_arms.push(p);
+            fns.push(f);
+            let pp = text_fields::parse_fn(inst);
+            by_mnemonic
+                .entry(format!("#fields {m}"))
+                .or_default()
+                .push(quote!(#pp));
+            continue;
+        }
         if let Some((_, m)) = SPECIAL.iter().find(|(d, _)| *d == inst.doc_name) {
             let (p, a) = special_arms(inst, m);
             print_arms.push(p);
@@ -101,7 +113,10 @@ fn tokens(model: &Model) -> TokenStream {
         });
     }
     let parse_arms = by_mnemonic.iter().map(|(m, fs)| {
-        if let Some(module) = m.strip_prefix("#special ") {
+        if let Some(sm) = m.strip_prefix("#fields ") {
+            let sm = ident(sm);
+            quote!(b if special::#sm::is_mnemonic(b) => &[#(#fs),*],)
+        } else if let Some(module) = m.strip_prefix("#special ") {
             let (_, sm) = SPECIAL
                 .iter()
                 .find(|(d, _)| {
@@ -230,7 +245,7 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
 }
 
 /// The raw bits of a scalar field of `i`, as `u64`.
-fn raw_of(f: &FieldModel) -> TokenStream {
+pub(super) fn raw_of(f: &FieldModel) -> TokenStream {
     let n = ident(&f.rust_name);
     match &f.ty {
         FieldType::Int(Int::I32) => quote!((i.#n as u32 as u64)),

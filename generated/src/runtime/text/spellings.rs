@@ -265,9 +265,115 @@ pub const LSC_SFIDS: &[Spelling] = &[
         "ugm",
         "LSC_FENCE.md SFID table; note §1: `lsc_load.ugm.ca.ca ...`",
     ),
-    s(1, "ugml", "LSC_FENCE.md SFID table"),
+    s(
+        1,
+        "ugml",
+        "LSC_FENCE.md SFID table; GenX_IR 12504.6 assembles `lsc_load.ugml` with LscSFID 1",
+    ),
     s(2, "tgm", "LSC_FENCE.md SFID table"),
-    s(3, "slm", "LSC_FENCE.md SFID table"),
+    s(
+        3,
+        "slm",
+        "LSC_FENCE.md SFID table; GenX_IR 12504.6 assembles `lsc_load.slm` with LscSFID 3",
+    ),
+];
+
+const LSC_OPS_DOC: &str = "LSC_UNTYPED.md LscSubOp table";
+const LSC_OPS_FIXTURE: &str =
+    "LSC_UNTYPED.md LscSubOp table; Intel's print in tests/ocl/fixtures (e.g. atomics_global)";
+const LSC_OPS_GENX: &str =
+    "LSC_UNTYPED.md LscSubOp table; GenX_IR 12504.6 reads and reprints it unchanged";
+
+/// LSC_UNTYPED sub-operations: the mnemonic of each `LscSubOp`. IGC 12504.6 knows no
+/// `lsc_apndctr_atomic_*` (its reader says "invalid subop"): the doc's spelling is used.
+pub const LSC_UNTYPED_OPS: &[Spelling] = &[
+    s(0x00, "lsc_load", LSC_OPS_FIXTURE),
+    s(0x01, "lsc_load_strided", LSC_OPS_GENX),
+    s(0x02, "lsc_load_quad", LSC_OPS_GENX),
+    s(0x03, "lsc_load_block2d", LSC_OPS_GENX),
+    s(0x04, "lsc_store", LSC_OPS_FIXTURE),
+    s(0x05, "lsc_store_strided", LSC_OPS_GENX),
+    s(0x06, "lsc_store_quad", LSC_OPS_GENX),
+    s(0x07, "lsc_store_block2d", LSC_OPS_GENX),
+    s(0x08, "lsc_atomic_iinc", LSC_OPS_FIXTURE),
+    s(0x09, "lsc_atomic_idec", LSC_OPS_GENX),
+    s(0x0a, "lsc_atomic_load", LSC_OPS_DOC),
+    s(0x0b, "lsc_atomic_store", LSC_OPS_FIXTURE),
+    s(0x0c, "lsc_atomic_iadd", LSC_OPS_FIXTURE),
+    s(0x0d, "lsc_atomic_isub", LSC_OPS_DOC),
+    s(0x0e, "lsc_atomic_smin", LSC_OPS_DOC),
+    s(0x0f, "lsc_atomic_smax", LSC_OPS_DOC),
+    s(0x10, "lsc_atomic_umin", LSC_OPS_DOC),
+    s(0x11, "lsc_atomic_umax", LSC_OPS_DOC),
+    s(0x12, "lsc_atomic_icas", LSC_OPS_FIXTURE),
+    s(0x13, "lsc_atomic_fadd", LSC_OPS_DOC),
+    s(0x14, "lsc_atomic_fsub", LSC_OPS_DOC),
+    s(0x15, "lsc_atomic_fmin", LSC_OPS_DOC),
+    s(0x16, "lsc_atomic_fmax", LSC_OPS_DOC),
+    s(0x17, "lsc_atomic_fcas", LSC_OPS_GENX),
+    s(0x18, "lsc_atomic_and", LSC_OPS_DOC),
+    s(0x19, "lsc_atomic_or", LSC_OPS_DOC),
+    s(0x1a, "lsc_atomic_xor", LSC_OPS_DOC),
+    s(0x1b, "lsc_load_status", LSC_OPS_GENX),
+    s(0x1c, "lsc_store_uncompressed", LSC_OPS_GENX),
+    s(0x28, "lsc_apndctr_atomic_add", LSC_OPS_DOC),
+    s(0x29, "lsc_apndctr_atomic_sub", LSC_OPS_DOC),
+];
+
+/// LSC data orders (`DataOrder`), the suffix after the vector size: `V0055:d32t` is
+/// transposed. The doc names the field but not its values.
+pub const LSC_DATA_ORDERS: &[Spelling] = &[
+    s(
+        1,
+        "",
+        "GenX_IR 12504.6 assembles `VA:d32x4` with DataOrder 1 (non-transposed)",
+    ),
+    s(
+        2,
+        "t",
+        "GenX_IR 12504.6 assembles `VA:d32x8t` with DataOrder 2; fixtures print `V0055:d32t`",
+    ),
+];
+
+/// Channels of `lsc_load_quad`/`lsc_store_quad` (`VA:d32.xzw`), one letter per ChMask bit, in
+/// this order.
+pub const LSC_QUAD_CHANNELS: &[Spelling] = &[
+    s(
+        1,
+        "x",
+        "LSC_UNTYPED.md (`.xzw`); GenX_IR 12504.6 assembles `d32.xzw` with ChMask 0x0d",
+    ),
+    s(
+        2,
+        "y",
+        "LSC_UNTYPED.md ChMask: X, Y, Z, W channel-enable bits",
+    ),
+    s(4, "z", "GenX_IR 12504.6: `d32.xzw` is ChMask 0x0d"),
+    s(8, "w", "GenX_IR 12504.6: `d32.xzw` is ChMask 0x0d"),
+];
+
+/// Block2d layout letters (`VA:d16.2x16x8nt`): the first for DataOrder (`n` 1, `t` 2)...
+pub const LSC_BLOCK2D_ORDERS: &[Spelling] = &[
+    s(
+        1,
+        "n",
+        "LSC_UNTYPED.md block2d examples; GenX_IR 12504.6 assembles `d16.16x8nn` with DataOrder 1",
+    ),
+    s(
+        2,
+        "t",
+        "LSC_UNTYPED.md block2d example `d16.1x32x16tn` (transposed)",
+    ),
+];
+
+/// ... the second for VNNI (`n` 0, `t` 1).
+pub const LSC_BLOCK2D_VNNI: &[Spelling] = &[
+    s(0, "n", "GenX_IR 12504.6 assembles `d16.16x8nn` with VNNI 0"),
+    s(
+        1,
+        "t",
+        "GenX_IR 12504.6 assembles `d16.2x16x8nt` with VNNI 1",
+    ),
 ];
 
 const LSC_CACHE_DOC: &str = "LSC_UNTYPED.md caching table";
@@ -330,6 +436,14 @@ pub const LSC_DATA_SIZE_ALIASES: &[Spelling] = &[
     s(2, "u16", "note §4.1"),
     s(3, "u32", "note §4.1 (reprinted as d32)"),
     s(4, "u64", "note §4.1"),
+];
+
+/// The doc's (and IGC HEAD's) spellings of data sizes 5-7, which 12504.6 prints `d8c32`,
+/// `d16c32`, `d16c32h`; the parser takes them too (note §4.1: HEAD accepts both).
+pub const LSC_DATA_SIZE_DOC_SPELLINGS: &[Spelling] = &[
+    s(5, "d8u32", "LSC_UNTYPED.md DataSize"),
+    s(6, "d16u32", "LSC_UNTYPED.md DataSize"),
+    s(7, "d16u32h", "LSC_UNTYPED.md DataSize"),
 ];
 
 /// LSC vector sizes (`d32x4`), the suffix after the data size; 1 prints nothing.
@@ -397,11 +511,17 @@ pub const ALL_TABLES: &[(&str, &[Spelling])] = &[
     ("media modifiers", MEDIA_MODIFIERS),
     ("dpas precisions", DPAS_PRECISIONS),
     ("lsc sfids", LSC_SFIDS),
+    ("lsc untyped ops", LSC_UNTYPED_OPS),
+    ("lsc data orders", LSC_DATA_ORDERS),
+    ("lsc quad channels", LSC_QUAD_CHANNELS),
+    ("lsc block2d orders", LSC_BLOCK2D_ORDERS),
+    ("lsc block2d vnni", LSC_BLOCK2D_VNNI),
     ("lsc cache controls", LSC_CACHE_CONTROLS),
     ("lsc address models", LSC_ADDRESS_MODELS),
     ("lsc address sizes", LSC_ADDRESS_SIZES),
     ("lsc data sizes", LSC_DATA_SIZES),
     ("lsc data size aliases", LSC_DATA_SIZE_ALIASES),
+    ("lsc data size doc spellings", LSC_DATA_SIZE_DOC_SPELLINGS),
     ("lsc vector sizes", LSC_VECTOR_SIZES),
     ("lsc fence ops", LSC_FENCE_OPS),
     ("lsc fence scopes", LSC_FENCE_SCOPES),
