@@ -76,6 +76,11 @@ pub enum SlotKind {
     /// ADDR_ADD's src0: a general operand prints as its address `&V` (the source of an
     /// instruction whose destination's only operand class is `address`).
     AddressOf,
+    /// A string of the routine's string pool named by index (FCALL's callee, FILE's name);
+    /// `quoted` for debug directives (upper-case mnemonic), whose string IGC always quotes.
+    Symbol {
+        quoted: bool,
+    },
     /// A number; hexadecimal digits when the template writes the prefix `x` (`.x<ctrl>`).
     Number {
         hex: bool,
@@ -205,6 +210,8 @@ struct Ctx<'a> {
     unsupported: Option<String>,
     /// (field, lo) ranges already printed by a slot.
     used: BTreeSet<(String, u8)>,
+    /// The form's mnemonic keeps its upper case: a debug directive (FILE, LOC).
+    directive: bool,
 }
 
 impl Ctx<'_> {
@@ -244,6 +251,9 @@ impl Ctx<'_> {
             (Prints::Sampler, _) if scalar => SlotKind::Sampler,
             (Prints::Label, _) if scalar => SlotKind::Label,
             (Prints::Number, _) if scalar => SlotKind::Number { hex: false },
+            (Prints::Symbol, _) if scalar => SlotKind::Symbol {
+                quoted: self.directive,
+            },
             (Prints::Channels, _) if scalar => {
                 return Some(TextSlot {
                     mask: 0xf,
@@ -381,6 +391,7 @@ fn resolve_form(
         inst,
         unsupported: None,
         used: BTreeSet::new(),
+        directive: f.mnemonic != f.mnemonic.to_ascii_lowercase(),
     };
     let mut fixed = Vec::new();
     if let Some(sel) = &f.selected_by {
@@ -416,7 +427,16 @@ fn resolve_form(
                 } else {
                     None
                 };
+                // `[.aligned]` naming one value of a two-valued range: a choice whose other
+                // value is the default, printed as nothing.
                 if s.optional && bit.is_none() {
+                    if let Some(slot) = cx.choice(std::slice::from_ref(text), diags) {
+                        suffixes.push(Piece::Slot {
+                            prefix: String::new(),
+                            slot,
+                        });
+                        continue;
+                    }
                     cx.fail(format!("optional `.{text}` sets no field"));
                 }
                 suffixes.push(Piece::Literal {

@@ -4,3 +4,7 @@
 
 pub mod address_of;
 pub mod fence;
+pub mod fields;
+pub mod load_3d;
+pub mod sample_3d;
+pub mod sampler_3d;
