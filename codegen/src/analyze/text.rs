@@ -511,3 +511,56 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod form_tests {
+    use super::{Piece, SlotKind};
+    use crate::parse::{parse_spec, SourceFile};
+
+    /// SVM_BLOCK_ST as errata correct it (`tests/errata/current/SVM_BLOCK_ST-*.patch`), and a
+    /// call naming a string of the pool (FCALL's template comment).
+    const DOCS: [(&str, &str); 2] = [
+        (
+            "SVM_BLOCK_ST",
+            "## Opcode\n\n  SVM = 0x4e\n  BLOCK_ST = 0x02\n\n## Format\n\n| | | | |\n| --- | --- | --- | --- |\n| 0x4e(SVM) | 0x02(BLOCK_ST) | Properties | Src |\n\n## Description\n\n- **Properties(ub):**\n\n  - Bit[2..0]: encodes the number of owords\n\n    - 0b000:  1 oword\n    - 0b001:  2 oword\n\n  - Bit[7]: the unaligned flag.\n\n    - 0b0:  aligned\n    - 0b1:  unaligned\n\n- **Src(raw_operand):** The values to be written\n\n## Text\n```\n    SVM_BLOCK_ST[.aligned] (<Properties>) <src>\n```\n",
+        ),
+        (
+            "FCALL",
+            "## Opcode\n\n  FCALL = 0x67\n\n## Format\n\n| | | |\n| --- | --- | --- |\n| 0x67(FCALL) | Func_id | Arg_size |\n\n## Description\n\n- **Func_id(uw):** Id of the function name string\n\n- **Arg_size(ub):** Argument size\n\n## Text\n```\n    FCALL <func_name> <arg_size> // <func_name> = string_pool[<func_id>]\n```\n",
+        ),
+    ];
+
+    #[test]
+    fn an_optional_literal_naming_a_value_is_a_choice_and_pool_strings_are_symbols() {
+        let files: Vec<SourceFile> = DOCS
+            .iter()
+            .map(|(n, t)| SourceFile {
+                name: format!("{n}.md"),
+                bytes: t.as_bytes().to_vec(),
+            })
+            .collect();
+        let parsed = parse_spec(&files);
+        let (model, mut diags) = crate::analyze::analyze(&parsed.spec);
+        diags.extend(parsed.diagnostics);
+        let st = &model.text["SVM_BLOCK_ST"].forms[0];
+        assert_eq!(st.unsupported, None, "{diags:?}");
+        let Some(Piece::Slot { slot, .. }) = st.suffixes.first() else {
+            panic!("`.aligned` resolves to a slot: {:?}", st.suffixes)
+        };
+        assert_eq!((slot.lo, slot.mask, slot.optional), (7, 1, true));
+        assert_eq!(
+            slot.kind,
+            SlotKind::Name {
+                spellings: vec![(0, "aligned".into())],
+                default: Some(1),
+            }
+        );
+        let size = &st.group[0];
+        assert_eq!((size.lo, size.mask), (0, 7));
+        assert!(
+            matches!(&size.kind, SlotKind::Name { spellings, .. } if spellings[1] == (1, "2".into()))
+        );
+        let call = &model.text["FCALL"].forms[0];
+        assert_eq!(call.operands[0].kind, SlotKind::Symbol { quoted: false });
+    }
+}

@@ -52,6 +52,8 @@ pub use layout::{
     INDENT,
 };
 pub use modifier::{is_saturated, parse_modifier, set_saturated, Modifier};
+#[cfg(test)]
+pub(crate) use names::TestNames;
 pub use names::{
     subroutine_label_name, IntelNames, NameTable, Names, FIRST_DECLARED_GENERAL,
     PREDEFINED_GENERAL, PREDEFINED_SURFACES,

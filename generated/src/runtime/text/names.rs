@@ -141,6 +141,35 @@ impl Names for IntelNames {
     }
 }
 
+/// [`IntelNames`] plus names for what they lack, so property tests print every instruction
+/// whose text names a label or a string of the pool: label `id` is `L<id>`, string `index`
+/// is `str<index>`.
+#[cfg(test)]
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct TestNames;
+
+#[cfg(test)]
+impl Names for TestNames {
+    fn general(&self, id: u32) -> Option<Cow<'_, str>> {
+        IntelNames.general(id)
+    }
+    fn general_id(&self, name: &str) -> Option<u32> {
+        IntelNames.general_id(name)
+    }
+    fn label(&self, id: u32) -> Option<Cow<'_, str>> {
+        Some(Cow::Owned(format!("L{id}")))
+    }
+    fn label_id(&self, name: &str) -> Option<u32> {
+        index_after("L", name)
+    }
+    fn string(&self, index: u32) -> Option<Cow<'_, str>> {
+        Some(Cow::Owned(format!("str{index}")))
+    }
+    fn string_index(&self, s: &str) -> Option<u32> {
+        index_after("str", s)
+    }
+}
+
 fn predefined_general(id: u32) -> Option<Cow<'static, str>> {
     let i = usize::try_from(id).ok()?;
     PREDEFINED_GENERAL.get(i).map(|n| Cow::Borrowed(*n))

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Members (see [`FieldRef`]) in format order: Op, Exec_size, Pred, Channels, Aoffimmi,
-//! [Sampler,] Surface, Dst, the parameters. Op bits 7..0 name the operation, bit 8 prints
+//! Sampler (3D_SAMPLE only), Surface, Dst, the parameters. Op bits 7..0 name the operation, bit 8 prints
 //! `.pixel_null_mask`, and for 3D_SAMPLE bit 9 `.cps` and bit 10 `.divS`, in this order (what
 //! GenX_IR 12504.6 reads and prints back: `sample_3d.pixel_null_mask.cps.RGBA`; it reads
 //! `.divS` but does not print it, so we print it to keep the bit).
@@ -17,7 +17,7 @@ use super::fields::{FieldRef, FieldValue};
 use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::instruction::{channels_text, channels_value, error, Words};
 use crate::runtime::text::{
-    parse_exec_size, parse_raw, parse_state_name, parse_vector, print_exec_size,
+    is_saturated, parse_exec_size, parse_raw, parse_state_name, parse_vector, print_exec_size,
     print_predicate_prefix, print_raw, print_state_name, print_vector, Cursor, Names,
 };
 use crate::runtime::{ExecSize, PredicateControl, StateClass};
@@ -107,6 +107,12 @@ pub fn print(
         ) => (*op, *e, *p, *ch, *a, Some(*s), *t, *d, *ps),
         _ => return Err(layout_error(k)),
     };
+    if is_saturated(aoffimmi) {
+        return Err(PrintError::Unprintable {
+            what: "3D sampler Aoffimmi: saturation, which only a destination prints",
+            value: 4,
+        });
+    }
     if op & !k.op_mask != 0 {
         return Err(PrintError::Unprintable {
             what: "3D sampler Op: bits the text does not print",
