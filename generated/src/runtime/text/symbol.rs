@@ -113,7 +113,7 @@ mod tests {
     fn intel_callee_and_file_spellings() {
         let t = table();
         let mut s = String::new();
-        // `fcall (M1, 8) rec 1 1` (recursion_stackcalls.visaasm line 161).
+        // `fcall (M1, 8) rec 1 1` (recursion_stackcalls.func.rec.visaasm line 81, Func_id 59).
         print_symbol(&mut s, 59, false, &t).unwrap();
         assert_eq!(s, "rec");
         s.clear();
