@@ -9,8 +9,8 @@
 //!
 //! Members (see [`FieldRef`]) in format order: Op, Exec_size, Pred, Channels, Aoffimmi,
 //! Sampler (3D_SAMPLE only), Surface, Dst, the parameters. Op bits 7..0 name the operation,
-//! bit 8 prints `.pixel_null_mask`, and for 3D_SAMPLE bit 9 `.cps` and bit 10 `.divS`, in this order (what
-//! GenX_IR 12504.6 reads and prints back: `sample_3d.pixel_null_mask.cps.RGBA`; it reads
+//! bit 8 prints `.pixel_null_mask`, and for 3D_SAMPLE bit 9 `.cps` and bit 10 `.divS`, in
+//! this order (what GenX_IR 12504.6 reads and prints back: `sample_3d.pixel_null_mask.cps.RGBA`; it reads
 //! `.divS` but does not print it, so we print it to keep the bit).
 
 use super::fields::{FieldRef, FieldValue};
