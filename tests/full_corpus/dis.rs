@@ -25,12 +25,7 @@ use support::shared;
 
 /// Opcodes whose instructions may stay unprinted once the printer exists: (mnemonic as
 /// `Instruction::name`, why). Empty: every instruction of the corpus must print.
-const UNPRINTED: &[(&str, &str)] = &[
-    ("3D_LOAD", "special form (V0132): the counted parameters and Intel's `load_lz.RGBA (M1, 16)  0x0:uw T6 ...` layout need a hand-written formatter, not written yet"),
-    ("3D_SAMPLE", "special form (V0132), as 3D_LOAD: `sample_l.RGBA (M1, 16)  0x0:uw S0 T6 ...`"),
-    ("FCALL", "the callee is a string of the pool, which the text layer's `Names` cannot look up yet"),
-    ("SVM_BLOCK_ST", "its `(<size>)` slot names bits of Properties (V0131): no slot can name part of a field yet"),
-];
+const UNPRINTED: &[(&str, &str)] = &[];
 
 /// What our printer writes for an instruction it cannot print (see `object/text/body.rs`).
 const NOT_PRINTED: &str = "    // cannot print: ";

@@ -76,6 +76,11 @@ pub enum SlotKind {
     /// ADDR_ADD's src0: a general operand prints as its address `&V` (the source of an
     /// instruction whose destination's only operand class is `address`).
     AddressOf,
+    /// A string of the routine's string pool named by index (FCALL's callee, FILE's name);
+    /// `quoted` for debug directives (upper-case mnemonic), whose string IGC always quotes.
+    Symbol {
+        quoted: bool,
+    },
     /// A number; hexadecimal digits when the template writes the prefix `x` (`.x<ctrl>`).
     Number {
         hex: bool,
@@ -205,6 +210,8 @@ struct Ctx<'a> {
     unsupported: Option<String>,
     /// (field, lo) ranges already printed by a slot.
     used: BTreeSet<(String, u8)>,
+    /// The form's mnemonic keeps its upper case: a debug directive (FILE, LOC).
+    directive: bool,
 }
 
 impl Ctx<'_> {
@@ -244,6 +251,9 @@ impl Ctx<'_> {
             (Prints::Sampler, _) if scalar => SlotKind::Sampler,
             (Prints::Label, _) if scalar => SlotKind::Label,
             (Prints::Number, _) if scalar => SlotKind::Number { hex: false },
+            (Prints::Symbol, _) if scalar => SlotKind::Symbol {
+                quoted: self.directive,
+            },
             (Prints::Channels, _) if scalar => {
                 return Some(TextSlot {
                     mask: 0xf,
@@ -381,6 +391,7 @@ fn resolve_form(
         inst,
         unsupported: None,
         used: BTreeSet::new(),
+        directive: f.mnemonic != f.mnemonic.to_ascii_lowercase(),
     };
     let mut fixed = Vec::new();
     if let Some(sel) = &f.selected_by {
@@ -416,7 +427,16 @@ fn resolve_form(
                 } else {
                     None
                 };
+                // `[.aligned]` naming one value of a two-valued range: a choice whose other
+                // value is the default, printed as nothing.
                 if s.optional && bit.is_none() {
+                    if let Some(slot) = cx.choice(std::slice::from_ref(text), diags) {
+                        suffixes.push(Piece::Slot {
+                            prefix: String::new(),
+                            slot,
+                        });
+                        continue;
+                    }
                     cx.fail(format!("optional `.{text}` sets no field"));
                 }
                 suffixes.push(Piece::Literal {
@@ -489,5 +509,58 @@ mod tests {
         ] {
             assert_eq!(spelling(meaning).as_deref(), text, "{meaning}");
         }
+    }
+}
+
+#[cfg(test)]
+mod form_tests {
+    use super::{Piece, SlotKind};
+    use crate::parse::{parse_spec, SourceFile};
+
+    /// SVM_BLOCK_ST as errata correct it (`tests/errata/current/SVM_BLOCK_ST-*.patch`), and a
+    /// call naming a string of the pool (FCALL's template comment).
+    const DOCS: [(&str, &str); 2] = [
+        (
+            "SVM_BLOCK_ST",
+            "## Opcode\n\n  SVM = 0x4e\n  BLOCK_ST = 0x02\n\n## Format\n\n| | | | |\n| --- | --- | --- | --- |\n| 0x4e(SVM) | 0x02(BLOCK_ST) | Properties | Src |\n\n## Description\n\n- **Properties(ub):**\n\n  - Bit[2..0]: encodes the number of owords\n\n    - 0b000:  1 oword\n    - 0b001:  2 oword\n\n  - Bit[7]: the unaligned flag.\n\n    - 0b0:  aligned\n    - 0b1:  unaligned\n\n- **Src(raw_operand):** The values to be written\n\n## Text\n```\n    SVM_BLOCK_ST[.aligned] (<Properties>) <src>\n```\n",
+        ),
+        (
+            "FCALL",
+            "## Opcode\n\n  FCALL = 0x67\n\n## Format\n\n| | | |\n| --- | --- | --- |\n| 0x67(FCALL) | Func_id | Arg_size |\n\n## Description\n\n- **Func_id(uw):** Id of the function name string\n\n- **Arg_size(ub):** Argument size\n\n## Text\n```\n    FCALL <func_name> <arg_size> // <func_name> = string_pool[<func_id>]\n```\n",
+        ),
+    ];
+
+    #[test]
+    fn an_optional_literal_naming_a_value_is_a_choice_and_pool_strings_are_symbols() {
+        let files: Vec<SourceFile> = DOCS
+            .iter()
+            .map(|(n, t)| SourceFile {
+                name: format!("{n}.md"),
+                bytes: t.as_bytes().to_vec(),
+            })
+            .collect();
+        let parsed = parse_spec(&files);
+        let (model, mut diags) = crate::analyze::analyze(&parsed.spec);
+        diags.extend(parsed.diagnostics);
+        let st = &model.text["SVM_BLOCK_ST"].forms[0];
+        assert_eq!(st.unsupported, None, "{diags:?}");
+        let Some(Piece::Slot { slot, .. }) = st.suffixes.first() else {
+            panic!("`.aligned` resolves to a slot: {:?}", st.suffixes)
+        };
+        assert_eq!((slot.lo, slot.mask, slot.optional), (7, 1, true));
+        assert_eq!(
+            slot.kind,
+            SlotKind::Name {
+                spellings: vec![(0, "aligned".into())],
+                default: Some(1),
+            }
+        );
+        let size = &st.group[0];
+        assert_eq!((size.lo, size.mask), (0, 7));
+        assert!(
+            matches!(&size.kind, SlotKind::Name { spellings, .. } if spellings[1] == (1, "2".into()))
+        );
+        let call = &model.text["FCALL"].forms[0];
+        assert_eq!(call.operands[0].kind, SlotKind::Symbol { quoted: false });
     }
 }

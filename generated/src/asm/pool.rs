@@ -46,21 +46,23 @@ pub enum Named {
     Predicate(usize),
     Address(usize),
     Label(usize),
+    /// The `n`-th string an instruction names (FCALL's callee): IGC adds one string per
+    /// instruction when it builds it, after the variables its line names.
+    Symbol(usize),
 }
 
-/// Order of first mention over a body, as a list of [`Named`] (labels by definition index).
+/// Order of first mention over a body, as a list of [`Named`] (labels by definition index);
+/// each line comes with the strings it names, mentioned after its tokens.
 pub fn first_mentions<'a>(
-    lines: impl Iterator<Item = &'a str>,
+    lines: impl Iterator<Item = (&'a str, Vec<Named>)>,
     lookup: impl Fn(&str) -> Option<Named>,
 ) -> Vec<Named> {
     let mut seen = alloc::collections::BTreeSet::new();
     let mut out = Vec::new();
-    for code in lines {
-        for t in tokens(code) {
-            if let Some(n) = lookup(t) {
-                if seen.insert(n) {
-                    out.push(n);
-                }
+    for (code, strings) in lines {
+        for n in tokens(code).filter_map(&lookup).chain(strings) {
+            if seen.insert(n) {
+                out.push(n);
             }
         }
     }

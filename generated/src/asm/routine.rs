@@ -5,7 +5,7 @@
 //! parsed with [`crate::parse_instruction`].
 
 use super::directives::Errors;
-use super::names::AsmNames;
+use super::names::{AsmNames, LineNames};
 use super::pool::{first_mentions, strip_label_suffix, Named, Pool, LATE_KERNEL_ATTRIBUTES};
 use super::syntax::{Body, RoutineKind, RoutineText, Span};
 use super::tables::{pool_name_of_indexed, PREDEFINED_SAMPLER_NAME};
@@ -127,10 +127,47 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
             .get(t)
             .map(|i| Named::Address(usize::from(*i)))
     };
-    let body_codes = r.body.iter().map(|b| match b {
+    // Strings the instruction lines name (FCALL's callee), found by parsing each line once
+    // before the pool exists (labels are not declared yet: no line naming a string names one).
+    let mut symbols: Vec<String> = Vec::new();
+    let line_symbols: Vec<Vec<usize>> = r
+        .body
+        .iter()
+        .map(|b| match b {
+            Body::Instruction(line) if instructions => {
+                let ln = LineNames {
+                    names: &names,
+                    asked: core::cell::RefCell::new(Vec::new()),
+                    indices: None,
+                };
+                let _ = crate::parse_instruction(line.code, &ln);
+                ln.asked
+                    .into_inner()
+                    .into_iter()
+                    .map(|s| {
+                        symbols.push(s);
+                        symbols.len() - 1
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect();
+    // IGC builds a call after the variables of its result, which the next line names (and
+    // the unnamed ones after them, see the pool loop): a line's strings are mentioned after
+    // the next line's names. recursion_stackcalls.isa, kernel: `... V0087 V0088 V0089 rec
+    // V0090`, where `fcall (M1, 8) rec 1 1` is followed by `mov (M1, 8) V0088(0,0)<1> ...` and
+    // V0089 is never named; function `rec`: `V0053 V0054 V0055 rec V0056`, alike.
+    let codes = r.body.iter().map(|b| match b {
         Body::Label { name, .. } => *name,
         Body::Instruction(l) => l.code,
     });
+    let none: Vec<usize> = Vec::new();
+    let strings_before = core::iter::once(&none).chain(line_symbols.iter());
+    let body_codes = codes
+        .chain(core::iter::once(""))
+        .zip(strings_before)
+        .map(|(code, syms)| (code, syms.iter().map(|n| Named::Symbol(*n)).collect()));
     let mentions = first_mentions(body_codes, lookup);
     let label_order: Vec<usize> = mentions
         .iter()
@@ -169,6 +206,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
     let mut p_pool = alloc::vec![None; r.predicates.len()];
     let mut a_pool = alloc::vec![None; r.addresses.len()];
     let mut l_pool = alloc::vec![None; defs.len()];
+    let mut s_pool = alloc::vec![0u32; symbols.len()];
     let mut g_attrs: Vec<Vec<AttributeInfo>> = alloc::vec![Vec::new(); r.generals.len()];
     let mut next_g = 0usize;
     let label_pool_name = |i: usize| -> String {
@@ -211,12 +249,30 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
             *next_g += 1;
         }
     };
+    let named: alloc::collections::BTreeSet<usize> = mentions
+        .iter()
+        .filter_map(|m| match m {
+            Named::General(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
     for m in mentions {
+        if let Named::Symbol(_) = m {
+            // The variables IGC creates for a call and the text never names come first.
+            let mut last = next_g;
+            while last < r.generals.len() && !named.contains(&last) {
+                last += 1;
+            }
+            if last > next_g {
+                emit_g_to(last - 1, &mut pool, &mut next_g);
+            }
+        }
         match *m {
             Named::General(i) => emit_g_to(i, &mut pool, &mut next_g),
             Named::Predicate(i) => p_pool[i] = Some(pool.add(&predicate_pool_name(r, i))),
             Named::Address(i) => a_pool[i] = Some(pool.add(&address_pool_name(r, i))),
             Named::Label(i) => l_pool[i] = Some(pool.add(&label_pool_name(i))),
+            Named::Symbol(n) => s_pool[n] = pool.add(&symbols[n]),
         }
     }
     emit_g_to(usize::MAX, &mut pool, &mut next_g);
@@ -297,7 +353,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
 
     let mut stream = Vec::new();
     {
-        for b in &r.body {
+        for (b, syms) in r.body.iter().zip(&line_symbols) {
             match b {
                 Body::Label {
                     name,
@@ -318,10 +374,18 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
                     }
                 }
                 Body::Instruction(_) if !instructions => {}
-                Body::Instruction(line) => match crate::parse_instruction(line.code, &names) {
-                    Ok(inst) => stream.push(inst),
-                    Err(e) => errors.parse(*line, &e),
-                },
+                Body::Instruction(line) => {
+                    let indices: Vec<u32> = syms.iter().map(|n| s_pool[*n]).collect();
+                    let ln = LineNames {
+                        names: &names,
+                        asked: core::cell::RefCell::new(Vec::new()),
+                        indices: Some(&indices),
+                    };
+                    match crate::parse_instruction(line.code, &ln) {
+                        Ok(inst) => stream.push(inst),
+                        Err(e) => errors.parse(*line, &e),
+                    }
+                }
             }
         }
     }

@@ -30,9 +30,10 @@ fn round_trip(inst: Instruction) -> Result<(), TestCaseError> {
     );
     text_round_trip(&inst)
 }
-/// Whatever prints as text parses back to the same instruction.
+/// Whatever prints as text parses back to the same instruction (names for labels and
+/// strings of the pool included, so calls and FCALL print).
 fn text_round_trip(inst: &Instruction) -> Result<(), TestCaseError> {
-    let names = crate::runtime::text::IntelNames;
+    let names = crate::runtime::text::TestNames;
     let mut text = alloc::string::String::new();
     if inst.print_text(&names, &mut text).is_ok() {
         let back = crate::parse_instruction(&text, &names);

@@ -18,9 +18,9 @@ use crate::runtime::text::instruction::{
 };
 use crate::runtime::text::{
     is_saturated, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw,
-    parse_state_name, parse_vector, print_exec_size, print_label, print_predicate_prefix,
-    print_raw, print_state_name, print_vector, set_saturated, Cursor, Names, ParseError,
-    PrintError,
+    parse_state_name, parse_symbol, parse_vector, print_exec_size, print_label,
+    print_predicate_prefix, print_raw, print_state_name, print_symbol, print_vector,
+    set_saturated, Cursor, Names, ParseError, PrintError,
 };
 use crate::runtime::{
     Encode, ExecSize as ExecWord, PredicateControl, RawOperand, StateClass, VectorOperand,

@@ -7,7 +7,7 @@
 use super::text_fields::{self, SPECIAL_FIELDS};
 use super::{format, header, ident, lit};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
-use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
+use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model, Slot};
 use crate::emit::Options;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -34,6 +34,12 @@ fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextIns
 /// Instructions printed by a hand-written formatter of `runtime::text::special` over their
 /// scalar fields (one raw value per field, format order): the doc name and the module.
 const SPECIAL: &[(&str, &str)] = &[("FENCE", "fence")];
+
+/// Instructions printed by a hand-written formatter over all their members in format order
+/// (`special::members`: a counted list as one member), rather than over fields by doc name
+/// (`SPECIAL_FIELDS`, whose parser tries each format): the doc name and the module, which has
+/// `is_mnemonic`, `print` and `parse`.
+const SPECIAL_MEMBERS: &[(&str, &str)] = &[("3D_LOAD", "load_3d"), ("3D_SAMPLE", "sample_3d")];
 
 /// Forms that can print: a supported template of a one-format instruction.
 fn usable<'a>(inst: &InstModel, t: Option<&'a TextInst>) -> Vec<(usize, &'a TextForm)> {
@@ -79,6 +85,17 @@ fn tokens(model: &Model) -> TokenStream {
                 .or_default()
                 .push(quote!(#pp));
             let _ = m;
+            continue;
+        }
+        if let Some((_, m)) = SPECIAL_MEMBERS.iter().find(|(d, _)| *d == inst.doc_name) {
+            let (p, a) = special_members_arms(inst, m);
+            print_arms.push(p);
+            fns.push(a);
+            let pp = format_ident!("parse_{}_members", inst.module.trim_end_matches('_'));
+            by_mnemonic
+                .entry(format!("#fields {m}"))
+                .or_default()
+                .push(quote!(#pp));
             continue;
         }
         if forms.is_empty() {
@@ -141,8 +158,8 @@ fn tokens(model: &Model) -> TokenStream {
         use crate::runtime::text::instruction::{channels_text, channels_value, error, operand_space, push_number, word_number, Words};
         use crate::runtime::text::{
             is_saturated, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw, parse_state_name,
-            parse_vector, print_exec_size, print_label, print_predicate_prefix, print_raw, print_state_name,
-            print_vector, set_saturated, Cursor, Names, ParseError, PrintError,
+            parse_symbol, parse_vector, print_exec_size, print_label, print_predicate_prefix, print_raw, print_state_name,
+            print_symbol, print_vector, set_saturated, Cursor, Names, ParseError, PrintError,
         };
         use crate::runtime::{Encode, ExecSize as ExecWord, PredicateControl, RawOperand, StateClass, VectorOperand};
         use alloc::string::String;
@@ -242,6 +259,151 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
         }
     };
     (print, parse)
+}
+
+/// The print arm and parse function of an instruction printed over its members
+/// (`SPECIAL_MEMBERS`): each variant's members in format order; the parser's members are
+/// encoded in the first variant's order (variants of a counted instruction share the layout
+/// before the list) and decoded, which picks the variant.
+fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
+    let ty = ident(&inst.rust_name);
+    let m = ident(module);
+    let single = inst.variants.len() == 1;
+    let mut arms = Vec::new();
+    for v in &inst.variants {
+        let members = v
+            .slots(inst)
+            .into_iter()
+            .filter_map(|(_, slot)| match slot {
+                Slot::Field(f) => Some(match f.ty {
+                    FieldType::Predicate => {
+                        let n = ident(&f.rust_name);
+                        quote!(special::members::FieldRef::Predicate(i.#n))
+                    }
+                    FieldType::Vector => {
+                        let n = ident(&f.rust_name);
+                        quote!(special::members::FieldRef::Vector(&i.#n))
+                    }
+                    FieldType::Raw => {
+                        let n = ident(&f.rust_name);
+                        quote!(special::members::FieldRef::Raw(i.#n))
+                    }
+                    _ => {
+                        let raw = raw_of(f);
+                        quote!(special::members::FieldRef::Scalar(#raw))
+                    }
+                }),
+                Slot::List(c, _) => {
+                    let n = ident(&c.rust_name);
+                    Some(quote!(special::members::FieldRef::Raws(&i.#n)))
+                }
+                Slot::Count(..) => None,
+            });
+        let call = quote!(special::#m::print(&[#(#members),*], names, out));
+        if single {
+            arms.push(quote!(Instruction::#ty(i) => #call,));
+        } else {
+            let vn = ident(&v.rust_name);
+            arms.push(quote!(Instruction::#ty(#ty::#vn(i)) => #call,));
+        }
+    }
+    let pp = format_ident!("parse_{}_members", inst.module.trim_end_matches('_'));
+    let mut enc = vec![];
+    let op = lit(u64::from(inst.opcode));
+    enc.push(quote!(b.push(#op);));
+    if let Some(s) = inst.sub_opcode {
+        let s = lit(u64::from(s));
+        enc.push(quote!(b.push(#s);));
+    }
+    let slots = inst
+        .variants
+        .first()
+        .map(|v| v.slots(inst))
+        .unwrap_or_default();
+    // Member index of each slot (counts have none: they take their list's length).
+    let mut k = 0usize;
+    let mut member_of = Vec::new();
+    for (_, slot) in &slots {
+        member_of.push(k);
+        if !matches!(slot, Slot::Count(..)) {
+            k += 1;
+        }
+    }
+    let wrong = "the members of the instruction's format";
+    for ((_, slot), at) in slots.iter().zip(&member_of) {
+        let at = proc_macro2::Literal::usize_unsuffixed(*at);
+        enc.push(match slot {
+            Slot::Field(f) => {
+                let what = f.doc_name.as_str();
+                match &f.ty {
+                    FieldType::Int(t) | FieldType::Enum(t, _) | FieldType::Bits { base: t, .. } => {
+                        let t = super::int_ty(t.unsigned());
+                        quote! {
+                            match m.get(#at) {
+                                Some(special::members::FieldValue::Scalar(v)) => <#t>::try_from(*v).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b),
+                                _ => return Err(error(0, #wrong, "")),
+                            }
+                        }
+                    }
+                    FieldType::Predicate => quote! {
+                        match m.get(#at) {
+                            Some(special::members::FieldValue::Predicate(p)) => p.encode(&mut b),
+                            _ => return Err(error(0, #wrong, "")),
+                        }
+                    },
+                    FieldType::Vector => quote! {
+                        match m.get(#at) {
+                            Some(special::members::FieldValue::Vector(v)) => v.encode(&mut b),
+                            _ => return Err(error(0, #wrong, "")),
+                        }
+                    },
+                    FieldType::Raw => quote! {
+                        match m.get(#at) {
+                            Some(special::members::FieldValue::Raw(r)) => r.encode(&mut b),
+                            _ => return Err(error(0, #wrong, "")),
+                        }
+                    },
+                    _ => quote!(return Err(error(0, #wrong, ""));),
+                }
+            }
+            Slot::Count(f, c) => {
+                let what = f.doc_name.as_str();
+                let list_at = slots
+                    .iter()
+                    .zip(&member_of)
+                    .find(|((_, s), _)| matches!(s, Slot::List(l, _) if l.rust_name == c.rust_name))
+                    .map_or(0, |(_, a)| *a);
+                let list_at = proc_macro2::Literal::usize_unsuffixed(list_at);
+                let t = match &f.ty {
+                    FieldType::Int(t) | FieldType::Enum(t, _) | FieldType::Bits { base: t, .. } => {
+                        super::int_ty(t.unsigned())
+                    }
+                    _ => quote!(u8),
+                };
+                quote! {
+                    match m.get(#list_at) {
+                        Some(special::members::FieldValue::Raws(l)) => <#t>::try_from(l.len()).map_err(|_| error(0, "fewer parameters", #what))?.encode(&mut b),
+                        _ => return Err(error(0, #wrong, "")),
+                    }
+                }
+            }
+            Slot::List(..) => quote! {
+                match m.get(#at) {
+                    Some(special::members::FieldValue::Raws(l)) => for r in l { r.encode(&mut b); },
+                    _ => return Err(error(0, #wrong, "")),
+                }
+            },
+        });
+    }
+    let parse = quote! {
+        fn #pp<'a>(pred: PredicateControl, w: Words<'a>, c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
+            let m = special::#m::parse(pred, w, c, names)?;
+            let mut b: Vec<u8> = Vec::new();
+            #(#enc)*
+            finish(&b, 0)
+        }
+    };
+    (quote!(#(#arms)*), parse)
 }
 
 /// The raw bits of a scalar field of `i`, as `u64`.
@@ -520,6 +682,10 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
             out.push_str(channels_text(v).ok_or(PrintError::Unprintable { what: #what, value: v })?);
         },
         SlotKind::Number { hex } => quote!(push_number(out, #raw, #hex);),
+        SlotKind::Symbol { quoted } => quote! {
+            let v = #raw;
+            print_symbol(out, u32::try_from(v).map_err(|_| PrintError::Unprintable { what: #what, value: v })?, #quoted, names)?;
+        },
         SlotKind::Name { spellings, .. } => {
             let vals = spellings.iter().map(|(v, _)| lit(*v));
             let texts = spellings.iter().map(|(_, t)| t);
@@ -742,6 +908,9 @@ fn parse_slot(s: &TextSlot) -> TokenStream {
             }
         }
         SlotKind::Label => quote!(#n |= (u64::from(parse_label(&mut c, names)?) & #mask) << #lo;),
+        SlotKind::Symbol { .. } => {
+            quote!(#n |= (u64::from(parse_symbol(&mut c, names)?) & #mask) << #lo;)
+        }
         _ => {
             let val = word_value(s);
             let exp = expected_of(s, "");

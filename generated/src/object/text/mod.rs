@@ -76,6 +76,11 @@ impl View<'_> {
 /// by theirs, subroutine labels (kind 1) with IGC 12504.6's `_<id>` suffix.
 fn names_of(v: &View<'_>) -> NameTable {
     let mut t = NameTable::new();
+    for (i, s) in v.string_pool.iter().enumerate() {
+        if let Ok(i) = u32::try_from(i) {
+            t.declare_string(i, String::from_utf8_lossy(s));
+        }
+    }
     for (i, var) in v.var_info.iter().enumerate() {
         if let (Ok(i), Some(name)) = (u32::try_from(i), v.string(var.name_index)) {
             t.declare_general(FIRST_DECLARED_GENERAL + i, name);

@@ -15,6 +15,7 @@ pub struct Words<'a> {
     pub base: &'a str,
     words: Vec<(&'a str, usize)>,
     next: usize,
+    start: usize,
     end: usize,
 }
 
@@ -35,6 +36,7 @@ impl<'a> Words<'a> {
             base,
             words,
             next: 0,
+            start,
             end: start + word.len(),
         }
     }
@@ -80,11 +82,7 @@ impl<'a> Words<'a> {
 
     /// An error at the mnemonic.
     pub fn error(&self, expected: &'static str) -> ParseError {
-        error(
-            self.end.saturating_sub(self.base.len()),
-            expected,
-            self.base,
-        )
+        error(self.start, expected, self.base)
     }
 }
 

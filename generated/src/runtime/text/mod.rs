@@ -33,6 +33,7 @@ mod region;
 pub mod special;
 pub mod spellings;
 mod state;
+mod symbol;
 mod vector;
 
 #[cfg(test)]
@@ -51,6 +52,8 @@ pub use layout::{
     INDENT,
 };
 pub use modifier::{is_saturated, parse_modifier, set_saturated, Modifier};
+#[cfg(test)]
+pub(crate) use names::TestNames;
 pub use names::{
     subroutine_label_name, IntelNames, NameTable, Names, FIRST_DECLARED_GENERAL,
     PREDEFINED_GENERAL, PREDEFINED_SURFACES,
@@ -61,6 +64,7 @@ pub use predicate::{
 pub use raw::{parse_raw, print_raw};
 pub use region::{parse_region, print_region};
 pub use state::{parse_state_name, parse_state_offset, print_state, print_state_name, state_of};
+pub use symbol::{parse_symbol, print_symbol};
 pub use vector::{parse_vector, print_vector};
 
 /// Parses all of `text` with `parse` (one operand, say), failing if anything is left over.

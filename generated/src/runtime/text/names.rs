@@ -96,6 +96,17 @@ pub trait Names {
             None => index_after("T", name),
         }
     }
+    /// String `index` of the routine's string pool: the callee of FCALL, the function of
+    /// FADDR, the file of FILE (the instruction holds the index, the text the string).
+    fn string(&self, _index: u32) -> Option<Cow<'_, str>> {
+        None
+    }
+    /// The pool index of the string `s` a text names. An assembler adds `s` to the pool it
+    /// builds (IGC creates the string when it builds the instruction, even when the pool
+    /// already holds it), so asking twice may give two indices.
+    fn string_index(&self, _s: &str) -> Option<u32> {
+        None
+    }
 }
 
 /// `P12` -> 12 for prefix `P`: decimal digits only, no sign, no leading `+`.
@@ -130,6 +141,35 @@ impl Names for IntelNames {
     }
 }
 
+/// [`IntelNames`] plus names for what they lack, so property tests print every instruction
+/// whose text names a label or a string of the pool: label `id` is `L<id>`, string `index`
+/// is `str<index>`.
+#[cfg(test)]
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct TestNames;
+
+#[cfg(test)]
+impl Names for TestNames {
+    fn general(&self, id: u32) -> Option<Cow<'_, str>> {
+        IntelNames.general(id)
+    }
+    fn general_id(&self, name: &str) -> Option<u32> {
+        IntelNames.general_id(name)
+    }
+    fn label(&self, id: u32) -> Option<Cow<'_, str>> {
+        Some(Cow::Owned(format!("L{id}")))
+    }
+    fn label_id(&self, name: &str) -> Option<u32> {
+        index_after("L", name)
+    }
+    fn string(&self, index: u32) -> Option<Cow<'_, str>> {
+        Some(Cow::Owned(format!("str{index}")))
+    }
+    fn string_index(&self, s: &str) -> Option<u32> {
+        index_after("str", s)
+    }
+}
+
 fn predefined_general(id: u32) -> Option<Cow<'static, str>> {
     let i = usize::try_from(id).ok()?;
     PREDEFINED_GENERAL.get(i).map(|n| Cow::Borrowed(*n))
@@ -149,6 +189,8 @@ pub struct NameTable {
     general_ids: BTreeMap<String, u32>,
     labels: BTreeMap<u32, String>,
     label_ids: BTreeMap<String, u32>,
+    strings: BTreeMap<u32, String>,
+    string_ids: BTreeMap<String, u32>,
 }
 
 impl NameTable {
@@ -174,6 +216,22 @@ impl NameTable {
         }
         self.label_ids.insert(name, id);
     }
+
+    /// Declares string `index` of the pool. The reverse lookup gives the last index of a
+    /// string the pool holds more than once: IGC adds a callee's string when it builds the
+    /// call, after the routine's name and labels that may hold the same string
+    /// (`recursion_stackcalls.isa`, function `rec`: strings 0, 29 and 59 are `rec`, the fcall
+    /// names 59).
+    pub fn declare_string(&mut self, index: u32, s: impl Into<String>) {
+        let s = s.into();
+        if let Some(old) = self.strings.insert(index, s.clone()) {
+            if self.string_ids.get(&old) == Some(&index) {
+                self.string_ids.remove(&old);
+            }
+        }
+        let last = self.string_ids.entry(s).or_insert(index);
+        *last = (*last).max(index);
+    }
 }
 
 impl Names for NameTable {
@@ -188,6 +246,12 @@ impl Names for NameTable {
     }
     fn label_id(&self, name: &str) -> Option<u32> {
         self.label_ids.get(name).copied()
+    }
+    fn string(&self, index: u32) -> Option<Cow<'_, str>> {
+        self.strings.get(&index).map(|s| Cow::Borrowed(s.as_str()))
+    }
+    fn string_index(&self, s: &str) -> Option<u32> {
+        self.string_ids.get(s).copied()
     }
 }
 

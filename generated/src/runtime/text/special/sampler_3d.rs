@@ -1,0 +1,398 @@
+//! 3D_LOAD and 3D_SAMPLE (`printInstructionSampler`, note §1): the operation's name, its
+//! flags, the channel mask, the exec size, then two spaces and the operands, with as many
+//! parameters as the instruction counts (`NumParams`), which no template can say:
+//!
+//! ```text
+//! load_lz.RGBA (M1, 16)  0x0:uw T6 V0054.0 V0052.0 V0056.0 V0057.0      image_rw_img_array.visaasm:137
+//! sample_l.RGBA (M1, 16)  0x0:uw S0 T6 V0094.0 V0096.0 V0083.0 V0083.64  images_img_sample.visaasm:202
+//! ```
+//!
+//! Members (see [`FieldRef`]) in format order: Op, Exec_size, Pred, Channels, Aoffimmi,
+//! Sampler (3D_SAMPLE only), Surface, Dst, the parameters. Op bits 7..0 name the operation,
+//! bit 8 prints `.pixel_null_mask`, and for 3D_SAMPLE bit 9 `.cps` and bit 10 `.divS`, in
+//! this order (what GenX_IR 12504.6 reads and prints back: `sample_3d.pixel_null_mask.cps.RGBA`; it reads
+//! `.divS` but does not print it, so we print it to keep the bit).
+
+use super::members::{FieldRef, FieldValue};
+use crate::runtime::text::error::{ParseError, PrintError};
+use crate::runtime::text::instruction::{channels_text, channels_value, error, Words};
+use crate::runtime::text::{
+    is_saturated, parse_exec_size, parse_raw, parse_state_name, parse_vector, print_exec_size,
+    print_predicate_prefix, print_raw, print_state_name, print_vector, Cursor, Names,
+};
+use crate::runtime::{ExecSize, PredicateControl, StateClass};
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// The operations of 3D_LOAD and 3D_SAMPLE by the value of Op bits 7..0, as IGC 12504.6
+/// names them (`getSampleOp3DName`). Checked with GenX_IR 12504.6, which reads each of these
+/// lines and prints it back unchanged: `load_3d`, `load_lz`, `load_mcs`, `load_2dms_w`,
+/// `sample_3d`, `sample_b`, `sample_l`, `sample_c`, `sample_d`, `sample_b_c`, `sample_l_c`,
+/// `sample_d_c`, `sample_lz`, `sample_c_lz`. `lod` and the `sample_po*` operations are the
+/// doc's names (12504.6's parser takes neither: it predates them or spells them otherwise).
+pub const OPERATIONS: [(u8, &str); 21] = [
+    (0x00, "sample_3d"),
+    (0x01, "sample_b"),
+    (0x02, "sample_l"),
+    (0x03, "sample_c"),
+    (0x04, "sample_d"),
+    (0x05, "sample_b_c"),
+    (0x06, "sample_l_c"),
+    (0x07, "load_3d"),
+    (0x09, "lod"),
+    (0x14, "sample_d_c"),
+    (0x18, "sample_lz"),
+    (0x19, "sample_c_lz"),
+    (0x1a, "load_lz"),
+    (0x1c, "load_2dms_w"),
+    (0x1d, "load_mcs"),
+    (0x20, "sample_po"),
+    (0x21, "sample_po_b"),
+    (0x22, "sample_po_l"),
+    (0x23, "sample_po_c"),
+    (0x24, "sample_po_d"),
+    (0x26, "sample_po_l_c"),
+];
+
+/// Flag bits of Op, in print order.
+const FLAGS: [(&str, u64); 3] = [
+    ("pixel_null_mask", 1 << 8),
+    ("cps", 1 << 9),
+    ("divS", 1 << 10),
+];
+
+/// Which instruction: 3D_SAMPLE has a sampler and the `.cps`/`.divS` flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kind {
+    pub sampler: bool,
+    /// Op bits that may be set (operation and flags).
+    pub op_mask: u64,
+    pub name: &'static str,
+}
+
+pub const LOAD: Kind = Kind {
+    sampler: false,
+    op_mask: 0x1ff,
+    name: "3D_LOAD",
+};
+pub const SAMPLE: Kind = Kind {
+    sampler: true,
+    op_mask: 0x7ff,
+    name: "3D_SAMPLE",
+};
+
+fn layout_error(k: Kind) -> PrintError {
+    PrintError::NoTextForm {
+        instruction: k.name,
+        why: "its fields are not those of the 3D sampler layout",
+    }
+}
+
+/// Prints the instruction whose members are `m`.
+pub fn print(
+    k: Kind,
+    m: &[FieldRef<'_>],
+    names: &dyn Names,
+    out: &mut String,
+) -> Result<(), PrintError> {
+    use FieldRef::{Predicate, Raw, Raws, Scalar, Vector};
+    let (op, exec, pred, channels, aoffimmi, sampler, surface, dst, params) = match (k.sampler, m) {
+        (
+            false,
+            [Scalar(op), Scalar(e), Predicate(p), Scalar(ch), Vector(a), Scalar(t), Raw(d), Raws(ps)],
+        ) => (*op, *e, *p, *ch, *a, None, *t, *d, *ps),
+        (
+            true,
+            [Scalar(op), Scalar(e), Predicate(p), Scalar(ch), Vector(a), Scalar(s), Scalar(t), Raw(d), Raws(ps)],
+        ) => (*op, *e, *p, *ch, *a, Some(*s), *t, *d, *ps),
+        _ => return Err(layout_error(k)),
+    };
+    if is_saturated(aoffimmi) {
+        return Err(PrintError::Unprintable {
+            what: "3D sampler Aoffimmi: saturation, which only a destination prints",
+            value: 4,
+        });
+    }
+    if op & !k.op_mask != 0 {
+        return Err(PrintError::Unprintable {
+            what: "3D sampler Op: bits the text does not print",
+            value: op,
+        });
+    }
+    let name = OPERATIONS
+        .iter()
+        .find(|(v, _)| u64::from(*v) == op & 0xff)
+        .map(|(_, n)| *n)
+        .ok_or(PrintError::Unprintable {
+            what: "3D sampler Op: an operation with a name",
+            value: op,
+        })?;
+    print_predicate_prefix(out, pred, names)?;
+    out.push_str(name);
+    for (flag, bit) in FLAGS {
+        if op & bit != 0 {
+            out.push('.');
+            out.push_str(flag);
+        }
+    }
+    out.push('.');
+    out.push_str(channels_text(channels).ok_or(PrintError::Unprintable {
+        what: "3D sampler Channels: at least one of R, G, B, A and no other bit",
+        value: channels,
+    })?);
+    out.push(' ');
+    let e = u8::try_from(exec).map_err(|_| PrintError::Unprintable {
+        what: "3D sampler Exec_size",
+        value: exec,
+    })?;
+    print_exec_size(out, ExecSize(e))?;
+    // IGC's two spaces after the exec size.
+    out.push_str("  ");
+    print_vector(out, aoffimmi, names)?;
+    let state =
+        |v: u64, what| u16::try_from(v).map_err(|_| PrintError::Unprintable { what, value: v });
+    if let Some(s) = sampler {
+        out.push(' ');
+        print_state_name(
+            out,
+            StateClass::Sampler,
+            state(s, "3D sampler Sampler")?,
+            names,
+        );
+    }
+    out.push(' ');
+    print_state_name(
+        out,
+        StateClass::Surface,
+        state(surface, "3D sampler Surface")?,
+        names,
+    );
+    for r in core::iter::once(&dst).chain(params) {
+        out.push(' ');
+        print_raw(out, *r, names)?;
+    }
+    Ok(())
+}
+
+/// Whether `base` names an operation of `k` (`load_*` for 3D_LOAD, the others for 3D_SAMPLE).
+pub fn is_mnemonic(k: Kind, base: &str) -> bool {
+    OPERATIONS
+        .iter()
+        .any(|(_, n)| *n == base && n.starts_with("load_") != k.sampler)
+}
+
+/// Parses the line after its predicate into members in format order.
+pub fn parse(
+    k: Kind,
+    pred: PredicateControl,
+    mut w: Words<'_>,
+    mut c: Cursor<'_>,
+    names: &dyn Names,
+) -> Result<Vec<FieldValue>, ParseError> {
+    let mut op = match OPERATIONS.iter().find(|(_, n)| *n == w.base) {
+        Some((v, n)) if n.starts_with("load_") != k.sampler => u64::from(*v),
+        _ => {
+            return Err(w.error(if k.sampler {
+                "a sampler operation (`sample_3d`, `sample_l`, ...)"
+            } else {
+                "a load operation (`load_3d`, `load_lz`, ...)"
+            }))
+        }
+    };
+    for (flag, bit) in FLAGS {
+        if bit & k.op_mask != 0 && w.eat(flag) {
+            op |= bit;
+        }
+    }
+    let (letters, at) = w.take("", "channel letters (`R`, `RG`, `RGBA`, ...)")?;
+    let channels = channels_value(letters)
+        .ok_or_else(|| error(at, "channel letters (`R`, `RG`, `RGBA`, ...)", letters))?;
+    w.finish()?;
+    c.expect(" ", "a space and the exec size")?;
+    c.skip_spaces();
+    let exec = u64::from(parse_exec_size(&mut c)?.0);
+    space(&mut c)?;
+    let aoffimmi = parse_vector(&mut c, names)?;
+    let mut out = alloc::vec![
+        FieldValue::Scalar(op),
+        FieldValue::Scalar(exec),
+        FieldValue::Predicate(pred),
+        FieldValue::Scalar(channels),
+        FieldValue::Vector(aoffimmi),
+    ];
+    let state = |c: &mut Cursor<'_>, want: StateClass, expected| {
+        space(c)?;
+        let at = c.column();
+        match parse_state_name(c, names)? {
+            (class, id) if class == want => Ok(FieldValue::Scalar(u64::from(id))),
+            _ => Err(c.error_at(at, expected)),
+        }
+    };
+    if k.sampler {
+        out.push(state(&mut c, StateClass::Sampler, "a sampler (`S0`)")?);
+    }
+    out.push(state(&mut c, StateClass::Surface, "a surface (`T6`)")?);
+    space(&mut c)?;
+    out.push(FieldValue::Raw(parse_raw(&mut c, names)?));
+    let mut params = Vec::new();
+    loop {
+        c.skip_spaces();
+        if c.at_end() {
+            break;
+        }
+        params.push(parse_raw(&mut c, names)?);
+        if !c.at_end() && c.peek() != Some(' ') {
+            return Err(c.error("a space and the next parameter"));
+        }
+    }
+    out.push(FieldValue::Raws(params));
+    Ok(out)
+}
+
+fn space(c: &mut Cursor<'_>) -> Result<(), ParseError> {
+    if c.skip_spaces() == 0 {
+        return Err(c.error("a space and the next operand"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::text::IntelNames;
+    use crate::runtime::{DataType, Immediate, RawOperand, VectorOperand};
+
+    fn raw(id: u32, offset: u16) -> RawOperand {
+        RawOperand { id, offset }
+    }
+
+    fn round_trip(k: Kind, m: &[FieldRef<'_>], text: &str) {
+        let mut s = String::new();
+        print(k, m, &IntelNames, &mut s).unwrap();
+        assert_eq!(s, text);
+        let mut c = Cursor::new(text);
+        let pred = crate::runtime::text::parse_predicate_prefix(&mut c, &IntelNames).unwrap();
+        let w = Words::read(&mut c);
+        let back = parse(k, pred, w, c, &IntelNames).unwrap();
+        let again: Vec<FieldRef<'_>> = back
+            .iter()
+            .map(|v| match v {
+                FieldValue::Scalar(x) => FieldRef::Scalar(*x),
+                FieldValue::Predicate(p) => FieldRef::Predicate(*p),
+                FieldValue::Vector(v) => FieldRef::Vector(v),
+                FieldValue::Raw(r) => FieldRef::Raw(*r),
+                FieldValue::Raws(r) => FieldRef::Raws(r),
+            })
+            .collect();
+        assert_eq!(again, m, "{text}");
+    }
+
+    #[test]
+    fn intel_load_and_sample_lines() {
+        let zero = VectorOperand::Immediate(Immediate {
+            ty: DataType::Uw,
+            value: 0,
+        });
+        // image_rw_img_array.visaasm line 137 (bytes at 0x983 of the .isa: Op 0x1a,
+        // Exec_size 0x04, Channels 0x0f, Surface 6, NumParams 3).
+        let params = [raw(52, 0), raw(56, 0), raw(57, 0)];
+        round_trip(
+            LOAD,
+            &[
+                FieldRef::Scalar(0x1a),
+                FieldRef::Scalar(0x04),
+                FieldRef::Predicate(PredicateControl::NONE),
+                FieldRef::Scalar(0x0f),
+                FieldRef::Vector(&zero),
+                FieldRef::Scalar(6),
+                FieldRef::Raw(raw(54, 0)),
+                FieldRef::Raws(&params),
+            ],
+            "load_lz.RGBA (M1, 16)  0x0:uw T6 V0054.0 V0052.0 V0056.0 V0057.0",
+        );
+        // images_img_sample.visaasm line 206: exec mask M5, a parameter at offset 64.
+        let params = [raw(97, 0), raw(84, 0), raw(84, 64)];
+        round_trip(
+            SAMPLE,
+            &[
+                FieldRef::Scalar(0x02),
+                FieldRef::Scalar(0x44),
+                FieldRef::Predicate(PredicateControl::NONE),
+                FieldRef::Scalar(0x0f),
+                FieldRef::Vector(&zero),
+                FieldRef::Scalar(0),
+                FieldRef::Scalar(6),
+                FieldRef::Raw(raw(95, 0)),
+                FieldRef::Raws(&params),
+            ],
+            "sample_l.RGBA (M5, 16)  0x0:uw S0 T6 V0095.0 V0097.0 V0084.0 V0084.64",
+        );
+        // GenX_IR 12504.6 prints back `sample_3d.pixel_null_mask.cps.RGBA`; we add `.divS`.
+        round_trip(
+            SAMPLE,
+            &[
+                FieldRef::Scalar(0x700),
+                FieldRef::Scalar(0x04),
+                FieldRef::Predicate(PredicateControl::NONE),
+                FieldRef::Scalar(0x0a),
+                FieldRef::Vector(&zero),
+                FieldRef::Scalar(0),
+                FieldRef::Scalar(6),
+                FieldRef::Raw(raw(95, 0)),
+                FieldRef::Raws(&[]),
+            ],
+            "sample_3d.pixel_null_mask.cps.divS.GA (M1, 16)  0x0:uw S0 T6 V0095.0",
+        );
+    }
+
+    #[test]
+    fn refused_values_and_errors() {
+        let zero = VectorOperand::Immediate(Immediate {
+            ty: DataType::Uw,
+            value: 0,
+        });
+        let mut m = [
+            FieldRef::Scalar(0x200),
+            FieldRef::Scalar(0x04),
+            FieldRef::Predicate(PredicateControl::NONE),
+            FieldRef::Scalar(0x0f),
+            FieldRef::Vector(&zero),
+            FieldRef::Scalar(6),
+            FieldRef::Raw(raw(54, 0)),
+            FieldRef::Raws(&[]),
+        ];
+        let mut s = String::new();
+        assert!(
+            print(LOAD, &m, &IntelNames, &mut s).is_err(),
+            "no .cps on a load"
+        );
+        m[0] = FieldRef::Scalar(0x08);
+        assert!(
+            print(LOAD, &m, &IntelNames, &mut s).is_err(),
+            "0x08 has no name"
+        );
+        m[0] = FieldRef::Scalar(0x07);
+        m[3] = FieldRef::Scalar(0);
+        assert!(print(LOAD, &m, &IntelNames, &mut s).is_err(), "no channel");
+        assert!(
+            print(SAMPLE, &m, &IntelNames, &mut s).is_err(),
+            "no sampler member"
+        );
+        for (k, text, column) in [
+            (LOAD, "sample_l.RGBA (M1, 16)  0x0:uw T6 V0054.0", 0),
+            (SAMPLE, "sample_l.RGBA (M1, 16)  0x0:uw T6 V0054.0", 31),
+            (LOAD, "load_lz.RGBA (M1, 16)  0x0:uw T6", 32),
+            (
+                LOAD,
+                "load_lz.RGBA (M1, 16)  0x0:uw T6 V0054.0 V0055.0x",
+                47,
+            ),
+            (LOAD, "load_lz.cps.RGBA (M1, 16)  0x0:uw T6 V0054.0", 8),
+        ] {
+            let mut c = Cursor::new(text);
+            let w = Words::read(&mut c);
+            let e = parse(k, PredicateControl::NONE, w, c, &IntelNames).unwrap_err();
+            assert_eq!(e.column, column, "{text}: {e}");
+        }
+    }
+}
