@@ -112,21 +112,22 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
         .enumerate()
         .map(|(i, g)| (g.name, i))
         .collect();
-    let lookup = |t: &str| -> Option<Named> {
-        if let Some(i) = def_index.get(t) {
-            return Some(Named::Label(*i));
-        }
-        if let Some(i) = general_index.get(t) {
-            return Some(Named::General(*i));
-        }
-        if let Some(i) = names.predicates.get(t) {
-            return Some(Named::Predicate(usize::from(*i) - 1));
-        }
-        names
-            .addresses
-            .get(t)
-            .map(|i| Named::Address(usize::from(*i)))
-    };
+    // One map for every kind of name, built so that the earlier kind wins as the lookups
+    // did one by one (labels, then generals, predicates, addresses): one search per token.
+    let mut named: BTreeMap<&str, Named> = BTreeMap::new();
+    for (t, i) in &names.addresses {
+        named.insert(t.as_str(), Named::Address(usize::from(*i)));
+    }
+    for (t, i) in &names.predicates {
+        named.insert(t.as_str(), Named::Predicate(usize::from(*i) - 1));
+    }
+    for (t, i) in &general_index {
+        named.insert(t, Named::General(*i));
+    }
+    for (t, i) in &def_index {
+        named.insert(t, Named::Label(*i));
+    }
+    let lookup = |t: &str| -> Option<Named> { named.get(t).copied() };
     // Strings the instruction lines name (FCALL's callee), found by parsing each line once
     // before the pool exists (labels are not declared yet: no line naming a string names one).
     let mut symbols: Vec<String> = Vec::new();

@@ -18,7 +18,8 @@
 
 use super::literal::push_string_literal;
 use super::{Printed, View};
-use crate::runtime::text::{push_instruction_line, subroutine_label_name, NameTable};
+use super::names::RoutineNames;
+use crate::runtime::text::{push_instruction_line, subroutine_label_name};
 use crate::Instruction;
 use alloc::format;
 use alloc::string::String;
@@ -51,7 +52,7 @@ fn label_name(v: &View<'_>, inst: &Instruction) -> Result<(u32, String), String>
     Ok((id, name))
 }
 
-pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &NameTable) {
+pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>) {
     let mut body = String::new();
     for (n, (_, inst)) in v.instructions.instructions.iter().enumerate() {
         let id = u32::try_from(n).unwrap_or(u32::MAX);

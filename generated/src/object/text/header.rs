@@ -23,7 +23,8 @@ use super::literal::push_string_literal;
 use super::{pool_string, Printed, View};
 use crate::object::File;
 use crate::runtime::text::spellings::type_text;
-use crate::runtime::text::{NameTable, Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES};
+use super::names::RoutineNames;
+use crate::runtime::text::{Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES};
 use crate::runtime::DataType;
 use alloc::borrow::Cow;
 use alloc::format;
@@ -92,7 +93,7 @@ pub(crate) fn push_header(p: &mut Printed, file: &File, v: &View<'_>, header_nam
         let _ = write!(p.text, "// .decl T{i} v_type=T v_name={n}");
     }
     line(p);
-    let names = super::names_of(v);
+    let names = RoutineNames::new(v);
     push_declarations(p, v, &names);
     push_inputs(p, v, &names);
     push_attributes(p, v);
@@ -105,7 +106,7 @@ fn push_attrs(p: &mut Printed, v: &View<'_>, attrs: &[crate::object::AttributeIn
     }
 }
 
-fn push_declarations(p: &mut Printed, v: &View<'_>, names: &NameTable) {
+fn push_declarations(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>) {
     for (i, var) in v.var_info.iter().enumerate() {
         line(p);
         let id = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(32);
@@ -185,7 +186,7 @@ fn push_declarations(p: &mut Printed, v: &View<'_>, names: &NameTable) {
     }
 }
 
-fn push_inputs(p: &mut Printed, v: &View<'_>, names: &NameTable) {
+fn push_inputs(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>) {
     for input in v.input_info {
         line(p);
         let kind = input.kind as u8;

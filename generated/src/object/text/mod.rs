@@ -15,6 +15,7 @@ mod attributes;
 mod body;
 mod header;
 mod literal;
+mod names;
 #[cfg(test)]
 mod tests;
 
@@ -23,9 +24,9 @@ pub use literal::push_string_literal;
 
 use super::{AddressInfo, AttributeInfo, File, InputInfo, InstructionStream, LabelInfo};
 use super::{PredicateInfo, SurfaceInfo, VarInfo};
-use crate::runtime::text::{subroutine_label_name, NameTable, FIRST_DECLARED_GENERAL};
 use alloc::string::String;
 use alloc::vec::Vec;
+use names::RoutineNames;
 
 /// One routine's text and what could not be printed in it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -72,41 +73,14 @@ impl View<'_> {
     }
 }
 
-/// The names instructions print: declared general variables by their pool name, block labels
-/// by theirs, subroutine labels (kind 1) with IGC 12504.6's `_<id>` suffix.
-fn names_of(v: &View<'_>) -> NameTable {
-    let mut t = NameTable::new();
-    for (i, s) in v.string_pool.iter().enumerate() {
-        if let Ok(i) = u32::try_from(i) {
-            t.declare_string(i, String::from_utf8_lossy(s));
-        }
-    }
-    for (i, var) in v.var_info.iter().enumerate() {
-        if let (Ok(i), Some(name)) = (u32::try_from(i), v.string(var.name_index)) {
-            t.declare_general(FIRST_DECLARED_GENERAL + i, name);
-        }
-    }
-    for (i, label) in v.label_info.iter().enumerate() {
-        let (Ok(id), Some(name)) = (u32::try_from(i), v.string(label.name_index)) else {
-            continue;
-        };
-        if label.kind == SUBROUTINE_LABEL {
-            t.declare_label(id, subroutine_label_name(&name, id));
-        } else {
-            t.declare_label(id, name);
-        }
-    }
-    t
-}
-
 /// `LabelInfo::kind` of a subroutine label (IGC's `LABEL_SUBROUTINE`; `_main` and `rec` in
 /// `recursion_stackcalls.isa` have it, block labels such as `_0_020` have 0).
-const SUBROUTINE_LABEL: u8 = 1;
+pub(crate) const SUBROUTINE_LABEL: u8 = 1;
 
 fn print_view(file: &File, v: &View<'_>, header_name: &[u8]) -> Printed {
     let mut p = Printed::default();
     header::push_header(&mut p, file, v, header_name);
-    body::push_body(&mut p, v, &names_of(v));
+    body::push_body(&mut p, v, &RoutineNames::new(v));
     p
 }
 

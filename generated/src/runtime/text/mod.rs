@@ -26,7 +26,7 @@ pub mod instruction;
 mod label;
 mod layout;
 mod modifier;
-mod names;
+pub(crate) mod names;
 mod predicate;
 mod raw;
 mod region;

@@ -170,12 +170,12 @@ impl Names for TestNames {
     }
 }
 
-fn predefined_general(id: u32) -> Option<Cow<'static, str>> {
+pub(crate) fn predefined_general(id: u32) -> Option<Cow<'static, str>> {
     let i = usize::try_from(id).ok()?;
     PREDEFINED_GENERAL.get(i).map(|n| Cow::Borrowed(*n))
 }
 
-fn predefined_general_id(name: &str) -> Option<u32> {
+pub(crate) fn predefined_general_id(name: &str) -> Option<u32> {
     let i = PREDEFINED_GENERAL.iter().position(|n| *n == name)?;
     u32::try_from(i).ok()
 }
