@@ -114,12 +114,12 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
         .collect();
     // One map for every kind of name, built so that the earlier kind wins as the lookups
     // did one by one (labels, then generals, predicates, addresses): one search per token.
-    let mut named: BTreeMap<&str, Named> = BTreeMap::new();
+    let mut named = crate::runtime::text::name_index::NameIndex::new();
     for (t, i) in &names.addresses {
-        named.insert(t.as_str(), Named::Address(usize::from(*i)));
+        named.insert(t, Named::Address(usize::from(*i)));
     }
     for (t, i) in &names.predicates {
-        named.insert(t.as_str(), Named::Predicate(usize::from(*i) - 1));
+        named.insert(t, Named::Predicate(usize::from(*i) - 1));
     }
     for (t, i) in &general_index {
         named.insert(t, Named::General(*i));
@@ -135,7 +135,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
         .body
         .iter()
         .map(|b| match b {
-            Body::Instruction(line) if instructions => {
+            Body::Instruction(line) if instructions && names_a_string(line.code, &names) => {
                 let ln = LineNames {
                     names: &names,
                     asked: core::cell::RefCell::new(Vec::new()),
@@ -498,4 +498,15 @@ fn inputs(r: &RoutineText<'_>, names: &AsmNames, errors: &mut Errors<'_>) -> Vec
         });
     }
     out
+}
+
+/// Whether a line's mnemonic is one whose form names a string of the pool: only those lines
+/// are parsed before the pool is built.
+fn names_a_string(code: &str, names: &dyn crate::runtime::text::Names) -> bool {
+    let mut c = crate::runtime::text::Cursor::new(code);
+    if crate::runtime::text::parse_predicate_prefix(&mut c, names).is_err() {
+        return true;
+    }
+    let words = crate::runtime::text::instruction::Words::read(&mut c);
+    crate::generated::text::SYMBOL_MNEMONICS.contains(&words.base)
 }

@@ -91,6 +91,8 @@ impl Instruction {
         }
     }
 }
+/// Mnemonics of the forms that name a string of the routine's pool ([`Names::string`]).
+pub const SYMBOL_MNEMONICS: &[&str] = &[];
 /// Parses one instruction line's text (no indentation, no comment).
 pub fn parse_instruction(
     text: &str,

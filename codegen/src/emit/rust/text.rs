@@ -149,6 +149,20 @@ fn tokens(model: &Model) -> TokenStream {
             quote!(#m => &[#(#fs),*],)
         }
     });
+    // Mnemonics of forms that name a string of the pool: the assembler parses those lines
+    // before it builds the pool (their strings take their place in it).
+    let mut symbol_mnemonics: Vec<&str> = decodable(model)
+        .flat_map(|(inst, t)| usable(inst, t))
+        .filter(|(_, f)| {
+            f.group
+                .iter()
+                .chain(&f.operands)
+                .any(|s| matches!(s.kind, SlotKind::Symbol { .. }))
+        })
+        .map(|(_, f)| f.mnemonic.as_str())
+        .collect();
+    symbol_mnemonics.sort_unstable();
+    symbol_mnemonics.dedup();
     quote! {
         //! Assembly text of every instruction: printers and parsers generated from the docs'
         //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
@@ -175,6 +189,9 @@ fn tokens(model: &Model) -> TokenStream {
                 match self { #(#print_arms)* }
             }
         }
+
+        /// Mnemonics of the forms that name a string of the routine's pool ([`Names::string`]).
+        pub const SYMBOL_MNEMONICS: &[&str] = &[#(#symbol_mnemonics),*];
 
         /// Parses one instruction line's text (no indentation, no comment).
         pub fn parse_instruction(text: &str, names: &dyn Names) -> Result<Instruction, ParseError> {

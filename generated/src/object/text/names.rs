@@ -60,7 +60,9 @@ impl Names for RoutineNames<'_> {
     }
     fn label_id(&self, name: &str) -> Option<u32> {
         let n = u32::try_from(self.view.label_info.len()).ok()?;
-        (0..n).rev().find(|id| self.label(*id).as_deref() == Some(name))
+        (0..n)
+            .rev()
+            .find(|id| self.label(*id).as_deref() == Some(name))
     }
     fn string(&self, index: u32) -> Option<Cow<'_, str>> {
         self.pool(index)

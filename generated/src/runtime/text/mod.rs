@@ -26,6 +26,7 @@ pub mod instruction;
 mod label;
 mod layout;
 mod modifier;
+pub(crate) mod name_index;
 pub(crate) mod names;
 mod predicate;
 mod raw;
