@@ -4,10 +4,17 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::path::PathBuf;
 
+// The allocator of `cargo xtask` (src/main.rs), so the figures are those of the CLI.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// `rel` inside the shared reference directory: `$VISA_SHARED`, else `../shared` beside the
+/// workspace.
 fn shared(rel: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared")
-        .join(rel);
+    let base = std::env::var_os("VISA_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    let dir = base.join(rel);
     dir.is_dir().then_some(dir)
 }
 
