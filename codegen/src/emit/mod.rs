@@ -67,3 +67,35 @@ impl Default for Options {
 
 #[cfg(test)]
 mod edges;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The files do not depend on how the jobs were scheduled: rendering on every core gives
+    /// what rendering each job in turn gives.
+    #[test]
+    fn parallel_render_equals_sequential_render() {
+        let files = crate::parse::load_spec(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"),
+            None,
+        )
+        .unwrap();
+        let parsed = crate::parse::parse_spec(&files);
+        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let opts = Options::default();
+        let pages = docs::Prepared::new(&parsed.spec);
+        let mut jobs = rust::jobs(&model, &opts);
+        jobs.extend(rust::object::job(&parsed.spec, &opts));
+        jobs.extend(pages.jobs(&parsed.spec, &opts));
+        let mut sequential: BTreeMap<String, String> = jobs
+            .iter()
+            .map(|j| (j.path.clone(), (j.render)()))
+            .collect();
+        rust::object::declare(&mut sequential);
+        let parallel = render(&model, &parsed.spec, &opts);
+        assert_eq!(parallel, sequential);
+        assert!(parallel.contains_key("src/generated/object.rs"));
+        assert!(parallel["src/generated/mod.rs"].ends_with("pub mod object;\n"));
+    }
+}
