@@ -56,9 +56,8 @@ fn benches(c: &mut Criterion) {
     let errata_dir = root.join("tests/errata/current");
     let errata = codegen::errata::load_dir(&errata_dir, "tests/errata/current").expect("errata");
     let opts = codegen::emit::Options::default();
-    let generate = || {
-        codegen::generate_corrected(&current, &errata, &opts).expect("the family generates")
-    };
+    let generate =
+        || codegen::generate_corrected(&current, &errata, &opts).expect("the family generates");
     c.bench_function("regen_corpus_first_run", |b| {
         b.iter_batched(
             || tempfile::tempdir().expect("temp dir"),

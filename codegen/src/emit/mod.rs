@@ -1,8 +1,8 @@
 //! Emitters: one per output, each a pure function of the analysed schema returning
 //! path → contents (paths relative to the generated crate's root).
 //!
-//! Each emitter lists its files as [`FileJob`]s, independent of each other, so [`run`] renders
-//! them on every core; the result is a map keyed by path, the same whatever the scheduling.
+//! Each emitter lists its files as jobs (`FileJob`), independent of each other, so [`render`]
+//! renders them on every core; the result is a map keyed by path, whatever the scheduling.
 
 pub mod docs;
 pub mod rust;
