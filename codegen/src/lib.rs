@@ -10,6 +10,7 @@ pub mod diag;
 pub mod emit;
 pub mod errata;
 pub mod layout;
+pub mod par;
 pub mod parse;
 pub mod schema;
 
@@ -77,9 +78,7 @@ pub fn generate_corrected(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let mut files = emit::rust::render(&model, opts);
-    emit::rust::object::render(&parsed.spec, opts, &mut files);
-    files.extend(emit::docs::render(&parsed.spec, opts));
+    let files = emit::render(&model, &parsed.spec, opts);
     Ok(Generated {
         files,
         diagnostics,

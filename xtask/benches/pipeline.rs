@@ -4,9 +4,16 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::path::PathBuf;
 
+// The allocator of `cargo xtask` (src/main.rs), so the figures are those of the CLI.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// `rel` inside the shared reference directory: `$VISA_SHARED`, else `../shared` beside the
+/// workspace.
 fn shared(rel: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared")
+    let dir = std::env::var_os("VISA_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
         .join(rel);
     dir.is_dir().then_some(dir)
 }
@@ -38,15 +45,24 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
-    let Some((_, current)) = corpora.iter().find(|(l, _)| l.contains("current")) else {
+    // What `cargo xtask regen --spec .../current/instructions --errata tests/errata/current`
+    // reads: the docs, the workspace's chapters, the family's errata.
+    let root = xtask::workspace_root();
+    let Some(spec) = shared("visa-docs/current/instructions") else {
         return;
     };
+    let current = codegen::parse::load_spec(&spec, Some(&root.join("spec/chapters")))
+        .expect("current docs and chapters");
+    let errata_dir = root.join("tests/errata/current");
+    let errata = codegen::errata::load_dir(&errata_dir, "tests/errata/current").expect("errata");
     let opts = codegen::emit::Options::default();
+    let generate =
+        || codegen::generate_corrected(&current, &errata, &opts).expect("the family generates");
     c.bench_function("regen_corpus_first_run", |b| {
         b.iter_batched(
             || tempfile::tempdir().expect("temp dir"),
             |dir| {
-                let g = codegen::generate(current, &opts).expect("corpus generates");
+                let g = generate();
                 let s = xtask::write::apply(dir.path(), &g.files).expect("written");
                 assert!(!s.written.is_empty());
                 dir
@@ -55,11 +71,10 @@ fn benches(c: &mut Criterion) {
         )
     });
     let dir = tempfile::tempdir().expect("temp dir");
-    let g = codegen::generate(current, &opts).expect("corpus generates");
-    xtask::write::apply(dir.path(), &g.files).expect("written");
+    xtask::write::apply(dir.path(), &generate().files).expect("written");
     c.bench_function("regen_corpus_noop_rerun", |b| {
         b.iter(|| {
-            let g = codegen::generate(current, &opts).expect("corpus generates");
+            let g = generate();
             let s = xtask::write::apply(dir.path(), &g.files).expect("written");
             // A no-op rerun must write no file.
             assert!(s.written.is_empty() && s.removed.is_empty());

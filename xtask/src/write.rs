@@ -6,7 +6,7 @@
 //! no longer produced. Unchanged files are not touched, so their mtime stays and cargo rebuilds
 //! nothing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
 use std::io::Read;
@@ -101,7 +101,11 @@ pub struct Plan {
 
 /// Line endings are the only normalisation: a checkout with CRLF is not stale.
 fn normalize(s: &str) -> String {
-    s.replace("\r\n", "\n")
+    if s.contains('\r') {
+        s.replace("\r\n", "\n")
+    } else {
+        s.to_string()
+    }
 }
 
 /// Does this text carry the marker on its first line?
@@ -136,8 +140,9 @@ fn first_line_is_marked(path: &Path) -> bool {
     is_generated(&String::from_utf8_lossy(&head[..n]))
 }
 
-/// Every marked file under `dir`, as paths relative to `root` with `/` separators, sorted.
-fn marked_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), WriteError> {
+/// Every file under `dir` with a generated extension, as paths relative to `root` with `/`
+/// separators: the candidates for removal. Listing only; nothing is read yet.
+fn candidate_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), WriteError> {
     let entries = match fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -152,13 +157,12 @@ fn marked_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), Wr
             .map_err(|e| WriteError::Io(path.clone(), e))?;
         if ty.is_dir() {
             if !name.starts_with('.') && !SKIP_DIRS.contains(&name.as_str()) {
-                marked_files(root, &path, out)?;
+                candidate_files(root, &path, out)?;
             }
         } else if ty.is_file()
             && path
                 .extension()
                 .is_some_and(|e| GENERATED_EXTENSIONS.iter().any(|g| e == *g))
-            && first_line_is_marked(&path)
         {
             if let Ok(rel) = path.strip_prefix(root) {
                 let rel: Vec<_> = rel
@@ -173,21 +177,23 @@ fn marked_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), Wr
 }
 
 /// Computes the changes without touching the disk. Fails, listing every offender, if a target
-/// exists without the marker.
+/// exists without the marker. Each file is opened once: a target is read whole (marker and
+/// contents), any other candidate only far enough to see its marker (whole when it is a stale
+/// generated file, whose contents the diff shows).
 pub fn plan(out: &Path, files: &BTreeMap<String, String>) -> Result<Plan, WriteError> {
     let mut plan = Plan::default();
     let mut foreign = Vec::new();
     for (rel, contents) in files {
         let path = out.join(checked_relative(rel)?);
-        let new = normalize(contents);
         match read_if_exists(&path)? {
             None => plan.changes.push(Change::Create {
                 path: rel.clone(),
-                new,
+                new: normalize(contents),
             }),
             Some(old) if !is_generated(&old) => foreign.push(path),
             Some(old) => {
                 let old = normalize(&old);
+                let new = normalize(contents);
                 if old == new {
                     plan.unchanged += 1;
                 } else {
@@ -204,11 +210,15 @@ pub fn plan(out: &Path, files: &BTreeMap<String, String>) -> Result<Plan, WriteE
         return Err(WriteError::NotGenerated(foreign));
     }
     let mut existing = Vec::new();
-    marked_files(out, out, &mut existing)?;
+    candidate_files(out, out, &mut existing)?;
     existing.sort();
     for rel in existing {
-        if !files.contains_key(&rel) {
-            let old = read_if_exists(&out.join(&rel))?.unwrap_or_default();
+        if files.contains_key(&rel) {
+            continue;
+        }
+        let path = out.join(&rel);
+        if first_line_is_marked(&path) {
+            let old = read_if_exists(&path)?.unwrap_or_default();
             plan.changes.push(Change::Remove { path: rel, old });
         }
     }
@@ -220,12 +230,10 @@ pub fn check(out: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>
     Ok(plan(out, files)?.changes)
 }
 
-/// Writes a file by temp file + rename, so a reader never sees half a file.
+/// Writes a file by temp file + rename, so a reader never sees half a file. Its directory
+/// exists.
 fn write_atomically(path: &Path, contents: &str) -> Result<(), WriteError> {
     let io = |e| WriteError::Io(path.to_path_buf(), e);
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(io)?;
-    }
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".regen-tmp");
     let tmp = PathBuf::from(tmp);
@@ -240,10 +248,17 @@ pub fn apply(out: &Path, files: &BTreeMap<String, String>) -> Result<Summary, Wr
         unchanged: plan.unchanged,
         ..Summary::default()
     };
+    let mut made_dirs = BTreeSet::new();
     for change in plan.changes {
         match change {
             Change::Create { path, new } | Change::Update { path, new, .. } => {
-                write_atomically(&out.join(&path), &new)?;
+                let full = out.join(&path);
+                if let Some(parent) = full.parent() {
+                    if made_dirs.insert(parent.to_path_buf()) {
+                        fs::create_dir_all(parent).map_err(|e| WriteError::Io(full.clone(), e))?;
+                    }
+                }
+                write_atomically(&full, &new)?;
                 summary.written.push(path);
             }
             Change::Remove { path, .. } => {

@@ -1,8 +1,51 @@
 //! Emitters: one per output, each a pure function of the analysed schema returning
 //! path → contents (paths relative to the generated crate's root).
+//!
+//! Each emitter lists its files as jobs (`FileJob`), independent of each other, so [`render`]
+//! renders them on every core; the result is a map keyed by path, whatever the scheduling.
 
 pub mod docs;
 pub mod rust;
+
+use std::collections::BTreeMap;
+
+/// One output file, rendered on its own by whichever thread takes it.
+pub(crate) struct FileJob<'a> {
+    path: String,
+    render: Box<dyn Fn() -> String + Sync + 'a>,
+}
+
+impl<'a> FileJob<'a> {
+    pub(crate) fn new(path: impl Into<String>, render: impl Fn() -> String + Sync + 'a) -> Self {
+        FileJob {
+            path: path.into(),
+            render: Box::new(render),
+        }
+    }
+}
+
+/// Every file of the generated crate: Rust modules, object records and reference pages, all
+/// rendered in one pool of jobs.
+pub fn render(
+    model: &crate::analyze::Model,
+    spec: &crate::schema::Spec,
+    opts: &Options,
+) -> BTreeMap<String, String> {
+    let pages = docs::Prepared::new(spec);
+    let mut jobs = rust::jobs(model, opts);
+    jobs.extend(rust::object::job(spec, opts));
+    jobs.extend(pages.jobs(spec, opts));
+    let mut files = run(jobs);
+    rust::object::declare(&mut files);
+    files
+}
+
+/// Renders `jobs` on every core, in the order given (costly first), into path → contents.
+pub(crate) fn run(jobs: Vec<FileJob<'_>>) -> BTreeMap<String, String> {
+    crate::par::map(&jobs, |j| (j.path.clone(), (j.render)()))
+        .into_iter()
+        .collect()
+}
 
 /// What every emitter needs to write its `@generated` headers.
 #[derive(Clone, Debug)]
@@ -24,3 +67,35 @@ impl Default for Options {
 
 #[cfg(test)]
 mod edges;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The files do not depend on how the jobs were scheduled: rendering on every core gives
+    /// what rendering each job in turn gives.
+    #[test]
+    fn parallel_render_equals_sequential_render() {
+        let files = crate::parse::load_spec(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"),
+            None,
+        )
+        .unwrap();
+        let parsed = crate::parse::parse_spec(&files);
+        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let opts = Options::default();
+        let pages = docs::Prepared::new(&parsed.spec);
+        let mut jobs = rust::jobs(&model, &opts);
+        jobs.extend(rust::object::job(&parsed.spec, &opts));
+        jobs.extend(pages.jobs(&parsed.spec, &opts));
+        let mut sequential: BTreeMap<String, String> = jobs
+            .iter()
+            .map(|j| (j.path.clone(), (j.render)()))
+            .collect();
+        rust::object::declare(&mut sequential);
+        let parallel = render(&model, &parsed.spec, &opts);
+        assert_eq!(parallel, sequential);
+        assert!(parallel.contains_key("src/generated/object.rs"));
+        assert!(parallel["src/generated/mod.rs"].ends_with("pub mod object;\n"));
+    }
+}

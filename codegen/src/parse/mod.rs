@@ -82,16 +82,12 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut instructions = Vec::new();
     let mut records = Vec::new();
     let mut predefined = Vec::new();
-    for file in files {
-        let text = decode_text(file, &mut diagnostics);
-        if file.name.starts_with(CHAPTERS_PREFIX) {
-            records.extend(chapter::parse_chapter(&file.name, &text, &mut diagnostics));
-            predefined.extend(chapter::predefined(&file.name, &text));
-            continue;
-        }
-        if let Some(inst) = doc::parse_doc(&file.name, &text, &mut diagnostics) {
-            instructions.push(inst);
-        }
+    // Docs parse independently (on every core); their results join in file order.
+    for one in crate::par::map(files, parse_file) {
+        diagnostics.extend(one.diagnostics);
+        instructions.extend(one.instruction);
+        records.extend(one.records);
+        predefined.extend(one.predefined);
     }
     instructions.sort_by(|a, b| {
         let key = |i: &Instruction| {
@@ -113,6 +109,27 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
         },
         diagnostics,
     }
+}
+
+/// What one file holds: an instruction (a doc) or records (a chapter), and its diagnostics.
+#[derive(Default)]
+struct FileParsed {
+    instruction: Option<Instruction>,
+    records: Vec<crate::schema::Record>,
+    predefined: Vec<crate::schema::Predefined>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn parse_file(file: &SourceFile) -> FileParsed {
+    let mut out = FileParsed::default();
+    let text = decode_text(file, &mut out.diagnostics);
+    if file.name.starts_with(CHAPTERS_PREFIX) {
+        out.records = chapter::parse_chapter(&file.name, &text, &mut out.diagnostics);
+        out.predefined = chapter::predefined(&file.name, &text);
+    } else {
+        out.instruction = doc::parse_doc(&file.name, &text, &mut out.diagnostics);
+    }
+    out
 }
 
 /// UTF-8 text of a doc; invalid bytes are replaced and reported where the first one is.

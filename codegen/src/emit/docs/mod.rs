@@ -6,7 +6,7 @@
 
 mod text;
 
-use crate::emit::Options;
+use crate::emit::{FileJob, Options};
 use crate::layout::fixed_size;
 use crate::schema::{BitField, CountKind, Counted, EnumValue, Field, Instruction, Spec, Variant};
 use serde::Serialize;
@@ -437,7 +437,8 @@ fn errata_rows(spec: &Spec) -> Vec<ErratumRow> {
         .collect()
 }
 
-fn tera() -> Tera {
+/// The page templates, compiled.
+fn templates() -> Tera {
     let mut t = Tera::default();
     // The templates are part of the generator: a parse error is a bug caught by every test.
     t.add_raw_templates([("index.md", INDEX), ("instruction.md", INSTRUCTION)])
@@ -447,28 +448,47 @@ fn tera() -> Tera {
 
 /// Renders the reference: `docs/README.md` and one page per instruction.
 pub fn render(spec: &Spec, opts: &Options) -> BTreeMap<String, String> {
-    let tera = tera();
-    let mut out = BTreeMap::new();
-    let rows: Vec<InstructionRow> = spec.instructions.iter().map(instruction_row).collect();
-    let mut ctx = Context::new();
-    ctx.insert("command", &comment_text(&opts.regen_command));
-    ctx.insert("spec_label", &comment_text(&opts.spec_label));
-    ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
-    ctx.insert("instructions", &rows);
-    ctx.insert("platform_values", &platform_rows(spec));
-    ctx.insert("errata", &errata_rows(spec));
-    out.insert(
-        "docs/README.md".to_string(),
-        finish(tera.render("index.md", &ctx)),
-    );
-    for (inst, row) in spec.instructions.iter().zip(&rows) {
-        let mut ctx = Context::new();
-        ctx.insert("command", &comment_text(&opts.regen_command));
-        ctx.insert("spec_label", &comment_text(&opts.spec_label));
-        ctx.insert("i", row);
-        out.insert(page_path(inst), finish(tera.render("instruction.md", &ctx)));
+    super::run(Prepared::new(spec).jobs(spec, opts))
+}
+
+/// What every page shares: the templates, compiled once, and one row per instruction.
+pub(crate) struct Prepared {
+    tera: Tera,
+    rows: Vec<InstructionRow>,
+}
+
+impl Prepared {
+    pub(crate) fn new(spec: &Spec) -> Prepared {
+        Prepared {
+            tera: templates(),
+            rows: crate::par::map(&spec.instructions, instruction_row),
+        }
     }
-    out
+
+    /// The index and each page as a job of its own.
+    pub(crate) fn jobs<'a>(&'a self, spec: &'a Spec, opts: &'a Options) -> Vec<FileJob<'a>> {
+        let (tera, rows) = (&self.tera, &self.rows);
+        let mut jobs = vec![FileJob::new("docs/README.md", move || {
+            let mut ctx = Context::new();
+            ctx.insert("command", &comment_text(&opts.regen_command));
+            ctx.insert("spec_label", &comment_text(&opts.spec_label));
+            ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
+            ctx.insert("instructions", rows);
+            ctx.insert("platform_values", &platform_rows(spec));
+            ctx.insert("errata", &errata_rows(spec));
+            finish(tera.render("index.md", &ctx))
+        })];
+        for (inst, row) in spec.instructions.iter().zip(rows) {
+            jobs.push(FileJob::new(page_path(inst), move || {
+                let mut ctx = Context::new();
+                ctx.insert("command", &comment_text(&opts.regen_command));
+                ctx.insert("spec_label", &comment_text(&opts.spec_label));
+                ctx.insert("i", row);
+                finish(tera.render("instruction.md", &ctx))
+            }));
+        }
+        jobs
+    }
 }
 
 /// Text inside the `@generated` HTML comment, which `-->` would end early.

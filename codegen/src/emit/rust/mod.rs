@@ -10,8 +10,8 @@ mod text;
 mod text_fields;
 mod top;
 
-use crate::analyze::{EnumDef, Int, Model};
-use crate::emit::Options;
+use crate::analyze::{EnumDef, InstModel, Int, Model};
+use crate::emit::{FileJob, Options};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::BTreeMap;
@@ -27,9 +27,15 @@ pub(crate) fn header(opts: &Options, sources: &str) -> String {
 /// Formats a token stream as a file. The tokens come from our own emitter; failing to parse
 /// them is a generator bug that every test run would catch.
 pub(crate) fn format(tokens: TokenStream) -> String {
-    let file: syn::File = match syn::parse2(tokens.clone()) {
+    // Debug builds (the tests) keep a copy to show the invalid tokens; a release regen does not
+    // pay for the copy (parsing a shared stream copies every token).
+    #[cfg(debug_assertions)]
+    let shown = tokens.clone();
+    #[cfg(not(debug_assertions))]
+    let shown = "(rerun a debug build to see them)";
+    let file: syn::File = match syn::parse2(tokens) {
         Ok(f) => f,
-        Err(e) => panic!("generator produced invalid Rust ({e}):\n{tokens}"),
+        Err(e) => panic!("generator produced invalid Rust ({e}):\n{shown}"),
     };
     prettyplease::unparse(&file)
 }
@@ -191,12 +197,47 @@ pub(crate) fn enum_tokens(e: &EnumDef) -> TokenStream {
 
 /// Renders every Rust file of the generated crate.
 pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
+    super::run(jobs(model, opts))
+}
+
+/// Every Rust file of the generated crate as a job of its own (tokens built and formatted on
+/// the thread that runs it), costly ones first.
+pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> {
     let all_sources = format!("{}/*.md", opts.spec_label);
-    out.insert(
-        "src/generated/mod.rs".to_string(),
-        header(opts, &all_sources) + &format(top::render(model)),
-    );
+    let all = all_sources.clone();
+    let mut jobs = vec![
+        FileJob::new("src/generated/text.rs", move || text::render(model, opts).1),
+        FileJob::new("src/generated/roundtrip.rs", move || {
+            header(opts, &all) + &format(tests_gen::render(model))
+        }),
+    ];
+    let all = all_sources.clone();
+    jobs.push(FileJob::new("src/generated/mod.rs", move || {
+        header(opts, &all) + &format(top::render(model))
+    }));
+    let mut instructions: Vec<&InstModel> = model.instructions.iter().collect();
+    // Larger formats first: the last job to start bounds the wall time.
+    instructions.sort_by_key(|i| std::cmp::Reverse(size_estimate(i)));
+    for inst in instructions {
+        let src = format!("{}/{}", opts.spec_label, inst.source);
+        jobs.push(FileJob::new(
+            format!("src/generated/{}.rs", inst.module),
+            move || header(opts, &src) + &format(instruction::render(model, inst)),
+        ));
+    }
+    jobs.push(FileJob::new("src/generated/enums.rs", move || {
+        header(opts, &all_sources) + &format(shared_module(model))
+    }));
+    jobs
+}
+
+/// A rough measure of how much code an instruction's module holds, to schedule big ones first.
+fn size_estimate(inst: &InstModel) -> usize {
+    inst.fields.len() + inst.variants.iter().map(|v| v.fields.len()).sum::<usize>()
+}
+
+/// `src/generated/enums.rs`: value sets and bit-packed structs shared by several docs.
+fn shared_module(model: &Model) -> TokenStream {
     let enums: Vec<TokenStream> = model.shared_enums.iter().map(enum_tokens).collect();
     let structs: Vec<TokenStream> = model
         .shared_structs
@@ -213,31 +254,14 @@ pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
             use crate::runtime::{DecodeError, DecodeErrorKind};
         )
     };
-    let shared = quote! {
+    quote! {
         //! Value sets and bit-packed fields identical in several docs, generated once.
         #![allow(clippy::all)]
         use super::Platform;
         #codec
         #(#enums)*
         #(#structs)*
-    };
-    out.insert(
-        "src/generated/enums.rs".to_string(),
-        header(opts, &all_sources) + &format(shared),
-    );
-    for inst in &model.instructions {
-        let src = format!("{}/{}", opts.spec_label, inst.source);
-        out.insert(
-            format!("src/generated/{}.rs", inst.module),
-            header(opts, &src) + &format(instruction::render(model, inst)),
-        );
     }
-    out.extend([text::render(model, opts)]);
-    out.insert(
-        "src/generated/roundtrip.rs".to_string(),
-        header(opts, &all_sources) + &format(tests_gen::render(model)),
-    );
-    out
 }
 
 #[cfg(test)]
@@ -355,7 +379,10 @@ Adds.
 
     #[test]
     fn the_full_corpus_renders_deterministically_and_every_file_parses() {
-        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared"))
+        // `VISA_SHARED` names the shared directory when it is not beside the workspace.
+        let dir = std::env::var_os("VISA_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared").into())
             .join("visa-docs/current/instructions");
         if !dir.is_dir() {
             assert!(

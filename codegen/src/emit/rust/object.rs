@@ -7,18 +7,40 @@
 
 use super::{doc_text, docs, format, header, ident, lit};
 use crate::analyze::naming::{snake_name, type_name};
-use crate::emit::Options;
+use crate::emit::{FileJob, Options};
 use crate::parse::fundamental_width;
 use crate::schema::{Predefined, Record, RecordField, RecordFieldKind, Spec};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::BTreeMap;
 
+/// Where the records go.
+const PATH: &str = "src/generated/object.rs";
+
 /// Adds `src/generated/object.rs` and its `pub mod object;` when the spec has records.
 pub fn render(spec: &Spec, opts: &Options, files: &mut BTreeMap<String, String>) {
-    if spec.records.is_empty() {
+    if let Some(job) = job(spec, opts) {
+        files.extend(crate::emit::run(vec![job]));
+        declare(files);
+    }
+}
+
+/// `src/generated/object.rs` as a job, when the spec has records; [`declare`] it once rendered.
+pub(crate) fn job<'a>(spec: &'a Spec, opts: &'a Options) -> Option<FileJob<'a>> {
+    (!spec.records.is_empty()).then(|| FileJob::new(PATH, move || file(spec, opts)))
+}
+
+/// Adds `pub mod object;` to the parent module when the records were rendered.
+pub(crate) fn declare(files: &mut BTreeMap<String, String>) {
+    if !files.contains_key(PATH) {
         return;
     }
+    if let Some(m) = files.get_mut("src/generated/mod.rs") {
+        m.push_str("/// Records of the object-format chapter.\npub mod object;\n");
+    }
+}
+
+fn file(spec: &Spec, opts: &Options) -> String {
     let mut sources: Vec<&str> = spec.records.iter().map(|r| r.source.as_str()).collect();
     sources.sort();
     sources.dedup();
@@ -48,13 +70,7 @@ pub fn render(spec: &Spec, opts: &Options, files: &mut BTreeMap<String, String>)
 
         #(#records)*
     };
-    files.insert(
-        "src/generated/object.rs".into(),
-        header(opts, &sources.join(", ")) + &format(tokens),
-    );
-    if let Some(m) = files.get_mut("src/generated/mod.rs") {
-        m.push_str("/// Records of the object-format chapter.\npub mod object;\n");
-    }
+    header(opts, &sources.join(", ")) + &format(tokens)
 }
 
 fn predefined(p: &[Predefined]) -> TokenStream {

@@ -1,0 +1,80 @@
+//! Work spread over the machine's cores: the pipeline's stages are per doc and per output file,
+//! each independent of the others, so they run on scoped threads. Results come back in input
+//! order, so the output never depends on how the work was scheduled.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// How many threads to use: the cores available, at most one per item.
+fn threads(items: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.min(items).max(1)
+}
+
+/// `items.iter().map(f).collect()`, on every core. Items are handed out one at a time in order
+/// (put the costly ones first), so a slow item does not hold up a fixed share of the rest. A
+/// panic in `f` propagates, as in the sequential map.
+pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let n = threads(items.len());
+    if n <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(items.len()));
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(item) = items.get(i) else { break };
+        let r = f(item);
+        // A poisoned lock means another worker panicked; the scope re-raises that panic.
+        if let Ok(mut d) = done.lock() {
+            d.push((i, r));
+        }
+    };
+    std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..n).map(|_| s.spawn(work)).collect();
+        work();
+        // Re-raise a helper's panic as it was, not as the scope's generic one.
+        for h in helpers {
+            if let Err(payload) = h.join() {
+                std::panic::resume_unwind(payload);
+            }
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_back_in_input_order() {
+        let items: Vec<u64> = (0..1000).collect();
+        // Uneven work, so threads finish out of order.
+        let out = map(&items, |&i| {
+            let spin = (i % 7) * 1000;
+            (0..spin).fold(i, |a, b| a.wrapping_add(b % 3)) - (0..spin).map(|b| b % 3).sum::<u64>()
+        });
+        assert_eq!(out, items);
+    }
+
+    #[test]
+    fn empty_and_single_inputs() {
+        assert!(map(&[] as &[u8], |&x| x).is_empty());
+        assert_eq!(map(&[5u8], |&x| x + 1), vec![6]);
+    }
+
+    #[test]
+    #[should_panic(expected = "boom")]
+    fn a_panicking_item_panics_the_map() {
+        let items: Vec<u32> = (0..64).collect();
+        map(&items, |&i| {
+            if i == 40 {
+                panic!("boom");
+            }
+            i
+        });
+    }
+}
