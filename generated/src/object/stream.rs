@@ -111,8 +111,14 @@ impl InstructionStream {
 
     /// The size in bytes the stream writes.
     pub fn encoded_len(&self) -> usize {
-        let mut w = ObjWriter::new();
-        self.write(&mut w);
-        w.out.len()
+        // One instruction at a time into a small buffer: no copy of the whole stream.
+        let mut buf = Vec::with_capacity(64);
+        let mut len = self.undecoded.len();
+        for (_, inst) in &self.instructions {
+            buf.clear();
+            inst.encode(&mut buf);
+            len += buf.len();
+        }
+        len
     }
 }

@@ -50,6 +50,7 @@ macro_rules! scalar {
         impl ObjScalar for $t {
             const SIZE: usize = core::mem::size_of::<$t>();
             const NAME: &'static str = $name;
+            #[inline]
             fn from_le(bytes: &[u8]) -> Self {
                 let mut a = [0u8; core::mem::size_of::<$t>()];
                 for (d, s) in a.iter_mut().zip(bytes) {
@@ -168,6 +169,7 @@ impl<'a> ObjReader<'a> {
         }
     }
 
+    #[inline]
     fn take(&mut self, n: usize, field: &'static str, what: &str) -> Result<&'a [u8], FileError> {
         let rest = self.bytes.get(self.pos..).unwrap_or(&[]);
         match rest.get(..n) {
@@ -175,17 +177,24 @@ impl<'a> ObjReader<'a> {
                 self.pos += n;
                 Ok(b)
             }
-            None => Err(self.error(
-                Some(field),
-                format!(
-                    "the file ends: {what} needs {n} byte(s), {} left",
-                    rest.len()
-                ),
-            )),
+            None => Err(self.ends(n, field, what)),
         }
     }
 
+    /// The error of a read past the end, out of line: reading a valid file never builds one,
+    /// and keeping it apart lets reads inline into the record readers.
+    #[cold]
+    #[inline(never)]
+    fn ends(&self, n: usize, field: &'static str, what: &str) -> FileError {
+        let left = self.bytes.len().saturating_sub(self.pos);
+        self.error(
+            Some(field),
+            format!("the file ends: {what} needs {n} byte(s), {left} left"),
+        )
+    }
+
     /// One value of a fundamental type.
+    #[inline]
     pub fn scalar<T: ObjScalar>(&mut self, field: &'static str) -> Result<T, FileError> {
         let b = self.take(T::SIZE, field, T::NAME)?;
         Ok(T::from_le(b))
