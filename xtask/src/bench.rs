@@ -43,8 +43,8 @@ fn cargo() -> Command {
 }
 
 /// Generates a standalone crate for `spec` into `out` through the normal regen path.
-fn regen_into(spec: &Path, out: &Path) -> Result<(), String> {
-    match crate::regen(spec, out, false) {
+fn regen_into(spec: &Path, errata: Option<&Path>, out: &Path) -> Result<(), String> {
+    match crate::regen_with_errata(spec, errata, out, false) {
         0 => Ok(()),
         code => Err(format!("regen of {} failed ({code})", spec.display())),
     }
@@ -198,8 +198,12 @@ fn bench_inner() -> Result<PathBuf, String> {
     for dir in [&spec_crate, &full_crate] {
         let _ = std::fs::remove_dir_all(dir);
     }
-    regen_into(&root.join("spec"), &spec_crate)?;
-    regen_into(&corpus, &full_crate)?;
+    regen_into(&root.join("spec"), None, &spec_crate)?;
+    regen_into(
+        &corpus,
+        Some(&root.join("tests/errata/current")),
+        &full_crate,
+    )?;
     let codecs = [
         codec_run(
             "spec/",

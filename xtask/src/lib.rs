@@ -331,10 +331,15 @@ fn regen_command(input: &Input, out: &Path) -> String {
 /// `cargo xtask regen --spec SPEC --out OUT [--check]` (errata and `regen.toml` of SPEC
 /// applied when present), for callers in Rust.
 pub fn regen(spec: &Path, out: &Path, check: bool) -> u8 {
+    regen_with_errata(spec, None, out, check)
+}
+
+/// [`regen`] with the errata of `errata` (`--errata DIR`) rather than the spec dir's own.
+pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: bool) -> u8 {
     let args = InputArgs {
         spec: Some(spec.to_path_buf()),
         chapters: None,
-        errata: None,
+        errata: errata.map(Path::to_path_buf),
         no_errata: false,
         config: None,
         verbose: false,

@@ -177,6 +177,11 @@ pub(crate) fn predefined_general(id: u32) -> Option<Cow<'static, str>> {
 }
 
 pub(crate) fn predefined_general_id(name: &str) -> Option<u32> {
+    // Every predefined name starts with `%`: most operands are declared names, which need no
+    // scan of the table.
+    if !name.starts_with('%') {
+        return None;
+    }
     let i = PREDEFINED_GENERAL.iter().position(|n| *n == name)?;
     u32::try_from(i).ok()
 }
