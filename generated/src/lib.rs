@@ -57,13 +57,19 @@
 //! - ADDR_ADD's first source, printed as the address `&V`;
 //! - LSC_UNTYPED (`lsc_load.ugm.ca.ca (M1, 16)  V0059:d32  bti(0x1)[V0057]:a32`, stores,
 //!   atomics, strided, quad, block2d, status, append counter): its meta-grammar, double spaces
-//!   and operands without `.0`, over every field by doc name ([`runtime::text::special::lsc`]).
+//!   and operands without `.0`, over every field by doc name ([`runtime::text::special::lsc`]);
+//! - 3D_LOAD and 3D_SAMPLE (`load_lz.RGBA (M1, 16)  0x0:uw T6 V0054.0 ...`): operation names, channels,
+//!   Intel's double space and the counted parameters, over every member in format order
+//!   ([`runtime::text::special::sampler_3d`]).
 //!
-//! Not printed yet (a [`runtime::text::PrintError::NoTextForm`] naming the instruction):
-//! 3D_SAMPLE, 3D_LOAD, LABEL and SUBROUTINE (label lines are the file printer's),
-//! the SVM umbrella, FCALL/FADDR/FILE (names from the string pool), SVM_BLOCK_LD/ST, MEDIA_LD,
-//! SAMPLE_UNORM, and forms whose slot has no text rule. Opcodes without a doc do not decode, so
-//! they never reach the printer.
+//! FCALL, FADDR and FILE name strings of the routine's pool through
+//! [`runtime::text::Names::string`]; SVM_BLOCK_LD/ST's `(<size>)` is a template slot over bits
+//! of `Properties` (by erratum).
+//!
+//! Not printed (a [`runtime::text::PrintError::NoTextForm`] naming the instruction): LABEL and
+//! SUBROUTINE (label lines are the file printer's), the generic SVM umbrella (no template),
+//! MEDIA_LD and SAMPLE_UNORM (template slots `<mods>` and `<channel>` name no field of their
+//! format). Opcodes without a doc do not decode, so they never reach the printer.
 //!
 //! # Executors
 //!
