@@ -60,7 +60,11 @@ pub fn first_mentions<'a>(
     let mut seen = alloc::collections::BTreeSet::new();
     let mut out = Vec::new();
     for (code, strings) in lines {
-        for n in tokens(code).filter_map(&lookup).chain(strings) {
+        // Declared names are identifiers (`Cursor::identifier`): a token starting with a
+        // digit or `-` (numbers, regions, offsets) names nothing and needs no lookup.
+        let names =
+            tokens(code).filter(|t| !t.starts_with(|c: char| c.is_ascii_digit() || c == '-'));
+        for n in names.filter_map(&lookup).chain(strings) {
             if seen.insert(n) {
                 out.push(n);
             }
