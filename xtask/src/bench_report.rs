@@ -137,7 +137,7 @@ fn codec(md: &mut String, c: &Codec) {
         let Some(s) = s else {
             let _ = writeln!(
                 md,
-                "| {name} | — | — | not measured: ../shared absent or unreadable | | | |"
+                "| {name} | — | — | not measured: ../shared absent, or this crate decodes none of its streams | | | |"
             );
             continue;
         };
