@@ -26,7 +26,7 @@ fn raw(r: &RawOperand) -> String {
 
 fn vector(v: &VectorOperand) -> String {
     match v {
-        VectorOperand::Immediate(i) => format!("imm({},{:#x})", i.ty.name(), i.value),
+        VectorOperand::Immediate(i) => format!("imm({},{:#x})", i.ty.name(), { i.value }),
         VectorOperand::General {
             id,
             row_offset,
