@@ -6,7 +6,8 @@ use super::lines::{code_lines, SourceLine};
 use super::syntax::{Body, GeneralDecl, InputDecl, OtherDecl, RoutineKind, RoutineText, Span};
 use super::tables::{alignment, IMPLICIT_INPUTS, INT_ATTRIBUTE_WIDTHS, TARGETS};
 use crate::runtime::text::spellings::type_of;
-use crate::runtime::text::{Cursor, ParseError};
+use crate::runtime::text::{parse_string_literal, Cursor, ParseError};
+use alloc::borrow::Cow;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -58,7 +59,7 @@ fn span_of<'a>(line: SourceLine<'a>, c: &Cursor<'_>, from: usize) -> Span<'a> {
 pub fn read_source<'a>(source: &'a str, errors: &mut Errors<'_>) -> Vec<RoutineText<'a>> {
     let mut routines: Vec<RoutineText<'a>> = Vec::new();
     let mut version = None;
-    let mut pending_function: Option<(&'a str, Span<'a>)> = None;
+    let mut pending_function: Option<(Cow<'a, str>, Span<'a>)> = None;
     for line in code_lines(source) {
         let r = read_line(line, &mut routines, &mut version, &mut pending_function);
         if let Err(e) = r {
@@ -77,19 +78,20 @@ pub fn read_source<'a>(source: &'a str, errors: &mut Errors<'_>) -> Vec<RoutineT
 
 const STRING: &str = "a quoted name";
 
-fn quoted<'a>(c: &mut Cursor<'a>) -> Result<&'a str, ParseError> {
+/// A quoted string, with the escapes the printer writes (`runtime::text::push_string_literal`).
+fn quoted<'a>(c: &mut Cursor<'a>) -> Result<Cow<'a, str>, ParseError> {
     c.skip_spaces();
-    c.expect("\"", STRING)?;
-    let text = c.take_while(|ch| ch != '"');
-    c.expect("\"", "a closing `\"`")?;
-    Ok(text)
+    if c.peek() != Some('"') {
+        return Err(c.error(STRING));
+    }
+    parse_string_literal(c)
 }
 
 fn read_line<'a>(
     line: SourceLine<'a>,
     routines: &mut Vec<RoutineText<'a>>,
     version: &mut Option<(u8, u8)>,
-    pending_function: &mut Option<(&'a str, Span<'a>)>,
+    pending_function: &mut Option<(Cow<'a, str>, Span<'a>)>,
 ) -> Result<(), ParseError> {
     let mut c = Cursor::new(line.code);
     if !line.code.starts_with('.') {

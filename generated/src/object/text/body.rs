@@ -16,9 +16,9 @@
 //! Both label instructions are an opcode byte and the label id (UW), read from the encoded
 //! bytes so this module compiles in crates generated from any doc set, with or without them.
 
-use super::literal::push_string_literal;
 use super::names::RoutineNames;
 use super::{Printed, View};
+use crate::runtime::text::push_string_literal;
 use crate::runtime::text::{push_instruction_line, subroutine_label_name};
 use crate::Instruction;
 use alloc::format;

@@ -19,10 +19,10 @@
 //! line (the first `.function` leaves `    ` there, note §3).
 
 use super::attributes::{attribute_text, kernel_attribute_line, DEFAULT_TARGET, TARGET};
-use super::literal::push_string_literal;
 use super::names::RoutineNames;
 use super::{pool_string, Printed, View};
 use crate::object::File;
+use crate::runtime::text::push_string_literal;
 use crate::runtime::text::spellings::type_text;
 use crate::runtime::text::{Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES};
 use crate::runtime::DataType;

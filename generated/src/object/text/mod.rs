@@ -14,13 +14,12 @@
 mod attributes;
 mod body;
 mod header;
-mod literal;
 mod names;
 #[cfg(test)]
 mod tests;
 
+pub use crate::runtime::text::push_string_literal;
 pub use attributes::{attribute_text, kernel_attribute_line};
-pub use literal::push_string_literal;
 
 use super::{AddressInfo, AttributeInfo, File, InputInfo, InstructionStream, LabelInfo};
 use super::{PredicateInfo, SurfaceInfo, VarInfo};

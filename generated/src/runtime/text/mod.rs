@@ -25,6 +25,7 @@ mod immediate;
 pub mod instruction;
 mod label;
 mod layout;
+mod literal;
 mod modifier;
 pub(crate) mod name_index;
 pub(crate) mod names;
@@ -52,6 +53,7 @@ pub use layout::{
     push_function_start, push_instruction_line, push_label_line, split_line, Line, COMMENT_COLUMN,
     INDENT,
 };
+pub use literal::{parse_string_literal, push_string_literal};
 pub use modifier::{is_saturated, parse_modifier, set_saturated, Modifier};
 #[cfg(test)]
 pub(crate) use names::TestNames;

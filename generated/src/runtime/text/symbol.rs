@@ -10,7 +10,9 @@
 
 use super::cursor::Cursor;
 use super::error::{ParseError, PrintError};
+use super::literal::{parse_string_literal, push_string_literal};
 use super::names::Names;
+use alloc::borrow::Cow;
 use alloc::string::String;
 
 /// Prints string `index` of the pool; `quoted` always quotes it (debug directives).
@@ -28,55 +30,17 @@ pub fn print_symbol<N: Names + ?Sized>(
         out.push_str(&s);
         return Ok(());
     }
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    push_string_literal(out, &s);
     Ok(())
 }
 
 /// Parses an identifier or a quoted string into its pool index.
 pub fn parse_symbol<N: Names + ?Sized>(c: &mut Cursor<'_>, names: &N) -> Result<u32, ParseError> {
     let at = c.column();
-    let text: String = if c.eat("\"") {
-        let mut s = String::new();
-        loop {
-            let rest = c.rest();
-            let mut chars = rest.chars();
-            match chars.next() {
-                None => return Err(c.error("a closing `\"`")),
-                Some('"') => {
-                    c.eat("\"");
-                    break;
-                }
-                Some('\\') => {
-                    let e = match chars.next() {
-                        Some('"') => '"',
-                        Some('\\') => '\\',
-                        Some('n') => '\n',
-                        Some('t') => '\t',
-                        _ => return Err(c.error("an escape `\\\"`, `\\\\`, `\\n` or `\\t`")),
-                    };
-                    s.push(e);
-                    // Both characters are ASCII.
-                    c.eat(rest.get(..2).unwrap_or(""));
-                }
-                Some(ch) => {
-                    s.push(ch);
-                    c.eat(rest.get(..ch.len_utf8()).unwrap_or(""));
-                }
-            }
-        }
-        s
+    let text: Cow<'_, str> = if c.peek() == Some('"') {
+        parse_string_literal(c)?
     } else {
-        c.identifier("a name or a quoted string")?.into()
+        Cow::Borrowed(c.identifier("a name or a quoted string")?)
     };
     names
         .string_index(&text)
