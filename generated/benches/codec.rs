@@ -121,26 +121,26 @@ fn decode_all(bytes: &[u8], out: &mut Vec<visa::Instruction>) {
     }
 }
 
-/// Decodes every instruction of `bytes`, handing each to the optimizer's black box; returns
-/// the count.
+/// Decodes every instruction of `bytes` with the stream decoder, handing each to the
+/// optimizer's black box; returns the count.
 fn decode_each(bytes: &[u8]) -> usize {
-    let mut at = 0;
+    let mut stream = visa::runtime::Decoder::new(bytes);
     let mut n = 0;
-    while let Some(rest) = bytes.get(at..).filter(|r| !r.is_empty()) {
-        // Matched by reference: the instruction is used where decode put it, not moved.
-        match &visa::decode(rest) {
-            Ok((inst, used)) => {
+    while let Some(item) = stream.next() {
+        match item {
+            Ok(inst) => {
                 std::hint::black_box(inst);
-                at += used;
                 n += 1;
             }
-            Err(e) => panic!("stream instruction failed to decode at {at}: {e}"),
+            Err(e) => panic!(
+                "stream instruction failed to decode at {}: {e}",
+                stream.position()
+            ),
         }
     }
     n
 }
 
-/// Decode, decode into a Vec, encode and memcpy of one stream, as criterion group `group`.
 fn stream_group(c: &mut Criterion, group: &str, bytes: &[u8], count: usize) {
     let mut decoded = Vec::with_capacity(count);
     decode_all(bytes, &mut decoded);

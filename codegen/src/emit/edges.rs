@@ -190,13 +190,13 @@ fn instruction_fields_at_size_0_and_1() {
     ]);
     let none = out.rust("src/generated/none.rs");
     assert!(struct_fields(&none, "None").is_empty());
-    assert!(out
-        .flat("src/generated/none.rs")
-        .contains("-> Result<Self, DecodeError> { Ok(Self {}) }"));
+    let flat = out.flat("src/generated/none.rs");
+    assert!(flat.contains("const PLACEHOLDER: Self = Self {};"));
+    assert!(flat.contains("-> Result<(), DecodeError> { Ok(()) }"));
     let one = out.rust("src/generated/one.rs");
     assert_eq!(struct_fields(&one, "One"), vec!["surface"]);
     assert!(out.flat("src/generated/one.rs").contains(
-        "let surface = <u8 as Decode>::decode(rdr_, \"Surface\")?; Ok(Self { surface })"
+        "let surface = <u8 as Decode>::decode(rdr_, \"Surface\")?; self.surface = surface; Ok(())"
     ));
 }
 

@@ -61,6 +61,8 @@ impl ExecSizeExecutionMask {
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (M1), 0x1 (M2), 0x2 (M3), 0x3 (M4), 0x4 (M5), 0x5 (M6), 0x6 (M7), 0x7 (M8), 0x8 (M1_NM), 0x9 (M2_NM), 0xa (M3_NM), 0xb (M4_NM), 0xc (M5_NM), 0xd (M6_NM), 0xe (M7_NM), 0xf (M8_NM)";
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: ExecSizeExecutionMask = ExecSizeExecutionMask::M1;
     /// The value of raw bits, if the doc lists it.
     #[inline]
     pub fn from_bits(bits: u64) -> Option<ExecSizeExecutionMask> {
@@ -135,6 +137,8 @@ impl NumBlocksNumberOfBlocks {
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 block), 0x1 (2 blocks), 0x2 (4 blocks)";
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: NumBlocksNumberOfBlocks = NumBlocksNumberOfBlocks::N1Block;
     /// The value of raw bits, if the doc lists it.
     #[inline]
     pub fn from_bits(bits: u64) -> Option<NumBlocksNumberOfBlocks> {

@@ -36,6 +36,8 @@ impl ExecSizeSize {
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 element (scalar)), 0x1 (2 elements), 0x2 (4 elements), 0x3 (8 elements), 0x4 (16 elements), 0x5 (32 elements)";
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: ExecSizeSize = ExecSizeSize::N1Element;
     /// The value of raw bits, if the doc lists it.
     #[inline]
     pub fn from_bits(bits: u64) -> Option<ExecSizeSize> {
@@ -83,6 +85,12 @@ pub struct ExecSize {
 impl ExecSize {
     /// The bits no range covers.
     pub const RESERVED_MASK: u8 = 0x8;
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: Self = Self {
+        size: ExecSizeSize::PLACEHOLDER,
+        execution_mask: ExecSizeExecutionMask::PLACEHOLDER,
+        reserved: 0,
+    };
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
@@ -131,6 +139,11 @@ pub struct NumBlocks {
 impl NumBlocks {
     /// The bits no range covers.
     pub const RESERVED_MASK: u8 = 0xfc;
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: Self = Self {
+        number_of_blocks: NumBlocksNumberOfBlocks::PLACEHOLDER,
+        reserved: 0,
+    };
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
@@ -227,33 +240,54 @@ impl GatherScaled {
         self.element_offset.put(out);
         self.dst.put(out);
     }
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: Self = Self {
+        exec_size: ExecSize::PLACEHOLDER,
+        pred: PredicateControl::PLACEHOLDER,
+        block_size: 0,
+        num_blocks: NumBlocks::PLACEHOLDER,
+        scale: 0,
+        surface: 0,
+        offset: VectorOperand::PLACEHOLDER,
+        element_offset: RawOperand::PLACEHOLDER,
+        dst: RawOperand::PLACEHOLDER,
+    };
     /// Reads the fields that follow the opcode byte(s).
     #[inline]
     pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let mut this_ = Self::PLACEHOLDER;
+        this_.decode_fields_into(rdr_)?;
+        Ok(this_)
+    }
+    /// Reads the fields that follow the opcode byte(s) into `self`, each stored as
+    /// soon as it is read; on error `self` holds some fields of the new instruction.
+    #[inline]
+    pub fn decode_fields_into(
+        &mut self,
+        rdr_: &mut Reader<'_>,
+    ) -> Result<(), DecodeError> {
         let at_ = rdr_.position();
         let raw_ = <u8 as Decode>::decode(rdr_, "Exec_size")?;
         let exec_size = ExecSize::from_raw(raw_, at_)?;
+        self.exec_size = exec_size;
         let pred = <PredicateControl as Decode>::decode(rdr_, "Pred")?;
+        self.pred = pred;
         let block_size = <u8 as Decode>::decode(rdr_, "Block_size")?;
+        self.block_size = block_size;
         let at_ = rdr_.position();
         let raw_ = <u8 as Decode>::decode(rdr_, "Num_blocks")?;
         let num_blocks = NumBlocks::from_raw(raw_, at_)?;
+        self.num_blocks = num_blocks;
         let scale = <u16 as Decode>::decode(rdr_, "Scale")?;
+        self.scale = scale;
         let surface = <u8 as Decode>::decode(rdr_, "Surface")?;
-        let offset = <VectorOperand as Decode>::decode(rdr_, "Offset")?;
+        self.surface = surface;
+        <VectorOperand as Decode>::decode_in_place(&mut self.offset, rdr_, "Offset")?;
         let element_offset = <RawOperand as Decode>::decode(rdr_, "Element_offset")?;
+        self.element_offset = element_offset;
         let dst = <RawOperand as Decode>::decode(rdr_, "Dst")?;
-        Ok(Self {
-            exec_size,
-            pred,
-            block_size,
-            num_blocks,
-            scale,
-            surface,
-            offset,
-            element_offset,
-            dst,
-        })
+        self.dst = dst;
+        Ok(())
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {

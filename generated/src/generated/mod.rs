@@ -178,6 +178,38 @@ pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
     };
     Ok((inst, r.position()))
 }
+/// Makes `$out` the variant `$ty` (keeping it when it already is) and decodes the
+/// fields into it, so that no whole instruction is moved.
+macro_rules! in_place {
+    ($out:ident, $r:ident, $ty:ident) => {
+        { if ! matches!($out, Instruction:: $ty (_)) { * $out = const { Instruction:: $ty
+        ($ty ::PLACEHOLDER) }; } if let Instruction:: $ty (x_) = $out { x_
+        .decode_fields_into(& mut $r) ?; } }
+    };
+}
+/// Decodes one instruction from the start of `bytes` into `out`, the same instruction
+/// [`decode`] returns, and how many bytes it took.
+///
+/// Fields are stored into `out` as they are read, rather than built into a value that
+/// is then moved: the fastest way to walk a stream (see [`crate::runtime::Decoder`]).
+/// On error, `out` holds some valid instruction, no longer the one it held.
+pub fn decode_into(bytes: &[u8], out: &mut Instruction) -> Result<usize, DecodeError> {
+    let mut r = Reader::new(bytes);
+    let opcode = <u8 as Decode>::decode(&mut r, "opcode")?;
+    match opcode {
+        0x36 => in_place!(out, r, OwordSt),
+        0x3a => in_place!(out, r, Scatter),
+        0x75 => in_place!(out, r, Scatter4Scaled),
+        0x78 => in_place!(out, r, GatherScaled),
+        0x87 => in_place!(out, r, QwScatter),
+        other => {
+            return Err(
+                DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(other)),
+            );
+        }
+    }
+    Ok(r.position())
+}
 /// One method per instruction, all required: when a spec change adds an instruction,
 /// every implementation stops compiling until it handles it.
 pub trait Execute {

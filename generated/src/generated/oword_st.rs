@@ -30,6 +30,8 @@ impl SizeNumberOfOwords {
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 oword), 0x1 (2 owords), 0x2 (4 owords), 0x3 (8 owords)";
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: SizeNumberOfOwords = SizeNumberOfOwords::N1Oword;
     /// The value of raw bits, if the doc lists it.
     #[inline]
     pub fn from_bits(bits: u64) -> Option<SizeNumberOfOwords> {
@@ -71,6 +73,11 @@ pub struct Size {
 impl Size {
     /// The bits no range covers.
     pub const RESERVED_MASK: u8 = 0xf8;
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: Self = Self {
+        number_of_owords: SizeNumberOfOwords::PLACEHOLDER,
+        reserved: 0,
+    };
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
@@ -150,16 +157,37 @@ impl OwordSt {
         self.offset.put(out);
         self.src.put(out);
     }
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: Self = Self {
+        size: Size::PLACEHOLDER,
+        surface: 0,
+        offset: VectorOperand::PLACEHOLDER,
+        src: RawOperand::PLACEHOLDER,
+    };
     /// Reads the fields that follow the opcode byte(s).
     #[inline]
     pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let mut this_ = Self::PLACEHOLDER;
+        this_.decode_fields_into(rdr_)?;
+        Ok(this_)
+    }
+    /// Reads the fields that follow the opcode byte(s) into `self`, each stored as
+    /// soon as it is read; on error `self` holds some fields of the new instruction.
+    #[inline]
+    pub fn decode_fields_into(
+        &mut self,
+        rdr_: &mut Reader<'_>,
+    ) -> Result<(), DecodeError> {
         let at_ = rdr_.position();
         let raw_ = <u8 as Decode>::decode(rdr_, "Size")?;
         let size = Size::from_raw(raw_, at_)?;
+        self.size = size;
         let surface = <u8 as Decode>::decode(rdr_, "Surface")?;
-        let offset = <VectorOperand as Decode>::decode(rdr_, "Offset")?;
+        self.surface = surface;
+        <VectorOperand as Decode>::decode_in_place(&mut self.offset, rdr_, "Offset")?;
         let src = <RawOperand as Decode>::decode(rdr_, "Src")?;
-        Ok(Self { size, surface, offset, src })
+        self.src = src;
+        Ok(())
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {

@@ -331,5 +331,16 @@ proptest! {
     { let mut bytes = vec![op.value()]; bytes.extend_from_slice(& tail); if let Ok((inst,
     used)) = decode(& bytes) { prop_assert_eq!(inst.opcode(), op); let mut again =
     Vec::new(); inst.encode(& mut again); prop_assert_eq!(& again[..], & bytes[..used]);
-    } }
+    } } #[doc =
+    r" Decoding into an instruction of any kind gives what `decode` gives, success or"]
+    #[doc =
+    r" error. Small byte values make tags and counts valid often enough to succeed."]
+    #[test] fn decode_into_agrees_with_decode(ops in
+    proptest::collection::vec(proptest::sample::select(crate ::Opcode::ALL.to_vec()), 2),
+    first in proptest::collection::vec(0u8..8, 0..96), second in
+    proptest::collection::vec(0u8..8, 0..96),) { let mut a = vec![ops[0].value()]; a
+    .extend_from_slice(& first); let mut b = vec![ops[1].value()]; b.extend_from_slice(&
+    second); if let Ok((mut slot, _)) = decode(& a) { let into = crate ::decode_into(& b,
+    & mut slot).map(| used | (slot.clone(), used)); prop_assert_eq!(into, decode(& b)); }
+    }
 }

@@ -27,6 +27,8 @@ impl EltSizeByteSize {
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (1 byte), 0x1 (2 bytes), 0x2 (4 bytes)";
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: EltSizeByteSize = EltSizeByteSize::N1Byte;
     /// The value of raw bits, if the doc lists it.
     #[inline]
     pub fn from_bits(bits: u64) -> Option<EltSizeByteSize> {
@@ -75,6 +77,8 @@ impl NumEltsNumberOfElements {
     ];
     /// What decoding expects, for error messages.
     pub const EXPECTED: &'static str = "one of 0x0 (8 elements), 0x1 (16 elements), 0x2 (1 element)";
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: NumEltsNumberOfElements = NumEltsNumberOfElements::N8Elements;
     /// The value of raw bits, if the doc lists it.
     #[inline]
     pub fn from_bits(bits: u64) -> Option<NumEltsNumberOfElements> {
@@ -114,6 +118,11 @@ pub struct EltSize {
 impl EltSize {
     /// The bits no range covers.
     pub const RESERVED_MASK: u8 = 0xfc;
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: Self = Self {
+        byte_size: EltSizeByteSize::PLACEHOLDER,
+        reserved: 0,
+    };
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
@@ -152,6 +161,12 @@ pub struct NumElts {
 impl NumElts {
     /// The bits no range covers.
     pub const RESERVED_MASK: u8 = 0xc;
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: Self = Self {
+        number_of_elements: NumEltsNumberOfElements::PLACEHOLDER,
+        execution_mask: 0,
+        reserved: 0,
+    };
     /// The field's raw bits.
     #[inline]
     pub fn to_raw(&self) -> u8 {
@@ -248,27 +263,49 @@ impl Scatter {
         self.element_offset.put(out);
         self.src.put(out);
     }
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: Self = Self {
+        elt_size: EltSize::PLACEHOLDER,
+        num_elts: NumElts::PLACEHOLDER,
+        surface: 0,
+        global_offset: VectorOperand::PLACEHOLDER,
+        element_offset: RawOperand::PLACEHOLDER,
+        src: RawOperand::PLACEHOLDER,
+    };
     /// Reads the fields that follow the opcode byte(s).
     #[inline]
     pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let mut this_ = Self::PLACEHOLDER;
+        this_.decode_fields_into(rdr_)?;
+        Ok(this_)
+    }
+    /// Reads the fields that follow the opcode byte(s) into `self`, each stored as
+    /// soon as it is read; on error `self` holds some fields of the new instruction.
+    #[inline]
+    pub fn decode_fields_into(
+        &mut self,
+        rdr_: &mut Reader<'_>,
+    ) -> Result<(), DecodeError> {
         let at_ = rdr_.position();
         let raw_ = <u8 as Decode>::decode(rdr_, "Elt_size")?;
         let elt_size = EltSize::from_raw(raw_, at_)?;
+        self.elt_size = elt_size;
         let at_ = rdr_.position();
         let raw_ = <u8 as Decode>::decode(rdr_, "Num_elts")?;
         let num_elts = NumElts::from_raw(raw_, at_)?;
+        self.num_elts = num_elts;
         let surface = <u8 as Decode>::decode(rdr_, "Surface")?;
-        let global_offset = <VectorOperand as Decode>::decode(rdr_, "Global_offset")?;
+        self.surface = surface;
+        <VectorOperand as Decode>::decode_in_place(
+            &mut self.global_offset,
+            rdr_,
+            "Global_offset",
+        )?;
         let element_offset = <RawOperand as Decode>::decode(rdr_, "Element_offset")?;
+        self.element_offset = element_offset;
         let src = <RawOperand as Decode>::decode(rdr_, "Src")?;
-        Ok(Self {
-            elt_size,
-            num_elts,
-            surface,
-            global_offset,
-            element_offset,
-            src,
-        })
+        self.src = src;
+        Ok(())
     }
     /// Checks every rule the doc states, for `platform`.
     pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {

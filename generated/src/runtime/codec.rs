@@ -226,6 +226,18 @@ impl Drop for Staging<'_> {
 /// Reads a value in vISA binary form; `field` names the field for error messages.
 pub trait Decode: Sized {
     fn decode(r: &mut Reader<'_>, field: &'static str) -> Result<Self, DecodeError>;
+
+    /// Decodes into `self`, what decoding a whole instruction in place calls. On error `self`
+    /// is unchanged or holds another valid value.
+    #[inline(always)]
+    fn decode_in_place(
+        &mut self,
+        r: &mut Reader<'_>,
+        field: &'static str,
+    ) -> Result<(), DecodeError> {
+        *self = Self::decode(r, field)?;
+        Ok(())
+    }
 }
 
 macro_rules! le_int {

@@ -4,12 +4,14 @@
 //! Nothing here is generated; generated modules only reference it.
 
 pub mod codec;
+pub mod decoder;
 pub mod error;
 pub mod object;
 pub mod operand;
 pub mod text;
 
 pub use codec::{Decode, Encode, Reader, Staging};
+pub use decoder::Decoder;
 pub use error::{DecodeError, DecodeErrorInfo, DecodeErrorKind, ValidationError};
 pub use operand::{
     DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,

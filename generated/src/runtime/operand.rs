@@ -161,6 +161,8 @@ pub enum PredicateCombine {
 impl PredicateControl {
     /// No predication.
     pub const NONE: PredicateControl = PredicateControl(0);
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: PredicateControl = PredicateControl::NONE;
 
     pub fn new(id: u16, combine: PredicateCombine, inverse: bool) -> Self {
         let c = match combine {
@@ -247,6 +249,11 @@ pub struct RawOperand {
     pub offset: u16,
 }
 
+impl RawOperand {
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: RawOperand = RawOperand { id: 0, offset: 0 };
+}
+
 impl Encode for RawOperand {
     #[inline(always)]
     fn put(&self, out: &mut Staging<'_>) {
@@ -331,6 +338,9 @@ pub enum VectorOperand {
 }
 
 impl VectorOperand {
+    /// What decoding in place starts from.
+    pub(crate) const PLACEHOLDER: VectorOperand = VectorOperand::Predicate(PredicateControl::NONE);
+
     pub fn class(&self) -> OperandClass {
         match self {
             VectorOperand::General { .. } => OperandClass::General,
@@ -455,21 +465,35 @@ fn invalid(
 }
 
 impl Decode for VectorOperand {
-    /// General operands and 4-byte immediates (most operands of real code) take an inlined
-    /// path with one bounds check; every other operand, and every error, the full decoder.
     #[inline(always)]
     fn decode(r: &mut Reader<'_>, field: &'static str) -> Result<Self, DecodeError> {
+        let mut out = VectorOperand::PLACEHOLDER;
+        out.decode_in_place(r, field)?;
+        Ok(out)
+    }
+
+    /// General operands and 4-byte immediates (most operands of real code) take an inlined
+    /// path with one bounds check; every other operand, and every error, the full decoder.
+    /// Each is written straight into `self`: built elsewhere and copied, its narrow fields
+    /// would be read back as one wide word, which the CPU cannot forward from the stores.
+    #[inline(always)]
+    fn decode_in_place(
+        &mut self,
+        r: &mut Reader<'_>,
+        field: &'static str,
+    ) -> Result<(), DecodeError> {
         let rest = r.remaining();
         if let Some(b) = rest.first_chunk::<9>() {
             if b[0] & 0b1100_0111 == 0 {
                 r.advance(9);
-                return Ok(VectorOperand::General {
+                *self = VectorOperand::General {
                     modifier: b[0] >> 3,
                     id: u32::from_le_bytes([b[1], b[2], b[3], b[4]]),
                     row_offset: b[5],
                     col_offset: b[6],
                     region: Region(u16::from_le_bytes([b[7], b[8]])),
-                });
+                };
+                return Ok(());
             }
         }
         if let Some(b) = rest.first_chunk::<6>() {
@@ -477,15 +501,17 @@ impl Decode for VectorOperand {
                 if let Ok(ty) = DataType::try_from(b[1]) {
                     if ty != DataType::Bool && !Immediate::is_wide(ty) {
                         r.advance(6);
-                        return Ok(VectorOperand::Immediate(Immediate {
+                        *self = VectorOperand::Immediate(Immediate {
                             ty,
                             value: u64::from(u32::from_le_bytes([b[2], b[3], b[4], b[5]])),
-                        }));
+                        });
+                        return Ok(());
                     }
                 }
             }
         }
-        decode_vector_operand(r, field)
+        *self = decode_vector_operand(r, field)?;
+        Ok(())
     }
 }
 

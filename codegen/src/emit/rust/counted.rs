@@ -16,6 +16,7 @@ const RESERVED: &[&str] = &[
     "put",
     "put_fields",
     "decode_fields",
+    "decode_fields_into",
     "validate",
 ];
 

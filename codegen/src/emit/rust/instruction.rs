@@ -27,6 +27,26 @@ pub fn field_type(inst: &InstModel, f: &FieldModel) -> TokenStream {
     }
 }
 
+/// A constant of field `f`'s type that [`decode_fields_into`] overwrites: what an
+/// `Instruction` is set to before its fields are decoded in place.
+pub(super) fn placeholder(inst: &InstModel, f: &FieldModel) -> TokenStream {
+    match &f.ty {
+        FieldType::Int(_) => quote!(0),
+        FieldType::Enum(_, e) => {
+            let n = ident(&inst.enums[*e].name);
+            quote!(#n::PLACEHOLDER)
+        }
+        FieldType::Bits { name, .. } => {
+            let n = ident(name);
+            quote!(#n::PLACEHOLDER)
+        }
+        FieldType::Predicate => quote!(PredicateControl::PLACEHOLDER),
+        FieldType::Vector => quote!(VectorOperand::PLACEHOLDER),
+        FieldType::Raw => quote!(RawOperand::PLACEHOLDER),
+        FieldType::Rest => quote!(Vec::new()),
+    }
+}
+
 fn field_docs(f: &FieldModel) -> TokenStream {
     let mut lines = vec![format!("`{}`: {}", f.doc_name, doc_text(&f.doc))];
     if !f.classes.is_empty() {
@@ -58,6 +78,7 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
     let mut to_raw = Vec::new();
     let mut from_raw = Vec::new();
     let mut inits = Vec::new();
+    let mut blanks = Vec::new();
     for m in members {
         let mn = ident(&m.name);
         let lo = m.lo as u32;
@@ -76,6 +97,7 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
             MemberType::Enum(e) => {
                 let en = ident(&inst.enums[*e].name);
                 decls.push(quote!(#doc pub #mn: #en));
+                blanks.push(quote!(#mn: #en::PLACEHOLDER));
                 to_raw.push(quote!(((self.#mn.bits() as #raw) << #lo)));
                 from_raw.push(quote! {
                     let bits_ = (u64::from(raw_) >> #lo) & #mask;
@@ -86,6 +108,7 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
             }
             MemberType::Int => {
                 decls.push(quote!(#doc pub #mn: #raw));
+                blanks.push(quote!(#mn: 0));
                 to_raw.push(quote!(((self.#mn & #mask) << #lo)));
                 from_raw.push(quote!(let #mn = ((raw_ >> #lo) & #mask) as #raw;));
             }
@@ -106,6 +129,8 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
         impl #name_i {
             /// The bits no range covers.
             pub const RESERVED_MASK: #raw = #rmask;
+            /// What decoding in place starts from.
+            pub(crate) const PLACEHOLDER: Self = Self { #(#blanks,)* reserved: 0 };
 
             /// The field's raw bits.
             #[inline]
@@ -413,10 +438,11 @@ fn fields_struct(
     let n = ident(name);
     let slots = v.slots(inst);
     let mut decls = Vec::new();
-    let mut names = Vec::new();
-    let mut decodes = Vec::new();
     let mut encodes = Vec::new();
     let mut validates = Vec::new();
+    let mut blanks = Vec::new();
+    // Decoding in place stores each field as soon as it is read.
+    let mut in_place = Vec::new();
     for (_, slot) in &slots {
         match slot {
             Slot::Field(f) => {
@@ -424,20 +450,32 @@ fn fields_struct(
                 let t = field_type(inst, f);
                 let d = field_docs(f);
                 decls.push(quote!(#d pub #fname: #t));
-                names.push(fname);
-                decodes.push(decode_field(inst, f));
+                let blank = placeholder(inst, f);
+                blanks.push(quote!(#fname: #blank));
+                let dec = decode_field(inst, f);
+                in_place.push(match &f.ty {
+                    // Operands are written straight into the field (see
+                    // `VectorOperand::decode_in_place`); nothing later reads a local of them.
+                    FieldType::Vector => {
+                        let n = &f.doc_name;
+                        quote!(<VectorOperand as Decode>::decode_in_place(&mut self.#fname, rdr_, #n)?;)
+                    }
+                    _ => quote!(#dec self.#fname = #fname;),
+                });
                 encodes.push(encode_field(f));
                 validates.push(validate_field(inst, f));
             }
             Slot::Count(f, c) => {
-                decodes.push(decode_field(inst, f));
+                in_place.push(decode_field(inst, f));
                 encodes.push(counted::encode_count(f, c));
                 validates.push(counted::validate_count(inst, f, c));
             }
             Slot::List(c, item) => {
                 decls.push(counted::list_decl(inst, c, item));
-                names.push(ident(&c.rust_name));
-                decodes.push(counted::decode_list(inst, v, c, item, quote!(Self)));
+                let lname = ident(&c.rust_name);
+                blanks.push(quote!(#lname: Vec::new()));
+                let dec = counted::decode_list(inst, v, c, item, quote!(Self));
+                in_place.push(quote!(#dec self.#lname = #lname;));
                 encodes.push(counted::encode_list(c, item));
                 validates.push(counted::validate_list(inst, c));
             }
@@ -476,11 +514,23 @@ fn fields_struct(
                 #(#encodes)*
             }
 
+            /// What decoding in place starts from.
+            pub(crate) const PLACEHOLDER: Self = Self { #(#blanks,)* };
+
             /// Reads the fields that follow the opcode byte(s).
             #[inline]
             pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
-                #(#decodes)*
-                Ok(Self { #(#names,)* })
+                let mut this_ = Self::PLACEHOLDER;
+                this_.decode_fields_into(rdr_)?;
+                Ok(this_)
+            }
+
+            /// Reads the fields that follow the opcode byte(s) into `self`, each stored as
+            /// soon as it is read; on error `self` holds some fields of the new instruction.
+            #[inline]
+            pub fn decode_fields_into(&mut self, rdr_: &mut Reader<'_>) -> Result<(), DecodeError> {
+                #(#in_place)*
+                Ok(())
             }
 
             /// Checks every rule the doc states, for `platform`.
@@ -705,6 +755,14 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                 }
             });
         }
+        let first_placeholder = match inst.variants.first() {
+            Some(v) => {
+                let vn = ident(&v.rust_name);
+                let sn = ident(&format!("{}{}", inst.rust_name, v.rust_name));
+                quote!(#ty::#vn(#sn::PLACEHOLDER))
+            }
+            None => quote!(),
+        };
         let sel_name = inst
             .variants
             .iter()
@@ -732,6 +790,17 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                     #(#prefix_decodes)*
                     #(#branches)*
                     Err(DecodeError::new(#sel_name, start_, DecodeErrorKind::InvalidValue { value: 0, expected: "a value that selects one of the doc's formats" }))
+                }
+
+                /// What decoding in place starts from.
+                pub(crate) const PLACEHOLDER: Self = #first_placeholder;
+
+                /// Reads the fields into `self`; the variant is known only once its
+                /// selectors are read, so the value is built and then stored.
+                #[inline]
+                pub fn decode_fields_into(&mut self, rdr_: &mut Reader<'_>) -> Result<(), DecodeError> {
+                    *self = Self::decode_fields(rdr_)?;
+                    Ok(())
                 }
 
                 /// Checks every rule the doc states, for `platform`.

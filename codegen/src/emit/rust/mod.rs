@@ -129,6 +129,11 @@ pub(crate) fn enum_tokens(e: &EnumDef) -> TokenStream {
         quote!(#doc #vn = #value)
     });
     let names: Vec<Ident> = e.variants.iter().map(|v| ident(&v.name)).collect();
+    // Analysis makes an enum only of a non-empty value set.
+    let first = match names.first() {
+        Some(n) => quote!(#name::#n),
+        None => quote!(),
+    };
     let values: Vec<Literal> = e.variants.iter().map(|v| lit(v.value)).collect();
     let meanings: Vec<&str> = e.variants.iter().map(|v| v.meaning.as_str()).collect();
     let expected = e.expected();
@@ -171,6 +176,8 @@ pub(crate) fn enum_tokens(e: &EnumDef) -> TokenStream {
             pub const ALL: &'static [#name] = &[#(#name::#names,)*];
             /// What decoding expects, for error messages.
             pub const EXPECTED: &'static str = #expected;
+            /// What decoding in place starts from.
+            pub(crate) const PLACEHOLDER: #name = #first;
 
             /// The value of raw bits, if the doc lists it.
             #[inline]

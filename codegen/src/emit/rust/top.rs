@@ -117,33 +117,50 @@ fn opcode_enum(model: &Model) -> TokenStream {
     }
 }
 
-fn decode_fn(model: &Model) -> TokenStream {
+/// How one dispatch arm builds the instruction: a value, or in place into `out`.
+#[derive(Clone, Copy)]
+enum Arm {
+    Value,
+    InPlace,
+}
+
+impl Arm {
+    fn build(self, ty: &proc_macro2::Ident) -> TokenStream {
+        match self {
+            Arm::Value => quote!(Instruction::#ty(#ty::decode_fields(&mut r)?)),
+            Arm::InPlace => quote!(in_place!(out, r, #ty)),
+        }
+    }
+}
+
+/// The `match opcode` arms of the decoder.
+fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
     let mut by_opcode: BTreeMap<u8, Vec<&InstModel>> = BTreeMap::new();
     for i in decodable(model) {
         by_opcode.entry(i.opcode).or_default().push(i);
     }
-    let arms = by_opcode.iter().map(|(op, insts)| {
+    by_opcode.iter().map(|(op, insts)| {
         let op_lit = super::hex(u64::from(*op));
         let subs: Vec<&&InstModel> = insts.iter().filter(|i| i.sub_opcode.is_some()).collect();
         let generic = insts.iter().find(|i| i.sub_opcode.is_none());
         if subs.is_empty() {
             let i = generic.copied().or(insts.first().copied());
             let Some(i) = i else { return quote!() };
-            let ty = ident(&i.rust_name);
-            return quote!(#op_lit => Instruction::#ty(#ty::decode_fields(&mut r)?),);
+            let build = arm.build(&ident(&i.rust_name));
+            return quote!(#op_lit => #build,);
         }
         let sub_arms = subs.iter().map(|i| {
-            let ty = ident(&i.rust_name);
+            let build = arm.build(&ident(&i.rust_name));
             let sub = super::hex(u64::from(i.sub_opcode.unwrap_or(0)));
             quote!(Some(#sub) => {
                 r.take(1, "sub_opcode")?;
-                Instruction::#ty(#ty::decode_fields(&mut r)?)
+                #build
             })
         });
         let fallback = match generic {
             Some(g) => {
-                let ty = ident(&g.rust_name);
-                quote!(_ => Instruction::#ty(#ty::decode_fields(&mut r)?),)
+                let build = arm.build(&ident(&g.rust_name));
+                quote!(_ => #build,)
             }
             None => quote! {
                 Some(sub) => return Err(DecodeError::new("sub_opcode", 1, DecodeErrorKind::UnknownSubOpcode { opcode: #op_lit, sub_opcode: sub })),
@@ -154,7 +171,12 @@ fn decode_fn(model: &Model) -> TokenStream {
             #(#sub_arms)*
             #fallback
         },)
-    });
+    }).collect()
+}
+
+fn decode_fn(model: &Model) -> TokenStream {
+    let arms = dispatch_arms(model, Arm::Value);
+    let in_place_arms = dispatch_arms(model, Arm::InPlace);
     quote! {
         /// Decodes one instruction from the start of `bytes`: the instruction and how many
         /// bytes it took. Never panics; every failure names the field, its byte offset, and why.
@@ -166,6 +188,35 @@ fn decode_fn(model: &Model) -> TokenStream {
                 other => return Err(DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(other))),
             };
             Ok((inst, r.position()))
+        }
+
+        /// Makes `$out` the variant `$ty` (keeping it when it already is) and decodes the
+        /// fields into it, so that no whole instruction is moved.
+        macro_rules! in_place {
+            ($out:ident, $r:ident, $ty:ident) => {{
+                if !matches!($out, Instruction::$ty(_)) {
+                    *$out = const { Instruction::$ty($ty::PLACEHOLDER) };
+                }
+                if let Instruction::$ty(x_) = $out {
+                    x_.decode_fields_into(&mut $r)?;
+                }
+            }};
+        }
+
+        /// Decodes one instruction from the start of `bytes` into `out`, the same instruction
+        /// [`decode`] returns, and how many bytes it took.
+        ///
+        /// Fields are stored into `out` as they are read, rather than built into a value that
+        /// is then moved: the fastest way to walk a stream (see [`crate::runtime::Decoder`]).
+        /// On error, `out` holds some valid instruction, no longer the one it held.
+        pub fn decode_into(bytes: &[u8], out: &mut Instruction) -> Result<usize, DecodeError> {
+            let mut r = Reader::new(bytes);
+            let opcode = <u8 as Decode>::decode(&mut r, "opcode")?;
+            match opcode {
+                #(#in_place_arms)*
+                other => return Err(DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(other))),
+            }
+            Ok(r.position())
         }
     }
 }
