@@ -178,6 +178,11 @@ pub fn decode(bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
     };
     Ok((inst, r.position()))
 }
+/// An instruction for [`decode_into`] to overwrite, copied from a constant; `None` when
+/// the docs define no instruction.
+pub(crate) const PLACEHOLDER: Option<Instruction> = Some(
+    Instruction::OwordSt(OwordSt::PLACEHOLDER),
+);
 /// Makes `$out` the variant `$ty` (keeping it when it already is) and decodes the
 /// fields into it, so that no whole instruction is moved.
 macro_rules! in_place {

@@ -2,6 +2,7 @@
 //! with their byte offsets, and the bytes after the first one that does not decode, kept raw so
 //! the file still writes back byte for byte.
 
+use crate::runtime::decoder::decode_push;
 use crate::runtime::object::{FileError, ObjReader, ObjWriter};
 use crate::{DecodeError, DecodeErrorKind, Instruction};
 use alloc::format;
@@ -75,12 +76,17 @@ impl InstructionStream {
         let mut instructions = Vec::with_capacity(bytes.len() / 20);
         while at < bytes.len() {
             let rest = &bytes[at..];
-            match crate::decode(rest) {
-                Ok((inst, used)) if used > 0 => {
-                    instructions.push((u32::try_from(at).unwrap_or(u32::MAX), inst));
-                    at += used;
+            // Decoded in place into the list: no instruction is built and then moved.
+            match decode_push(
+                rest,
+                u32::try_from(at).unwrap_or(u32::MAX),
+                &mut instructions,
+            ) {
+                Ok(used) if used > 0 => at += used,
+                Ok(_) => {
+                    instructions.pop();
+                    break;
                 }
-                Ok(_) => break,
                 Err(error) => {
                     return Ok(InstructionStream {
                         instructions,

@@ -1,7 +1,9 @@
 //! Walking an instruction stream without moving instructions around.
 
+use crate::generated::PLACEHOLDER;
 use crate::runtime::error::DecodeError;
 use crate::{decode, decode_into, Instruction};
+use alloc::vec::Vec;
 
 /// Decodes a stream of instructions one at a time into one reused [`Instruction`].
 ///
@@ -35,7 +37,7 @@ impl<'a> Decoder<'a> {
         Decoder {
             bytes,
             at: 0,
-            current: None,
+            current: PLACEHOLDER,
             failed: false,
         }
     }
@@ -72,4 +74,28 @@ impl<'a> Decoder<'a> {
             }
         }
     }
+}
+
+/// Decodes the instruction at the start of `bytes` straight into a new last element of
+/// `out`, paired with `at`; how many bytes it took. On error `out` is as it was.
+pub(crate) fn decode_push(
+    bytes: &[u8],
+    at: u32,
+    out: &mut Vec<(u32, Instruction)>,
+) -> Result<usize, DecodeError> {
+    let Some(blank) = PLACEHOLDER else {
+        return decode(bytes).map(|(inst, used)| {
+            out.push((at, inst));
+            used
+        });
+    };
+    out.push((at, blank));
+    let result = match out.last_mut() {
+        Some((_, slot)) => decode_into(bytes, slot),
+        None => decode(bytes).map(|(_, used)| used),
+    };
+    if result.is_err() {
+        out.pop();
+    }
+    result
 }

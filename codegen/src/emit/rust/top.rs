@@ -177,6 +177,13 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
 fn decode_fn(model: &Model) -> TokenStream {
     let arms = dispatch_arms(model, Arm::Value);
     let in_place_arms = dispatch_arms(model, Arm::InPlace);
+    let placeholder = match decodable(model).next() {
+        Some(i) => {
+            let ty = ident(&i.rust_name);
+            quote!(Some(Instruction::#ty(#ty::PLACEHOLDER)))
+        }
+        None => quote!(None),
+    };
     quote! {
         /// Decodes one instruction from the start of `bytes`: the instruction and how many
         /// bytes it took. Never panics; every failure names the field, its byte offset, and why.
@@ -189,6 +196,10 @@ fn decode_fn(model: &Model) -> TokenStream {
             };
             Ok((inst, r.position()))
         }
+
+        /// An instruction for [`decode_into`] to overwrite, copied from a constant; `None` when
+        /// the docs define no instruction.
+        pub(crate) const PLACEHOLDER: Option<Instruction> = #placeholder;
 
         /// Makes `$out` the variant `$ty` (keeping it when it already is) and decodes the
         /// fields into it, so that no whole instruction is moved.
