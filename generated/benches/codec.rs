@@ -160,8 +160,9 @@ fn stream_group(c: &mut Criterion, group: &str, bytes: &[u8], count: usize) {
         let mut out = Vec::with_capacity(bytes.len());
         b.iter(|| {
             out.clear();
+            let mut encoder = visa::runtime::Encoder::new(&mut out);
             for inst in std::hint::black_box(&decoded) {
-                inst.encode(&mut out);
+                encoder.push(inst);
             }
         })
     });

@@ -1,15 +1,16 @@
 //! `visa::runtime::Decoder`, which decodes a stream in place into one reused instruction,
-//! gives exactly what `visa::decode` gives, instruction by instruction, on every instruction
-//! stream of `../shared/real-kernels/dg2`. CI copies this file into the crate generated from
+//! gives exactly what `visa::decode` gives, instruction by instruction, and
+//! `visa::runtime::Encoder` the bytes `encode` gives, on every instruction stream of
+//! `../shared/real-kernels/dg2`. CI copies this file into the crate generated from
 //! the current family and runs it there (see `.ci/run`).
 
-use visa::runtime::Decoder;
+use visa::runtime::{Decoder, Encoder};
 
 mod support;
 use support::shared;
 
 #[test]
-fn decoder_agrees_with_decode_on_every_dg2_stream() {
+fn stream_decoder_and_encoder_agree_with_decode_and_encode_on_every_dg2_stream() {
     let Some(shared) = shared() else { return };
     let dir = shared.join("real-kernels/dg2");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
@@ -31,6 +32,14 @@ fn decoder_agrees_with_decode_on_every_dg2_stream() {
             for (_, inst) in &stream.instructions {
                 inst.encode(&mut bytes);
             }
+            // The stream encoder writes the same bytes.
+            let mut streamed = Vec::new();
+            let mut encoder = Encoder::new(&mut streamed);
+            for (_, inst) in &stream.instructions {
+                encoder.push(inst);
+            }
+            drop(encoder);
+            assert!(streamed == bytes, "{}: Encoder differs", path.display());
             let mut decoder = Decoder::new(&bytes);
             let mut n = 0;
             while let Some(item) = decoder.next() {

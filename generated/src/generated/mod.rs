@@ -2,7 +2,7 @@
 //! Generated from the opcode docs: one module per doc, and what spans them.
 #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables)]
 use crate::runtime::{
-    Decode, DecodeError, DecodeErrorKind, Encode, Reader, ValidationError,
+    Decode, DecodeError, DecodeErrorKind, Encode, Reader, Staging, ValidationError,
 };
 use alloc::vec::Vec;
 pub mod enums;
@@ -140,12 +140,16 @@ impl Instruction {
     }
     /// Appends the vISA binary form.
     pub fn encode(&self, out: &mut Vec<u8>) {
+        self.put(&mut Staging::new(out));
+    }
+    /// Writes the vISA binary form into `out` (see [`crate::runtime::Encoder`]).
+    pub fn put(&self, out: &mut Staging<'_>) {
         match self {
-            Instruction::OwordSt(i) => i.encode(out),
-            Instruction::Scatter(i) => i.encode(out),
-            Instruction::Scatter4Scaled(i) => i.encode(out),
-            Instruction::GatherScaled(i) => i.encode(out),
-            Instruction::QwScatter(i) => i.encode(out),
+            Instruction::OwordSt(i) => i.put(out),
+            Instruction::Scatter(i) => i.put(out),
+            Instruction::Scatter4Scaled(i) => i.put(out),
+            Instruction::GatherScaled(i) => i.put(out),
+            Instruction::QwScatter(i) => i.put(out),
         }
     }
     /// Checks every rule the instruction's doc states, for `platform`.

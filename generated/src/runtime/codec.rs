@@ -126,8 +126,9 @@ pub trait Encode {
     }
 }
 
-/// Bytes of the stack buffer an instruction is staged in.
-const STAGE: usize = 64;
+/// Bytes of the stack buffer instructions are staged in: a few instructions of real code, so
+/// that an [`crate::runtime::Encoder`] copies it out rarely.
+const STAGE: usize = 128;
 
 /// A stack buffer in front of a `Vec<u8>`: encoders write each field here and the buffer is
 /// appended to the vector in one copy when it fills up and when the staging is dropped.

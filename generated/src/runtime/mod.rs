@@ -5,6 +5,7 @@
 
 pub mod codec;
 pub mod decoder;
+pub mod encoder;
 pub mod error;
 pub mod object;
 pub mod operand;
@@ -12,6 +13,7 @@ pub mod text;
 
 pub use codec::{Decode, Encode, Reader, Staging};
 pub use decoder::Decoder;
+pub use encoder::Encoder;
 pub use error::{DecodeError, DecodeErrorInfo, DecodeErrorKind, ValidationError};
 pub use operand::{
     DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,

@@ -376,9 +376,38 @@ impl VectorOperand {
 }
 
 impl Encode for VectorOperand {
-    /// One or two word writes per operand (see [`Staging::le`]).
-    #[inline]
+    /// General operands (most operands of real code) are written inline, in two word writes
+    /// (see [`Staging::le`]); the other classes in a call.
+    #[inline(always)]
     fn put(&self, out: &mut Staging<'_>) {
+        if let VectorOperand::General {
+            modifier,
+            id,
+            row_offset,
+            col_offset,
+            region,
+        } = *self
+        {
+            let region = u64::from(region.0);
+            out.le(
+                u64::from(modifier & 7) << 3
+                    | u64::from(id) << 8
+                    | u64::from(row_offset) << 40
+                    | u64::from(col_offset) << 48
+                    | (region & 0xff) << 56,
+                8,
+            );
+            out.le(region >> 8, 1);
+        } else {
+            self.put_any(out);
+        }
+    }
+}
+
+impl VectorOperand {
+    /// Any operand, one or two word writes.
+    #[inline(never)]
+    fn put_any(&self, out: &mut Staging<'_>) {
         let tag = u64::from(self.tag());
         match *self {
             VectorOperand::General {

@@ -715,7 +715,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
             let vn = ident(&v.rust_name);
             let sn = ident(&sname);
             variant_decls.push(quote!(#vdoc #vn(#sn)));
-            arms_encode.push(quote!(#ty::#vn(v) => v.encode(out)));
+            arms_encode.push(quote!(#ty::#vn(v) => v.put(out)));
             arms_validate.push(quote!(#ty::#vn(v) => v.validate(platform)));
         }
         // Decode: the common prefix, then the first variant whose selectors match.
@@ -780,6 +780,11 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
 
                 /// Appends the binary form, opcode byte(s) included.
                 pub fn encode(&self, out: &mut Vec<u8>) {
+                    self.put(&mut Staging::new(out));
+                }
+
+                /// Writes the binary form, opcode byte(s) included, into `out`.
+                pub fn put(&self, out: &mut Staging<'_>) {
                     match self { #(#arms_encode,)* }
                 }
 

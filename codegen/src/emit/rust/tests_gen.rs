@@ -251,6 +251,14 @@ pub fn render(model: &Model) -> TokenStream {
             let (back, used) = decode(&bytes).map_err(|e| TestCaseError::fail(format!("{e} in {bytes:02x?}")))?;
             prop_assert_eq!(used, bytes.len());
             prop_assert_eq!(&back, &inst);
+            // A stream encoder writes the same bytes, also across its buffer's refills.
+            let mut many = Vec::new();
+            let mut encoder = crate::runtime::Encoder::new(&mut many);
+            for _ in 0..20 {
+                encoder.push(&inst);
+            }
+            drop(encoder);
+            prop_assert_eq!(many, bytes.repeat(20));
             let results: Vec<_> = Platform::ALL.iter().map(|p| inst.validate(*p)).collect();
             prop_assert!(results.iter().any(Result::is_ok), "{:?} validates nowhere: {:?}", inst, results);
             text_round_trip(&inst)

@@ -279,7 +279,7 @@ pub fn render(model: &Model) -> TokenStream {
         //! Generated from the opcode docs: one module per doc, and what spans them.
         #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables)]
 
-        use crate::runtime::{Decode, DecodeError, DecodeErrorKind, Encode, Reader, ValidationError};
+        use crate::runtime::{Decode, DecodeError, DecodeErrorKind, Encode, Reader, Staging, ValidationError};
         use alloc::vec::Vec;
 
         pub mod enums;
@@ -311,7 +311,11 @@ pub fn render(model: &Model) -> TokenStream {
             }
             /// Appends the vISA binary form.
             pub fn encode(&self, out: &mut Vec<u8>) {
-                match self { #(Instruction::#tys(i) => i.encode(out),)* }
+                self.put(&mut Staging::new(out));
+            }
+            /// Writes the vISA binary form into `out` (see [`crate::runtime::Encoder`]).
+            pub fn put(&self, out: &mut Staging<'_>) {
+                match self { #(Instruction::#tys(i) => i.put(out),)* }
             }
             /// Checks every rule the instruction's doc states, for `platform`.
             pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
