@@ -181,6 +181,13 @@ fn allocations(bytes: &[u8], count: usize) -> usize {
     ALLOCATIONS.load(Ordering::Relaxed) - before
 }
 
+/// Allocations while a [`visa::runtime::Decoder`] walks `bytes`.
+fn stream_allocations(bytes: &[u8]) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    decode_each(bytes);
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
 fn benches(c: &mut Criterion) {
     let s = stream();
     assert!(s.count >= STREAM_LEN, "no valid instruction found");
@@ -195,13 +202,14 @@ fn benches(c: &mut Criterion) {
         None => "null".to_string(),
     };
     let report = format!(
-        "{{\"instructions\": {}, \"bytes\": {}, \"instructions_mixed\": {}, \"instructions_in_crate\": {}, \"allocations\": {}, \"allocations_per_decode\": {:.4}, \"instruction_size\": {}, \"dg2\": {dg2_json}}}\n",
+        "{{\"instructions\": {}, \"bytes\": {}, \"instructions_mixed\": {}, \"instructions_in_crate\": {}, \"allocations\": {}, \"allocations_per_decode\": {:.4}, \"allocations_per_stream_decode\": {:.4}, \"instruction_size\": {}, \"dg2\": {dg2_json}}}\n",
         s.count,
         s.bytes.len(),
         s.per_instruction.len(),
         visa::Instruction::NAMES.len(),
         allocs,
         allocs as f64 / s.count as f64,
+        stream_allocations(&s.bytes) as f64 / s.count as f64,
         std::mem::size_of::<visa::Instruction>(),
     );
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/visa-bench");

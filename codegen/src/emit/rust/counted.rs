@@ -63,14 +63,24 @@ pub fn list_decl(inst: &InstModel, c: &CountedModel, item: &FieldModel) -> Token
     quote!(#doc pub #name: Vec<#t>)
 }
 
-/// Statements decoding the list into a local of its member name; `owner` is the struct
-/// whose `PARAMS` names a prefix list's items.
+/// Where a decoded list goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ListTarget {
+    /// A new local of the member's name.
+    Local,
+    /// The member of `self`, cleared and refilled: its capacity is reused.
+    InPlace,
+}
+
+/// Statements decoding the list into `target`; `owner` is the struct whose `PARAMS` names a
+/// prefix list's items.
 pub fn decode_list(
     inst: &InstModel,
     _v: &VariantModel,
     c: &CountedModel,
     item: &FieldModel,
     owner: TokenStream,
+    target: ListTarget,
 ) -> TokenStream {
     let Some(count) = inst.fields.get(&c.count) else {
         return quote!();
@@ -99,18 +109,35 @@ pub fn decode_list(
         }
     };
     let dec = decode_into(inst, item, &item_local, name);
-    quote! {
-        let #local = {
-            let count_ = u64::try_from(#count_local).unwrap_or(u64::MAX);
-            #limit
-            let n_ = rdr_.check_count(count_, #bytes, #count_name)?;
-            let mut list_ = Vec::with_capacity(n_);
-            for i_ in 0..n_ {
-                #dec
-                list_.push(#item_local);
+    let count_check = quote! {
+        let count_ = u64::try_from(#count_local).unwrap_or(u64::MAX);
+        #limit
+        let n_ = rdr_.check_count(count_, #bytes, #count_name)?;
+    };
+    match target {
+        ListTarget::Local => quote! {
+            let #local = {
+                #count_check
+                let mut list_ = Vec::with_capacity(n_);
+                for i_ in 0..n_ {
+                    #dec
+                    list_.push(#item_local);
+                }
+                list_
+            };
+        },
+        ListTarget::InPlace => quote! {
+            {
+                #count_check
+                let list_ = &mut self.#local;
+                list_.clear();
+                list_.reserve(n_);
+                for i_ in 0..n_ {
+                    #dec
+                    list_.push(#item_local);
+                }
             }
-            list_
-        };
+        },
     }
 }
 

@@ -474,8 +474,14 @@ fn fields_struct(
                 decls.push(counted::list_decl(inst, c, item));
                 let lname = ident(&c.rust_name);
                 blanks.push(quote!(#lname: Vec::new()));
-                let dec = counted::decode_list(inst, v, c, item, quote!(Self));
-                in_place.push(quote!(#dec self.#lname = #lname;));
+                in_place.push(counted::decode_list(
+                    inst,
+                    v,
+                    c,
+                    item,
+                    quote!(Self),
+                    counted::ListTarget::InPlace,
+                ));
                 encodes.push(counted::encode_list(c, item));
                 validates.push(counted::validate_list(inst, c));
             }
@@ -738,7 +744,14 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                 .filter(|(i, _)| *i >= inst.prefix)
                 .map(|(_, slot)| match slot {
                     Slot::Field(f) | Slot::Count(f, _) => decode_field(inst, f),
-                    Slot::List(c, item) => counted::decode_list(inst, v, c, item, quote!(#sn)),
+                    Slot::List(c, item) => counted::decode_list(
+                        inst,
+                        v,
+                        c,
+                        item,
+                        quote!(#sn),
+                        counted::ListTarget::Local,
+                    ),
                 });
             let all: Vec<_> = slots
                 .iter()
