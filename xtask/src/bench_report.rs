@@ -176,18 +176,26 @@ fn codec(md: &mut String, c: &Codec) {
 }
 
 /// What bounds decode and encode on this design (measured with `perf`, see the notes).
-const CODEC_BOUNDS: &str = "What bounds the codec (measured with `perf record` on the dg2 loop): \
-decoding builds a typed `Instruction` (an enum of 104 structs) per instruction. Each field is \
-written with a narrow store and the value is then moved whole (from the per-instruction \
-`decode_fields` result into the `Instruction`), and the CPU cannot forward several narrow \
-stores to one wide load: those reloads are about a third of decode time. One indirect branch \
-over 104 opcodes per instruction is mispredicted on real streams, whose opcode sequence is \
-irregular. Forcing the per-instruction decoders inline removes the move but made the loop \
-slower (0.57 s to 0.86 s for 2,000 passes: code size). Encoding stages each instruction in a \
-64-byte stack buffer written a word at a time and appended in one fixed-size copy; what is \
-left is the dispatch and one call per operand. Moving decode further needs a different \
-design: decode in place, i.e. a borrowed view over the bytes whose fields decode on access, \
-which changes the typed API every user has today.";
+const CODEC_BOUNDS: &str = "What the columns measure: `runtime::Decoder` decodes each \
+instruction in place into one reused `Instruction` (the API for walking a stream); `decode` \
+returns each one as a value, pushed into a `Vec`; `runtime::Encoder` encodes through one \
+128-byte stack buffer kept across instructions.\n\n\
+What bounds the codec (`perf record`, no hardware counters on this VM): decoding in place \
+removed the cost that bound the previous design, where each field was stored narrowly into a \
+value that was then moved whole, and the CPU cannot forward narrow stores to the wide loads of \
+the move (about a third of decode time then; operands are now also written straight into \
+their field). What is left is branches on data: one indirect jump over 104 opcodes per \
+instruction, mispredicted on irregular opcode sequences, the class of each operand, and the \
+value checks of each field. On real streams most operands are general and take one inlined \
+path; in the random mix every operand's class, modifier and enum value is random, so these \
+branches miss for most operands: the operand-class jump table and the opcode jump table take \
+the largest shares of samples, and the same random stream grouped by opcode (measured once: \
+no faster) shows that opcode dispatch is not what bounds it. That is why the random mix runs \
+at a third of the dg2 rate per instruction, and why moving it further needs branch-free \
+operand decoding: operands kept as their raw bytes, decoded on access, a different typed API. \
+Encoding is bound the same way (dispatch on the instruction and on each operand's class; a \
+general operand is written inline) plus, each time the staging buffer is copied out, reads of \
+bytes still in the store buffer.";
 
 fn files(md: &mut String, codecs: &[Codec]) {
     let Some((stats, [parse, dis, print, asm])) = codecs
