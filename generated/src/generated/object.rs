@@ -71,10 +71,15 @@ impl CommonIsaHeader {
     pub const MIN_SIZE: usize = 12;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("magic_number");
         let magic_number: u32 = r.scalar("magic_number")?;
+        r.mark("major_version");
         let major_version: u8 = r.scalar("major_version")?;
+        r.mark("minor_version");
         let minor_version: u8 = r.scalar("minor_version")?;
+        r.mark("num_kernels");
         let num_kernels: u16 = r.scalar("num_kernels")?;
+        r.mark("kernel_info");
         let kernel_info = r
             .records(
                 "kernel_info",
@@ -82,7 +87,9 @@ impl CommonIsaHeader {
                 KernelInfo::MIN_SIZE,
                 KernelInfo::read,
             )?;
+        r.mark("num_variables");
         let num_variables: u16 = r.scalar("num_variables")?;
+        r.mark("file_scope_var_info");
         let file_scope_var_info = r
             .records(
                 "file_scope_var_info",
@@ -90,7 +97,9 @@ impl CommonIsaHeader {
                 FileScopeVarInfo::MIN_SIZE,
                 FileScopeVarInfo::read,
             )?;
+        r.mark("num_functions");
         let num_functions: u16 = r.scalar("num_functions")?;
+        r.mark("function_info");
         let function_info = r
             .records(
                 "function_info",
@@ -159,12 +168,19 @@ impl KernelInfo {
     pub const MIN_SIZE: usize = 19;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("name_len");
         let name_len: u16 = r.scalar("name_len")?;
+        r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
+        r.mark("offset");
         let offset: u32 = r.scalar("offset")?;
+        r.mark("size");
         let size: u32 = r.scalar("size")?;
+        r.mark("input_offset");
         let input_offset: u32 = r.scalar("input_offset")?;
+        r.mark("num_syms_variable");
         let num_syms_variable: u16 = r.scalar("num_syms_variable")?;
+        r.mark("variable_reloc_symtab");
         let variable_reloc_symtab = r
             .records(
                 "variable_reloc_symtab",
@@ -172,10 +188,14 @@ impl KernelInfo {
                 VariableRelocSymtab::MIN_SIZE,
                 VariableRelocSymtab::read,
             )?;
+        r.mark("num_syms_function");
         let num_syms_function: u16 = r.scalar("num_syms_function")?;
+        r.mark("function_reloc_symtab");
         let function_reloc_symtab = r
             .undescribed("function_reloc_symtab", u64::from(num_syms_function))?;
+        r.mark("num_gen_binaries");
         let num_gen_binaries: u8 = r.scalar("num_gen_binaries")?;
+        r.mark("gen_binary_info");
         let gen_binary_info = r
             .records(
                 "gen_binary_info",
@@ -241,7 +261,9 @@ impl VariableRelocSymtab {
     pub const MIN_SIZE: usize = 4;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("symbolic_index");
         let symbolic_index: u16 = r.scalar("symbolic_index")?;
+        r.mark("resolved_index");
         let resolved_index: u16 = r.scalar("resolved_index")?;
         Ok(VariableRelocSymtab {
             symbolic_index,
@@ -272,8 +294,11 @@ impl GenBinaryInfo {
     pub const MIN_SIZE: usize = 9;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("gen_platform");
         let gen_platform: u8 = r.scalar("gen_platform")?;
+        r.mark("binary_offset");
         let binary_offset: u32 = r.scalar("binary_offset")?;
+        r.mark("binary_size");
         let binary_size: u32 = r.scalar("binary_size")?;
         Ok(GenBinaryInfo {
             gen_platform,
@@ -330,12 +355,19 @@ impl FileScopeVarInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("linkage");
         let linkage: u8 = r.scalar("linkage")?;
+        r.mark("name_len");
         let name_len: u16 = r.scalar("name_len")?;
+        r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
+        r.mark("bit_properties");
         let bit_properties: u8 = r.scalar("bit_properties")?;
+        r.mark("num_elements");
         let num_elements: u16 = r.scalar("num_elements")?;
+        r.mark("attribute_count");
         let attribute_count: u8 = r.scalar("attribute_count")?;
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -423,12 +455,19 @@ impl FunctionInfo {
     pub const MIN_SIZE: usize = 15;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("linkage");
         let linkage: u8 = r.scalar("linkage")?;
+        r.mark("name_len");
         let name_len: u16 = r.scalar("name_len")?;
+        r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
+        r.mark("offset");
         let offset: u32 = r.scalar("offset")?;
+        r.mark("size");
         let size: u32 = r.scalar("size")?;
+        r.mark("num_syms_variable");
         let num_syms_variable: u16 = r.scalar("num_syms_variable")?;
+        r.mark("variable_reloc_symtab");
         let variable_reloc_symtab = r
             .records(
                 "variable_reloc_symtab",
@@ -436,7 +475,9 @@ impl FunctionInfo {
                 VariableRelocSymtab::MIN_SIZE,
                 VariableRelocSymtab::read,
             )?;
+        r.mark("num_syms_function");
         let num_syms_function: u16 = r.scalar("num_syms_function")?;
+        r.mark("function_reloc_symtab");
         let function_reloc_symtab = r
             .undescribed("function_reloc_symtab", u64::from(num_syms_function))?;
         Ok(FunctionInfo {
@@ -504,8 +545,11 @@ impl AttributeInfo {
     pub const MIN_SIZE: usize = 5;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("name");
         let name: u32 = r.scalar("name")?;
+        r.mark("size");
         let size: u8 = r.scalar("size")?;
+        r.mark("value");
         let value = r.bytes("value", u64::from(size))?;
         Ok(AttributeInfo { name, value })
     }
@@ -545,13 +589,21 @@ impl VarInfo {
     pub const MIN_SIZE: usize = 15;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("name_index");
         let name_index: u32 = r.scalar("name_index")?;
+        r.mark("bit_properties");
         let bit_properties: u8 = r.scalar("bit_properties")?;
+        r.mark("num_elements");
         let num_elements: u16 = r.scalar("num_elements")?;
+        r.mark("alias_index");
         let alias_index: u32 = r.scalar("alias_index")?;
+        r.mark("alias_offset");
         let alias_offset: u16 = r.scalar("alias_offset")?;
+        r.mark("alias_scope_specifier");
         let alias_scope_specifier: u8 = r.scalar("alias_scope_specifier")?;
+        r.mark("attribute_count");
         let attribute_count: u8 = r.scalar("attribute_count")?;
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -636,9 +688,13 @@ impl AddressInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("name_index");
         let name_index: u32 = r.scalar("name_index")?;
+        r.mark("num_elements");
         let num_elements: u16 = r.scalar("num_elements")?;
+        r.mark("attribute_count");
         let attribute_count: u8 = r.scalar("attribute_count")?;
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -682,9 +738,13 @@ impl PredicateInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("name_index");
         let name_index: u32 = r.scalar("name_index")?;
+        r.mark("num_elements");
         let num_elements: u16 = r.scalar("num_elements")?;
+        r.mark("attribute_count");
         let attribute_count: u8 = r.scalar("attribute_count")?;
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -732,9 +792,13 @@ impl SurfaceInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("name_index");
         let name_index: u32 = r.scalar("name_index")?;
+        r.mark("num_elements");
         let num_elements: u16 = r.scalar("num_elements")?;
+        r.mark("attribute_count");
         let attribute_count: u8 = r.scalar("attribute_count")?;
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -778,9 +842,13 @@ impl LabelInfo {
     pub const MIN_SIZE: usize = 6;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("name_index");
         let name_index: u32 = r.scalar("name_index")?;
+        r.mark("kind");
         let kind: u8 = r.scalar("kind")?;
+        r.mark("attribute_count");
         let attribute_count: u8 = r.scalar("attribute_count")?;
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -839,9 +907,13 @@ impl InputInfo {
     pub const MIN_SIZE: usize = 9;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("kind");
         let kind: i8 = r.scalar("kind")?;
+        r.mark("id");
         let id: u32 = r.scalar("id")?;
+        r.mark("offset");
         let offset: i16 = r.scalar("offset")?;
+        r.mark("size");
         let size: u16 = r.scalar("size")?;
         Ok(InputInfo {
             kind,
@@ -956,10 +1028,15 @@ impl KernelData {
     pub const MIN_SIZE: usize = 35;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("string_count");
         let string_count: u32 = r.scalar("string_count")?;
+        r.mark("string_pool");
         let string_pool = r.strings("string_pool", u64::from(string_count))?;
+        r.mark("name_index");
         let name_index: u32 = r.scalar("name_index")?;
+        r.mark("variable_count");
         let variable_count: u32 = r.scalar("variable_count")?;
+        r.mark("var_info");
         let var_info = r
             .records(
                 "var_info",
@@ -967,7 +1044,9 @@ impl KernelData {
                 VarInfo::MIN_SIZE,
                 VarInfo::read,
             )?;
+        r.mark("address_count");
         let address_count: u16 = r.scalar("address_count")?;
+        r.mark("address_info");
         let address_info = r
             .records(
                 "address_info",
@@ -975,7 +1054,9 @@ impl KernelData {
                 AddressInfo::MIN_SIZE,
                 AddressInfo::read,
             )?;
+        r.mark("predicate_count");
         let predicate_count: u16 = r.scalar("predicate_count")?;
+        r.mark("predicate_info");
         let predicate_info = r
             .records(
                 "predicate_info",
@@ -983,7 +1064,9 @@ impl KernelData {
                 PredicateInfo::MIN_SIZE,
                 PredicateInfo::read,
             )?;
+        r.mark("label_count");
         let label_count: u16 = r.scalar("label_count")?;
+        r.mark("label_info");
         let label_info = r
             .records(
                 "label_info",
@@ -991,7 +1074,9 @@ impl KernelData {
                 LabelInfo::MIN_SIZE,
                 LabelInfo::read,
             )?;
+        r.mark("sampler_count");
         let sampler_count: u8 = r.scalar("sampler_count")?;
+        r.mark("sampler_info");
         let sampler_info = r
             .records(
                 "sampler_info",
@@ -999,7 +1084,9 @@ impl KernelData {
                 SurfaceInfo::MIN_SIZE,
                 SurfaceInfo::read,
             )?;
+        r.mark("surface_count");
         let surface_count: u8 = r.scalar("surface_count")?;
+        r.mark("surface_info");
         let surface_info = r
             .records(
                 "surface_info",
@@ -1007,9 +1094,13 @@ impl KernelData {
                 SurfaceInfo::MIN_SIZE,
                 SurfaceInfo::read,
             )?;
+        r.mark("vme_count");
         let vme_count: u8 = r.scalar("vme_count")?;
+        r.mark("vme_info");
         let vme_info = r.undescribed("vme_info", u64::from(vme_count))?;
+        r.mark("num_inputs");
         let num_inputs: u32 = r.scalar("num_inputs")?;
+        r.mark("input_info");
         let input_info = r
             .records(
                 "input_info",
@@ -1017,9 +1108,13 @@ impl KernelData {
                 InputInfo::MIN_SIZE,
                 InputInfo::read,
             )?;
+        r.mark("size");
         let size: u32 = r.scalar("size")?;
+        r.mark("entry");
         let entry: u32 = r.scalar("entry")?;
+        r.mark("attribute_count");
         let attribute_count: u16 = r.scalar("attribute_count")?;
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -1027,6 +1122,7 @@ impl KernelData {
                 AttributeInfo::MIN_SIZE,
                 AttributeInfo::read,
             )?;
+        r.mark("instructions");
         let instructions = InstructionStream::read(r, "instructions", u64::from(size))?;
         Ok(KernelData {
             string_pool,
@@ -1140,10 +1236,15 @@ impl FunctionData {
     pub const MIN_SIZE: usize = 33;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("string_count");
         let string_count: u32 = r.scalar("string_count")?;
+        r.mark("string_pool");
         let string_pool = r.strings("string_pool", u64::from(string_count))?;
+        r.mark("name_index");
         let name_index: u32 = r.scalar("name_index")?;
+        r.mark("variable_count");
         let variable_count: u32 = r.scalar("variable_count")?;
+        r.mark("var_info");
         let var_info = r
             .records(
                 "var_info",
@@ -1151,7 +1252,9 @@ impl FunctionData {
                 VarInfo::MIN_SIZE,
                 VarInfo::read,
             )?;
+        r.mark("address_count");
         let address_count: u16 = r.scalar("address_count")?;
+        r.mark("address_info");
         let address_info = r
             .records(
                 "address_info",
@@ -1159,7 +1262,9 @@ impl FunctionData {
                 AddressInfo::MIN_SIZE,
                 AddressInfo::read,
             )?;
+        r.mark("predicate_count");
         let predicate_count: u16 = r.scalar("predicate_count")?;
+        r.mark("predicate_info");
         let predicate_info = r
             .records(
                 "predicate_info",
@@ -1167,7 +1272,9 @@ impl FunctionData {
                 PredicateInfo::MIN_SIZE,
                 PredicateInfo::read,
             )?;
+        r.mark("label_count");
         let label_count: u16 = r.scalar("label_count")?;
+        r.mark("label_info");
         let label_info = r
             .records(
                 "label_info",
@@ -1175,7 +1282,9 @@ impl FunctionData {
                 LabelInfo::MIN_SIZE,
                 LabelInfo::read,
             )?;
+        r.mark("sampler_count");
         let sampler_count: u8 = r.scalar("sampler_count")?;
+        r.mark("sampler_info");
         let sampler_info = r
             .records(
                 "sampler_info",
@@ -1183,7 +1292,9 @@ impl FunctionData {
                 SurfaceInfo::MIN_SIZE,
                 SurfaceInfo::read,
             )?;
+        r.mark("surface_count");
         let surface_count: u8 = r.scalar("surface_count")?;
+        r.mark("surface_info");
         let surface_info = r
             .records(
                 "surface_info",
@@ -1191,13 +1302,21 @@ impl FunctionData {
                 SurfaceInfo::MIN_SIZE,
                 SurfaceInfo::read,
             )?;
+        r.mark("vme_count");
         let vme_count: u8 = r.scalar("vme_count")?;
+        r.mark("vme_info");
         let vme_info = r.undescribed("vme_info", u64::from(vme_count))?;
+        r.mark("size");
         let size: u32 = r.scalar("size")?;
+        r.mark("entry");
         let entry: u32 = r.scalar("entry")?;
+        r.mark("input_size");
         let input_size: u8 = r.scalar("input_size")?;
+        r.mark("return_value_size");
         let return_value_size: u8 = r.scalar("return_value_size")?;
+        r.mark("attribute_count");
         let attribute_count: u16 = r.scalar("attribute_count")?;
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -1205,6 +1324,7 @@ impl FunctionData {
                 AttributeInfo::MIN_SIZE,
                 AttributeInfo::read,
             )?;
+        r.mark("instructions");
         let instructions = InstructionStream::read(r, "instructions", u64::from(size))?;
         Ok(FunctionData {
             string_pool,

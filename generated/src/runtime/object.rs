@@ -50,13 +50,15 @@ macro_rules! scalar {
         impl ObjScalar for $t {
             const SIZE: usize = core::mem::size_of::<$t>();
             const NAME: &'static str = $name;
+            /// The value of the first `SIZE` bytes (0 when there are fewer). A fixed-size
+            /// load: copying into an array byte by byte compiled to a call of `memcpy` and a
+            /// stalled reload of what it stored, a third of the time of reading a record.
             #[inline]
             fn from_le(bytes: &[u8]) -> Self {
-                let mut a = [0u8; core::mem::size_of::<$t>()];
-                for (d, s) in a.iter_mut().zip(bytes) {
-                    *d = *s;
+                match bytes.first_chunk::<{ core::mem::size_of::<$t>() }>() {
+                    Some(a) => <$t>::from_le_bytes(*a),
+                    None => 0,
                 }
-                <$t>::from_le_bytes(a)
             }
             fn put(self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
@@ -104,12 +106,16 @@ fn render(path: &[Seg], last: Option<&str>) -> String {
     s
 }
 
-/// A bounds-checked cursor over a whole object file.
+/// A bounds-checked cursor over a whole object file. Like [`ObjWriter`], it remembers where
+/// each top-level item of the record being read started, so the file layout can check the
+/// header's offsets against them without writing anything.
 #[derive(Clone, Debug)]
 pub struct ObjReader<'a> {
     bytes: &'a [u8],
     pos: usize,
     path: Vec<Seg>,
+    depth: usize,
+    marks: Vec<(&'static str, usize)>,
 }
 
 impl<'a> ObjReader<'a> {
@@ -118,7 +124,29 @@ impl<'a> ObjReader<'a> {
             bytes,
             pos: 0,
             path: Vec::new(),
+            depth: 0,
+            marks: Vec::new(),
         }
+    }
+
+    /// Records that top-level item `field` starts at the cursor (items of nested records
+    /// are not recorded).
+    #[inline]
+    pub fn mark(&mut self, field: &'static str) {
+        if self.depth == 0 {
+            self.marks.push((field, self.pos));
+        }
+    }
+
+    /// Where top-level item `field` started, from the start of the file; the first one since
+    /// [`ObjReader::clear_marks`].
+    pub fn position_of(&self, field: &str) -> Option<usize> {
+        self.marks.iter().find(|(n, _)| *n == field).map(|m| m.1)
+    }
+
+    /// Forgets the marks, before reading the next record.
+    pub fn clear_marks(&mut self) {
+        self.marks.clear();
     }
 
     /// Byte offset of the next read from the start of the file.
@@ -259,12 +287,20 @@ impl<'a> ObjReader<'a> {
     ) -> Result<Vec<T>, FileError> {
         self.bound(field, count, min_size.max(1))?;
         let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+        self.depth += 1;
         for i in 0..count {
             self.enter(field, usize::try_from(i).ok());
             let item = read(self);
             self.leave();
-            out.push(item?);
+            match item {
+                Ok(item) => out.push(item),
+                Err(e) => {
+                    self.depth -= 1;
+                    return Err(e);
+                }
+            }
         }
+        self.depth -= 1;
         Ok(out)
     }
 

@@ -151,6 +151,8 @@ fn record(r: &Record) -> TokenStream {
         };
         let count_local = |c: &str| ident(&snake_name(c));
         writes.push(quote!(w.mark(#fname);));
+        // The reader marks the same items, so a file's layout is checked from where they were.
+        reads.push(quote!(r.mark(#fname);));
         match &f.kind {
             RecordFieldKind::Scalar { ty } => {
                 let t = scalar_ty(ty);
