@@ -67,20 +67,19 @@ pub struct Function {
     pub data: FunctionData,
 }
 
-/// Where the writer puts things: the header with every derived offset and size, the objects
-/// in file order, and each object's derived `entry`.
+/// Where the writer puts things: the header with every derived offset and size, and the
+/// objects in file order (each with its derived `entry`).
 struct Layout {
     header: CommonIsaHeader,
     /// Kernel objects, each followed by its GEN binaries, then function objects.
     objects: Vec<Vec<u8>>,
-    kernel_entries: Vec<u32>,
-    function_entries: Vec<u32>,
 }
 
-fn to_u32(v: usize, path: String, offset: usize) -> Result<u32, FileError> {
+/// `v` as a UD field; the path of the field is built only when it does not fit.
+fn to_u32(v: usize, path: impl FnOnce() -> String, offset: usize) -> Result<u32, FileError> {
     u32::try_from(v).map_err(|_| FileError {
         offset,
-        path,
+        path: path(),
         message: format!("{v} does not fit its UD field"),
     })
 }
@@ -100,13 +99,13 @@ fn differs(path: String, found: u32, want: u32) -> FileError {
 }
 
 /// Writes a routine object that starts at byte `start` of the file, with `entry` pointing at
-/// its instructions; returns the bytes, the entry and the writer's marks. Errors name the
+/// its instructions; returns the writer (its bytes and marks). Errors name the
 /// object (`kernel[0].string_pool[3]`) and give their offset in the file.
 fn object(
     write: impl Fn(&mut ObjWriter) -> Result<(), FileError>,
     path: &str,
     start: usize,
-) -> Result<(ObjWriter, u32), FileError> {
+) -> Result<ObjWriter, FileError> {
     let mut w = ObjWriter::new();
     write(&mut w).map_err(|e| FileError {
         offset: start + e.offset,
@@ -114,11 +113,11 @@ fn object(
         message: e.message,
     })?;
     let entry = w.position_of("instructions").unwrap_or(w.out.len());
-    let entry = to_u32(entry, format!("{path}.entry"), 0)?;
+    let entry = to_u32(entry, || format!("{path}.entry"), 0)?;
     if let Some(at) = w.position_of("entry") {
         w.patch::<u32>(at, entry);
     }
-    Ok((w, entry))
+    Ok(w)
 }
 
 /// Where an object was read: its first byte, the byte after it, and where its `num_inputs`
@@ -266,12 +265,12 @@ impl File {
             .enumerate()
         {
             let entry = span.instructions.unwrap_or(span.end) - span.start;
-            let entry = to_u32(entry, format!("kernel[{i}].entry"), 0)?;
+            let entry = to_u32(entry, || format!("kernel[{i}].entry"), 0)?;
             let here = |f: &str| format!("header.kernel_info[{i}].{f}");
-            let offset = to_u32(pos, here("offset"), pos)?;
-            let size = to_u32(span.len(), here("size"), pos)?;
+            let offset = to_u32(pos, || here("offset"), pos)?;
+            let size = to_u32(span.len(), || here("size"), pos)?;
             let inputs = span.inputs.map_or(0, |at| at - span.start);
-            let input_offset = to_u32(pos + inputs, here("input_offset"), pos)?;
+            let input_offset = to_u32(pos + inputs, || here("input_offset"), pos)?;
             pos += span.len();
             kernels.push(KernelPlace {
                 offset,
@@ -280,7 +279,7 @@ impl File {
                 entry,
             });
             for (j, g) in info.gen_binary_info.iter().enumerate() {
-                let at = format!("header.kernel_info[{i}].gen_binary_info[{j}].binary_offset");
+                let at = || format!("header.kernel_info[{i}].gen_binary_info[{j}].binary_offset");
                 binaries.push(to_u32(pos, at, pos)?);
                 // The binary was read with this size, so the writer writes it back as is.
                 pos += g.binary_size as usize;
@@ -289,10 +288,10 @@ impl File {
         let mut functions = Vec::with_capacity(read.functions.len());
         for (i, span) in read.functions.iter().enumerate() {
             let entry = span.instructions.unwrap_or(span.end) - span.start;
-            let entry = to_u32(entry, format!("function[{i}].entry"), 0)?;
+            let entry = to_u32(entry, || format!("function[{i}].entry"), 0)?;
             let here = |f: &str| format!("header.function_info[{i}].{f}");
-            let offset = to_u32(pos, here("offset"), pos)?;
-            let size = to_u32(span.len(), here("size"), pos)?;
+            let offset = to_u32(pos, || here("offset"), pos)?;
+            let size = to_u32(span.len(), || here("size"), pos)?;
             pos += span.len();
             functions.push(FunctionPlace {
                 offset,
@@ -409,18 +408,16 @@ impl File {
         header.write(&mut w)?;
         let mut pos = w.out.len();
         let mut objects = Vec::new();
-        let mut kernel_entries = Vec::new();
         for (i, (info, k)) in header.kernel_info.iter_mut().zip(&self.kernels).enumerate() {
             let path = format!("kernel[{i}]");
-            let (w, entry) = object(|w| k.data.write(w), &path, pos)?;
+            let w = object(|w| k.data.write(w), &path, pos)?;
             let here = |f: &str| format!("header.kernel_info[{i}].{f}");
-            info.offset = to_u32(pos, here("offset"), pos)?;
-            info.size = to_u32(w.out.len(), here("size"), pos)?;
+            info.offset = to_u32(pos, || here("offset"), pos)?;
+            info.size = to_u32(w.out.len(), || here("size"), pos)?;
             let inputs = w.position_of("num_inputs").unwrap_or(0);
-            info.input_offset = to_u32(pos + inputs, here("input_offset"), pos)?;
+            info.input_offset = to_u32(pos + inputs, || here("input_offset"), pos)?;
             pos += w.out.len();
             objects.push(w.out);
-            kernel_entries.push(entry);
             if info.gen_binary_info.len() != k.gen_binaries.len() {
                 return Err(FileError {
                     offset: 0,
@@ -439,13 +436,12 @@ impl File {
                 .enumerate()
             {
                 let at = |f: &str| format!("header.kernel_info[{i}].gen_binary_info[{j}].{f}");
-                g.binary_offset = to_u32(pos, at("binary_offset"), pos)?;
-                g.binary_size = to_u32(bin.len(), at("binary_size"), pos)?;
+                g.binary_offset = to_u32(pos, || at("binary_offset"), pos)?;
+                g.binary_size = to_u32(bin.len(), || at("binary_size"), pos)?;
                 pos += bin.len();
                 objects.push(bin.clone());
             }
         }
-        let mut function_entries = Vec::new();
         for (i, (info, f)) in header
             .function_info
             .iter_mut()
@@ -453,19 +449,13 @@ impl File {
             .enumerate()
         {
             let path = format!("function[{i}]");
-            let (w, entry) = object(|w| f.data.write(w), &path, pos)?;
+            let w = object(|w| f.data.write(w), &path, pos)?;
             let here = |f: &str| format!("header.function_info[{i}].{f}");
-            info.offset = to_u32(pos, here("offset"), pos)?;
-            info.size = to_u32(w.out.len(), here("size"), pos)?;
+            info.offset = to_u32(pos, || here("offset"), pos)?;
+            info.size = to_u32(w.out.len(), || here("size"), pos)?;
             pos += w.out.len();
             objects.push(w.out);
-            function_entries.push(entry);
         }
-        Ok(Layout {
-            header,
-            objects,
-            kernel_entries,
-            function_entries,
-        })
+        Ok(Layout { header, objects })
     }
 }

@@ -138,6 +138,31 @@ impl<'a> ObjReader<'a> {
         }
     }
 
+    /// Records that top-level item `field` started at byte `at` (an item of a run read with
+    /// [`ObjReader::fixed`]).
+    #[inline]
+    pub fn mark_at(&mut self, field: &'static str, at: usize) {
+        if self.depth == 0 {
+            self.marks.push((field, at));
+        }
+    }
+
+    /// The next `N` bytes, for a run of fixed-size items read with one bounds check; `None`,
+    /// and nothing consumed, when fewer are left (the caller then reads the items one by one,
+    /// so the error names the one that is cut).
+    #[inline]
+    pub fn fixed<const N: usize>(&mut self) -> Option<&'a [u8; N]> {
+        let run = self.bytes.get(self.pos..)?.first_chunk::<N>()?;
+        self.pos += N;
+        Some(run)
+    }
+
+    /// The value of type `T` at byte `at` of a run from [`ObjReader::fixed`].
+    #[inline]
+    pub fn le<T: ObjScalar>(run: &[u8], at: usize) -> T {
+        T::from_le(run.get(at..).unwrap_or(&[]))
+    }
+
     /// Where top-level item `field` started, from the start of the file; the first one since
     /// [`ObjReader::clear_marks`].
     pub fn position_of(&self, field: &str) -> Option<usize> {
@@ -278,6 +303,7 @@ impl<'a> ObjReader<'a> {
     }
 
     /// `count` records read by `read`, each under `field[i]` of the error path.
+    #[inline]
     pub fn records<T>(
         &mut self,
         field: &'static str,
@@ -285,21 +311,42 @@ impl<'a> ObjReader<'a> {
         min_size: usize,
         read: fn(&mut Self) -> Result<T, FileError>,
     ) -> Result<Vec<T>, FileError> {
+        // Most tables are empty (a variable's attributes): no call, and no `Result` of a
+        // `Vec` passed back through memory.
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        self.nonempty_records(field, count, min_size, read)
+    }
+
+    fn nonempty_records<T>(
+        &mut self,
+        field: &'static str,
+        count: u64,
+        min_size: usize,
+        read: fn(&mut Self) -> Result<T, FileError>,
+    ) -> Result<Vec<T>, FileError> {
         self.bound(field, count, min_size.max(1))?;
-        let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+        // The bound above makes the count at most the bytes left.
+        let count = usize::try_from(count).unwrap_or(0);
+        let mut out = Vec::with_capacity(count);
         self.depth += 1;
+        // One path segment for the table, its index updated per record.
+        self.path.push(Seg::Index(field, 0));
         for i in 0..count {
-            self.enter(field, usize::try_from(i).ok());
-            let item = read(self);
-            self.leave();
-            match item {
+            if let Some(Seg::Index(_, at)) = self.path.last_mut() {
+                *at = i;
+            }
+            match read(self) {
                 Ok(item) => out.push(item),
                 Err(e) => {
+                    self.path.pop();
                     self.depth -= 1;
                     return Err(e);
                 }
             }
         }
+        self.path.pop();
         self.depth -= 1;
         Ok(out)
     }
@@ -321,18 +368,25 @@ impl<'a> ObjReader<'a> {
     }
 
     /// Fails unless `count` items of at least `size` bytes each fit in the bytes left.
+    #[inline]
     fn bound(&self, field: &'static str, count: u64, size: usize) -> Result<(), FileError> {
         let need = u128::from(count) * size as u128;
         if need > self.remaining() as u128 {
-            return Err(self.error(
-                Some(field),
-                format!(
-                    "count {count} needs at least {need} byte(s), only {} left in the file",
-                    self.remaining()
-                ),
-            ));
+            return Err(self.too_many(field, count, need));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many(&self, field: &'static str, count: u64, need: u128) -> FileError {
+        self.error(
+            Some(field),
+            format!(
+                "count {count} needs at least {need} byte(s), only {} left in the file",
+                self.remaining()
+            ),
+        )
     }
 
     /// The bytes of the file.
