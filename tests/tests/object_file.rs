@@ -304,6 +304,44 @@ fn offsets_sizes_and_entries_the_writer_would_not_write_are_rejected() {
     assert_eq!((e.path.as_str(), e.offset), ("file", 0x99 + 50), "{e}");
 }
 
+/// Consecutive fixed-size items are read as one block; a file cut inside the block still
+/// fails at the item that is cut, with the bytes it needs and the bytes left.
+#[test]
+fn a_file_cut_inside_consecutive_fields_names_the_field_cut() {
+    let bytes = hand_built();
+    for (len, path, offset, message) in [
+        // magic (UD), major and minor version (UB), num_kernels (UW)
+        (5, "header.minor_version", 5, "UB needs 1 byte(s), 0 left"),
+        (7, "header.num_kernels", 6, "UW needs 2 byte(s), 1 left"),
+        // the kernel's size (UD at 59), entry (UD at 63), attribute_count (UW at 67)
+        (
+            0x29 + 61,
+            "kernel[0].size",
+            0x29 + 59,
+            "UD needs 4 byte(s), 2 left",
+        ),
+        (
+            0x29 + 65,
+            "kernel[0].entry",
+            0x29 + 63,
+            "UD needs 4 byte(s), 2 left",
+        ),
+        (
+            0x29 + 68,
+            "kernel[0].attribute_count",
+            0x29 + 67,
+            "UW needs 2 byte(s), 1 left",
+        ),
+    ] {
+        let e = File::parse(&bytes[..len]).unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.offset, e.message.as_str()),
+            (path, offset, format!("the file ends: {message}").as_str()),
+            "cut at {len}"
+        );
+    }
+}
+
 #[test]
 fn a_file_built_from_scratch_derives_counts_sizes_and_offsets() {
     let (inst, _) = decode(&OWORD_ST).unwrap();

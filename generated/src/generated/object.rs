@@ -71,14 +71,34 @@ impl CommonIsaHeader {
     pub const MIN_SIZE: usize = 12;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("magic_number");
-        let magic_number: u32 = r.scalar("magic_number")?;
-        r.mark("major_version");
-        let major_version: u8 = r.scalar("major_version")?;
-        r.mark("minor_version");
-        let minor_version: u8 = r.scalar("minor_version")?;
-        r.mark("num_kernels");
-        let num_kernels: u16 = r.scalar("num_kernels")?;
+        let run_start = r.position();
+        let (
+            magic_number,
+            major_version,
+            minor_version,
+            num_kernels,
+        ): (u32, u8, u8, u16) = match r.fixed::<8>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u8>(run, 4),
+                    ObjReader::le::<u8>(run, 5),
+                    ObjReader::le::<u16>(run, 6),
+                )
+            }
+            None => {
+                (
+                    r.scalar("magic_number")?,
+                    r.scalar("major_version")?,
+                    r.scalar("minor_version")?,
+                    r.scalar("num_kernels")?,
+                )
+            }
+        };
+        r.mark_at("magic_number", run_start + 0);
+        r.mark_at("major_version", run_start + 4);
+        r.mark_at("minor_version", run_start + 5);
+        r.mark_at("num_kernels", run_start + 6);
         r.mark("kernel_info");
         let kernel_info = r
             .records(
@@ -172,14 +192,31 @@ impl KernelInfo {
         let name_len: u16 = r.scalar("name_len")?;
         r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
-        r.mark("offset");
-        let offset: u32 = r.scalar("offset")?;
-        r.mark("size");
-        let size: u32 = r.scalar("size")?;
-        r.mark("input_offset");
-        let input_offset: u32 = r.scalar("input_offset")?;
-        r.mark("num_syms_variable");
-        let num_syms_variable: u16 = r.scalar("num_syms_variable")?;
+        let run_start = r.position();
+        let (offset, size, input_offset, num_syms_variable): (u32, u32, u32, u16) = match r
+            .fixed::<14>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u32>(run, 4),
+                    ObjReader::le::<u32>(run, 8),
+                    ObjReader::le::<u16>(run, 12),
+                )
+            }
+            None => {
+                (
+                    r.scalar("offset")?,
+                    r.scalar("size")?,
+                    r.scalar("input_offset")?,
+                    r.scalar("num_syms_variable")?,
+                )
+            }
+        };
+        r.mark_at("offset", run_start + 0);
+        r.mark_at("size", run_start + 4);
+        r.mark_at("input_offset", run_start + 8);
+        r.mark_at("num_syms_variable", run_start + 12);
         r.mark("variable_reloc_symtab");
         let variable_reloc_symtab = r
             .records(
@@ -261,10 +298,13 @@ impl VariableRelocSymtab {
     pub const MIN_SIZE: usize = 4;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("symbolic_index");
-        let symbolic_index: u16 = r.scalar("symbolic_index")?;
-        r.mark("resolved_index");
-        let resolved_index: u16 = r.scalar("resolved_index")?;
+        let run_start = r.position();
+        let (symbolic_index, resolved_index): (u16, u16) = match r.fixed::<4>() {
+            Some(run) => (ObjReader::le::<u16>(run, 0), ObjReader::le::<u16>(run, 2)),
+            None => (r.scalar("symbolic_index")?, r.scalar("resolved_index")?),
+        };
+        r.mark_at("symbolic_index", run_start + 0);
+        r.mark_at("resolved_index", run_start + 2);
         Ok(VariableRelocSymtab {
             symbolic_index,
             resolved_index,
@@ -294,12 +334,28 @@ impl GenBinaryInfo {
     pub const MIN_SIZE: usize = 9;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("gen_platform");
-        let gen_platform: u8 = r.scalar("gen_platform")?;
-        r.mark("binary_offset");
-        let binary_offset: u32 = r.scalar("binary_offset")?;
-        r.mark("binary_size");
-        let binary_size: u32 = r.scalar("binary_size")?;
+        let run_start = r.position();
+        let (gen_platform, binary_offset, binary_size): (u8, u32, u32) = match r
+            .fixed::<9>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u8>(run, 0),
+                    ObjReader::le::<u32>(run, 1),
+                    ObjReader::le::<u32>(run, 5),
+                )
+            }
+            None => {
+                (
+                    r.scalar("gen_platform")?,
+                    r.scalar("binary_offset")?,
+                    r.scalar("binary_size")?,
+                )
+            }
+        };
+        r.mark_at("gen_platform", run_start + 0);
+        r.mark_at("binary_offset", run_start + 1);
+        r.mark_at("binary_size", run_start + 5);
         Ok(GenBinaryInfo {
             gen_platform,
             binary_offset,
@@ -355,18 +411,37 @@ impl FileScopeVarInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("linkage");
-        let linkage: u8 = r.scalar("linkage")?;
-        r.mark("name_len");
-        let name_len: u16 = r.scalar("name_len")?;
+        let run_start = r.position();
+        let (linkage, name_len): (u8, u16) = match r.fixed::<3>() {
+            Some(run) => (ObjReader::le::<u8>(run, 0), ObjReader::le::<u16>(run, 1)),
+            None => (r.scalar("linkage")?, r.scalar("name_len")?),
+        };
+        r.mark_at("linkage", run_start + 0);
+        r.mark_at("name_len", run_start + 1);
         r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
-        r.mark("bit_properties");
-        let bit_properties: u8 = r.scalar("bit_properties")?;
-        r.mark("num_elements");
-        let num_elements: u16 = r.scalar("num_elements")?;
-        r.mark("attribute_count");
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (bit_properties, num_elements, attribute_count): (u8, u16, u8) = match r
+            .fixed::<4>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u8>(run, 0),
+                    ObjReader::le::<u16>(run, 1),
+                    ObjReader::le::<u8>(run, 3),
+                )
+            }
+            None => {
+                (
+                    r.scalar("bit_properties")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("bit_properties", run_start + 0);
+        r.mark_at("num_elements", run_start + 1);
+        r.mark_at("attribute_count", run_start + 3);
         r.mark("attribute_info");
         let attribute_info = r
             .records(
@@ -455,18 +530,31 @@ impl FunctionInfo {
     pub const MIN_SIZE: usize = 15;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("linkage");
-        let linkage: u8 = r.scalar("linkage")?;
-        r.mark("name_len");
-        let name_len: u16 = r.scalar("name_len")?;
+        let run_start = r.position();
+        let (linkage, name_len): (u8, u16) = match r.fixed::<3>() {
+            Some(run) => (ObjReader::le::<u8>(run, 0), ObjReader::le::<u16>(run, 1)),
+            None => (r.scalar("linkage")?, r.scalar("name_len")?),
+        };
+        r.mark_at("linkage", run_start + 0);
+        r.mark_at("name_len", run_start + 1);
         r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
-        r.mark("offset");
-        let offset: u32 = r.scalar("offset")?;
-        r.mark("size");
-        let size: u32 = r.scalar("size")?;
-        r.mark("num_syms_variable");
-        let num_syms_variable: u16 = r.scalar("num_syms_variable")?;
+        let run_start = r.position();
+        let (offset, size, num_syms_variable): (u32, u32, u16) = match r.fixed::<10>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u32>(run, 4),
+                    ObjReader::le::<u16>(run, 8),
+                )
+            }
+            None => {
+                (r.scalar("offset")?, r.scalar("size")?, r.scalar("num_syms_variable")?)
+            }
+        };
+        r.mark_at("offset", run_start + 0);
+        r.mark_at("size", run_start + 4);
+        r.mark_at("num_syms_variable", run_start + 8);
         r.mark("variable_reloc_symtab");
         let variable_reloc_symtab = r
             .records(
@@ -545,10 +633,13 @@ impl AttributeInfo {
     pub const MIN_SIZE: usize = 5;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("name");
-        let name: u32 = r.scalar("name")?;
-        r.mark("size");
-        let size: u8 = r.scalar("size")?;
+        let run_start = r.position();
+        let (name, size): (u32, u8) = match r.fixed::<5>() {
+            Some(run) => (ObjReader::le::<u32>(run, 0), ObjReader::le::<u8>(run, 4)),
+            None => (r.scalar("name")?, r.scalar("size")?),
+        };
+        r.mark_at("name", run_start + 0);
+        r.mark_at("size", run_start + 4);
         r.mark("value");
         let value = r.bytes("value", u64::from(size))?;
         Ok(AttributeInfo { name, value })
@@ -589,20 +680,46 @@ impl VarInfo {
     pub const MIN_SIZE: usize = 15;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("name_index");
-        let name_index: u32 = r.scalar("name_index")?;
-        r.mark("bit_properties");
-        let bit_properties: u8 = r.scalar("bit_properties")?;
-        r.mark("num_elements");
-        let num_elements: u16 = r.scalar("num_elements")?;
-        r.mark("alias_index");
-        let alias_index: u32 = r.scalar("alias_index")?;
-        r.mark("alias_offset");
-        let alias_offset: u16 = r.scalar("alias_offset")?;
-        r.mark("alias_scope_specifier");
-        let alias_scope_specifier: u8 = r.scalar("alias_scope_specifier")?;
-        r.mark("attribute_count");
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (
+            name_index,
+            bit_properties,
+            num_elements,
+            alias_index,
+            alias_offset,
+            alias_scope_specifier,
+            attribute_count,
+        ): (u32, u8, u16, u32, u16, u8, u8) = match r.fixed::<15>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u8>(run, 4),
+                    ObjReader::le::<u16>(run, 5),
+                    ObjReader::le::<u32>(run, 7),
+                    ObjReader::le::<u16>(run, 11),
+                    ObjReader::le::<u8>(run, 13),
+                    ObjReader::le::<u8>(run, 14),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("bit_properties")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("alias_index")?,
+                    r.scalar("alias_offset")?,
+                    r.scalar("alias_scope_specifier")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("bit_properties", run_start + 4);
+        r.mark_at("num_elements", run_start + 5);
+        r.mark_at("alias_index", run_start + 7);
+        r.mark_at("alias_offset", run_start + 11);
+        r.mark_at("alias_scope_specifier", run_start + 13);
+        r.mark_at("attribute_count", run_start + 14);
         r.mark("attribute_info");
         let attribute_info = r
             .records(
@@ -688,12 +805,28 @@ impl AddressInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("name_index");
-        let name_index: u32 = r.scalar("name_index")?;
-        r.mark("num_elements");
-        let num_elements: u16 = r.scalar("num_elements")?;
-        r.mark("attribute_count");
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (name_index, num_elements, attribute_count): (u32, u16, u8) = match r
+            .fixed::<7>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u16>(run, 4),
+                    ObjReader::le::<u8>(run, 6),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("num_elements", run_start + 4);
+        r.mark_at("attribute_count", run_start + 6);
         r.mark("attribute_info");
         let attribute_info = r
             .records(
@@ -738,12 +871,28 @@ impl PredicateInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("name_index");
-        let name_index: u32 = r.scalar("name_index")?;
-        r.mark("num_elements");
-        let num_elements: u16 = r.scalar("num_elements")?;
-        r.mark("attribute_count");
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (name_index, num_elements, attribute_count): (u32, u16, u8) = match r
+            .fixed::<7>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u16>(run, 4),
+                    ObjReader::le::<u8>(run, 6),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("num_elements", run_start + 4);
+        r.mark_at("attribute_count", run_start + 6);
         r.mark("attribute_info");
         let attribute_info = r
             .records(
@@ -792,12 +941,28 @@ impl SurfaceInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("name_index");
-        let name_index: u32 = r.scalar("name_index")?;
-        r.mark("num_elements");
-        let num_elements: u16 = r.scalar("num_elements")?;
-        r.mark("attribute_count");
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (name_index, num_elements, attribute_count): (u32, u16, u8) = match r
+            .fixed::<7>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u16>(run, 4),
+                    ObjReader::le::<u8>(run, 6),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("num_elements", run_start + 4);
+        r.mark_at("attribute_count", run_start + 6);
         r.mark("attribute_info");
         let attribute_info = r
             .records(
@@ -842,12 +1007,26 @@ impl LabelInfo {
     pub const MIN_SIZE: usize = 6;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("name_index");
-        let name_index: u32 = r.scalar("name_index")?;
-        r.mark("kind");
-        let kind: u8 = r.scalar("kind")?;
-        r.mark("attribute_count");
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (name_index, kind, attribute_count): (u32, u8, u8) = match r.fixed::<6>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u8>(run, 4),
+                    ObjReader::le::<u8>(run, 5),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("kind")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("kind", run_start + 4);
+        r.mark_at("attribute_count", run_start + 5);
         r.mark("attribute_info");
         let attribute_info = r
             .records(
@@ -907,14 +1086,29 @@ impl InputInfo {
     pub const MIN_SIZE: usize = 9;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        r.mark("kind");
-        let kind: i8 = r.scalar("kind")?;
-        r.mark("id");
-        let id: u32 = r.scalar("id")?;
-        r.mark("offset");
-        let offset: i16 = r.scalar("offset")?;
-        r.mark("size");
-        let size: u16 = r.scalar("size")?;
+        let run_start = r.position();
+        let (kind, id, offset, size): (i8, u32, i16, u16) = match r.fixed::<9>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<i8>(run, 0),
+                    ObjReader::le::<u32>(run, 1),
+                    ObjReader::le::<i16>(run, 5),
+                    ObjReader::le::<u16>(run, 7),
+                )
+            }
+            None => {
+                (
+                    r.scalar("kind")?,
+                    r.scalar("id")?,
+                    r.scalar("offset")?,
+                    r.scalar("size")?,
+                )
+            }
+        };
+        r.mark_at("kind", run_start + 0);
+        r.mark_at("id", run_start + 1);
+        r.mark_at("offset", run_start + 5);
+        r.mark_at("size", run_start + 7);
         Ok(InputInfo {
             kind,
             id,
@@ -1032,10 +1226,13 @@ impl KernelData {
         let string_count: u32 = r.scalar("string_count")?;
         r.mark("string_pool");
         let string_pool = r.strings("string_pool", u64::from(string_count))?;
-        r.mark("name_index");
-        let name_index: u32 = r.scalar("name_index")?;
-        r.mark("variable_count");
-        let variable_count: u32 = r.scalar("variable_count")?;
+        let run_start = r.position();
+        let (name_index, variable_count): (u32, u32) = match r.fixed::<8>() {
+            Some(run) => (ObjReader::le::<u32>(run, 0), ObjReader::le::<u32>(run, 4)),
+            None => (r.scalar("name_index")?, r.scalar("variable_count")?),
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("variable_count", run_start + 4);
         r.mark("var_info");
         let var_info = r
             .records(
@@ -1108,12 +1305,20 @@ impl KernelData {
                 InputInfo::MIN_SIZE,
                 InputInfo::read,
             )?;
-        r.mark("size");
-        let size: u32 = r.scalar("size")?;
-        r.mark("entry");
-        let entry: u32 = r.scalar("entry")?;
-        r.mark("attribute_count");
-        let attribute_count: u16 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (size, entry, attribute_count): (u32, u32, u16) = match r.fixed::<10>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u32>(run, 4),
+                    ObjReader::le::<u16>(run, 8),
+                )
+            }
+            None => (r.scalar("size")?, r.scalar("entry")?, r.scalar("attribute_count")?),
+        };
+        r.mark_at("size", run_start + 0);
+        r.mark_at("entry", run_start + 4);
+        r.mark_at("attribute_count", run_start + 8);
         r.mark("attribute_info");
         let attribute_info = r
             .records(
@@ -1240,10 +1445,13 @@ impl FunctionData {
         let string_count: u32 = r.scalar("string_count")?;
         r.mark("string_pool");
         let string_pool = r.strings("string_pool", u64::from(string_count))?;
-        r.mark("name_index");
-        let name_index: u32 = r.scalar("name_index")?;
-        r.mark("variable_count");
-        let variable_count: u32 = r.scalar("variable_count")?;
+        let run_start = r.position();
+        let (name_index, variable_count): (u32, u32) = match r.fixed::<8>() {
+            Some(run) => (ObjReader::le::<u32>(run, 0), ObjReader::le::<u32>(run, 4)),
+            None => (r.scalar("name_index")?, r.scalar("variable_count")?),
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("variable_count", run_start + 4);
         r.mark("var_info");
         let var_info = r
             .records(
@@ -1306,16 +1514,38 @@ impl FunctionData {
         let vme_count: u8 = r.scalar("vme_count")?;
         r.mark("vme_info");
         let vme_info = r.undescribed("vme_info", u64::from(vme_count))?;
-        r.mark("size");
-        let size: u32 = r.scalar("size")?;
-        r.mark("entry");
-        let entry: u32 = r.scalar("entry")?;
-        r.mark("input_size");
-        let input_size: u8 = r.scalar("input_size")?;
-        r.mark("return_value_size");
-        let return_value_size: u8 = r.scalar("return_value_size")?;
-        r.mark("attribute_count");
-        let attribute_count: u16 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (
+            size,
+            entry,
+            input_size,
+            return_value_size,
+            attribute_count,
+        ): (u32, u32, u8, u8, u16) = match r.fixed::<12>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u32>(run, 4),
+                    ObjReader::le::<u8>(run, 8),
+                    ObjReader::le::<u8>(run, 9),
+                    ObjReader::le::<u16>(run, 10),
+                )
+            }
+            None => {
+                (
+                    r.scalar("size")?,
+                    r.scalar("entry")?,
+                    r.scalar("input_size")?,
+                    r.scalar("return_value_size")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("size", run_start + 0);
+        r.mark_at("entry", run_start + 4);
+        r.mark_at("input_size", run_start + 8);
+        r.mark_at("return_value_size", run_start + 9);
+        r.mark_at("attribute_count", run_start + 10);
         r.mark("attribute_info");
         let attribute_info = r
             .records(
