@@ -147,6 +147,201 @@ fn errors_give_offset_path_and_expectation() {
     }
 }
 
+/// `hand_built` with a function object after the GEN binary: function_info "f" (16 bytes)
+/// ends the header at 0x39, the kernel object moves to 0x39 (inputs at 0x67), its GEN binary
+/// to 0x95, and the function object (50 bytes, instructions at 35) follows at 0x99.
+fn hand_built_with_function() -> Vec<u8> {
+    let mut f = hand_built();
+    f[11] = 0x39; // kernel offset
+    f[19] = 0x67; // input_offset
+    f[29] = 0x95; // binary_offset
+    f[39] = 1; // num_functions
+    f.splice(
+        41..41,
+        [
+            0, 1, 0, b'f', // linkage, name_len, name
+            0x99, 0, 0, 0, // offset
+            50, 0, 0, 0, // size
+            0, 0, 0, 0, // num_syms_variable, num_syms_function
+        ],
+    );
+    assert_eq!(f.len(), 0x99);
+    f.extend_from_slice(&[
+        1, 0, 0, 0, b'f', 0, // string_count, string_pool
+        0, 0, 0, 0, // name_index
+        0, 0, 0, 0, // variable_count
+        0, 0, 0, 0, 0, 0, // address, predicate, label counts
+        0, 0, 0, // sampler, surface, vme counts
+        15, 0, 0, 0, // size of the instructions
+        35, 0, 0, 0, // entry
+        0, 0, 0, 0, // input_size, return_value_size, attribute_count
+    ]);
+    f.extend_from_slice(&OWORD_ST);
+    assert_eq!(f.len(), 0x99 + 50);
+    f
+}
+
+/// `bytes` with `value` as the little-endian UD at `at`.
+fn with_ud(bytes: &[u8], at: usize, value: u32) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    b
+}
+
+/// Parses `bytes`, expecting the layout check to fail on `path` at `offset`, naming the value
+/// found and the one the layout puts there.
+fn fails_at(bytes: &[u8], path: &str, offset: usize, found: u32, want: u32) {
+    let e = File::parse(bytes).unwrap_err();
+    assert_eq!((e.path.as_str(), e.offset), (path, offset), "{e}");
+    assert_eq!(
+        e.message,
+        format!("{found:#x}, where the layout header, kernels (each followed by its GEN binaries), functions puts {want:#x}")
+    );
+}
+
+#[test]
+fn a_file_with_a_function_reads_and_writes_back() {
+    let bytes = hand_built_with_function();
+    let f = File::parse(&bytes).expect("reads");
+    assert_eq!(f.header.function_info[0].name, b"f");
+    assert_eq!(f.functions[0].data.entry, 35);
+    assert_eq!(
+        f.functions[0].data.instructions.instructions[0].1.name(),
+        "OWORD_ST"
+    );
+    assert_eq!(f.write().unwrap(), bytes);
+}
+
+/// Every header field and entry the writer derives, set to another value where the file still
+/// reads: the file would not write back identically, so it does not parse, and the error names
+/// the field, the value found and where the layout puts it.
+#[test]
+fn offsets_sizes_and_entries_the_writer_would_not_write_are_rejected() {
+    let bytes = hand_built();
+    fails_at(
+        &with_ud(&bytes, 15, 0x5d),
+        "header.kernel_info[0].size",
+        0x5c,
+        0x5d,
+        0x5c,
+    );
+    fails_at(
+        &with_ud(&bytes, 19, 0x58),
+        "header.kernel_info[0].input_offset",
+        0x57,
+        0x58,
+        0x57,
+    );
+    fails_at(
+        &with_ud(&bytes, 0x29 + 63, 74),
+        "kernel[0].entry",
+        75,
+        74,
+        75,
+    );
+    // One byte between the header and the kernel, every offset after it moved past it.
+    let mut gap = bytes.clone();
+    gap.insert(0x29, 0);
+    let gap = with_ud(&with_ud(&with_ud(&gap, 11, 0x2a), 19, 0x58), 29, 0x86);
+    fails_at(&gap, "header.kernel_info[0].offset", 0x29, 0x2a, 0x29);
+    // One byte between the kernel object and its GEN binary.
+    let mut gap = bytes.clone();
+    gap.insert(0x85, 0);
+    let gap = with_ud(&gap, 29, 0x86);
+    fails_at(
+        &gap,
+        "header.kernel_info[0].gen_binary_info[0].binary_offset",
+        0x85,
+        0x86,
+        0x85,
+    );
+    // The GEN binary before the kernel object: the writer puts it after.
+    let mut swapped = bytes[..0x29].to_vec();
+    swapped.extend_from_slice(&bytes[0x85..]);
+    swapped.extend_from_slice(&bytes[0x29..0x85]);
+    let swapped = with_ud(&with_ud(&with_ud(&swapped, 11, 0x2d), 19, 0x5b), 29, 0x29);
+    assert!(File::parse(&swapped[..0x29]).is_err());
+    fails_at(&swapped, "header.kernel_info[0].offset", 0x29, 0x2d, 0x29);
+    // A byte after the GEN binary.
+    let mut long = bytes.clone();
+    long.push(0);
+    let e = File::parse(&long).unwrap_err();
+    assert_eq!((e.path.as_str(), e.offset), ("file", 0x89), "{e}");
+    assert_eq!(
+        e.message,
+        "the file has 138 bytes; its header, objects and GEN binaries end at 137"
+    );
+
+    let bytes = hand_built_with_function();
+    // function_info[0]: linkage at 41, name_len at 42, name at 44, offset at 45, size at 49.
+    fails_at(
+        &with_ud(&bytes, 49, 51),
+        "header.function_info[0].size",
+        50,
+        51,
+        50,
+    );
+    // The function's entry is at 0x99 + 27.
+    fails_at(
+        &with_ud(&bytes, 0x99 + 27, 36),
+        "function[0].entry",
+        35,
+        36,
+        35,
+    );
+    let mut gap = bytes.clone();
+    gap.insert(0x99, 0);
+    fails_at(
+        &with_ud(&gap, 45, 0x9a),
+        "header.function_info[0].offset",
+        0x99,
+        0x9a,
+        0x99,
+    );
+    let mut long = bytes.clone();
+    long.extend_from_slice(&[0, 0]);
+    let e = File::parse(&long).unwrap_err();
+    assert_eq!((e.path.as_str(), e.offset), ("file", 0x99 + 50), "{e}");
+}
+
+/// Consecutive fixed-size items are read as one block; a file cut inside the block still
+/// fails at the item that is cut, with the bytes it needs and the bytes left.
+#[test]
+fn a_file_cut_inside_consecutive_fields_names_the_field_cut() {
+    let bytes = hand_built();
+    for (len, path, offset, message) in [
+        // magic (UD), major and minor version (UB), num_kernels (UW)
+        (5, "header.minor_version", 5, "UB needs 1 byte(s), 0 left"),
+        (7, "header.num_kernels", 6, "UW needs 2 byte(s), 1 left"),
+        // the kernel's size (UD at 59), entry (UD at 63), attribute_count (UW at 67)
+        (
+            0x29 + 61,
+            "kernel[0].size",
+            0x29 + 59,
+            "UD needs 4 byte(s), 2 left",
+        ),
+        (
+            0x29 + 65,
+            "kernel[0].entry",
+            0x29 + 63,
+            "UD needs 4 byte(s), 2 left",
+        ),
+        (
+            0x29 + 68,
+            "kernel[0].attribute_count",
+            0x29 + 67,
+            "UW needs 2 byte(s), 1 left",
+        ),
+    ] {
+        let e = File::parse(&bytes[..len]).unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.offset, e.message.as_str()),
+            (path, offset, format!("the file ends: {message}").as_str()),
+            "cut at {len}"
+        );
+    }
+}
+
 #[test]
 fn a_file_built_from_scratch_derives_counts_sizes_and_offsets() {
     let (inst, _) = decode(&OWORD_ST).unwrap();

@@ -71,10 +71,35 @@ impl CommonIsaHeader {
     pub const MIN_SIZE: usize = 12;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let magic_number: u32 = r.scalar("magic_number")?;
-        let major_version: u8 = r.scalar("major_version")?;
-        let minor_version: u8 = r.scalar("minor_version")?;
-        let num_kernels: u16 = r.scalar("num_kernels")?;
+        let run_start = r.position();
+        let (
+            magic_number,
+            major_version,
+            minor_version,
+            num_kernels,
+        ): (u32, u8, u8, u16) = match r.fixed::<8>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u8>(run, 4),
+                    ObjReader::le::<u8>(run, 5),
+                    ObjReader::le::<u16>(run, 6),
+                )
+            }
+            None => {
+                (
+                    r.scalar("magic_number")?,
+                    r.scalar("major_version")?,
+                    r.scalar("minor_version")?,
+                    r.scalar("num_kernels")?,
+                )
+            }
+        };
+        r.mark_at("magic_number", run_start + 0);
+        r.mark_at("major_version", run_start + 4);
+        r.mark_at("minor_version", run_start + 5);
+        r.mark_at("num_kernels", run_start + 6);
+        r.mark("kernel_info");
         let kernel_info = r
             .records(
                 "kernel_info",
@@ -82,7 +107,9 @@ impl CommonIsaHeader {
                 KernelInfo::MIN_SIZE,
                 KernelInfo::read,
             )?;
+        r.mark("num_variables");
         let num_variables: u16 = r.scalar("num_variables")?;
+        r.mark("file_scope_var_info");
         let file_scope_var_info = r
             .records(
                 "file_scope_var_info",
@@ -90,7 +117,9 @@ impl CommonIsaHeader {
                 FileScopeVarInfo::MIN_SIZE,
                 FileScopeVarInfo::read,
             )?;
+        r.mark("num_functions");
         let num_functions: u16 = r.scalar("num_functions")?;
+        r.mark("function_info");
         let function_info = r
             .records(
                 "function_info",
@@ -159,12 +188,36 @@ impl KernelInfo {
     pub const MIN_SIZE: usize = 19;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("name_len");
         let name_len: u16 = r.scalar("name_len")?;
+        r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
-        let offset: u32 = r.scalar("offset")?;
-        let size: u32 = r.scalar("size")?;
-        let input_offset: u32 = r.scalar("input_offset")?;
-        let num_syms_variable: u16 = r.scalar("num_syms_variable")?;
+        let run_start = r.position();
+        let (offset, size, input_offset, num_syms_variable): (u32, u32, u32, u16) = match r
+            .fixed::<14>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u32>(run, 4),
+                    ObjReader::le::<u32>(run, 8),
+                    ObjReader::le::<u16>(run, 12),
+                )
+            }
+            None => {
+                (
+                    r.scalar("offset")?,
+                    r.scalar("size")?,
+                    r.scalar("input_offset")?,
+                    r.scalar("num_syms_variable")?,
+                )
+            }
+        };
+        r.mark_at("offset", run_start + 0);
+        r.mark_at("size", run_start + 4);
+        r.mark_at("input_offset", run_start + 8);
+        r.mark_at("num_syms_variable", run_start + 12);
+        r.mark("variable_reloc_symtab");
         let variable_reloc_symtab = r
             .records(
                 "variable_reloc_symtab",
@@ -172,10 +225,14 @@ impl KernelInfo {
                 VariableRelocSymtab::MIN_SIZE,
                 VariableRelocSymtab::read,
             )?;
+        r.mark("num_syms_function");
         let num_syms_function: u16 = r.scalar("num_syms_function")?;
+        r.mark("function_reloc_symtab");
         let function_reloc_symtab = r
             .undescribed("function_reloc_symtab", u64::from(num_syms_function))?;
+        r.mark("num_gen_binaries");
         let num_gen_binaries: u8 = r.scalar("num_gen_binaries")?;
+        r.mark("gen_binary_info");
         let gen_binary_info = r
             .records(
                 "gen_binary_info",
@@ -241,8 +298,13 @@ impl VariableRelocSymtab {
     pub const MIN_SIZE: usize = 4;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let symbolic_index: u16 = r.scalar("symbolic_index")?;
-        let resolved_index: u16 = r.scalar("resolved_index")?;
+        let run_start = r.position();
+        let (symbolic_index, resolved_index): (u16, u16) = match r.fixed::<4>() {
+            Some(run) => (ObjReader::le::<u16>(run, 0), ObjReader::le::<u16>(run, 2)),
+            None => (r.scalar("symbolic_index")?, r.scalar("resolved_index")?),
+        };
+        r.mark_at("symbolic_index", run_start + 0);
+        r.mark_at("resolved_index", run_start + 2);
         Ok(VariableRelocSymtab {
             symbolic_index,
             resolved_index,
@@ -272,9 +334,28 @@ impl GenBinaryInfo {
     pub const MIN_SIZE: usize = 9;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let gen_platform: u8 = r.scalar("gen_platform")?;
-        let binary_offset: u32 = r.scalar("binary_offset")?;
-        let binary_size: u32 = r.scalar("binary_size")?;
+        let run_start = r.position();
+        let (gen_platform, binary_offset, binary_size): (u8, u32, u32) = match r
+            .fixed::<9>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u8>(run, 0),
+                    ObjReader::le::<u32>(run, 1),
+                    ObjReader::le::<u32>(run, 5),
+                )
+            }
+            None => {
+                (
+                    r.scalar("gen_platform")?,
+                    r.scalar("binary_offset")?,
+                    r.scalar("binary_size")?,
+                )
+            }
+        };
+        r.mark_at("gen_platform", run_start + 0);
+        r.mark_at("binary_offset", run_start + 1);
+        r.mark_at("binary_size", run_start + 5);
         Ok(GenBinaryInfo {
             gen_platform,
             binary_offset,
@@ -330,12 +411,38 @@ impl FileScopeVarInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let linkage: u8 = r.scalar("linkage")?;
-        let name_len: u16 = r.scalar("name_len")?;
+        let run_start = r.position();
+        let (linkage, name_len): (u8, u16) = match r.fixed::<3>() {
+            Some(run) => (ObjReader::le::<u8>(run, 0), ObjReader::le::<u16>(run, 1)),
+            None => (r.scalar("linkage")?, r.scalar("name_len")?),
+        };
+        r.mark_at("linkage", run_start + 0);
+        r.mark_at("name_len", run_start + 1);
+        r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
-        let bit_properties: u8 = r.scalar("bit_properties")?;
-        let num_elements: u16 = r.scalar("num_elements")?;
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (bit_properties, num_elements, attribute_count): (u8, u16, u8) = match r
+            .fixed::<4>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u8>(run, 0),
+                    ObjReader::le::<u16>(run, 1),
+                    ObjReader::le::<u8>(run, 3),
+                )
+            }
+            None => {
+                (
+                    r.scalar("bit_properties")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("bit_properties", run_start + 0);
+        r.mark_at("num_elements", run_start + 1);
+        r.mark_at("attribute_count", run_start + 3);
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -423,12 +530,32 @@ impl FunctionInfo {
     pub const MIN_SIZE: usize = 15;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let linkage: u8 = r.scalar("linkage")?;
-        let name_len: u16 = r.scalar("name_len")?;
+        let run_start = r.position();
+        let (linkage, name_len): (u8, u16) = match r.fixed::<3>() {
+            Some(run) => (ObjReader::le::<u8>(run, 0), ObjReader::le::<u16>(run, 1)),
+            None => (r.scalar("linkage")?, r.scalar("name_len")?),
+        };
+        r.mark_at("linkage", run_start + 0);
+        r.mark_at("name_len", run_start + 1);
+        r.mark("name");
         let name = r.array::<u8>("name", u64::from(name_len))?;
-        let offset: u32 = r.scalar("offset")?;
-        let size: u32 = r.scalar("size")?;
-        let num_syms_variable: u16 = r.scalar("num_syms_variable")?;
+        let run_start = r.position();
+        let (offset, size, num_syms_variable): (u32, u32, u16) = match r.fixed::<10>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u32>(run, 4),
+                    ObjReader::le::<u16>(run, 8),
+                )
+            }
+            None => {
+                (r.scalar("offset")?, r.scalar("size")?, r.scalar("num_syms_variable")?)
+            }
+        };
+        r.mark_at("offset", run_start + 0);
+        r.mark_at("size", run_start + 4);
+        r.mark_at("num_syms_variable", run_start + 8);
+        r.mark("variable_reloc_symtab");
         let variable_reloc_symtab = r
             .records(
                 "variable_reloc_symtab",
@@ -436,7 +563,9 @@ impl FunctionInfo {
                 VariableRelocSymtab::MIN_SIZE,
                 VariableRelocSymtab::read,
             )?;
+        r.mark("num_syms_function");
         let num_syms_function: u16 = r.scalar("num_syms_function")?;
+        r.mark("function_reloc_symtab");
         let function_reloc_symtab = r
             .undescribed("function_reloc_symtab", u64::from(num_syms_function))?;
         Ok(FunctionInfo {
@@ -504,8 +633,14 @@ impl AttributeInfo {
     pub const MIN_SIZE: usize = 5;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let name: u32 = r.scalar("name")?;
-        let size: u8 = r.scalar("size")?;
+        let run_start = r.position();
+        let (name, size): (u32, u8) = match r.fixed::<5>() {
+            Some(run) => (ObjReader::le::<u32>(run, 0), ObjReader::le::<u8>(run, 4)),
+            None => (r.scalar("name")?, r.scalar("size")?),
+        };
+        r.mark_at("name", run_start + 0);
+        r.mark_at("size", run_start + 4);
+        r.mark("value");
         let value = r.bytes("value", u64::from(size))?;
         Ok(AttributeInfo { name, value })
     }
@@ -545,13 +680,47 @@ impl VarInfo {
     pub const MIN_SIZE: usize = 15;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let name_index: u32 = r.scalar("name_index")?;
-        let bit_properties: u8 = r.scalar("bit_properties")?;
-        let num_elements: u16 = r.scalar("num_elements")?;
-        let alias_index: u32 = r.scalar("alias_index")?;
-        let alias_offset: u16 = r.scalar("alias_offset")?;
-        let alias_scope_specifier: u8 = r.scalar("alias_scope_specifier")?;
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (
+            name_index,
+            bit_properties,
+            num_elements,
+            alias_index,
+            alias_offset,
+            alias_scope_specifier,
+            attribute_count,
+        ): (u32, u8, u16, u32, u16, u8, u8) = match r.fixed::<15>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u8>(run, 4),
+                    ObjReader::le::<u16>(run, 5),
+                    ObjReader::le::<u32>(run, 7),
+                    ObjReader::le::<u16>(run, 11),
+                    ObjReader::le::<u8>(run, 13),
+                    ObjReader::le::<u8>(run, 14),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("bit_properties")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("alias_index")?,
+                    r.scalar("alias_offset")?,
+                    r.scalar("alias_scope_specifier")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("bit_properties", run_start + 4);
+        r.mark_at("num_elements", run_start + 5);
+        r.mark_at("alias_index", run_start + 7);
+        r.mark_at("alias_offset", run_start + 11);
+        r.mark_at("alias_scope_specifier", run_start + 13);
+        r.mark_at("attribute_count", run_start + 14);
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -636,9 +805,29 @@ impl AddressInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let name_index: u32 = r.scalar("name_index")?;
-        let num_elements: u16 = r.scalar("num_elements")?;
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (name_index, num_elements, attribute_count): (u32, u16, u8) = match r
+            .fixed::<7>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u16>(run, 4),
+                    ObjReader::le::<u8>(run, 6),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("num_elements", run_start + 4);
+        r.mark_at("attribute_count", run_start + 6);
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -682,9 +871,29 @@ impl PredicateInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let name_index: u32 = r.scalar("name_index")?;
-        let num_elements: u16 = r.scalar("num_elements")?;
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (name_index, num_elements, attribute_count): (u32, u16, u8) = match r
+            .fixed::<7>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u16>(run, 4),
+                    ObjReader::le::<u8>(run, 6),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("num_elements", run_start + 4);
+        r.mark_at("attribute_count", run_start + 6);
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -732,9 +941,29 @@ impl SurfaceInfo {
     pub const MIN_SIZE: usize = 7;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let name_index: u32 = r.scalar("name_index")?;
-        let num_elements: u16 = r.scalar("num_elements")?;
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (name_index, num_elements, attribute_count): (u32, u16, u8) = match r
+            .fixed::<7>()
+        {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u16>(run, 4),
+                    ObjReader::le::<u8>(run, 6),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("num_elements")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("num_elements", run_start + 4);
+        r.mark_at("attribute_count", run_start + 6);
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -778,9 +1007,27 @@ impl LabelInfo {
     pub const MIN_SIZE: usize = 6;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let name_index: u32 = r.scalar("name_index")?;
-        let kind: u8 = r.scalar("kind")?;
-        let attribute_count: u8 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (name_index, kind, attribute_count): (u32, u8, u8) = match r.fixed::<6>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u8>(run, 4),
+                    ObjReader::le::<u8>(run, 5),
+                )
+            }
+            None => {
+                (
+                    r.scalar("name_index")?,
+                    r.scalar("kind")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("kind", run_start + 4);
+        r.mark_at("attribute_count", run_start + 5);
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -839,10 +1086,29 @@ impl InputInfo {
     pub const MIN_SIZE: usize = 9;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
-        let kind: i8 = r.scalar("kind")?;
-        let id: u32 = r.scalar("id")?;
-        let offset: i16 = r.scalar("offset")?;
-        let size: u16 = r.scalar("size")?;
+        let run_start = r.position();
+        let (kind, id, offset, size): (i8, u32, i16, u16) = match r.fixed::<9>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<i8>(run, 0),
+                    ObjReader::le::<u32>(run, 1),
+                    ObjReader::le::<i16>(run, 5),
+                    ObjReader::le::<u16>(run, 7),
+                )
+            }
+            None => {
+                (
+                    r.scalar("kind")?,
+                    r.scalar("id")?,
+                    r.scalar("offset")?,
+                    r.scalar("size")?,
+                )
+            }
+        };
+        r.mark_at("kind", run_start + 0);
+        r.mark_at("id", run_start + 1);
+        r.mark_at("offset", run_start + 5);
+        r.mark_at("size", run_start + 7);
         Ok(InputInfo {
             kind,
             id,
@@ -956,10 +1222,18 @@ impl KernelData {
     pub const MIN_SIZE: usize = 35;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("string_count");
         let string_count: u32 = r.scalar("string_count")?;
+        r.mark("string_pool");
         let string_pool = r.strings("string_pool", u64::from(string_count))?;
-        let name_index: u32 = r.scalar("name_index")?;
-        let variable_count: u32 = r.scalar("variable_count")?;
+        let run_start = r.position();
+        let (name_index, variable_count): (u32, u32) = match r.fixed::<8>() {
+            Some(run) => (ObjReader::le::<u32>(run, 0), ObjReader::le::<u32>(run, 4)),
+            None => (r.scalar("name_index")?, r.scalar("variable_count")?),
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("variable_count", run_start + 4);
+        r.mark("var_info");
         let var_info = r
             .records(
                 "var_info",
@@ -967,7 +1241,9 @@ impl KernelData {
                 VarInfo::MIN_SIZE,
                 VarInfo::read,
             )?;
+        r.mark("address_count");
         let address_count: u16 = r.scalar("address_count")?;
+        r.mark("address_info");
         let address_info = r
             .records(
                 "address_info",
@@ -975,7 +1251,9 @@ impl KernelData {
                 AddressInfo::MIN_SIZE,
                 AddressInfo::read,
             )?;
+        r.mark("predicate_count");
         let predicate_count: u16 = r.scalar("predicate_count")?;
+        r.mark("predicate_info");
         let predicate_info = r
             .records(
                 "predicate_info",
@@ -983,7 +1261,9 @@ impl KernelData {
                 PredicateInfo::MIN_SIZE,
                 PredicateInfo::read,
             )?;
+        r.mark("label_count");
         let label_count: u16 = r.scalar("label_count")?;
+        r.mark("label_info");
         let label_info = r
             .records(
                 "label_info",
@@ -991,7 +1271,9 @@ impl KernelData {
                 LabelInfo::MIN_SIZE,
                 LabelInfo::read,
             )?;
+        r.mark("sampler_count");
         let sampler_count: u8 = r.scalar("sampler_count")?;
+        r.mark("sampler_info");
         let sampler_info = r
             .records(
                 "sampler_info",
@@ -999,7 +1281,9 @@ impl KernelData {
                 SurfaceInfo::MIN_SIZE,
                 SurfaceInfo::read,
             )?;
+        r.mark("surface_count");
         let surface_count: u8 = r.scalar("surface_count")?;
+        r.mark("surface_info");
         let surface_info = r
             .records(
                 "surface_info",
@@ -1007,9 +1291,13 @@ impl KernelData {
                 SurfaceInfo::MIN_SIZE,
                 SurfaceInfo::read,
             )?;
+        r.mark("vme_count");
         let vme_count: u8 = r.scalar("vme_count")?;
+        r.mark("vme_info");
         let vme_info = r.undescribed("vme_info", u64::from(vme_count))?;
+        r.mark("num_inputs");
         let num_inputs: u32 = r.scalar("num_inputs")?;
+        r.mark("input_info");
         let input_info = r
             .records(
                 "input_info",
@@ -1017,9 +1305,21 @@ impl KernelData {
                 InputInfo::MIN_SIZE,
                 InputInfo::read,
             )?;
-        let size: u32 = r.scalar("size")?;
-        let entry: u32 = r.scalar("entry")?;
-        let attribute_count: u16 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (size, entry, attribute_count): (u32, u32, u16) = match r.fixed::<10>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u32>(run, 4),
+                    ObjReader::le::<u16>(run, 8),
+                )
+            }
+            None => (r.scalar("size")?, r.scalar("entry")?, r.scalar("attribute_count")?),
+        };
+        r.mark_at("size", run_start + 0);
+        r.mark_at("entry", run_start + 4);
+        r.mark_at("attribute_count", run_start + 8);
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -1027,6 +1327,7 @@ impl KernelData {
                 AttributeInfo::MIN_SIZE,
                 AttributeInfo::read,
             )?;
+        r.mark("instructions");
         let instructions = InstructionStream::read(r, "instructions", u64::from(size))?;
         Ok(KernelData {
             string_pool,
@@ -1140,10 +1441,18 @@ impl FunctionData {
     pub const MIN_SIZE: usize = 33;
     /// Reads one record at the cursor.
     pub fn read(r: &mut ObjReader) -> Result<Self, FileError> {
+        r.mark("string_count");
         let string_count: u32 = r.scalar("string_count")?;
+        r.mark("string_pool");
         let string_pool = r.strings("string_pool", u64::from(string_count))?;
-        let name_index: u32 = r.scalar("name_index")?;
-        let variable_count: u32 = r.scalar("variable_count")?;
+        let run_start = r.position();
+        let (name_index, variable_count): (u32, u32) = match r.fixed::<8>() {
+            Some(run) => (ObjReader::le::<u32>(run, 0), ObjReader::le::<u32>(run, 4)),
+            None => (r.scalar("name_index")?, r.scalar("variable_count")?),
+        };
+        r.mark_at("name_index", run_start + 0);
+        r.mark_at("variable_count", run_start + 4);
+        r.mark("var_info");
         let var_info = r
             .records(
                 "var_info",
@@ -1151,7 +1460,9 @@ impl FunctionData {
                 VarInfo::MIN_SIZE,
                 VarInfo::read,
             )?;
+        r.mark("address_count");
         let address_count: u16 = r.scalar("address_count")?;
+        r.mark("address_info");
         let address_info = r
             .records(
                 "address_info",
@@ -1159,7 +1470,9 @@ impl FunctionData {
                 AddressInfo::MIN_SIZE,
                 AddressInfo::read,
             )?;
+        r.mark("predicate_count");
         let predicate_count: u16 = r.scalar("predicate_count")?;
+        r.mark("predicate_info");
         let predicate_info = r
             .records(
                 "predicate_info",
@@ -1167,7 +1480,9 @@ impl FunctionData {
                 PredicateInfo::MIN_SIZE,
                 PredicateInfo::read,
             )?;
+        r.mark("label_count");
         let label_count: u16 = r.scalar("label_count")?;
+        r.mark("label_info");
         let label_info = r
             .records(
                 "label_info",
@@ -1175,7 +1490,9 @@ impl FunctionData {
                 LabelInfo::MIN_SIZE,
                 LabelInfo::read,
             )?;
+        r.mark("sampler_count");
         let sampler_count: u8 = r.scalar("sampler_count")?;
+        r.mark("sampler_info");
         let sampler_info = r
             .records(
                 "sampler_info",
@@ -1183,7 +1500,9 @@ impl FunctionData {
                 SurfaceInfo::MIN_SIZE,
                 SurfaceInfo::read,
             )?;
+        r.mark("surface_count");
         let surface_count: u8 = r.scalar("surface_count")?;
+        r.mark("surface_info");
         let surface_info = r
             .records(
                 "surface_info",
@@ -1191,13 +1510,43 @@ impl FunctionData {
                 SurfaceInfo::MIN_SIZE,
                 SurfaceInfo::read,
             )?;
+        r.mark("vme_count");
         let vme_count: u8 = r.scalar("vme_count")?;
+        r.mark("vme_info");
         let vme_info = r.undescribed("vme_info", u64::from(vme_count))?;
-        let size: u32 = r.scalar("size")?;
-        let entry: u32 = r.scalar("entry")?;
-        let input_size: u8 = r.scalar("input_size")?;
-        let return_value_size: u8 = r.scalar("return_value_size")?;
-        let attribute_count: u16 = r.scalar("attribute_count")?;
+        let run_start = r.position();
+        let (
+            size,
+            entry,
+            input_size,
+            return_value_size,
+            attribute_count,
+        ): (u32, u32, u8, u8, u16) = match r.fixed::<12>() {
+            Some(run) => {
+                (
+                    ObjReader::le::<u32>(run, 0),
+                    ObjReader::le::<u32>(run, 4),
+                    ObjReader::le::<u8>(run, 8),
+                    ObjReader::le::<u8>(run, 9),
+                    ObjReader::le::<u16>(run, 10),
+                )
+            }
+            None => {
+                (
+                    r.scalar("size")?,
+                    r.scalar("entry")?,
+                    r.scalar("input_size")?,
+                    r.scalar("return_value_size")?,
+                    r.scalar("attribute_count")?,
+                )
+            }
+        };
+        r.mark_at("size", run_start + 0);
+        r.mark_at("entry", run_start + 4);
+        r.mark_at("input_size", run_start + 8);
+        r.mark_at("return_value_size", run_start + 9);
+        r.mark_at("attribute_count", run_start + 10);
+        r.mark("attribute_info");
         let attribute_info = r
             .records(
                 "attribute_info",
@@ -1205,6 +1554,7 @@ impl FunctionData {
                 AttributeInfo::MIN_SIZE,
                 AttributeInfo::read,
             )?;
+        r.mark("instructions");
         let instructions = InstructionStream::read(r, "instructions", u64::from(size))?;
         Ok(FunctionData {
             string_pool,

@@ -67,32 +67,45 @@ pub struct Function {
     pub data: FunctionData,
 }
 
-/// Where the writer puts things: the header with every derived offset and size, the objects
-/// in file order, and each object's derived `entry`.
+/// Where the writer puts things: the header with every derived offset and size, and the
+/// objects in file order (each with its derived `entry`).
 struct Layout {
     header: CommonIsaHeader,
     /// Kernel objects, each followed by its GEN binaries, then function objects.
     objects: Vec<Vec<u8>>,
-    kernel_entries: Vec<u32>,
-    function_entries: Vec<u32>,
 }
 
-fn to_u32(v: usize, path: String, offset: usize) -> Result<u32, FileError> {
+/// `v` as a UD field; the path of the field is built only when it does not fit.
+fn to_u32(v: usize, path: impl FnOnce() -> String, offset: usize) -> Result<u32, FileError> {
     u32::try_from(v).map_err(|_| FileError {
         offset,
-        path,
+        path: path(),
         message: format!("{v} does not fit its UD field"),
     })
 }
 
+/// A header field or entry that differs from where the layout puts it; out of line, since
+/// reading a valid file never builds one.
+#[cold]
+#[inline(never)]
+fn differs(path: String, found: u32, want: u32) -> FileError {
+    FileError {
+        offset: want as usize,
+        path,
+        message: format!(
+            "{found:#x}, where the layout header, kernels (each followed by its GEN binaries), functions puts {want:#x}"
+        ),
+    }
+}
+
 /// Writes a routine object that starts at byte `start` of the file, with `entry` pointing at
-/// its instructions; returns the bytes, the entry and the writer's marks. Errors name the
+/// its instructions; returns the writer (its bytes and marks). Errors name the
 /// object (`kernel[0].string_pool[3]`) and give their offset in the file.
 fn object(
     write: impl Fn(&mut ObjWriter) -> Result<(), FileError>,
     path: &str,
     start: usize,
-) -> Result<(ObjWriter, u32), FileError> {
+) -> Result<ObjWriter, FileError> {
     let mut w = ObjWriter::new();
     write(&mut w).map_err(|e| FileError {
         offset: start + e.offset,
@@ -100,11 +113,70 @@ fn object(
         message: e.message,
     })?;
     let entry = w.position_of("instructions").unwrap_or(w.out.len());
-    let entry = to_u32(entry, format!("{path}.entry"), 0)?;
+    let entry = to_u32(entry, || format!("{path}.entry"), 0)?;
     if let Some(at) = w.position_of("entry") {
         w.patch::<u32>(at, entry);
     }
-    Ok((w, entry))
+    Ok(w)
+}
+
+/// Where an object was read: its first byte, the byte after it, and where its `num_inputs`
+/// (kernels only) and its instructions start, from the start of the file.
+#[derive(Clone, Copy)]
+struct Span {
+    start: usize,
+    end: usize,
+    inputs: Option<usize>,
+    instructions: Option<usize>,
+}
+
+impl Span {
+    /// The span of the record `r` just read, which started at `start`.
+    fn read(r: &ObjReader, start: usize) -> Span {
+        Span {
+            start,
+            end: r.position(),
+            inputs: r.position_of("num_inputs"),
+            instructions: r.position_of("instructions"),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+}
+
+/// Where everything was read: the end of the header, each object, each GEN binary's size.
+/// Every record writes back as the bytes it was read from (a decoded instruction re-encodes
+/// to its bytes), so the layout [`File::write`] derives follows from these alone.
+struct Read {
+    header_end: usize,
+    kernels: Vec<Span>,
+    functions: Vec<Span>,
+}
+
+/// What [`File::write`] would put in a kernel's header fields and entry.
+struct KernelPlace {
+    offset: u32,
+    size: u32,
+    input_offset: u32,
+    entry: u32,
+}
+
+/// What [`File::write`] would put in a function's header fields and entry.
+struct FunctionPlace {
+    offset: u32,
+    size: u32,
+    entry: u32,
+}
+
+/// The layout [`File::write`] derives, from where things were read.
+struct Derived {
+    kernels: Vec<KernelPlace>,
+    /// `binary_offset` of every GEN binary, kernel after kernel.
+    binaries: Vec<u32>,
+    functions: Vec<FunctionPlace>,
+    end: usize,
 }
 
 impl File {
@@ -125,7 +197,12 @@ impl File {
                 ),
             });
         }
-        let mut kernels = Vec::new();
+        let mut read = Read {
+            header_end: r.position(),
+            kernels: Vec::with_capacity(header.kernel_info.len()),
+            functions: Vec::with_capacity(header.function_info.len()),
+        };
+        let mut kernels = Vec::with_capacity(header.kernel_info.len());
         for (i, info) in header.kernel_info.iter().enumerate() {
             r.enter("header", None);
             r.enter("kernel_info", Some(i));
@@ -133,9 +210,12 @@ impl File {
             r.leave();
             r.leave();
             r.enter("kernel", Some(i));
+            r.clear_marks();
+            let start = r.position();
             let data = KernelData::read(&mut r)?;
+            read.kernels.push(Span::read(&r, start));
             r.leave();
-            let mut gen_binaries = Vec::new();
+            let mut gen_binaries = Vec::with_capacity(info.gen_binary_info.len());
             for (j, g) in info.gen_binary_info.iter().enumerate() {
                 r.enter("header", None);
                 r.enter("kernel_info", Some(i));
@@ -148,7 +228,7 @@ impl File {
             }
             kernels.push(Kernel { data, gen_binaries });
         }
-        let mut functions = Vec::new();
+        let mut functions = Vec::with_capacity(header.function_info.len());
         for (i, info) in header.function_info.iter().enumerate() {
             r.enter("header", None);
             r.enter("function_info", Some(i));
@@ -156,7 +236,10 @@ impl File {
             r.leave();
             r.leave();
             r.enter("function", Some(i));
+            r.clear_marks();
+            let start = r.position();
             let data = FunctionData::read(&mut r)?;
+            read.functions.push(Span::read(&r, start));
             r.leave();
             functions.push(Function { data });
         }
@@ -165,60 +248,98 @@ impl File {
             kernels,
             functions,
         };
-        file.check_layout(bytes.len())?;
+        file.check_layout(&file.derive(&read)?, bytes.len())?;
         Ok(file)
+    }
+
+    /// The offsets, sizes and entries [`File::write`] would derive, worked out from where the
+    /// objects were read; fails where `File::layout` would (a position beyond a UD field).
+    fn derive(&self, read: &Read) -> Result<Derived, FileError> {
+        let mut pos = read.header_end;
+        let mut kernels = Vec::with_capacity(read.kernels.len());
+        let mut binaries = Vec::new();
+        for (i, (span, info)) in read
+            .kernels
+            .iter()
+            .zip(&self.header.kernel_info)
+            .enumerate()
+        {
+            let entry = span.instructions.unwrap_or(span.end) - span.start;
+            let entry = to_u32(entry, || format!("kernel[{i}].entry"), 0)?;
+            let here = |f: &str| format!("header.kernel_info[{i}].{f}");
+            let offset = to_u32(pos, || here("offset"), pos)?;
+            let size = to_u32(span.len(), || here("size"), pos)?;
+            let inputs = span.inputs.map_or(0, |at| at - span.start);
+            let input_offset = to_u32(pos + inputs, || here("input_offset"), pos)?;
+            pos += span.len();
+            kernels.push(KernelPlace {
+                offset,
+                size,
+                input_offset,
+                entry,
+            });
+            for (j, g) in info.gen_binary_info.iter().enumerate() {
+                let at = || format!("header.kernel_info[{i}].gen_binary_info[{j}].binary_offset");
+                binaries.push(to_u32(pos, at, pos)?);
+                // The binary was read with this size, so the writer writes it back as is.
+                pos += g.binary_size as usize;
+            }
+        }
+        let mut functions = Vec::with_capacity(read.functions.len());
+        for (i, span) in read.functions.iter().enumerate() {
+            let entry = span.instructions.unwrap_or(span.end) - span.start;
+            let entry = to_u32(entry, || format!("function[{i}].entry"), 0)?;
+            let here = |f: &str| format!("header.function_info[{i}].{f}");
+            let offset = to_u32(pos, || here("offset"), pos)?;
+            let size = to_u32(span.len(), || here("size"), pos)?;
+            pos += span.len();
+            functions.push(FunctionPlace {
+                offset,
+                size,
+                entry,
+            });
+        }
+        Ok(Derived {
+            kernels,
+            binaries,
+            functions,
+            end: pos,
+        })
     }
 
     /// Fails where the file's offsets, sizes or entries differ from what [`File::write`]
     /// derives (it would not write back identically).
-    fn check_layout(&self, len: usize) -> Result<(), FileError> {
-        let l = self.layout()?;
-        let differs = |path: String, found: u32, want: u32| {
-            FileError {
-            offset: want as usize,
-            path,
-            message: format!(
-                "{found:#x}, where the layout header, kernels (each followed by its GEN binaries), functions puts {want:#x}"
-            ),
-        }
-        };
-        for (i, (a, b)) in self
-            .header
-            .kernel_info
-            .iter()
-            .zip(&l.header.kernel_info)
-            .enumerate()
-        {
-            let p = |f: &str| format!("header.kernel_info[{i}].{f}");
+    fn check_layout(&self, l: &Derived, len: usize) -> Result<(), FileError> {
+        let mut binaries = l.binaries.iter();
+        for (i, (a, b)) in self.header.kernel_info.iter().zip(&l.kernels).enumerate() {
             for (name, x, y) in [
                 ("offset", a.offset, b.offset),
                 ("size", a.size, b.size),
                 ("input_offset", a.input_offset, b.input_offset),
             ] {
                 if x != y {
-                    return Err(differs(p(name), x, y));
+                    return Err(differs(format!("header.kernel_info[{i}].{name}"), x, y));
                 }
             }
-            for (j, (g, h)) in a.gen_binary_info.iter().zip(&b.gen_binary_info).enumerate() {
-                if g.binary_offset != h.binary_offset {
+            for (j, (g, &want)) in a.gen_binary_info.iter().zip(&mut binaries).enumerate() {
+                if g.binary_offset != want {
                     return Err(differs(
-                        p(&format!("gen_binary_info[{j}].binary_offset")),
+                        format!("header.kernel_info[{i}].gen_binary_info[{j}].binary_offset"),
                         g.binary_offset,
-                        h.binary_offset,
+                        want,
                     ));
                 }
             }
             let entry = self.kernels.get(i).map_or(0, |k| k.data.entry);
-            let want = l.kernel_entries.get(i).copied().unwrap_or(0);
-            if entry != want {
-                return Err(differs(format!("kernel[{i}].entry"), entry, want));
+            if entry != b.entry {
+                return Err(differs(format!("kernel[{i}].entry"), entry, b.entry));
             }
         }
         for (i, (a, b)) in self
             .header
             .function_info
             .iter()
-            .zip(&l.header.function_info)
+            .zip(&l.functions)
             .enumerate()
         {
             let p = |f: &str| format!("header.function_info[{i}].{f}");
@@ -229,20 +350,17 @@ impl File {
                 return Err(differs(p("size"), a.size, b.size));
             }
             let entry = self.functions.get(i).map_or(0, |f| f.data.entry);
-            let want = l.function_entries.get(i).copied().unwrap_or(0);
-            if entry != want {
-                return Err(differs(format!("function[{i}].entry"), entry, want));
+            if entry != b.entry {
+                return Err(differs(format!("function[{i}].entry"), entry, b.entry));
             }
         }
-        let mut w = ObjWriter::new();
-        l.header.write(&mut w)?;
-        let end = w.out.len() + l.objects.iter().map(Vec::len).sum::<usize>();
-        if end != len {
+        if l.end != len {
             return Err(FileError {
-                offset: end.min(len),
+                offset: l.end.min(len),
                 path: "file".into(),
                 message: format!(
-                    "the file has {len} bytes; its header, objects and GEN binaries end at {end}"
+                    "the file has {len} bytes; its header, objects and GEN binaries end at {}",
+                    l.end
                 ),
             });
         }
@@ -290,18 +408,16 @@ impl File {
         header.write(&mut w)?;
         let mut pos = w.out.len();
         let mut objects = Vec::new();
-        let mut kernel_entries = Vec::new();
         for (i, (info, k)) in header.kernel_info.iter_mut().zip(&self.kernels).enumerate() {
             let path = format!("kernel[{i}]");
-            let (w, entry) = object(|w| k.data.write(w), &path, pos)?;
+            let w = object(|w| k.data.write(w), &path, pos)?;
             let here = |f: &str| format!("header.kernel_info[{i}].{f}");
-            info.offset = to_u32(pos, here("offset"), pos)?;
-            info.size = to_u32(w.out.len(), here("size"), pos)?;
+            info.offset = to_u32(pos, || here("offset"), pos)?;
+            info.size = to_u32(w.out.len(), || here("size"), pos)?;
             let inputs = w.position_of("num_inputs").unwrap_or(0);
-            info.input_offset = to_u32(pos + inputs, here("input_offset"), pos)?;
+            info.input_offset = to_u32(pos + inputs, || here("input_offset"), pos)?;
             pos += w.out.len();
             objects.push(w.out);
-            kernel_entries.push(entry);
             if info.gen_binary_info.len() != k.gen_binaries.len() {
                 return Err(FileError {
                     offset: 0,
@@ -320,13 +436,12 @@ impl File {
                 .enumerate()
             {
                 let at = |f: &str| format!("header.kernel_info[{i}].gen_binary_info[{j}].{f}");
-                g.binary_offset = to_u32(pos, at("binary_offset"), pos)?;
-                g.binary_size = to_u32(bin.len(), at("binary_size"), pos)?;
+                g.binary_offset = to_u32(pos, || at("binary_offset"), pos)?;
+                g.binary_size = to_u32(bin.len(), || at("binary_size"), pos)?;
                 pos += bin.len();
                 objects.push(bin.clone());
             }
         }
-        let mut function_entries = Vec::new();
         for (i, (info, f)) in header
             .function_info
             .iter_mut()
@@ -334,19 +449,13 @@ impl File {
             .enumerate()
         {
             let path = format!("function[{i}]");
-            let (w, entry) = object(|w| f.data.write(w), &path, pos)?;
+            let w = object(|w| f.data.write(w), &path, pos)?;
             let here = |f: &str| format!("header.function_info[{i}].{f}");
-            info.offset = to_u32(pos, here("offset"), pos)?;
-            info.size = to_u32(w.out.len(), here("size"), pos)?;
+            info.offset = to_u32(pos, || here("offset"), pos)?;
+            info.size = to_u32(w.out.len(), || here("size"), pos)?;
             pos += w.out.len();
             objects.push(w.out);
-            function_entries.push(entry);
         }
-        Ok(Layout {
-            header,
-            objects,
-            kernel_entries,
-            function_entries,
-        })
+        Ok(Layout { header, objects })
     }
 }
