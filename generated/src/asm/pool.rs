@@ -27,13 +27,51 @@ impl Pool {
     }
 }
 
+/// The bytes of CISA.l's identifier characters, plus `%` of predefined names and `-`.
+const TOKEN_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'@' | b'?' | b'%' | b'-');
+        b += 1;
+    }
+    t
+};
+
 /// The names of an instruction line that could be declared things: runs of identifier
-/// characters (CISA.l's, plus `%` of predefined names), in line order.
-pub fn tokens(code: &str) -> impl Iterator<Item = &str> {
-    code.split(|c: char| {
-        !(c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '@' | '?' | '%' | '-'))
-    })
-    .filter(|t| !t.is_empty())
+/// characters, in line order. Bytes, not chars: every separator a name can end at is ASCII.
+pub fn tokens(code: &str) -> Tokens<'_> {
+    Tokens { code, at: 0 }
+}
+
+/// Iterator of [`tokens`].
+pub struct Tokens<'a> {
+    code: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.code.as_bytes();
+        let mut i = self.at;
+        while i < b.len() && !TOKEN_BYTES[usize::from(b[i])] {
+            i += 1;
+        }
+        if i >= b.len() {
+            self.at = i;
+            return None;
+        }
+        let start = i;
+        while i < b.len() && TOKEN_BYTES[usize::from(b[i])] {
+            i += 1;
+        }
+        self.at = i;
+        self.code.get(start..i)
+    }
 }
 
 /// Attributes IGC sets after the code is emitted, whose names come last in a kernel's pool.
@@ -51,23 +89,54 @@ pub enum Named {
     Symbol(usize),
 }
 
+impl Named {
+    /// The kind (0-4) and the index within it.
+    fn slot(self) -> (usize, usize) {
+        match self {
+            Named::General(i) => (0, i),
+            Named::Predicate(i) => (1, i),
+            Named::Address(i) => (2, i),
+            Named::Label(i) => (3, i),
+            Named::Symbol(i) => (4, i),
+        }
+    }
+}
+
+/// How many things of each kind a body can mention: general variables, predicates,
+/// addresses, labels, strings.
+pub type Counts = [usize; 5];
+
 /// Order of first mention over a body, as a list of [`Named`] (labels by definition index);
 /// each line comes with the strings it names, mentioned after its tokens.
 pub fn first_mentions<'a>(
-    lines: impl Iterator<Item = (&'a str, Vec<Named>)>,
+    lines: impl Iterator<Item = (&'a str, &'a [usize])>,
     lookup: impl Fn(&str) -> Option<Named>,
+    counts: Counts,
 ) -> Vec<Named> {
-    let mut seen = alloc::collections::BTreeSet::new();
+    let mut seen = counts.map(|n| alloc::vec![false; n]);
     let mut out = Vec::new();
+    let mut mention = |n: Named| {
+        let (kind, i) = n.slot();
+        if let Some(s) = seen.get_mut(kind).and_then(|k| k.get_mut(i)) {
+            if !*s {
+                *s = true;
+                out.push(n);
+            }
+        }
+    };
     for (code, strings) in lines {
         // Declared names are identifiers (`Cursor::identifier`): a token starting with a
         // digit or `-` (numbers, regions, offsets) names nothing and needs no lookup.
-        let names =
-            tokens(code).filter(|t| !t.starts_with(|c: char| c.is_ascii_digit() || c == '-'));
-        for n in names.filter_map(&lookup).chain(strings) {
-            if seen.insert(n) {
-                out.push(n);
+        for t in tokens(code) {
+            if matches!(t.as_bytes().first(), Some(b'0'..=b'9' | b'-')) {
+                continue;
             }
+            if let Some(n) = lookup(t) {
+                mention(n);
+            }
+        }
+        for s in strings {
+            mention(Named::Symbol(*s));
         }
     }
     out

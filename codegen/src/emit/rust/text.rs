@@ -217,6 +217,11 @@ fn tokens(model: &Model) -> TokenStream {
             Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
         }
 
+        /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
+        /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
+        /// grew from empty was reallocated two or three times per instruction.
+        #[allow(dead_code)]
+        const ENCODED_CAPACITY: usize = 192;
         /// Decodes the bytes a parser assembled. (Unused when no doc of the spec has a token
         /// template the generator can parse, e.g. a spec of counted lists only.)
         #[allow(dead_code)]
@@ -270,7 +275,7 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
             let (#(#locals),*) = special::#m::parse(&mut w)?;
             c.skip_spaces();
             c.finish()?;
-            let mut b: Vec<u8> = Vec::new();
+            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
             #(#enc)*
             finish(&b, 0)
         }
@@ -415,7 +420,7 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
     let parse = quote! {
         fn #pp<'a>(pred: PredicateControl, w: Words<'a>, c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
             let m = special::#m::parse(pred, w, c, names)?;
-            let mut b: Vec<u8> = Vec::new();
+            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
             #(#enc)*
             finish(&b, 0)
         }
@@ -861,7 +866,7 @@ fn parse_form(
         fn #name<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
             #(#decls)*
             #(#body)*
-            let mut b: Vec<u8> = Vec::new();
+            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
             #(#enc)*
             finish(&b, 0)
         }
