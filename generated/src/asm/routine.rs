@@ -214,18 +214,19 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
             *next_g += 1;
         }
     };
-    let named: alloc::collections::BTreeSet<usize> = mentions
-        .iter()
-        .filter_map(|m| match m {
-            Named::General(i) => Some(*i),
-            _ => None,
-        })
-        .collect();
+    let mut named = alloc::vec![false; r.generals.len()];
+    for m in mentions {
+        if let Named::General(i) = m {
+            if let Some(n) = named.get_mut(*i) {
+                *n = true;
+            }
+        }
+    }
     for m in mentions {
         if let Named::Symbol(_) = m {
             // The variables IGC creates for a call and the text never names come first.
             let mut last = next_g;
-            while last < r.generals.len() && !named.contains(&last) {
+            while last < r.generals.len() && !named.get(last).copied().unwrap_or(false) {
                 last += 1;
             }
             if last > next_g {

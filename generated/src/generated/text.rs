@@ -122,6 +122,25 @@ pub fn parse_instruction(
     }
     Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
 }
+#[cfg(test)]
+mod dispatch_tests {
+    use super::*;
+    /// `parse_instruction` matches literal mnemonics before the special forms' tables:
+    /// a literal mnemonic in one of them would no longer reach its special parser.
+    #[test]
+    fn no_literal_mnemonic_is_a_special_one() {
+        let literals: &[&str] = &[
+            "gather_scaled",
+            "oword_st",
+            "qw_scatter",
+            "scatter",
+            "scatter4_scaled",
+        ];
+        for &m in literals {
+            assert!(! (false), "{m}");
+        }
+    }
+}
 /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
 /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
 /// grew from empty was reallocated two or three times per instruction.

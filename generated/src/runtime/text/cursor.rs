@@ -18,11 +18,13 @@ impl<'a> Cursor<'a> {
     }
 
     /// Byte column of the next character.
+    #[inline]
     pub fn column(&self) -> usize {
         self.pos
     }
 
     /// The text not consumed yet.
+    #[inline]
     pub fn rest(&self) -> &'a str {
         self.text.get(self.pos..).unwrap_or("")
     }
@@ -36,6 +38,7 @@ impl<'a> Cursor<'a> {
         self.rest().is_empty()
     }
 
+    #[inline]
     pub fn peek(&self) -> Option<char> {
         self.rest().chars().next()
     }
@@ -46,6 +49,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An error at `column`, quoting the text there up to the next space.
+    #[cold]
     pub fn error_at(&self, column: usize, expected: &'static str) -> ParseError {
         let rest = self.text.get(column..).unwrap_or("");
         let found = rest.split(' ').next().unwrap_or("").to_string();
@@ -57,6 +61,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes `s` if the text continues with it.
+    #[inline]
     pub fn eat(&mut self, s: &str) -> bool {
         if self.rest().starts_with(s) {
             self.pos += s.len();
@@ -76,6 +81,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes spaces and tabs; returns how many.
+    #[inline]
     pub fn skip_spaces(&mut self) -> usize {
         let n = self
             .rest()
@@ -122,7 +128,20 @@ impl<'a> Cursor<'a> {
     }
 
     /// A decimal or `0x` hexadecimal number without sign, as `u64`.
+    #[inline]
     pub fn unsigned(&mut self, expected: &'static str) -> Result<u64, ParseError> {
+        let b = self.rest().as_bytes();
+        // Most numbers of a line are one digit (`(0,0)<1;1,0>`).
+        if let [d @ b'0'..=b'9', rest @ ..] = b {
+            if !matches!(rest.first(), Some(b'0'..=b'9' | b'x' | b'X')) {
+                self.pos += 1;
+                return Ok(u64::from(d - b'0'));
+            }
+        }
+        self.unsigned_slow(expected)
+    }
+
+    fn unsigned_slow(&mut self, expected: &'static str) -> Result<u64, ParseError> {
         let start = self.pos;
         let b = self.rest().as_bytes();
         let (radix, from) = match b {

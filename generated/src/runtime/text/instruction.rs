@@ -26,7 +26,7 @@ impl<'a> Words<'a> {
     pub fn read(c: &mut Cursor<'a>) -> Self {
         let start = c.column();
         let word = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.');
-        let (base, rest) = match word.split_once('.') {
+        let (base, rest) = match split_dot(word) {
             Some((base, rest)) => (base, Some(rest)),
             None => (word, None),
         };
@@ -42,13 +42,13 @@ impl<'a> Words<'a> {
     /// The next word and its column.
     fn next_word(&self) -> Option<(&'a str, usize)> {
         let rest = self.rest?;
-        Some((rest.split('.').next().unwrap_or(rest), self.at))
+        Some((split_dot(rest).map_or(rest, |(w, _)| w), self.at))
     }
 
     /// Consumes the next word.
     fn advance(&mut self) {
         if let Some(rest) = self.rest {
-            match rest.split_once('.') {
+            match split_dot(rest) {
                 Some((w, after)) => {
                     self.at += w.len() + 1;
                     self.rest = Some(after);
@@ -104,6 +104,12 @@ impl<'a> Words<'a> {
     pub fn error(&self, expected: &'static str) -> ParseError {
         error(self.start, expected, self.base)
     }
+}
+
+/// `s.split_once('.')`, by bytes: words are a few bytes, too short for `memchr` to pay.
+fn split_dot(s: &str) -> Option<(&str, &str)> {
+    let at = s.bytes().position(|b| b == b'.')?;
+    Some((s.get(..at)?, s.get(at + 1..)?))
 }
 
 /// A parse error at `column` quoting `found`.

@@ -13,6 +13,9 @@ pub struct NameIndex<K, V> {
     /// Power-of-two table, at most half full: `(hash tag, entry index)`, `EMPTY` when free.
     slots: Vec<(u32, u32)>,
     entries: Vec<(K, V)>,
+    /// One bit per [`filter_bit`] of the names held: most tokens a lookup is asked about
+    /// (mnemonics, masks, types) have a bit no name has and need no hash.
+    filter: [u64; 4],
 }
 
 impl<K, V> Default for NameIndex<K, V> {
@@ -20,11 +23,21 @@ impl<K, V> Default for NameIndex<K, V> {
         NameIndex {
             slots: Vec::new(),
             entries: Vec::new(),
+            filter: [0; 4],
         }
     }
 }
 
 const EMPTY: u32 = u32::MAX;
+
+/// The bit of `name` in a [`NameIndex`]'s filter: its length with its first and last bytes.
+#[inline]
+fn filter_bit(name: &str) -> usize {
+    let b = name.as_bytes();
+    let first = usize::from(b.first().copied().unwrap_or(0));
+    let last = usize::from(b.last().copied().unwrap_or(0));
+    (first.wrapping_mul(29) ^ last.wrapping_mul(7) ^ (b.len() << 4)) & 255
+}
 
 /// Word-at-a-time multiplicative hash (FxHash's step), then a final multiply so the high
 /// bits, which pick the slot, depend on every byte. Names are short: the last (or only) word
@@ -59,6 +72,25 @@ pub fn hash(name: &str) -> u64 {
     (h ^ (h >> 29)).wrapping_mul(K)
 }
 
+/// `a == b` without a call to `memcmp` for names up to 16 bytes: two overlapping loads of
+/// each (the slice comparison calls it for every length).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let n = a.len();
+    let w8 = |s: &[u8], at: usize| s.get(at..).and_then(|r| r.first_chunk::<8>()).copied();
+    let w4 = |s: &[u8], at: usize| s.get(at..).and_then(|r| r.first_chunk::<4>()).copied();
+    match n {
+        0 => true,
+        1..=3 => a.first() == b.first() && a.get(n / 2) == b.get(n / 2) && a.last() == b.last(),
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
+}
+
 impl<K: AsRef<str>, V> NameIndex<K, V> {
     /// A map with room for `n` names before it grows.
     pub fn with_capacity(n: usize) -> Self {
@@ -80,7 +112,7 @@ impl<K: AsRef<str>, V> NameIndex<K, V> {
             }
             if t == tag {
                 if let Some((k, _)) = self.entries.get(at as usize) {
-                    if k.as_ref() == name {
+                    if same(k.as_ref().as_bytes(), name.as_bytes()) {
                         return Ok(at as usize);
                     }
                 }
@@ -92,7 +124,8 @@ impl<K: AsRef<str>, V> NameIndex<K, V> {
     /// The value of `name`.
     #[inline]
     pub fn get(&self, name: &str) -> Option<&V> {
-        if self.entries.is_empty() {
+        let bit = filter_bit(name);
+        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
             return None;
         }
         let at = self.find(name, hash(name)).ok()?;
@@ -144,6 +177,8 @@ impl<K: AsRef<str>, V> NameIndex<K, V> {
     fn push(&mut self, slot: usize, key: K, v: V) -> usize {
         let at = self.entries.len();
         self.slots[slot] = (hash(key.as_ref()) as u32, at as u32);
+        let bit = filter_bit(key.as_ref());
+        self.filter[bit / 64] |= 1 << (bit % 64);
         self.entries.push((key, v));
         at
     }
@@ -154,7 +189,10 @@ impl<K: AsRef<str>, V> NameIndex<K, V> {
         self.slots.clear();
         self.slots.resize(size, (0, EMPTY));
         let mask = size - 1;
+        self.filter = [0; 4];
         for (at, (k, _)) in self.entries.iter().enumerate() {
+            let bit = filter_bit(k.as_ref());
+            self.filter[bit / 64] |= 1 << (bit % 64);
             let h = hash(k.as_ref());
             let mut i = (h >> 32) as usize & mask;
             while self.slots[i].1 != EMPTY {
@@ -209,6 +247,30 @@ mod tests {
         assert_eq!(m.get("V4999"), Some(&4999));
         *m.get_or_insert_with("V4999", || 0) = 1;
         assert_eq!(m.get("V4999"), Some(&1));
+    }
+
+    #[test]
+    fn same_is_slice_equality() {
+        let words: Vec<String> = (0..20)
+            .flat_map(|n| {
+                let base: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+                let last = base.clone();
+                (0..n.max(1))
+                    .map(move |at| {
+                        let mut b = base.clone().into_bytes();
+                        if let Some(x) = b.get_mut(at) {
+                            *x = b'Z';
+                        }
+                        String::from_utf8(b).unwrap()
+                    })
+                    .chain(core::iter::once(last))
+            })
+            .collect();
+        for a in &words {
+            for b in &words {
+                assert_eq!(same(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
+            }
+        }
     }
 
     #[test]
