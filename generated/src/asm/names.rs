@@ -63,6 +63,16 @@ impl Declared {
         .any(|i| *i != NONE)
     }
 
+    /// The label definition of this name.
+    pub fn label_def(&self) -> Option<usize> {
+        some(self.label).map(|i| i as usize)
+    }
+
+    /// The sampler id of this name.
+    pub fn sampler_id(&self) -> Option<u32> {
+        some(self.sampler).map(|i| i.min(u32::from(u16::MAX)))
+    }
+
     /// What a token of an instruction line names, for the pool's order: a label first, then
     /// a general variable, a predicate, an address.
     pub fn named(&self) -> Option<Named> {

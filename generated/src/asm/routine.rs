@@ -78,7 +78,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
             span,
         } = b
         {
-            if names.get(name).is_some_and(|d| d.label != u32::MAX) {
+            if names.get(name).and_then(Declared::label_def).is_some() {
                 errors.at(
                     *span,
                     format!("label `{name}` is defined twice"),
@@ -326,8 +326,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
                     subroutine,
                     span,
                 } => {
-                    let Some(def) = names.get(name).and_then(|d| usize::try_from(d.label).ok())
-                    else {
+                    let Some(def) = names.get(name).and_then(Declared::label_def) else {
                         continue;
                     };
                     let opcode = if *subroutine { 0x30 } else { 0x31 };
@@ -439,10 +438,7 @@ fn inputs(r: &RoutineText<'_>, names: &AsmNames, errors: &mut Errors<'_>) -> Vec
         let found = names
             .general_id(inp.name)
             .map(|id| (0u8, id))
-            .or_else(|| {
-                let i = names.get(inp.name)?.sampler;
-                (i != u32::MAX).then_some((1, i))
-            })
+            .or_else(|| names.get(inp.name)?.sampler_id().map(|i| (1, i)))
             .or_else(|| names.surface_id(inp.name).map(|i| (2, u32::from(i))));
         let Some((class, id)) = found else {
             errors.at(
