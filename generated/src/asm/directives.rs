@@ -60,10 +60,27 @@ pub fn read_source<'a>(source: &'a str, errors: &mut Errors<'_>) -> Vec<RoutineT
     let mut routines: Vec<RoutineText<'a>> = Vec::new();
     let mut version = None;
     let mut pending_function: Option<(Cow<'a, str>, Span<'a>)> = None;
-    for line in code_lines(source) {
+    let lines = code_lines(source);
+    // Declarations and body lines still to come: a new routine reserves room for them all
+    // (exact for one routine per source, as Intel writes), so its lists never grow by copying.
+    let mut decls_left = lines.iter().filter(|l| l.code.starts_with(".decl")).count();
+    let mut body_left = lines.iter().filter(|l| !l.code.starts_with('.')).count();
+    for line in lines {
+        let routines_before = routines.len();
         let r = read_line(line, &mut routines, &mut version, &mut pending_function);
         if let Err(e) = r {
             errors.parse(line, &e);
+        }
+        if line.code.starts_with(".decl") {
+            decls_left = decls_left.saturating_sub(1);
+        } else if !line.code.starts_with('.') {
+            body_left = body_left.saturating_sub(1);
+        }
+        if routines.len() > routines_before {
+            if let Some(r) = routines.last_mut() {
+                r.generals.reserve(decls_left);
+                r.body.reserve(body_left);
+            }
         }
     }
     if let Some((name, span)) = pending_function {

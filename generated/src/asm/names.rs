@@ -1,59 +1,214 @@
-//! The names one routine declares, for [`crate::parse_instruction`]: general variables and
-//! labels in a [`NameTable`], predicates, addresses, samplers and surfaces by their declared
-//! names first and IGC's index names (`P1`, `A0`, `S0`, `T6`) after.
+//! The names one routine declares, for [`crate::parse_instruction`]: one hashed index from
+//! each name to every kind of thing it names (general variable, predicate, address, sampler,
+//! surface, label), borrowed from the text, so that one lookup answers each token. IGC's
+//! index names (`P1`, `A0`, `S0`, `T6`) are taken when no declaration has the name.
 
-use crate::runtime::text::{NameTable, Names};
+use super::pool::Named;
+use crate::runtime::text::name_index::NameIndex;
+use crate::runtime::text::names::{predefined_general, predefined_general_id};
+use crate::runtime::text::{IntelNames, Names, FIRST_DECLARED_GENERAL, PREDEFINED_SURFACES};
 use alloc::borrow::Cow;
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-#[derive(Clone, Debug, Default)]
-pub struct AsmNames {
-    pub table: NameTable,
-    pub predicates: BTreeMap<String, u16>,
-    pub addresses: BTreeMap<String, u16>,
-    pub samplers: BTreeMap<String, u16>,
-    pub surfaces: BTreeMap<String, u16>,
+/// No declaration of this kind.
+const NONE: u32 = u32::MAX;
+
+/// What one name declares: an index per kind, `NONE` for none. Declarations of one kind
+/// that repeat a name keep the last (the repetition is an error reported elsewhere); labels
+/// keep the first definition.
+#[derive(Clone, Copy, Debug)]
+pub struct Declared {
+    /// Index among the general declarations (id 32 + index).
+    pub general: u32,
+    /// Index among the predicate declarations (id index + 1).
+    pub predicate: u32,
+    pub address: u32,
+    pub sampler: u32,
+    /// Index among the surface declarations (id index + 6).
+    pub surface: u32,
+    /// Index among the label definitions.
+    pub label: u32,
 }
 
-impl Names for AsmNames {
+impl Default for Declared {
+    fn default() -> Self {
+        Declared {
+            general: NONE,
+            predicate: NONE,
+            address: NONE,
+            sampler: NONE,
+            surface: NONE,
+            label: NONE,
+        }
+    }
+}
+
+fn some(i: u32) -> Option<u32> {
+    (i != NONE).then_some(i)
+}
+
+impl Declared {
+    /// Whether a declaration (not a label) has this name.
+    pub fn is_declared(&self) -> bool {
+        [
+            self.general,
+            self.predicate,
+            self.address,
+            self.sampler,
+            self.surface,
+        ]
+        .iter()
+        .any(|i| *i != NONE)
+    }
+
+    /// The label definition of this name.
+    pub fn label_def(&self) -> Option<usize> {
+        some(self.label).map(|i| i as usize)
+    }
+
+    /// The sampler id of this name.
+    pub fn sampler_id(&self) -> Option<u32> {
+        some(self.sampler).map(|i| i.min(u32::from(u16::MAX)))
+    }
+
+    /// What a token of an instruction line names, for the pool's order: a label first, then
+    /// a general variable, a predicate, an address.
+    pub fn named(&self) -> Option<Named> {
+        let i = |v: u32| v as usize;
+        some(self.label)
+            .map(|l| Named::Label(i(l)))
+            .or_else(|| some(self.general).map(|g| Named::General(i(g))))
+            .or_else(|| some(self.predicate).map(|p| Named::Predicate(i(p))))
+            .or_else(|| some(self.address).map(|a| Named::Address(i(a))))
+    }
+}
+
+/// Which kind of declaration [`AsmNames::declare`] records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    General,
+    Predicate,
+    Address,
+    Sampler,
+    Surface,
+    Label,
+}
+
+/// The names of one routine.
+#[derive(Clone, Debug, Default)]
+pub struct AsmNames<'a> {
+    index: NameIndex<&'a str, Declared>,
+    /// General variable names by declaration index.
+    generals: Vec<&'a str>,
+    /// Label id by definition index, once given out ([`AsmNames::set_labels`]).
+    label_ids: Vec<u32>,
+    /// Label names by id.
+    label_names: Vec<&'a str>,
+}
+
+impl<'a> AsmNames<'a> {
+    /// Room for `n` names.
+    pub fn with_capacity(n: usize) -> Self {
+        AsmNames {
+            index: NameIndex::with_capacity(n),
+            ..Default::default()
+        }
+    }
+
+    /// Records that `name` is the `i`-th declaration of `kind`; returns what the name declared
+    /// before.
+    pub fn declare(&mut self, kind: Kind, name: &'a str, i: usize) -> Declared {
+        let i = u32::try_from(i).unwrap_or(NONE - 1);
+        if kind == Kind::General {
+            self.generals.push(name);
+        }
+        let d = self.index.get_or_insert_with(name, Declared::default);
+        let before = *d;
+        match kind {
+            Kind::General => d.general = i,
+            Kind::Predicate => d.predicate = i,
+            Kind::Address => d.address = i,
+            Kind::Sampler => d.sampler = i,
+            Kind::Surface => d.surface = i,
+            Kind::Label => d.label = i,
+        }
+        before
+    }
+
+    /// What `name` declares.
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<&Declared> {
+        self.index.get(name)
+    }
+
+    /// Gives the labels their ids: `order` lists definition indices by id; `names` are the
+    /// definitions' names.
+    pub fn set_labels(&mut self, order: &[usize], names: &[&'a str]) {
+        self.label_ids = alloc::vec![NONE; names.len()];
+        for (id, def) in order.iter().enumerate() {
+            if let Some(slot) = self.label_ids.get_mut(*def) {
+                *slot = u32::try_from(id).unwrap_or(NONE);
+            }
+        }
+        self.label_names = order
+            .iter()
+            .filter_map(|def| names.get(*def).copied())
+            .collect();
+    }
+
+    /// The id of label definition `def`.
+    pub fn label_of_def(&self, def: usize) -> Option<u32> {
+        self.label_ids.get(def).copied().and_then(some)
+    }
+
+    fn kind(&self, name: &str, of: impl Fn(&Declared) -> u32) -> Option<u32> {
+        self.index.get(name).map(of).and_then(some)
+    }
+
+    fn id16(&self, name: &str, of: impl Fn(&Declared) -> u32, base: u32) -> Option<u16> {
+        self.kind(name, of)
+            .map(|i| u16::try_from(i.saturating_add(base)).unwrap_or(u16::MAX))
+    }
+}
+
+impl Names for AsmNames<'_> {
     fn general(&self, id: u32) -> Option<Cow<'_, str>> {
-        self.table.general(id)
+        predefined_general(id).or_else(|| {
+            let i = usize::try_from(id.checked_sub(FIRST_DECLARED_GENERAL)?).ok()?;
+            self.generals.get(i).map(|n| Cow::Borrowed(*n))
+        })
     }
     fn general_id(&self, name: &str) -> Option<u32> {
-        self.table.general_id(name)
+        predefined_general_id(name).or_else(|| {
+            self.kind(name, |d| d.general)
+                .map(|i| FIRST_DECLARED_GENERAL.saturating_add(i))
+        })
     }
     fn label(&self, id: u32) -> Option<Cow<'_, str>> {
-        self.table.label(id)
+        let i = usize::try_from(id).ok()?;
+        self.label_names.get(i).map(|n| Cow::Borrowed(*n))
     }
     fn label_id(&self, name: &str) -> Option<u32> {
-        self.table.label_id(name)
+        let def = self.kind(name, |d| d.label)?;
+        self.label_of_def(def as usize)
     }
     fn predicate_id(&self, name: &str) -> Option<u16> {
-        self.predicates
-            .get(name)
-            .copied()
-            .or_else(|| self.table.predicate_id(name))
+        self.id16(name, |d| d.predicate, 1)
+            .or_else(|| IntelNames.predicate_id(name))
     }
     fn address_id(&self, name: &str) -> Option<u16> {
-        self.addresses
-            .get(name)
-            .copied()
-            .or_else(|| self.table.address_id(name))
+        self.id16(name, |d| d.address, 0)
+            .or_else(|| IntelNames.address_id(name))
     }
     fn sampler_id(&self, name: &str) -> Option<u16> {
-        self.samplers
-            .get(name)
-            .copied()
-            .or_else(|| self.table.sampler_id(name))
+        self.id16(name, |d| d.sampler, 0)
+            .or_else(|| IntelNames.sampler_id(name))
     }
     fn surface_id(&self, name: &str) -> Option<u16> {
-        self.surfaces
-            .get(name)
-            .copied()
-            .or_else(|| self.table.surface_id(name))
+        self.id16(name, |d| d.surface, PREDEFINED_SURFACES.len() as u32)
+            .or_else(|| IntelNames.surface_id(name))
     }
 }
 
@@ -62,7 +217,7 @@ impl Names for AsmNames {
 /// (`indices` is `None`) it records the strings asked for, in order, each once, and answers
 /// with placeholders; a form that fails and one that succeeds ask for the same strings.
 pub struct LineNames<'a> {
-    pub names: &'a AsmNames,
+    pub names: &'a AsmNames<'a>,
     pub asked: RefCell<Vec<String>>,
     pub indices: Option<&'a [u32]>,
 }

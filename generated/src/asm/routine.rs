@@ -5,7 +5,7 @@
 //! parsed with [`crate::parse_instruction`].
 
 use super::directives::Errors;
-use super::names::{AsmNames, LineNames};
+use super::names::{AsmNames, Declared, Kind, LineNames};
 use super::pool::{first_mentions, strip_label_suffix, Named, Pool, LATE_KERNEL_ATTRIBUTES};
 use super::syntax::{Body, RoutineKind, RoutineText, Span};
 use super::tables::{pool_name_of_indexed, PREDEFINED_SAMPLER_NAME};
@@ -13,11 +13,8 @@ use crate::object::{
     AddressInfo, AttributeInfo, InputInfo, InstructionStream, LabelInfo, PredicateInfo,
     SurfaceInfo, VarInfo,
 };
-use crate::runtime::text::{
-    Names, FIRST_DECLARED_GENERAL, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
-};
+use crate::runtime::text::{Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES};
 use crate::Instruction;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -47,43 +44,33 @@ fn id16(n: usize) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
-fn id32(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
 /// Builds one routine; `instructions` false skips instruction lines (labels stay).
 pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -> Parts {
-    let mut names = AsmNames::default();
+    let decls = r.generals.len()
+        + r.predicates.len()
+        + r.addresses.len()
+        + r.samplers.len()
+        + r.surfaces.len();
+    let mut names = AsmNames::with_capacity(decls + r.body.len() / 8);
     // Declared names share one namespace with each other and the predefined names.
-    let mut declared = alloc::collections::BTreeSet::new();
     for (i, g) in r.generals.iter().enumerate() {
-        declare(&mut declared, g.name, g.span, errors);
-        names
-            .table
-            .declare_general(FIRST_DECLARED_GENERAL + id32(i), g.name);
+        let before = names.declare(Kind::General, g.name, i);
+        check_new(&before, g.name, g.span, errors);
     }
-    for (i, d) in r.predicates.iter().enumerate() {
-        declare(&mut declared, d.name, d.span, errors);
-        names.predicates.insert(d.name.to_string(), id16(i + 1));
-    }
-    for (i, d) in r.addresses.iter().enumerate() {
-        declare(&mut declared, d.name, d.span, errors);
-        names.addresses.insert(d.name.to_string(), id16(i));
-    }
-    for (i, d) in r.samplers.iter().enumerate() {
-        declare(&mut declared, d.name, d.span, errors);
-        names.samplers.insert(d.name.to_string(), id16(i));
-    }
-    for (i, d) in r.surfaces.iter().enumerate() {
-        declare(&mut declared, d.name, d.span, errors);
-        names
-            .surfaces
-            .insert(d.name.to_string(), id16(i + PREDEFINED_SURFACES.len()));
+    for (kind, list) in [
+        (Kind::Predicate, &r.predicates),
+        (Kind::Address, &r.addresses),
+        (Kind::Sampler, &r.samplers),
+        (Kind::Surface, &r.surfaces),
+    ] {
+        for (i, d) in list.iter().enumerate() {
+            let before = names.declare(kind, d.name, i);
+            check_new(&before, d.name, d.span, errors);
+        }
     }
 
     // Labels: definitions, then ids in order of first mention.
     let mut defs: Vec<LabelDef<'_>> = Vec::new();
-    let mut def_index: BTreeMap<&str, usize> = BTreeMap::new();
     for b in &r.body {
         if let Body::Label {
             name,
@@ -91,7 +78,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
             span,
         } = b
         {
-            if def_index.contains_key(name) {
+            if names.get(name).and_then(Declared::label_def).is_some() {
                 errors.at(
                     *span,
                     format!("label `{name}` is defined twice"),
@@ -99,35 +86,13 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
                 );
                 continue;
             }
-            def_index.insert(name, defs.len());
+            names.declare(Kind::Label, name, defs.len());
             defs.push(LabelDef {
                 printed: name,
                 subroutine: *subroutine,
             });
         }
     }
-    let general_index: BTreeMap<&str, usize> = r
-        .generals
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (g.name, i))
-        .collect();
-    // One map for every kind of name, built so that the earlier kind wins as the lookups
-    // did one by one (labels, then generals, predicates, addresses): one search per token.
-    let mut named = crate::runtime::text::name_index::NameIndex::new();
-    for (t, i) in &names.addresses {
-        named.insert(t, Named::Address(usize::from(*i)));
-    }
-    for (t, i) in &names.predicates {
-        named.insert(t, Named::Predicate(usize::from(*i) - 1));
-    }
-    for (t, i) in &general_index {
-        named.insert(t, Named::General(*i));
-    }
-    for (t, i) in &def_index {
-        named.insert(t, Named::Label(*i));
-    }
-    let lookup = |t: &str| -> Option<Named> { named.get(t).copied() };
     // Strings the instruction lines name (FCALL's callee), found by parsing each line once
     // before the pool exists (labels are not declared yet: no line naming a string names one).
     let mut symbols: Vec<String> = Vec::new();
@@ -163,13 +128,16 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
         Body::Label { name, .. } => *name,
         Body::Instruction(l) => l.code,
     });
-    let none: Vec<usize> = Vec::new();
-    let strings_before = core::iter::once(&none).chain(line_symbols.iter());
-    let body_codes = codes
-        .chain(core::iter::once(""))
-        .zip(strings_before)
-        .map(|(code, syms)| (code, syms.iter().map(|n| Named::Symbol(*n)).collect()));
-    let mentions = first_mentions(body_codes, lookup);
+    let strings_before = core::iter::once(&[][..]).chain(line_symbols.iter().map(Vec::as_slice));
+    let body_codes = codes.chain(core::iter::once("")).zip(strings_before);
+    let counts = [
+        r.generals.len(),
+        r.predicates.len(),
+        r.addresses.len(),
+        defs.len(),
+        symbols.len(),
+    ];
+    let mentions = first_mentions(body_codes, |t| names.get(t)?.named(), counts);
     let label_order: Vec<usize> = mentions
         .iter()
         .filter_map(|m| match m {
@@ -177,13 +145,9 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
             _ => None,
         })
         .collect();
-    let mut label_id = alloc::vec![0usize; defs.len()];
-    for (id, def) in label_order.iter().enumerate() {
-        label_id[*def] = id;
-    }
-    for (def, id) in label_order.iter().zip(0..) {
-        names.table.declare_label(id, defs[*def].printed);
-    }
+    let def_names: Vec<&str> = defs.iter().map(|d| d.printed).collect();
+    names.set_labels(&label_order, &def_names);
+    let label_id = |def: usize| names.label_of_def(def).map_or(0, |id| id as usize);
 
     // The string pool.
     let mut pool = Pool::default();
@@ -212,7 +176,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
     let mut next_g = 0usize;
     let label_pool_name = |i: usize| -> String {
         if defs[i].subroutine {
-            strip_label_suffix(defs[i].printed, label_id[i])
+            strip_label_suffix(defs[i].printed, label_id(i))
         } else {
             defs[i].printed.to_string()
         }
@@ -250,18 +214,19 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
             *next_g += 1;
         }
     };
-    let named: alloc::collections::BTreeSet<usize> = mentions
-        .iter()
-        .filter_map(|m| match m {
-            Named::General(i) => Some(*i),
-            _ => None,
-        })
-        .collect();
+    let mut named = alloc::vec![false; r.generals.len()];
+    for m in mentions {
+        if let Named::General(i) = m {
+            if let Some(n) = named.get_mut(*i) {
+                *n = true;
+            }
+        }
+    }
     for m in mentions {
         if let Named::Symbol(_) = m {
             // The variables IGC creates for a call and the text never names come first.
             let mut last = next_g;
-            while last < r.generals.len() && !named.contains(&last) {
+            while last < r.generals.len() && !named.get(last).copied().unwrap_or(false) {
                 last += 1;
             }
             if last > next_g {
@@ -352,7 +317,7 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
         .collect();
     let input_info = inputs(r, &names, errors);
 
-    let mut stream = Vec::new();
+    let mut stream = Vec::with_capacity(r.body.len());
     {
         for (b, syms) in r.body.iter().zip(&line_symbols) {
             match b {
@@ -361,11 +326,11 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
                     subroutine,
                     span,
                 } => {
-                    let Some(&def) = def_index.get(name) else {
+                    let Some(def) = names.get(name).and_then(Declared::label_def) else {
                         continue;
                     };
                     let opcode = if *subroutine { 0x30 } else { 0x31 };
-                    match label_instruction(opcode, label_id[def]) {
+                    match label_instruction(opcode, label_id(def)) {
                         Some(inst) => stream.push(inst),
                         None => errors.at(
                             *span,
@@ -404,15 +369,11 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
     }
 }
 
-fn declare<'a>(
-    declared: &mut alloc::collections::BTreeSet<&'a str>,
-    name: &'a str,
-    span: Span<'_>,
-    errors: &mut Errors<'_>,
-) {
-    if !declared.insert(name)
-        || PREDEFINED_GENERAL.contains(&name)
-        || PREDEFINED_SURFACES.contains(&name)
+/// Reports `name` declared again: `before` is what it declared until now.
+fn check_new(before: &Declared, name: &str, span: Span<'_>, errors: &mut Errors<'_>) {
+    if before.is_declared()
+        || (name.starts_with(['%', 'T'])
+            && (PREDEFINED_GENERAL.contains(&name) || PREDEFINED_SURFACES.contains(&name)))
     {
         errors.at(
             span,
@@ -477,7 +438,7 @@ fn inputs(r: &RoutineText<'_>, names: &AsmNames, errors: &mut Errors<'_>) -> Vec
         let found = names
             .general_id(inp.name)
             .map(|id| (0u8, id))
-            .or_else(|| names.samplers.get(inp.name).map(|i| (1, u32::from(*i))))
+            .or_else(|| names.get(inp.name)?.sampler_id().map(|i| (1, i)))
             .or_else(|| names.surface_id(inp.name).map(|i| (2, u32::from(i))));
         let Some((class, id)) = found else {
             errors.at(

@@ -122,6 +122,30 @@ pub fn parse_instruction(
     }
     Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
 }
+#[cfg(test)]
+mod dispatch_tests {
+    use super::*;
+    /// `parse_instruction` matches literal mnemonics before the special forms' tables:
+    /// a literal mnemonic in one of them would no longer reach its special parser.
+    #[test]
+    fn no_literal_mnemonic_is_a_special_one() {
+        let literals: &[&str] = &[
+            "gather_scaled",
+            "oword_st",
+            "qw_scatter",
+            "scatter",
+            "scatter4_scaled",
+        ];
+        for &m in literals {
+            assert!(! (false), "{m}");
+        }
+    }
+}
+/// Room for a parsed instruction's bytes, allocated once: every field is staged in a
+/// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
+/// grew from empty was reallocated two or three times per instruction.
+#[allow(dead_code)]
+const ENCODED_CAPACITY: usize = 192;
 /// Decodes the bytes a parser assembled. (Unused when no doc of the spec has a token
 /// template the generator can parse, e.g. a spec of counted lists only.)
 #[allow(dead_code)]
@@ -237,7 +261,7 @@ fn parse_oword_st_0<'a>(
     f_src = parse_raw(&mut c, names)?;
     c.skip_spaces();
     c.finish()?;
-    let mut b: Vec<u8> = Vec::new();
+    let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
     b.push(54);
     <u8>::try_from(f_size)
         .map_err(|_| error(0, "a value that fits the field", "Size"))?
@@ -359,7 +383,7 @@ fn parse_scatter_0<'a>(
     f_src = parse_raw(&mut c, names)?;
     c.skip_spaces();
     c.finish()?;
-    let mut b: Vec<u8> = Vec::new();
+    let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
     b.push(58);
     <u8>::try_from(f_elt_size)
         .map_err(|_| error(0, "a value that fits the field", "Elt_size"))?
@@ -481,7 +505,7 @@ fn parse_scatter4_scaled_0<'a>(
     f_src = parse_raw(&mut c, names)?;
     c.skip_spaces();
     c.finish()?;
-    let mut b: Vec<u8> = Vec::new();
+    let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
     b.push(117);
     <u8>::try_from(f_exec_size)
         .map_err(|_| error(0, "a value that fits the field", "Exec_size"))?
@@ -625,7 +649,7 @@ fn parse_gather_scaled_0<'a>(
     f_dst = parse_raw(&mut c, names)?;
     c.skip_spaces();
     c.finish()?;
-    let mut b: Vec<u8> = Vec::new();
+    let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
     b.push(120);
     <u8>::try_from(f_exec_size)
         .map_err(|_| error(0, "a value that fits the field", "Exec_size"))?
@@ -744,7 +768,7 @@ fn parse_qw_scatter_0<'a>(
     f_src = parse_raw(&mut c, names)?;
     c.skip_spaces();
     c.finish()?;
-    let mut b: Vec<u8> = Vec::new();
+    let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
     b.push(135);
     <u8>::try_from(f_exec_size)
         .map_err(|_| error(0, "a value that fits the field", "Exec_size"))?

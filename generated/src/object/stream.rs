@@ -53,7 +53,7 @@ impl InstructionStream {
     /// A stream of `instructions`, with their offsets worked out.
     pub fn from_instructions(instructions: Vec<Instruction>) -> Self {
         let mut at = 0usize;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(instructions.len());
         let mut buf = Vec::new();
         for inst in instructions {
             buf.clear();

@@ -129,10 +129,18 @@ fn tokens(model: &Model) -> TokenStream {
             }
         });
     }
-    let parse_arms = by_mnemonic.iter().map(|(m, fs)| {
+    // Literal mnemonics first, in one `match` on the string; the special forms' tables after
+    // them, so the common lines never scan those tables (a generated test checks that no
+    // literal mnemonic is in one: the order then changes nothing).
+    let mut literal_arms = Vec::new();
+    let mut literals = Vec::new();
+    let mut special_arms = Vec::new();
+    let mut special_tests = Vec::new();
+    for (m, fs) in &by_mnemonic {
         if let Some(sm) = m.strip_prefix("#fields ") {
             let sm = ident(sm);
-            quote!(b if special::#sm::is_mnemonic(b) => &[#(#fs),*],)
+            special_arms.push(quote!(b if special::#sm::is_mnemonic(b) => &[#(#fs),*],));
+            special_tests.push(quote!(special::#sm::is_mnemonic(m)));
         } else if let Some(module) = m.strip_prefix("#special ") {
             let (_, sm) = SPECIAL
                 .iter()
@@ -144,11 +152,13 @@ fn tokens(model: &Model) -> TokenStream {
                 })
                 .expect("registered special");
             let sm = ident(sm);
-            quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],)
+            special_arms.push(quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],));
+            special_tests.push(quote!(special::#sm::MNEMONICS.contains(&m)));
         } else {
-            quote!(#m => &[#(#fs),*],)
+            literal_arms.push(quote!(#m => &[#(#fs),*],));
+            literals.push(m.as_str());
         }
-    });
+    }
     // Mnemonics of forms that name a string of the pool: the assembler parses those lines
     // before it builds the pool (their strings take their place in it).
     let mut symbol_mnemonics: Vec<&str> = decodable(model)
@@ -199,7 +209,8 @@ fn tokens(model: &Model) -> TokenStream {
             let pred = parse_predicate_prefix(&mut c, names)?;
             let words = Words::read(&mut c);
             let forms: &[FormParser] = match words.base {
-                #(#parse_arms)*
+                #(#literal_arms)*
+                #(#special_arms)*
                 _ => return Err(words.error("an instruction mnemonic")),
             };
             let mut first = None;
@@ -217,6 +228,26 @@ fn tokens(model: &Model) -> TokenStream {
             Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
         }
 
+        #[cfg(test)]
+        mod dispatch_tests {
+            use super::*;
+
+            /// `parse_instruction` matches literal mnemonics before the special forms' tables:
+            /// a literal mnemonic in one of them would no longer reach its special parser.
+            #[test]
+            fn no_literal_mnemonic_is_a_special_one() {
+                let literals: &[&str] = &[#(#literals),*];
+                for &m in literals {
+                    assert!(!(false #(|| #special_tests)*), "{m}");
+                }
+            }
+        }
+
+        /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
+        /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
+        /// grew from empty was reallocated two or three times per instruction.
+        #[allow(dead_code)]
+        const ENCODED_CAPACITY: usize = 192;
         /// Decodes the bytes a parser assembled. (Unused when no doc of the spec has a token
         /// template the generator can parse, e.g. a spec of counted lists only.)
         #[allow(dead_code)]
@@ -270,7 +301,7 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
             let (#(#locals),*) = special::#m::parse(&mut w)?;
             c.skip_spaces();
             c.finish()?;
-            let mut b: Vec<u8> = Vec::new();
+            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
             #(#enc)*
             finish(&b, 0)
         }
@@ -415,7 +446,7 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
     let parse = quote! {
         fn #pp<'a>(pred: PredicateControl, w: Words<'a>, c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
             let m = special::#m::parse(pred, w, c, names)?;
-            let mut b: Vec<u8> = Vec::new();
+            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
             #(#enc)*
             finish(&b, 0)
         }
@@ -861,7 +892,7 @@ fn parse_form(
         fn #name<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
             #(#decls)*
             #(#body)*
-            let mut b: Vec<u8> = Vec::new();
+            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
             #(#enc)*
             finish(&b, 0)
         }

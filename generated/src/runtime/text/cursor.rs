@@ -18,11 +18,13 @@ impl<'a> Cursor<'a> {
     }
 
     /// Byte column of the next character.
+    #[inline]
     pub fn column(&self) -> usize {
         self.pos
     }
 
     /// The text not consumed yet.
+    #[inline]
     pub fn rest(&self) -> &'a str {
         self.text.get(self.pos..).unwrap_or("")
     }
@@ -36,6 +38,7 @@ impl<'a> Cursor<'a> {
         self.rest().is_empty()
     }
 
+    #[inline]
     pub fn peek(&self) -> Option<char> {
         self.rest().chars().next()
     }
@@ -46,6 +49,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// An error at `column`, quoting the text there up to the next space.
+    #[cold]
     pub fn error_at(&self, column: usize, expected: &'static str) -> ParseError {
         let rest = self.text.get(column..).unwrap_or("");
         let found = rest.split(' ').next().unwrap_or("").to_string();
@@ -57,6 +61,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes `s` if the text continues with it.
+    #[inline]
     pub fn eat(&mut self, s: &str) -> bool {
         if self.rest().starts_with(s) {
             self.pos += s.len();
@@ -76,26 +81,45 @@ impl<'a> Cursor<'a> {
     }
 
     /// Consumes spaces and tabs; returns how many.
+    #[inline]
     pub fn skip_spaces(&mut self) -> usize {
-        let n = self.rest().len() - self.rest().trim_start_matches([' ', '\t']).len();
+        let n = self
+            .rest()
+            .bytes()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
         self.pos += n;
         n
     }
 
     /// Consumes the longest prefix whose characters satisfy `keep` (none: empty string).
+    /// ASCII is tested byte by byte; from the first other byte on, by chars.
     pub fn take_while(&mut self, keep: impl Fn(char) -> bool) -> &'a str {
         let rest = self.rest();
-        let n = rest.find(|c| !keep(c)).unwrap_or(rest.len());
+        let b = rest.as_bytes();
+        let mut n = 0;
+        while let Some(&x) = b.get(n) {
+            if x >= 0x80 {
+                let tail = rest.get(n..).unwrap_or("");
+                n += tail.find(|c| !keep(c)).unwrap_or(tail.len());
+                break;
+            }
+            if !keep(char::from(x)) {
+                break;
+            }
+            n += 1;
+        }
         self.pos += n;
-        &rest[..n]
+        rest.get(..n).unwrap_or("")
     }
 
     /// An identifier as CISA.l spells names: a letter, `_`, `%`, `$`, `@` or `?`, then letters,
     /// digits and `_ $ @ ? -`. `%` starts the predefined names (`%null`, `%slm`).
     pub fn identifier(&mut self, expected: &'static str) -> Result<&'a str, ParseError> {
         let start = self.pos;
-        match self.peek() {
-            Some(c) if c.is_ascii_alphabetic() || matches!(c, '_' | '%' | '$' | '@' | '?') => {}
+        match self.rest().as_bytes().first() {
+            Some(c) if c.is_ascii_alphabetic() || matches!(c, b'_' | b'%' | b'$' | b'@' | b'?') => {
+            }
             _ => return Err(self.error(expected)),
         }
         self.pos += 1;
@@ -104,18 +128,50 @@ impl<'a> Cursor<'a> {
     }
 
     /// A decimal or `0x` hexadecimal number without sign, as `u64`.
+    #[inline]
     pub fn unsigned(&mut self, expected: &'static str) -> Result<u64, ParseError> {
+        let b = self.rest().as_bytes();
+        // Most numbers of a line are one digit (`(0,0)<1;1,0>`).
+        if let [d @ b'0'..=b'9', rest @ ..] = b {
+            if !matches!(rest.first(), Some(b'0'..=b'9' | b'x' | b'X')) {
+                self.pos += 1;
+                return Ok(u64::from(d - b'0'));
+            }
+        }
+        self.unsigned_slow(expected)
+    }
+
+    fn unsigned_slow(&mut self, expected: &'static str) -> Result<u64, ParseError> {
         let start = self.pos;
-        let (digits, radix) = if self.eat("0x") || self.eat("0X") {
-            (self.take_while(|c| c.is_ascii_hexdigit()), 16)
-        } else {
-            (self.take_while(|c| c.is_ascii_digit()), 10)
+        let b = self.rest().as_bytes();
+        let (radix, from) = match b {
+            [b'0', b'x' | b'X', ..] => (16u64, 2),
+            _ => (10u64, 0),
         };
-        if digits.is_empty() {
-            self.pos = start;
+        let digit = |x: u8| -> Option<u64> {
+            let d = match x {
+                b'0'..=b'9' => x - b'0',
+                b'a'..=b'f' if radix == 16 => x - b'a' + 10,
+                b'A'..=b'F' if radix == 16 => x - b'A' + 10,
+                _ => return None,
+            };
+            Some(u64::from(d))
+        };
+        let digits = b.get(from..).unwrap_or_default();
+        let n = digits.iter().take_while(|x| digit(**x).is_some()).count();
+        if n == 0 {
             return Err(self.error(expected));
         }
-        u64::from_str_radix(digits, radix).map_err(|_| self.error_at(start, expected))
+        self.pos += from + n;
+        let mut v: u64 = 0;
+        for x in &digits[..n] {
+            let d = digit(*x).unwrap_or(0);
+            v = match v.checked_mul(radix).and_then(|v| v.checked_add(d)) {
+                Some(v) => v,
+                None => return Err(self.error_at(start, expected)),
+            };
+        }
+        Ok(v)
     }
 
     /// A number that must fit `T` (`u8`, `u16`, `u32`...).

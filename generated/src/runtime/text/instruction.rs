@@ -6,15 +6,17 @@ use super::cursor::Cursor;
 use super::error::ParseError;
 use super::spellings::{spell, value_of, CHANNEL_MASKS};
 use alloc::string::{String, ToString};
-use alloc::vec::Vec;
 use core::fmt::Write;
 
-/// The mnemonic and its `.`-separated suffix words, each with its byte column.
+/// The mnemonic and its `.`-separated suffix words, each with its byte column. The words are
+/// split off as they are consumed: no allocation, and a cheap copy for each form tried.
 #[derive(Clone, Debug)]
 pub struct Words<'a> {
     pub base: &'a str,
-    words: Vec<(&'a str, usize)>,
-    next: usize,
+    /// The words not consumed yet, from the next one on (`None`: no word left).
+    rest: Option<&'a str>,
+    /// Column of the next word.
+    at: usize,
     start: usize,
     end: usize,
 }
@@ -24,32 +26,50 @@ impl<'a> Words<'a> {
     pub fn read(c: &mut Cursor<'a>) -> Self {
         let start = c.column();
         let word = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.');
-        let mut parts = word.split('.');
-        let base = parts.next().unwrap_or("");
-        let mut at = start + base.len() + 1;
-        let mut words = Vec::new();
-        for p in parts {
-            words.push((p, at));
-            at += p.len() + 1;
-        }
+        let (base, rest) = match split_dot(word) {
+            Some((base, rest)) => (base, Some(rest)),
+            None => (word, None),
+        };
         Words {
             base,
-            words,
-            next: 0,
+            rest,
+            at: start + base.len() + 1,
             start,
             end: start + word.len(),
         }
     }
 
+    /// The next word and its column.
+    fn next_word(&self) -> Option<(&'a str, usize)> {
+        let rest = self.rest?;
+        Some((split_dot(rest).map_or(rest, |(w, _)| w), self.at))
+    }
+
+    /// Consumes the next word.
+    fn advance(&mut self) {
+        if let Some(rest) = self.rest {
+            match split_dot(rest) {
+                Some((w, after)) => {
+                    self.at += w.len() + 1;
+                    self.rest = Some(after);
+                }
+                None => {
+                    self.at += rest.len() + 1;
+                    self.rest = None;
+                }
+            }
+        }
+    }
+
     /// The next word, unconsumed.
     pub fn peek(&self) -> Option<&'a str> {
-        self.words.get(self.next).map(|w| w.0)
+        self.next_word().map(|w| w.0)
     }
 
     /// Consumes the next word if it is `s`.
     pub fn eat(&mut self, s: &str) -> bool {
         if self.peek() == Some(s) {
-            self.next += 1;
+            self.advance();
             true
         } else {
             false
@@ -62,20 +82,20 @@ impl<'a> Words<'a> {
         prefix: &str,
         expected: &'static str,
     ) -> Result<(&'a str, usize), ParseError> {
-        match self.words.get(self.next) {
+        match self.next_word() {
             Some((w, at)) if w.starts_with(prefix) => {
-                self.next += 1;
+                self.advance();
                 Ok((&w[prefix.len()..], at + prefix.len()))
             }
-            Some((w, at)) => Err(error(*at, expected, w)),
+            Some((w, at)) => Err(error(at, expected, w)),
             None => Err(error(self.end, expected, "")),
         }
     }
 
     /// Fails if a word is left.
     pub fn finish(&self) -> Result<(), ParseError> {
-        match self.words.get(self.next) {
-            Some((w, at)) => Err(error(*at, "no further `.` suffix", w)),
+        match self.next_word() {
+            Some((w, at)) => Err(error(at, "no further `.` suffix", w)),
             None => Ok(()),
         }
     }
@@ -84,6 +104,12 @@ impl<'a> Words<'a> {
     pub fn error(&self, expected: &'static str) -> ParseError {
         error(self.start, expected, self.base)
     }
+}
+
+/// `s.split_once('.')`, by bytes: words are a few bytes, too short for `memchr` to pay.
+fn split_dot(s: &str) -> Option<(&str, &str)> {
+    let at = s.bytes().position(|b| b == b'.')?;
+    Some((s.get(..at)?, s.get(at + 1..)?))
 }
 
 /// A parse error at `column` quoting `found`.
@@ -157,6 +183,17 @@ mod tests {
         assert_eq!((word_number(x, true), at), (Some(0xf8), 5));
         assert_eq!(w.take("x", "ctrl").unwrap_err().column, 7);
         assert_eq!(channels_value("rg"), Some(3));
+        // Empty words are words: `mov..sat` has `` then `sat`, `mov.` one empty word.
+        let mut c = Cursor::new("mov..sat x");
+        let mut w = Words::read(&mut c);
+        assert_eq!(w.take("", "w"), Ok(("", 4)));
+        assert_eq!(w.take("", "w"), Ok(("sat", 5)));
+        assert_eq!(w.take("", "w").unwrap_err().column, 8);
+        let mut c = Cursor::new("mov.");
+        let mut w = Words::read(&mut c);
+        assert_eq!(w.peek(), Some(""));
+        assert!(w.eat(""));
+        assert!(w.finish().is_ok());
         assert_eq!(channels_text(0xf), Some("RGBA"));
     }
 }

@@ -3,7 +3,7 @@
 //! are printed by index; general variables and labels by the name a kernel's string pool gives
 //! them, which a [`NameTable`] holds.
 
-use super::name_index::NameIndex;
+use super::name_index::OwnedNameIndex;
 use alloc::borrow::Cow;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -192,11 +192,11 @@ pub(crate) fn predefined_general_id(name: &str) -> Option<u32> {
 #[derive(Clone, Debug, Default)]
 pub struct NameTable {
     general: BTreeMap<u32, String>,
-    general_ids: NameIndex<u32>,
+    general_ids: OwnedNameIndex<u32>,
     labels: BTreeMap<u32, String>,
-    label_ids: NameIndex<u32>,
+    label_ids: OwnedNameIndex<u32>,
     strings: BTreeMap<u32, String>,
-    string_ids: NameIndex<u32>,
+    string_ids: OwnedNameIndex<u32>,
 }
 
 impl NameTable {
@@ -210,7 +210,7 @@ impl NameTable {
         if let Some(old) = self.general.insert(id, name.clone()) {
             self.general_ids.remove(&old);
         }
-        self.general_ids.insert(&name, id);
+        self.general_ids.insert(name, id);
     }
 
     /// Declares label `id` as `name`, exactly as the text prints it (see
@@ -220,7 +220,7 @@ impl NameTable {
         if let Some(old) = self.labels.insert(id, name.clone()) {
             self.label_ids.remove(&old);
         }
-        self.label_ids.insert(&name, id);
+        self.label_ids.insert(name, id);
     }
 
     /// Declares string `index` of the pool. The reverse lookup gives the last index of a
@@ -235,7 +235,7 @@ impl NameTable {
                 self.string_ids.remove(&old);
             }
         }
-        let last = self.string_ids.get_or_insert_with(&s, || index);
+        let last = self.string_ids.get_or_insert_with(s, || index);
         *last = (*last).max(index);
     }
 }
