@@ -59,6 +59,32 @@ fn benches(c: &mut Criterion) {
     let opts = codegen::emit::Options::default();
     let generate =
         || codegen::generate_corrected(&current, &errata, &opts).expect("the family generates");
+    // `REGEN_TIMINGS=N`: before measuring, N regens as the bench runs them with the stages
+    // timed (`cargo xtask regen --timings`), the last one reported: where a warm regen goes.
+    let timed_runs: usize = std::env::var("REGEN_TIMINGS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    for run in 0..timed_runs {
+        codegen::timings::enable(true);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (start, cpu) = (std::time::Instant::now(), codegen::timings::process_cpu());
+        let g = generate();
+        codegen::timings::time("write (wall)", || xtask::write::apply(dir.path(), &g.files))
+            .expect("written");
+        drop(g);
+        codegen::timings::record(
+            "regen (wall; cpu of all threads)",
+            String::new(),
+            start.elapsed(),
+            codegen::timings::process_cpu().saturating_sub(cpu),
+        );
+        let records = codegen::timings::take();
+        if run + 1 == timed_runs {
+            eprint!("{}", codegen::timings::report(&records, 8));
+        }
+    }
+    codegen::timings::enable(false);
     c.bench_function("regen_corpus_first_run", |b| {
         b.iter_batched(
             || tempfile::tempdir().expect("temp dir"),

@@ -243,7 +243,12 @@ fn write_atomically(path: &Path, contents: &str) -> Result<(), WriteError> {
 
 /// Brings `out` in line with `files`: all targets are checked before anything is written.
 pub fn apply(out: &Path, files: &BTreeMap<String, String>) -> Result<Summary, WriteError> {
-    let plan = plan(out, files)?;
+    let plan = codegen::timings::time("write: plan", || plan(out, files))?;
+    codegen::timings::time("write: files", || write_plan(out, plan))
+}
+
+/// Makes the changes of `plan`, checked already.
+fn write_plan(out: &Path, plan: Plan) -> Result<Summary, WriteError> {
     let mut summary = Summary {
         unchanged: plan.unchanged,
         ..Summary::default()
