@@ -5,10 +5,22 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// How many threads to use: the cores available, at most one per item.
+/// Caps the threads of every map (`VISA_THREADS=N`, N ≥ 1): to measure how the pipeline scales,
+/// or to leave cores to other work. Output never depends on it.
+pub const THREADS_VAR: &str = "VISA_THREADS";
+
+/// How many threads to use: the cores available (or `VISA_THREADS`), at most one per item.
 fn threads(items: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores.min(items).max(1)
+    static CAP: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cap = *CAP.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::env::var(THREADS_VAR)
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n >= 1)
+            .unwrap_or(cores)
+    });
+    cap.min(items).max(1)
 }
 
 /// `items.iter().map(f).collect()`, on every core. Items are handed out one at a time in order

@@ -60,12 +60,14 @@ fn benches(c: &mut Criterion) {
     let generate =
         || codegen::generate_corrected(&current, &errata, &opts).expect("the family generates");
     // `REGEN_TIMINGS=N`: before measuring, N regens as the bench runs them with the stages
-    // timed (`cargo xtask regen --timings`), the last one reported: where a warm regen goes.
+    // timed (`cargo xtask regen --timings`), the one of median wall time reported: where a warm
+    // regen goes (`VISA_THREADS=1` for one thread).
     let timed_runs: usize = std::env::var("REGEN_TIMINGS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    for run in 0..timed_runs {
+    let mut runs = Vec::new();
+    for _ in 0..timed_runs {
         codegen::timings::enable(true);
         let dir = tempfile::tempdir().expect("temp dir");
         let (start, cpu) = (std::time::Instant::now(), codegen::timings::process_cpu());
@@ -79,10 +81,11 @@ fn benches(c: &mut Criterion) {
             start.elapsed(),
             codegen::timings::process_cpu().saturating_sub(cpu),
         );
-        let records = codegen::timings::take();
-        if run + 1 == timed_runs {
-            eprint!("{}", codegen::timings::report(&records, 8));
-        }
+        runs.push((start.elapsed(), codegen::timings::take()));
+    }
+    runs.sort_by_key(|(wall, _)| *wall);
+    if let Some((_, records)) = runs.get(runs.len() / 2) {
+        eprint!("{}", codegen::timings::report(records, 8));
     }
     codegen::timings::enable(false);
     c.bench_function("regen_corpus_first_run", |b| {
