@@ -71,7 +71,11 @@ pub fn generate_corrected(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let (model, mut analysis) = timings::time("analyze", || analyze::analyze(&parsed.spec));
+    // The reference pages need the schema only: their rows are made while it is analysed.
+    let ((model, mut analysis), pages) = par::join(
+        || timings::time("analyze", || analyze::analyze(&parsed.spec)),
+        || emit::docs::Prepared::new(&parsed.spec),
+    );
     for d in &mut analysis {
         map.remap(d);
     }
@@ -79,7 +83,9 @@ pub fn generate_corrected(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let files = timings::time("emit (wall)", || emit::render(&model, &parsed.spec, opts));
+    let files = timings::time("emit (wall)", || {
+        emit::render_with(&model, &parsed.spec, &pages, opts)
+    });
     Ok(Generated {
         files,
         diagnostics,

@@ -57,6 +57,24 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     done.into_iter().map(|(_, r)| r).collect()
 }
 
+/// `(a(), b())`, the two on different cores when there are two. A panic in either propagates.
+pub fn join<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if threads(2) <= 1 {
+        return (a(), b());
+    }
+    std::thread::scope(|s| {
+        let other = s.spawn(b);
+        let ra = a();
+        match other.join() {
+            Ok(rb) => (ra, rb),
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +88,12 @@ mod tests {
             (0..spin).fold(i, |a, b| a.wrapping_add(b % 3)) - (0..spin).map(|b| b % 3).sum::<u64>()
         });
         assert_eq!(out, items);
+    }
+
+    #[test]
+    fn join_returns_both_results_in_order() {
+        let (a, b) = join(|| (0..1000u64).sum::<u64>(), || "right".to_string());
+        assert_eq!((a, b.as_str()), (499_500, "right"));
     }
 
     #[test]

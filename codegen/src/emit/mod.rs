@@ -31,7 +31,17 @@ pub fn render(
     spec: &crate::schema::Spec,
     opts: &Options,
 ) -> BTreeMap<String, String> {
-    let pages = crate::timings::time("docs: rows and templates", || docs::Prepared::new(spec));
+    render_with(model, spec, &docs::Prepared::new(spec), opts)
+}
+
+/// [`render`] with the reference pages' shared part prepared already (while the schema was
+/// analysed).
+pub(crate) fn render_with(
+    model: &crate::analyze::Model,
+    spec: &crate::schema::Spec,
+    pages: &docs::Prepared,
+    opts: &Options,
+) -> BTreeMap<String, String> {
     let mut jobs = rust::jobs(model, opts);
     jobs.extend(rust::object::job(spec, opts));
     jobs.extend(pages.jobs(spec, opts));

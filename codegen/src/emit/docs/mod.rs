@@ -459,10 +459,10 @@ pub(crate) struct Prepared {
 
 impl Prepared {
     pub(crate) fn new(spec: &Spec) -> Prepared {
-        Prepared {
+        crate::timings::time("docs: rows and templates", || Prepared {
             tera: templates(),
             rows: crate::par::map(&spec.instructions, instruction_row),
-        }
+        })
     }
 
     /// The index and each page as a job of its own.
