@@ -388,6 +388,50 @@ mod tests {
         );
     }
 
+    /// Directories are written on different threads; the summary still lists files in path
+    /// order, nested directories included, and removals happen alongside.
+    #[test]
+    fn files_of_many_directories_are_all_written_and_listed_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = map(&[("a/gone.rs", A)]);
+        apply(dir.path(), &old).unwrap();
+        let paths = [
+            "a/b.rs",
+            "a/c/d.rs",
+            "a/e.rs",
+            "docs/x.md",
+            "root.rs",
+            "z/y/w.rs",
+        ];
+        let files: BTreeMap<String, String> = paths
+            .iter()
+            .map(|p| (p.to_string(), format!("// @generated {p}\n")))
+            .collect();
+        let s = apply(dir.path(), &files).unwrap();
+        assert_eq!(s.written, paths);
+        assert_eq!(s.removed, ["a/gone.rs"]);
+        for p in paths {
+            let text = fs::read_to_string(dir.path().join(p)).unwrap();
+            assert_eq!(text, format!("// @generated {p}\n"));
+        }
+        assert!(!dir.path().join("a/gone.rs").exists());
+    }
+
+    /// A failing write is reported as the first failure in path order, whichever thread met it.
+    #[test]
+    fn a_failed_write_reports_the_first_failing_path() {
+        let dir = tempfile::tempdir().unwrap();
+        // A directory where the writer puts its temp file makes that write fail.
+        for blocked in ["b/2.rs.regen-tmp", "d/4.rs.regen-tmp"] {
+            fs::create_dir_all(dir.path().join(blocked)).unwrap();
+        }
+        let files = map(&[("a/1.rs", A), ("b/2.rs", A), ("c/3.rs", A), ("d/4.rs", A)]);
+        match apply(dir.path(), &files) {
+            Err(WriteError::Io(path, _)) => assert!(path.ends_with("b/2.rs.regen-tmp"), "{path:?}"),
+            other => panic!("expected an I/O error, got {other:?}"),
+        }
+    }
+
     #[test]
     fn unchanged_file_keeps_its_mtime() {
         let dir = tempfile::tempdir().unwrap();
