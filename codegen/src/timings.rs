@@ -83,7 +83,7 @@ pub fn enabled() -> bool {
 
 /// Runs `f`, recording its time under `stage` when timings are on.
 pub fn time<R>(stage: &'static str, f: impl FnOnce() -> R) -> R {
-    time_item(stage, || String::new(), f)
+    time_item(stage, String::new, f)
 }
 
 /// [`time`] for one item of a stage (a doc, a file); `item` names it, called only when on.
@@ -191,7 +191,7 @@ pub fn report(records: &[Record], slowest: usize) -> String {
         ));
     }
     let mut items: Vec<&Record> = records.iter().filter(|r| !r.item.is_empty()).collect();
-    items.sort_by(|a, b| b.elapsed.cmp(&a.elapsed));
+    items.sort_by_key(|r| std::cmp::Reverse(r.elapsed));
     if !items.is_empty() && slowest > 0 {
         out.push_str("slowest items:\n");
         for r in items.iter().take(slowest) {
