@@ -62,9 +62,9 @@ fn benches(c: &mut Criterion) {
         || codegen::generate_corrected(&current, &errata, &opts).expect("the family generates");
     // Every regen writes into an empty directory of its own under `outputs`, removed only when
     // the benches are done: on ext4 without a journal (as here) the kernel skips inodes freed in
-    // the last 60 s (300 s while its table block is unwritten), checking each, so removing each run's 214 files
-    // before the next run made file creation several times slower (the bench timed its own
-    // cleanup, not a regen). About 3.5 MB per run.
+    // the last 60 s (300 s while their table block is unwritten), checking each one, so removing
+    // each run's 214 files before the next run made file creation several times slower (the
+    // bench timed its own cleanup, not a regen). About 3.5 MB per run.
     let outputs = tempfile::tempdir().expect("temp dir");
     let mut made = 0usize;
     let mut empty_dir = || {
