@@ -13,6 +13,7 @@ pub mod layout;
 pub mod par;
 pub mod parse;
 pub mod schema;
+pub mod timings;
 
 use diag::Diagnostic;
 use std::collections::BTreeMap;
@@ -47,8 +48,8 @@ fn parse_mapped(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
 ) -> (parse::Parsed, errata::SourceMap) {
-    let corrected = errata::apply(docs, errata);
-    let mut parsed = parse::parse_spec(&corrected.files);
+    let corrected = timings::time("errata", || errata::apply(docs, errata));
+    let mut parsed = timings::time("parse (wall)", || parse::parse_spec(&corrected.files));
     for d in &mut parsed.diagnostics {
         corrected.map.remap(d);
     }
@@ -70,7 +71,11 @@ pub fn generate_corrected(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let (model, mut analysis) = analyze::analyze(&parsed.spec);
+    // The reference pages need the schema only: their rows are made while it is analysed.
+    let ((model, mut analysis), pages) = par::join(
+        || timings::time("analyze", || analyze::analyze(&parsed.spec)),
+        || emit::docs::Prepared::new(&parsed.spec),
+    );
     for d in &mut analysis {
         map.remap(d);
     }
@@ -78,7 +83,9 @@ pub fn generate_corrected(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let files = emit::render(&model, &parsed.spec, opts);
+    let files = timings::time("emit (wall)", || {
+        emit::render_with(&model, &parsed.spec, &pages, opts)
+    });
     Ok(Generated {
         files,
         diagnostics,

@@ -5,10 +5,22 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// How many threads to use: the cores available, at most one per item.
+/// Caps the threads of every map (`VISA_THREADS=N`, N ≥ 1): to measure how the pipeline scales,
+/// or to leave cores to other work. Output never depends on it.
+pub const THREADS_VAR: &str = "VISA_THREADS";
+
+/// How many threads to use: the cores available (or `VISA_THREADS`), at most one per item.
 fn threads(items: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores.min(items).max(1)
+    static CAP: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cap = *CAP.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::env::var(THREADS_VAR)
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n >= 1)
+            .unwrap_or(cores)
+    });
+    cap.min(items).max(1)
 }
 
 /// `items.iter().map(f).collect()`, on every core. Items are handed out one at a time in order
@@ -45,6 +57,24 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     done.into_iter().map(|(_, r)| r).collect()
 }
 
+/// `(a(), b())`, the two on different cores when there are two. A panic in either propagates.
+pub fn join<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if threads(2) <= 1 {
+        return (a(), b());
+    }
+    std::thread::scope(|s| {
+        let other = s.spawn(b);
+        let ra = a();
+        match other.join() {
+            Ok(rb) => (ra, rb),
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +88,12 @@ mod tests {
             (0..spin).fold(i, |a, b| a.wrapping_add(b % 3)) - (0..spin).map(|b| b % 3).sum::<u64>()
         });
         assert_eq!(out, items);
+    }
+
+    #[test]
+    fn join_returns_both_results_in_order() {
+        let (a, b) = join(|| (0..1000u64).sum::<u64>(), || "right".to_string());
+        assert_eq!((a, b.as_str()), (499_500, "right"));
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! temp dir (parse, analyse, emit, format, compare, write), and the no-op rerun of the
 //! `xtask regen` process (stamp matches, nothing parsed or written).
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 // The allocator of `cargo xtask` (src/main.rs), so the figures are those of the CLI.
 #[global_allocator]
@@ -59,17 +60,62 @@ fn benches(c: &mut Criterion) {
     let opts = codegen::emit::Options::default();
     let generate =
         || codegen::generate_corrected(&current, &errata, &opts).expect("the family generates");
+    // Every regen writes into an empty directory of its own under `outputs`, removed only when
+    // the benches are done: on ext4 without a journal (as here) the kernel skips inodes freed in
+    // the last 60 s (300 s while their table block is unwritten), checking each one, so removing
+    // each run's 214 files before the next run made file creation several times slower (the
+    // bench timed its own cleanup, not a regen). About 3.5 MB per run.
+    let outputs = tempfile::tempdir().expect("temp dir");
+    let mut made = 0usize;
+    let mut empty_dir = || {
+        made += 1;
+        let dir = outputs.path().join(made.to_string());
+        std::fs::create_dir(&dir).expect("output dir");
+        dir
+    };
+    // `REGEN_TIMINGS=N`: before measuring, N regens as the bench runs them with the stages
+    // timed (`cargo xtask regen --timings`), the one of median wall time reported: where a warm
+    // regen goes (`VISA_THREADS=1` for one thread).
+    let timed_runs: usize = std::env::var("REGEN_TIMINGS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut runs = Vec::new();
+    for _ in 0..timed_runs {
+        let dir = empty_dir();
+        codegen::timings::enable(true);
+        let (start, cpu) = (Instant::now(), codegen::timings::process_cpu());
+        let g = generate();
+        codegen::timings::time("write (wall)", || xtask::write::apply(&dir, &g.files))
+            .expect("written");
+        drop(g);
+        codegen::timings::record(
+            "regen (wall; cpu of all threads)",
+            String::new(),
+            start.elapsed(),
+            codegen::timings::process_cpu().saturating_sub(cpu),
+        );
+        runs.push((start.elapsed(), codegen::timings::take()));
+    }
+    runs.sort_by_key(|(wall, _)| *wall);
+    if let Some((_, records)) = runs.get(runs.len() / 2) {
+        eprint!("{}", codegen::timings::report(records, 8));
+    }
+    codegen::timings::enable(false);
     c.bench_function("regen_corpus_first_run", |b| {
-        b.iter_batched(
-            || tempfile::tempdir().expect("temp dir"),
-            |dir| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let dir = empty_dir();
+                let start = Instant::now();
                 let g = generate();
-                let s = xtask::write::apply(dir.path(), &g.files).expect("written");
+                let s = xtask::write::apply(&dir, &g.files).expect("written");
+                drop(g);
+                total += start.elapsed();
                 assert!(!s.written.is_empty());
-                dir
-            },
-            BatchSize::PerIteration,
-        )
+            }
+            total
+        })
     });
     // The no-op rerun as a user runs it: the release `xtask regen` process on a crate it
     // generated, whose stamp matches (nothing parsed or written), process start included.

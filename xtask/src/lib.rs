@@ -50,6 +50,10 @@ enum Command {
         /// Write nothing; exit 1 listing stale files with a diff.
         #[arg(long)]
         check: bool,
+        /// Print on stderr how long each stage took (parse, analyze, each emitter's token
+        /// building, syn parsing and formatting, templates, writing) and the slowest files.
+        #[arg(long)]
+        timings: bool,
     },
     /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
     Bench,
@@ -117,14 +121,33 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             Ok(input) => schema(&input),
             Err(code) => code,
         },
-        Command::Regen { input, out, check } => match load(input) {
-            Ok(input) => regen_input(
-                &input,
-                &out.unwrap_or_else(|| workspace_root().join("generated")),
-                check,
-            ),
-            Err(code) => code,
-        },
+        Command::Regen {
+            input,
+            out,
+            check,
+            timings,
+        } => {
+            codegen::timings::enable(timings);
+            let (start, cpu) = (std::time::Instant::now(), codegen::timings::process_cpu());
+            let code = match codegen::timings::time("load inputs", || load(input)) {
+                Ok(input) => regen_input(
+                    &input,
+                    &out.unwrap_or_else(|| workspace_root().join("generated")),
+                    check,
+                ),
+                Err(code) => code,
+            };
+            if timings {
+                codegen::timings::record(
+                    "regen (wall; cpu of all threads)",
+                    String::new(),
+                    start.elapsed(),
+                    codegen::timings::process_cpu().saturating_sub(cpu),
+                );
+                eprint!("{}", codegen::timings::report(&codegen::timings::take(), 8));
+            }
+            code
+        }
         Command::Bench => bench::bench(),
     };
     ExitCode::from(code)
@@ -357,11 +380,13 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         regen_command: regen_command(input, out),
     };
     let inputs: Vec<&SourceFile> = input.docs.iter().chain(&input.errata).collect();
-    let key = stamp::key(
-        stamp::GENERATOR,
-        &[&opts.spec_label, &opts.regen_command],
-        &inputs,
-    );
+    let key = codegen::timings::time("stamp: key", || {
+        stamp::key(
+            stamp::GENERATOR,
+            &[&opts.spec_label, &opts.regen_command],
+            &inputs,
+        )
+    });
     if !check {
         if let Some(n) = stamp::fresh(out, &key) {
             eprintln!(
@@ -372,7 +397,10 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             return 0;
         }
     }
-    let generated = match codegen::generate_corrected(&input.docs, &input.errata, &opts) {
+    let generated = codegen::timings::time("generate (wall)", || {
+        codegen::generate_corrected(&input.docs, &input.errata, &opts)
+    });
+    let generated = match generated {
         Ok(g) => g,
         Err(diags) => {
             report(diags, input);
@@ -401,11 +429,14 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             }
         };
     }
-    if let Err(e) = scaffold::ensure_crate(out, &workspace_root().join("generated")) {
+    let scaffolded = codegen::timings::time("scaffold", || {
+        scaffold::ensure_crate(out, &workspace_root().join("generated"))
+    });
+    if let Err(e) = scaffolded {
         eprintln!("error: cannot scaffold {}: {e}", out.display());
         return EXIT_FAILURE;
     }
-    match write::apply(out, &generated.files) {
+    match codegen::timings::time("write (wall)", || write::apply(out, &generated.files)) {
         Ok(summary) => {
             eprintln!(
                 "regen: {} written, {} unchanged, {} removed",
@@ -414,7 +445,10 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
                 summary.removed.len()
             );
             // A stamp that cannot be written only costs the next regen its fast path.
-            if let Err(e) = stamp::record(out, &key, &generated.files) {
+            let stamped = codegen::timings::time("stamp: record", || {
+                stamp::record(out, &key, &generated.files)
+            });
+            if let Err(e) = stamped {
                 eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
             }
             0

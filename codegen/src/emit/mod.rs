@@ -31,20 +31,33 @@ pub fn render(
     spec: &crate::schema::Spec,
     opts: &Options,
 ) -> BTreeMap<String, String> {
-    let pages = docs::Prepared::new(spec);
+    render_with(model, spec, &docs::Prepared::new(spec), opts)
+}
+
+/// [`render`] with the reference pages' shared part prepared already (while the schema was
+/// analysed).
+pub(crate) fn render_with(
+    model: &crate::analyze::Model,
+    spec: &crate::schema::Spec,
+    pages: &docs::Prepared,
+    opts: &Options,
+) -> BTreeMap<String, String> {
     let mut jobs = rust::jobs(model, opts);
     jobs.extend(rust::object::job(spec, opts));
     jobs.extend(pages.jobs(spec, opts));
-    let mut files = run(jobs);
+    let mut files = crate::timings::time("emit: all file jobs (wall)", || run(jobs));
     rust::object::declare(&mut files);
     files
 }
 
 /// Renders `jobs` on every core, in the order given (costly first), into path → contents.
 pub(crate) fn run(jobs: Vec<FileJob<'_>>) -> BTreeMap<String, String> {
-    crate::par::map(&jobs, |j| (j.path.clone(), (j.render)()))
-        .into_iter()
-        .collect()
+    crate::par::map(&jobs, |j| {
+        let text = crate::timings::time_item("file job", || j.path.clone(), || (j.render)());
+        (j.path.clone(), text)
+    })
+    .into_iter()
+    .collect()
 }
 
 /// What every emitter needs to write its `@generated` headers.

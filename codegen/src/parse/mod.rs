@@ -83,7 +83,10 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut records = Vec::new();
     let mut predefined = Vec::new();
     // Docs parse independently (on every core); their results join in file order.
-    for one in crate::par::map(files, parse_file) {
+    let each = |f: &SourceFile| {
+        crate::timings::time_item("parse: doc", || f.name.clone(), || parse_file(f))
+    };
+    for one in crate::par::map(files, each) {
         diagnostics.extend(one.diagnostics);
         instructions.extend(one.instruction);
         records.extend(one.records);

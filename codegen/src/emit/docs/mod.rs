@@ -459,10 +459,10 @@ pub(crate) struct Prepared {
 
 impl Prepared {
     pub(crate) fn new(spec: &Spec) -> Prepared {
-        Prepared {
+        crate::timings::time("docs: rows and templates", || Prepared {
             tera: templates(),
             rows: crate::par::map(&spec.instructions, instruction_row),
-        }
+        })
     }
 
     /// The index and each page as a job of its own.
@@ -476,7 +476,7 @@ impl Prepared {
             ctx.insert("instructions", rows);
             ctx.insert("platform_values", &platform_rows(spec));
             ctx.insert("errata", &errata_rows(spec));
-            finish(tera.render("index.md", &ctx))
+            crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
         })];
         for (inst, row) in spec.instructions.iter().zip(rows) {
             jobs.push(FileJob::new(page_path(inst), move || {
@@ -484,7 +484,7 @@ impl Prepared {
                 ctx.insert("command", &comment_text(&opts.regen_command));
                 ctx.insert("spec_label", &comment_text(&opts.spec_label));
                 ctx.insert("i", row);
-                finish(tera.render("instruction.md", &ctx))
+                crate::timings::time("docs: tera", || finish(tera.render("instruction.md", &ctx)))
             }));
         }
         jobs

@@ -12,6 +12,7 @@ mod top;
 
 use crate::analyze::{EnumDef, InstModel, Int, Model};
 use crate::emit::{FileJob, Options};
+use crate::timings;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::BTreeMap;
@@ -33,11 +34,24 @@ pub(crate) fn format(tokens: TokenStream) -> String {
     let shown = tokens.clone();
     #[cfg(not(debug_assertions))]
     let shown = "(rerun a debug build to see them)";
-    let file: syn::File = match syn::parse2(tokens) {
+    let file: syn::File = match timings::time("rust: syn::parse2", || syn::parse2(tokens)) {
         Ok(f) => f,
         Err(e) => panic!("generator produced invalid Rust ({e}):\n{shown}"),
     };
-    prettyplease::unparse(&file)
+    let text = timings::time("rust: prettyplease", || prettyplease::unparse(&file));
+    timings::time("rust: drop syntax tree", || drop(file));
+    if std::env::var_os("EXP").is_some() {
+        let f2 = timings::time("exp: syn from text", || syn::parse_file(&text).unwrap());
+        let ts: TokenStream = timings::time("exp: lex text", || text.parse().unwrap());
+        let f3: syn::File = timings::time("exp: syn from lexed", || syn::parse2(ts).unwrap());
+        drop((f2, f3));
+    }
+    text
+}
+
+/// [`format`] of the tokens `build` returns, timing the building apart.
+pub(crate) fn format_with(build: impl FnOnce() -> TokenStream) -> String {
+    format(timings::time("rust: quote tokens", build))
 }
 
 pub(crate) fn ident(s: &str) -> Ident {
@@ -215,12 +229,12 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
     let mut jobs = vec![
         FileJob::new("src/generated/text.rs", move || text::render(model, opts).1),
         FileJob::new("src/generated/roundtrip.rs", move || {
-            header(opts, &all) + &format(tests_gen::render(model))
+            header(opts, &all) + &format_with(|| tests_gen::render(model))
         }),
     ];
     let all = all_sources.clone();
     jobs.push(FileJob::new("src/generated/mod.rs", move || {
-        header(opts, &all) + &format(top::render(model))
+        header(opts, &all) + &format_with(|| top::render(model))
     }));
     let mut instructions: Vec<&InstModel> = model.instructions.iter().collect();
     // Larger formats first: the last job to start bounds the wall time.
@@ -229,11 +243,11 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
         let src = format!("{}/{}", opts.spec_label, inst.source);
         jobs.push(FileJob::new(
             format!("src/generated/{}.rs", inst.module),
-            move || header(opts, &src) + &format(instruction::render(model, inst)),
+            move || header(opts, &src) + &format_with(|| instruction::render(model, inst)),
         ));
     }
     jobs.push(FileJob::new("src/generated/enums.rs", move || {
-        header(opts, &all_sources) + &format(shared_module(model))
+        header(opts, &all_sources) + &format_with(|| shared_module(model))
     }));
     jobs
 }

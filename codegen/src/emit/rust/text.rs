@@ -5,7 +5,7 @@
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
 use super::text_fields::{self, SPECIAL_FIELDS};
-use super::{format, header, ident, lit};
+use super::{format_with, header, ident, lit};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
 use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model, Slot};
 use crate::emit::Options;
@@ -18,7 +18,7 @@ pub fn render(model: &Model, opts: &Options) -> (String, String) {
     let sources = format!("{}/*.md", opts.spec_label);
     (
         "src/generated/text.rs".to_string(),
-        header(opts, &sources) + &format(tokens(model)),
+        header(opts, &sources) + &format_with(|| tokens(model)),
     )
 }
 

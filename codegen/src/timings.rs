@@ -1,0 +1,247 @@
+//! Where a regen spends its time (`cargo xtask regen --timings`): each stage of the pipeline
+//! records how long it took, per item when it runs per doc or per file. Off by default, and then
+//! a stage costs one relaxed atomic load. Stages running on several threads at once add up their
+//! busy time, so a stage's total can exceed the wall time of the run. Each record also holds the
+//! CPU time of the thread that ran it (Unix): on a machine shared with other work, where wall
+//! times include waiting for a core, it is the steadier measure of a stage's cost; for a stage
+//! that hands work to other threads it counts only the calling thread.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+static ENABLED: AtomicBool = AtomicBool::new(false);
+static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
+
+/// One timed run of a stage.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub stage: &'static str,
+    /// The doc or file it worked on, empty for a stage that runs once.
+    pub item: String,
+    pub elapsed: Duration,
+    /// CPU time of the running thread (zero where unknown).
+    pub cpu: Duration,
+}
+
+/// CPU time the calling thread has used.
+#[cfg(unix)]
+pub fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        ts.tv_sec.max(0) as u64,
+        ts.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
+/// CPU time (user and system) all threads of the process have used.
+#[cfg(unix)]
+pub fn process_cpu() -> Duration {
+    // SAFETY: an all-zero rusage is a valid value; the call only writes it.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `ru` is a valid, writable rusage.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
+        return Duration::ZERO;
+    }
+    let tv = |t: libc::timeval| {
+        Duration::new(t.tv_sec.max(0) as u64, 0) + Duration::from_micros(t.tv_usec.max(0) as u64)
+    };
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+/// CPU time all threads of the process have used (unknown here).
+#[cfg(not(unix))]
+pub fn process_cpu() -> Duration {
+    Duration::ZERO
+}
+
+/// CPU time the calling thread has used (unknown here).
+#[cfg(not(unix))]
+pub fn thread_cpu() -> Duration {
+    Duration::ZERO
+}
+
+/// Starts recording (dropping what was recorded before), or stops.
+pub fn enable(on: bool) {
+    if on {
+        take();
+    }
+    ENABLED.store(on, Ordering::Relaxed);
+}
+
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+/// Runs `f`, recording its time under `stage` when timings are on.
+pub fn time<R>(stage: &'static str, f: impl FnOnce() -> R) -> R {
+    time_item(stage, String::new, f)
+}
+
+/// [`time`] for one item of a stage (a doc, a file); `item` names it, called only when on.
+pub fn time_item<R>(
+    stage: &'static str,
+    item: impl FnOnce() -> String,
+    f: impl FnOnce() -> R,
+) -> R {
+    if !enabled() {
+        return f();
+    }
+    let (start, cpu) = (Instant::now(), thread_cpu());
+    let r = f();
+    let (elapsed, cpu) = (start.elapsed(), thread_cpu().saturating_sub(cpu));
+    record(stage, item(), elapsed, cpu);
+    r
+}
+
+/// Records a time measured by the caller.
+pub fn record(stage: &'static str, item: String, elapsed: Duration, cpu: Duration) {
+    if !enabled() {
+        return;
+    }
+    // A poisoned lock only loses timings, never the run.
+    if let Ok(mut r) = RECORDS.lock() {
+        r.push(Record {
+            stage,
+            item,
+            elapsed,
+            cpu,
+        });
+    }
+}
+
+/// Everything recorded so far, in the order recorded; clears the record.
+pub fn take() -> Vec<Record> {
+    RECORDS
+        .lock()
+        .map(|mut r| std::mem::take(&mut *r))
+        .unwrap_or_default()
+}
+
+/// Milliseconds with two decimals.
+fn ms(d: Duration) -> String {
+    format!("{:.2}", d.as_secs_f64() * 1e3)
+}
+
+/// One line of the report.
+struct Stage<'a> {
+    name: &'static str,
+    runs: usize,
+    total: Duration,
+    cpu: Duration,
+    max: Duration,
+    longest: &'a str,
+}
+
+/// A table of the records: per stage (first-recorded order) how many runs, their total wall and
+/// CPU time and the longest (with its item), then the `slowest` items of all per-item stages.
+pub fn report(records: &[Record], slowest: usize) -> String {
+    let mut stages: Vec<Stage> = Vec::new();
+    for r in records {
+        let i = match stages.iter().position(|s| s.name == r.stage) {
+            Some(i) => i,
+            None => {
+                stages.push(Stage {
+                    name: r.stage,
+                    runs: 0,
+                    total: Duration::ZERO,
+                    cpu: Duration::ZERO,
+                    max: Duration::ZERO,
+                    longest: "",
+                });
+                stages.len() - 1
+            }
+        };
+        let s = &mut stages[i];
+        s.runs += 1;
+        s.total += r.elapsed;
+        s.cpu += r.cpu;
+        if r.elapsed >= s.max {
+            s.max = r.elapsed;
+            s.longest = &r.item;
+        }
+    }
+    let width = stages
+        .iter()
+        .map(|s| s.name.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut out = format!(
+        "{:<width$} {:>5} {:>9} {:>9} {:>9}  longest\n",
+        "stage", "runs", "total ms", "cpu ms", "max ms"
+    );
+    for s in &stages {
+        out.push_str(&format!(
+            "{:<width$} {:>5} {:>9} {:>9} {:>9}  {}\n",
+            s.name,
+            s.runs,
+            ms(s.total),
+            ms(s.cpu),
+            ms(s.max),
+            s.longest
+        ));
+    }
+    let mut items: Vec<&Record> = records.iter().filter(|r| !r.item.is_empty()).collect();
+    items.sort_by_key(|r| std::cmp::Reverse(r.elapsed));
+    if !items.is_empty() && slowest > 0 {
+        out.push_str("slowest items:\n");
+        for r in items.iter().take(slowest) {
+            out.push_str(&format!(
+                "  {:>8} ms  {}  {}\n",
+                ms(r.elapsed),
+                r.stage,
+                r.item
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_report_sums_runs_per_stage_and_names_the_longest() {
+        let rec = |stage, item: &str, ms| Record {
+            stage,
+            item: item.to_string(),
+            elapsed: Duration::from_millis(ms),
+            cpu: Duration::from_millis(ms / 2),
+        };
+        let records = [
+            rec("parse", "", 3),
+            rec("format", "a.rs", 2),
+            rec("format", "b.rs", 5),
+        ];
+        let text = report(&records, 1);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        let cols = |l: &str| l.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(cols(lines[1]), ["parse", "1", "3.00", "1.00", "3.00"]);
+        assert_eq!(
+            cols(lines[2]),
+            ["format", "2", "7.00", "3.00", "5.00", "b.rs"]
+        );
+        assert_eq!(lines[3], "slowest items:");
+        assert_eq!(cols(lines[4]), ["5.00", "ms", "format", "b.rs"]);
+    }
+
+    #[test]
+    fn nothing_is_recorded_while_off() {
+        // Only this test touches the global switch (others call `report` on their own records).
+        enable(false);
+        let v = time("off", || 7);
+        assert_eq!(v, 7);
+        assert!(take().iter().all(|r| r.stage != "off"));
+    }
+}
