@@ -179,7 +179,7 @@ fn codec(md: &mut String, c: &Codec) {
 const CODEC_BOUNDS: &str = "What the columns measure: `runtime::Decoder` decodes each \
 instruction in place into one reused `Instruction` (the API for walking a stream); `decode` \
 returns each one as a value, pushed into a `Vec`; `runtime::Encoder` encodes through one \
-128-byte stack buffer kept across instructions.\n\n\
+512-byte stack buffer kept across instructions.\n\n\
 What bounds the codec (`perf record`, no hardware counters on this VM): decoding in place \
 removed the cost that bound the previous design, where each field was stored narrowly into a \
 value that was then moved whole, and the CPU cannot forward narrow stores to the wide loads of \
@@ -191,7 +191,7 @@ path; in the random mix every operand's class, modifier and enum value is random
 branches miss for most operands: the operand-class jump table and the opcode jump table take \
 the largest shares of samples, and the same random stream grouped by opcode (measured once: \
 no faster) shows that opcode dispatch is not what bounds it. That is why the random mix runs \
-at a third of the dg2 rate per instruction, and why moving it further needs branch-free \
+at a third of the dg2 byte rate (2.4 times the time per instruction), and why moving it further needs branch-free \
 operand decoding: operands kept as their raw bytes, decoded on access, a different typed API. \
 Encoding is bound the same way (dispatch on the instruction and on each operand's class; a \
 general operand is written inline) plus, each time the staging buffer is copied out, reads of \

@@ -4,6 +4,7 @@
 
 use crate::runtime::decoder::decode_push;
 use crate::runtime::object::{FileError, ObjReader, ObjWriter};
+use crate::runtime::Encoder;
 use crate::{DecodeError, DecodeErrorKind, Instruction};
 use alloc::format;
 use alloc::string::String;
@@ -109,9 +110,11 @@ impl InstructionStream {
 
     /// Appends the instructions, then the undecoded bytes.
     pub fn write(&self, w: &mut ObjWriter) {
+        let mut encoder = Encoder::new(&mut w.out);
         for (_, inst) in &self.instructions {
-            inst.encode(&mut w.out);
+            encoder.push(inst);
         }
+        drop(encoder);
         w.out.extend_from_slice(&self.undecoded);
     }
 
