@@ -192,8 +192,8 @@ pub(crate) const PLACEHOLDER: Option<Instruction> = Some(
 macro_rules! in_place {
     ($out:ident, $r:ident, $ty:ident) => {
         { if ! matches!($out, Instruction:: $ty (_)) { * $out = const { Instruction:: $ty
-        ($ty ::PLACEHOLDER) }; } if let Instruction:: $ty (x_) = $out { x_
-        .decode_fields_into(& mut $r) ?; } }
+        ($ty ::PLACEHOLDER) }; } #[allow(irrefutable_let_patterns)] if let Instruction::
+        $ty (x_) = $out { x_.decode_fields_into(& mut $r) ?; } }
     };
 }
 /// Decodes one instruction from the start of `bytes` into `out`, the same instruction

@@ -162,6 +162,8 @@ impl PredicateControl {
     /// No predication.
     pub const NONE: PredicateControl = PredicateControl(0);
     /// What decoding in place starts from.
+    // Unused by docs without fields of this type.
+    #[allow(dead_code)]
     pub(crate) const PLACEHOLDER: PredicateControl = PredicateControl::NONE;
 
     pub fn new(id: u16, combine: PredicateCombine, inverse: bool) -> Self {
@@ -251,6 +253,8 @@ pub struct RawOperand {
 
 impl RawOperand {
     /// What decoding in place starts from.
+    // Unused by docs without fields of this type.
+    #[allow(dead_code)]
     pub(crate) const PLACEHOLDER: RawOperand = RawOperand { id: 0, offset: 0 };
 }
 

@@ -208,6 +208,8 @@ fn decode_fn(model: &Model) -> TokenStream {
                 if !matches!($out, Instruction::$ty(_)) {
                     *$out = const { Instruction::$ty($ty::PLACEHOLDER) };
                 }
+                // Irrefutable when the docs define one instruction.
+                #[allow(irrefutable_let_patterns)]
                 if let Instruction::$ty(x_) = $out {
                     x_.decode_fields_into(&mut $r)?;
                 }
