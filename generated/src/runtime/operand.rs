@@ -380,30 +380,39 @@ impl VectorOperand {
 }
 
 impl Encode for VectorOperand {
-    /// General operands (most operands of real code) are written inline, in two word writes
-    /// (see [`Staging::le`]); the other classes in a call.
+    /// General operands and immediates of up to 4 bytes (nearly all operands of real code) are
+    /// written inline, in one or two word writes (see [`Staging::le`]); the other classes in a
+    /// call, which dispatches on the class through a jump table.
     #[inline(always)]
     fn put(&self, out: &mut Staging<'_>) {
-        if let VectorOperand::General {
-            modifier,
-            id,
-            row_offset,
-            col_offset,
-            region,
-        } = *self
-        {
-            let region = u64::from(region.0);
-            out.le(
-                u64::from(modifier & 7) << 3
-                    | u64::from(id) << 8
-                    | u64::from(row_offset) << 40
-                    | u64::from(col_offset) << 48
-                    | (region & 0xff) << 56,
-                8,
-            );
-            out.le(region >> 8, 1);
-        } else {
-            self.put_any(out);
+        match *self {
+            VectorOperand::General {
+                modifier,
+                id,
+                row_offset,
+                col_offset,
+                region,
+            } => {
+                let region = u64::from(region.0);
+                out.le(
+                    u64::from(modifier & 7) << 3
+                        | u64::from(id) << 8
+                        | u64::from(row_offset) << 40
+                        | u64::from(col_offset) << 48
+                        | (region & 0xff) << 56,
+                    8,
+                );
+                out.le(region >> 8, 1);
+            }
+            VectorOperand::Immediate(imm) if !Immediate::is_wide(imm.ty) => {
+                out.le(
+                    OperandClass::Immediate as u64
+                        | u64::from(imm.ty.as_u8()) << 8
+                        | (imm.value & 0xffff_ffff) << 16,
+                    6,
+                );
+            }
+            _ => self.put_any(out),
         }
     }
 }
