@@ -43,51 +43,11 @@ impl Instruction {
         out: &mut String,
     ) -> Result<(), PrintError> {
         match self {
-            Instruction::OwordSt(i) => {
-                if true {
-                    return print_oword_st_0(i, names, out);
-                }
-                Err(PrintError::NoTextForm {
-                    instruction: "OWORD_ST",
-                    why: "no form's selector holds",
-                })
-            }
-            Instruction::Scatter(i) => {
-                if true {
-                    return print_scatter_0(i, names, out);
-                }
-                Err(PrintError::NoTextForm {
-                    instruction: "SCATTER",
-                    why: "no form's selector holds",
-                })
-            }
-            Instruction::Scatter4Scaled(i) => {
-                if true {
-                    return print_scatter4_scaled_0(i, names, out);
-                }
-                Err(PrintError::NoTextForm {
-                    instruction: "SCATTER4_SCALED",
-                    why: "no form's selector holds",
-                })
-            }
-            Instruction::GatherScaled(i) => {
-                if true {
-                    return print_gather_scaled_0(i, names, out);
-                }
-                Err(PrintError::NoTextForm {
-                    instruction: "GATHER_SCALED",
-                    why: "no form's selector holds",
-                })
-            }
-            Instruction::QwScatter(i) => {
-                if true {
-                    return print_qw_scatter_0(i, names, out);
-                }
-                Err(PrintError::NoTextForm {
-                    instruction: "QW_SCATTER",
-                    why: "no form's selector holds",
-                })
-            }
+            Instruction::OwordSt(i) => print_oword_st_0(i, names, out),
+            Instruction::Scatter(i) => print_scatter_0(i, names, out),
+            Instruction::Scatter4Scaled(i) => print_scatter4_scaled_0(i, names, out),
+            Instruction::GatherScaled(i) => print_gather_scaled_0(i, names, out),
+            Instruction::QwScatter(i) => print_qw_scatter_0(i, names, out),
         }
     }
 }

@@ -109,12 +109,18 @@ fn tokens(model: &Model) -> TokenStream {
             });
             continue;
         }
+        // Forms are tried in doc order; the first whose selector always holds ends the chain.
         let mut tries = Vec::new();
+        let mut always = None;
         for (k, f) in &forms {
             let pf = format_ident!("print_{}_{}", inst.module.trim_end_matches('_'), k);
             let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
-            let cond = fixed_matches(inst, f);
-            tries.push(quote!(if #cond { return #pf(i, names, out); }));
+            if always.is_none() {
+                match fixed_matches(inst, f) {
+                    Some(cond) => tries.push(quote!(if #cond { return #pf(i, names, out); })),
+                    None => always = Some(quote!(#pf(i, names, out))),
+                }
+            }
             fns.push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
             fns.push(parse_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pp));
             by_mnemonic
@@ -122,10 +128,13 @@ fn tokens(model: &Model) -> TokenStream {
                 .or_default()
                 .push(quote!(#pp));
         }
+        let otherwise = always.unwrap_or_else(|| {
+            quote!(Err(PrintError::NoTextForm { instruction: #name, why: "no form's selector holds" }))
+        });
         print_arms.push(quote! {
             Instruction::#ty(i) => {
                 #(#tries)*
-                Err(PrintError::NoTextForm { instruction: #name, why: "no form's selector holds" })
+                #otherwise
             }
         });
     }
@@ -477,13 +486,19 @@ fn field_by_rust<'a>(inst: &'a InstModel, rust: &str) -> Option<&'a FieldModel> 
     inst.fields.values().find(|f| f.rust_name == rust)
 }
 
-fn fixed_matches(inst: &InstModel, f: &TextForm) -> TokenStream {
-    let conds = f.fixed.iter().filter_map(|(field, lo, mask, value)| {
-        let raw = raw_of(field_by_rust(inst, field)?);
-        let (lo, mask, value) = (lit(u64::from(*lo)), lit(*mask), lit(*value));
-        Some(quote!(((#raw >> #lo) & #mask) == #value))
-    });
-    quote!(true #(&& #conds)*)
+/// The condition under which `f` prints an instruction: its fixed bits hold; `None` when it
+/// fixes none, so it prints any.
+fn fixed_matches(inst: &InstModel, f: &TextForm) -> Option<TokenStream> {
+    let conds: Vec<_> = f
+        .fixed
+        .iter()
+        .filter_map(|(field, lo, mask, value)| {
+            let raw = raw_of(field_by_rust(inst, field)?);
+            let (lo, mask, value) = (lit(u64::from(*lo)), lit(*mask), lit(*value));
+            Some(quote!(((#raw >> #lo) & #mask) == #value))
+        })
+        .collect();
+    (!conds.is_empty()).then(|| quote!(#(#conds)&&*))
 }
 
 /// Every slot of a form, suffixes included.
