@@ -208,8 +208,8 @@ fn err(inst: &InstModel, field: &str, rule: &str) -> TokenStream {
     quote!(return Err(ValidationError { instruction: #name, field: #field, rule: #rule });)
 }
 
-/// The count's rules, on the list's length: it fits the count field, lies in the doc's range,
-/// and (prefix) names no more parameters than the format lists.
+/// The count's rules, on the list's length: it fits the count field and lies in the doc's
+/// range. (That a prefix names no more parameters than the format lists, its type ensures.)
 pub fn validate_count(inst: &InstModel, count: &FieldModel, c: &CountedModel) -> TokenStream {
     let list = ident(&c.rust_name);
     let t = count_int(count);
@@ -232,15 +232,7 @@ pub fn validate_count(inst: &InstModel, count: &FieldModel, c: &CountedModel) ->
         let (min, max) = (min as usize, max as usize);
         checks.push(quote!(if n_ < #min || n_ > #max { #e }));
     }
-    if c.kind == CountKind::Prefix {
-        let k = c.items.len();
-        let e = err(
-            inst,
-            fname,
-            &format!("at most {k} parameters: the ones this format lists"),
-        );
-        checks.push(quote!(if n_ > #k { #e }));
-    }
+    // A prefix list never holds more parameters than the format lists: its type cannot.
     quote! {
         let n_ = self.#list.len();
         #(#checks)*
@@ -375,7 +367,10 @@ Jumps.
     fn a_prefix_list_is_inline_with_one_slot_per_listed_parameter() {
         let (code, tests) = render("LDX", PARAMS);
         assert!(code.contains("use crate::runtime::InlineList;"), "{code}");
-        assert!(code.contains("pub params: InlineList<RawOperand, 3>,"), "{code}");
+        assert!(
+            code.contains("pub params: InlineList<RawOperand, 3>,"),
+            "{code}"
+        );
         assert!(
             code.contains("params: InlineList::new(RawOperand::PLACEHOLDER),"),
             "{code}"
@@ -385,7 +380,16 @@ Jumps.
         let refill = code.find("list_.clear();").expect("a refill");
         assert!(check < refill, "{code}");
         assert!(code.contains(".try_push(item_) .map_err("), "{code}");
-        assert!(!code.contains("Vec<RawOperand>") && !code.contains("reserve("), "{code}");
+        assert!(
+            !code.contains("Vec<RawOperand>") && !code.contains("reserve("),
+            "{code}"
+        );
+        // Validation keeps the doc's range; the capacity bounds the rest.
+        assert!(code.contains("if n_ < 1usize || n_ > 3usize {"), "{code}");
+        assert!(
+            !code.contains("parameters: the ones this format lists"),
+            "{code}"
+        );
         // The property test draws at most the three listed parameters into the inline list.
         assert!(
             tests.contains("proptest::collection::vec(support::raw_operand(), 1usize..=3usize)"),
