@@ -10,7 +10,9 @@
 
 use visa::generated::enums::ExecSizeExecutionMask;
 use visa::generated::load_3d::{ExecSizeSize, Load3d, Load3dLd, OpSamplerOperation};
-use visa::runtime::{DataType, DecodeErrorKind, Immediate, RawOperand, VectorOperand};
+use visa::runtime::{
+    CapacityError, DataType, DecodeErrorKind, Immediate, InlineList, RawOperand, VectorOperand,
+};
 use visa::{decode, Instruction, Platform};
 
 const LOAD_LZ: [u8; 39] = [
@@ -64,7 +66,10 @@ fn a_real_load_lz_with_three_parameters_decodes_exactly_its_bytes() {
     );
     assert_eq!(ld.surface, 6);
     assert_eq!(ld.dst, raw(0x36));
-    assert_eq!(ld.params, vec![raw(0x34), raw(0x38), raw(0x39)]);
+    assert_eq!(ld.params.as_slice(), [raw(0x34), raw(0x38), raw(0x39)]);
+    // Stored in place: room for the four parameters the format lists, and no more.
+    assert_eq!(ld.params.len(), 3);
+    assert_eq!(InlineList::<RawOperand, 4>::CAPACITY, Load3dLd::PARAMS.len());
     // The names are the format table's; for ld_lz the doc's notes call the third one `r`.
     assert_eq!(Load3dLd::PARAMS, &["U", "V", "Lod", "R"]);
     assert_eq!((ld.u(), ld.v(), ld.r()), (Some(&raw(0x34)), Some(&raw(0x38)), None));
@@ -102,14 +107,18 @@ fn the_parameter_count_follows_the_docs_range() {
         .validate(Platform::Xehp)
         .expect_err("NumParams 0");
     assert_eq!((e.instruction, e.field, e.rule), ("3D_LOAD", "NumParams", "Valid values are [1-15]"));
-    // Five parameters are within [1-15] but this format lists four.
-    ld.params = vec![raw(1); 5];
-    let e = Instruction::Load3d(Load3d::Ld(ld.clone()))
-        .validate(Platform::Xehp)
-        .expect_err("five parameters");
-    assert!(e.rule.contains("at most 4"), "{}", e.rule);
+    // Five parameters are within [1-15] but this format lists four: the list cannot hold them.
+    assert_eq!(
+        InlineList::try_from(&[raw(1); 5][..]).map(|l| ld.params = l),
+        Err(CapacityError { len: 5, capacity: 4 })
+    );
+    for _ in 0..4 {
+        ld.params.try_push(raw(1)).expect("room for the four listed parameters");
+    }
+    assert_eq!(ld.params.try_push(raw(1)), Err(raw(1)));
+    assert_eq!(Instruction::Load3d(Load3d::Ld(ld.clone())).validate(Platform::Xehp), Ok(()));
     // One parameter: NumParams is written from the list.
-    ld.params = vec![raw(0x34)];
+    ld.params = InlineList::try_from(&[raw(0x34)][..]).expect("one parameter fits");
     let mut out = Vec::new();
     Instruction::Load3d(Load3d::Ld(ld)).encode(&mut out);
     assert_eq!(out[20], 1);

@@ -7,6 +7,7 @@ pub mod codec;
 pub mod decoder;
 pub mod encoder;
 pub mod error;
+pub mod inline_list;
 pub mod object;
 pub mod operand;
 pub mod text;
@@ -15,6 +16,7 @@ pub use codec::{Decode, Encode, Reader, Staging};
 pub use decoder::Decoder;
 pub use encoder::Encoder;
 pub use error::{DecodeError, DecodeErrorInfo, DecodeErrorKind, ValidationError};
+pub use inline_list::{CapacityError, InlineList};
 pub use operand::{
     DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,
     Region, StateClass, VectorOperand,

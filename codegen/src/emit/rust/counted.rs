@@ -1,8 +1,9 @@
-//! Counted lists: one `Vec` member per list, whose length is what the count field encodes.
+//! Counted lists: one list member per list, whose length is what the count field encodes.
 //! The count is no member of its own, so the two can never disagree; decode reads exactly the
-//! count's items after checking that the bytes left can hold them.
+//! count's items after checking that the bytes left can hold them. A prefix list is an
+//! `InlineList` (capacity: the parameters its format lists), a repeat a `Vec`.
 
-use super::instruction::{decode_into, encode_value, field_type, validate_value};
+use super::instruction::{decode_into, encode_value, field_type, placeholder, validate_value};
 use super::{doc_text, docs, ident, int_ty};
 use crate::analyze::{CountedModel, FieldModel, FieldType, InstModel, VariantModel};
 use crate::schema::CountKind;
@@ -41,10 +42,43 @@ fn count_int(count: &FieldModel) -> TokenStream {
     }
 }
 
+/// The list member's type: a prefix list holds at most the parameters its format lists, so it
+/// is an `InlineList` of that capacity (filling it never allocates); a repeat has no static
+/// bound and is a `Vec`.
+pub fn list_type(inst: &InstModel, c: &CountedModel, item: &FieldModel) -> TokenStream {
+    let t = field_type(inst, item);
+    match c.kind {
+        CountKind::Repeat => quote!(Vec<#t>),
+        CountKind::Prefix => {
+            let n = proc_macro2::Literal::usize_unsuffixed(c.items.len());
+            quote!(InlineList<#t, #n>)
+        }
+    }
+}
+
+/// An empty list of the member's type, usable in a const (`PLACEHOLDER`).
+pub fn empty_list(inst: &InstModel, c: &CountedModel, item: &FieldModel) -> TokenStream {
+    match c.kind {
+        CountKind::Repeat => quote!(Vec::new()),
+        CountKind::Prefix => {
+            let filler = placeholder(inst, item);
+            quote!(InlineList::new(#filler))
+        }
+    }
+}
+
+/// Whether the instruction has a prefix list, whose type its module must import.
+pub fn has_inline_list(inst: &InstModel) -> bool {
+    inst.variants
+        .iter()
+        .flat_map(|v| &v.counted)
+        .any(|c| c.kind == CountKind::Prefix)
+}
+
 /// The list member's declaration.
 pub fn list_decl(inst: &InstModel, c: &CountedModel, item: &FieldModel) -> TokenStream {
     let name = ident(&c.rust_name);
-    let t = field_type(inst, item);
+    let t = list_type(inst, c, item);
     let doc = match c.kind {
         CountKind::Repeat => format!(
             "`{}` repeated `{}` times: `{}` is encoded as this list's length. {}",
@@ -60,7 +94,7 @@ pub fn list_decl(inst: &InstModel, c: &CountedModel, item: &FieldModel) -> Token
         ),
     };
     let doc = docs(&[doc]);
-    quote!(#doc pub #name: Vec<#t>)
+    quote!(#doc pub #name: #t)
 }
 
 /// Where a decoded list goes.
@@ -90,22 +124,27 @@ pub fn decode_list(
     let local = ident(&c.rust_name);
     let bytes = min_bytes(item);
     let item_local = ident("item_");
-    let (limit, name) = match c.kind {
+    let (limit, name, push) = match c.kind {
         CountKind::Prefix => {
             let k = c.items.len() as u64;
             let expected = format!("at most {k}: the parameters this format lists");
+            let too_many = quote! {
+                DecodeError::new(#count_name, rdr_.position(), DecodeErrorKind::InvalidValue { value: count_, expected: #expected })
+            };
             (
                 quote! {
                     if count_ > #k {
-                        return Err(DecodeError::new(#count_name, rdr_.position(), DecodeErrorKind::InvalidValue { value: count_, expected: #expected }));
+                        return Err(#too_many);
                     }
                 },
                 quote!(#owner::PARAMS[i_]),
+                // The count was checked against the capacity above; a full list is that error.
+                quote!(list_.try_push(#item_local).map_err(|_| #too_many)?;),
             )
         }
         CountKind::Repeat => {
             let n = &item.doc_name;
-            (quote!(), quote!(#n))
+            (quote!(), quote!(#n), quote!(list_.push(#item_local);))
         }
     };
     let dec = decode_into(inst, item, &item_local, name);
@@ -114,14 +153,24 @@ pub fn decode_list(
         #limit
         let n_ = rdr_.check_count(count_, #bytes, #count_name)?;
     };
+    let (new_list, refill) = match c.kind {
+        CountKind::Prefix => {
+            let empty = empty_list(inst, c, item);
+            (quote!(let mut list_ = #empty;), quote!(list_.clear();))
+        }
+        CountKind::Repeat => (
+            quote!(let mut list_ = Vec::with_capacity(n_);),
+            quote!(list_.clear(); list_.reserve(n_);),
+        ),
+    };
     match target {
         ListTarget::Local => quote! {
             let #local = {
                 #count_check
-                let mut list_ = Vec::with_capacity(n_);
+                #new_list
                 for i_ in 0..n_ {
                     #dec
-                    list_.push(#item_local);
+                    #push
                 }
                 list_
             };
@@ -130,11 +179,10 @@ pub fn decode_list(
             {
                 #count_check
                 let list_ = &mut self.#local;
-                list_.clear();
-                list_.reserve(n_);
+                #refill
                 for i_ in 0..n_ {
                     #dec
-                    list_.push(#item_local);
+                    #push
                 }
             }
         },
@@ -160,8 +208,8 @@ fn err(inst: &InstModel, field: &str, rule: &str) -> TokenStream {
     quote!(return Err(ValidationError { instruction: #name, field: #field, rule: #rule });)
 }
 
-/// The count's rules, on the list's length: it fits the count field, lies in the doc's range,
-/// and (prefix) names no more parameters than the format lists.
+/// The count's rules, on the list's length: it fits the count field and lies in the doc's
+/// range. (That a prefix names no more parameters than the format lists, its type ensures.)
 pub fn validate_count(inst: &InstModel, count: &FieldModel, c: &CountedModel) -> TokenStream {
     let list = ident(&c.rust_name);
     let t = count_int(count);
@@ -184,15 +232,7 @@ pub fn validate_count(inst: &InstModel, count: &FieldModel, c: &CountedModel) ->
         let (min, max) = (min as usize, max as usize);
         checks.push(quote!(if n_ < #min || n_ > #max { #e }));
     }
-    if c.kind == CountKind::Prefix {
-        let k = c.items.len();
-        let e = err(
-            inst,
-            fname,
-            &format!("at most {k} parameters: the ones this format lists"),
-        );
-        checks.push(quote!(if n_ > #k { #e }));
-    }
+    // A prefix list never holds more parameters than the format lists: its type cannot.
     quote! {
         let n_ = self.#list.len();
         #(#checks)*
@@ -254,5 +294,118 @@ pub fn accessors(inst: &InstModel, v: &VariantModel) -> TokenStream {
         #doc
         pub const PARAMS: &'static [&'static str] = &[#(#names),*];
         #(#fns)*
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::emit::Options;
+
+    /// A parameter list of three raw operands (the shape of `3D_LOAD`) and a jump table (the
+    /// shape of `tests/specs/counted`), rendered to Rust with whitespace collapsed.
+    fn render(name: &str, doc: &str) -> (String, String) {
+        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
+            name: format!("{name}.md"),
+            bytes: doc.as_bytes().to_vec(),
+        }]);
+        assert!(
+            !parsed.diagnostics.iter().any(|d| d.is_error()),
+            "{:?}",
+            parsed.diagnostics
+        );
+        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let files = super::super::render(&model, &Options::default());
+        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        let module = name.to_lowercase();
+        (
+            flat(&files[&format!("src/generated/{module}.rs")]),
+            flat(&files["src/generated/roundtrip.rs"]),
+        )
+    }
+
+    const PARAMS: &str = "## Opcode
+
+  LDX = 0x70
+
+## Format
+
+| | | | | | |
+| --- | --- | --- | --- | --- | --- |
+| 0x70(LDX) | Dst | NumParams | U | V | R |
+
+## Description
+
+Loads.
+
+- **Dst(raw_operand):** The destination
+- **NumParams(ub):** number of additional parameters for this instruction. Valid values are [1-3]
+- **U(raw_operand):** The first coordinate
+- **V(raw_operand):** The second coordinate
+- **R(raw_operand):** The third coordinate
+";
+
+    const TABLE: &str = "## Opcode
+
+  JMPX = 0x5b
+
+## Format
+
+| | | | | | |
+| --- | --- | --- | --- | --- | --- |
+| 0x5b(JMPX) | Num_labels | Index | Label0 | LabelN | Label(Num_labels-1) |
+
+## Description
+
+Jumps.
+
+- **Num_labels(ub):** Number of labels in the jump table. Must be in the range [1..32]
+- **Index(ub):** The index of the label to jump to
+- **Label0(uw):** The id of a label of the label table.
+";
+
+    #[test]
+    fn a_prefix_list_is_inline_with_one_slot_per_listed_parameter() {
+        let (code, tests) = render("LDX", PARAMS);
+        assert!(code.contains("use crate::runtime::InlineList;"), "{code}");
+        assert!(
+            code.contains("pub params: InlineList<RawOperand, 3>,"),
+            "{code}"
+        );
+        assert!(
+            code.contains("params: InlineList::new(RawOperand::PLACEHOLDER),"),
+            "{code}"
+        );
+        // Decoding in place refills the list; the count is checked before anything is read.
+        let check = code.find("if count_ > 3u64 {").expect("a capacity check");
+        let refill = code.find("list_.clear();").expect("a refill");
+        assert!(check < refill, "{code}");
+        assert!(code.contains(".try_push(item_) .map_err("), "{code}");
+        assert!(
+            !code.contains("Vec<RawOperand>") && !code.contains("reserve("),
+            "{code}"
+        );
+        // Validation keeps the doc's range; the capacity bounds the rest.
+        assert!(code.contains("if n_ < 1usize || n_ > 3usize {"), "{code}");
+        assert!(
+            !code.contains("parameters: the ones this format lists"),
+            "{code}"
+        );
+        // The property test draws at most the three listed parameters into the inline list.
+        assert!(
+            tests.contains("proptest::collection::vec(support::raw_operand(), 1usize..=3usize)"),
+            "{tests}"
+        );
+        assert!(
+            tests.contains("let mut list = crate::generated::ldx::Ldx::PLACEHOLDER.params;"),
+            "{tests}"
+        );
+    }
+
+    #[test]
+    fn a_repeated_field_stays_a_vec() {
+        let (code, _) = render("JMPX", TABLE);
+        assert!(code.contains("pub label: Vec<u16>,"), "{code}");
+        assert!(code.contains("label: Vec::new(),"), "{code}");
+        assert!(!code.contains("InlineList"), "{code}");
     }
 }

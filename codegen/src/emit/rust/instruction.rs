@@ -473,7 +473,8 @@ fn fields_struct(
             Slot::List(c, item) => {
                 decls.push(counted::list_decl(inst, c, item));
                 let lname = ident(&c.rust_name);
-                blanks.push(quote!(#lname: Vec::new()));
+                let empty = counted::empty_list(inst, c, item);
+                blanks.push(quote!(#lname: #empty));
                 in_place.push(counted::decode_list(
                     inst,
                     v,
@@ -614,6 +615,14 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
     head.extend(doc_code("Text", &inst.text));
     head.extend(doc_code("Notes", &inst.notes));
     let inst_doc = docs(&head);
+    // Only modules with a prefix list import its type, so no other module changes.
+    let inline_list = if counted::has_inline_list(inst) {
+        quote!(
+            use crate::runtime::InlineList;
+        )
+    } else {
+        quote!()
+    };
     let prelude = quote! {
         #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_parens)]
         use crate::runtime::{
@@ -623,6 +632,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
         use super::enums::*;
         use super::Platform;
         use alloc::vec::Vec;
+        #inline_list
     };
     if let Some(canonical) = &inst.alias_of {
         let target = model.instructions.iter().find(|i| &i.doc_name == canonical);

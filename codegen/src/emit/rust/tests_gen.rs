@@ -151,7 +151,25 @@ fn list_strategy(
     }
     let (lo, hi) = (lo as usize, hi.max(lo) as usize);
     let s = strategy(inst, v, item);
-    quote!(proptest::collection::vec(#s, #lo..=#hi))
+    let vec = quote!(proptest::collection::vec(#s, #lo..=#hi));
+    match c.kind {
+        CountKind::Repeat => vec,
+        // At most the listed parameters, so every vector fits the inline list.
+        CountKind::Prefix => {
+            let owner = if inst.variants.len() > 1 {
+                path(inst, &format!("{}{}", inst.rust_name, v.rust_name))
+            } else {
+                path(inst, &inst.rust_name)
+            };
+            let list = ident(&c.rust_name);
+            quote! {
+                #vec.prop_filter_map("no more parameters than listed", |items| {
+                    let mut list = #owner::PLACEHOLDER.#list;
+                    list.try_extend_from_slice(&items).ok().map(|()| list)
+                })
+            }
+        }
+    }
 }
 
 /// Nested tuples of at most eight strategies: proptest implements `Strategy` for tuples of up
