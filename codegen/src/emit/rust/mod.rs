@@ -40,12 +40,6 @@ pub(crate) fn format(tokens: TokenStream) -> String {
     };
     let text = timings::time("rust: prettyplease", || prettyplease::unparse(&file));
     timings::time("rust: drop syntax tree", || drop(file));
-    if std::env::var_os("EXP").is_some() {
-        let f2 = timings::time("exp: syn from text", || syn::parse_file(&text).unwrap());
-        let ts: TokenStream = timings::time("exp: lex text", || text.parse().unwrap());
-        let f3: syn::File = timings::time("exp: syn from lexed", || syn::parse2(ts).unwrap());
-        drop((f2, f3));
-    }
     text
 }
 
