@@ -11,16 +11,20 @@ pub const THREADS_VAR: &str = "VISA_THREADS";
 
 /// How many threads to use: the cores available (or `VISA_THREADS`), at most one per item.
 fn threads(items: usize) -> usize {
+    cap().min(items).max(1)
+}
+
+/// The most threads a map uses: the cores available, or `VISA_THREADS`.
+pub fn cap() -> usize {
     static CAP: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    let cap = *CAP.get_or_init(|| {
+    *CAP.get_or_init(|| {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         std::env::var(THREADS_VAR)
             .ok()
             .and_then(|v| v.trim().parse::<usize>().ok())
             .filter(|&n| n >= 1)
             .unwrap_or(cores)
-    });
-    cap.min(items).max(1)
+    })
 }
 
 /// `items.iter().map(f).collect()`, on every core. Items are handed out one at a time in order

@@ -131,19 +131,22 @@ fn ms(d: Duration) -> String {
     format!("{:.2}", d.as_secs_f64() * 1e3)
 }
 
-/// One line of the report.
-struct Stage<'a> {
-    name: &'static str,
-    runs: usize,
-    total: Duration,
-    cpu: Duration,
-    max: Duration,
-    longest: &'a str,
+/// One stage's records added up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stage<'a> {
+    pub name: &'static str,
+    pub runs: usize,
+    /// Wall time of all its runs (runs on several threads at once each count).
+    pub total: Duration,
+    /// CPU time of the threads that ran it.
+    pub cpu: Duration,
+    /// The longest run, and the item it worked on.
+    pub max: Duration,
+    pub longest: &'a str,
 }
 
-/// A table of the records: per stage (first-recorded order) how many runs, their total wall and
-/// CPU time and the longest (with its item), then the `slowest` items of all per-item stages.
-pub fn report(records: &[Record], slowest: usize) -> String {
+/// The records added up per stage, in the order each stage was first recorded.
+pub fn stages(records: &[Record]) -> Vec<Stage<'_>> {
     let mut stages: Vec<Stage> = Vec::new();
     for r in records {
         let i = match stages.iter().position(|s| s.name == r.stage) {
@@ -169,6 +172,13 @@ pub fn report(records: &[Record], slowest: usize) -> String {
             s.longest = &r.item;
         }
     }
+    stages
+}
+
+/// A table of the records: per stage (first-recorded order) how many runs, their total wall and
+/// CPU time and the longest (with its item), then the `slowest` items of all per-item stages.
+pub fn report(records: &[Record], slowest: usize) -> String {
+    let stages = stages(records);
     let width = stages
         .iter()
         .map(|s| s.name.len())
@@ -234,6 +244,44 @@ mod tests {
         );
         assert_eq!(lines[3], "slowest items:");
         assert_eq!(cols(lines[4]), ["5.00", "ms", "format", "b.rs"]);
+    }
+
+    #[test]
+    fn stages_add_up_wall_and_cpu_per_stage_in_first_recorded_order() {
+        let rec = |stage, item: &str, wall, cpu| Record {
+            stage,
+            item: item.to_string(),
+            elapsed: Duration::from_millis(wall),
+            cpu: Duration::from_millis(cpu),
+        };
+        let records = [
+            rec("format", "a.rs", 2, 1),
+            rec("parse", "", 3, 3),
+            rec("format", "b.rs", 5, 4),
+        ];
+        let s = stages(&records);
+        let ms = Duration::from_millis;
+        assert_eq!(
+            s,
+            [
+                Stage {
+                    name: "format",
+                    runs: 2,
+                    total: ms(7),
+                    cpu: ms(5),
+                    max: ms(5),
+                    longest: "b.rs"
+                },
+                Stage {
+                    name: "parse",
+                    runs: 1,
+                    total: ms(3),
+                    cpu: ms(3),
+                    max: ms(3),
+                    longest: ""
+                }
+            ]
+        );
     }
 
     #[test]

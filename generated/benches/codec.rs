@@ -10,11 +10,19 @@
 //! The stream is built from random bytes: every candidate whose decode succeeds is a valid
 //! instruction, so no hand-written generator can drift from the spec. Extra figures (stream
 //! size, mix, allocations) are written to `target/visa-bench/codec.json` for `cargo xtask bench`.
+//!
+//! What bounds the random stream is measured beside it: variants of the same stream with one
+//! source of unpredictability removed at a time (groups `codec_<variant>`, decode and encode
+//! only): `by_opcode`, the same instructions grouped by instruction (the opcode dispatch
+//! becomes predictable, operands stay random); `one_instance`, the same opcode sequence with
+//! each instruction always the same bytes (operands repeat with the opcode); and both.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 mod support;
 
@@ -58,6 +66,17 @@ struct Stream {
     bytes: Vec<u8>,
     count: usize,
     per_instruction: BTreeMap<&'static str, usize>,
+    /// The same stream with one source of unpredictability removed at a time: name, bytes,
+    /// instruction count.
+    variants: Vec<(&'static str, Vec<u8>, usize)>,
+}
+
+/// One instruction of the stream: its pool (one per instruction, in name order) and which
+/// instance of the pool.
+#[derive(Clone, Copy)]
+struct Pick {
+    pool: usize,
+    instance: usize,
 }
 
 /// Valid instructions found by decoding random candidates, round-robin over instructions so every
@@ -89,23 +108,51 @@ fn stream() -> Stream {
             }
         }
     }
-    let mut s = Stream {
-        bytes: Vec::new(),
-        count: 0,
-        per_instruction: BTreeMap::new(),
-    };
     let pools: Vec<_> = found.into_iter().collect();
-    if pools.is_empty() {
-        return s;
+    let mut picks = Vec::with_capacity(STREAM_LEN);
+    let mut per_instruction = BTreeMap::new();
+    while !pools.is_empty() && picks.len() < STREAM_LEN {
+        let pool = picks.len() % pools.len();
+        let instance = (rng.next() as usize) % pools[pool].1.len();
+        picks.push(Pick { pool, instance });
+        *per_instruction.entry(pools[pool].0).or_default() += 1;
     }
-    while s.count < STREAM_LEN {
-        let (op, pool) = &pools[s.count % pools.len()];
-        let inst = &pool[(rng.next() as usize) % pool.len()];
-        s.bytes.extend_from_slice(inst);
-        s.count += 1;
-        *s.per_instruction.entry(op).or_default() += 1;
+    let concat = |picks: &[Pick]| -> Vec<u8> {
+        picks
+            .iter()
+            .flat_map(|p| pools[p.pool].1[p.instance].iter().copied())
+            .collect()
+    };
+    // Grouped by instruction (a stable sort: the same multiset of instructions, the same
+    // bytes), the opcode dispatch becomes predictable while operands stay random.
+    let mut grouped = picks.clone();
+    grouped.sort_by_key(|p| p.pool);
+    // Always the first instance of each instruction: each operand's class, modifier and values
+    // repeat with the opcode.
+    let first = |picks: &[Pick]| -> Vec<Pick> {
+        picks
+            .iter()
+            .map(|p| Pick {
+                pool: p.pool,
+                instance: 0,
+            })
+            .collect()
+    };
+    let variants = vec![
+        ("by_opcode", concat(&grouped), grouped.len()),
+        ("one_instance", concat(&first(&picks)), picks.len()),
+        (
+            "by_opcode_one_instance",
+            concat(&first(&grouped)),
+            grouped.len(),
+        ),
+    ];
+    Stream {
+        bytes: concat(&picks),
+        count: picks.len(),
+        per_instruction,
+        variants,
     }
-    s
 }
 
 fn decode_all(bytes: &[u8], out: &mut Vec<visa::Instruction>) {
@@ -142,19 +189,41 @@ fn decode_each(bytes: &[u8]) -> usize {
 }
 
 fn stream_group(c: &mut Criterion, group: &str, bytes: &[u8], count: usize) {
-    let mut decoded = Vec::with_capacity(count);
-    decode_all(bytes, &mut decoded);
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function("decode", |b| {
-        b.iter(|| decode_each(std::hint::black_box(bytes)))
-    });
+    decode_and_encode(&mut g, bytes, count);
     g.bench_function("decode_collect", |b| {
         let mut out = Vec::with_capacity(count);
         b.iter(|| {
             out.clear();
             decode_all(std::hint::black_box(bytes), &mut out);
         })
+    });
+    g.bench_function("memcpy", |b| {
+        let mut out = vec![0u8; bytes.len()];
+        b.iter(|| out.copy_from_slice(std::hint::black_box(bytes)))
+    });
+    g.finish();
+}
+
+/// A variant of the random stream, decoded and encoded only, measured for less time: it is
+/// compared with the random stream's figures of the same run.
+fn variant_group(c: &mut Criterion, group: &str, bytes: &[u8], count: usize) {
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.warm_up_time(Duration::from_secs(1));
+    g.measurement_time(Duration::from_secs(3));
+    decode_and_encode(&mut g, bytes, count);
+    g.finish();
+}
+
+/// `decode` (through [`visa::runtime::Decoder`]) and `encode` (through
+/// [`visa::runtime::Encoder`]) of the whole stream.
+fn decode_and_encode(g: &mut BenchmarkGroup<'_, WallTime>, bytes: &[u8], count: usize) {
+    let mut decoded = Vec::with_capacity(count);
+    decode_all(bytes, &mut decoded);
+    g.bench_function("decode", |b| {
+        b.iter(|| decode_each(std::hint::black_box(bytes)))
     });
     g.bench_function("encode", |b| {
         let mut out = Vec::with_capacity(bytes.len());
@@ -166,11 +235,6 @@ fn stream_group(c: &mut Criterion, group: &str, bytes: &[u8], count: usize) {
             }
         })
     });
-    g.bench_function("memcpy", |b| {
-        let mut out = vec![0u8; bytes.len()];
-        b.iter(|| out.copy_from_slice(std::hint::black_box(bytes)))
-    });
-    g.finish();
 }
 
 /// Heap allocations of decoding every instruction of `bytes` once (the Vec reserved first).
@@ -201,8 +265,19 @@ fn benches(c: &mut Criterion) {
         ),
         None => "null".to_string(),
     };
+    let variants_json = s
+        .variants
+        .iter()
+        .map(|(name, bytes, count)| {
+            format!(
+                "\"{name}\": {{\"instructions\": {count}, \"bytes\": {}}}",
+                bytes.len()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
     let report = format!(
-        "{{\"instructions\": {}, \"bytes\": {}, \"instructions_mixed\": {}, \"instructions_in_crate\": {}, \"allocations\": {}, \"allocations_per_decode\": {:.4}, \"allocations_per_stream_decode\": {:.4}, \"instruction_size\": {}, \"dg2\": {dg2_json}}}\n",
+        "{{\"instructions\": {}, \"bytes\": {}, \"instructions_mixed\": {}, \"instructions_in_crate\": {}, \"allocations\": {}, \"allocations_per_decode\": {:.4}, \"allocations_per_stream_decode\": {:.4}, \"instruction_size\": {}, \"variants\": {{{variants_json}}}, \"dg2\": {dg2_json}}}\n",
         s.count,
         s.bytes.len(),
         s.per_instruction.len(),
@@ -221,6 +296,9 @@ fn benches(c: &mut Criterion) {
     eprint!("codec stream: {report}");
 
     stream_group(c, "codec", &s.bytes, s.count);
+    for (name, bytes, count) in &s.variants {
+        variant_group(c, &format!("codec_{name}"), bytes, *count);
+    }
     if let Some((bytes, count)) = &dg2 {
         stream_group(c, "dg2", bytes, *count);
     }

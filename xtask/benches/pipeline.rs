@@ -34,6 +34,34 @@ fn corpus() -> Vec<(String, Vec<codegen::parse::SourceFile>)> {
     .collect()
 }
 
+/// Writes one timed regen's stages for `cargo xtask bench`: wall and CPU of the whole regen
+/// (CPU of all threads), the threads a stage may use, and each stage's runs, wall and CPU time.
+fn write_stages(runs: usize, wall: Duration, cpu: Duration, records: &[codegen::timings::Record]) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let stages: Vec<_> = codegen::timings::stages(records)
+        .iter()
+        .map(|s| {
+            serde_json::json!({"stage": s.name, "runs": s.runs, "wall_ms": ms(s.total),
+                "cpu_ms": ms(s.cpu)})
+        })
+        .collect();
+    let json = serde_json::json!({
+        "timed_runs": runs,
+        "threads": codegen::par::cap(),
+        "wall_ms": ms(wall),
+        "cpu_ms": ms(cpu),
+        "syn_parse_stage": codegen::emit::rust::SYN_PARSE_STAGE,
+        "prettyplease_stage": codegen::emit::rust::PRETTYPLEASE_STAGE,
+        "stages": stages,
+    });
+    let dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| xtask::workspace_root().join("target"))
+        .join("visa-bench");
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join("regen-stages.json"), format!("{json:#}\n"));
+}
+
 fn benches(c: &mut Criterion) {
     let corpora = corpus();
     if corpora.is_empty() {
@@ -73,13 +101,14 @@ fn benches(c: &mut Criterion) {
         std::fs::create_dir(&dir).expect("output dir");
         dir
     };
-    // `REGEN_TIMINGS=N`: before measuring, N regens as the bench runs them with the stages
-    // timed (`cargo xtask regen --timings`), the one of median wall time reported: where a warm
-    // regen goes (`VISA_THREADS=1` for one thread).
+    // Before measuring, `REGEN_TIMINGS` (default 5) regens as the bench runs them with the
+    // stages timed (`cargo xtask regen --timings`); the one of median wall time is printed and
+    // written to `visa-bench/regen-stages.json` for `cargo xtask bench`: where a warm regen
+    // goes (`VISA_THREADS=1` for one thread).
     let timed_runs: usize = std::env::var("REGEN_TIMINGS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+        .unwrap_or(5);
     let mut runs = Vec::new();
     for _ in 0..timed_runs {
         let dir = empty_dir();
@@ -89,17 +118,17 @@ fn benches(c: &mut Criterion) {
         codegen::timings::time("write (wall)", || xtask::write::apply(&dir, &g.files))
             .expect("written");
         drop(g);
-        codegen::timings::record(
-            "regen (wall; cpu of all threads)",
-            String::new(),
+        let (wall, cpu) = (
             start.elapsed(),
             codegen::timings::process_cpu().saturating_sub(cpu),
         );
-        runs.push((start.elapsed(), codegen::timings::take()));
+        codegen::timings::record("regen (wall; cpu of all threads)", String::new(), wall, cpu);
+        runs.push((wall, cpu, codegen::timings::take()));
     }
-    runs.sort_by_key(|(wall, _)| *wall);
-    if let Some((_, records)) = runs.get(runs.len() / 2) {
+    runs.sort_by_key(|(wall, _, _)| *wall);
+    if let Some((wall, cpu, records)) = runs.get(runs.len() / 2) {
         eprint!("{}", codegen::timings::report(records, 8));
+        write_stages(timed_runs, *wall, *cpu, records);
     }
     codegen::timings::enable(false);
     c.bench_function("regen_corpus_first_run", |b| {

@@ -105,10 +105,22 @@ pub(crate) struct Stream {
     pub(crate) bytes: f64,
 }
 
+/// Criterion figures of one variant of the random stream (see `generated/benches/codec.rs`):
+/// the same stream with one source of unpredictability removed.
+pub(crate) struct Variant {
+    pub(crate) name: String,
+    pub(crate) decode: Estimate,
+    pub(crate) encode: Estimate,
+    pub(crate) instructions: f64,
+    pub(crate) bytes: f64,
+}
+
 /// The figures of one generated crate's benches.
 pub(crate) struct Codec {
     pub(crate) label: &'static str,
     pub(crate) random: Stream,
+    /// Variants of the random stream, in the order codec.json lists them.
+    pub(crate) variants: Vec<Variant>,
     pub(crate) dg2: Option<Stream>,
     pub(crate) stats: serde_json::Value,
     pub(crate) files: Option<(serde_json::Value, [Estimate; 4])>,
@@ -126,8 +138,83 @@ fn stream(crit: &Path, group: &str, stats: &serde_json::Value) -> Option<Stream>
     })
 }
 
+/// The variants codec.json lists whose estimates criterion wrote (group `codec_<name>`).
+fn variants(crit: &Path, stats: &serde_json::Value) -> Vec<Variant> {
+    let Some(listed) = stats["variants"].as_object() else {
+        return Vec::new();
+    };
+    listed
+        .iter()
+        .filter_map(|(name, v)| {
+            let get = |id: &str| read_estimate(crit, &format!("codec_{name}/{id}"));
+            Some(Variant {
+                name: name.clone(),
+                decode: get("decode")?,
+                encode: get("encode")?,
+                instructions: v["instructions"].as_f64()?,
+                bytes: v["bytes"].as_f64()?,
+            })
+        })
+        .collect()
+}
+
+/// One stage of a timed regen: its runs (on all threads), their wall and CPU time.
+pub(crate) struct StageTime {
+    pub(crate) stage: String,
+    pub(crate) runs: usize,
+    pub(crate) wall_ms: f64,
+    pub(crate) cpu_ms: f64,
+}
+
+/// One full regen with its stages timed, as the pipeline bench wrote it (regen-stages.json).
+pub(crate) struct RegenStages {
+    /// How many timed regens ran; this is the one of median wall time.
+    pub(crate) timed_runs: usize,
+    /// The most threads a stage could use (the cores available).
+    pub(crate) threads: usize,
+    pub(crate) wall_ms: f64,
+    /// CPU time of all threads.
+    pub(crate) cpu_ms: f64,
+    /// The stages of formatting through syn and prettyplease.
+    pub(crate) format_stages: [String; 2],
+    pub(crate) stages: Vec<StageTime>,
+}
+
+/// Reads what the pipeline bench wrote; `None` when absent or malformed.
+pub(crate) fn regen_stages(json: &serde_json::Value) -> Option<RegenStages> {
+    let name = |k: &str| json[k].as_str().map(str::to_string);
+    let stages = json["stages"]
+        .as_array()?
+        .iter()
+        .map(|s| {
+            Some(StageTime {
+                stage: s["stage"].as_str()?.to_string(),
+                runs: usize::try_from(s["runs"].as_u64()?).ok()?,
+                wall_ms: s["wall_ms"].as_f64()?,
+                cpu_ms: s["cpu_ms"].as_f64()?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(RegenStages {
+        timed_runs: usize::try_from(json["timed_runs"].as_u64()?).ok()?,
+        threads: usize::try_from(json["threads"].as_u64()?).ok()?,
+        wall_ms: json["wall_ms"].as_f64()?,
+        cpu_ms: json["cpu_ms"].as_f64()?,
+        format_stages: [name("syn_parse_stage")?, name("prettyplease_stage")?],
+        stages,
+    })
+}
+
+/// The shared reference directory: `$VISA_SHARED`, else `../shared` beside the workspace (as
+/// the benches find it).
+fn shared_dir() -> PathBuf {
+    std::env::var_os("VISA_SHARED")
+        .map(|p| std::path::absolute(&p).unwrap_or_else(|_| p.into()))
+        .unwrap_or_else(|| workspace_root().join("../shared"))
+}
+
 fn codec_run(label: &'static str, manifest: &Path, target: &Path) -> Result<Codec, String> {
-    let shared = workspace_root().join("../shared");
+    let shared = shared_dir();
     for bench in ["codec", "files"] {
         run(cargo()
             .args(["bench", "--bench", bench, "--manifest-path"])
@@ -142,6 +229,7 @@ fn codec_run(label: &'static str, manifest: &Path, target: &Path) -> Result<Code
     };
     let stats = json("codec.json").ok_or("no codec.json from the codec bench")?;
     let random = stream(&crit, "codec", &stats).ok_or("no criterion estimates for codec/*")?;
+    let variants = variants(&crit, &stats);
     let dg2 = stream(&crit, "dg2", &stats["dg2"]);
     let files = json("files.json").and_then(|f| {
         let get = |id: &str| read_estimate(&crit, &format!("files/{id}"));
@@ -150,6 +238,7 @@ fn codec_run(label: &'static str, manifest: &Path, target: &Path) -> Result<Code
     Ok(Codec {
         label,
         random,
+        variants,
         dg2,
         stats,
         files,
@@ -173,7 +262,7 @@ pub fn bench() -> u8 {
 fn bench_inner() -> Result<PathBuf, String> {
     let root = workspace_root();
     let work = root.join("target/xtask-bench");
-    let corpus = root.join("../shared/visa-docs/current/instructions");
+    let corpus = shared_dir().join("visa-docs/current/instructions");
     if !corpus.is_dir() {
         return Err(format!(
             "{} is absent: the benches need the shared corpus",
@@ -185,12 +274,17 @@ fn bench_inner() -> Result<PathBuf, String> {
     run(cargo()
         .args(["bench", "-p", "xtask", "--bench", "pipeline"])
         .current_dir(&root)
+        .env("VISA_SHARED", shared_dir())
         .env("CARGO_TARGET_DIR", &pipeline_target))?;
     let crit = pipeline_target.join("criterion");
     let get = |id: &str| read_estimate(&crit, id).ok_or(format!("no criterion estimate for {id}"));
     let parse = get("parse_corpus_all")?;
     let first = get("regen_corpus_first_run")?;
     let noop = get("regen_corpus_noop_rerun")?;
+    let regen = std::fs::read_to_string(pipeline_target.join("visa-bench/regen-stages.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .and_then(|v| regen_stages(&v));
 
     // 2. Codec throughput and allocations, on the spec crate and the full-corpus crate.
     let spec_crate = work.join("visa-spec");
@@ -236,6 +330,7 @@ fn bench_inner() -> Result<PathBuf, String> {
         parse,
         first,
         noop,
+        regen: regen.as_ref(),
         codecs: &codecs,
         builds: &builds,
     });
@@ -273,5 +368,54 @@ mod tests {
         let e = read_estimate(dir.path(), "g/b").unwrap();
         assert_eq!((e.median, e.low, e.high), (10.0, 9.0, 12.5));
         assert!(read_estimate(dir.path(), "g/missing").is_none());
+    }
+
+    #[test]
+    fn reads_the_variants_codec_json_lists_and_criterion_measured() {
+        let dir = tempfile::tempdir().unwrap();
+        for (group, median) in [
+            ("codec_by_opcode/decode", 3.0),
+            ("codec_by_opcode/encode", 2.0),
+        ] {
+            let est = dir.path().join(group).join("new");
+            std::fs::create_dir_all(&est).unwrap();
+            std::fs::write(
+                est.join("estimates.json"),
+                format!(r#"{{"median":{{"confidence_interval":{{"lower_bound":1.0,"upper_bound":4.0}},"point_estimate":{median}}}}}"#),
+            )
+            .unwrap();
+        }
+        // `one_instance` is listed but was not measured (filtered out): left out.
+        let stats = serde_json::json!({"variants": {
+            "by_opcode": {"instructions": 10, "bytes": 200},
+            "one_instance": {"instructions": 10, "bytes": 190}}});
+        let v = variants(dir.path(), &stats);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].name, "by_opcode");
+        assert_eq!((v[0].decode.median, v[0].encode.median), (3.0, 2.0));
+        assert_eq!((v[0].instructions, v[0].bytes), (10.0, 200.0));
+        assert!(variants(dir.path(), &serde_json::json!({})).is_empty());
+    }
+
+    #[test]
+    fn reads_the_timed_regen_the_pipeline_bench_wrote() {
+        let json = serde_json::json!({"timed_runs": 5, "threads": 2, "wall_ms": 140.5,
+            "cpu_ms": 230.25, "syn_parse_stage": "rust: syn::parse2",
+            "prettyplease_stage": "rust: prettyplease",
+            "stages": [{"stage": "analyze", "runs": 1, "wall_ms": 3.5, "cpu_ms": 3.25}]});
+        let r = regen_stages(&json).unwrap();
+        assert_eq!((r.timed_runs, r.threads), (5, 2));
+        assert_eq!((r.wall_ms, r.cpu_ms), (140.5, 230.25));
+        assert_eq!(r.format_stages, ["rust: syn::parse2", "rust: prettyplease"]);
+        assert_eq!(r.stages.len(), 1);
+        let s = &r.stages[0];
+        assert_eq!(
+            (s.stage.as_str(), s.runs, s.wall_ms, s.cpu_ms),
+            ("analyze", 1, 3.5, 3.25)
+        );
+        // A stage without its CPU time makes the whole record unreadable, not a zero.
+        let mut broken = json.clone();
+        broken["stages"][0]["cpu_ms"] = serde_json::Value::Null;
+        assert!(regen_stages(&broken).is_none());
     }
 }

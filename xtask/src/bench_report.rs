@@ -1,7 +1,7 @@
 //! BENCHMARKS.md from the figures `cargo xtask bench` measured: one table per goal of the
 //! performance issue, each goal marked met or missed, and for a missed one what bounds it.
 
-use crate::bench::{Codec, Estimate, Stream};
+use crate::bench::{Codec, Estimate, RegenStages, Stream};
 use std::fmt::Write as _;
 
 /// Everything one run measured.
@@ -11,6 +11,8 @@ pub(crate) struct Figures<'a> {
     pub parse: Estimate,
     pub first: Estimate,
     pub noop: Estimate,
+    /// One full regen with its stages timed, when the pipeline bench wrote it.
+    pub regen: Option<&'a RegenStages>,
     pub codecs: &'a [Codec],
     /// Label, clean debug build (s), clean release build (s), generated lines.
     pub builds: &'a [(&'static str, f64, f64, usize)],
@@ -113,6 +115,7 @@ fn generator(md: &mut String, f: &Figures<'_>) {
         Some(NOOP_GOAL_MS),
     );
     md.push('\n');
+    crate::bench_bounds::regen(md, f.regen, REGEN_GOAL_MS);
 }
 
 fn codec(md: &mut String, c: &Codec) {
@@ -170,31 +173,38 @@ fn codec(md: &mut String, c: &Codec) {
                 e / 1e9
             );
         }
-        let _ = writeln!(md, "\n{CODEC_BOUNDS}");
+        let _ = writeln!(md, "\n{CODEC_COLUMNS}\n");
+        let _ = writeln!(
+            md,
+            "{CODEC_BOUNDS_HEAD} one indirect jump over {} opcodes per instruction, {CODEC_BOUNDS_TAIL}\n",
+            c.stats["instructions_in_crate"]
+        );
+        crate::bench_bounds::random_mix(md, c);
+        return;
     }
     md.push('\n');
 }
 
-/// What bounds decode and encode on this design (measured with `perf`, see the notes).
-const CODEC_BOUNDS: &str = "What the columns measure: `runtime::Decoder` decodes each \
+/// What the columns of a codec table measure.
+const CODEC_COLUMNS: &str = "What the columns measure: `runtime::Decoder` decodes each \
 instruction in place into one reused `Instruction` (the API for walking a stream); `decode` \
 returns each one as a value, pushed into a `Vec`; `runtime::Encoder` encodes through one \
-512-byte stack buffer kept across instructions.\n\n\
-What bounds the codec (`perf record`, no hardware counters on this VM): decoding in place \
-removed the cost that bound the previous design, where each field was stored narrowly into a \
-value that was then moved whole, and the CPU cannot forward narrow stores to the wide loads of \
-the move (about a third of decode time then; operands are now also written straight into \
-their field). What is left is branches on data: one indirect jump over 104 opcodes per \
-instruction, mispredicted on irregular opcode sequences, the class of each operand, and the \
-value checks of each field. On real streams most operands are general and take one inlined \
-path; in the random mix every operand's class, modifier and enum value is random, so these \
-branches miss for most operands: the operand-class jump table and the opcode jump table take \
-the largest shares of samples, and the same random stream grouped by opcode (measured once: \
-no faster) shows that opcode dispatch is not what bounds it. That is why the random mix runs \
-at a third of the dg2 byte rate (2.4 times the time per instruction), and why moving it further needs branch-free \
-operand decoding: operands kept as their raw bytes, decoded on access, a different typed API. \
-Encoding is bound the same way (dispatch on the instruction and on each operand's class; a \
-general operand is written inline) plus, each time the staging buffer is copied out, reads of \
+512-byte stack buffer kept across instructions.";
+
+/// What bounds decode and encode on this design (`perf`, see the notes); the section after it
+/// measures which of the branches bound the random mix.
+const CODEC_BOUNDS_HEAD: &str = "What bounds the codec (`perf record`, no hardware counters on \
+this VM): decoding in place removed the cost that bound the previous design, where each field \
+was stored narrowly into a value that was then moved whole, and the CPU cannot forward narrow \
+stores to the wide loads of the move (about a third of decode time then; operands are now also \
+written straight into their field). What is left is branches on data:";
+const CODEC_BOUNDS_TAIL: &str = "mispredicted on irregular opcode sequences, the class of each \
+operand, and the value checks of each field. On real streams most operands are general and take \
+one inlined path; in the random mix every operand's class, modifier and enum value is random, \
+so these branches miss for most operands: the operand-class jump table and the opcode jump table \
+take the largest shares of `perf` samples. Which of them bounds the random mix is measured \
+below. Encoding is bound the same way (dispatch on the instruction and on each operand's class; \
+a general operand is written inline) plus, each time the staging buffer is copied out, reads of \
 bytes still in the store buffer.";
 
 fn files(md: &mut String, codecs: &[Codec]) {
@@ -349,6 +359,7 @@ mod tests {
         let codecs = [Codec {
             label: "full corpus (current)",
             random: stream(0.9e6),
+            variants: Vec::new(),
             dg2: Some(stream(1.1e6)),
             stats,
             files: Some((files, [est(1e6), est(3e6), est(20e6), est(5e6)])),
@@ -359,6 +370,7 @@ mod tests {
             parse: est(20e6),
             first: est(49e6),
             noop: est(11e6),
+            regen: None,
             codecs: &codecs,
             builds: &[("full corpus (current)", 9.5, 20.0, 30_000)],
         });

@@ -8,6 +8,7 @@
 //! (bad flags, unreadable directories).
 
 pub mod bench;
+mod bench_bounds;
 mod bench_report;
 pub mod scaffold;
 pub mod stamp;

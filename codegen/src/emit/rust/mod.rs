@@ -25,6 +25,11 @@ pub(crate) fn header(opts: &Options, sources: &str) -> String {
     )
 }
 
+/// The timing stages (`regen --timings`) of formatting through syn and prettyplease: the
+/// benches report their CPU time as the floor formatting puts under a regen.
+pub const SYN_PARSE_STAGE: &str = "rust: syn::parse2";
+pub const PRETTYPLEASE_STAGE: &str = "rust: prettyplease";
+
 /// Formats a token stream as a file. The tokens come from our own emitter; failing to parse
 /// them is a generator bug that every test run would catch.
 pub(crate) fn format(tokens: TokenStream) -> String {
@@ -34,11 +39,11 @@ pub(crate) fn format(tokens: TokenStream) -> String {
     let shown = tokens.clone();
     #[cfg(not(debug_assertions))]
     let shown = "(rerun a debug build to see them)";
-    let file: syn::File = match timings::time("rust: syn::parse2", || syn::parse2(tokens)) {
+    let file: syn::File = match timings::time(SYN_PARSE_STAGE, || syn::parse2(tokens)) {
         Ok(f) => f,
         Err(e) => panic!("generator produced invalid Rust ({e}):\n{shown}"),
     };
-    let text = timings::time("rust: prettyplease", || prettyplease::unparse(&file));
+    let text = timings::time(PRETTYPLEASE_STAGE, || prettyplease::unparse(&file));
     timings::time("rust: drop syntax tree", || drop(file));
     text
 }
