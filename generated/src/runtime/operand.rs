@@ -392,28 +392,38 @@ impl Encode for VectorOperand {
                 row_offset,
                 col_offset,
                 region,
-            } => {
-                let region = u64::from(region.0);
-                out.le(
-                    u64::from(modifier & 7) << 3
-                        | u64::from(id) << 8
-                        | u64::from(row_offset) << 40
-                        | u64::from(col_offset) << 48
-                        | (region & 0xff) << 56,
-                    8,
-                );
-                out.le(region >> 8, 1);
-            }
-            VectorOperand::Immediate(imm) if !Immediate::is_wide(imm.ty) => {
-                out.le(
-                    OperandClass::Immediate as u64
-                        | u64::from(imm.ty.as_u8()) << 8
-                        | (imm.value & 0xffff_ffff) << 16,
-                    6,
-                );
-            }
+            } => put_general((modifier & 7) << 3, id, row_offset, col_offset, region, out),
+            VectorOperand::Immediate(imm) if !Immediate::is_wide(imm.ty) => put_immediate(imm, out),
             _ => self.put_any(out),
         }
+    }
+}
+
+/// A general operand: the tag and the next 7 bytes in one word, the region's high byte after.
+#[inline(always)]
+fn put_general(tag: u8, id: u32, row: u8, col: u8, region: Region, out: &mut Staging<'_>) {
+    let region = u64::from(region.0);
+    out.le(
+        u64::from(tag)
+            | u64::from(id) << 8
+            | u64::from(row) << 40
+            | u64::from(col) << 48
+            | (region & 0xff) << 56,
+        8,
+    );
+    out.le(region >> 8, 1);
+}
+
+/// An immediate: tag, type and a 4-byte value in one word; an 8-byte value in two.
+#[inline(always)]
+fn put_immediate(imm: Immediate, out: &mut Staging<'_>) {
+    let (ty, value) = (imm.ty, imm.value);
+    let head = OperandClass::Immediate as u64 | u64::from(ty.as_u8()) << 8;
+    if Immediate::is_wide(ty) {
+        out.le(head | value << 16, 8);
+        out.le(value >> 48, 2);
+    } else {
+        out.le(head | (value & 0xffff_ffff) << 16, 6);
     }
 }
 
@@ -429,17 +439,7 @@ impl VectorOperand {
                 col_offset,
                 region,
                 ..
-            } => {
-                let region = u64::from(region.0);
-                out.le(
-                    tag | u64::from(id) << 8
-                        | u64::from(row_offset) << 40
-                        | u64::from(col_offset) << 48
-                        | (region & 0xff) << 56,
-                    8,
-                );
-                out.le(region >> 8, 1);
-            }
+            } => put_general(self.tag(), id, row_offset, col_offset, region, out),
             VectorOperand::Address { id, offset, width } => out.le(
                 tag | u64::from(id) << 8 | u64::from(offset) << 24 | u64::from(width) << 32,
                 5,
@@ -464,15 +464,7 @@ impl VectorOperand {
                 );
                 out.le(region >> 8, 1);
             }
-            VectorOperand::Immediate(Immediate { ty, value }) => {
-                let head = tag | u64::from(ty.as_u8()) << 8;
-                if Immediate::is_wide(ty) {
-                    out.le(head | value << 16, 8);
-                    out.le(value >> 48, 2);
-                } else {
-                    out.le(head | (value & 0xffff_ffff) << 16, 6);
-                }
-            }
+            VectorOperand::Immediate(imm) => put_immediate(imm, out),
             VectorOperand::State { class, id, offset } => {
                 let class: u64 = match class {
                     StateClass::Surface => 0,
