@@ -146,18 +146,6 @@ fn lcs<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     row[b.len()]
 }
 
-fn dg2_kernels(shared: &Path) -> Vec<PathBuf> {
-    let dir = shared.join("real-kernels/dg2");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn dg2_declarations_are_intels() {
     let Some(shared) = shared() else { return };
@@ -166,7 +154,7 @@ fn dg2_declarations_are_intels() {
     }
     let (mut files, mut routines, mut same_pos, mut total, mut common) = (0, 0, 0usize, 0usize, 0usize);
     let mut failures: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for isa in dg2_kernels(&shared) {
+    for isa in support::dg2_isa_files(&shared) {
         files += 1;
         let stem = isa.file_stem().unwrap().to_string_lossy().into_owned();
         let intel = File::parse(&std::fs::read(&isa).unwrap()).expect("Intel's file reads");
@@ -241,7 +229,7 @@ fn dg2_instruction_streams_are_intels_byte_for_byte() {
     let Some(shared) = shared() else { return };
     let (mut same, mut routines, mut pending) = (0, 0, 0);
     let mut failures = Vec::new();
-    for isa in dg2_kernels(&shared) {
+    for isa in support::dg2_isa_files(&shared) {
         let stem = isa.file_stem().unwrap().to_string_lossy().into_owned();
         let intel = File::parse(&std::fs::read(&isa).unwrap()).expect("Intel's file reads");
         let ours = match run_asm(&sources_of(&isa.with_extension("visaasm")), true) {

@@ -16,7 +16,6 @@
 //! It prints the totals: lines exact / total per kind, files identical / total.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use visa::object::text::{print_function, print_kernel, Printed};
 use visa::object::File;
 
@@ -136,13 +135,7 @@ fn compare(name: &str, ours: &Printed, intel: &str, t: &mut Totals) {
 fn every_dg2_routine_prints_as_intel_printed_it() {
     let Some(shared) = shared() else { return };
     let dir = shared.join("real-kernels/dg2");
-    let mut isas: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
-        .collect();
-    isas.sort();
+    let isas = support::dg2_isa_files(&shared);
     let mut t = Totals::default();
     let mut missing = Vec::new();
     for path in &isas {

@@ -334,14 +334,7 @@ fn intels_reader_prints_edits_of_real_files_and_nothing_else() {
     if !genx_ir_present() {
         return;
     }
-    let dir = shared.join("real-kernels/dg2");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
-        .collect();
-    paths.sort();
+    let paths = support::dg2_isa_files(&shared);
     let mut checked = 0;
     let mut failures = Vec::new();
     for path in &paths {

@@ -5,7 +5,7 @@
 //! `VISA_SHARED` naming the shared directory.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use visa::object::{File, Routine, Variable};
 use visa::Instruction;
 
@@ -198,13 +198,7 @@ fn inputs_of(f: &File, i: usize) -> Vec<(String, i64, u64)> {
 fn real_dg2_files_read_agree_with_intels_text_and_write_back_identically() {
     let Some(shared) = shared() else { return };
     let dir = shared.join("real-kernels/dg2");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
-        .collect();
-    files.sort();
+    let files = support::dg2_isa_files(&shared);
     let mut stats = Stats::default();
     let mut failures: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut stopped: BTreeMap<String, String> = BTreeMap::new();

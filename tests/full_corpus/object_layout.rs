@@ -5,7 +5,6 @@
 //! expected values are Intel's bytes. CI copies this file into the crate generated from
 //! `../shared/visa-docs/current/instructions` and runs it with `VISA_SHARED` set.
 
-use std::path::PathBuf;
 use visa::object::File;
 
 mod support;
@@ -87,13 +86,7 @@ fn check(bytes: &[u8], path: &str, offset: usize, found: u32, want: u32) -> Opti
 #[test]
 fn a_real_file_whose_header_disagrees_with_its_layout_fails_with_the_field() {
     let Some(shared) = shared() else { return };
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(shared.join("real-kernels/dg2"))
-        .expect("readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
-        .collect();
-    paths.sort();
+    let paths = support::dg2_isa_files(&shared);
     assert_eq!(paths.len(), 58);
     let mut bad = Vec::new();
     let (mut binaries, mut functions) = (0, 0);

@@ -5,7 +5,7 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use visa::object::File;
 
 mod support;
@@ -48,13 +48,7 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
 }
 
 fn real_files(shared: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(shared.join("real-kernels/dg2"))
-        .expect("readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
-        .collect();
-    paths.sort();
+    let paths = support::dg2_isa_files(&shared);
     paths
         .iter()
         .map(|p| {

@@ -12,14 +12,7 @@ use support::shared;
 #[test]
 fn stream_decoder_and_encoder_agree_with_decode_and_encode_on_every_dg2_stream() {
     let Some(shared) = shared() else { return };
-    let dir = shared.join("real-kernels/dg2");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .expect("readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
-        .collect();
-    paths.sort();
+    let paths = support::dg2_isa_files(&shared);
     let (mut streams, mut instructions) = (0, 0);
     for path in &paths {
         let file = visa::object::File::parse(&std::fs::read(path).expect("readable"))

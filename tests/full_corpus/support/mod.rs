@@ -22,3 +22,16 @@ pub fn shared() -> Option<PathBuf> {
     }
     found
 }
+
+/// The `.isa` files of `real-kernels/dg2` under `shared`, sorted by name.
+#[allow(dead_code)] // each test crate includes this module; not all of them list the files
+pub fn dg2_isa_files(shared: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(shared.join("real-kernels/dg2"))
+        .expect("real-kernels/dg2 is readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "isa"))
+        .collect();
+    files.sort();
+    files
+}
