@@ -1,7 +1,8 @@
 //! `visa`: look into vISA object files with the crate generated from the docs.
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
-//! - `visa check FILE.isa --platform P`: validate every instruction for platform P;
+//! - `visa check FILE.isa --platform P`: validate every routine for platform P
+//!   (`File::validate`: instruction docs, operands chapter, declarations, type maps, labels);
 //! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte;
 //! - `visa dis FILE.isa [-o DIR]`: the vISA text of every routine, as Intel prints it.
 //!
@@ -39,7 +40,8 @@ struct Cli {
 enum Command {
     /// Print kernels, functions, declaration counts, the vISA version and GEN binaries.
     Info { file: PathBuf },
-    /// Validate every instruction for a platform.
+    /// Validate every routine for a platform: each instruction's doc, the operands chapter,
+    /// the declarations, type maps and labels (`visa::object::File::validate`).
     Check {
         file: PathBuf,
         /// A platform name of the docs (case does not matter).
@@ -191,30 +193,20 @@ fn check(path: &Path, platform: &str) -> Result<u8, String> {
         return Ok(2);
     };
     let (_, f) = read(path)?;
-    let mut failures = 0usize;
-    let mut checked = 0usize;
-    for (kind, i, name, r) in routines(&f) {
-        let s = r.instructions();
-        for (n, (offset, inst)) in s.instructions.iter().enumerate() {
-            checked += 1;
-            if let Err(e) = inst.validate(p) {
-                failures += 1;
-                println!(
-                    "{kind} {i} `{name}`: instruction {n} at offset {offset} ({}): field {}: {}",
-                    e.instruction, e.field, e.rule
-                );
-            }
-        }
-        if let Some(stop) = &s.stop {
-            failures += 1;
-            println!("{kind} {i} `{name}`: {}", stop.describe());
-        }
+    let checked: usize = routines(&f)
+        .iter()
+        .map(|(_, _, _, r)| r.instructions().instructions.len())
+        .sum();
+    let failures = f.validate(p);
+    for e in &failures {
+        println!("{e}");
     }
     println!(
-        "{checked} instruction(s) checked for {}, {failures} failure(s)",
-        p.name()
+        "{checked} instruction(s) checked for {}, {} failure(s)",
+        p.name(),
+        failures.len()
     );
-    Ok(u8::from(failures > 0))
+    Ok(u8::from(!failures.is_empty()))
 }
 
 fn roundtrip(path: &Path) -> Result<u8, String> {

@@ -285,6 +285,7 @@ pub fn render(model: &Model) -> TokenStream {
         use alloc::vec::Vec;
 
         pub mod enums;
+        pub mod operands;
         pub mod text;
         pub use text::parse_instruction;
         #[cfg(test)]
