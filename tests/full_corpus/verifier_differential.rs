@@ -111,16 +111,32 @@ fn intel(fixed: &Path, work: &Path, bytes: &[u8], platform: &str) -> Intel {
     let _ = std::fs::remove_dir_all(work);
     std::fs::create_dir_all(work).expect("work dir");
     std::fs::write(work.join("in.isa"), bytes).expect("write case");
-    let out = Command::new(fixed.join("GenX_IR"))
+    let log = std::fs::File::create(work.join("log")).expect("log file");
+    let mut child = Command::new(fixed.join("GenX_IR"))
         .current_dir(work)
         .env("LD_LIBRARY_PATH", fixed)
         .args(["in.isa", "-platform", platform, "-dumpcommonisa", "-dumpToCurrentDir"])
-        .output()
+        .stdout(log.try_clone().expect("log file"))
+        .stderr(log)
+        .spawn()
         .expect("GenX_IR runs");
+    // Some inputs send Intel's reader into an endless loop: after 10 s it counts as a crash.
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            break Some(status);
+        }
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
     use std::os::unix::process::ExitStatusExt;
-    if out.status.signal().is_some() {
+    let Some(status) = status.filter(|s| s.signal().is_none()) else {
         return Intel::Crashes;
-    }
+    };
     let mut report = String::new();
     if let Ok(dir) = std::fs::read_dir(work) {
         for e in dir.flatten() {
@@ -129,12 +145,11 @@ fn intel(fixed: &Path, work: &Path, bytes: &[u8], platform: &str) -> Intel {
             }
         }
     }
-    if out.status.success() && report.is_empty() {
+    if status.success() && report.is_empty() {
         return Intel::Accepts;
     }
     if report.is_empty() {
-        report = String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr);
+        report = std::fs::read_to_string(work.join("log")).unwrap_or_default();
     }
     Intel::Rejects(class_of_report(&report))
 }
@@ -143,11 +158,16 @@ fn intel(fixed: &Path, work: &Path, bytes: &[u8], platform: &str) -> Intel {
 fn class_of_report(report: &str) -> String {
     let line = report
         .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with("Kernel") && !l.starts_with("Function") && !l.starts_with("====="))
+        .find_map(|l| l.split_once("Error Message:").map(|(_, m)| m.trim()))
+        .or_else(|| report.lines().map(str::trim).find(|l| !l.is_empty()))
         .unwrap_or("(no message)");
     // Drop the instruction text Intel quotes after the message.
-    let line = line.split("  ").next().unwrap_or(line);
+    mask(line.split("  ").next().unwrap_or(line))
+}
+
+/// `line` with every run of digits (and hex digits after `0x`) as `N`, at most 120 characters.
+fn mask(line: &str) -> String {
+    let line = line.replace("0x", "");
     let mut out = String::new();
     let mut last_digit = false;
     for c in line.chars().take(120) {
@@ -170,10 +190,17 @@ fn ours(bytes: &[u8], platform: Platform) -> Option<String> {
         Err(e) => Some(format!("file does not read: {}", e.path.split('[').next().unwrap_or(""))),
         Ok(f) => f.validate(platform).first().map(|e| {
             if e.instruction.is_none() {
-                "an instruction does not decode".to_string()
+                // The decode error names the field and what it expected.
+                format!("does not decode: {}", mask(e.rule.split(": ").skip(1).collect::<Vec<_>>().join(": ").as_str()))
             } else {
                 let rule: String = e.rule.split(" (").next().unwrap_or("").chars().take(90).collect();
-                format!("{}: {rule}", e.source)
+                let mnemonic = e.text.split([' ', '.']).next().unwrap_or("");
+                let what = if e.source == "instruction doc" || rule.contains("type maps") {
+                    format!(" [{mnemonic}]")
+                } else {
+                    String::new()
+                };
+                format!("{}: {rule}{what}", e.source)
             }
         }),
     }

@@ -13,7 +13,8 @@
 //! `STEM.func.F.visaasm`, with STEM the input's file stem), and without `-o` stderr names the
 //! functions left out. Instructions that cannot be printed are `//` lines, listed on stderr,
 //! and make the exit status 1.
-//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa`: assemble Intel's text; each input holds
+//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P] [--no-check]`: assemble
+//!   Intel's text, refusing instructions that fail `visa check` (file:line:col); each input holds
 //!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
 //!   its own `K.func.F.visaasm`), which join the file in the order given.
 //!
@@ -69,6 +70,13 @@ enum Command {
         /// Skip instruction lines: declarations and labels only.
         #[arg(long)]
         declarations_only: bool,
+        /// Write the file even when its instructions break the rules `visa check` applies.
+        #[arg(long)]
+        no_check: bool,
+        /// The platform to check for (a platform name of the docs; default XEHP, else the
+        /// newest the docs name).
+        #[arg(long)]
+        platform: Option<String>,
     },
 }
 
@@ -90,7 +98,14 @@ fn main() -> ExitCode {
             inputs,
             output,
             declarations_only,
-        } => asm(&inputs, &output, !declarations_only),
+            no_check,
+            platform,
+        } => asm(
+            &inputs,
+            &output,
+            !declarations_only,
+            (!no_check).then_some(platform.as_deref()),
+        ),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -290,7 +305,36 @@ fn dis(path: &Path, dir: Option<&Path>) -> Result<u8, String> {
     Ok(u8::from(problems > 0))
 }
 
-fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, String> {
+/// The platform named `name` (any case), or the default of `visa asm`: XEHP when the docs
+/// name it, else the newest they name.
+fn platform_or_default(name: Option<&str>) -> Result<Platform, String> {
+    let find = |n: &str| {
+        Platform::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name().eq_ignore_ascii_case(n))
+    };
+    match name {
+        Some(n) => find(n).ok_or_else(|| {
+            let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+            format!(
+                "unknown platform `{n}`; expected one of {}",
+                names.join(", ")
+            )
+        }),
+        None => find("XEHP")
+            .or_else(|| Platform::ALL.last().copied())
+            .ok_or_else(|| "the docs name no platform".to_string()),
+    }
+}
+
+/// `check`: `None` skips the checks (`--no-check`), else the platform name to check for.
+fn asm(
+    inputs: &[PathBuf],
+    output: &Path,
+    instructions: bool,
+    check: Option<Option<&str>>,
+) -> Result<u8, String> {
     let mut texts = Vec::new();
     for p in inputs {
         let text =
@@ -309,6 +353,19 @@ fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, Stri
             return Ok(1);
         }
     };
+    if let Some(name) = check {
+        let platform = platform_or_default(name)?;
+        let diags = visa::asm::check(&sources, &file, platform);
+        if !diags.is_empty() {
+            eprint!("{}", visa::asm::render(&diags));
+            eprintln!(
+                "error: {} instruction(s) break the rules of `visa check` for {}; nothing written (`--no-check` writes it anyway)",
+                diags.len(),
+                platform.name()
+            );
+            return Ok(1);
+        }
+    }
     let bytes = file.write().map_err(|e| format!("writing: {e}"))?;
     std::fs::write(output, &bytes)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;

@@ -64,13 +64,12 @@ rules! {
     IMMEDIATE_DST = "A constant operand is not allowed to be a destination", "chapters/5_operands.md:458";
     RAW_ID = "id: index of the variable in the variables table", "chapters/5_operands.md:498";
     RAW_ALIGNED = "Unless otherwise specified, all raw operands must be GRF-aligned", "chapters/5_operands.md:487";
-    SURFACE_ID = "Surface: a surface id, T0-T5 predefined, then the routine's surface_info", "chapters/4_visa_header.md:396";
-    SAMPLER_ID = "Sampler: an index of the routine's sampler_info", "chapters/4_visa_header.md:396";
-    LABEL_ID = "Label: an index of the routine's label_info", "chapters/4_visa_header.md:396";
-    LABEL_TWICE = "a label is defined (LABEL, SUBROUTINE) at most once in a routine", "chapters/4_visa_header.md:396";
-    LABEL_UNDEFINED = "a label used by JMP, GOTO or CALL is defined by a LABEL or SUBROUTINE of the routine", "chapters/4_visa_header.md:396";
+    SURFACE_ID = "surface_info: A global symbol table that declares the surface variables used in the kernel (T0-T5 predefined)", "chapters/4_visa_header.md:771";
+    SAMPLER_ID = "sampler_info: A global symbol table that declares the sampler variables used in the kernel", "chapters/4_visa_header.md:769";
+    LABEL_ID = "label_info: A global symbol table that declares all labels used in the kernel", "chapters/4_visa_header.md:767";
+    LABEL_TWICE = "Label marks the start of the basic block: one LABEL (or SUBROUTINE) per label", "instructions/LABEL.md:58";
     READ_ONLY = "a predefined variable whose R/W column is R may not be a destination", "chapters/4_visa_header.md:400";
-    EXEC_MASK = "the mask control's first channel (M1 = 0, M2 = 4, ... M8 = 28) is a multiple of the exec size, and the channels stay within 32", "chapters/5_operands.md:187";
+    EXEC_MASK = "the channels the mask control selects stay within the 32 of the execution mask: first channel (M1 = 0, M2 = 4, ... M8 = 28) + exec size <= 32", "chapters/5_operands.md:187";
     TYPE_MAP = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc";
 }
 
@@ -79,6 +78,8 @@ rules! {
 pub struct Failure {
     /// `kernel 0 \`name\`` or `function 1 \`name\``.
     pub routine: String,
+    /// The same routine, by index.
+    pub routine_ref: RoutineRef,
     /// Index of the instruction in its stream and its byte offset in the stream; `None` for
     /// a failure of the routine as a whole (a stream that stops decoding).
     pub instruction: Option<(usize, u32)>,
@@ -109,27 +110,33 @@ impl File {
     pub fn validate(&self, platform: Platform) -> Vec<Failure> {
         let mut out = Vec::new();
         for (i, k) in self.kernels.iter().enumerate() {
-            check_routine(self, Which::Kernel(i), &k.data, platform, &mut out);
+            check_routine(self, RoutineRef::Kernel(i), &k.data, platform, &mut out);
         }
         for (i, func) in self.functions.iter().enumerate() {
-            check_routine(self, Which::Function(i), &func.data, platform, &mut out);
+            check_routine(
+                self,
+                RoutineRef::Function(i),
+                &func.data,
+                platform,
+                &mut out,
+            );
         }
         out
     }
 }
 
-/// Which routine of the file.
-#[derive(Clone, Copy)]
-pub(crate) enum Which {
+/// Which routine of the file: kernel or function, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutineRef {
     Kernel(usize),
     Function(usize),
 }
 
-impl Which {
+impl RoutineRef {
     fn describe(self, file: &File) -> String {
         let (kind, i, name) = match self {
-            Which::Kernel(i) => ("kernel", i, file.header.kernel_info.get(i).map(|k| &k.name)),
-            Which::Function(i) => (
+            RoutineRef::Kernel(i) => ("kernel", i, file.header.kernel_info.get(i).map(|k| &k.name)),
+            RoutineRef::Function(i) => (
                 "function",
                 i,
                 file.header.function_info.get(i).map(|k| &k.name),
@@ -149,7 +156,7 @@ struct Found {
 
 fn check_routine<R: Routine + ?Sized>(
     file: &File,
-    which: Which,
+    which: RoutineRef,
     r: &R,
     platform: Platform,
     out: &mut Vec<Failure>,
@@ -192,20 +199,10 @@ fn check_routine<R: Routine + ?Sized>(
             out.push(failure(file, which, r, Some((n, *offset, inst)), f));
         }
     }
-    for &(n, offset, id) in &ctx.uses {
-        if !defined.get(id as usize).copied().unwrap_or(true) {
-            let inst = stream.instructions.get(n).map(|(_, i)| i);
-            let f = Found {
-                field: "Label",
-                rule: rules::LABEL_UNDEFINED,
-                detail: format!("label {id} is never defined"),
-            };
-            out.push(failure(file, which, r, inst.map(|i| (n, offset, i)), f));
-        }
-    }
     if let Some(stop) = &stream.stop {
         out.push(Failure {
             routine: which.describe(file),
+            routine_ref: which,
             instruction: None,
             text: String::new(),
             field: "instructions".into(),
@@ -219,7 +216,7 @@ fn check_routine<R: Routine + ?Sized>(
 #[inline(never)]
 fn failure<R: Routine + ?Sized>(
     file: &File,
-    which: Which,
+    which: RoutineRef,
     r: &R,
     at: Option<(usize, u32, &Instruction)>,
     f: Found,
@@ -231,6 +228,7 @@ fn failure<R: Routine + ?Sized>(
     };
     Failure {
         routine: which.describe(file),
+        routine_ref: which,
         instruction: at.map(|(n, o, _)| (n, o)),
         text,
         field: f.field.into(),
@@ -282,7 +280,6 @@ struct Ctx<'a, R: Routine + ?Sized> {
     /// The instruction is LABEL or SUBROUTINE (defines its `Label`), or uses its `Label`.
     label_defines: bool,
     defines: Option<u32>,
-    uses: Vec<(usize, u32, u32)>,
     index: usize,
     offset: u32,
     found: Vec<Found>,
@@ -306,7 +303,6 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             srcs: 0,
             label_defines: false,
             defines: None,
-            uses: Vec::new(),
             index: 0,
             offset: 0,
             found: Vec::new(),
@@ -388,9 +384,12 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         if !(1..=4).contains(&hs) {
             self.fail(field, rules::HORIZONTAL_STRIDE, format!("encoding {hs}"));
         }
-        if !(2..=6).contains(&w) {
+        // Of the width encodings only 32 elements (0111) breaks the rule: encodings the
+        // chapter does not list (0000 null, 0001 zero elements, 1000-1111) are accepted, as
+        // Intel's verifier does (README, "Validation": a documented choice).
+        if w == 7 {
             self.fail(field, rules::WIDTH, format!("encoding {w}"));
-        } else if (1u32 << (w - 2)) > self.exec {
+        } else if (2..=6).contains(&w) && (1u32 << (w - 2)) > self.exec {
             self.fail(
                 field,
                 rules::EXEC_SIZE_WIDTH,
@@ -400,20 +399,6 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         // A null vertical stride is a multi-address indirect operand.
         if !(1..=7).contains(&vs) && !(indirect && vs == 0) {
             self.fail(field, rules::VERTICAL_STRIDE, format!("encoding {vs}"));
-        }
-    }
-
-    /// The column offset stays in its GRF. (Rule 6, two GRFs at most, is not checked:
-    /// Intel's compiler writes SIMD16 operands of 4 GRFs, which the finalizer splits, and
-    /// Intel's verifier accepts them; see README, "Validation".)
-    fn column(&mut self, field: &'static str, col: u8, ty: DataType) {
-        let size = ty.size() as u32;
-        if u32::from(col) * size >= self.grf {
-            self.fail(
-                field,
-                rules::COLUMN_OFFSET,
-                format!("column {col} of {size}-byte elements"),
-            );
         }
     }
 
@@ -462,7 +447,7 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
         self.exec = if size <= 5 { 1 << size } else { 1 };
         let mask = u32::from(raw >> 4 & 7);
         let first = mask * 4;
-        if size <= 5 && (first % self.exec != 0 || first + self.exec > 32) {
+        if size <= 5 && first + self.exec > 32 {
             self.fail(
                 "Exec_size",
                 rules::EXEC_MASK,
@@ -481,12 +466,7 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
     fn vector(&mut self, field: &'static str, op: &VectorOperand) {
         let dst = is_dst(field);
         match *op {
-            VectorOperand::General {
-                id,
-                col_offset,
-                region,
-                ..
-            } => {
+            VectorOperand::General { id, region, .. } => {
                 if !self.variable_exists(id) {
                     self.fail(field, rules::VARIABLE_ID, format!("V{id} is not declared"));
                     self.source_type(field, None);
@@ -499,9 +479,6 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 self.source_type(field, ty);
                 if is_dst(field) || is_source(field) {
                     self.region(field, dst, false, region);
-                    if let Some(ty) = ty {
-                        self.column(field, col_offset, ty);
-                    }
                 }
             }
             VectorOperand::Indirect {
@@ -598,8 +575,6 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                     );
                 } else if self.label_defines {
                     self.defines = Some(value);
-                } else {
-                    self.uses.push((self.index, self.offset, value));
                 }
             }
             "Surface" => {

@@ -138,10 +138,10 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
 /// routine's names; why it does not print when it does not. For messages (`visa check`).
 pub(crate) fn instruction_text(
     file: &File,
-    which: super::verify::Which,
+    which: super::verify::RoutineRef,
     inst: &crate::Instruction,
 ) -> String {
-    use super::verify::Which;
+    use super::verify::RoutineRef as Which;
     let (k, f) = match which {
         Which::Kernel(i) => (file.kernels.get(i).map(|k| &k.data), None),
         Which::Function(i) => (None, file.functions.get(i).map(|f| &f.data)),
