@@ -2,6 +2,7 @@
 //!
 //! - `regen [--spec DIR] [--out DIR] [--check]`: regenerate the `visa` crate and its docs;
 //! - `schema [--spec DIR]`: print the schema of the docs as JSON (`../shared/schema-contract.md`);
+//! - `diff OLD NEW [--json]`: what changed between two doc sets, for the crate's users;
 //! - `bench`: run the benchmarks and write `BENCHMARKS.md`.
 //!
 //! Exit status: 0 success, 1 the docs have errors or generated files are stale, 2 usage error
@@ -55,6 +56,31 @@ enum Command {
         /// building, syn parsing and formatting, templates, writing) and the slowest files.
         #[arg(long)]
         timings: bool,
+    },
+    /// Say what changed between two doc sets for the generated crate's users (writes nothing).
+    Diff {
+        /// The old spec directory.
+        old: PathBuf,
+        /// The new spec directory.
+        new: PathBuf,
+        /// Errata for both sides (default: each spec directory's own `errata/`).
+        #[arg(long)]
+        errata: Option<PathBuf>,
+        /// Errata for the old side only.
+        #[arg(long, conflicts_with = "errata")]
+        old_errata: Option<PathBuf>,
+        /// Errata for the new side only.
+        #[arg(long, conflicts_with = "errata")]
+        new_errata: Option<PathBuf>,
+        /// Apply no errata on either side.
+        #[arg(long, conflicts_with_all = ["errata", "old_errata", "new_errata"])]
+        no_errata: bool,
+        /// Print `{"breaking": bool, "changes": [{"doc", "what", "breaking", "kind"}]}`.
+        #[arg(long)]
+        json: bool,
+        /// Turn every warning of either doc set into an error.
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
     Bench,
@@ -148,6 +174,31 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
                 eprint!("{}", codegen::timings::report(&codegen::timings::take(), 8));
             }
             code
+        }
+        Command::Diff {
+            old,
+            new,
+            errata,
+            old_errata,
+            new_errata,
+            no_errata,
+            json,
+            deny_warnings,
+        } => {
+            let side = |spec: PathBuf, own: Option<PathBuf>| InputArgs {
+                spec: Some(spec),
+                chapters: None,
+                errata: own.or_else(|| errata.clone()),
+                no_errata,
+                config: None,
+                verbose: false,
+            };
+            diff(
+                side(old, old_errata),
+                side(new, new_errata),
+                json,
+                deny_warnings,
+            )
         }
         Command::Bench => bench::bench(),
     };
@@ -309,6 +360,76 @@ fn schema(input: &Input) -> u8 {
     }
 }
 
+/// `--deny-warnings`: every warning becomes an error, for CI that wants strictness.
+pub fn deny_warnings(diags: &mut [Diagnostic], deny: bool) {
+    if deny {
+        for d in diags {
+            d.severity = codegen::diag::Severity::Error;
+        }
+    }
+}
+
+/// The view of one side of a diff, or its exit status after printing why not.
+fn api_side(args: InputArgs, deny: bool) -> Result<codegen::diff::view::Api, u8> {
+    let input = load(args)?;
+    match codegen::api_of(&input.docs, &input.errata) {
+        Ok((api, mut diags)) => {
+            deny_warnings(&mut diags, deny);
+            let failed = diags.iter().any(Diagnostic::is_error);
+            report(diags, &input);
+            if failed {
+                eprintln!(
+                    "error: warnings in {} are errors (--deny-warnings)",
+                    input.spec.display()
+                );
+                return Err(EXIT_FAILURE);
+            }
+            Ok(api)
+        }
+        Err(diags) => {
+            report(diags, &input);
+            eprintln!("error: the docs of {} have errors", input.spec.display());
+            Err(EXIT_FAILURE)
+        }
+    }
+}
+
+/// `cargo xtask diff OLD NEW`: the report on stdout (human or JSON).
+fn diff(old: InputArgs, new: InputArgs, json: bool, deny: bool) -> u8 {
+    let old = match api_side(old, deny) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let new = match api_side(new, deny) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let report = codegen::diff::compare(&old, &new);
+    if json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.human());
+    }
+    0
+}
+
+/// What changed since the last regen into `out`, from the snapshot it left there (nothing when
+/// there is none: the first regen, or an output written before snapshots).
+fn report_changes(out: &Path, api: &codegen::diff::view::Api) {
+    let Ok(text) = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)) else {
+        return;
+    };
+    let Some(old) = codegen::diff::read_snapshot(&text) else {
+        eprintln!(
+            "note: {} is not a snapshot this generator reads; no summary of what changed",
+            codegen::diff::SNAPSHOT
+        );
+        return;
+    };
+    let report = codegen::diff::compare(&old, api);
+    eprint!("what changed since the last regen: {}", report.human());
+}
+
 /// How headers name a directory, without machine paths: relative to the workspace when inside
 /// it, else by its own name. So two regens of the same docs into two places agree byte for byte.
 fn dir_label(dir: &Path) -> String {
@@ -411,6 +532,9 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     };
     report(generated.diagnostics.clone(), input);
     report_errata(&generated.errata);
+    if !check {
+        report_changes(out, &generated.api);
+    }
     if check {
         return match write::check(out, &generated.files) {
             Ok(stale) if stale.is_empty() => {
