@@ -413,21 +413,42 @@ fn diff(old: InputArgs, new: InputArgs, json: bool, deny: bool) -> u8 {
     0
 }
 
-/// What changed since the last regen into `out`, from the snapshot it left there (nothing when
-/// there is none: the first regen, or an output written before snapshots).
-fn report_changes(out: &Path, api: &codegen::diff::view::Api) {
-    let Ok(text) = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)) else {
-        return;
-    };
+/// What changed since the last regen into `out`, from the snapshot it left there, as regen
+/// prints it; `None` when there is none (the first regen, or an output written before
+/// snapshots).
+pub fn changes_since_last_regen(out: &Path, api: &codegen::diff::view::Api) -> Option<String> {
+    let text = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)).ok()?;
     let Some(old) = codegen::diff::read_snapshot(&text) else {
-        eprintln!(
-            "note: {} is not a snapshot this generator reads; no summary of what changed",
+        return Some(format!(
+            "note: {} is not a snapshot this generator reads; no summary of what changed\n",
             codegen::diff::SNAPSHOT
-        );
-        return;
+        ));
     };
     let report = codegen::diff::compare(&old, api);
-    eprint!("what changed since the last regen: {}", report.human());
+    Some(format!(
+        "what changed since the last regen: {}",
+        report.human()
+    ))
+}
+
+/// `cargo xtask diff OLD NEW` (each side with its own errata directory when it has one), for
+/// callers in Rust.
+pub fn diff_dirs(old: &Path, new: &Path) -> Result<codegen::diff::Report, u8> {
+    Ok(codegen::diff::compare(&api_of_dir(old)?, &api_of_dir(new)?))
+}
+
+/// The view of the crate regen would generate from `spec` (read as regen reads it: chapters,
+/// errata and `regen.toml` of the spec directory), or the exit status after printing why not.
+pub fn api_of_dir(spec: &Path) -> Result<codegen::diff::view::Api, u8> {
+    let args = InputArgs {
+        spec: Some(spec.to_path_buf()),
+        chapters: None,
+        errata: None,
+        no_errata: false,
+        config: None,
+        verbose: false,
+    };
+    api_side(args, false)
 }
 
 /// How headers name a directory, without machine paths: relative to the workspace when inside
@@ -533,7 +554,9 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     report(generated.diagnostics.clone(), input);
     report_errata(&generated.errata);
     if !check {
-        report_changes(out, &generated.api);
+        if let Some(summary) = changes_since_last_regen(out, &generated.api) {
+            eprint!("{summary}");
+        }
     }
     if check {
         return match write::check(out, &generated.files) {

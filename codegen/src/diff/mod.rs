@@ -10,7 +10,7 @@ pub mod view;
 use crate::analyze::platform;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-use view::{Api, FieldApi, InstApi, MemberApi, RecordApi, ValueApi};
+use view::{Api, FieldApi, InstApi, MemberApi, RecordApi, ValueApi, VariantApi};
 
 /// Where regen keeps the view of what it generated, beside the output, to compare the next
 /// regen with.
@@ -184,10 +184,12 @@ fn instruction(out: &mut Out, o: &InstApi, n: &InstApi) {
     fields(out, o, n);
     variants(out, o, n);
     if o.type_maps != n.type_maps {
+        // No map allows every type; fewer types in the maps reject more.
         let all = |m: &[(String, Vec<String>)]| -> BTreeSet<String> {
             m.iter().flat_map(|(_, t)| t.iter().cloned()).collect()
         };
-        let lost = !all(&o.type_maps).is_subset(&all(&n.type_maps));
+        let lost = !n.type_maps.is_empty()
+            && (o.type_maps.is_empty() || !all(&o.type_maps).is_subset(&all(&n.type_maps)));
         out.push(
             "validation",
             lost,
@@ -223,7 +225,7 @@ fn opcode(i: &InstApi) -> String {
 
 fn type_maps(m: &[(String, Vec<String>)]) -> String {
     if m.is_empty() {
-        return "none".into();
+        return "any".into();
     }
     m.iter()
         .map(|(rule, types)| {
@@ -239,7 +241,7 @@ fn type_maps(m: &[(String, Vec<String>)]) -> String {
 }
 
 fn text(out: &mut Out, o: &InstApi, n: &InstApi) {
-    if o.text != n.text {
+    if o.text != n.text && o.text_hash != n.text_hash {
         match (o.text.is_empty(), n.text.is_empty()) {
             (true, _) => out.push(
                 "text",
@@ -268,29 +270,51 @@ fn text(out: &mut Out, o: &InstApi, n: &InstApi) {
         out.push(
             "text",
             true,
-            "text spellings or the bits a form fixes changed: the same text now means other bytes"
+            "text forms changed (spellings, or the bits a slot prints): some text now parses to other bytes, or not at all"
                 .into(),
         );
-    } else if o.wording.get("text section") != n.wording.get("text section") {
+    }
+    if o.text_hash == n.text_hash && o.wording.get("text section") != n.wording.get("text section")
+    {
         out.push("wording", false, "wording of the text section".into());
     }
 }
 
-/// The position of each field in each format, among the fields both sides have: a field moves
-/// when the fields before it change order or size, not when a field is added beside it.
-fn positions(inst: &InstApi, common: &BTreeSet<&str>) -> BTreeMap<String, Vec<usize>> {
-    let mut at: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for v in &inst.variants {
-        let kept: Vec<&String> = v
-            .fields
-            .iter()
-            .filter(|f| common.contains(f.as_str()))
-            .collect();
-        for (i, f) in kept.iter().enumerate() {
-            at.entry((*f).clone()).or_default().push(i);
+/// Formats both sides have: by Rust name, or the only format of each side.
+fn common_variants<'a>(o: &'a InstApi, n: &'a InstApi) -> Vec<(&'a VariantApi, &'a VariantApi)> {
+    if o.variants.len() == 1 && n.variants.len() == 1 {
+        return vec![(&o.variants[0], &n.variants[0])];
+    }
+    o.variants
+        .iter()
+        .filter_map(|ov| Some((ov, n.variants.iter().find(|nv| nv.rust == ov.rust)?)))
+        .collect()
+}
+
+/// The fields that moved in a format both sides have: a field moves when the fields both
+/// sides have before it change order, not when a field is added or removed beside it. Each
+/// field once, with the first format where it moved: (field, format, old and new position).
+fn moved(o: &InstApi, n: &InstApi, common: &BTreeSet<&str>) -> Vec<(String, String, usize, usize)> {
+    let mut out: Vec<(String, String, usize, usize)> = Vec::new();
+    for (ov, nv) in common_variants(o, n) {
+        let kept = |v: &VariantApi| -> Vec<String> {
+            v.fields
+                .iter()
+                .filter(|f| {
+                    common.contains(f.as_str()) && nv.fields.contains(f) && ov.fields.contains(f)
+                })
+                .cloned()
+                .collect()
+        };
+        let (a, b) = (kept(ov), kept(nv));
+        for (i, f) in a.iter().enumerate() {
+            let j = b.iter().position(|x| x == f).unwrap_or(i);
+            if i != j && !out.iter().any(|m| m.0 == *f) {
+                out.push((f.clone(), nv.rust.clone(), i + 1, j + 1));
+            }
         }
     }
-    at
+    out
 }
 
 /// Byte position of a field in the first format that has it, for rename pairing.
@@ -362,7 +386,7 @@ fn fields(out: &mut Out, o: &InstApi, n: &InstApi) {
         .filter(|f| new_names.contains(f))
         .copied()
         .collect();
-    let (po, pn) = (positions(o, &common), positions(n, &common));
+    let moves = moved(o, n, &common);
     for of in &o.fields {
         let Some(nf) = n.fields.iter().find(|f| f.name == of.name) else {
             continue;
@@ -377,15 +401,13 @@ fn fields(out: &mut Out, o: &InstApi, n: &InstApi) {
                 ),
             );
         }
-        if po.get(&of.name) != pn.get(&of.name) {
+        if let Some((_, format, a, b)) = moves.iter().find(|m| m.0 == of.name) {
             out.push(
                 "field",
                 true,
                 format!(
-                    "field `{}` moved in the encoding: position {} → {} (among the fields both have)",
-                    of.name,
-                    list(po.get(&of.name)),
-                    list(pn.get(&of.name))
+                    "field `{}` moved in the encoding of `{format}`: field {a} → {b} (of the fields both have)",
+                    of.name
                 ),
             );
         }
@@ -393,17 +415,9 @@ fn fields(out: &mut Out, o: &InstApi, n: &InstApi) {
     }
 }
 
-fn list(p: Option<&Vec<usize>>) -> String {
-    p.map_or("none".into(), |v| {
-        v.iter()
-            .map(|i| (i + 1).to_string())
-            .collect::<Vec<_>>()
-            .join("/")
-    })
-}
-
 /// One field both sides have (`name` is the new doc name).
 fn field(out: &mut Out, o: &FieldApi, n: &FieldApi, name: &str) {
+    let before = out.changes.len();
     if o.ty != n.ty {
         out.push(
             "field",
@@ -444,7 +458,8 @@ fn field(out: &mut Out, o: &FieldApi, n: &FieldApi, name: &str) {
             ),
         );
     }
-    if o.wording != n.wording && o.ty == n.ty {
+    // Prose that changed with a rule is that rule's change, not news of its own.
+    if o.wording != n.wording && out.changes.len() == before {
         out.push("wording", false, format!("wording of field `{name}`"));
     }
 }
@@ -564,13 +579,28 @@ fn members(out: &mut Out, field: &str, o: &[MemberApi], n: &[MemberApi]) {
 /// Enumerated values, by value. `exhaustive`: the values are variants of a Rust enum (an added
 /// one breaks exhaustive matches); else constants.
 fn values(out: &mut Out, what: &str, o: &[ValueApi], n: &[ValueApi], exhaustive: bool) {
+    let renumbered = |ov: &ValueApi| {
+        n.iter().find(|v| {
+            v.rust == ov.rust && v.value != ov.value && !o.iter().any(|x| x.value == v.value)
+        })
+    };
     for ov in o {
         match n.iter().find(|v| v.value == ov.value) {
-            None => out.push(
-                "value",
-                true,
-                format!("value {:#x} (`{}`) of {what} removed", ov.value, ov.rust),
-            ),
+            None => match renumbered(ov) {
+                Some(nv) => out.push(
+                    "value",
+                    true,
+                    format!(
+                        "value `{}` of {what} renumbered: {:#x} → {:#x}: the same bytes now mean something else",
+                        ov.rust, ov.value, nv.value
+                    ),
+                ),
+                None => out.push(
+                    "value",
+                    true,
+                    format!("value {:#x} (`{}`) of {what} removed", ov.value, ov.rust),
+                ),
+            },
             Some(nv) => {
                 if ov.rust != nv.rust {
                     out.push(
@@ -597,7 +627,12 @@ fn values(out: &mut Out, what: &str, o: &[ValueApi], n: &[ValueApi], exhaustive:
             }
         }
     }
-    for nv in n.iter().filter(|v| !o.iter().any(|x| x.value == v.value)) {
+    for nv in n.iter().filter(|v| {
+        !o.iter().any(|x| x.value == v.value)
+            && !o
+                .iter()
+                .any(|x| renumbered(x).is_some_and(|r| r.value == v.value))
+    }) {
         let tail = if exhaustive {
             ": an exhaustive match no longer compiles"
         } else {
@@ -645,7 +680,12 @@ fn platforms(out: &mut Out, what: &str, o: &Option<String>, n: &Option<String>) 
         return;
     }
     let (a, b) = (allowed(o), allowed(n));
-    let lost: Vec<&str> = a.difference(&b).copied().collect();
+    // Oldest first, as the docs order platforms.
+    let lost: Vec<&str> = platform::KNOWN
+        .iter()
+        .copied()
+        .filter(|p| a.contains(p) && !b.contains(p))
+        .collect();
     let show = |x: &Option<String>| x.as_ref().map_or("all".to_string(), |s| format!("{{{s}}}"));
     let tail = if lost.is_empty() {
         String::new()
@@ -671,7 +711,8 @@ fn variants(out: &mut Out, o: &InstApi, n: &InstApi) {
             out.push("field", true, format!("format `{}` removed", ov.rust));
             continue;
         };
-        if ov.rust != nv.rust {
+        // A lone format is the instruction's struct itself: renamed with it.
+        if ov.rust != nv.rust && !(only_one(o) && only_one(n)) {
             out.push(
                 "field",
                 true,

@@ -5,7 +5,6 @@
 //! ([`super::SNAPSHOT`]) to say what changed since the last regen.
 
 use crate::analyze::naming::{snake_name, type_name};
-use crate::analyze::text::{Piece, TextForm, TextSlot};
 use crate::analyze::{EnumDef, FieldType, InstModel, MemberType, Model};
 use crate::schema::{EnumValue, Record, RecordFieldKind};
 use serde::{Deserialize, Serialize};
@@ -47,7 +46,8 @@ pub struct InstApi {
     pub variants: Vec<VariantApi>,
     /// `Type map{...}`: annotation (or empty) and the source types it allows.
     pub type_maps: Vec<(String, Vec<String>)>,
-    /// The text forms, as a template-like line each (what a reviewer reads).
+    /// The doc's templates (non-empty lines of `## Text`) when it has text forms: what a
+    /// reviewer reads.
     pub text: Vec<String>,
     /// A hash of everything the text forms decide (spellings, bits), beyond those lines.
     pub text_hash: String,
@@ -357,48 +357,19 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
         variants,
         type_maps,
         text: text
-            .map(|t| t.forms.iter().map(template).collect())
+            .filter(|t| !t.forms.is_empty())
+            .map(|_| {
+                inst.text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
             .unwrap_or_default(),
         text_hash: hash(&text.map_or(String::new(), |t| format!("{t:?}"))),
         wording,
     }
-}
-
-fn slot(s: &TextSlot) -> String {
-    if s.optional {
-        format!("[<{}>]", s.field)
-    } else {
-        format!("<{}>", s.field)
-    }
-}
-
-/// A text form as a template line: `(<pred>) mnemonic.suffix (<exec>) <dst> <src>`, with the
-/// Rust fields the slots print.
-fn template(f: &TextForm) -> String {
-    let mut out = String::new();
-    if let Some(p) = &f.predicate {
-        out.push_str(&format!("(<{p}>) "));
-    }
-    out.push_str(&f.mnemonic);
-    for piece in &f.suffixes {
-        match piece {
-            Piece::Sat => out.push_str("[.sat]"),
-            Piece::Literal { text, optional, .. } if *optional => {
-                out.push_str(&format!("[{text}]"))
-            }
-            Piece::Literal { text, .. } => out.push_str(text),
-            Piece::Slot { prefix, slot: s } => out.push_str(&format!("{prefix}{}", slot(s))),
-        }
-    }
-    if !f.group.is_empty() {
-        let group: Vec<String> = f.group.iter().map(slot).collect();
-        out.push_str(&format!(" ({})", group.join(", ")));
-    }
-    for s in &f.operands {
-        out.push(' ');
-        out.push_str(&slot(s));
-    }
-    out
 }
 
 fn record_values(values: &[EnumValue]) -> Vec<ValueApi> {
