@@ -83,7 +83,11 @@ enum Command {
         deny_warnings: bool,
     },
     /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
-    Bench,
+    Bench {
+        /// Run only the generator benches and rewrite only their section of BENCHMARKS.md.
+        #[arg(long)]
+        pipeline: bool,
+    },
 }
 
 /// What a run reads: the docs, their errata, the spec directory's configuration.
@@ -200,7 +204,8 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
                 deny_warnings,
             )
         }
-        Command::Bench => bench::bench(),
+        Command::Bench { pipeline: false } => bench::bench(),
+        Command::Bench { pipeline: true } => bench::bench_pipeline(),
     };
     ExitCode::from(code)
 }
