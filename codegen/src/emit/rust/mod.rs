@@ -5,6 +5,7 @@
 mod counted;
 mod instruction;
 pub mod object;
+mod operands;
 mod tests_gen;
 mod text;
 mod text_fields;
@@ -414,6 +415,10 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
             header(opts, &all) + &format_with(|| tests_gen::render(model))
         }),
     ];
+    let all = all_sources.clone();
+    jobs.push(FileJob::new("src/generated/operands.rs", move || {
+        header(opts, &all) + &format_with(|| operands::render(model))
+    }));
     let all = all_sources.clone();
     jobs.push(FileJob::new("src/generated/mod.rs", move || {
         header(opts, &all) + &format_with(|| top::render(model))
