@@ -40,8 +40,10 @@ pub struct Report {
 
 /// Compares two views.
 pub fn compare(old: &Api, new: &Api) -> Report {
-    let mut out = Out::default();
-    out.doc = CRATE.into();
+    let mut out = Out {
+        doc: CRATE.into(),
+        changes: Vec::new(),
+    };
     let (gone, added) = set_diff(&old.platforms, &new.platforms);
     for p in gone {
         out.push(
@@ -77,7 +79,6 @@ pub fn compare(old: &Api, new: &Api) -> Report {
     }
 }
 
-#[derive(Default)]
 struct Out {
     doc: String,
     changes: Vec<Change>,
