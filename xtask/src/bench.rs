@@ -123,7 +123,7 @@ pub(crate) struct Codec {
     pub(crate) variants: Vec<Variant>,
     pub(crate) dg2: Option<Stream>,
     pub(crate) stats: serde_json::Value,
-    pub(crate) files: Option<(serde_json::Value, [Estimate; 4])>,
+    pub(crate) files: Option<(serde_json::Value, [Estimate; 5])>,
 }
 
 fn stream(crit: &Path, group: &str, stats: &serde_json::Value) -> Option<Stream> {
@@ -233,7 +233,16 @@ fn codec_run(label: &'static str, manifest: &Path, target: &Path) -> Result<Code
     let dg2 = stream(&crit, "dg2", &stats["dg2"]);
     let files = json("files.json").and_then(|f| {
         let get = |id: &str| read_estimate(&crit, &format!("files/{id}"));
-        Some((f, [get("parse")?, get("dis")?, get("print")?, get("asm")?]))
+        Some((
+            f,
+            [
+                get("parse")?,
+                get("dis")?,
+                get("print")?,
+                get("asm")?,
+                get("check")?,
+            ],
+        ))
     });
     Ok(Codec {
         label,

@@ -27,6 +27,8 @@ const ENCODE_GOAL: f64 = 2e9;
 const FILE_PARSE_GOAL: f64 = 500e6;
 const PRINT_GOAL: f64 = 200e6;
 const TEXT_PARSE_GOAL: f64 = 100e6;
+/// `visa check` of whole files (issue 19): parse and validate every routine.
+const CHECK_GOAL: f64 = 300e6;
 const REGEN_GOAL_MS: f64 = 50.0;
 const NOOP_GOAL_MS: f64 = 10.0;
 /// Issue 17: a regen after one doc changed re-emits only what the doc reaches.
@@ -249,7 +251,7 @@ a general operand is written inline) plus, each time the staging buffer is copie
 bytes still in the store buffer.";
 
 fn files(md: &mut String, codecs: &[Codec]) {
-    let Some((stats, [parse, dis, print, asm])) = codecs
+    let Some((stats, [parse, dis, print, asm, check])) = codecs
         .iter()
         .find(|c| c.label.starts_with("full"))
         .and_then(|c| c.files.as_ref())
@@ -305,6 +307,13 @@ fn files(md: &mut String, codecs: &[Codec]) {
             asm_bytes,
             "text bytes",
             Some(TEXT_PARSE_GOAL),
+        ),
+        (
+            "`visa check`: parse + validate every routine (`File::parse`, `File::validate`)",
+            check,
+            file_bytes,
+            "file bytes",
+            Some(CHECK_GOAL),
         ),
     ];
     for (what, e, bytes, unit, goal) in rows {
@@ -403,7 +412,7 @@ mod tests {
             variants: Vec::new(),
             dg2: Some(stream(1.1e6)),
             stats,
-            files: Some((files, [est(1e6), est(3e6), est(20e6), est(5e6)])),
+            files: Some((files, [est(1e6), est(3e6), est(20e6), est(5e6), est(2e6)])),
         }];
         let md = render(&Figures {
             date: "today".into(),

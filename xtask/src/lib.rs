@@ -115,6 +115,10 @@ struct InputArgs {
     /// Print acknowledged warnings in full too.
     #[arg(long, short)]
     verbose: bool,
+    /// Turn every warning `regen.toml` does not acknowledge into an error: exit 1, nothing
+    /// written (a doc the generator cannot read degrades the crate only with a warning).
+    #[arg(long)]
+    deny_warnings: bool,
 }
 
 /// [`InputArgs`] read from disk.
@@ -128,6 +132,7 @@ struct Input {
     errata: Vec<SourceFile>,
     config: codegen::config::Config,
     verbose: bool,
+    deny_warnings: bool,
 }
 
 /// The workspace root (the parent of this crate).
@@ -196,13 +201,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
                 no_errata,
                 config: None,
                 verbose: false,
-            };
-            diff(
-                side(old, old_errata),
-                side(new, new_errata),
-                json,
                 deny_warnings,
-            )
+            };
+            diff(side(old, old_errata), side(new, new_errata), json)
         }
         Command::Bench { pipeline: false } => bench::bench(),
         Command::Bench { pipeline: true } => bench::bench_pipeline(),
@@ -298,6 +299,7 @@ fn load(args: InputArgs) -> Result<Input, u8> {
         errata,
         config,
         verbose: args.verbose,
+        deny_warnings: args.deny_warnings,
     })
 }
 
@@ -342,10 +344,14 @@ fn report_errata(errata: &[codegen::schema::Erratum]) {
 
 /// `cargo xtask schema`: the JSON contract on stdout.
 fn schema(input: &Input) -> u8 {
-    let parsed = codegen::parse_corrected(&input.docs, &input.errata);
+    let mut parsed = codegen::parse_corrected(&input.docs, &input.errata);
+    if input.deny_warnings {
+        codegen::config::deny_warnings(&mut parsed.diagnostics, &input.config);
+    }
     report(parsed.diagnostics.clone(), input);
     let doc = serde_json::json!({
         "instructions": parsed.spec.instructions,
+        "left_out": parsed.spec.left_out,
         "records": parsed.spec.records,
         "predefined": parsed.spec.predefined,
         "errata": parsed.spec.errata,
@@ -365,21 +371,14 @@ fn schema(input: &Input) -> u8 {
     }
 }
 
-/// `--deny-warnings`: every warning becomes an error, for CI that wants strictness.
-pub fn deny_warnings(diags: &mut [Diagnostic], deny: bool) {
-    if deny {
-        for d in diags {
-            d.severity = codegen::diag::Severity::Error;
-        }
-    }
-}
-
 /// The view of one side of a diff, or its exit status after printing why not.
-fn api_side(args: InputArgs, deny: bool) -> Result<codegen::diff::view::Api, u8> {
+fn api_side(args: InputArgs) -> Result<codegen::diff::view::Api, u8> {
     let input = load(args)?;
     match codegen::api_of(&input.docs, &input.errata) {
         Ok((api, mut diags)) => {
-            deny_warnings(&mut diags, deny);
+            if input.deny_warnings {
+                codegen::config::deny_warnings(&mut diags, &input.config);
+            }
             let failed = diags.iter().any(Diagnostic::is_error);
             report(diags, &input);
             if failed {
@@ -400,12 +399,12 @@ fn api_side(args: InputArgs, deny: bool) -> Result<codegen::diff::view::Api, u8>
 }
 
 /// `cargo xtask diff OLD NEW`: the report on stdout (human or JSON).
-fn diff(old: InputArgs, new: InputArgs, json: bool, deny: bool) -> u8 {
-    let old = match api_side(old, deny) {
+fn diff(old: InputArgs, new: InputArgs, json: bool) -> u8 {
+    let old = match api_side(old) {
         Ok(a) => a,
         Err(code) => return code,
     };
-    let new = match api_side(new, deny) {
+    let new = match api_side(new) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -452,8 +451,9 @@ pub fn api_of_dir(spec: &Path) -> Result<codegen::diff::view::Api, u8> {
         no_errata: false,
         config: None,
         verbose: false,
+        deny_warnings: false,
     };
-    api_side(args, false)
+    api_side(args)
 }
 
 /// How headers name a directory, without machine paths: relative to the workspace when inside
@@ -514,6 +514,7 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
         no_errata: false,
         config: None,
         verbose: false,
+        deny_warnings: false,
     };
     match load(args) {
         Ok(input) => regen_input(&input, out, check),
@@ -535,7 +536,8 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             &inputs,
         )
     });
-    if !check {
+    // A stamp says the inputs are unchanged, not that they were clean: strictness reruns.
+    if !check && !input.deny_warnings {
         if let Some(n) = stamp::fresh(out, &key) {
             eprintln!(
                 "regen: nothing changed since the last regen into {} (docs, errata, generator and \
@@ -553,7 +555,23 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         })
     });
     let generated = match generated {
+        Ok(mut g) if input.deny_warnings => {
+            match codegen::config::deny_warnings(&mut g.diagnostics, &input.config) {
+                0 => Ok(g),
+                _ => Err(g.diagnostics),
+            }
+        }
+        other => other,
+    };
+    let generated = match generated {
         Ok(g) => g,
+        Err(diags) if input.deny_warnings => {
+            report(diags, input);
+            eprintln!(
+                "error: --deny-warnings: the docs have warnings or errors; nothing was written"
+            );
+            return EXIT_FAILURE;
+        }
         Err(diags) => {
             report(diags, input);
             eprintln!("error: the docs have errors; nothing was written");
