@@ -66,10 +66,19 @@ def src(t, cls="general", es=8, mod="", row=1):
 def read_doc(path):
     """Format fields, per-field operand classes, supported types, saturation, modifiers."""
     text = path.read_text()
-    doc = {"fields": [], "classes": {}, "types": [], "sat": False, "mod": "false"}
+    doc = {"name": path.stem, "fields": [], "classes": {}, "must": {}, "types": [], "sat": False, "mod": "false"}
+    rows = 0  # 1 while in the first format's rows (a format continues on rows with an empty first cell)
     for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("| 0x") and not doc["fields"]:
-            doc["fields"] = [c.strip() for c in line.strip().strip("|").split("|")][1:]
+            doc["fields"], rows = cells[1:], 1
+        elif rows == 1 and line.startswith("|") and cells[0] == "":
+            doc["fields"] += [c for c in cells[1:] if c]
+        elif rows == 1:
+            rows = 2
+        m = re.match(r"- \*\*(\w+)\((\w+)\):\*\*.*Must have type ([A-Z, ]+)", line)
+        if m:
+            doc["must"][m.group(1)] = [t.strip().lower() for t in m.group(3).split(",") if t.strip()]
         m = re.match(r"- \*\*(\w+)\((\w+)\):\*\*.*Operand class: *([\w,]+)", line)
         if m:
             doc["classes"][m.group(1)] = m.group(3).split(",")
@@ -85,16 +94,20 @@ def read_doc(path):
 
 ALU_FIELDS = {"Exec_size", "Pred", "Dst", "Carry", "Borrow", "Src0", "Src1", "Src2", "Src3"}
 # Text mnemonics where they are not the doc's name in lower case.
-MNEMONIC = {"PLN": "pln"}
+MNEMONIC = {"PLN": "plane"}
+
 
 
 def alu_line(doc, name, t, es=8, mask="M1", pred="", sat="", mods=None, classes=None):
+    # The destination's type: the sources' where the doc allows it, else the first it allows.
+    allowed = doc["must"].get("Dst", [t])
+    dt = t if t in allowed else allowed[0]
     mods = mods or {}
     classes = classes or {}
     ops = []
     for f in doc["fields"]:
         if f in ("Dst", "Carry", "Borrow"):
-            ops.append(dst(t, classes.get(f, "general"), es))
+            ops.append(dst(dt, classes.get(f, "general"), es))
         elif f.startswith("Src"):
             o = src(t, classes.get(f, "general"), es, mods.get(f, ""), row=1 + len(ops))
             if o is None:
@@ -105,7 +118,8 @@ def alu_line(doc, name, t, es=8, mask="M1", pred="", sat="", mods=None, classes=
 
 def alu_lines(doc, name):
     """Every type, exec size, mask, .sat, modifier, operand class and predicate of an ALU doc."""
-    types = [t for t in doc["types"] if t in VAR] or ["d"]
+    # `Supported Types`, else the types the first source must have.
+    types = [t for t in doc["types"] or doc["must"].get("Src0", []) if t in VAR] or ["d"]
     first = "f" if "f" in types else types[0]
     lines = [alu_line(doc, name, t) for t in types]
     lines += [alu_line(doc, name, first, es=es) for es in EXEC_SIZES if es != 8]
@@ -166,9 +180,10 @@ def special(name):
               "addr_add (M1_NM, 1) A0(0)<1> &T6 0x0:uw"]
     elif name in ("GOTO", "JMP", "CALL"):
         m = name.lower()
+        target = "SUB" if name == "CALL" else "LBL"  # a call's target is a subroutine
         for p in ["", "(P1) ", "(!P1) ", "(P1.any) ", "(!P1.all) "]:
-            L.append(f"{p}{m} (M1, 16) LBL")
-        L += [f"{m} (M1_NM, 1) LBL", f"{m} (M1, 32) LBL", f"{m} (M5, 8) LBL"]
+            L.append(f"{p}{m} (M1, 16) {target}")
+        L += [f"{m} (M1_NM, 1) {target}", f"{m} (M1, 32) {target}", f"{m} (M5, 8) {target}"]
     elif name in ("RET", "FRET"):
         m = name.lower()
         L += [f"{m} (M1, 1)", f"{m} (M1_NM, 1)", f"(P1) {m} (M1, 16)", f"{m} (M1, 32)"]
@@ -190,7 +205,7 @@ def special(name):
     elif name == "SBARRIER":
         L += ["sbarrier.signal", "sbarrier.wait"]
     elif name == "CACHE_FLUSH":
-        L += ["cache_flush"]
+        L += ["sampler_cache_flush"]  # erratum CACHE_FLUSH-text-mnemonic
     elif name == "YIELD":
         L += ["yield"]
     elif name == "WAIT":
@@ -337,6 +352,19 @@ MORE = {
 }
 
 
+# Lines beyond the doc's own types: D operands for CBIT and FBH, the evidence of errata
+# CBIT-d-operands and FBH-dst-type-d.
+EXTRA = {
+    m.upper(): [
+        f"{m} (M1, 8) VD(0,0)<1> VD(2,0)<1;1,0>",
+        f"{m} (M1, 8) r[A0(0),0]<1>:d VD(2,0)<1;1,0>",
+        f"{m} (M1, 8) VD(0,0)<1> r[A0(0),0]<1,0>:d",
+        f"{m} (M1, 8) VD(0,0)<1> 0x7:d",
+    ]
+    for m in ["cbit", "fbh"]
+}
+
+
 def sources(docs):
     """{doc name: instruction lines} for every doc of `docs`."""
     out = {}
@@ -349,7 +377,7 @@ def sources(docs):
                 lines = alu_lines(doc, MNEMONIC.get(name, name.lower()))
             else:
                 lines = []
-        out[name] = lines
+        out[name] = lines + EXTRA.get(name, [])
     return out
 
 
@@ -358,4 +386,7 @@ def text(kernel, lines):
     body = []
     for line in lines:
         body.append(line if line.endswith(":") or line.startswith((".", "FILE", "LOC")) else "    " + line)
-    return "\n".join(header(kernel) + body + ["LBL:", "    ret (M1, 1)", ""])
+    tail = ["LBL:", "    ret (M1, 1)"]
+    if any(line.endswith(" SUB") for line in lines):
+        tail += ['.function "SUB"', "SUB:", "    ret (M1, 1)"]
+    return "\n".join(header(kernel) + body + tail + [""])
