@@ -92,7 +92,7 @@ fn visit_arm(inst: &InstModel) -> (TokenStream, bool) {
             let body = visit_variant(inst, v);
             used |= !body.is_empty();
             let s = bind(&body);
-            quote!(#ty::#vn(#s) => { #body })
+            quote!(super::#ty::#vn(#s) => { #body })
         })
         .collect();
     (quote!(Instruction::#ty(i) => match i { #(#arms,)* }), used)
