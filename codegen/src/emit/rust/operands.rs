@@ -119,7 +119,9 @@ fn visit_variant(inst: &InstModel, v: &VariantModel) -> TokenStream {
                         let name = item.doc_name.as_str();
                         quote!(v.raw(#name, x);)
                     }
-                    _ => visit_value(item, quote!((*x))),
+                    // A method call needs the parentheses; a plain use does not.
+                    FieldType::Bits { .. } | FieldType::Enum(..) => visit_value(item, quote!((*x))),
+                    _ => visit_value(item, quote!(*x)),
                 };
                 if !each.is_empty() {
                     out.push(quote!(for x in s.#n.iter() { #each }));
