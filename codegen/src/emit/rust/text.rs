@@ -5,13 +5,16 @@
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
 use super::text_fields::{self, SPECIAL_FIELDS};
-use super::{format_with, header, ident, lit};
+use super::{
+    and_mask, extract, format_with, header, hex, ident, idents_in, lit, param, shl, unparen,
+    use_only,
+};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
 use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model, Slot};
 use crate::emit::Options;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The file `src/generated/text.rs`.
 pub fn render(model: &Model, opts: &Options) -> (String, String) {
@@ -182,38 +185,64 @@ fn tokens(model: &Model) -> TokenStream {
         .collect();
     symbol_mnemonics.sort_unstable();
     symbol_mnemonics.dedup();
-    quote! {
-        //! Assembly text of every instruction: printers and parsers generated from the docs'
-        //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
-        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code)]
-        use super::*;
-        use crate::runtime::text::special;
-        use crate::runtime::text::instruction::{channels_text, channels_value, error, operand_space, push_number, word_number, Words};
-        use crate::runtime::text::{
-            is_saturated, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw, parse_state_name,
-            parse_symbol, parse_vector, print_exec_size, print_label, print_predicate_prefix, print_raw, print_state_name,
-            print_symbol, print_vector, set_saturated, Cursor, Names, ParseError, PrintError,
-        };
-        use crate::runtime::{Encode, ExecSize as ExecWord, PredicateControl, RawOperand, StateClass, VectorOperand};
-        use alloc::string::String;
-        use alloc::vec::Vec;
+    let dispatch_test = if special_tests.is_empty() || literals.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[cfg(test)]
+            mod dispatch_tests {
+                use super::*;
 
-        type FormParser = for<'a> fn(PredicateControl, Words<'a>, Cursor<'a>, &dyn Names) -> Result<Instruction, ParseError>;
-
-        impl Instruction {
-            /// The instruction's text as Intel prints it, without indentation and without the
-            /// ` /// $N` comment (`add (M1, 16) V0053(0,0)<1> V0052(0,0)<0;1,0> V0053(0,0)<1;1,0>`).
-            /// Fails for values the text cannot spell, so whatever prints parses back.
-            pub fn print_text(&self, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
-                match self { #(#print_arms)* }
+                /// `parse_instruction` matches literal mnemonics before the special forms'
+                /// tables: a literal mnemonic in one of them would no longer reach its special
+                /// parser.
+                #[test]
+                fn no_literal_mnemonic_is_a_special_one() {
+                    let literals: &[&str] = &[#(#literals),*];
+                    for &m in literals {
+                        assert!(!(#(#special_tests)||*), "{m}");
+                    }
+                }
             }
         }
-
-        /// Mnemonics of the forms that name a string of the routine's pool ([`Names::string`]).
-        pub const SYMBOL_MNEMONICS: &[&str] = &[#(#symbol_mnemonics),*];
-
-        /// Parses one instruction line's text (no indentation, no comment).
-        pub fn parse_instruction(text: &str, names: &dyn Names) -> Result<Instruction, ParseError> {
+    };
+    let fns = quote!(#(#fns)*);
+    // Only parsers of token templates encode what they read (a spec of counted lists only
+    // has none).
+    let finish = if idents_in(&fns).contains("finish") {
+        quote! {
+            /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
+            /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
+            /// grew from empty was reallocated two or three times per instruction.
+            const ENCODED_CAPACITY: usize = 192;
+            /// Decodes the bytes a parser assembled.
+            fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
+                match decode(bytes) {
+                    Ok((i, n)) if n == bytes.len() => Ok(i),
+                    Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
+                    Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let print_arms = quote!(#(#print_arms)*);
+    let (names, out) = (param("names", &print_arms), param("out", &print_arms));
+    // A spec none of whose instructions prints still has the crate's signature.
+    let lint = if idents_in(&print_arms).contains("out") {
+        quote!()
+    } else {
+        quote!(#[allow(clippy::ptr_arg, reason = "the signature every generated crate shares")])
+    };
+    let parse = if literal_arms.is_empty() && special_arms.is_empty() {
+        quote! {
+            let mut c = Cursor::new(text);
+            parse_predicate_prefix(&mut c, names)?;
+            Err(Words::read(&mut c).error("an instruction mnemonic"))
+        }
+    } else {
+        quote! {
             let mut c = Cursor::new(text);
             let pred = parse_predicate_prefix(&mut c, names)?;
             let words = Words::read(&mut c);
@@ -228,7 +257,7 @@ fn tokens(model: &Model) -> TokenStream {
                     Ok(i) => return Ok(i),
                     Err(e) => {
                         // The error that got furthest explains best.
-                        if first.as_ref().map_or(true, |f: &ParseError| e.column > f.column) {
+                        if first.as_ref().is_none_or(|f: &ParseError| e.column > f.column) {
                             first = Some(e);
                         }
                     }
@@ -236,39 +265,116 @@ fn tokens(model: &Model) -> TokenStream {
             }
             Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
         }
+    };
+    let form_parser = if idents_in(&parse).contains("FormParser") {
+        quote!(
+            type FormParser = for<'a> fn(
+                PredicateControl,
+                Words<'a>,
+                Cursor<'a>,
+                &dyn Names,
+            ) -> Result<Instruction, ParseError>;
+        )
+    } else {
+        quote!()
+    };
+    let code = quote! {
+        #form_parser
 
-        #[cfg(test)]
-        mod dispatch_tests {
-            use super::*;
-
-            /// `parse_instruction` matches literal mnemonics before the special forms' tables:
-            /// a literal mnemonic in one of them would no longer reach its special parser.
-            #[test]
-            fn no_literal_mnemonic_is_a_special_one() {
-                let literals: &[&str] = &[#(#literals),*];
-                for &m in literals {
-                    assert!(!(false #(|| #special_tests)*), "{m}");
-                }
+        impl Instruction {
+            /// The instruction's text as Intel prints it, without indentation and without the
+            /// ` /// $N` comment (`add (M1, 16) V0053(0,0)<1> V0052(0,0)<0;1,0> V0053(0,0)<1;1,0>`).
+            /// Fails for values the text cannot spell, so whatever prints parses back.
+            #lint
+            pub fn print_text(&self, #names: &dyn Names, #out: &mut String) -> Result<(), PrintError> {
+                match self { #print_arms }
             }
         }
 
-        /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
-        /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
-        /// grew from empty was reallocated two or three times per instruction.
-        #[allow(dead_code)]
-        const ENCODED_CAPACITY: usize = 192;
-        /// Decodes the bytes a parser assembled. (Unused when no doc of the spec has a token
-        /// template the generator can parse, e.g. a spec of counted lists only.)
-        #[allow(dead_code)]
-        fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
-            match decode(bytes) {
-                Ok((i, n)) if n == bytes.len() => Ok(i),
-                Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
-                Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
-            }
+        /// Mnemonics of the forms that name a string of the routine's pool ([`Names::string`]).
+        pub const SYMBOL_MNEMONICS: &[&str] = &[#(#symbol_mnemonics),*];
+
+        /// Parses one instruction line's text (no indentation, no comment).
+        pub fn parse_instruction(text: &str, names: &dyn Names) -> Result<Instruction, ParseError> {
+            #parse
         }
 
-        #(#fns)*
+        #finish
+        #fns
+        #dispatch_test
+    };
+    let used = idents_in(&code);
+    let instruction = use_only(
+        quote!(crate::runtime::text::instruction),
+        &[
+            "channels_text",
+            "channels_value",
+            "error",
+            "operand_space",
+            "push_number",
+            "word_number",
+            "Words",
+        ],
+        &used,
+    );
+    let text = use_only(
+        quote!(crate::runtime::text),
+        &[
+            "is_saturated",
+            "parse_exec_size",
+            "parse_label",
+            "parse_predicate_prefix",
+            "parse_raw",
+            "parse_state_name",
+            "parse_symbol",
+            "parse_vector",
+            "print_exec_size",
+            "print_label",
+            "print_predicate_prefix",
+            "print_raw",
+            "print_state_name",
+            "print_symbol",
+            "print_vector",
+            "set_saturated",
+            "special",
+            "Cursor",
+            "Names",
+            "ParseError",
+            "PrintError",
+        ],
+        &used,
+    );
+    let runtime = use_only(
+        quote!(crate::runtime),
+        &[
+            "Encode",
+            "PredicateControl",
+            "RawOperand",
+            "StateClass",
+            "VectorOperand",
+        ],
+        &used,
+    );
+    let exec_word = if used.contains("ExecWord") {
+        quote!(
+            use crate::runtime::ExecSize as ExecWord;
+        )
+    } else {
+        quote!()
+    };
+    let vec = use_only(quote!(alloc::vec), &["Vec"], &used);
+    quote! {
+        //! Assembly text of every instruction: printers and parsers generated from the docs'
+        //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
+        use super::*;
+        #instruction
+        #text
+        #runtime
+        #exec_word
+        use alloc::string::String;
+        #vec
+
+        #code
     }
 }
 
@@ -299,15 +405,19 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
         let what = f.doc_name.as_str();
         if let FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } = &f.ty {
             let t = super::int_ty(i.unsigned());
-            enc.push(quote!(<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b);));
+            enc.push(quote!(Encode::encode(&<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b);));
         }
     }
+    let pattern = match locals.as_slice() {
+        [one] => quote!(#one),
+        _ => quote!((#(#locals),*)),
+    };
     let parse = quote! {
-        fn #pp<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
+        fn #pp<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, _names: &dyn Names) -> Result<Instruction, ParseError> {
             if pred != PredicateControl::NONE {
                 return Err(error(0, "no predicate: this instruction takes none", "("));
             }
-            let (#(#locals),*) = special::#m::parse(&mut w)?;
+            let #pattern = special::#m::parse(&mut w)?;
             c.skip_spaces();
             c.finish()?;
             let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
@@ -387,8 +497,16 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
         }
     }
     let wrong = "the members of the instruction's format";
+    let get = |at: usize| {
+        if at == 0 {
+            quote!(m.first())
+        } else {
+            let at = proc_macro2::Literal::usize_unsuffixed(at);
+            quote!(m.get(#at))
+        }
+    };
     for ((_, slot), at) in slots.iter().zip(&member_of) {
-        let at = proc_macro2::Literal::usize_unsuffixed(*at);
+        let at = get(*at);
         enc.push(match slot {
             Slot::Field(f) => {
                 let what = f.doc_name.as_str();
@@ -396,27 +514,27 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
                     FieldType::Int(t) | FieldType::Enum(t, _) | FieldType::Bits { base: t, .. } => {
                         let t = super::int_ty(t.unsigned());
                         quote! {
-                            match m.get(#at) {
-                                Some(special::members::FieldValue::Scalar(v)) => <#t>::try_from(*v).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b),
+                            match #at {
+                                Some(special::members::FieldValue::Scalar(v)) => Encode::encode(&<#t>::try_from(*v).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b),
                                 _ => return Err(error(0, #wrong, "")),
                             }
                         }
                     }
                     FieldType::Predicate => quote! {
-                        match m.get(#at) {
-                            Some(special::members::FieldValue::Predicate(p)) => p.encode(&mut b),
+                        match #at {
+                            Some(special::members::FieldValue::Predicate(p)) => Encode::encode(p, &mut b),
                             _ => return Err(error(0, #wrong, "")),
                         }
                     },
                     FieldType::Vector => quote! {
-                        match m.get(#at) {
-                            Some(special::members::FieldValue::Vector(v)) => v.encode(&mut b),
+                        match #at {
+                            Some(special::members::FieldValue::Vector(v)) => Encode::encode(v, &mut b),
                             _ => return Err(error(0, #wrong, "")),
                         }
                     },
                     FieldType::Raw => quote! {
-                        match m.get(#at) {
-                            Some(special::members::FieldValue::Raw(r)) => r.encode(&mut b),
+                        match #at {
+                            Some(special::members::FieldValue::Raw(r)) => Encode::encode(r, &mut b),
                             _ => return Err(error(0, #wrong, "")),
                         }
                     },
@@ -430,7 +548,7 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
                     .zip(&member_of)
                     .find(|((_, s), _)| matches!(s, Slot::List(l, _) if l.rust_name == c.rust_name))
                     .map_or(0, |(_, a)| *a);
-                let list_at = proc_macro2::Literal::usize_unsuffixed(list_at);
+                let list_at = get(list_at);
                 let t = match &f.ty {
                     FieldType::Int(t) | FieldType::Enum(t, _) | FieldType::Bits { base: t, .. } => {
                         super::int_ty(t.unsigned())
@@ -438,15 +556,15 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
                     _ => quote!(u8),
                 };
                 quote! {
-                    match m.get(#list_at) {
-                        Some(special::members::FieldValue::Raws(l)) => <#t>::try_from(l.len()).map_err(|_| error(0, "fewer parameters", #what))?.encode(&mut b),
+                    match #list_at {
+                        Some(special::members::FieldValue::Raws(l)) => Encode::encode(&<#t>::try_from(l.len()).map_err(|_| error(0, "fewer parameters", #what))?, &mut b),
                         _ => return Err(error(0, #wrong, "")),
                     }
                 }
             }
             Slot::List(..) => quote! {
-                match m.get(#at) {
-                    Some(special::members::FieldValue::Raws(l)) => for r in l { r.encode(&mut b); },
+                match #at {
+                    Some(special::members::FieldValue::Raws(l)) => for r in l { Encode::encode(r, &mut b); },
                     _ => return Err(error(0, #wrong, "")),
                 }
             },
@@ -467,10 +585,10 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
 pub(super) fn raw_of(f: &FieldModel) -> TokenStream {
     let n = ident(&f.rust_name);
     match &f.ty {
-        FieldType::Int(Int::I32) => quote!((i.#n as u32 as u64)),
-        FieldType::Int(_) => quote!((i.#n as u64)),
+        FieldType::Int(Int::I32) => quote!(u64::from(i.#n as u32)),
+        FieldType::Int(_) => quote!(u64::from(i.#n)),
         FieldType::Enum(..) => quote!(i.#n.bits()),
-        FieldType::Bits { .. } => quote!((i.#n.to_raw() as u64)),
+        FieldType::Bits { .. } => quote!(u64::from(i.#n.to_raw())),
         _ => quote!(0u64),
     }
 }
@@ -494,8 +612,9 @@ fn fixed_matches(inst: &InstModel, f: &TextForm) -> Option<TokenStream> {
         .iter()
         .filter_map(|(field, lo, mask, value)| {
             let raw = raw_of(field_by_rust(inst, field)?);
-            let (lo, mask, value) = (lit(u64::from(*lo)), lit(*mask), lit(*value));
-            Some(quote!(((#raw >> #lo) & #mask) == #value))
+            let bits = extract(raw, u32::from(*lo), *mask, 64);
+            let value = hex(*value);
+            Some(quote!(#bits == #value))
         })
         .collect();
     (!conds.is_empty()).then(|| quote!(#(#conds)&&*))
@@ -553,16 +672,34 @@ fn print_form(
 ) -> TokenStream {
     let ty = ident(&inst.rust_name);
     let iname = &inst.doc_name;
+    // A slot of an enumerated value without spellings (`V0133`): nothing prints.
+    if let Some(s) = slots(f)
+        .into_iter()
+        .find(|s| matches!(&s.kind, SlotKind::Name { spellings, .. } if spellings.is_empty()))
+    {
+        let what = format!("{iname} {}", s.field);
+        let raw = unparen(slot_raw(inst, s));
+        return quote! {
+            fn #name(i: &#ty, _names: &dyn Names, _out: &mut String) -> Result<(), PrintError> {
+                Err(PrintError::Unprintable { what: #what, value: #raw })
+            }
+        };
+    }
     let mut checks = Vec::new();
     for fm in inst.fields.values() {
         if is_scalar(fm) {
             let m = covered(f, &fm.rust_name);
             if m != u64::MAX {
                 let raw = raw_of(fm);
-                let keep = lit(!m);
+                let unprinted = if m == 0 {
+                    quote!(#raw != 0)
+                } else {
+                    let keep = hex(!m);
+                    quote!(#raw & #keep != 0)
+                };
                 let what = format!("{iname} {}: bits the text does not print", fm.doc_name);
                 checks.push(quote! {
-                    if #raw & #keep != 0 {
+                    if #unprinted {
                         return Err(PrintError::Unprintable { what: #what, value: #raw });
                     }
                 });
@@ -621,8 +758,7 @@ fn print_form(
         let n = ident(p);
         body.push(quote!(print_predicate_prefix(out, i.#n, names)?;));
     }
-    let m = &f.mnemonic;
-    body.push(quote!(out.push_str(#m);));
+    body.push(push_text(&f.mnemonic));
     for p in &f.suffixes {
         body.push(match p {
             Piece::Sat => match sat {
@@ -641,14 +777,15 @@ fn print_form(
                 match (optional, bit) {
                     (true, Some((field, b))) => {
                         let raw = raw_of(field_by_rust(inst, field).expect("analyzed field"));
-                        let b = lit(u64::from(*b));
-                        quote!(if (#raw >> #b) & 1 == 1 { out.push_str(#dotted); })
+                        let bit = hex(1u64 << b);
+                        let push = push_text(&dotted);
+                        quote!(if #raw & #bit != 0 { #push })
                     }
-                    _ => quote!(out.push_str(#dotted);),
+                    _ => push_text(&dotted),
                 }
             }
             Piece::Slot { prefix, slot } => {
-                let dotted = format!(".{prefix}");
+                let dotted = push_text(&format!(".{prefix}"));
                 let v = print_slot(inst, slot, true);
                 if slot.optional {
                     let raw = slot_raw(inst, slot);
@@ -658,9 +795,9 @@ fn print_form(
                         } => lit(*d),
                         _ => lit(0),
                     };
-                    quote!(if #raw != #default { out.push_str(#dotted); #v })
+                    quote!(if #raw != #default { #dotted #v })
                 } else {
-                    quote!(out.push_str(#dotted); #v)
+                    quote!(#dotted #v)
                 }
             }
         });
@@ -689,10 +826,11 @@ fn print_form(
         let v = print_slot(inst, s, false);
         body.push(quote!(out.push(' '); #v));
     }
+    let code = quote!(#(#checks)* #(#body)*);
+    let (i, names) = (param("i", &code), param("names", &code));
     quote! {
-        fn #name(i: &#ty, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
-            #(#checks)*
-            #(#body)*
+        fn #name(#i: &#ty, #names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+            #code
             Ok(())
         }
     }
@@ -707,15 +845,23 @@ fn slot_raw(inst: &InstModel, s: &TextSlot) -> TokenStream {
     if s.mask == u64::MAX {
         raw
     } else {
-        let (lo, mask) = (lit(u64::from(s.lo)), lit(s.mask));
-        quote!(((#raw >> #lo) & #mask))
+        extract(raw, u32::from(s.lo), s.mask, 64)
+    }
+}
+
+/// `out.push_str(text)`, or `out.push(c)` for a single character.
+fn push_text(text: &str) -> TokenStream {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => quote!(out.push(#c);),
+        _ => quote!(out.push_str(#text);),
     }
 }
 
 fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     let n = ident(&s.field);
     let iname = &inst.doc_name;
-    let raw = slot_raw(inst, s);
+    let raw = unparen(slot_raw(inst, s));
     let what = format!("{iname} {}", s.field);
     match &s.kind {
         SlotKind::Vector => quote!(print_vector(out, &i.#n, names)?;),
@@ -766,45 +912,26 @@ fn parse_form(
     f: &TextForm,
     name: &proc_macro2::Ident,
 ) -> TokenStream {
-    let mut decls = Vec::new();
-    for fm in inst.fields.values() {
-        let n = format_ident!("f_{}", fm.rust_name);
-        decls.push(match fm.ty {
-            FieldType::Predicate => quote!(let mut #n = PredicateControl::NONE;),
-            FieldType::Vector => quote!(let mut #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
-            FieldType::Raw => quote!(let mut #n = RawOperand { id: 0, offset: 0 };),
-            _ => quote!(let mut #n: u64 = 0;),
-        });
-    }
-    for (field, lo, _, value) in &f.fixed {
-        let n = format_ident!("f_{}", field);
-        let (lo, value) = (lit(u64::from(*lo)), lit(*value));
-        decls.push(quote!(#n |= #value << #lo;));
-    }
+    let saturated = sat.filter(|_| f.suffixes.contains(&Piece::Sat));
+    let decls = parse_locals(inst, f, saturated);
     let mut body = Vec::new();
-    match &f.predicate {
-        Some(p) => {
-            let n = format_ident!("f_{}", p);
-            body.push(quote!(#n = pred;));
-        }
-        None => body.push(quote! {
+    if f.predicate.is_none() {
+        body.push(quote! {
             if pred != PredicateControl::NONE {
                 return Err(error(0, "no predicate: this instruction takes none", "("));
             }
-        }),
+        });
     }
-    let mut sat_read = quote!();
     for p in &f.suffixes {
         body.push(match p {
-            Piece::Sat => {
-                sat_read = quote!(let sat = sat;);
-                quote!(let sat = w.eat("sat");)
-            }
+            // Without a saturating destination `.sat` is read and means nothing.
+            Piece::Sat if sat.is_none() => quote!(w.eat("sat");),
+            Piece::Sat => quote!(let sat = w.eat("sat");),
             Piece::Literal { text, optional, bit } => match (optional, bit) {
                 (true, Some((field, b))) => {
                     let n = format_ident!("f_{}", field);
-                    let b = lit(u64::from(*b));
-                    quote!(if w.eat(#text) { #n |= 1 << #b; })
+                    let bit = hex(1u64 << b);
+                    quote!(if w.eat(#text) { #n |= #bit; })
                 }
                 (true, None) => quote!(w.eat(#text);),
                 _ => {
@@ -814,7 +941,7 @@ fn parse_form(
             },
             Piece::Slot { prefix, slot } => {
                 let n = format_ident!("f_{}", slot.field);
-                let (lo, mask) = (lit(u64::from(slot.lo)), lit(slot.mask));
+                let put = place(quote!(v), slot);
                 let exp = expected_of(slot, prefix);
                 let val = word_value(slot);
                 if let (true, SlotKind::Name { default: Some(d), .. }) = (slot.optional, &slot.kind) {
@@ -827,31 +954,26 @@ fn parse_form(
                             }
                             _ => #d,
                         };
-                        #n |= (v & #mask) << #lo;
+                        #n |= #put;
                     }
                 } else {
                     quote! {
                         let (x, at) = w.take(#prefix, #exp)?;
                         let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
-                        #n |= (v & #mask) << #lo;
+                        #n |= #put;
                     }
                 }
             }
         });
     }
     body.push(quote!(w.finish()?;));
-    if let Some(d) = sat {
-        if f.suffixes.contains(&Piece::Sat) {
-            let _ = d;
-        }
-    }
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
             if s.kind == SlotKind::ExecSize {
-                let v = parse_slot(s);
+                let v = parse_slot(s, saturated);
                 body.push(quote!(operand_space(&mut c)?; #v));
             } else {
-                let v = parse_slot(s);
+                let v = parse_slot(s, saturated);
                 body.push(quote!(operand_space(&mut c)?; c.expect("(", "`(`")?; #v c.expect(")", "`)`")?;));
             }
         } else {
@@ -860,13 +982,13 @@ fn parse_form(
                 if k > 0 {
                     body.push(quote!(c.expect(",", "`,`")?; c.skip_spaces();));
                 }
-                body.push(parse_slot(s));
+                body.push(parse_slot(s, saturated));
             }
             body.push(quote!(c.expect(")", "`)`")?;));
         }
     }
     for s in &f.operands {
-        let v = parse_slot(s);
+        let v = parse_slot(s, saturated);
         body.push(quote!(operand_space(&mut c)?; #v));
     }
     body.push(quote!(c.skip_spaces(); c.finish()?;));
@@ -874,7 +996,6 @@ fn parse_form(
         let n = format_ident!("f_{}", d);
         body.push(quote!(if sat { set_saturated(&mut #n); }));
     }
-    let _ = sat_read;
     // Encode in format order, then decode.
     let mut enc = Vec::new();
     let op = lit(u64::from(inst.opcode));
@@ -897,21 +1018,100 @@ fn parse_form(
         enc.push(match &fm.ty {
             FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } => {
                 let t = super::int_ty(i.unsigned());
-                quote!(<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b);)
+                quote!(Encode::encode(&<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b);)
             }
             FieldType::Rest => quote!(),
-            _ => quote!(#n.encode(&mut b);),
+            _ => quote!(Encode::encode(&#n, &mut b);),
         });
     }
+    let code = quote! {
+        #(#decls)*
+        #(#body)*
+        let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
+        #(#enc)*
+        finish(&b, 0)
+    };
+    let used = idents_in(&code);
+    let pred = param("pred", &code);
+    let names = param("names", &code);
+    // `Words::eat` and `Words::take` consume words; `finish` and `peek` only look.
+    let text = code.to_string();
+    let w = if text.contains("w . eat") || text.contains("w . take") {
+        quote!(mut w)
+    } else if used.contains("w") {
+        quote!(w)
+    } else {
+        quote!(_w)
+    };
     quote! {
-        fn #name<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
-            #(#decls)*
-            #(#body)*
-            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
-            #(#enc)*
-            finish(&b, 0)
+        fn #name<'a>(#pred: PredicateControl, #w: Words<'a>, mut c: Cursor<'a>, #names: &dyn Names) -> Result<Instruction, ParseError> {
+            #code
         }
     }
+}
+
+/// `v`, masked and shifted into the bits of slot `s` (`(v & mask) << lo`, without no-ops).
+fn place(v: TokenStream, s: &TextSlot) -> TokenStream {
+    unparen(shl(and_mask(v, s.mask, 64), u32::from(s.lo)))
+}
+
+/// Fields the form's parser ORs bits into (scalar slots, flag bits), and operands it assigns.
+fn parse_writes(f: &TextForm) -> (BTreeSet<&str>, BTreeSet<&str>) {
+    let mut ors = BTreeSet::new();
+    let mut sets = BTreeSet::new();
+    for s in slots(f) {
+        match s.kind {
+            SlotKind::Vector | SlotKind::AddressOf | SlotKind::Raw => sets.insert(s.field.as_str()),
+            _ => ors.insert(s.field.as_str()),
+        };
+    }
+    for p in &f.suffixes {
+        if let Piece::Literal {
+            optional: true,
+            bit: Some((field, _)),
+            ..
+        } = p
+        {
+            ors.insert(field.as_str());
+        }
+    }
+    (ors, sets)
+}
+
+/// The parser's locals, one `f_` per field: a scalar starts from the bits the form fixes and
+/// is mutable only if a slot writes it; an operand a slot reads is assigned there, once.
+fn parse_locals(inst: &InstModel, f: &TextForm, saturated: Option<&str>) -> Vec<TokenStream> {
+    let (ors, sets) = parse_writes(f);
+    let mut decls = Vec::new();
+    for fm in inst.fields.values().filter(|fm| fm.ty != FieldType::Rest) {
+        let n = format_ident!("f_{}", fm.rust_name);
+        let rust = fm.rust_name.as_str();
+        if sets.contains(rust) {
+            // Declared where its slot reads it.
+            continue;
+        }
+        decls.push(match fm.ty {
+            FieldType::Predicate if f.predicate.as_deref() == Some(rust) => quote!(let #n = pred;),
+            FieldType::Predicate => quote!(let #n = PredicateControl::NONE;),
+            FieldType::Vector if saturated == Some(rust) => quote!(let mut #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
+            FieldType::Vector => quote!(let #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
+            FieldType::Raw => quote!(let #n = RawOperand { id: 0, offset: 0 };),
+            _ => {
+                let fixed = f
+                    .fixed
+                    .iter()
+                    .filter(|(field, ..)| field == rust)
+                    .fold(0u64, |acc, (_, lo, _, value)| acc | (value << lo));
+                let fixed = hex(fixed);
+                if ors.contains(rust) {
+                    quote!(let mut #n: u64 = #fixed;)
+                } else {
+                    quote!(let #n: u64 = #fixed;)
+                }
+            }
+        });
+    }
+    decls
 }
 
 fn expected_of(s: &TextSlot, prefix: &str) -> String {
@@ -932,6 +1132,7 @@ fn expected_of(s: &TextSlot, prefix: &str) -> String {
 /// An expression turning the word `x` into `Option<u64>`.
 fn word_value(s: &TextSlot) -> TokenStream {
     match &s.kind {
+        SlotKind::Name { spellings, .. } if spellings.is_empty() => quote!(None::<u64>),
         SlotKind::Name { spellings, .. } => {
             let vals = spellings.iter().map(|(v, _)| lit(*v));
             let texts = spellings.iter().map(|(_, t)| t);
@@ -944,14 +1145,28 @@ fn word_value(s: &TextSlot) -> TokenStream {
 }
 
 /// Statements parsing a group or operand slot at `c` into its `f_` local.
-fn parse_slot(s: &TextSlot) -> TokenStream {
+/// (`saturated`: the operand `.sat` sets, which is mutable.)
+fn parse_slot(s: &TextSlot, saturated: Option<&str>) -> TokenStream {
     let n = format_ident!("f_{}", s.field);
-    let (lo, mask) = (lit(u64::from(s.lo)), lit(s.mask));
+    let put = |v: TokenStream| place(v, s);
     match &s.kind {
-        SlotKind::Vector => quote!(#n = parse_vector(&mut c, names)?;),
-        SlotKind::AddressOf => quote!(#n = special::address_of::parse(&mut c, names)?;),
-        SlotKind::Raw => quote!(#n = parse_raw(&mut c, names)?;),
-        SlotKind::ExecSize => quote!(#n |= (u64::from(parse_exec_size(&mut c)?.0) & #mask) << #lo;),
+        SlotKind::Vector | SlotKind::AddressOf | SlotKind::Raw => {
+            let m = if saturated == Some(s.field.as_str()) {
+                quote!(mut)
+            } else {
+                quote!()
+            };
+            let parse = match s.kind {
+                SlotKind::Vector => quote!(parse_vector(&mut c, names)?),
+                SlotKind::AddressOf => quote!(special::address_of::parse(&mut c, names)?),
+                _ => quote!(parse_raw(&mut c, names)?),
+            };
+            quote!(let #m #n = #parse;)
+        }
+        SlotKind::ExecSize => {
+            let v = put(quote!(u64::from(parse_exec_size(&mut c)?.0)));
+            quote!(#n |= #v;)
+        }
         SlotKind::Surface | SlotKind::Sampler => {
             let want = if s.kind == SlotKind::Surface {
                 quote!(StateClass::Surface)
@@ -963,25 +1178,31 @@ fn parse_slot(s: &TextSlot) -> TokenStream {
             } else {
                 "a sampler"
             };
+            let v = put(quote!(u64::from(id)));
             quote! {
                 let at = c.column();
                 let (class, id) = parse_state_name(&mut c, names)?;
                 if class != #want { return Err(error(at, #exp, "")); }
-                #n |= (u64::from(id) & #mask) << #lo;
+                #n |= #v;
             }
         }
-        SlotKind::Label => quote!(#n |= (u64::from(parse_label(&mut c, names)?) & #mask) << #lo;),
+        SlotKind::Label => {
+            let v = put(quote!(u64::from(parse_label(&mut c, names)?)));
+            quote!(#n |= #v;)
+        }
         SlotKind::Symbol { .. } => {
-            quote!(#n |= (u64::from(parse_symbol(&mut c, names)?) & #mask) << #lo;)
+            let v = put(quote!(u64::from(parse_symbol(&mut c, names)?)));
+            quote!(#n |= #v;)
         }
         _ => {
             let val = word_value(s);
             let exp = expected_of(s, "");
+            let v = put(quote!(v));
             quote! {
                 let at = c.column();
                 let x = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_');
                 let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
-                #n |= (v & #mask) << #lo;
+                #n |= #v;
             }
         }
     }

@@ -1,6 +1,6 @@
 //! The parent module: what spans instructions.
 
-use super::{docs, ident};
+use super::{docs, ident, idents_in, use_only};
 use crate::analyze::naming::{snake_name, type_name};
 use crate::analyze::platform::Rule;
 use crate::analyze::{InstModel, Model};
@@ -29,9 +29,39 @@ pub fn rule_check(rule: &Rule) -> TokenStream {
             quote!(platform == Platform::#p)
         }
         Rule::Any(rules) => {
-            let mut checks = rules.iter().map(rule_check);
-            let first = checks.next().unwrap_or_else(|| quote!(false));
-            checks.fold(quote!((#first)), |acc, c| quote!(#acc || (#c)))
+            let checks: Vec<TokenStream> = rules.iter().map(rule_check).collect();
+            match checks.as_slice() {
+                [] => quote!(false),
+                [one] => one.clone(),
+                _ => quote!((#(#checks)||*)),
+            }
+        }
+    }
+}
+
+/// A boolean expression over `platform` that holds where `rule` does not allow: the
+/// negation of [`rule_check`], written without `!(...)`.
+pub fn rule_fails(rule: &Rule) -> TokenStream {
+    match rule {
+        Rule::Since(p) => {
+            let p = platform_ident(p);
+            quote!(platform < Platform::#p)
+        }
+        Rule::Before(p) => {
+            let p = platform_ident(p);
+            quote!(platform >= Platform::#p)
+        }
+        Rule::Only(p) => {
+            let p = platform_ident(p);
+            quote!(platform != Platform::#p)
+        }
+        Rule::Any(rules) => {
+            let fails: Vec<TokenStream> = rules.iter().map(rule_fails).collect();
+            match fails.as_slice() {
+                [] => quote!(true),
+                [one] => one.clone(),
+                _ => quote!((#(#fails)&&*)),
+            }
         }
     }
 }
@@ -121,14 +151,30 @@ fn opcode_enum(model: &Model) -> TokenStream {
 #[derive(Clone, Copy)]
 enum Arm {
     Value,
-    InPlace,
+    /// `only`: the docs define one instruction, so `out` always holds its variant.
+    InPlace {
+        only: bool,
+    },
 }
 
 impl Arm {
     fn build(self, ty: &proc_macro2::Ident) -> TokenStream {
         match self {
             Arm::Value => quote!(Instruction::#ty(#ty::decode_fields(&mut r)?)),
-            Arm::InPlace => quote!(in_place!(out, r, #ty)),
+            // Makes `out` the variant (keeping it when it already is) and decodes the fields
+            // into it, so that no whole instruction is moved.
+            Arm::InPlace { only: true } => quote!({
+                let Instruction::#ty(x_) = out;
+                x_.decode_fields_into(&mut r)?;
+            }),
+            Arm::InPlace { only: false } => quote!({
+                if !matches!(out, Instruction::#ty(_)) {
+                    *out = const { Instruction::#ty(#ty::PLACEHOLDER) };
+                }
+                if let Instruction::#ty(x_) = out {
+                    x_.decode_fields_into(&mut r)?;
+                }
+            }),
         }
     }
 }
@@ -176,7 +222,8 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
 
 fn decode_fn(model: &Model) -> TokenStream {
     let arms = dispatch_arms(model, Arm::Value);
-    let in_place_arms = dispatch_arms(model, Arm::InPlace);
+    let only = decodable(model).count() == 1;
+    let in_place_arms = dispatch_arms(model, Arm::InPlace { only });
     let placeholder = match decodable(model).next() {
         Some(i) => {
             let ty = ident(&i.rust_name);
@@ -200,21 +247,6 @@ fn decode_fn(model: &Model) -> TokenStream {
         /// An instruction for [`decode_into`] to overwrite, copied from a constant; `None` when
         /// the docs define no instruction.
         pub(crate) const PLACEHOLDER: Option<Instruction> = #placeholder;
-
-        /// Makes `$out` the variant `$ty` (keeping it when it already is) and decodes the
-        /// fields into it, so that no whole instruction is moved.
-        macro_rules! in_place {
-            ($out:ident, $r:ident, $ty:ident) => {{
-                if !matches!($out, Instruction::$ty(_)) {
-                    *$out = const { Instruction::$ty($ty::PLACEHOLDER) };
-                }
-                // Irrefutable when the docs define one instruction.
-                #[allow(irrefutable_let_patterns)]
-                if let Instruction::$ty(x_) = $out {
-                    x_.decode_fields_into(&mut $r)?;
-                }
-            }};
-        }
 
         /// Decodes one instruction from the start of `bytes` into `out`, the same instruction
         /// [`decode`] returns, and how many bytes it took.
@@ -277,13 +309,7 @@ pub fn render(model: &Model) -> TokenStream {
     let platform = platform_enum(model);
     let opcode = opcode_enum(model);
     let decode = decode_fn(model);
-    quote! {
-        //! Generated from the opcode docs: one module per doc, and what spans them.
-        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables)]
-
-        use crate::runtime::{Decode, DecodeError, DecodeErrorKind, Encode, Reader, Staging, ValidationError};
-        use alloc::vec::Vec;
-
+    let code = quote! {
         pub mod enums;
         pub mod text;
         pub use text::parse_instruction;
@@ -339,6 +365,25 @@ pub fn render(model: &Model) -> TokenStream {
         pub fn dispatch<E: Execute + ?Sized>(inst: &Instruction, exec: &mut E) -> E::Output {
             match inst { #(Instruction::#tys(i) => exec.#methods(i),)* }
         }
+    };
+    let used = idents_in(&code);
+    let runtime = use_only(
+        quote!(crate::runtime),
+        &[
+            "Decode",
+            "DecodeError",
+            "DecodeErrorKind",
+            "Reader",
+            "Staging",
+            "ValidationError",
+        ],
+        &used,
+    );
+    quote! {
+        //! Generated from the opcode docs: one module per doc, and what spans them.
+        #runtime
+        use alloc::vec::Vec;
+        #code
     }
 }
 
@@ -366,7 +411,15 @@ mod tests {
                 Rule::Before("TGLLP".into())
             ]))
             .to_string(),
-            "(platform >= Platform :: Pvc) || (platform < Platform :: Tgllp)"
+            "(platform >= Platform :: Pvc || platform < Platform :: Tgllp)"
+        );
+        assert_eq!(
+            rule_fails(&Rule::Any(vec![
+                Rule::Since("PVC".into()),
+                Rule::Before("TGLLP".into())
+            ]))
+            .to_string(),
+            "(platform < Platform :: Pvc && platform >= Platform :: Tgllp)"
         );
     }
 
