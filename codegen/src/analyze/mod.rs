@@ -394,7 +394,7 @@ impl Analyzer<'_> {
             return f.allowed_types.clone();
         };
         self.diags.push(Diagnostic::new(
-            Code::OpenLayout,
+            Code::UnknownAllowedType,
             &self.inst.source,
             f.span,
             format!(
@@ -479,7 +479,7 @@ impl Analyzer<'_> {
                     });
                 }
                 if !f.values.is_empty() {
-                    self.diags.push(Diagnostic::new(Code::OpenLayout, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
+                    self.diags.push(Diagnostic::new(Code::UnrangedValues, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
                 }
                 FieldType::Bits {
                     base,
@@ -492,7 +492,7 @@ impl Analyzer<'_> {
                 "vec_operand" | "scalar" => FieldType::Vector,
                 "raw_operand" => FieldType::Raw,
                 other => {
-                    self.diags.push(Diagnostic::new(Code::OpenLayout, &self.inst.source, f.span, format!("field `{}` has type `{other}`, which fixes no binary layout; it is generated as the remaining bytes of the instruction, verbatim", f.name)));
+                    self.diags.push(Diagnostic::new(Code::RestOfBytes, &self.inst.source, f.span, format!("field `{}` has type `{other}`, which fixes no binary layout; it is generated as the remaining bytes of the instruction, verbatim", f.name)));
                     FieldType::Rest
                 }
             },
@@ -628,7 +628,7 @@ fn analyze_instruction(
     if let Some(first) = optional.first() {
         let names: Vec<String> = optional.iter().map(|f| format!("`{}`", f.name)).collect();
         diags.push(Diagnostic::new(
-            Code::OpenLayout,
+            Code::OptionalField,
             &inst.source,
             first.span,
             format!(
@@ -646,7 +646,7 @@ fn analyze_instruction(
         {
             if pos + 1 != v.fields.len() {
                 diags.push(Diagnostic::new(
-                    Code::OpenLayout,
+                    Code::RestNotLast,
                     &inst.source,
                     v.span,
                     format!(
@@ -679,7 +679,7 @@ fn analyze_instruction(
             }
             match resolve_choice(&fields, &enums, sel) {
                 Some(c) if v.fields.iter().take(prefix).any(|f| *f == c.field) => choices.push(c),
-                Some(c) => diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, v.span, format!("variant selector `{}` is not read before the variants' fields differ; the first variant decodes", c.field))),
+                Some(c) => diags.push(Diagnostic::new(Code::LateSelector, &inst.source, v.span, format!("variant selector `{}` is not read before the variants' fields differ; the first variant decodes", c.field))),
                 None => diags.push(
                     Diagnostic::new(Code::UnknownSelectorValue, &inst.source, v.span, format!("condition `{}` names values that `{}` does not enumerate", v.condition.clone().unwrap_or_default(), sel.field))
                         .expected(format!("values listed under `{}`", sel.field)),
@@ -687,7 +687,7 @@ fn analyze_instruction(
             }
         }
         if operand_type {
-            diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, v.span, format!("variant `{}` depends on an operand's declared type, which the instruction's bytes do not carry; among such variants the first in the doc decodes", v.condition.clone().unwrap_or_default())));
+            diags.push(Diagnostic::new(Code::OperandTypeVariant, &inst.source, v.span, format!("variant `{}` depends on an operand's declared type, which the instruction's bytes do not carry; among such variants the first in the doc decodes", v.condition.clone().unwrap_or_default())));
         }
         // Shadowed: every value of every choice is taken by an earlier variant.
         let shadowed = inst.variants.len() > 1
@@ -733,14 +733,11 @@ fn analyze_instruction(
             counted: counted.get(i).cloned().unwrap_or_default(),
         });
     }
-    if inst.variants.len() > 1
-        && variants
-            .iter()
-            .skip(1)
-            .any(|v| v.choices.is_empty() && !v.shadowed)
-    {
+    // A later format without any `### CONDITION` is never selected. (Conditions that cannot be
+    // read before the formats differ, or on operand types, have codes of their own.)
+    if inst.variants.len() > 1 && inst.variants.iter().skip(1).any(|v| v.selectors.is_empty()) {
         diags.push(Diagnostic::new(
-            Code::OpenLayout,
+            Code::NoSelector,
             &inst.source,
             inst.span,
             "variants without a readable selector; the first decodes",
@@ -795,7 +792,7 @@ fn counted_lists(
                 continue;
             };
             if !matches!(count.ty, FieldType::Int(_)) || matches!(item.ty, FieldType::Rest) {
-                diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, c.span, format!("`{}` cannot count `{}` (the count is not a plain integer, or the items have no fixed layout); the fields are generated one by one", c.count, c.fields.join(", "))));
+                diags.push(Diagnostic::new(Code::UncountedList, &inst.source, c.span, format!("`{}` cannot count `{}` (the count is not a plain integer, or the items have no fixed layout); the fields are generated one by one", c.count, c.fields.join(", "))));
                 continue;
             }
             let rust_name = match c.kind {
@@ -820,7 +817,7 @@ fn counted_lists(
                         "the doc does not say whether trailing parameters may be left out".into()
                     }
                 };
-                diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, c.span, format!("`{}` counts the parameters after it: they are generated as one list `{rust_name}` of which exactly `{}` are encoded, the first ones of each format table ({why})", c.count, c.count)));
+                diags.push(Diagnostic::new(Code::CountedParameters, &inst.source, c.span, format!("`{}` counts the parameters after it: they are generated as one list `{rust_name}` of which exactly `{}` are encoded, the first ones of each format table ({why})", c.count, c.count)));
             }
             lists.push(CountedModel {
                 count: c.count.clone(),
@@ -875,7 +872,7 @@ fn src_type_maps(a: &mut Analyzer<'_>) -> Vec<TypeMapModel> {
         };
         if let Some(bad) = types.iter().find(|t| !DATA_TYPES.contains(&t.as_str())) {
             a.diags.push(Diagnostic::new(
-                Code::OpenLayout,
+                Code::UnknownMapType,
                 &inst.source,
                 m.span,
                 format!("type map names `{bad}`, which is not a vISA data type; the type maps of this doc are not checked"),
@@ -1180,7 +1177,7 @@ mod tests {
             0x4e,
             vec![field("SVM_ID", "ub"), field("Rest", "unknown")],
         )]);
-        assert_eq!(codes(&d), vec!["V0202"]);
+        assert_eq!(codes(&d), vec!["V0207"]);
         assert!(!d[0].is_error());
         assert_eq!(d[0].file, "SVM.md");
         assert_eq!(m.instructions[0].fields["Rest"].ty, FieldType::Rest);
@@ -1407,7 +1404,7 @@ mod tests {
         i.type_maps.push(map(None, &["INT4"], 22));
         let (m, d) = run(vec![i]);
         assert!(m.instructions[0].src_type_maps.is_empty());
-        assert_eq!(codes(&d), vec!["V0202"]);
+        assert_eq!(codes(&d), vec!["V0214"]);
         assert_eq!((d[0].file.as_str(), d[0].line), ("ADD.md", 22));
     }
 

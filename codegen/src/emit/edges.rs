@@ -289,7 +289,7 @@ fn a_type_name_outside_the_data_types_chapter_is_not_checked() {
     let mut f = field("A", "vec_operand");
     f.allowed_types = vec!["INT4".into()];
     let out = generate(vec![inst("K", 1, vec![f])]);
-    assert_eq!(out.codes(), vec!["V0202"]);
+    assert_eq!(out.codes(), vec!["V0205"]);
     assert!(!out.flat("src/generated/k.rs").contains("immediate_type"));
 }
 
