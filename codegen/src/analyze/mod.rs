@@ -8,7 +8,7 @@ pub mod text;
 
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{CountKind, EnumValue, Field, Instruction, Spec};
-use naming::{member_name, snake_name, type_name, variant_name};
+use naming::{member_name, snake_name, type_name, variant_name, Names};
 use platform::Rule;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -282,7 +282,6 @@ pub struct Model {
     pub shared_structs: Vec<(usize, String)>,
     /// Text forms of the instructions with `## Text` templates, by doc name.
     pub text: BTreeMap<String, text::TextInst>,
-    pub spec: Spec,
 }
 
 fn int_of(ty: &str) -> Option<Int> {
@@ -348,18 +347,15 @@ impl Analyzer<'_> {
     }
 
     fn enum_def(&mut self, name: String, values: &[EnumValue]) -> usize {
-        let mut seen = BTreeSet::new();
+        let mut seen = Names::default();
         let mut variants = Vec::new();
         let mut by_value = BTreeSet::new();
         for v in values {
             if !by_value.insert(v.value) {
                 continue; // A value listed twice is one variant.
             }
-            let mut vn = variant_name(&v.meaning, v.value);
-            if !seen.insert(vn.clone()) {
-                vn = format!("{vn}{}", v.value);
-                seen.insert(vn.clone());
-            }
+            let base = variant_name(&v.meaning, v.value);
+            let vn = seen.claim(&base, &format!("{base}{}", v.value));
             let rule = self.rule(&v.platform, v.span);
             let quote = match &v.platform {
                 Some(p) => format!("{{{p}}}{:#x}: {}", v.value, v.meaning),
@@ -433,13 +429,13 @@ impl Analyzer<'_> {
             (Some(base), false, _) => {
                 let mut members = Vec::new();
                 let mut used = 0u64;
-                let mut names = BTreeSet::new();
+                // `reserved` holds the bits no range covers.
+                let mut names = Names::reserving(&["reserved"]);
                 for b in &f.bitfields {
-                    let mut name = member_name(&b.summary, b.hi, b.lo);
-                    if !names.insert(name.clone()) || name == "reserved" {
-                        name = format!("bits_{}_{}", b.hi, b.lo);
-                        names.insert(name.clone());
-                    }
+                    let name = names.claim(
+                        &member_name(&b.summary, b.hi, b.lo),
+                        &format!("bits_{}_{}", b.hi, b.lo),
+                    );
                     let m = Member {
                         name: name.clone(),
                         hi: b.hi,
@@ -598,16 +594,11 @@ fn analyze_instruction(
         platforms,
     };
     let mut fields = BTreeMap::new();
-    let mut rust_names = BTreeSet::new();
+    let mut rust_names = Names::default();
     for f in &inst.fields {
         let mut m = a.field(f);
         // `Src0` and `src0` would both be `src0`: the later one gets a numeric suffix.
-        let base = m.rust_name.clone();
-        let mut n = 2;
-        while !rust_names.insert(m.rust_name.clone()) {
-            m.rust_name = format!("{base}_{n}");
-            n += 1;
-        }
+        m.rust_name = rust_names.claim(&m.rust_name, &m.rust_name);
         fields.insert(f.name.clone(), m);
     }
     let src_type_maps = src_type_maps(&mut a);
@@ -668,7 +659,7 @@ fn analyze_instruction(
     );
     let mut variants = Vec::new();
     let mut taken: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut names = BTreeSet::new();
+    let mut names = Names::default();
     for (i, v) in inst.variants.iter().enumerate() {
         let mut choices = Vec::new();
         let mut operand_type = false;
@@ -719,11 +710,7 @@ fn analyze_instruction(
                 n
             }
         };
-        let mut vn = base.clone();
-        if !names.insert(vn.clone()) {
-            vn = format!("{base}{i}");
-            names.insert(vn.clone());
-        }
+        let vn = names.claim(&base, &format!("{base}{i}"));
         variants.push(VariantModel {
             rust_name: vn,
             condition: v.condition.clone(),
@@ -777,7 +764,7 @@ fn analyze_instruction(
 fn counted_lists(
     inst: &Instruction,
     fields: &BTreeMap<String, FieldModel>,
-    rust_names: &mut BTreeSet<String>,
+    rust_names: &mut Names,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Vec<CountedModel>> {
     let mut warned = false;
@@ -798,15 +785,7 @@ fn counted_lists(
             let rust_name = match c.kind {
                 CountKind::Repeat => item.rust_name.clone(),
                 CountKind::Prefix => prefix_name
-                    .get_or_insert_with(|| {
-                        let mut name = "params".to_string();
-                        let mut n = 2;
-                        while !rust_names.insert(name.clone()) {
-                            name = format!("params_{n}");
-                            n += 1;
-                        }
-                        name
-                    })
+                    .get_or_insert_with(|| rust_names.claim("params", "params"))
                     .clone(),
             };
             if c.kind == CountKind::Prefix && !warned {
@@ -1057,7 +1036,6 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             shared_enums,
             shared_structs,
             text,
-            spec: spec.clone(),
         },
         diags,
     )
