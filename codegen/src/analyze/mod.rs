@@ -7,7 +7,9 @@ pub mod platform;
 pub mod text;
 
 use crate::diag::{Code, Diagnostic};
-use crate::schema::{CountKind, EnumValue, Field, Instruction, Spec};
+/// How a counted list is encoded, as the model carries it.
+pub use crate::schema::CountKind;
+use crate::schema::{EnumValue, Field, Instruction, Spec};
 use naming::{member_name, snake_name, type_name, variant_name, Names};
 use platform::Rule;
 use std::collections::{BTreeMap, BTreeSet};
@@ -282,6 +284,8 @@ pub struct Model {
     pub shared_structs: Vec<(usize, String)>,
     /// Text forms of the instructions with `## Text` templates, by doc name.
     pub text: BTreeMap<String, text::TextInst>,
+    /// The spec has object-format records: the crate has a module `generated::object`.
+    pub object: bool,
 }
 
 fn int_of(ty: &str) -> Option<Int> {
@@ -1036,6 +1040,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             shared_enums,
             shared_structs,
             text,
+            object: !spec.records.is_empty(),
         },
         diags,
     )

@@ -273,6 +273,14 @@ pub fn render(model: &Model) -> TokenStream {
         let doc = format!(" `{}` ({}).", i.doc_name, i.source);
         quote!(#[doc = #doc] pub mod #m;)
     });
+    let object = if model.object {
+        quote!(
+            /// Records of the object-format chapter.
+            pub mod object;
+        )
+    } else {
+        quote!()
+    };
     let uses = model.instructions.iter().map(|i| {
         let m = ident(&i.module);
         let t = ident(&i.rust_name);
@@ -315,6 +323,7 @@ pub fn render(model: &Model) -> TokenStream {
         pub use text::parse_instruction;
         #[cfg(test)]
         mod roundtrip;
+        #object
         #(#mods)*
         #(#uses)*
 
