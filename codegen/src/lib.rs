@@ -7,6 +7,7 @@
 pub mod analyze;
 pub mod config;
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod errata;
 pub mod layout;
@@ -22,14 +23,18 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default)]
 pub struct Generated {
     pub files: BTreeMap<String, String>,
-    /// Warnings raised on the way (errors make [`generate`] fail instead).
+    /// Warnings raised on the way (errors make [`generate`] fail instead). A part of a doc the
+    /// generator cannot read is a warning that says what it left out ([`diag::Degrades`]).
     pub diagnostics: Vec<Diagnostic>,
     /// The errata applied to the docs.
     pub errata: Vec<schema::Erratum>,
+    /// What the generated crate exposes, per doc (also written as [`diff::SNAPSHOT`]).
+    pub api: diff::view::Api,
 }
 
-/// Runs the whole pipeline as a pure function. Any error in any doc fails the whole run, with
-/// every diagnostic of the run.
+/// Runs the whole pipeline as a pure function. A doc the generator cannot read degrades only
+/// the part it describes (a warning each); only errors that leave nothing to generate (an
+/// erratum that cannot be read or no longer applies) fail the run, with every diagnostic.
 pub fn generate(
     files: &[parse::SourceFile],
     opts: &emit::Options,
@@ -57,7 +62,33 @@ fn parse_mapped(
     diagnostics.append(&mut parsed.diagnostics);
     parsed.diagnostics = diagnostics;
     parsed.spec.errata = corrected.applied;
+    place_degraded(&mut parsed.spec, &parsed.diagnostics);
     (parsed, corrected.map)
+}
+
+/// The places a degraded part's generated error quotes, from the diagnostics as remapped (a
+/// line an erratum added points at the erratum).
+fn place_degraded(spec: &mut schema::Spec, diags: &[Diagnostic]) {
+    let first = |doc: &str, part: diag::Degrades| {
+        diags
+            .iter()
+            .find(|d| d.doc() == doc && d.degrades() == part)
+    };
+    for l in &mut spec.left_out {
+        if let Some(d) = first(&l.doc, diag::Degrades::Doc) {
+            l.why = parse::place(d);
+        }
+    }
+    for i in &mut spec.instructions {
+        if let (Some(schema::Syntax::Unreadable { why }), Some(d)) =
+            (&mut i.syntax, first(&i.source, diag::Degrades::TextForm))
+        {
+            *why = format!(
+                "{}:{}:{}: its `## Text` template cannot be read (warning {})",
+                d.file, d.line, d.column, d.code
+            );
+        }
+    }
 }
 
 /// [`generate`] on docs corrected by `errata`; diagnostics as for [`parse_corrected`].
@@ -66,29 +97,128 @@ pub fn generate_corrected(
     errata: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    let (parsed, map) = parse_mapped(docs, errata);
+    let (mut parsed, map) = parse_mapped(docs, errata);
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    // The reference pages need the schema only: their rows are made while it is analysed.
-    let ((model, mut analysis), pages) = par::join(
-        || timings::time("analyze", || analyze::analyze(&parsed.spec)),
-        || emit::docs::Prepared::new(&parsed.spec),
-    );
-    for d in &mut analysis {
-        map.remap(d);
+    let (model, pages) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics);
+    if parsed.spec.instructions.is_empty() {
+        if let Some(first) = parsed.spec.left_out.first() {
+            // Every doc left out: a crate of no instruction helps no one.
+            let at = diagnostics.iter().find(|d| d.doc() == first.doc);
+            let mut d = Diagnostic::new(
+                diag::Code::NothingReadable,
+                &first.doc,
+                at.map_or_else(Default::default, |d| d.span),
+                format!(
+                    "none of the {} docs can be read; nothing was generated",
+                    parsed.spec.left_out.len()
+                ),
+            )
+            .expected("at least one doc the generator can read (see the warnings above)");
+            if let Some(at) = at {
+                (d.file, d.corrected_doc) = (at.file.clone(), at.corrected_doc.clone());
+            }
+            diagnostics.push(d);
+        }
     }
-    diagnostics.extend(analysis);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let files = timings::time("emit (wall)", || {
+    let mut files = timings::time("emit (wall)", || {
         emit::render_with(&model, &parsed.spec, &pages, opts)
     });
+    let api = timings::time("api snapshot", || diff::view::api(&model));
+    files.insert(
+        diff::SNAPSHOT.to_string(),
+        diff::snapshot(&api, &snapshot_header(opts)),
+    );
     Ok(Generated {
         files,
         diagnostics,
         errata: parsed.spec.errata,
+        api,
     })
+}
+
+/// Analyses `spec`; a doc the analysis cannot accept (an unknown platform, a condition naming
+/// no value: [`diag::Degrades::Doc`]) is left out and the rest analysed again, so emitters
+/// only ever see docs they can render.
+fn analyze_degrading(
+    spec: &mut schema::Spec,
+    map: &errata::SourceMap,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (analyze::Model, emit::docs::Prepared) {
+    loop {
+        // The reference pages need the schema only: their rows are made while it is analysed.
+        let ((model, mut analysis), pages) = par::join(
+            || timings::time("analyze", || analyze::analyze(spec)),
+            || emit::docs::Prepared::new(spec),
+        );
+        for d in &mut analysis {
+            map.remap(d);
+        }
+        let bad: std::collections::BTreeSet<String> = analysis
+            .iter()
+            .filter(|d| d.degrades() == diag::Degrades::Doc)
+            .map(|d| d.doc().to_string())
+            .collect();
+        if bad.is_empty() {
+            diagnostics.extend(analysis);
+            return (model, pages);
+        }
+        for d in analysis.iter_mut().filter(|d| bad.contains(d.doc())) {
+            if d.degrades() == diag::Degrades::Doc {
+                d.message
+                    .push_str(&format!("; {} is left out of the crate", d.doc()));
+            }
+            diagnostics.push(d.clone());
+        }
+        let (kept, out): (Vec<_>, Vec<_>) = std::mem::take(&mut spec.instructions)
+            .into_iter()
+            .partition(|i| !bad.contains(&i.source));
+        spec.instructions = kept;
+        for i in out {
+            let why = diagnostics
+                .iter()
+                .find(|d| d.doc() == i.source && d.degrades() == diag::Degrades::Doc)
+                .map(parse::place)
+                .unwrap_or_default();
+            spec.left_out.push(schema::LeftOut {
+                doc: i.source,
+                opcode: Some(i.opcode.value),
+                sub_opcode: i.sub_opcode.map(|s| s.value),
+                why,
+            });
+        }
+    }
+}
+
+/// The `@generated` line of the API snapshot (`#` comment: the file is read only by regen).
+fn snapshot_header(opts: &emit::Options) -> String {
+    format!(
+        "# @generated by `{}` from {}. Do not edit: regen compares the next regen with it to say what changed.",
+        opts.regen_command, opts.spec_label
+    )
+}
+
+/// Parses and analyses `docs` corrected by `errata`, for comparing doc sets
+/// ([`diff::compare`]): the view of what the crate generated from them would expose, with the
+/// diagnostics of the run (`Err` when any is an error).
+pub fn api_of(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+) -> Result<(diff::view::Api, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let (mut parsed, map) = parse_mapped(docs, errata);
+    let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(diagnostics);
+    }
+    // The same degrading analysis as a regen: the view is of the crate regen would write.
+    let (model, _) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(diagnostics);
+    }
+    Ok((diff::view::api(&model), diagnostics))
 }

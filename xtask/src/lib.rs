@@ -2,6 +2,7 @@
 //!
 //! - `regen [--spec DIR] [--out DIR] [--check]`: regenerate the `visa` crate and its docs;
 //! - `schema [--spec DIR]`: print the schema of the docs as JSON (`../shared/schema-contract.md`);
+//! - `diff OLD NEW [--json]`: what changed between two doc sets, for the crate's users;
 //! - `bench`: run the benchmarks and write `BENCHMARKS.md`.
 //!
 //! Exit status: 0 success, 1 the docs have errors or generated files are stale, 2 usage error
@@ -56,8 +57,37 @@ enum Command {
         #[arg(long)]
         timings: bool,
     },
+    /// Say what changed between two doc sets for the generated crate's users (writes nothing).
+    Diff {
+        /// The old spec directory.
+        old: PathBuf,
+        /// The new spec directory.
+        new: PathBuf,
+        /// Errata for both sides (default: each spec directory's own `errata/`).
+        #[arg(long)]
+        errata: Option<PathBuf>,
+        /// Errata for the old side only.
+        #[arg(long, conflicts_with = "errata")]
+        old_errata: Option<PathBuf>,
+        /// Errata for the new side only.
+        #[arg(long, conflicts_with = "errata")]
+        new_errata: Option<PathBuf>,
+        /// Apply no errata on either side.
+        #[arg(long, conflicts_with_all = ["errata", "old_errata", "new_errata"])]
+        no_errata: bool,
+        /// Print `{"breaking": bool, "changes": [{"doc", "what", "breaking", "kind"}]}`.
+        #[arg(long)]
+        json: bool,
+        /// Turn every warning of either doc set into an error.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
     /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
-    Bench,
+    Bench {
+        /// Run only the generator benches and rewrite only their section of BENCHMARKS.md.
+        #[arg(long)]
+        pipeline: bool,
+    },
 }
 
 /// What a run reads: the docs, their errata, the spec directory's configuration.
@@ -85,6 +115,10 @@ struct InputArgs {
     /// Print acknowledged warnings in full too.
     #[arg(long, short)]
     verbose: bool,
+    /// Turn every warning `regen.toml` does not acknowledge into an error: exit 1, nothing
+    /// written (a doc the generator cannot read degrades the crate only with a warning).
+    #[arg(long)]
+    deny_warnings: bool,
 }
 
 /// [`InputArgs`] read from disk.
@@ -98,6 +132,7 @@ struct Input {
     errata: Vec<SourceFile>,
     config: codegen::config::Config,
     verbose: bool,
+    deny_warnings: bool,
 }
 
 /// The workspace root (the parent of this crate).
@@ -149,7 +184,29 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             }
             code
         }
-        Command::Bench => bench::bench(),
+        Command::Diff {
+            old,
+            new,
+            errata,
+            old_errata,
+            new_errata,
+            no_errata,
+            json,
+            deny_warnings,
+        } => {
+            let side = |spec: PathBuf, own: Option<PathBuf>| InputArgs {
+                spec: Some(spec),
+                chapters: None,
+                errata: own.or_else(|| errata.clone()),
+                no_errata,
+                config: None,
+                verbose: false,
+                deny_warnings,
+            };
+            diff(side(old, old_errata), side(new, new_errata), json)
+        }
+        Command::Bench { pipeline: false } => bench::bench(),
+        Command::Bench { pipeline: true } => bench::bench_pipeline(),
     };
     ExitCode::from(code)
 }
@@ -242,6 +299,7 @@ fn load(args: InputArgs) -> Result<Input, u8> {
         errata,
         config,
         verbose: args.verbose,
+        deny_warnings: args.deny_warnings,
     })
 }
 
@@ -286,10 +344,14 @@ fn report_errata(errata: &[codegen::schema::Erratum]) {
 
 /// `cargo xtask schema`: the JSON contract on stdout.
 fn schema(input: &Input) -> u8 {
-    let parsed = codegen::parse_corrected(&input.docs, &input.errata);
+    let mut parsed = codegen::parse_corrected(&input.docs, &input.errata);
+    if input.deny_warnings {
+        codegen::config::deny_warnings(&mut parsed.diagnostics, &input.config);
+    }
     report(parsed.diagnostics.clone(), input);
     let doc = serde_json::json!({
         "instructions": parsed.spec.instructions,
+        "left_out": parsed.spec.left_out,
         "records": parsed.spec.records,
         "predefined": parsed.spec.predefined,
         "errata": parsed.spec.errata,
@@ -307,6 +369,91 @@ fn schema(input: &Input) -> u8 {
     } else {
         0
     }
+}
+
+/// The view of one side of a diff, or its exit status after printing why not.
+fn api_side(args: InputArgs) -> Result<codegen::diff::view::Api, u8> {
+    let input = load(args)?;
+    match codegen::api_of(&input.docs, &input.errata) {
+        Ok((api, mut diags)) => {
+            if input.deny_warnings {
+                codegen::config::deny_warnings(&mut diags, &input.config);
+            }
+            let failed = diags.iter().any(Diagnostic::is_error);
+            report(diags, &input);
+            if failed {
+                eprintln!(
+                    "error: warnings in {} are errors (--deny-warnings)",
+                    input.spec.display()
+                );
+                return Err(EXIT_FAILURE);
+            }
+            Ok(api)
+        }
+        Err(diags) => {
+            report(diags, &input);
+            eprintln!("error: the docs of {} have errors", input.spec.display());
+            Err(EXIT_FAILURE)
+        }
+    }
+}
+
+/// `cargo xtask diff OLD NEW`: the report on stdout (human or JSON).
+fn diff(old: InputArgs, new: InputArgs, json: bool) -> u8 {
+    let old = match api_side(old) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let new = match api_side(new) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let report = codegen::diff::compare(&old, &new);
+    if json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.human());
+    }
+    0
+}
+
+/// What changed since the last regen into `out`, from the snapshot it left there, as regen
+/// prints it; `None` when there is none (the first regen, or an output written before
+/// snapshots).
+pub fn changes_since_last_regen(out: &Path, api: &codegen::diff::view::Api) -> Option<String> {
+    let text = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)).ok()?;
+    let Some(old) = codegen::diff::read_snapshot(&text) else {
+        return Some(format!(
+            "note: {} is not a snapshot this generator reads; no summary of what changed\n",
+            codegen::diff::SNAPSHOT
+        ));
+    };
+    let report = codegen::diff::compare(&old, api);
+    Some(format!(
+        "what changed since the last regen: {}",
+        report.human()
+    ))
+}
+
+/// `cargo xtask diff OLD NEW` (each side with its own errata directory when it has one), for
+/// callers in Rust.
+pub fn diff_dirs(old: &Path, new: &Path) -> Result<codegen::diff::Report, u8> {
+    Ok(codegen::diff::compare(&api_of_dir(old)?, &api_of_dir(new)?))
+}
+
+/// The view of the crate regen would generate from `spec` (read as regen reads it: chapters,
+/// errata and `regen.toml` of the spec directory), or the exit status after printing why not.
+pub fn api_of_dir(spec: &Path) -> Result<codegen::diff::view::Api, u8> {
+    let args = InputArgs {
+        spec: Some(spec.to_path_buf()),
+        chapters: None,
+        errata: None,
+        no_errata: false,
+        config: None,
+        verbose: false,
+        deny_warnings: false,
+    };
+    api_side(args)
 }
 
 /// How headers name a directory, without machine paths: relative to the workspace when inside
@@ -367,6 +514,7 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
         no_errata: false,
         config: None,
         verbose: false,
+        deny_warnings: false,
     };
     match load(args) {
         Ok(input) => regen_input(&input, out, check),
@@ -430,8 +578,9 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         )
     });
     let template = workspace_root().join("generated");
-    if !check {
-        // A runtime can change without the docs or the generator: then the regen runs.
+    // A stamp says the inputs are unchanged, not that they were clean: strictness reruns. A
+    // runtime can change without the docs or the generator: then the regen runs too.
+    if !check && !input.deny_warnings {
         let runtime_current =
             || scaffold::stale_runtime(out, &template).is_ok_and(|s| s.is_empty());
         if let Some(n) = stamp::fresh(out, &key).filter(|_| runtime_current()) {
@@ -443,11 +592,31 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             return 0;
         }
     }
-    let generated = codegen::timings::time("generate (wall)", || {
-        codegen::generate_corrected(&input.docs, &input.errata, &opts)
+    // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
+    let memo = std::fs::read(out.join(stamp::CACHE)).unwrap_or_default();
+    let (generated, memo) = codegen::emit::cache::with(&memo, stamp::GENERATOR, || {
+        codegen::timings::time("generate (wall)", || {
+            codegen::generate_corrected(&input.docs, &input.errata, &opts)
+        })
     });
     let generated = match generated {
+        Ok(mut g) if input.deny_warnings => {
+            match codegen::config::deny_warnings(&mut g.diagnostics, &input.config) {
+                0 => Ok(g),
+                _ => Err(g.diagnostics),
+            }
+        }
+        other => other,
+    };
+    let generated = match generated {
         Ok(g) => g,
+        Err(diags) if input.deny_warnings => {
+            report(diags, input);
+            eprintln!(
+                "error: --deny-warnings: the docs have warnings or errors; nothing was written"
+            );
+            return EXIT_FAILURE;
+        }
         Err(diags) => {
             report(diags, input);
             eprintln!("error: the docs have errors; nothing was written");
@@ -456,6 +625,11 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     };
     report(generated.diagnostics.clone(), input);
     report_errata(&generated.errata);
+    if !check {
+        if let Some(summary) = changes_since_last_regen(out, &generated.api) {
+            eprint!("{summary}");
+        }
+    }
     if check {
         return check_out(out, &template, &generated.files, &opts.regen_command);
     }
@@ -489,6 +663,10 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             });
             if let Err(e) = stamped {
                 eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
+            }
+            let kept = codegen::timings::time("cache: write", || stamp::write_cache(out, &memo));
+            if let Err(e) = kept {
+                eprintln!("note: no render cache written ({e}); the next regen renders every file");
             }
             0
         }

@@ -1,7 +1,8 @@
 //! `visa`: look into vISA object files with the crate generated from the docs.
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
-//! - `visa check FILE.isa --platform P`: validate every instruction for platform P;
+//! - `visa check FILE.isa --platform P`: validate every routine for platform P
+//!   (`File::validate`: instruction docs, operands chapter, declarations, type maps, labels);
 //! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte;
 //! - `visa dis FILE.isa [-o DIR]`: the vISA text of every routine, as Intel prints it.
 //!
@@ -12,7 +13,8 @@
 //! `STEM.func.F.visaasm`, with STEM the input's file stem), and without `-o` stderr names the
 //! functions left out. Instructions that cannot be printed are `//` lines, listed on stderr,
 //! and make the exit status 1.
-//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa`: assemble Intel's text; each input holds
+//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P] [--no-check]`: assemble
+//!   Intel's text, refusing instructions that fail `visa check` (file:line:col); each input holds
 //!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
 //!   its own `K.func.F.visaasm`), which join the file in the order given.
 //!
@@ -39,7 +41,8 @@ struct Cli {
 enum Command {
     /// Print kernels, functions, declaration counts, the vISA version and GEN binaries.
     Info { file: PathBuf },
-    /// Validate every instruction for a platform.
+    /// Validate every routine for a platform: each instruction's doc, the operands chapter,
+    /// the declarations, type maps and labels (`visa::object::File::validate`).
     Check {
         file: PathBuf,
         /// A platform name of the docs (case does not matter).
@@ -67,6 +70,13 @@ enum Command {
         /// Skip instruction lines: declarations and labels only.
         #[arg(long)]
         declarations_only: bool,
+        /// Write the file even when its instructions break the rules `visa check` applies.
+        #[arg(long)]
+        no_check: bool,
+        /// The platform to check for (a platform name of the docs; default XEHP, else the
+        /// newest the docs name).
+        #[arg(long)]
+        platform: Option<String>,
     },
 }
 
@@ -88,7 +98,14 @@ fn main() -> ExitCode {
             inputs,
             output,
             declarations_only,
-        } => asm(&inputs, &output, !declarations_only),
+            no_check,
+            platform,
+        } => asm(
+            &inputs,
+            &output,
+            !declarations_only,
+            (!no_check).then_some(platform.as_deref()),
+        ),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -191,30 +208,20 @@ fn check(path: &Path, platform: &str) -> Result<u8, String> {
         return Ok(2);
     };
     let (_, f) = read(path)?;
-    let mut failures = 0usize;
-    let mut checked = 0usize;
-    for (kind, i, name, r) in routines(&f) {
-        let s = r.instructions();
-        for (n, (offset, inst)) in s.instructions.iter().enumerate() {
-            checked += 1;
-            if let Err(e) = inst.validate(p) {
-                failures += 1;
-                println!(
-                    "{kind} {i} `{name}`: instruction {n} at offset {offset} ({}): field {}: {}",
-                    e.instruction, e.field, e.rule
-                );
-            }
-        }
-        if let Some(stop) = &s.stop {
-            failures += 1;
-            println!("{kind} {i} `{name}`: {}", stop.describe());
-        }
+    let checked: usize = routines(&f)
+        .iter()
+        .map(|(_, _, _, r)| r.instructions().instructions.len())
+        .sum();
+    let failures = f.validate(p);
+    for e in &failures {
+        println!("{e}");
     }
     println!(
-        "{checked} instruction(s) checked for {}, {failures} failure(s)",
-        p.name()
+        "{checked} instruction(s) checked for {}, {} failure(s)",
+        p.name(),
+        failures.len()
     );
-    Ok(u8::from(failures > 0))
+    Ok(u8::from(!failures.is_empty()))
 }
 
 fn roundtrip(path: &Path) -> Result<u8, String> {
@@ -298,7 +305,36 @@ fn dis(path: &Path, dir: Option<&Path>) -> Result<u8, String> {
     Ok(u8::from(problems > 0))
 }
 
-fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, String> {
+/// The platform named `name` (any case), or the default of `visa asm`: XEHP when the docs
+/// name it, else the newest they name.
+fn platform_or_default(name: Option<&str>) -> Result<Platform, String> {
+    let find = |n: &str| {
+        Platform::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name().eq_ignore_ascii_case(n))
+    };
+    match name {
+        Some(n) => find(n).ok_or_else(|| {
+            let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+            format!(
+                "unknown platform `{n}`; expected one of {}",
+                names.join(", ")
+            )
+        }),
+        None => find("XEHP")
+            .or_else(|| Platform::ALL.last().copied())
+            .ok_or_else(|| "the docs name no platform".to_string()),
+    }
+}
+
+/// `check`: `None` skips the checks (`--no-check`), else the platform name to check for.
+fn asm(
+    inputs: &[PathBuf],
+    output: &Path,
+    instructions: bool,
+    check: Option<Option<&str>>,
+) -> Result<u8, String> {
     let mut texts = Vec::new();
     for p in inputs {
         let text =
@@ -317,6 +353,19 @@ fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, Stri
             return Ok(1);
         }
     };
+    if let Some(name) = check {
+        let platform = platform_or_default(name)?;
+        let diags = visa::asm::check(&sources, &file, platform);
+        if !diags.is_empty() {
+            eprint!("{}", visa::asm::render(&diags));
+            eprintln!(
+                "error: {} instruction(s) break the rules of `visa check` for {}; nothing written (`--no-check` writes it anyway)",
+                diags.len(),
+                platform.name()
+            );
+            return Ok(1);
+        }
+    }
     let bytes = file.write().map_err(|e| format!("writing: {e}"))?;
     std::fs::write(output, &bytes)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;

@@ -11,6 +11,7 @@ pub mod inline_list;
 pub mod object;
 pub mod operand;
 pub mod text;
+pub mod visit;
 
 pub use codec::{Decode, Encode, Reader, Staging};
 pub use decoder::Decoder;
@@ -21,3 +22,4 @@ pub use operand::{
     DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,
     Region, StateClass, VectorOperand,
 };
+pub use visit::{OperandVisitor, TypeMap};

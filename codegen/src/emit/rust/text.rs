@@ -44,6 +44,11 @@ const SPECIAL: &[(&str, &str)] = &[("FENCE", "fence")];
 /// `is_mnemonic`, `print` and `parse`.
 const SPECIAL_MEMBERS: &[(&str, &str)] = &[("3D_LOAD", "load_3d"), ("3D_SAMPLE", "sample_3d")];
 
+/// The text of an instruction whose template cannot be read: one form, no mnemonic.
+fn unreadable(t: &TextInst) -> bool {
+    matches!(&t.forms[..], [f] if f.mnemonic.is_empty() && f.unsupported.is_some())
+}
+
 /// Forms that can print: a supported template of a one-format instruction.
 fn usable<'a>(inst: &InstModel, t: Option<&'a TextInst>) -> Vec<(usize, &'a TextForm)> {
     let single = inst.variants.len() == 1 && inst.variants[0].counted.is_empty();
@@ -110,6 +115,26 @@ fn tokens(model: &Model) -> TokenStream {
             print_arms.push(quote! {
                 Instruction::#ty(_) => Err(PrintError::NoTextForm { instruction: #name, why: #why }),
             });
+            if t.is_some_and(unreadable) {
+                // The mnemonic the doc names parses to the same error, not to "unknown".
+                let mnemonic = inst.opcode_name.to_ascii_lowercase();
+                if !model
+                    .text
+                    .values()
+                    .flat_map(|t| &t.forms)
+                    .any(|f| f.mnemonic == mnemonic)
+                {
+                    let pp = format_ident!("parse_{}_no_text", inst.module.trim_end_matches('_'));
+                    let expected =
+                        format!("an instruction with a text form ({name} has none: {why})");
+                    fns.push(quote! {
+                        fn #pp(_: PredicateControl, words: Words<'_>, _: Cursor<'_>, _: &dyn Names) -> Result<Instruction, ParseError> {
+                            Err(words.error(#expected))
+                        }
+                    });
+                    by_mnemonic.entry(mnemonic).or_default().push(quote!(#pp));
+                }
+            }
             continue;
         }
         // Forms are tried in doc order; the first whose selector always holds ends the chain.

@@ -185,7 +185,8 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
     for i in decodable(model) {
         by_opcode.entry(i.opcode).or_default().push(i);
     }
-    by_opcode.iter().map(|(op, insts)| {
+    let mut arms = left_out_arms(model, &by_opcode);
+    arms.extend(by_opcode.iter().map(|(op, insts)| {
         let op_lit = super::hex(u64::from(*op));
         let subs: Vec<&&InstModel> = insts.iter().filter(|i| i.sub_opcode.is_some()).collect();
         let generic = insts.iter().find(|i| i.sub_opcode.is_none());
@@ -203,6 +204,12 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
                 #build
             })
         });
+        let left_out = model.spec.left_out.iter().filter_map(|l| {
+            let sub = l.sub_opcode.filter(|s| l.opcode == Some(*op) && !subs.iter().any(|i| i.sub_opcode == Some(*s)))?;
+            let sub = super::hex(u64::from(sub));
+            let err = left_out_error(l, *op);
+            Some(quote!(Some(#sub) => return Err(#err),))
+        });
         let fallback = match generic {
             Some(g) => {
                 let build = arm.build(&ident(&g.rust_name));
@@ -215,9 +222,54 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
         };
         quote!(#op_lit => match r.remaining().first().copied() {
             #(#sub_arms)*
+            #(#left_out)*
             #fallback
         },)
-    }).collect()
+    }));
+    arms
+}
+
+/// Arms for the opcodes of docs left out (and of no doc kept): an error naming the doc.
+fn left_out_arms(model: &Model, kept: &BTreeMap<u8, Vec<&InstModel>>) -> Vec<TokenStream> {
+    let mut by_opcode: BTreeMap<u8, Vec<&crate::schema::LeftOut>> = BTreeMap::new();
+    for l in &model.spec.left_out {
+        if let Some(op) = l.opcode.filter(|op| !kept.contains_key(op)) {
+            by_opcode.entry(op).or_default().push(l);
+        }
+    }
+    by_opcode
+        .iter()
+        .map(|(op, docs)| {
+            let op_lit = super::hex(u64::from(*op));
+            let whole = docs
+                .iter()
+                .find(|l| l.sub_opcode.is_none())
+                .unwrap_or(&docs[0]);
+            let err = left_out_error(whole, *op);
+            let subs: Vec<TokenStream> = docs
+                .iter()
+                .filter_map(|l| {
+                    let sub = super::hex(u64::from(l.sub_opcode?));
+                    let err = left_out_error(l, *op);
+                    Some(quote!(Some(#sub) => return Err(#err),))
+                })
+                .collect();
+            if subs.len() < 2 {
+                return quote!(#op_lit => return Err(#err),);
+            }
+            quote!(#op_lit => match r.remaining().first().copied() {
+                #(#subs)*
+                _ => return Err(#err),
+            },)
+        })
+        .collect()
+}
+
+/// `DecodeError` of a left-out doc's opcode.
+fn left_out_error(l: &crate::schema::LeftOut, op: u8) -> TokenStream {
+    let (doc, why) = (&l.doc, &l.why);
+    let op = super::hex(u64::from(op));
+    quote!(DecodeError::new("opcode", 0, DecodeErrorKind::LeftOut { opcode: #op, doc: #doc, why: #why }))
 }
 
 fn decode_fn(model: &Model) -> TokenStream {
@@ -319,6 +371,7 @@ pub fn render(model: &Model) -> TokenStream {
     let decode = decode_fn(model);
     let code = quote! {
         pub mod enums;
+        pub mod operands;
         pub mod text;
         pub use text::parse_instruction;
         #[cfg(test)]
