@@ -2,7 +2,7 @@
 //! Operands, exec size, predicate and index fields of every instruction, and each
 //! doc's operand type maps: what `visa::object::verify` checks against a routine.
 use crate::runtime::{OperandVisitor, TypeMap};
-use super::*;
+use super::Instruction;
 impl Instruction {
     /// Calls `v` with every field that routine-level rules constrain, in format
     /// order: the exec size (raw byte), the predicate, vector and raw operands
@@ -10,12 +10,12 @@ impl Instruction {
     pub fn visit_operands<V: OperandVisitor + ?Sized>(&self, v: &mut V) {
         match self {
             Instruction::OwordSt(s) => {
-                v.index("Surface", s.surface as u32);
+                v.index("Surface", u32::from(s.surface));
                 v.vector("Offset", &s.offset);
                 v.raw("Src", &s.src);
             }
             Instruction::Scatter(s) => {
-                v.index("Surface", s.surface as u32);
+                v.index("Surface", u32::from(s.surface));
                 v.vector("Global_offset", &s.global_offset);
                 v.raw("Element_offset", &s.element_offset);
                 v.raw("Src", &s.src);
@@ -23,8 +23,8 @@ impl Instruction {
             Instruction::Scatter4Scaled(s) => {
                 v.exec_size(s.exec_size.to_raw());
                 v.predicate("Pred", s.pred);
-                v.index("Scale", s.scale as u32);
-                v.index("Surface", s.surface as u32);
+                v.index("Scale", u32::from(s.scale));
+                v.index("Surface", u32::from(s.surface));
                 v.vector("Offset", &s.offset);
                 v.raw("Element_offset", &s.element_offset);
                 v.raw("Src", &s.src);
@@ -32,9 +32,9 @@ impl Instruction {
             Instruction::GatherScaled(s) => {
                 v.exec_size(s.exec_size.to_raw());
                 v.predicate("Pred", s.pred);
-                v.index("Block_size", s.block_size as u32);
-                v.index("Scale", s.scale as u32);
-                v.index("Surface", s.surface as u32);
+                v.index("Block_size", u32::from(s.block_size));
+                v.index("Scale", u32::from(s.scale));
+                v.index("Surface", u32::from(s.surface));
                 v.vector("Offset", &s.offset);
                 v.raw("Element_offset", &s.element_offset);
                 v.raw("Dst", &s.dst);
@@ -42,7 +42,7 @@ impl Instruction {
             Instruction::QwScatter(s) => {
                 v.exec_size(s.exec_size.to_raw());
                 v.predicate("Pred", s.pred);
-                v.index("Surface", s.surface as u32);
+                v.index("Surface", u32::from(s.surface));
                 v.raw("Offset", &s.offset);
                 v.raw("Src", &s.src);
             }

@@ -196,7 +196,7 @@ fn check_routine<R: Routine + ?Sized>(
             }
         }
         for f in found.drain(..) {
-            out.push(failure(file, which, r, Some((n, *offset, inst)), f));
+            out.push(failure(file, which, Some((n, *offset, inst)), f));
         }
     }
     if let Some(stop) = &stream.stop {
@@ -214,14 +214,12 @@ fn check_routine<R: Routine + ?Sized>(
 
 #[cold]
 #[inline(never)]
-fn failure<R: Routine + ?Sized>(
+fn failure(
     file: &File,
     which: RoutineRef,
-    r: &R,
     at: Option<(usize, u32, &Instruction)>,
     f: Found,
 ) -> Failure {
-    let _ = r;
     let text = match at {
         Some((_, _, inst)) => instruction_text(file, which, inst),
         None => String::new(),
