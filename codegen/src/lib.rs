@@ -47,7 +47,7 @@ pub fn parse_corrected(docs: &[parse::SourceFile], errata: &[parse::SourceFile])
 fn parse_mapped(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
-) -> (parse::Parsed, errata::SourceMap) {
+) -> (parse::Parsed, errata::SourceMap, Vec<parse::SourceFile>) {
     let corrected = timings::time("errata", || errata::apply(docs, errata));
     let mut parsed = timings::time("parse (wall)", || parse::parse_spec(&corrected.files));
     for d in &mut parsed.diagnostics {
@@ -57,7 +57,7 @@ fn parse_mapped(
     diagnostics.append(&mut parsed.diagnostics);
     parsed.diagnostics = diagnostics;
     parsed.spec.errata = corrected.applied;
-    (parsed, corrected.map)
+    (parsed, corrected.map, corrected.files)
 }
 
 /// [`generate`] on docs corrected by `errata`; diagnostics as for [`parse_corrected`].
@@ -66,7 +66,7 @@ pub fn generate_corrected(
     errata: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    let (parsed, map) = parse_mapped(docs, errata);
+    let (parsed, map, corrected) = parse_mapped(docs, errata);
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
@@ -76,6 +76,7 @@ pub fn generate_corrected(
         || timings::time("analyze", || analyze::analyze(&parsed.spec)),
         || emit::docs::Prepared::new(&parsed.spec),
     );
+    analysis.extend(analyze::contradictions::check(&parsed.spec, &corrected));
     for d in &mut analysis {
         map.remap(d);
     }

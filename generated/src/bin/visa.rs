@@ -1,7 +1,10 @@
 //! `visa`: look into vISA object files with the crate generated from the docs.
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
-//! - `visa check FILE.isa --platform P`: validate every instruction for platform P;
+//! - `visa check FILE.isa [--platform P]`: validate every instruction for platform P, by
+//!   any name: the docs' (`XEHP`, `pre-ICLLP`), GenX_IR's (`SKL`, `XeHP_SDV`, `DG2`, `PVCXT`) or
+//!   an ocloc device (`acm-g10`, `pvc`), case-insensitively; without `--platform`, the
+//!   platform the file's first GEN binary names (`gen_platform`);
 //! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte;
 //! - `visa dis FILE.isa [-o DIR]`: the vISA text of every routine, as Intel prints it.
 //!
@@ -11,7 +14,9 @@
 //! glued to stdout: `-o DIR` writes every routine under Intel's file names (`STEM.visaasm`,
 //! `STEM.func.F.visaasm`, with STEM the input's file stem), and without `-o` stderr names the
 //! functions left out. Instructions that cannot be printed are `//` lines, listed on stderr,
-//! and make the exit status 1.
+//! and make the exit status 1. An instruction with bits its text cannot show prints as Intel
+//! prints it, with a note on stderr (that line assembles to other bytes); `--strict` makes
+//! those notes errors (exit status 1).
 //! - `visa asm K.visaasm [F.visaasm ...] -o K.isa`: assemble Intel's text; each input holds
 //!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
 //!   its own `K.func.F.visaasm`), which join the file in the order given.
@@ -23,6 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use visa::object::text::{print_function, print_kernel, Printed};
 use visa::object::{File, Routine};
+use visa::runtime::{IntelPlatform, INTEL_PLATFORMS};
 use visa::Platform;
 
 #[derive(Parser, Debug)]
@@ -42,9 +48,11 @@ enum Command {
     /// Validate every instruction for a platform.
     Check {
         file: PathBuf,
-        /// A platform name of the docs (case does not matter).
+        /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ...) or an
+        /// ocloc device (acm-g10, pvc, ...); case does not matter. Default: the platform of
+        /// the file's GEN binary.
         #[arg(long)]
-        platform: String,
+        platform: Option<String>,
     },
     /// Read, write back and compare byte for byte.
     Roundtrip { file: PathBuf },
@@ -55,6 +63,9 @@ enum Command {
         /// `STEM.func.F.visaasm`) instead of printing kernels on stdout.
         #[arg(short = 'o', long = "out")]
         out: Option<PathBuf>,
+        /// Fail (exit 1) when a printed line would not assemble back to the same bytes.
+        #[arg(long)]
+        strict: bool,
     },
     /// Assemble vISA text: kernels and functions of every input, in order, into one file.
     Asm {
@@ -81,9 +92,9 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
-        Command::Check { file, platform } => check(&file, &platform),
+        Command::Check { file, platform } => check(&file, platform.as_deref()),
         Command::Roundtrip { file } => roundtrip(&file),
-        Command::Dis { file, out } => dis(&file, out.as_deref()),
+        Command::Dis { file, out, strict } => dis(&file, out.as_deref(), strict),
         Command::Asm {
             inputs,
             output,
@@ -177,20 +188,65 @@ fn info(f: &File) -> u8 {
     0
 }
 
-fn check(path: &Path, platform: &str) -> Result<u8, String> {
-    let Some(p) = Platform::ALL
+/// The platform `--platform` names, else the one of the file's first GEN binary; `Err` is the
+/// message of a usage error.
+fn platform_of(f: &File, platform: Option<&str>) -> Result<(Platform, String), String> {
+    if let Some(name) = platform {
+        let p = Platform::from_name(name).ok_or_else(|| {
+            let docs: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+            let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+            format!(
+                "unknown platform `{name}`; expected one of the docs' {}, GenX_IR's {} or an ocloc device name ({})",
+                docs.join(", "),
+                intel.join(", "),
+                INTEL_PLATFORMS
+                    .iter()
+                    .flat_map(|p| p.ocloc.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        return Ok((p, described(name, p)));
+    }
+    let code = f
+        .header
+        .kernel_info
         .iter()
-        .copied()
-        .find(|p| p.name().eq_ignore_ascii_case(platform))
-    else {
-        let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
-        eprintln!(
-            "error: unknown platform `{platform}`; expected one of {}",
-            names.join(", ")
-        );
-        return Ok(2);
-    };
+        .flat_map(|k| k.gen_binary_info.iter())
+        .map(|g| u32::from(g.gen_platform))
+        .next()
+        .ok_or("the file has no GEN binary to name its platform; give --platform")?;
+    let intel = IntelPlatform::from_gen_platform(code).ok_or_else(|| {
+        format!("the file's platform code {code} is no known platform; give --platform")
+    })?;
+    let p = intel.platform();
+    Ok((
+        p,
+        format!(
+            "{} (platform code {code} of the file)",
+            described(intel.name, p)
+        ),
+    ))
+}
+
+/// `SKL (pre-ICLLP in the docs)`, or the docs' name alone.
+fn described(name: &str, p: Platform) -> String {
+    if p.name().eq_ignore_ascii_case(name) {
+        p.name().to_string()
+    } else {
+        format!("{name} ({} in the docs)", p.name())
+    }
+}
+
+fn check(path: &Path, platform: Option<&str>) -> Result<u8, String> {
     let (_, f) = read(path)?;
+    let (p, shown) = match platform_of(&f, platform) {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(2);
+        }
+    };
     let mut failures = 0usize;
     let mut checked = 0usize;
     for (kind, i, name, r) in routines(&f) {
@@ -210,10 +266,7 @@ fn check(path: &Path, platform: &str) -> Result<u8, String> {
             println!("{kind} {i} `{name}`: {}", stop.describe());
         }
     }
-    println!(
-        "{checked} instruction(s) checked for {}, {failures} failure(s)",
-        p.name()
-    );
+    println!("{checked} instruction(s) checked for {shown}, {failures} failure(s)");
     Ok(u8::from(failures > 0))
 }
 
@@ -270,17 +323,23 @@ fn dis_routines(f: &File, stem: &str) -> Vec<(String, Printed)> {
     out
 }
 
-fn dis(path: &Path, dir: Option<&Path>) -> Result<u8, String> {
+fn dis(path: &Path, dir: Option<&Path>, strict: bool) -> Result<u8, String> {
     let (_, f) = read(path)?;
     let stem = path
         .file_stem()
         .map_or_else(|| "out".into(), |s| s.to_string_lossy().into_owned());
     let mut problems = 0usize;
+    let mut notes = 0usize;
     let kernels = f.kernels.len();
     for (n, (name, printed)) in dis_routines(&f, &stem).into_iter().enumerate() {
         for p in &printed.problems {
             problems += 1;
             eprintln!("{name}:{}: {}", p.line, p.message);
+        }
+        for p in &printed.notes {
+            notes += 1;
+            let kind = if strict { "error" } else { "note" };
+            eprintln!("{name}:{}: {kind}: {}", p.line, p.message);
         }
         match dir {
             Some(dir) => {
@@ -295,7 +354,13 @@ fn dis(path: &Path, dir: Option<&Path>) -> Result<u8, String> {
     if problems > 0 {
         eprintln!("{problems} problem(s): the lines named above are `//` comments in the text");
     }
-    Ok(u8::from(problems > 0))
+    if notes > 0 {
+        eprintln!(
+            "{notes} line(s) printed as Intel prints them will not assemble back to the same bytes{}",
+            if strict { " (--strict)" } else { "" }
+        );
+    }
+    Ok(u8::from(problems > 0 || (strict && notes > 0)))
 }
 
 fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, String> {

@@ -17,10 +17,10 @@ use crate::runtime::text::instruction::{
     channels_text, channels_value, error, operand_space, push_number, word_number, Words,
 };
 use crate::runtime::text::{
-    is_saturated, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw,
-    parse_state_name, parse_symbol, parse_vector, print_exec_size, print_label,
-    print_predicate_prefix, print_raw, print_state_name, print_symbol, print_vector,
-    set_saturated, Cursor, Names, ParseError, PrintError,
+    is_saturated, parse_exec_count, parse_exec_size, parse_label, parse_predicate_prefix,
+    parse_raw, parse_state_name, parse_symbol, parse_vector, print_exec_count,
+    print_exec_size, print_label, print_predicate_prefix, print_raw, print_state_name,
+    print_symbol, print_vector, set_saturated, Cursor, Names, ParseError, PrintError,
 };
 use crate::runtime::{
     Encode, ExecSize as ExecWord, PredicateControl, RawOperand, StateClass, VectorOperand,
@@ -42,12 +42,33 @@ impl Instruction {
         names: &dyn Names,
         out: &mut String,
     ) -> Result<(), PrintError> {
+        self.print_text_as(names, out, false)
+    }
+    /// The line Intel prints even where its text cannot show some bits (an exec size
+    /// or reserved bits no slot prints, an operand or predicate the form omits): those
+    /// bits are lost, so the line does not assemble back to the same bytes. Values no
+    /// spelling covers still fail.
+    pub fn print_text_lossy(
+        &self,
+        names: &dyn Names,
+        out: &mut String,
+    ) -> Result<(), PrintError> {
+        self.print_text_as(names, out, true)
+    }
+    fn print_text_as(
+        &self,
+        names: &dyn Names,
+        out: &mut String,
+        lossy: bool,
+    ) -> Result<(), PrintError> {
         match self {
-            Instruction::OwordSt(i) => print_oword_st_0(i, names, out),
-            Instruction::Scatter(i) => print_scatter_0(i, names, out),
-            Instruction::Scatter4Scaled(i) => print_scatter4_scaled_0(i, names, out),
-            Instruction::GatherScaled(i) => print_gather_scaled_0(i, names, out),
-            Instruction::QwScatter(i) => print_qw_scatter_0(i, names, out),
+            Instruction::OwordSt(i) => print_oword_st_0(i, names, out, lossy),
+            Instruction::Scatter(i) => print_scatter_0(i, names, out, lossy),
+            Instruction::Scatter4Scaled(i) => {
+                print_scatter4_scaled_0(i, names, out, lossy)
+            }
+            Instruction::GatherScaled(i) => print_gather_scaled_0(i, names, out, lossy),
+            Instruction::QwScatter(i) => print_qw_scatter_0(i, names, out, lossy),
         }
     }
 }
@@ -128,8 +149,9 @@ fn print_oword_st_0(
     i: &OwordSt,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if (i.size.to_raw() as u64) & 18446744073709551608 != 0 {
+    if !lossy && (i.size.to_raw() as u64) & 18446744073709551608 != 0 {
         return Err(PrintError::Unprintable {
             what: "OWORD_ST Size: bits the text does not print",
             value: (i.size.to_raw() as u64),
@@ -237,11 +259,18 @@ fn print_scatter_0(
     i: &Scatter,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if (i.elt_size.to_raw() as u64) & 18446744073709551612 != 0 {
+    if !lossy && (i.elt_size.to_raw() as u64) & 18446744073709551612 != 0 {
         return Err(PrintError::Unprintable {
             what: "SCATTER Elt_size: bits the text does not print",
             value: (i.elt_size.to_raw() as u64),
+        });
+    }
+    if !lossy && (i.num_elts.to_raw() as u64) & 18446744073709551372 != 0 {
+        return Err(PrintError::Unprintable {
+            what: "SCATTER Num_elts: bits the text does not print",
+            value: (i.num_elts.to_raw() as u64),
         });
     }
     if is_saturated(&i.global_offset) {
@@ -268,16 +297,18 @@ fn print_scatter_0(
     );
     out.push(' ');
     let v = (i.num_elts.to_raw() as u64);
-    print_exec_size(
-        out,
-        ExecWord(
-            u8::try_from(v)
-                .map_err(|_| PrintError::Unprintable {
-                    what: "SCATTER num_elts",
-                    value: v,
-                })?,
-        ),
-    )?;
+    let n: u64 = match v & 3 {
+        0 => 8,
+        1 => 16,
+        2 => 1,
+        _ => {
+            return Err(PrintError::Unprintable {
+                what: "SCATTER num_elts",
+                value: v,
+            });
+        }
+    };
+    print_exec_count(out, ((v >> 4) & 0xf) as u8, n);
     out.push(' ');
     let v = (i.surface as u64);
     print_state_name(
@@ -327,7 +358,15 @@ fn parse_scatter_0<'a>(
     f_elt_size |= (v & 3) << 0;
     w.finish()?;
     operand_space(&mut c)?;
-    f_num_elts |= (u64::from(parse_exec_size(&mut c)?.0) & 18446744073709551615) << 0;
+    let at = c.column();
+    let (m, count) = parse_exec_count(&mut c)?;
+    let v: u64 = match count {
+        8 => 0,
+        16 => 1,
+        1 => 2,
+        _ => return Err(error(at, "an element count: 8, 16, 1", "")),
+    };
+    f_num_elts |= v | (u64::from(m) << 4);
     operand_space(&mut c)?;
     let at = c.column();
     let (class, id) = parse_state_name(&mut c, names)?;
@@ -363,14 +402,15 @@ fn print_scatter4_scaled_0(
     i: &Scatter4Scaled,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if (i.channels.to_raw() as u64) & 18446744073709551600 != 0 {
+    if !lossy && (i.channels.to_raw() as u64) & 18446744073709551600 != 0 {
         return Err(PrintError::Unprintable {
             what: "SCATTER4_SCALED Channels: bits the text does not print",
             value: (i.channels.to_raw() as u64),
         });
     }
-    if (i.scale as u64) & 18446744073709551615 != 0 {
+    if !lossy && (i.scale as u64) & 18446744073709551615 != 0 {
         return Err(PrintError::Unprintable {
             what: "SCATTER4_SCALED Scale: bits the text does not print",
             value: (i.scale as u64),
@@ -489,20 +529,21 @@ fn print_gather_scaled_0(
     i: &GatherScaled,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if (i.block_size as u64) & 18446744073709551615 != 0 {
+    if !lossy && (i.block_size as u64) & 18446744073709551615 != 0 {
         return Err(PrintError::Unprintable {
             what: "GATHER_SCALED Block_size: bits the text does not print",
             value: (i.block_size as u64),
         });
     }
-    if (i.num_blocks.to_raw() as u64) & 18446744073709551612 != 0 {
+    if !lossy && (i.num_blocks.to_raw() as u64) & 18446744073709551612 != 0 {
         return Err(PrintError::Unprintable {
             what: "GATHER_SCALED Num_blocks: bits the text does not print",
             value: (i.num_blocks.to_raw() as u64),
         });
     }
-    if (i.scale as u64) & 18446744073709551615 != 0 {
+    if !lossy && (i.scale as u64) & 18446744073709551615 != 0 {
         return Err(PrintError::Unprintable {
             what: "GATHER_SCALED Scale: bits the text does not print",
             value: (i.scale as u64),
@@ -556,7 +597,7 @@ fn print_gather_scaled_0(
         names,
     );
     out.push(' ');
-    print_vector(out, &i.offset, names)?;
+    special::regionless::print(out, &i.offset, names)?;
     out.push(' ');
     print_raw(out, i.element_offset, names)?;
     out.push(' ');
@@ -602,7 +643,7 @@ fn parse_gather_scaled_0<'a>(
     }
     f_surface |= (u64::from(id) & 18446744073709551615) << 0;
     operand_space(&mut c)?;
-    f_offset = parse_vector(&mut c, names)?;
+    f_offset = special::regionless::parse(&mut c, names)?;
     operand_space(&mut c)?;
     f_element_offset = parse_raw(&mut c, names)?;
     operand_space(&mut c)?;
@@ -636,8 +677,9 @@ fn print_qw_scatter_0(
     i: &QwScatter,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if (i.num_blocks.to_raw() as u64) & 18446744073709551612 != 0 {
+    if !lossy && (i.num_blocks.to_raw() as u64) & 18446744073709551612 != 0 {
         return Err(PrintError::Unprintable {
             what: "QW_SCATTER Num_blocks: bits the text does not print",
             value: (i.num_blocks.to_raw() as u64),

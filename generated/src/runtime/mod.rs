@@ -10,6 +10,7 @@ pub mod error;
 pub mod inline_list;
 pub mod object;
 pub mod operand;
+pub mod platform;
 pub mod text;
 
 pub use codec::{Decode, Encode, Reader, Staging};
@@ -21,3 +22,4 @@ pub use operand::{
     DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,
     Region, StateClass, VectorOperand,
 };
+pub use platform::{IntelPlatform, UnknownPlatform, INTEL_PLATFORMS};

@@ -117,8 +117,10 @@ fn tokens(model: &Model) -> TokenStream {
             let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
             if always.is_none() {
                 match fixed_matches(inst, f) {
-                    Some(cond) => tries.push(quote!(if #cond { return #pf(i, names, out); })),
-                    None => always = Some(quote!(#pf(i, names, out))),
+                    Some(cond) => {
+                        tries.push(quote!(if #cond { return #pf(i, names, out, lossy); }))
+                    }
+                    None => always = Some(quote!(#pf(i, names, out, lossy))),
                 }
             }
             fns.push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
@@ -190,8 +192,8 @@ fn tokens(model: &Model) -> TokenStream {
         use crate::runtime::text::special;
         use crate::runtime::text::instruction::{channels_text, channels_value, error, operand_space, push_number, word_number, Words};
         use crate::runtime::text::{
-            is_saturated, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw, parse_state_name,
-            parse_symbol, parse_vector, print_exec_size, print_label, print_predicate_prefix, print_raw, print_state_name,
+            is_saturated, parse_exec_count, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw, parse_state_name,
+            parse_symbol, parse_vector, print_exec_count, print_exec_size, print_label, print_predicate_prefix, print_raw, print_state_name,
             print_symbol, print_vector, set_saturated, Cursor, Names, ParseError, PrintError,
         };
         use crate::runtime::{Encode, ExecSize as ExecWord, PredicateControl, RawOperand, StateClass, VectorOperand};
@@ -205,6 +207,18 @@ fn tokens(model: &Model) -> TokenStream {
             /// ` /// $N` comment (`add (M1, 16) V0053(0,0)<1> V0052(0,0)<0;1,0> V0053(0,0)<1;1,0>`).
             /// Fails for values the text cannot spell, so whatever prints parses back.
             pub fn print_text(&self, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+                self.print_text_as(names, out, false)
+            }
+
+            /// The line Intel prints even where its text cannot show some bits (an exec size
+            /// or reserved bits no slot prints, an operand or predicate the form omits): those
+            /// bits are lost, so the line does not assemble back to the same bytes. Values no
+            /// spelling covers still fail.
+            pub fn print_text_lossy(&self, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+                self.print_text_as(names, out, true)
+            }
+
+            fn print_text_as(&self, names: &dyn Names, out: &mut String, lossy: bool) -> Result<(), PrintError> {
                 match self { #(#print_arms)* }
             }
         }
@@ -557,12 +571,25 @@ fn print_form(
     for fm in inst.fields.values() {
         if is_scalar(fm) {
             let m = covered(f, &fm.rust_name);
-            if m != u64::MAX {
+            let implied = f.implied.iter().find(|(n, _)| *n == fm.rust_name);
+            if let Some((_, v)) = implied {
+                let raw = raw_of(fm);
+                let v = lit(*v);
+                let what = format!(
+                    "{iname} {}: the text implies the value it does not print",
+                    fm.doc_name
+                );
+                checks.push(quote! {
+                    if !lossy && #raw != #v {
+                        return Err(PrintError::Unprintable { what: #what, value: #raw });
+                    }
+                });
+            } else if m != u64::MAX {
                 let raw = raw_of(fm);
                 let keep = lit(!m);
                 let what = format!("{iname} {}: bits the text does not print", fm.doc_name);
                 checks.push(quote! {
-                    if #raw & #keep != 0 {
+                    if !lossy && #raw & #keep != 0 {
                         return Err(PrintError::Unprintable { what: #what, value: #raw });
                     }
                 });
@@ -585,7 +612,7 @@ fn print_form(
                 }))
             };
             checks.push(quote! {
-                if i.#n != (#default) {
+                if !lossy && i.#n != (#default) {
                     return Err(PrintError::Unprintable { what: #what, value: 0 });
                 }
             });
@@ -593,7 +620,7 @@ fn print_form(
             let n = ident(&fm.rust_name);
             let what = format!("{iname} {}: the text has no predicate", fm.doc_name);
             checks.push(quote! {
-                if i.#n != PredicateControl::NONE {
+                if !lossy && i.#n != PredicateControl::NONE {
                     return Err(PrintError::Unprintable { what: #what, value: i.#n.0 as u64 });
                 }
             });
@@ -601,8 +628,10 @@ fn print_form(
     }
     // Saturation prints only as `.sat`, for the destination of an instruction that has it.
     for s in slots(f) {
-        if matches!(s.kind, SlotKind::Vector | SlotKind::AddressOf)
-            && (Some(s.field.as_str()) != sat || !f.suffixes.contains(&Piece::Sat))
+        if matches!(
+            s.kind,
+            SlotKind::Vector | SlotKind::AddressOf | SlotKind::Regionless
+        ) && (Some(s.field.as_str()) != sat || !f.suffixes.contains(&Piece::Sat))
         {
             let n = ident(&s.field);
             let what = format!(
@@ -667,7 +696,7 @@ fn print_form(
     }
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
-            if s.kind == SlotKind::ExecSize {
+            if is_exec(s) {
                 let v = print_slot(inst, s, false);
                 body.push(quote!(out.push(' '); #v));
             } else {
@@ -690,12 +719,17 @@ fn print_form(
         body.push(quote!(out.push(' '); #v));
     }
     quote! {
-        fn #name(i: &#ty, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+        fn #name(i: &#ty, names: &dyn Names, out: &mut String, lossy: bool) -> Result<(), PrintError> {
             #(#checks)*
             #(#body)*
             Ok(())
         }
     }
+}
+
+/// A slot printed with its own parentheses: `(M1, 16)`.
+fn is_exec(s: &TextSlot) -> bool {
+    matches!(s.kind, SlotKind::ExecSize | SlotKind::ElementCount { .. })
 }
 
 /// The raw bits of a scalar slot.
@@ -720,11 +754,23 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     match &s.kind {
         SlotKind::Vector => quote!(print_vector(out, &i.#n, names)?;),
         SlotKind::AddressOf => quote!(special::address_of::print(out, &i.#n, names)?;),
+        SlotKind::Regionless => quote!(special::regionless::print(out, &i.#n, names)?;),
         SlotKind::Raw => quote!(print_raw(out, i.#n, names)?;),
         SlotKind::ExecSize => quote! {
             let v = #raw;
             print_exec_size(out, ExecWord(u8::try_from(v).map_err(|_| PrintError::Unprintable { what: #what, value: v })?))?;
         },
+        SlotKind::ElementCount { hi, counts } => {
+            let raw = raw_of(field_by_rust(inst, &s.field).expect("analyzed field"));
+            let low = lit((1u64 << (u32::from(*hi) + 1)) - 1);
+            let vals = counts.iter().map(|(v, _)| lit(*v));
+            let ns = counts.iter().map(|(_, n)| lit(*n));
+            quote! {
+                let v = #raw;
+                let n: u64 = match v & #low { #(#vals => #ns,)* _ => return Err(PrintError::Unprintable { what: #what, value: v }) };
+                print_exec_count(out, ((v >> 4) & 0xf) as u8, n);
+            }
+        }
         SlotKind::Surface | SlotKind::Sampler => {
             let class = if s.kind == SlotKind::Surface {
                 quote!(StateClass::Surface)
@@ -780,6 +826,11 @@ fn parse_form(
         let n = format_ident!("f_{}", field);
         let (lo, value) = (lit(u64::from(*lo)), lit(*value));
         decls.push(quote!(#n |= #value << #lo;));
+    }
+    for (field, value) in &f.implied {
+        let n = format_ident!("f_{}", field);
+        let value = lit(*value);
+        decls.push(quote!(#n = #value;));
     }
     let mut body = Vec::new();
     match &f.predicate {
@@ -847,7 +898,7 @@ fn parse_form(
     }
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
-            if s.kind == SlotKind::ExecSize {
+            if is_exec(s) {
                 let v = parse_slot(s);
                 body.push(quote!(operand_space(&mut c)?; #v));
             } else {
@@ -950,8 +1001,27 @@ fn parse_slot(s: &TextSlot) -> TokenStream {
     match &s.kind {
         SlotKind::Vector => quote!(#n = parse_vector(&mut c, names)?;),
         SlotKind::AddressOf => quote!(#n = special::address_of::parse(&mut c, names)?;),
+        SlotKind::Regionless => quote!(#n = special::regionless::parse(&mut c, names)?;),
         SlotKind::Raw => quote!(#n = parse_raw(&mut c, names)?;),
         SlotKind::ExecSize => quote!(#n |= (u64::from(parse_exec_size(&mut c)?.0) & #mask) << #lo;),
+        SlotKind::ElementCount { counts, .. } => {
+            let vals = counts.iter().map(|(v, _)| lit(*v));
+            let ns = counts.iter().map(|(_, n)| lit(*n));
+            let exp = format!(
+                "an element count: {}",
+                counts
+                    .iter()
+                    .map(|(_, n)| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            quote! {
+                let at = c.column();
+                let (m, count) = parse_exec_count(&mut c)?;
+                let v: u64 = match count { #(#ns => #vals,)* _ => return Err(error(at, #exp, "")) };
+                #n |= v | (u64::from(m) << 4);
+            }
+        }
         SlotKind::Surface | SlotKind::Sampler => {
             let want = if s.kind == SlotKind::Surface {
                 quote!(StateClass::Surface)

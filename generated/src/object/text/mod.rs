@@ -9,7 +9,9 @@
 //!   `NAME.visaasm` and a function F of the same object file to `NAME.func.F.visaasm`.
 //!
 //! An instruction that cannot be printed does not stop the print: its line says so (a `//`
-//! comment keeps the line count and the id) and [`Printed::problems`] lists it.
+//! comment keeps the line count and the id) and [`Printed::problems`] lists it. One whose
+//! text cannot show some of its bits prints as Intel prints it, and [`Printed::notes`] lists
+//! it: that line assembles to other bytes.
 
 mod attributes;
 mod body;
@@ -33,6 +35,10 @@ pub struct Printed {
     /// The text, ending with a newline after the last instruction (as Intel's files do).
     pub text: String,
     pub problems: Vec<Problem>,
+    /// Lines printed as Intel prints them that do not assemble back to the same bytes: the
+    /// instruction has bits its text cannot show (`lsc_fence` with another exec size than the
+    /// 1/NoMask the text implies, reserved bits set).
+    pub notes: Vec<Problem>,
 }
 
 /// Something the printer could not spell: the 1-based `line` of [`Printed::text`] that stands
@@ -135,7 +141,7 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
 }
 
 /// Counts the lines of `text` so far: the 1-based number of the line being written.
-fn line_number(text: &str) -> usize {
+pub(crate) fn line_number(text: &str) -> usize {
     text.bytes().filter(|b| *b == b'\n').count() + 1
 }
 
