@@ -32,7 +32,8 @@ fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextIns
 }
 
 /// Instructions printed by a hand-written formatter of `runtime::text::special` over their
-/// scalar fields (one raw value per field, format order): the doc name and the module.
+/// scalar fields (one raw value per field, format order): the doc name and the module, which
+/// has `print_as(fields..., out, lossy)` (`lossy`: Intel's line even where bits have no text).
 const SPECIAL: &[(&str, &str)] = &[("FENCE", "fence")];
 
 /// Instructions printed by a hand-written formatter over all their members in format order
@@ -296,7 +297,7 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
         .map(|v| v.fields.iter().filter_map(|f| inst.fields.get(f)).collect())
         .unwrap_or_default();
     let raws = fields.iter().map(|f| raw_of(f));
-    let print = quote!(Instruction::#ty(i) => special::#m::print(#(#raws),*, out),);
+    let print = quote!(Instruction::#ty(i) => special::#m::print_as(#(#raws),*, out, lossy),);
     let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
     let locals: Vec<_> = fields
         .iter()
