@@ -94,16 +94,20 @@ impl Config {
         Ok(config)
     }
 
+    /// Is `d` a warning this config acknowledges?
+    pub fn acknowledges(&self, d: &Diagnostic) -> bool {
+        d.severity == Severity::Warning
+            && self
+                .acknowledge
+                .iter()
+                .any(|a| a.code == d.code && a.doc == d.doc())
+    }
+
     /// Splits `diags`: warnings this config acknowledges, and everything else.
     pub fn partition(&self, diags: Vec<Diagnostic>) -> Partition {
         let mut out = Partition::default();
         for d in diags {
-            let known = d.severity == Severity::Warning
-                && self
-                    .acknowledge
-                    .iter()
-                    .any(|a| a.code == d.code && a.doc == d.doc());
-            if known {
+            if self.acknowledges(&d) {
                 out.acknowledged.push(d);
             } else {
                 out.shown.push(d);
@@ -111,4 +115,18 @@ impl Config {
         }
         out
     }
+}
+
+/// `--deny-warnings` (regen, schema, diff): every warning `config` does not acknowledge becomes
+/// an error, so a run that degraded anything fails and writes nothing. Acknowledged warnings
+/// stay warnings: `regen.toml` lists them with their reasons. Returns how many it turned.
+pub fn deny_warnings(diagnostics: &mut [Diagnostic], config: &Config) -> usize {
+    let mut n = 0;
+    for d in diagnostics.iter_mut() {
+        if d.severity == Severity::Warning && !config.acknowledges(d) {
+            d.severity = Severity::Error;
+            n += 1;
+        }
+    }
+    n
 }

@@ -16,7 +16,7 @@ pub enum Severity {
 }
 
 macro_rules! codes {
-    ($($variant:ident = $code:literal, $sev:ident, $summary:literal;)*) => {
+    ($($variant:ident = $code:literal, $sev:ident, $degrades:ident, $summary:literal;)*) => {
         /// Every diagnostic the generator can raise. Codes are stable: never reuse or renumber.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code { $($variant,)* }
@@ -34,6 +34,11 @@ macro_rules! codes {
                 match self { $(Code::$variant => Severity::$sev,)* }
             }
 
+            /// What of the generated crate a diagnostic of this code leaves out.
+            pub fn degrades(self) -> Degrades {
+                match self { $(Code::$variant => Degrades::$degrades,)* }
+            }
+
             /// One line saying what the code means.
             pub fn summary(self) -> &'static str {
                 match self { $(Code::$variant => $summary,)* }
@@ -44,53 +49,70 @@ macro_rules! codes {
 
 codes! {
     // Per-doc errors: the doc cannot be read faithfully.
-    NoOpcode = "V0101", Error, "the doc has no `## Opcode` section or it declares no opcode";
-    BadOpcode = "V0102", Error, "an opcode line is not `NAME = 0xNN` with a value in 0..=255";
-    UntypedField = "V0103", Error, "a format-table field has no `**Name(type):**` bullet, or the bullet has no type";
-    DuplicateField = "V0104", Error, "two field bullets of one doc have the same name";
-    NoFormat = "V0105", Error, "the doc has no format table";
-    BadBitRange = "V0106", Error, "a `Bit[hi..lo]` range is reversed or wider than 64 bits";
-    BadValue = "V0107", Error, "an enumerated value does not fit its bit range";
+    NoOpcode = "V0101", Warning, Doc, "the doc has no `## Opcode` section or it declares no opcode";
+    BadOpcode = "V0102", Warning, Doc, "an opcode line is not `NAME = 0xNN` with a value in 0..=255";
+    UntypedField = "V0103", Warning, Doc, "a format-table field has no `**Name(type):**` bullet, or the bullet has no type";
+    DuplicateField = "V0104", Warning, Doc, "two field bullets of one doc have the same name";
+    NoFormat = "V0105", Warning, Doc, "the doc has no format table";
+    BadBitRange = "V0106", Warning, Doc, "a `Bit[hi..lo]` range is reversed or wider than 64 bits";
+    BadValue = "V0107", Warning, Doc, "an enumerated value does not fit its bit range";
     // Per-doc warnings: read faithfully, but the doc is glitched.
-    Preamble = "V0111", Warning, "unrelated text before `## Opcode`";
-    ExtraCells = "V0112", Warning, "a table row has more cells than its header; the extra cells were read from the source";
-    MisindentedBullet = "V0113", Warning, "a field bullet is indented as if nested under other text";
-    UnbalancedFence = "V0114", Warning, "a section has an unclosed code fence";
-    Tabs = "V0115", Warning, "the doc contains tab characters";
-    TrailingSpace = "V0116", Warning, "the doc has lines with trailing whitespace";
-    InvalidUtf8 = "V0117", Warning, "the doc is not valid UTF-8; invalid bytes were replaced";
-    OpcodeCellMismatch = "V0118", Warning, "a format table's opcode cell disagrees with `## Opcode`";
-    BulletNotInTable = "V0120", Warning, "a field bullet names a field that no format table has";
-    BadCondition = "V0121", Warning, "a `### CONDITION` is not `Field[.sub]=value, ...`";
-    BadCount = "V0122", Error, "a counted repetition is malformed: its count field is missing, not a plain integer, or after the list, or its items differ in type";
+    Preamble = "V0111", Warning, Nothing, "unrelated text before `## Opcode`";
+    ExtraCells = "V0112", Warning, Nothing, "a table row has more cells than its header; the extra cells were read from the source";
+    MisindentedBullet = "V0113", Warning, Nothing, "a field bullet is indented as if nested under other text";
+    UnbalancedFence = "V0114", Warning, Nothing, "a section has an unclosed code fence";
+    Tabs = "V0115", Warning, Nothing, "the doc contains tab characters";
+    TrailingSpace = "V0116", Warning, Nothing, "the doc has lines with trailing whitespace";
+    InvalidUtf8 = "V0117", Warning, Nothing, "the doc is not valid UTF-8; invalid bytes were replaced";
+    OpcodeCellMismatch = "V0118", Warning, Nothing, "a format table's opcode cell disagrees with `## Opcode`";
+    BulletNotInTable = "V0120", Warning, Nothing, "a field bullet names a field that no format table has";
+    BadCondition = "V0121", Warning, Nothing, "a `### CONDITION` is not `Field[.sub]=value, ...`";
+    BadCount = "V0122", Warning, Doc, "a counted repetition is malformed: its count field is missing, not a plain integer, or after the list, or its items differ in type";
     // The `## Text` templates.
-    BadTemplate = "V0130", Error, "a `## Text` template cannot be read";
-    UnlinkedSlot = "V0131", Warning, "a `## Text` template slot names no format field";
-    SpecialForm = "V0132", Warning, "the doc's syntax is a special form no template describes; a hand-written formatter prints it";
-    NoSpelling = "V0133", Warning, "an enumerated value printed by a `## Text` slot has no text spelling";
+    BadTemplate = "V0130", Warning, TextForm, "a `## Text` template cannot be read";
+    UnlinkedSlot = "V0131", Warning, Nothing, "a `## Text` template slot names no format field";
+    SpecialForm = "V0132", Warning, Nothing, "the doc's syntax is a special form no template describes; a hand-written formatter prints it";
+    NoSpelling = "V0133", Warning, Nothing, "an enumerated value printed by a `## Text` slot has no text spelling";
     // Analysis of the schema (layouts, platforms, names).
-    UnknownPlatform = "V0201", Error, "a platform annotation names a platform the generator does not know";
-    OpenLayout = "V0202", Warning, "the doc leaves the binary layout open; the generator made a documented choice";
-    UnknownSelectorValue = "V0203", Error, "a `### CONDITION` names a value that its selector field does not enumerate";
-    EmptyTypeList = "V0204", Warning, "a type map, or one of its operand type lists, names no type; the map constrains nothing and is ignored";
-    SelfContradiction = "V0205", Warning, "a doc contradicts itself: its `Supported Types` property and its type maps name different types (raised at both places)";
+    UnknownPlatform = "V0201", Warning, Doc, "a platform annotation names a platform the generator does not know";
+    OpenLayout = "V0202", Warning, Nothing, "the doc leaves the binary layout open; the generator made a documented choice";
+    UnknownSelectorValue = "V0203", Warning, Doc, "a `### CONDITION` names a value that its selector field does not enumerate";
+    EmptyTypeList = "V0204", Warning, Nothing, "a type map, or one of its operand type lists, names no type; the map constrains nothing and is ignored";
+    SelfContradiction = "V0220", Warning, Nothing, "a doc contradicts itself: its `Supported Types` property and its type maps name different types (raised at both places)";
     // Cross-doc checks.
-    ConflictingOpcode = "V0301", Error, "two docs claim the same opcode and sub-opcode with different formats";
-    AliasOpcode = "V0302", Warning, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";
-    DuplicateName = "V0303", Error, "two docs define instructions of the same name";
+    ConflictingOpcode = "V0301", Warning, Doc, "two docs claim the same opcode and sub-opcode with different formats";
+    AliasOpcode = "V0302", Warning, Nothing, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";
+    DuplicateName = "V0303", Warning, Doc, "two docs define instructions of the same name";
+    NothingReadable = "V0304", Error, Nothing, "no doc of the spec directory can be read: there is nothing to generate";
     // Errata and the spec directory's configuration.
-    BadErratum = "V0401", Error, "an erratum cannot be read: no header keys, no diff, or a diff of several docs";
-    StaleErratum = "V0402", Error, "an erratum no longer applies to its doc (the doc changed upstream)";
-    ErratumUnknownDoc = "V0403", Error, "an erratum corrects a doc that is not in the spec directory";
-    BadConfig = "V0404", Error, "the spec directory's `regen.toml` cannot be read";
+    BadErratum = "V0401", Error, Nothing, "an erratum cannot be read: no header keys, no diff, or a diff of several docs";
+    StaleErratum = "V0402", Error, Nothing, "an erratum no longer applies to its doc (the doc changed upstream)";
+    ErratumUnknownDoc = "V0403", Warning, Nothing, "an erratum corrects a doc that is not in the spec directory";
+    BadConfig = "V0404", Error, Nothing, "the spec directory's `regen.toml` cannot be read";
+    ObsoleteErratum = "V0405", Warning, Nothing, "an erratum is obsolete: its doc already says what it says; it is not applied";
     // Chapters (`chapters/*.md`): the object-format pseudo-structures .
-    BadRecordItem = "V0501", Error, "a pseudo-structure item is not `TYPE name;`, `TYPE name[count];` or `name;` with a fundamental TYPE";
-    UnclosedRecord = "V0502", Error, "a pseudo-structure has no closing `}`";
-    UndescribedRecord = "V0503", Warning, "an array's element type is neither fundamental nor a format the chapter describes; it reads only when its count is 0";
-    BadRecordCount = "V0504", Error, "an array's count or an untyped item's `size` names no earlier unsigned item of the pseudo-structure";
-    BadBitItem = "V0505", Error, "a bit item of a field bullet lies outside the field's width";
-    DuplicateRecord = "V0506", Error, "two pseudo-structures have the same name";
-    DuplicateRecordField = "V0507", Error, "two items of one pseudo-structure have the same name";
+    BadRecordItem = "V0501", Warning, Item, "a pseudo-structure item is not `TYPE name;`, `TYPE name[count];` or `name;` with a fundamental TYPE";
+    UnclosedRecord = "V0502", Warning, Item, "a pseudo-structure has no closing `}`";
+    UndescribedRecord = "V0503", Warning, Nothing, "an array's element type is neither fundamental nor a format the chapter describes; it reads only when its count is 0";
+    BadRecordCount = "V0504", Warning, Item, "an array's count or an untyped item's `size` names no earlier unsigned item of the pseudo-structure";
+    BadBitItem = "V0505", Warning, Item, "a bit item of a field bullet lies outside the field's width";
+    DuplicateRecord = "V0506", Warning, Item, "two pseudo-structures have the same name";
+    DuplicateRecordField = "V0507", Warning, Item, "two items of one pseudo-structure have the same name";
+}
+
+/// What a diagnostic leaves out of the generated crate: a doc the generator cannot read
+/// degrades only the part it describes, never the rest (`codegen/DIAGNOSTICS.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Degrades {
+    /// Nothing: the doc is read as the message says (or the error stops the run).
+    Nothing,
+    /// The instruction has no text form: `print_text` and `parse_instruction` return an
+    /// error naming the doc and line.
+    TextForm,
+    /// The doc is left out: decoding its opcode is an error naming the doc.
+    Doc,
+    /// The chapter's item (or pseudo-structure) is skipped: the object-file reader lacks it.
+    Item,
 }
 
 /// One diagnostic. `file` is relative to the spec directory.
@@ -106,6 +128,10 @@ pub struct Diagnostic {
     /// What was expected instead, when that can be said.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub expected: Option<String>,
+    /// More lines to show under the excerpt: what a stale erratum expects and what the doc
+    /// now says.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub notes: Vec<String>,
     #[serde(skip)]
     pub span: Span,
     /// When an erratum's line is what the diagnostic points at, the doc that line belongs to
@@ -124,6 +150,7 @@ impl Diagnostic {
             column: span.column,
             message: message.into(),
             expected: None,
+            notes: Vec::new(),
             span,
             corrected_doc: None,
         }
@@ -138,6 +165,14 @@ impl Diagnostic {
     /// The doc this diagnostic is about: `file`, or the doc an erratum's line belongs to.
     pub fn doc(&self) -> &str {
         self.corrected_doc.as_deref().unwrap_or(&self.file)
+    }
+
+    /// What of the generated crate this diagnostic leaves out (by its code).
+    pub fn degrades(&self) -> Degrades {
+        Code::ALL
+            .iter()
+            .find(|c| c.as_str() == self.code)
+            .map_or(Degrades::Nothing, |c| c.degrades())
     }
 
     pub fn is_error(&self) -> bool {
@@ -178,6 +213,7 @@ pub fn render(diags: &[Diagnostic], files: &[SourceFile]) -> String {
         if let Some(e) = &d.expected {
             notes.push(format!("expected: {e}"));
         }
+        notes.extend(d.notes.iter().cloned());
         if let Some((_, id)) = ids.iter().find(|(n, _)| *n == d.file) {
             let len = files
                 .iter()

@@ -64,9 +64,11 @@ pub fn load_dir(dir: &std::path::Path, label: &str) -> std::io::Result<Vec<Sourc
     Ok(files)
 }
 
-/// Applies `errata` to `docs`. Never panics: an erratum that cannot be read, names a doc that
-/// is not there, or no longer applies is an error diagnostic naming it, and its doc is left as
-/// it was.
+/// Applies `errata` to `docs`. Never panics. An erratum applies only where its place is
+/// certain (each hunk's context occurs once in the doc); otherwise it is not applied and its
+/// doc is left as it was: one already in the doc is obsolete (warning V0405), one whose context
+/// is gone or ambiguous is stale (error V0402, showing the hunk and the doc's lines now there),
+/// one of a doc not in the spec directory is V0403 (a warning), one that cannot be read V0401.
 pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
     let mut out = Corrected {
         files: docs.to_vec(),
@@ -133,23 +135,48 @@ fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box
                 Code::ErratumUnknownDoc,
                 name,
                 at(diff_start, diff_start),
-                format!("the erratum corrects `{doc}`, which is not in the spec directory"),
+                format!("the erratum corrects `{doc}`, which is not in the spec directory; it is not applied"),
             )
             .expected("a doc of the spec directory (was it renamed or removed upstream?)"),
         ));
     };
     let before = String::from_utf8_lossy(&out.files[index].bytes).into_owned();
-    let after = diffy::apply(&before, &patch).map_err(|e| {
-        Box::new(
-            Diagnostic::new(
+    let hunk_at = |k: usize| {
+        let start = diff_start + diff.match_indices("\n@@").nth(k).map_or(0, |(i, _)| i + 1);
+        let end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+        at(start, end)
+    };
+    match against(&patch, &before) {
+        Against::Applies => {}
+        Against::Obsolete => {
+            return Err(Box::new(
+                Diagnostic::new(
+                    Code::ObsoleteErratum,
+                    name,
+                    hunk_at(0),
+                    format!(
+                        "the erratum is obsolete: `{doc}` already says what it says (upstream made the correction); it is not applied"
+                    ),
+                )
+                .expected("drop the erratum"),
+            ))
+        }
+        Against::Stale { hunk, what, notes } => {
+            let mut d = Diagnostic::new(
                 Code::StaleErratum,
                 name,
-                at(diff_start, diff_start),
-                format!("the erratum no longer applies to `{doc}` ({e}): the doc changed upstream"),
+                hunk_at(hunk),
+                format!(
+                    "the erratum no longer applies to `{doc}`: hunk {} {what} (it changed upstream); it is not applied",
+                    hunk + 1
+                ),
             )
-            .expected("review the doc: drop the erratum if upstream fixed it, or redo its diff"),
-        )
-    })?;
+            .expected("review the doc: drop the erratum if upstream fixed it, or redo its diff");
+            d.notes = notes;
+            return Err(Box::new(d));
+        }
+    }
+    let after = patched(&patch, &before);
     let (removed, added) = count_changes(&patch);
     out.map
         .record(&doc, &before, &after, name, text, diff_start);
@@ -164,6 +191,151 @@ fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box
         removed,
         added,
     })
+}
+
+/// What an erratum's diff is to the doc it names.
+enum Against {
+    /// Every hunk's context and removed lines occur once in the doc: the place is certain.
+    Applies,
+    /// Every hunk's context and added lines are in the doc already: the correction is in.
+    Obsolete,
+    /// Hunk `hunk` (0-based) matches nowhere, or in several places; `notes` show the hunk and
+    /// the doc's lines now where it was written against.
+    Stale {
+        hunk: usize,
+        what: &'static str,
+        notes: Vec<String>,
+    },
+}
+
+/// Lines of a hunk's side: context and removed (`old`) or context and added (`!old`).
+fn side<'a>(hunk: &diffy::Hunk<'a, str>, old: bool) -> Vec<&'a str> {
+    hunk.lines()
+        .iter()
+        .filter_map(|l| match l {
+            diffy::Line::Context(t) => Some(*t),
+            diffy::Line::Delete(t) if old => Some(*t),
+            diffy::Line::Insert(t) if !old => Some(*t),
+            _ => None,
+        })
+        .map(|t| t.trim_end_matches(['\n', '\r']))
+        .collect()
+}
+
+/// Where `block` occurs in `lines` as consecutive lines (0-based starts). Trailing whitespace
+/// is ignored, as the parser ignores it (V0116): docs of other revisions differ in it.
+fn occurrences(lines: &[&str], block: &[&str]) -> Vec<usize> {
+    if block.is_empty() || block.len() > lines.len() {
+        return Vec::new();
+    }
+    (0..=lines.len() - block.len())
+        .filter(|&i| {
+            lines[i..i + block.len()]
+                .iter()
+                .zip(block)
+                .all(|(a, b)| a.trim_end() == b.trim_end())
+        })
+        .collect()
+}
+
+/// `text` with `patch` applied, each hunk where its context and removed lines occur (once:
+/// [`against`] said so). Context lines keep the doc's text; added lines are the erratum's.
+fn patched(patch: &diffy::Patch<'_, str>, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut starts: Vec<(usize, &diffy::Hunk<'_, str>)> = patch
+        .hunks()
+        .iter()
+        .filter_map(|h| Some((*occurrences(&lines, &side(h, true)).first()?, h)))
+        .collect();
+    starts.sort_by_key(|(at, _)| *at);
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut next = 0;
+    for (at, hunk) in starts {
+        if at < next {
+            continue;
+        }
+        out.extend(&lines[next..at]);
+        next = at;
+        for l in hunk.lines() {
+            match l {
+                diffy::Line::Context(_) => {
+                    out.extend(lines.get(next));
+                    next += 1;
+                }
+                diffy::Line::Delete(_) => next += 1,
+                diffy::Line::Insert(t) => out.push(t.trim_end_matches(['\n', '\r'])),
+            }
+        }
+    }
+    out.extend(lines.get(next..).unwrap_or_default());
+    let mut joined = out.join("\n");
+    if text.ends_with('\n') {
+        joined.push('\n');
+    }
+    joined
+}
+
+/// Classifies `patch` against the doc `text`: applying it is never a guess.
+fn against(patch: &diffy::Patch<'_, str>, text: &str) -> Against {
+    let lines: Vec<&str> = text.lines().collect();
+    let hunks = patch.hunks();
+    if hunks
+        .iter()
+        .all(|h| occurrences(&lines, &side(h, true)).len() == 1)
+    {
+        return Against::Applies;
+    }
+    if hunks
+        .iter()
+        .all(|h| !occurrences(&lines, &side(h, false)).is_empty())
+    {
+        return Against::Obsolete;
+    }
+    for (k, h) in hunks.iter().enumerate() {
+        let old = side(h, true);
+        let found = occurrences(&lines, &old);
+        if found.len() == 1 {
+            continue;
+        }
+        let range = h.old_range();
+        let (from, len) = (range.start().max(1), range.len().max(1));
+        let mut notes = vec![format!(
+            "hunk {} (`@@ -{},{} +{},{} @@`) expects these lines at line {from}:\n{}",
+            k + 1,
+            range.start(),
+            range.len(),
+            h.new_range().start(),
+            h.new_range().len(),
+            old.iter()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )];
+        if found.len() > 1 {
+            let at: Vec<String> = found.iter().map(|i| (i + 1).to_string()).collect();
+            notes.push(format!(
+                "they occur {} times in the doc (lines {}): the erratum cannot say which it corrects",
+                found.len(),
+                at.join(", ")
+            ));
+        } else {
+            let now: Vec<String> = (from..from + len)
+                .filter_map(|n| lines.get(n - 1).map(|l| format!("{n:>5} | {l}")))
+                .collect();
+            notes.push(format!("the doc now reads there:\n{}", now.join("\n")));
+        }
+        let what = if found.is_empty() {
+            "does not match the doc"
+        } else {
+            "matches several places of the doc"
+        };
+        return Against::Stale {
+            hunk: k,
+            what,
+            notes,
+        };
+    }
+    Against::Applies
 }
 
 fn bad(file: &str, span: Span, message: &str, expected: &str) -> Box<Diagnostic> {

@@ -22,14 +22,16 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default)]
 pub struct Generated {
     pub files: BTreeMap<String, String>,
-    /// Warnings raised on the way (errors make [`generate`] fail instead).
+    /// Warnings raised on the way (errors make [`generate`] fail instead). A part of a doc the
+    /// generator cannot read is a warning that says what it left out ([`diag::Degrades`]).
     pub diagnostics: Vec<Diagnostic>,
     /// The errata applied to the docs.
     pub errata: Vec<schema::Erratum>,
 }
 
-/// Runs the whole pipeline as a pure function. Any error in any doc fails the whole run, with
-/// every diagnostic of the run.
+/// Runs the whole pipeline as a pure function. A doc the generator cannot read degrades only
+/// the part it describes (a warning each); only errors that leave nothing to generate (an
+/// erratum that cannot be read or no longer applies) fail the run, with every diagnostic.
 pub fn generate(
     files: &[parse::SourceFile],
     opts: &emit::Options,
@@ -57,7 +59,33 @@ fn parse_mapped(
     diagnostics.append(&mut parsed.diagnostics);
     parsed.diagnostics = diagnostics;
     parsed.spec.errata = corrected.applied;
+    place_degraded(&mut parsed.spec, &parsed.diagnostics);
     (parsed, corrected.map, corrected.files)
+}
+
+/// The places a degraded part's generated error quotes, from the diagnostics as remapped (a
+/// line an erratum added points at the erratum).
+fn place_degraded(spec: &mut schema::Spec, diags: &[Diagnostic]) {
+    let first = |doc: &str, part: diag::Degrades| {
+        diags
+            .iter()
+            .find(|d| d.doc() == doc && d.degrades() == part)
+    };
+    for l in &mut spec.left_out {
+        if let Some(d) = first(&l.doc, diag::Degrades::Doc) {
+            l.why = parse::place(d);
+        }
+    }
+    for i in &mut spec.instructions {
+        if let (Some(schema::Syntax::Unreadable { why }), Some(d)) =
+            (&mut i.syntax, first(&i.source, diag::Degrades::TextForm))
+        {
+            *why = format!(
+                "{}:{}:{}: its `## Text` template cannot be read (warning {})",
+                d.file, d.line, d.column, d.code
+            );
+        }
+    }
 }
 
 /// [`generate`] on docs corrected by `errata`; diagnostics as for [`parse_corrected`].
@@ -66,21 +94,37 @@ pub fn generate_corrected(
     errata: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    let (parsed, map, corrected) = parse_mapped(docs, errata);
+    let (mut parsed, map, corrected) = parse_mapped(docs, errata);
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    // The reference pages need the schema only: their rows are made while it is analysed.
-    let ((model, mut analysis), pages) = par::join(
-        || timings::time("analyze", || analyze::analyze(&parsed.spec)),
-        || emit::docs::Prepared::new(&parsed.spec),
-    );
-    analysis.extend(analyze::contradictions::check(&parsed.spec, &corrected));
-    for d in &mut analysis {
+    let (model, pages) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics);
+    let mut contradictions = analyze::contradictions::check(&parsed.spec, &corrected);
+    for d in &mut contradictions {
         map.remap(d);
     }
-    diagnostics.extend(analysis);
+    diagnostics.extend(contradictions);
+    if parsed.spec.instructions.is_empty() {
+        if let Some(first) = parsed.spec.left_out.first() {
+            // Every doc left out: a crate of no instruction helps no one.
+            let at = diagnostics.iter().find(|d| d.doc() == first.doc);
+            let mut d = Diagnostic::new(
+                diag::Code::NothingReadable,
+                &first.doc,
+                at.map_or_else(Default::default, |d| d.span),
+                format!(
+                    "none of the {} docs can be read; nothing was generated",
+                    parsed.spec.left_out.len()
+                ),
+            )
+            .expected("at least one doc the generator can read (see the warnings above)");
+            if let Some(at) = at {
+                (d.file, d.corrected_doc) = (at.file.clone(), at.corrected_doc.clone());
+            }
+            diagnostics.push(d);
+        }
+    }
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
@@ -92,4 +136,57 @@ pub fn generate_corrected(
         diagnostics,
         errata: parsed.spec.errata,
     })
+}
+
+/// Analyses `spec`; a doc the analysis cannot accept (an unknown platform, a condition naming
+/// no value: [`diag::Degrades::Doc`]) is left out and the rest analysed again, so emitters
+/// only ever see docs they can render.
+fn analyze_degrading(
+    spec: &mut schema::Spec,
+    map: &errata::SourceMap,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (analyze::Model, emit::docs::Prepared) {
+    loop {
+        // The reference pages need the schema only: their rows are made while it is analysed.
+        let ((model, mut analysis), pages) = par::join(
+            || timings::time("analyze", || analyze::analyze(spec)),
+            || emit::docs::Prepared::new(spec),
+        );
+        for d in &mut analysis {
+            map.remap(d);
+        }
+        let bad: std::collections::BTreeSet<String> = analysis
+            .iter()
+            .filter(|d| d.degrades() == diag::Degrades::Doc)
+            .map(|d| d.doc().to_string())
+            .collect();
+        if bad.is_empty() {
+            diagnostics.extend(analysis);
+            return (model, pages);
+        }
+        for d in analysis.iter_mut().filter(|d| bad.contains(d.doc())) {
+            if d.degrades() == diag::Degrades::Doc {
+                d.message
+                    .push_str(&format!("; {} is left out of the crate", d.doc()));
+            }
+            diagnostics.push(d.clone());
+        }
+        let (kept, out): (Vec<_>, Vec<_>) = std::mem::take(&mut spec.instructions)
+            .into_iter()
+            .partition(|i| !bad.contains(&i.source));
+        spec.instructions = kept;
+        for i in out {
+            let why = diagnostics
+                .iter()
+                .find(|d| d.doc() == i.source && d.degrades() == diag::Degrades::Doc)
+                .map(parse::place)
+                .unwrap_or_default();
+            spec.left_out.push(schema::LeftOut {
+                doc: i.source,
+                opcode: Some(i.opcode.value),
+                sub_opcode: i.sub_opcode.map(|s| s.value),
+                why,
+            });
+        }
+    }
 }

@@ -31,6 +31,24 @@ pub struct Spec {
     /// Errata applied to the docs before parsing, in the order they were applied.
     #[serde(default)]
     pub errata: Vec<Erratum>,
+    /// Docs the generator could not read (a warning each), left out of the crate: decoding
+    /// their opcode is an error naming the doc.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A doc left out of the crate because a part every other part needs (its opcode, format or
+/// fields) cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOut {
+    /// The doc, relative to the spec directory (`BFN.md`).
+    pub doc: String,
+    /// Its opcode and sub-opcode, when they could be read.
+    pub opcode: Option<u8>,
+    #[serde(default)]
+    pub sub_opcode: Option<u8>,
+    /// Why, with the place: `BFN.md:12:3: V0103 field `Src` ...`.
+    pub why: String,
 }
 
 /// A correction of an upstream doc that was applied (`spec/errata/*.patch`): where a doc
@@ -317,6 +335,9 @@ pub enum Syntax {
     /// The doc's syntax is not a token template: a hand-written formatter prints it.
     /// `rule` names which rule of `codegen/DIAGNOSTICS.md` (V0132) made it special.
     Special { rule: SpecialRule, reason: String },
+    /// A template cannot be read (warning V0130): the instruction has no text form. `why`
+    /// names the doc, line and column.
+    Unreadable { why: String },
 }
 
 /// Why a doc's syntax is a special form (see V0132 in `codegen/DIAGNOSTICS.md`).
@@ -380,6 +401,8 @@ pub enum SuffixKind {
     Saturate,
     /// A fixed word: `.signal`, `.unaligned`, `.pixel_null_mask`.
     Literal { text: String },
+    /// A word joined to the mnemonic without a dot: `[_eot]` in `{raw_sends|raw_sendsc}[_eot]`.
+    Joined { text: String },
     /// One of several words: `[.16|.64]`.
     Choice { options: Vec<String> },
     /// A field's value, after a fixed `prefix` (`.x<BooleanFuncCtrl>` has prefix `x`).
@@ -399,6 +422,10 @@ pub struct Slot {
     /// Written `[<name>]`.
     #[serde(default)]
     pub optional: bool,
+    /// Prints every item of a counted field, `(Label0, Label1, ..., LabelN-1)`: the list
+    /// in parentheses, comma separated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub list: bool,
     pub span: Span,
 }
 

@@ -386,7 +386,7 @@ fn v0204_empty_type_list() {
 }
 
 #[test]
-fn v0205_self_contradiction() {
+fn v0220_self_contradiction() {
     // Line 24 is the `Supported Types` property (Q and BOOL in no map), line 27 the type map
     // (D, which the property lacks). The warning is raised at both, each naming the other.
     let text = BASE.replace(
@@ -402,7 +402,7 @@ fn v0205_self_contradiction() {
     assert_eq!(d.len(), 2, "{d:#?}");
     assert!(d
         .iter()
-        .all(|d| d.code == "V0205" && d.severity == Severity::Warning));
+        .all(|d| d.code == "V0220" && d.severity == Severity::Warning));
     let both = "lists BOOL, Q that no type map allows; the type maps allow D that `Supported Types` does not list";
     at(&d[0], 24, 1, both);
     assert!(d[0].message.contains("(type maps from line 27)"), "{d:#?}");
@@ -479,6 +479,28 @@ fn v0303_duplicate_name() {
     assert_eq!(c.len(), 1, "{d:#?}");
     assert_eq!((c[0].file.as_str(), c[0].line), ("B.md", 1));
     assert!(c[0].message.contains("`FOO` is already defined by A.md"));
+    assert!(c[0].message.ends_with("; B.md is left out of the crate"));
+}
+
+#[test]
+fn v0304_nothing_readable() {
+    // Every doc left out: nothing to generate, an error at the first one's warning.
+    let files: Vec<SourceFile> = [("A.md", ""), ("B.md", "## Opcode\n\n  B = 0xzz\n")]
+        .iter()
+        .map(|(n, t)| SourceFile {
+            name: n.to_string(),
+            bytes: t.as_bytes().to_vec(),
+        })
+        .collect();
+    let d = codegen::generate(&files, &Default::default()).unwrap_err();
+    let e: Vec<_> = d.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(e.len(), 1, "{d:#?}");
+    assert_eq!((e[0].code.as_str(), e[0].file.as_str()), ("V0304", "A.md"));
+    assert!(
+        e[0].message.contains("none of the 2 docs"),
+        "{}",
+        e[0].message
+    );
 }
 
 /// An erratum of BASE (FOO.md) in the documented format; `{hunk}` is its diff's body.
@@ -561,15 +583,32 @@ fn v0402_stale_erratum() {
     let text = erratum(&hunk_after_19("    - 0b001:  2 elements"));
     let parsed = corrected(&upstream, &[("errata/FOO-two.patch", &text)]);
     let d = only(&parsed, Code::StaleErratum);
-    // The diff starts on line 7 of the erratum.
+    // The hunk that no longer matches: its `@@` line is line 9 of the erratum.
     assert_eq!(
         (d.file.as_str(), d.line, d.column),
-        ("errata/FOO-two.patch", 7, 1)
+        ("errata/FOO-two.patch", 9, 1)
     );
     assert!(
-        d.message.contains("no longer applies to `FOO.md`"),
+        d.message
+            .contains("no longer applies to `FOO.md`: hunk 1 does not match the doc"),
         "{d:#?}"
     );
+    // An excerpt, as rustc shows one: the hunk's lines, then the doc's lines 17-21 now.
+    assert_eq!(
+        d.notes,
+        [
+            "hunk 1 (`@@ -17,5 +17,6 @@`) expects these lines at line 17:\n      - Bit[2..0]: size\n    \n        - 0b000:  1 element\n    \n    - **Src(raw_operand):** The source.",
+            "the doc now reads there:\n   17 |   - Bit[2..0]: size\n   18 | \n   19 |     - 0b000:  one element\n   20 | \n   21 | - **Src(raw_operand):** The source."
+        ]
+    );
+    let shown = codegen::diag::render(
+        std::slice::from_ref(&d),
+        &[SourceFile {
+            name: "errata/FOO-two.patch".into(),
+            bytes: text.clone().into_bytes(),
+        }],
+    );
+    assert!(shown.contains("19 |     - 0b000:  one element"), "{shown}");
     // The doc is read as it is, and nothing is recorded as applied.
     assert!(parsed.spec.errata.is_empty());
     assert_eq!(
@@ -577,6 +616,66 @@ fn v0402_stale_erratum() {
             .values
             .len(),
         1
+    );
+}
+
+#[test]
+fn v0402_stale_erratum_whose_context_is_ambiguous() {
+    // The context occurs twice: applying it would be a guess, so it is stale.
+    let twice = BASE.replace(
+        "- **Src(raw_operand):** The source.",
+        "- **Src(raw_operand):** The source.\n\n  - Bit[2..0]: size\n\n    - 0b000:  1 element\n\n- **Src(raw_operand):** The source.",
+    );
+    let text = erratum(&hunk_after_19("    - 0b001:  2 elements"));
+    let d = only(
+        &corrected(&twice, &[("errata/FOO-two.patch", &text)]),
+        Code::StaleErratum,
+    );
+    assert!(
+        d.message
+            .contains("hunk 1 matches several places of the doc"),
+        "{d:#?}"
+    );
+    assert!(
+        d.notes[1].contains("occur 2 times in the doc (lines 17, 23)"),
+        "{d:#?}"
+    );
+}
+
+#[test]
+fn v0405_obsolete_erratum() {
+    // Upstream made the correction: the doc already has the line the erratum adds.
+    let upstream = BASE.replace(
+        "    - 0b000:  1 element\n",
+        "    - 0b000:  1 element\n    - 0b001:  2 elements\n",
+    );
+    let text = erratum(&hunk_after_19("    - 0b001:  2 elements"));
+    let parsed = corrected(&upstream, &[("errata/FOO-two.patch", &text)]);
+    let d = only(&parsed, Code::ObsoleteErratum);
+    assert_eq!((d.file.as_str(), d.line), ("errata/FOO-two.patch", 9));
+    assert!(
+        d.message.contains("`FOO.md` already says what it says"),
+        "{d:#?}"
+    );
+    // Not applied: the doc's own two values, not three.
+    assert!(parsed.spec.errata.is_empty());
+    let values = &parsed.spec.instructions[0].fields[0].bitfields[0].values;
+    assert_eq!(values.len(), 2);
+}
+
+#[test]
+fn errata_match_lines_ignoring_trailing_whitespace() {
+    // Another revision of the doc with trailing spaces (V0116): the erratum still applies,
+    // and the lines it did not change keep the doc's text.
+    let spaced = BASE.replace("    - 0b000:  1 element\n", "    - 0b000:  1 element  \n");
+    let text = erratum(&hunk_after_19("    - 0b001:  2 elements"));
+    let parsed = corrected(&spaced, &[("errata/FOO-two.patch", &text)]);
+    assert_eq!(parsed.spec.errata.len(), 1, "{:#?}", parsed.diagnostics);
+    assert_eq!(
+        parsed.spec.instructions[0].fields[0].bitfields[0]
+            .values
+            .len(),
+        2
     );
 }
 
@@ -590,7 +689,7 @@ fn v0403_erratum_unknown_doc() {
     assert_eq!((d.line, d.column), (7, 1));
     assert!(d
         .message
-        .contains("`BAR.md`, which is not in the spec directory"));
+        .contains("`BAR.md`, which is not in the spec directory; it is not applied"));
 }
 
 #[test]
@@ -603,10 +702,10 @@ fn v0404_bad_config() {
     )
     .unwrap_err();
     assert_eq!((e.code.as_str(), e.line), ("V0404", 2));
-    // An error code cannot be acknowledged: the caret is on `"V0101"`, line 2 column 8.
+    // An error code cannot be acknowledged: the caret is on `"V0402"`, line 2 column 8.
     let e = Config::parse(
         "regen.toml",
-        "[[acknowledge]]\ncode = \"V0101\"\ndoc = \"A.md\"\nreason = \"r\"\n",
+        "[[acknowledge]]\ncode = \"V0402\"\ndoc = \"A.md\"\nreason = \"r\"\n",
     )
     .unwrap_err();
     assert_eq!((e.code.as_str(), e.line, e.column), ("V0404", 2, 8));
@@ -849,7 +948,7 @@ fn all_diagnostics_of_a_run_are_reported_and_rendered_with_carets() {
     );
     let text = codegen::diag::render(&parsed.diagnostics, &files);
     assert!(
-        text.contains("error[V0102]: cannot read opcode line `FOO = 0xzz`"),
+        text.contains("warning[V0102]: cannot read opcode line `FOO = 0xzz`"),
         "{text}"
     );
     assert!(text.contains("B.md:3:3"), "{text}");

@@ -34,6 +34,7 @@ fn every_doc_has_a_syntax_or_a_listed_special_form() {
             match &i.syntax {
                 Some(Syntax::Special { .. }) => special.push(i.name.as_str()),
                 Some(Syntax::Templates { forms }) => assert!(!forms.is_empty(), "{}", i.name),
+                Some(Syntax::Unreadable { why }) => panic!("{corpus}/{}: {why}", i.name),
                 None => panic!("{corpus}/{}: no syntax", i.name),
             }
         }

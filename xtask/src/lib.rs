@@ -85,6 +85,10 @@ struct InputArgs {
     /// Print acknowledged warnings in full too.
     #[arg(long, short)]
     verbose: bool,
+    /// Turn every warning `regen.toml` does not acknowledge into an error: exit 1, nothing
+    /// written (a doc the generator cannot read degrades the crate only with a warning).
+    #[arg(long)]
+    deny_warnings: bool,
 }
 
 /// [`InputArgs`] read from disk.
@@ -98,6 +102,7 @@ struct Input {
     errata: Vec<SourceFile>,
     config: codegen::config::Config,
     verbose: bool,
+    deny_warnings: bool,
 }
 
 /// The workspace root (the parent of this crate).
@@ -242,6 +247,7 @@ fn load(args: InputArgs) -> Result<Input, u8> {
         errata,
         config,
         verbose: args.verbose,
+        deny_warnings: args.deny_warnings,
     })
 }
 
@@ -286,10 +292,14 @@ fn report_errata(errata: &[codegen::schema::Erratum]) {
 
 /// `cargo xtask schema`: the JSON contract on stdout.
 fn schema(input: &Input) -> u8 {
-    let parsed = codegen::parse_corrected(&input.docs, &input.errata);
+    let mut parsed = codegen::parse_corrected(&input.docs, &input.errata);
+    if input.deny_warnings {
+        codegen::config::deny_warnings(&mut parsed.diagnostics, &input.config);
+    }
     report(parsed.diagnostics.clone(), input);
     let doc = serde_json::json!({
         "instructions": parsed.spec.instructions,
+        "left_out": parsed.spec.left_out,
         "records": parsed.spec.records,
         "predefined": parsed.spec.predefined,
         "errata": parsed.spec.errata,
@@ -367,6 +377,7 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
         no_errata: false,
         config: None,
         verbose: false,
+        deny_warnings: false,
     };
     match load(args) {
         Ok(input) => regen_input(&input, out, check),
@@ -388,7 +399,8 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             &inputs,
         )
     });
-    if !check {
+    // A stamp says the inputs are unchanged, not that they were clean: strictness reruns.
+    if !check && !input.deny_warnings {
         if let Some(n) = stamp::fresh(out, &key) {
             eprintln!(
                 "regen: nothing changed since the last regen into {} (docs, errata, generator and \
@@ -402,7 +414,23 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         codegen::generate_corrected(&input.docs, &input.errata, &opts)
     });
     let generated = match generated {
+        Ok(mut g) if input.deny_warnings => {
+            match codegen::config::deny_warnings(&mut g.diagnostics, &input.config) {
+                0 => Ok(g),
+                _ => Err(g.diagnostics),
+            }
+        }
+        other => other,
+    };
+    let generated = match generated {
         Ok(g) => g,
+        Err(diags) if input.deny_warnings => {
+            report(diags, input);
+            eprintln!(
+                "error: --deny-warnings: the docs have warnings or errors; nothing was written"
+            );
+            return EXIT_FAILURE;
+        }
         Err(diags) => {
             report(diags, input);
             eprintln!("error: the docs have errors; nothing was written");

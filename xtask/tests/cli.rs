@@ -28,17 +28,24 @@ fn schema_of_spec_exits_0_with_json_on_stdout() {
 }
 
 #[test]
-fn schema_of_a_broken_doc_exits_1_and_still_prints_json() {
+fn schema_of_a_broken_doc_warns_and_fails_only_with_deny_warnings() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("BROKEN.md"), "no opcode section here\n").unwrap();
-    let out = xtask(&["schema", "--spec", dir.path().to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
-    let diags = json["diagnostics"].as_array().expect("diagnostics");
-    assert!(diags
-        .iter()
-        .any(|d| d["severity"] == "error" && d["file"] == "BROKEN.md"));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("BROKEN.md"));
+    for (strict, code, severity) in [(false, 0, "warning"), (true, 1, "error")] {
+        let mut args = vec!["schema", "--spec", dir.path().to_str().unwrap()];
+        if strict {
+            args.push("--deny-warnings");
+        }
+        let out = xtask(&args);
+        assert_eq!(out.status.code(), Some(code), "--deny-warnings: {strict}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+        let diags = json["diagnostics"].as_array().expect("diagnostics");
+        assert!(diags.iter().any(|d| d["severity"] == severity
+            && d["file"] == "BROKEN.md"
+            && d["code"] == "V0101"));
+        assert_eq!(json["left_out"][0]["doc"], "BROKEN.md");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("BROKEN.md"));
+    }
 }
 
 #[test]
@@ -64,7 +71,13 @@ fn regen_of_a_broken_spec_writes_nothing_and_exits_1() {
         "--out",
         target.to_str().unwrap(),
     ]);
+    // Its one doc is left out (V0101), so nothing is left to generate (V0304).
     assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("warning[V0101]") && stderr.contains("error[V0304]"),
+        "{stderr}"
+    );
     assert!(
         !target.exists(),
         "nothing may be written when the docs have errors"

@@ -1,4 +1,4 @@
-//! Docs that contradict themselves (warning V0205): a `Supported Types` property against the
+//! Docs that contradict themselves (warning V0220): a `Supported Types` property against the
 //! doc's `#### Operand type maps`. SHL says `Supported Types: B,D,Q,UB,UD,UQ,UW,W` while its one
 //! type map lists no Q or UQ; the validator follows the maps, so one of the two is wrong, and
 //! only Intel's tools can say which (settled by an erratum, see README "Errata").

@@ -19,6 +19,27 @@ pub struct TextInst {
     pub sat: Option<String>,
 }
 
+impl TextInst {
+    /// No text form: the template cannot be read (`why` names the doc and line). Printing
+    /// and parsing the instruction return an error that says so.
+    fn unreadable(why: &str) -> TextInst {
+        let form = TextForm {
+            mnemonic: String::new(),
+            predicate: None,
+            suffixes: vec![],
+            group: vec![],
+            operands: vec![],
+            fixed: vec![],
+            implied: vec![],
+            unsupported: Some(why.to_string()),
+        };
+        TextInst {
+            forms: vec![form],
+            sat: None,
+        }
+    }
+}
+
 /// One template, resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextForm {
@@ -117,8 +138,13 @@ pub fn analyze(
 ) -> BTreeMap<String, TextInst> {
     let mut out = BTreeMap::new();
     for (doc, inst) in spec.iter().zip(insts) {
-        let Some(Syntax::Templates { forms }) = &doc.syntax else {
-            continue;
+        let forms = match &doc.syntax {
+            Some(Syntax::Templates { forms }) => forms,
+            Some(Syntax::Unreadable { why }) => {
+                out.insert(doc.name.clone(), TextInst::unreadable(why));
+                continue;
+            }
+            _ => continue,
         };
         let sat = sat_field(doc, inst, forms);
         let forms = forms
@@ -239,6 +265,13 @@ impl Ctx<'_> {
     }
 
     fn slot(&mut self, s: &schema::Slot, diags: &mut Vec<Diagnostic>) -> Option<TextSlot> {
+        if s.list {
+            self.fail(format!(
+                "slot ({}0, ...) prints a counted list: no text rule yet",
+                s.name
+            ));
+            return None;
+        }
         let Some(name) = &s.field else {
             self.fail(format!("slot <{}> names no field", s.name));
             return None;
@@ -520,6 +553,9 @@ fn resolve_form(
                     });
                 }
             }
+            SuffixKind::Joined { text } => cx.fail(format!(
+                "`{text}` joined to the mnemonic: no text rule sets it"
+            )),
             SuffixKind::Flags { .. } => {
                 cx.fail("flag letters: a hand-written formatter prints them".into())
             }

@@ -15,8 +15,8 @@ pub use chapter::fundamental_width;
 pub use doc::{allowed_types, operand_classes, parse_number, selector};
 pub(crate) use source::Source;
 
-use crate::diag::{Code, Diagnostic};
-use crate::schema::{Instruction, Spec};
+use crate::diag::{Code, Degrades, Diagnostic};
+use crate::schema::{Instruction, LeftOut, Spec};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -78,7 +78,7 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Vec<SourceFile>> {
 
 /// Parses every doc. Never panics; problems become diagnostics, all of them reported.
 pub fn parse_spec(files: &[SourceFile]) -> Parsed {
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut instructions = Vec::new();
     let mut records = Vec::new();
     let mut predefined = Vec::new();
@@ -86,9 +86,13 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let each = |f: &SourceFile| {
         crate::timings::time_item("parse: doc", || f.name.clone(), || parse_file(f))
     };
-    for one in crate::par::map(files, each) {
+    let mut left_out = Vec::new();
+    for (file, mut one) in files.iter().zip(crate::par::map(files, each)) {
+        match leave_out(file, one.instruction.take(), &mut one.diagnostics) {
+            Ok(inst) => instructions.extend(inst),
+            Err(l) => left_out.push(l),
+        }
         diagnostics.extend(one.diagnostics);
-        instructions.extend(one.instruction);
         records.extend(one.records);
         predefined.extend(one.predefined);
     }
@@ -102,16 +106,91 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
         };
         key(a).cmp(&key(b))
     });
-    cross_check(&mut instructions, &mut diagnostics);
+    let (instructions, mut out) = cross_checked(instructions, &mut diagnostics);
+    left_out.append(&mut out);
     Parsed {
         spec: Spec {
             instructions,
             records,
             predefined,
+            left_out,
             ..Spec::default()
         },
         diagnostics,
     }
+}
+
+/// An opcode doc with a diagnostic that leaves it out ([`Degrades::Doc`]): the doc is left
+/// out, and each such diagnostic says so. Chapters degrade item by item as they are read.
+fn leave_out(
+    file: &SourceFile,
+    inst: Option<Instruction>,
+    diags: &mut [Diagnostic],
+) -> Result<Option<Instruction>, LeftOut> {
+    if file.name.starts_with(CHAPTERS_PREFIX) {
+        return Ok(inst);
+    }
+    let mut why = None;
+    for d in diags.iter_mut().filter(|d| d.degrades() == Degrades::Doc) {
+        d.message
+            .push_str(&format!("; {} is left out of the crate", file.name));
+        why.get_or_insert_with(|| place(d));
+    }
+    match why {
+        None => Ok(inst),
+        Some(why) => Err(LeftOut {
+            doc: file.name.clone(),
+            opcode: inst.as_ref().map(|i| i.opcode.value),
+            sub_opcode: inst
+                .as_ref()
+                .and_then(|i| i.sub_opcode.as_ref().map(|s| s.value)),
+            why,
+        }),
+    }
+}
+
+/// `FILE:LINE:COL: message (CODE)`: where a degraded part is, as generated errors quote it.
+pub fn place(d: &Diagnostic) -> String {
+    format!(
+        "{}:{}:{}: {} ({})",
+        d.file, d.line, d.column, d.message, d.code
+    )
+}
+
+/// [`cross_check`], leaving out the docs that conflict with one kept (the later one of two
+/// opcodes with different formats, or of two docs of one name).
+fn cross_checked(
+    mut insts: Vec<Instruction>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Instruction>, Vec<LeftOut>) {
+    let mut found = Vec::new();
+    cross_check(&mut insts, &mut found);
+    let mut left_out: Vec<LeftOut> = Vec::new();
+    for d in found.iter_mut().filter(|d| d.degrades() == Degrades::Doc) {
+        d.message
+            .push_str(&format!("; {} is left out of the crate", d.file));
+        if let Some(i) = insts.iter().position(|i| i.source == d.file) {
+            let i = insts.remove(i);
+            left_out.push(LeftOut {
+                doc: i.source,
+                opcode: Some(i.opcode.value),
+                sub_opcode: i.sub_opcode.map(|s| s.value),
+                why: place(d),
+            });
+        }
+    }
+    if left_out.is_empty() {
+        diags.append(&mut found);
+        return (insts, left_out);
+    }
+    // Aliases again, among the docs kept.
+    found.retain(|d| d.degrades() == Degrades::Doc);
+    for i in &mut insts {
+        (i.aliases, i.alias_of) = (vec![], None);
+    }
+    cross_check(&mut insts, &mut found);
+    diags.append(&mut found);
+    (insts, left_out)
 }
 
 /// What one file holds: an instruction (a doc) or records (a chapter), and its diagnostics.

@@ -81,29 +81,37 @@ pub fn read(
             .contains("used for debugging purposes"),
     };
     let mut forms = Vec::new();
-    let mut ok = true;
+    let mut unreadable = None;
     for l in &code {
         let text = l.code.trim_end();
         let text = text.strip_suffix('|').unwrap_or(text).trim_end();
         match ctx.line(l.start, text, diags) {
             Ok(mut f) => forms.append(&mut f),
             Err(e) => {
-                ok = false;
                 let span = src.span(l.start + e.at, l.start + e.at + e.len.max(1));
+                let stem = src.name.strip_suffix(".md").unwrap_or(src.name);
                 diags.push(
                     Diagnostic::new(
                         Code::BadTemplate,
                         src.name,
                         span,
-                        format!("cannot read template `{}`: {}", text.trim(), e.message),
+                        format!(
+                            "cannot read template `{}`: {}; {stem} has no text form",
+                            text.trim(),
+                            e.message
+                        ),
                     )
                     .expected(e.expected),
                 );
+                unreadable.get_or_insert(format!(
+                    "{}:{}:{}: its `## Text` template cannot be read (warning V0130)",
+                    src.name, span.line, span.column
+                ));
             }
         }
     }
-    if !ok {
-        return None;
+    if let Some(why) = unreadable {
+        return Some(Syntax::Unreadable { why });
     }
     if forms.len() > 1 {
         for f in &mut forms {
@@ -351,13 +359,73 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// At `[`: `[Name]` holding a field name (no dot), consumed; its start and the name.
+fn inline_value<'a>(c: &mut Cursor<'a>) -> Option<(usize, &'a str)> {
+    if c.peek() != Some('[') {
+        return None;
+    }
+    let save = c.pos;
+    match c.bracketed('[', ']') {
+        Some((at, inner)) if is_ident(inner) && !inner.starts_with('_') => Some((at, inner)),
+        _ => {
+            c.pos = save;
+            None
+        }
+    }
+}
+
+/// The text without whitespace: `( <P> )` → `(<P>)`.
+fn compact(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The mnemonic, one string per alternative: `FENCE_{GLOBAL|LOCAL}` → `FENCE_GLOBAL`,
+/// `FENCE_LOCAL`.
+fn mnemonics(c: &mut Cursor) -> Result<Vec<String>, Error> {
+    let start = c.pos;
+    let mut mnemonics = vec![String::new()];
+    loop {
+        match c.peek() {
+            Some(ch) if ch.is_ascii_alphanumeric() || ch == '_' => {
+                let word = c.ident();
+                mnemonics.iter_mut().for_each(|m| m.push_str(word));
+            }
+            Some('{') => {
+                let at = c.pos;
+                let Some((_, inner)) = c.bracketed('{', '}') else {
+                    return Err(err(at, 1, "`{` is never closed", "`{A|B}`"));
+                };
+                let options: Vec<&str> = inner.split('|').map(str::trim).collect();
+                if options.len() < 2 || !options.iter().all(|o| is_ident(o)) {
+                    return Err(err(
+                        at,
+                        c.pos - at,
+                        format!("`{{{inner}}}` is not a list of alternatives"),
+                        "`{A|B}` with words between `|`",
+                    ));
+                }
+                mnemonics = mnemonics
+                    .iter()
+                    .flat_map(|m| options.iter().map(move |o| format!("{m}{o}")))
+                    .collect();
+            }
+            _ => break,
+        }
+    }
+    if c.pos == start {
+        let len = c.rest().chars().next().map_or(0, char::len_utf8);
+        return Err(err(c.pos, len, "no mnemonic", "a mnemonic such as `ADD`"));
+    }
+    Ok(mnemonics)
+}
+
 fn is_ident(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 impl Ctx<'_, '_> {
     /// One template line (starting at byte `base` of the doc) → one form per mnemonic
-    /// alternative.
+    /// alternative. Phases: predicate, mnemonic, suffixes, group, operands.
     fn line(
         &self,
         base: usize,
@@ -365,172 +433,15 @@ impl Ctx<'_, '_> {
         diags: &mut Vec<Diagnostic>,
     ) -> Result<Vec<SyntaxForm>, Error> {
         let mut c = Cursor { s: text, pos: 0 };
-        c.skip_ws();
         let mut found = Vec::new();
-        let mut predicate = None;
-        if c.peek() == Some('[') {
-            let save = c.pos;
-            if let Some((at, inner)) = c.bracketed('[', ']') {
-                let compact: String = inner.chars().filter(|c| !c.is_whitespace()).collect();
-                if compact == "(<P>)" {
-                    let mut slot = self.slot(base, at, inner.trim(), "pred", false, &mut found);
-                    slot.name = "P".into();
-                    if slot.field.is_some() {
-                        slot.prints = Prints::Predicate;
-                    }
-                    predicate = Some(slot);
-                } else {
-                    return Err(err(
-                        save,
-                        c.pos - save,
-                        format!("`[{inner}]` before the mnemonic is not the predicate `[(<P>)]`"),
-                        "`[(<P>)]` or a mnemonic",
-                    ));
-                }
-            }
-            c.skip_ws();
-        }
+        let predicate = self.predicate(base, &mut c, &mut found)?;
         let m_start = c.pos;
-        let mut mnemonics = vec![String::new()];
-        loop {
-            match c.peek() {
-                Some(ch) if ch.is_ascii_alphanumeric() || ch == '_' => {
-                    let word = c.ident();
-                    mnemonics.iter_mut().for_each(|m| m.push_str(word));
-                }
-                Some('{') => {
-                    let at = c.pos;
-                    let Some((_, inner)) = c.bracketed('{', '}') else {
-                        return Err(err(at, 1, "`{` is never closed", "`{A|B}`"));
-                    };
-                    let options: Vec<&str> = inner.split('|').map(str::trim).collect();
-                    if options.len() < 2 || !options.iter().all(|o| is_ident(o)) {
-                        return Err(err(
-                            at,
-                            c.pos - at,
-                            format!("`{{{inner}}}` is not a list of alternatives"),
-                            "`{A|B}` with words between `|`",
-                        ));
-                    }
-                    mnemonics = mnemonics
-                        .iter()
-                        .flat_map(|m| options.iter().map(move |o| format!("{m}{o}")))
-                        .collect();
-                }
-                _ => break,
-            }
-        }
-        if c.pos == m_start {
-            let len = c.rest().chars().next().map_or(0, char::len_utf8);
-            return Err(err(c.pos, len, "no mnemonic", "a mnemonic such as `ADD`"));
-        }
+        let mnemonics = mnemonics(&mut c)?;
         let mnemonic_end = c.pos;
-        let mut suffixes = Vec::new();
-        loop {
-            // `MOV [.sat]` (2021 docs): an optional suffix after spaces is still a suffix.
-            let before = c.pos;
-            c.skip_ws();
-            if !c.rest().starts_with("[.") {
-                c.pos = before;
-            }
-            match c.peek() {
-                Some('.') => {
-                    c.bump();
-                    let s = self.dot(base, &mut c, false, &mut found)?;
-                    suffixes.push(s);
-                }
-                Some('[') => {
-                    let at = c.pos;
-                    let Some((inner_at, inner)) = c.bracketed('[', ']') else {
-                        return Err(err(at, 1, "`[` is never closed", "`[.suffix]`"));
-                    };
-                    suffixes.extend(self.optional(base, inner_at, inner, &mut found)?);
-                }
-                _ => break,
-            }
-        }
-        let mut group = Vec::new();
-        c.skip_ws();
-        if c.peek() == Some('(') {
-            let at = c.pos;
-            let Some((inner_at, inner)) = c.bracketed('(', ')') else {
-                return Err(err(at, 1, "`(` is never closed", "`(<exec_size>)`"));
-            };
-            let mut off = inner_at;
-            for item in inner.split(',') {
-                let lead = item.len() - item.trim_start().len();
-                let t = item.trim();
-                let name = t
-                    .strip_prefix('<')
-                    .and_then(|x| x.strip_suffix('>'))
-                    .unwrap_or(t);
-                if !is_ident(name) {
-                    return Err(err(
-                        off + lead,
-                        t.len(),
-                        format!("`{t}` in `({inner})` is not a slot"),
-                        "`(<name>)` or `(<name>, <name>)`",
-                    ));
-                }
-                group.push(self.slot(base, off + lead, t, name, false, &mut found));
-                off += item.len() + 1;
-            }
-        }
-        let mut operands = Vec::new();
-        loop {
-            c.skip_ws();
-            let at = c.pos;
-            match c.peek() {
-                None => break,
-                Some('<') => {
-                    let Some((_, inner)) = c.bracketed('<', '>') else {
-                        return Err(err(at, 1, "`<` is never closed", "`<name>`"));
-                    };
-                    if !is_ident(inner) {
-                        return Err(err(
-                            at,
-                            c.pos - at,
-                            format!("`<{inner}>` is not a slot"),
-                            "`<name>`",
-                        ));
-                    }
-                    let text = &text[at..c.pos];
-                    operands.push(self.slot(base, at, text, inner, false, &mut found));
-                }
-                Some('[') => {
-                    let Some((_, inner)) = c.bracketed('[', ']') else {
-                        return Err(err(at, 1, "`[` is never closed", "`[<name>]`"));
-                    };
-                    let name = inner
-                        .trim()
-                        .strip_prefix('<')
-                        .and_then(|x| x.strip_suffix('>'))
-                        .unwrap_or("");
-                    if !is_ident(name) {
-                        return Err(err(
-                            at,
-                            c.pos - at,
-                            format!("`[{inner}]` is not an optional slot"),
-                            "`[<name>]`",
-                        ));
-                    }
-                    let text = &text[at..c.pos];
-                    operands.push(self.slot(base, at, text, name, true, &mut found));
-                }
-                Some(ch) => {
-                    let word: String = c.rest().split_whitespace().next().unwrap_or("").into();
-                    return Err(err(
-                        at,
-                        word.len().max(ch.len_utf8()),
-                        format!("unexpected `{word}` among the operands"),
-                        "an operand slot `<name>` or `[<name>]`",
-                    ));
-                }
-            }
-        }
-        for d in found {
-            diags.push(d);
-        }
+        let suffixes = self.suffixes(base, &mut c, &mut found)?;
+        let group = self.group(base, &mut c, &mut found)?;
+        let operands = self.operands(base, &mut c, &mut found)?;
+        diags.append(&mut found);
         let template = text.trim().to_string();
         let span = self.src.span(base + m_start, base + mnemonic_end);
         Ok(mnemonics
@@ -550,6 +461,206 @@ impl Ctx<'_, '_> {
                 span,
             })
             .collect())
+    }
+
+    /// The predicate prefix: `[(<P>)]`, or `(<P>)` written without brackets (the same slot:
+    /// `Pred` = 0 means no predicate, which prints as nothing).
+    fn predicate(
+        &self,
+        base: usize,
+        c: &mut Cursor,
+        found: &mut Vec<Diagnostic>,
+    ) -> Result<Option<Slot>, Error> {
+        c.skip_ws();
+        let save = c.pos;
+        let (at, inner) = match c.peek() {
+            Some('[') => match c.bracketed('[', ']') {
+                Some(x) => x,
+                None => return Ok(None),
+            },
+            Some('(') if compact(c.rest()).starts_with("(<P>)") => match c.bracketed('(', ')') {
+                Some((at, inner)) => (at - 1, c.s.get(at - 1..c.pos).unwrap_or(inner)),
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        if compact(inner) != "(<P>)" {
+            return Err(err(
+                save,
+                c.pos - save,
+                format!("`[{inner}]` before the mnemonic is not the predicate `[(<P>)]`"),
+                "`[(<P>)]` or a mnemonic",
+            ));
+        }
+        let mut slot = self.slot(base, at, inner.trim(), "pred", false, found);
+        slot.name = "P".into();
+        if slot.field.is_some() {
+            slot.prints = Prints::Predicate;
+        }
+        c.skip_ws();
+        Ok(Some(slot))
+    }
+
+    /// Suffixes glued to the mnemonic: `.word`, `.<name>`, `[.a|.b]`, `[_word]`, ...
+    fn suffixes(
+        &self,
+        base: usize,
+        c: &mut Cursor,
+        found: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<Suffix>, Error> {
+        let mut suffixes = Vec::new();
+        loop {
+            // `MOV [.sat]` (2021 docs): an optional suffix after spaces is still a suffix.
+            let before = c.pos;
+            c.skip_ws();
+            if !c.rest().starts_with("[.") {
+                c.pos = before;
+            }
+            match c.peek() {
+                Some('.') => {
+                    c.bump();
+                    suffixes.push(self.dot(base, c, false, found)?);
+                }
+                Some('[') => {
+                    let at = c.pos;
+                    let Some((inner_at, inner)) = c.bracketed('[', ']') else {
+                        return Err(err(at, 1, "`[` is never closed", "`[.suffix]`"));
+                    };
+                    suffixes.extend(self.optional(base, inner_at, inner, found)?);
+                }
+                _ => return Ok(suffixes),
+            }
+        }
+    }
+
+    /// The parenthesised group after the mnemonic: `(<exec_size>)`, `(<w>, <h>)`.
+    fn group(
+        &self,
+        base: usize,
+        c: &mut Cursor,
+        found: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<Slot>, Error> {
+        let mut group = Vec::new();
+        c.skip_ws();
+        if c.peek() != Some('(') {
+            return Ok(group);
+        }
+        let at = c.pos;
+        let Some((inner_at, inner)) = c.bracketed('(', ')') else {
+            return Err(err(at, 1, "`(` is never closed", "`(<exec_size>)`"));
+        };
+        let mut off = inner_at;
+        for item in inner.split(',') {
+            let lead = item.len() - item.trim_start().len();
+            let t = item.trim();
+            let name = t
+                .strip_prefix('<')
+                .and_then(|x| x.strip_suffix('>'))
+                .unwrap_or(t);
+            if !is_ident(name) {
+                return Err(err(
+                    off + lead,
+                    t.len(),
+                    format!("`{t}` in `({inner})` is not a slot"),
+                    "`(<name>)` or `(<name>, <name>)`",
+                ));
+            }
+            group.push(self.slot(base, off + lead, t, name, false, found));
+            off += item.len() + 1;
+        }
+        Ok(group)
+    }
+
+    /// Operand slots to the end of the line: `<name>`, `[<name>]`, `(Item0, ..., ItemN-1)`.
+    fn operands(
+        &self,
+        base: usize,
+        c: &mut Cursor,
+        found: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<Slot>, Error> {
+        let mut operands = Vec::new();
+        loop {
+            c.skip_ws();
+            let at = c.pos;
+            let (open, close, optional) = match c.peek() {
+                None => return Ok(operands),
+                Some('<') => ('<', '>', false),
+                Some('[') => ('[', ']', true),
+                Some('(') => {
+                    operands.push(self.list(base, c, found)?);
+                    continue;
+                }
+                Some(ch) => {
+                    let word: String = c.rest().split_whitespace().next().unwrap_or("").into();
+                    return Err(err(
+                        at,
+                        word.len().max(ch.len_utf8()),
+                        format!("unexpected `{word}` among the operands"),
+                        "an operand slot `<name>` or `[<name>]`",
+                    ));
+                }
+            };
+            let Some((_, inner)) = c.bracketed(open, close) else {
+                return Err(err(at, 1, format!("`{open}` is never closed"), "`<name>`"));
+            };
+            let name = if optional {
+                inner
+                    .trim()
+                    .strip_prefix('<')
+                    .and_then(|x| x.strip_suffix('>'))
+                    .unwrap_or("")
+            } else {
+                inner
+            };
+            if !is_ident(name) {
+                return Err(err(
+                    at,
+                    c.pos - at,
+                    format!("`{open}{inner}{close}` is not a slot"),
+                    "`<name>` or `[<name>]`",
+                ));
+            }
+            let text = c.s.get(at..c.pos).unwrap_or("");
+            operands.push(self.slot(base, at, text, name, optional, found));
+        }
+    }
+
+    /// `(Label0, Label1, ..., LabelN-1)`: every item of a counted field, one slot named by the
+    /// items' stem (the field of the repetition) that prints the list.
+    fn list(
+        &self,
+        base: usize,
+        c: &mut Cursor,
+        found: &mut Vec<Diagnostic>,
+    ) -> Result<Slot, Error> {
+        let at = c.pos;
+        let expected = "`(Item0, Item1, ..., ItemN-1)`: the items of a counted field";
+        let Some((_, inner)) = c.bracketed('(', ')') else {
+            return Err(err(at, 1, "`(` is never closed", expected));
+        };
+        let items: Vec<&str> = inner.split(',').map(str::trim).collect();
+        let stem = items
+            .first()
+            .and_then(|i| i.strip_suffix('0'))
+            .filter(|s| is_ident(s));
+        let of_stem = |stem: &str, i: &str| {
+            i == "..."
+                || i.strip_prefix(stem)
+                    .is_some_and(|n| !n.is_empty() && is_ident(&n.replace('-', "")))
+        };
+        let Some(stem) = stem.filter(|s| items.len() >= 2 && items.iter().all(|i| of_stem(s, i)))
+        else {
+            return Err(err(
+                at,
+                c.pos - at,
+                format!("`({inner})` is not a list of items"),
+                expected,
+            ));
+        };
+        let text = c.s.get(at..c.pos).unwrap_or("");
+        let mut slot = self.slot(base, at, text, stem, false, found);
+        slot.list = true;
+        Ok(slot)
     }
 
     /// After a `.`: one suffix.
@@ -620,6 +731,13 @@ impl Ctx<'_, '_> {
                         prefix: word.to_string(),
                         slot: self.slot(base, at2, text, inner, optional, found),
                     }
+                } else if let Some((at2, inner)) = inline_value(c) {
+                    // `.x[Ctrl]` (BFN): the field's value right after the word, as `.x<Ctrl>`.
+                    let text = c.s.get(at2 - 1..c.pos).unwrap_or("");
+                    SuffixKind::Slot {
+                        prefix: word.to_string(),
+                        slot: self.slot(base, at2 - 1, text, inner, optional, found),
+                    }
                 } else if word.eq_ignore_ascii_case("sat") {
                     SuffixKind::Saturate
                 } else if self.field(word).is_some() {
@@ -675,6 +793,16 @@ impl Ctx<'_, '_> {
                 optional: true,
                 kind: SuffixKind::Choice {
                     options: options.into_iter().map(String::from).collect(),
+                },
+                span: self.src.span(base + at - 1, base + at + inner.len() + 1),
+            }]);
+        }
+        if let Some(word) = inner.strip_prefix('_').filter(|w| is_ident(w)) {
+            // `{raw_sends|raw_sendsc}[_eot]`: a word joined to the mnemonic, optional.
+            return Ok(vec![Suffix {
+                optional: true,
+                kind: SuffixKind::Joined {
+                    text: format!("_{word}"),
                 },
                 span: self.src.span(base + at - 1, base + at + inner.len() + 1),
             }]);
@@ -738,6 +866,7 @@ impl Ctx<'_, '_> {
             field,
             prints,
             optional,
+            list: false,
             span,
         }
     }
@@ -1031,7 +1160,18 @@ mod tests {
     fn errors_and_special_forms() {
         let fields = [field("Src", "raw_operand", &[], "")];
         let (s, d) = read_text("FOO <src> )", &fields);
-        assert!(s.is_none());
+        // No text form, saying where: the doc, line and column of the unreadable token.
+        assert_eq!(
+            s,
+            Some(Syntax::Unreadable {
+                why: "T.md:1:11: its `## Text` template cannot be read (warning V0130)".into()
+            })
+        );
+        assert!(
+            d[0].message.ends_with("; T has no text form"),
+            "{}",
+            d[0].message
+        );
         assert_eq!((d[0].code.as_str(), d[0].column), ("V0130", 11));
         let (s, d) = read_text("FOO <other>", &fields);
         assert!(matches!(s, Some(Syntax::Templates { .. })));

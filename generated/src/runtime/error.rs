@@ -49,6 +49,14 @@ pub enum DecodeErrorKind {
     UnknownOpcode(u8),
     /// The opcode is known but no instruction has this sub-opcode.
     UnknownSubOpcode { opcode: u8, sub_opcode: u8 },
+    /// The spec directory has a doc for this opcode, but the generator could not read it (a
+    /// warning at regen) and left it out of this crate: `doc` names it, `why` says where and
+    /// what (`BFN.md:12:3: ...`).
+    LeftOut {
+        opcode: u8,
+        doc: &'static str,
+        why: &'static str,
+    },
     /// A count field asks for more items than the bytes left can hold: `count` items of at
     /// least `item_bytes` each, `available` bytes left.
     CountTooLarge {
@@ -85,6 +93,10 @@ impl fmt::Display for DecodeError {
             DecodeErrorKind::UnknownSubOpcode { opcode, sub_opcode } => write!(
                 f,
                 "unknown sub-opcode {sub_opcode:#04x} of opcode {opcode:#04x}"
+            ),
+            DecodeErrorKind::LeftOut { opcode, doc, why } => write!(
+                f,
+                "opcode {opcode:#04x} is described by {doc}, which this crate left out: {why}"
             ),
             DecodeErrorKind::CountTooLarge {
                 count,

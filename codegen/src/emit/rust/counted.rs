@@ -3,9 +3,9 @@
 //! count's items after checking that the bytes left can hold them. A prefix list is an
 //! `InlineList` (capacity: the parameters its format lists), a repeat a `Vec`.
 
-use super::instruction::{decode_into, encode_value, field_type, placeholder, validate_value};
-use super::{doc_text, docs, ident, int_ty};
-use crate::analyze::{CountedModel, FieldModel, FieldType, InstModel, VariantModel};
+use super::instruction::{decode_into, encode_via, field_type, placeholder, validate_value};
+use super::{doc_text, docs, ident, int_ty, param};
+use crate::analyze::{CountedModel, FieldModel, FieldType, InstModel, Int, VariantModel};
 use crate::schema::CountKind;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -67,12 +67,13 @@ pub fn empty_list(inst: &InstModel, c: &CountedModel, item: &FieldModel) -> Toke
     }
 }
 
-/// Whether the instruction has a prefix list, whose type its module must import.
-pub fn has_inline_list(inst: &InstModel) -> bool {
-    inst.variants
-        .iter()
-        .flat_map(|v| &v.counted)
-        .any(|c| c.kind == CountKind::Prefix)
+/// `list.get(i)`, `list.first()` for 0.
+fn nth(list: TokenStream, i: usize) -> TokenStream {
+    if i == 0 {
+        quote!(#list.first())
+    } else {
+        quote!(#list.get(#i))
+    }
 }
 
 /// The list member's declaration.
@@ -148,8 +149,13 @@ pub fn decode_list(
         }
     };
     let dec = decode_into(inst, item, &item_local, name);
+    // A negative count (a signed count field) is too large for any input.
+    let count_u64 = match count.ty {
+        FieldType::Int(Int::I32) => quote!(u64::try_from(#count_local).unwrap_or(u64::MAX)),
+        _ => quote!(u64::from(#count_local)),
+    };
     let count_check = quote! {
-        let count_ = u64::try_from(#count_local).unwrap_or(u64::MAX);
+        let count_ = #count_u64;
         #limit
         let n_ = rdr_.check_count(count_, #bytes, #count_name)?;
     };
@@ -163,12 +169,13 @@ pub fn decode_list(
             quote!(list_.clear(); list_.reserve(n_);),
         ),
     };
+    let i = param("i_", &dec);
     match target {
         ListTarget::Local => quote! {
             let #local = {
                 #count_check
                 #new_list
-                for i_ in 0..n_ {
+                for #i in 0..n_ {
                     #dec
                     #push
                 }
@@ -180,7 +187,7 @@ pub fn decode_list(
                 #count_check
                 let list_ = &mut self.#local;
                 #refill
-                for i_ in 0..n_ {
+                for #i in 0..n_ {
                     #dec
                     #push
                 }
@@ -193,13 +200,14 @@ pub fn decode_list(
 pub fn encode_count(count: &FieldModel, c: &CountedModel) -> TokenStream {
     let list = ident(&c.rust_name);
     let t = count_int(count);
-    quote!((self.#list.len() as #t).put(out);)
+    quote!(Encode::put(&(self.#list.len() as #t), out);)
 }
 
 /// Statements encoding the list's items.
 pub fn encode_list(c: &CountedModel, item: &FieldModel) -> TokenStream {
     let list = ident(&c.rust_name);
-    let enc = encode_value(item, quote!(item_));
+    // `item_` is a reference already.
+    let enc = encode_via(item, quote!(item_), quote!(item_));
     quote!(for item_ in self.#list.iter() { #enc })
 }
 
@@ -230,7 +238,7 @@ pub fn validate_count(inst: &InstModel, count: &FieldModel, c: &CountedModel) ->
             .unwrap_or_else(|| format!("[{min}-{max}]"));
         let e = err(inst, fname, &rule);
         let (min, max) = (min as usize, max as usize);
-        checks.push(quote!(if n_ < #min || n_ > #max { #e }));
+        checks.push(quote!(if !(#min..=#max).contains(&n_) { #e }));
     }
     // A prefix list never holds more parameters than the format lists: its type cannot.
     quote! {
@@ -257,8 +265,10 @@ pub fn validate_list(inst: &InstModel, c: &CountedModel) -> TokenStream {
         CountKind::Prefix => {
             let each = items.iter().enumerate().filter_map(|(i, item)| {
                 let checks = validate_value(inst, item, quote!((*item_)));
-                (!checks.is_empty())
-                    .then(|| quote!(if let Some(item_) = self.#list.get(#i) { #checks }))
+                (!checks.is_empty()).then(|| {
+                    let get = nth(quote!(self.#list), i);
+                    quote!(if let Some(item_) = #get { #checks })
+                })
             });
             quote!(#(#each)*)
         }
@@ -288,7 +298,8 @@ pub fn accessors(inst: &InstModel, v: &VariantModel) -> TokenStream {
             f.doc_name,
             doc_text(&f.doc)
         )]);
-        Some(quote!(#d pub fn #m(&self) -> Option<&#t> { self.#list.get(#i) }))
+        let get = nth(quote!(self.#list), i);
+        Some(quote!(#d pub fn #m(&self) -> Option<&#t> { #get }))
     });
     quote! {
         #doc
@@ -366,7 +377,7 @@ Jumps.
     #[test]
     fn a_prefix_list_is_inline_with_one_slot_per_listed_parameter() {
         let (code, tests) = render("LDX", PARAMS);
-        assert!(code.contains("use crate::runtime::InlineList;"), "{code}");
+        assert!(code.contains("Encode, InlineList, RawOperand"), "{code}");
         assert!(
             code.contains("pub params: InlineList<RawOperand, 3>,"),
             "{code}"
@@ -385,7 +396,10 @@ Jumps.
             "{code}"
         );
         // Validation keeps the doc's range; the capacity bounds the rest.
-        assert!(code.contains("if n_ < 1usize || n_ > 3usize {"), "{code}");
+        assert!(
+            code.contains("if !(1usize..=3usize).contains(&n_) {"),
+            "{code}"
+        );
         assert!(
             !code.contains("parameters: the ones this format lists"),
             "{code}"

@@ -2,8 +2,11 @@
 //! struct (or enum of variants) with encode, decode and validate.
 
 use super::counted;
-use super::top::rule_check;
-use super::{doc_code, doc_text, docs, enum_tokens, hex, ident, int_ty};
+use super::top::{rule_check, rule_fails};
+use super::{
+    and_mask, doc_code, doc_text, docs, enum_tokens, extract, hex, ident, idents_in, int_ty, not,
+    param, shl, unparen, use_only,
+};
 use crate::analyze::{FieldModel, FieldType, InstModel, MemberType, Model, Slot, VariantModel};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -79,10 +82,10 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
     let mut from_raw = Vec::new();
     let mut inits = Vec::new();
     let mut blanks = Vec::new();
+    let width = base.bits();
     for m in members {
         let mn = ident(&m.name);
         let lo = m.lo as u32;
-        let mask = hex(m.mask());
         let doc = docs(&[format!(
             "{}Bit[{}..{}]: {}",
             m.rule
@@ -98,9 +101,10 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
                 let en = ident(&inst.enums[*e].name);
                 decls.push(quote!(#doc pub #mn: #en));
                 blanks.push(quote!(#mn: #en::PLACEHOLDER));
-                to_raw.push(quote!(((self.#mn.bits() as #raw) << #lo)));
+                to_raw.push(shl(quote!((self.#mn.bits() as #raw)), lo));
+                let bits = unparen(extract(quote!(u64::from(raw_)), lo, m.mask(), width));
                 from_raw.push(quote! {
-                    let bits_ = (u64::from(raw_) >> #lo) & #mask;
+                    let bits_ = #bits;
                     let #mn = #en::from_bits(bits_).ok_or_else(|| DecodeError::new(
                         #field_name, at_, DecodeErrorKind::InvalidValue { value: bits_, expected: #en::EXPECTED },
                     ))?;
@@ -109,12 +113,19 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
             MemberType::Int => {
                 decls.push(quote!(#doc pub #mn: #raw));
                 blanks.push(quote!(#mn: 0));
-                to_raw.push(quote!(((self.#mn & #mask) << #lo)));
-                from_raw.push(quote!(let #mn = ((raw_ >> #lo) & #mask) as #raw;));
+                to_raw.push(shl(and_mask(quote!(self.#mn), m.mask(), width), lo));
+                let bits = unparen(extract(quote!(raw_), lo, m.mask(), width));
+                from_raw.push(quote!(let #mn = #bits;));
             }
         }
         inits.push(quote!(#mn));
     }
+    // `at_` names the field's offset in decode errors, which only enumerated members raise.
+    let at = if members.iter().any(|m| matches!(m.ty, MemberType::Enum(_))) {
+        quote!(at_)
+    } else {
+        quote!(_at)
+    };
     let rmask = hex(*reserved_mask);
     let doc = docs(&[format!("The bit-packed field `{field_name}`.")]);
     quote! {
@@ -135,12 +146,12 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
             /// The field's raw bits.
             #[inline]
             pub fn to_raw(&self) -> #raw {
-                0 #(| #to_raw)* | (self.reserved & Self::RESERVED_MASK)
+                #(#to_raw |)* (self.reserved & Self::RESERVED_MASK)
             }
 
             /// Splits raw bits; `at` is the field's byte offset, for errors.
             #[inline]
-            pub fn from_raw(raw_: #raw, at_: usize) -> Result<Self, DecodeError> {
+            pub fn from_raw(raw_: #raw, #at: usize) -> Result<Self, DecodeError> {
                 #(#from_raw)*
                 Ok(Self { #(#inits,)* reserved: raw_ & Self::RESERVED_MASK })
             }
@@ -207,14 +218,19 @@ fn encode_field(f: &FieldModel) -> TokenStream {
 
 /// Statements encoding the value `v` of field `f`'s type.
 pub(super) fn encode_value(f: &FieldModel, v: TokenStream) -> TokenStream {
+    encode_via(f, v.clone(), quote!(&#v))
+}
+
+/// [`encode_value`] of `v` (a place, for method calls) whose reference is `by_ref`.
+pub(super) fn encode_via(f: &FieldModel, v: TokenStream, by_ref: TokenStream) -> TokenStream {
     match &f.ty {
         FieldType::Enum(i, _) => {
             let t = int_ty(i.unsigned());
-            quote!((#v.bits() as #t).put(out);)
+            quote!(Encode::put(&(#v.bits() as #t), out);)
         }
-        FieldType::Bits { .. } => quote!(#v.to_raw().put(out);),
-        FieldType::Rest => quote!(out.slice(&#v);),
-        _ => quote!(#v.put(out);),
+        FieldType::Bits { .. } => quote!(Encode::put(&#v.to_raw(), out);),
+        FieldType::Rest => quote!(out.slice(#by_ref);),
+        _ => quote!(Encode::put(#by_ref, out);),
     }
 }
 
@@ -277,7 +293,7 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
                     }
                 }
                 if let Some(rule) = &m.rule {
-                    let ok = rule_check(rule);
+                    let fails = rule_fails(rule);
                     let quote_text = format!(
                         "{{{}}}Bit[{}..{}]: {} (must be zero where the platform lacks it)",
                         rule.annotation(),
@@ -286,11 +302,11 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
                         m.summary
                     );
                     let e = err(inst, fname, &quote_text);
-                    let zero = match &m.ty {
-                        MemberType::Enum(_) => quote!(#n.#mn.bits() == 0),
-                        MemberType::Int => quote!(#n.#mn == 0),
+                    let nonzero = match &m.ty {
+                        MemberType::Enum(_) => quote!(#n.#mn.bits() != 0),
+                        MemberType::Int => quote!(#n.#mn != 0),
                     };
-                    checks.push(quote!(if !(#ok) && !(#zero) { #e }));
+                    checks.push(quote!(if #fails && #nonzero { #e }));
                 }
                 if let Some(sentence) = &m.nonzero {
                     let e = err(inst, fname, sentence);
@@ -394,8 +410,8 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
                 });
                 match &m.rule {
                     Some(r) => {
-                        let on = super::top::rule_check(r);
-                        quote!(((#on) && matches!(t, #(#types)|*)))
+                        let on = rule_check(r);
+                        quote!((#on && matches!(t, #(#types)|*)))
                     }
                     None => quote!(matches!(t, #(#types)|*)),
                 }
@@ -404,6 +420,7 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
         let mut alternatives = alternatives.into_iter();
         let first = alternatives.next().unwrap_or_else(|| quote!(false));
         let any = alternatives.fold(first, |acc, a| quote!(#acc || #a));
+        let none = not(any);
         let listed: Vec<String> = inst
             .src_type_maps
             .iter()
@@ -419,7 +436,7 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
         );
         checks.push(quote! {
             if let Some(t) = #n.immediate_type() {
-                if !(#any) { #e }
+                if #none { #e }
             }
         });
     }
@@ -489,6 +506,12 @@ fn fields_struct(
         }
     }
     let accessors = counted::accessors(inst, v);
+    let encodes = quote!(#(#encodes)*);
+    let out = param("out", &encodes);
+    let in_place = quote!(#(#in_place)*);
+    let rdr = param("rdr_", &in_place);
+    let validates = quote!(#selector_checks #(#validates)*);
+    let platform = param("platform", &validates);
     quote! {
         #doc
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -517,8 +540,8 @@ fn fields_struct(
 
             /// Writes the fields, in format-table order, into `out`.
             #[inline]
-            pub fn put_fields(&self, out: &mut Staging<'_>) {
-                #(#encodes)*
+            pub fn put_fields(&self, #out: &mut Staging<'_>) {
+                #encodes
             }
 
             /// What decoding in place starts from.
@@ -535,22 +558,22 @@ fn fields_struct(
             /// Reads the fields that follow the opcode byte(s) into `self`, each stored as
             /// soon as it is read; on error `self` holds some fields of the new instruction.
             #[inline]
-            pub fn decode_fields_into(&mut self, rdr_: &mut Reader<'_>) -> Result<(), DecodeError> {
-                #(#in_place)*
+            pub fn decode_fields_into(&mut self, #rdr: &mut Reader<'_>) -> Result<(), DecodeError> {
+                #in_place
                 Ok(())
             }
 
             /// Checks every rule the doc states, for `platform`.
-            pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-                #selector_checks
-                #(#validates)*
+            pub fn validate(&self, #platform: Platform) -> Result<(), ValidationError> {
+                #validates
                 Ok(())
             }
         }
     }
 }
 
-fn choice_test(inst: &InstModel, v: &VariantModel, root: Option<&str>) -> TokenStream {
+/// What selects variant `v` (one boolean expression); `None` when nothing does: it always applies.
+fn choice_test(inst: &InstModel, v: &VariantModel, root: Option<&str>) -> Option<TokenStream> {
     let conds = v.choices.iter().filter_map(|c| {
         let f = inst.fields.get(&c.field)?;
         let local = ident(&f.rust_name);
@@ -579,7 +602,12 @@ fn choice_test(inst: &InstModel, v: &VariantModel, root: Option<&str>) -> TokenS
         });
         Some(quote!(matches!(#access, #(#vals)|*)))
     });
-    quote!(true #(&& #conds)*)
+    let conds: Vec<TokenStream> = conds.collect();
+    match conds.as_slice() {
+        [] => None,
+        [one] => Some(one.clone()),
+        _ => Some(quote!((#(#conds)&&*))),
+    }
 }
 
 /// A generic doc's first field must not hold a sub-opcode another doc claims.
@@ -615,35 +643,16 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
     head.extend(doc_code("Text", &inst.text));
     head.extend(doc_code("Notes", &inst.notes));
     let inst_doc = docs(&head);
-    // Only modules with a prefix list import its type, so no other module changes.
-    let inline_list = if counted::has_inline_list(inst) {
-        quote!(
-            use crate::runtime::InlineList;
-        )
-    } else {
-        quote!()
-    };
-    let prelude = quote! {
-        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_parens)]
-        use crate::runtime::{
-            DataType, Decode, DecodeError, DecodeErrorKind, Encode, OperandClass, PredicateControl, RawOperand, Staging,
-            Reader, ValidationError, VectorOperand,
-        };
-        use super::enums::*;
-        use super::Platform;
-        use alloc::vec::Vec;
-        #inline_list
-    };
     if let Some(canonical) = &inst.alias_of {
         let target = model.instructions.iter().find(|i| &i.doc_name == canonical);
-        let Some(t) = target else { return prelude };
+        let Some(t) = target else { return quote!() };
         let m = ident(&t.module);
         let tt = ident(&t.rust_name);
         let doc = docs(&[format!(
             "`{}` encodes exactly like `{}`, which decodes; see its docs.",
             inst.doc_name, canonical
         )]);
-        return quote! { #prelude #doc pub type #ty = super::#m::#tt; };
+        return quote! { #doc pub type #ty = super::#m::#tt; };
     }
     let enums = inst.enums.iter().filter(|e| !e.shared).map(enum_tokens);
     let bits = inst
@@ -714,11 +723,17 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                 .first()
                 .map(|c| c.field.clone())
                 .unwrap_or_default();
-            let checks = quote! {
-                let this_ = self;
-                if !(#test) {
-                    return Err(ValidationError { instruction: #name, field: #selector_field, rule: #cond });
+            let checks = match test {
+                Some(test) => {
+                    let not_test = not(test);
+                    quote! {
+                        let this_ = self;
+                        if #not_test {
+                            return Err(ValidationError { instruction: #name, field: #selector_field, rule: #cond });
+                        }
+                    }
                 }
+                None => quote!(),
             };
             structs.push(fields_struct(
                 inst,
@@ -742,8 +757,8 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
             .filter_map(|f| inst.fields.get(f))
             .collect();
         let prefix_decodes = prefix.iter().map(|f| decode_field(inst, f));
-        let prefix_at = quote!(let start_ = rdr_.position(););
         let mut branches = Vec::new();
+        let mut always = None;
         for v in inst.variants.iter().filter(|v| !v.shadowed) {
             let test = choice_test(inst, v, None);
             let vn = ident(&v.rust_name);
@@ -771,12 +786,22 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                     Slot::Count(..) => None,
                 })
                 .collect();
-            branches.push(quote! {
-                if #test {
-                    #(#rest_decodes)*
-                    return Ok(#ty::#vn(#sn { #(#all,)* }));
+            match test {
+                Some(test) => branches.push(quote! {
+                    if #test {
+                        #(#rest_decodes)*
+                        return Ok(#ty::#vn(#sn { #(#all,)* }));
+                    }
+                }),
+                // A variant nothing selects always applies: later ones are never tried.
+                None => {
+                    always = Some(quote! {
+                        #(#rest_decodes)*
+                        Ok(#ty::#vn(#sn { #(#all,)* }))
+                    });
+                    break;
                 }
-            });
+            }
         }
         let first_placeholder = match inst.variants.first() {
             Some(v) => {
@@ -793,6 +818,13 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
             .map(|c| c.field.clone())
             .next()
             .unwrap_or_else(|| "format".into());
+        let (prefix_at, tail) = match always {
+            Some(decode) => (quote!(), decode),
+            None => (
+                quote!(let start_ = rdr_.position();),
+                quote!(Err(DecodeError::new(#sel_name, start_, DecodeErrorKind::InvalidValue { value: 0, expected: "a value that selects one of the doc's formats" }))),
+            ),
+        };
         structs.push(quote! {
             #inst_doc
             #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -817,7 +849,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
                     #prefix_at
                     #(#prefix_decodes)*
                     #(#branches)*
-                    Err(DecodeError::new(#sel_name, start_, DecodeErrorKind::InvalidValue { value: 0, expected: "a value that selects one of the doc's formats" }))
+                    #tail
                 }
 
                 /// What decoding in place starts from.
@@ -839,11 +871,85 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
         });
         quote!(#(#structs)*)
     };
+    with_imports(
+        model,
+        quote! {
+            #(#enums)*
+            #(#bits)*
+            #body
+        },
+    )
+}
+
+/// The names of the structs and enums `code` defines.
+fn idents_defined(code: &TokenStream) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut after_item = false;
+    for t in code.clone() {
+        if let proc_macro2::TokenTree::Ident(i) = t {
+            let s = i.to_string();
+            if after_item {
+                out.insert(s.clone());
+            }
+            after_item = s == "struct" || s == "enum";
+        } else {
+            after_item = false;
+        }
+    }
+    out
+}
+
+/// The module's code behind the imports it uses.
+fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
+    let used = idents_in(&code);
+    let runtime = use_only(
+        quote!(crate::runtime),
+        &[
+            "DataType",
+            "Decode",
+            "DecodeError",
+            "DecodeErrorKind",
+            "Encode",
+            "InlineList",
+            "OperandClass",
+            "PredicateControl",
+            "RawOperand",
+            "Reader",
+            "Staging",
+            "ValidationError",
+            "VectorOperand",
+        ],
+        &used,
+    );
+    // Names the module defines itself shadow the shared ones.
+    let own = idents_defined(&code);
+    let shared = model
+        .shared_enums
+        .iter()
+        .map(|e| e.name.as_str())
+        .chain(model.shared_structs.iter().filter_map(|(i, field)| {
+            let inst = model.instructions.get(*i)?;
+            match &inst.fields.get(field)?.ty {
+                FieldType::Bits { name, .. } => Some(name.as_str()),
+                _ => None,
+            }
+        }))
+        .any(|n| used.contains(n) && !own.contains(n));
+    let enums = if shared {
+        quote!(
+            use super::enums::*;
+        )
+    } else {
+        quote!()
+    };
+    let platform = use_only(quote!(super), &["Platform"], &used);
+    let vec = use_only(quote!(alloc::vec), &["Vec"], &used);
     quote! {
-        #prelude
-        #(#enums)*
-        #(#bits)*
-        #body
+        #runtime
+        #enums
+        #platform
+        #vec
+        #code
     }
 }
 

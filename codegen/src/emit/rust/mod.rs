@@ -15,7 +15,7 @@ use crate::emit::{FileJob, Options};
 use crate::timings;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The header line of every generated Rust file.
 pub(crate) fn header(opts: &Options, sources: &str) -> String {
@@ -76,6 +76,132 @@ pub(crate) fn hex(v: u64) -> TokenStream {
     s.parse().unwrap_or_else(|_| quote!(0))
 }
 
+/// `e >> lo`, or `e` itself when `lo` is 0 (clean output: no shift by zero).
+pub(crate) fn shr(e: TokenStream, lo: u32) -> TokenStream {
+    if lo == 0 {
+        e
+    } else {
+        quote!((#e >> #lo))
+    }
+}
+
+/// `e << lo`, or `e` itself when `lo` is 0.
+pub(crate) fn shl(e: TokenStream, lo: u32) -> TokenStream {
+    if lo == 0 {
+        e
+    } else {
+        quote!((#e << #lo))
+    }
+}
+
+/// `e & mask` (mask in hex), or `e` itself when the mask keeps every bit of a `bits`-wide value.
+pub(crate) fn and_mask(e: TokenStream, mask: u64, bits: u32) -> TokenStream {
+    let all = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    if mask & all == all {
+        e
+    } else {
+        let m = hex(mask);
+        quote!((#e & #m))
+    }
+}
+
+/// The bits `lo..` of `e` under `mask`: `(e >> lo) & mask` without the no-op parts
+/// (`bits` is the width of `e`'s type).
+pub(crate) fn extract(e: TokenStream, lo: u32, mask: u64, bits: u32) -> TokenStream {
+    and_mask(shr(e, lo), mask, bits.saturating_sub(lo))
+}
+
+/// `e` without the parentheses around it (`let v = e;` wants none).
+pub(crate) fn unparen(e: TokenStream) -> TokenStream {
+    let mut it = e.clone().into_iter();
+    match (it.next(), it.next()) {
+        (Some(proc_macro2::TokenTree::Group(g)), None)
+            if g.delimiter() == proc_macro2::Delimiter::Parenthesis =>
+        {
+            g.stream()
+        }
+        _ => e,
+    }
+}
+
+/// `!e`, parenthesized only when `e` needs it; the negation of a literal `true`/`false`.
+pub(crate) fn not(e: TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree as T;
+    let tokens: Vec<T> = e.clone().into_iter().collect();
+    match tokens.as_slice() {
+        [T::Ident(i)] if i == "false" => quote!(true),
+        [T::Ident(i)] if i == "true" => quote!(false),
+        [T::Ident(_)] | [T::Group(_)] => quote!(!#e),
+        // A macro call (`matches!(...)`).
+        [T::Ident(_), T::Punct(p), T::Group(_)] if p.as_char() == '!' => quote!(!#e),
+        _ => quote!(!(#e)),
+    }
+}
+
+/// Every identifier a token stream uses: the emitters import only what a module's code names.
+pub(crate) fn idents_in(ts: &TokenStream) -> BTreeSet<String> {
+    // A name after `.` (a method or field) or `::` (inside a path) is not resolved by an import.
+    fn walk(ts: &TokenStream, out: &mut BTreeSet<String>) {
+        let mut qualified = false;
+        let mut colon = false;
+        for t in ts.clone() {
+            match t {
+                proc_macro2::TokenTree::Ident(i) => {
+                    if !qualified {
+                        out.insert(i.to_string());
+                    }
+                    qualified = false;
+                    colon = false;
+                }
+                proc_macro2::TokenTree::Punct(p) => {
+                    qualified = p.as_char() == '.' || (p.as_char() == ':' && colon);
+                    colon = p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Joint;
+                }
+                proc_macro2::TokenTree::Group(g) => {
+                    walk(&g.stream(), out);
+                    qualified = false;
+                    colon = false;
+                }
+                proc_macro2::TokenTree::Literal(_) => {
+                    qualified = false;
+                    colon = false;
+                }
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(ts, &mut out);
+    out
+}
+
+/// A parameter's name, `_`-prefixed when `body` does not use it (clean output for functions
+/// of instructions without fields, forms without operands, ...).
+pub(crate) fn param(name: &str, body: &TokenStream) -> Ident {
+    if idents_in(body).contains(name) {
+        ident(name)
+    } else {
+        ident(&format!("_{name}"))
+    }
+}
+
+/// `use path::{...};` of those `names` the module's code uses (`used`), nothing if none.
+pub(crate) fn use_only(path: TokenStream, names: &[&str], used: &BTreeSet<String>) -> TokenStream {
+    let names: Vec<Ident> = names
+        .iter()
+        .filter(|n| used.contains(**n))
+        .map(|n| ident(n))
+        .collect();
+    match names.as_slice() {
+        [] => quote!(),
+        [one] => quote!(use #path::#one;),
+        _ => quote!(use #path::{#(#names),*};),
+    }
+}
+
 /// Doc text safe for rustdoc: one line per paragraph (so no indentation turns into a code
 /// block, hence a doctest), no HTML, no accidental links or emphasis.
 pub(crate) fn doc_text(s: &str) -> String {
@@ -121,8 +247,10 @@ pub(crate) fn doc_code(title: &str, s: &str) -> Vec<String> {
 /// `#[doc = "..."]` attributes, one per line.
 pub(crate) fn docs(lines: &[String]) -> TokenStream {
     let attrs = lines.iter().map(|l| {
+        // Tabs of a doc (the semantics code blocks) as four spaces, as rustdoc wants.
+        let l = l.replace('\t', "    ");
         let l = if l.is_empty() || l.starts_with(' ') {
-            l.clone()
+            l
         } else {
             format!(" {l}")
         };
@@ -156,9 +284,9 @@ pub(crate) fn enum_tokens(e: &EnumDef) -> TokenStream {
         .filter_map(|v| {
             let rule = v.rule.as_ref()?;
             let vn = ident(&v.name);
-            let check = top::rule_check(rule);
+            let fails = top::rule_fails(rule);
             let quote_text = &v.quote;
-            Some(quote!(#name::#vn if !(#check) => Err(#quote_text)))
+            Some(quote!(#name::#vn if #fails => Err(#quote_text)))
         })
         .collect();
     let available = if rules.is_empty() {
@@ -274,13 +402,13 @@ fn shared_module(model: &Model) -> TokenStream {
             use crate::runtime::{DecodeError, DecodeErrorKind};
         )
     };
+    let code = quote!(#(#enums)* #(#structs)*);
+    let platform = use_only(quote!(super), &["Platform"], &idents_in(&code));
     quote! {
         //! Value sets and bit-packed fields identical in several docs, generated once.
-        #![allow(clippy::all)]
-        use super::Platform;
+        #platform
         #codec
-        #(#enums)*
-        #(#structs)*
+        #code
     }
 }
 
@@ -385,7 +513,7 @@ Adds.
         assert_eq!(code.matches(rule).count(), 2, "{code}");
         let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
-            flat.contains("if !(matches!(t, DataType::Ud | DataType::D | DataType::V | DataType::Uv) || ((platform >= Platform::Xehp) && matches!(t, DataType::F | DataType::Bf | DataType::Vf)))"),
+            flat.contains("if !(matches!(t, DataType::Ud | DataType::D | DataType::V | DataType::Uv) || (platform >= Platform::Xehp && matches!(t, DataType::F | DataType::Bf | DataType::Vf)))"),
             "{code}"
         );
         // The property tests draw source immediates from the map valid everywhere.

@@ -5,7 +5,7 @@
 //! Counts and sizes are not struct members: the reader uses them to read what they count, the
 //! writer derives them from what it writes, so they cannot disagree.
 
-use super::{doc_text, docs, format, header, ident, lit};
+use super::{doc_text, docs, extract, format, header, hex, ident, lit, shl, unparen};
 use crate::analyze::naming::{snake_name, type_name};
 use crate::emit::{FileJob, Options};
 use crate::parse::fundamental_width;
@@ -54,7 +54,6 @@ fn file(spec: &Spec, opts: &Options) -> String {
     let tokens = quote! {
         //! Records of the object-format chapter: one struct per pseudo-structure, read and
         //! written as the chapter lays it out. Counts and sizes are derived when writing.
-        #![allow(clippy::all, unused_imports, unused_variables, unused_mut)]
         use crate::object::InstructionStream;
         use crate::runtime::object::{FileError, ObjReader, ObjWriter, Undescribed};
         use alloc::vec::Vec;
@@ -303,8 +302,16 @@ fn scalar_run(run: &mut ScalarRun<'_>) -> TokenStream {
     }
     let mut at = 0usize;
     let mut offsets = Vec::new();
+    let mut marks = Vec::new();
     for i in &items {
         offsets.push(lit(at as u64));
+        let name = i.0;
+        marks.push(if at == 0 {
+            quote!(r.mark_at(#name, run_start);)
+        } else {
+            let o = lit(at as u64);
+            quote!(r.mark_at(#name, run_start + #o);)
+        });
         at += usize::from(i.3);
     }
     let size = lit(at as u64);
@@ -314,7 +321,7 @@ fn scalar_run(run: &mut ScalarRun<'_>) -> TokenStream {
             Some(run) => (#(ObjReader::le::<#tys>(run, #offsets)),*),
             None => (#(r.scalar(#names)?),*),
         };
-        #( r.mark_at(#names, run_start + #offsets); )*
+        #(#marks)*
     }
 }
 
@@ -350,12 +357,15 @@ fn field_accessors(r: &Record, f: &RecordField, ty: &TokenStream) -> TokenStream
     }
     for b in &f.bits {
         let width = u32::from(b.hi - b.lo) + 1;
-        let mask = lit(if width >= 64 {
+        let mask = if width >= 64 {
             u64::MAX
         } else {
             (1u64 << width) - 1
-        });
-        let lo = lit(u64::from(b.lo));
+        };
+        let lo = u32::from(b.lo);
+        let get_bits = unparen(extract(quote!((self.#fid as u64)), lo, mask, 64));
+        let place = unparen(shl(hex(mask), lo));
+        let placed = shl(quote!(v), lo);
         let base = snake_name(&format!("{}_{}", f.name, b.name));
         let get = ident(&base);
         let set = ident(&format!("set_{base}"));
@@ -372,10 +382,10 @@ fn field_accessors(r: &Record, f: &RecordField, ty: &TokenStream) -> TokenStream
             b.name
         )]);
         out.push(quote! {
-            #d pub fn #get(&self) -> u64 { ((self.#fid as u64) >> #lo) & #mask }
+            #d pub fn #get(&self) -> u64 { #get_bits }
             #ds pub fn #set(&mut self, v: u64) {
-                let mask: u64 = #mask << #lo;
-                self.#fid = (((self.#fid as u64) & !mask) | ((v << #lo) & mask)) as #ty;
+                let mask: u64 = #place;
+                self.#fid = (((self.#fid as u64) & !mask) | (#placed & mask)) as #ty;
             }
         });
         if !b.values.is_empty() {

@@ -115,10 +115,13 @@ fn strategy(inst: &InstModel, v: &VariantModel, f: &FieldModel) -> TokenStream {
                     }
                 }
                 MemberType::Int => {
-                    let mask = super::hex(m.mask());
-                    let lo = u64::from(m.nonzero.is_some());
-                    let lo = super::lit(lo);
-                    quote!(((#lo as #raw)..=(#mask as #raw)).boxed())
+                    // Literals suffixed with the member's type (`0u8..=0xfu8`), no casts.
+                    let suffixed = |v: String| -> TokenStream {
+                        format!("{v}{raw}").parse().unwrap_or_else(|_| quote!(0))
+                    };
+                    let lo = suffixed(u64::from(m.nonzero.is_some()).to_string());
+                    let mask = suffixed(format!("{:#x}", m.mask()));
+                    quote!((#lo..=#mask).boxed())
                 }
             });
             quote! {
@@ -247,7 +250,6 @@ pub fn render(model: &Model) -> TokenStream {
     let tests = decodable(model).map(instruction_test);
     quote! {
         //! Property tests of every generated instruction.
-        #![allow(clippy::all, unused_imports, unused_parens)]
 
         use crate::test_support as support;
         use crate::{decode, Instruction, Platform};

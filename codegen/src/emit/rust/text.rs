@@ -5,13 +5,16 @@
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
 use super::text_fields::{self, SPECIAL_FIELDS};
-use super::{format_with, header, ident, lit};
+use super::{
+    and_mask, extract, format_with, header, hex, ident, idents_in, lit, param, shl, unparen,
+    use_only,
+};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
 use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model, Slot};
 use crate::emit::Options;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The file `src/generated/text.rs`.
 pub fn render(model: &Model, opts: &Options) -> (String, String) {
@@ -41,6 +44,11 @@ const SPECIAL: &[(&str, &str)] = &[("FENCE", "fence")];
 /// (`SPECIAL_FIELDS`, whose parser tries each format): the doc name and the module, which has
 /// `is_mnemonic`, `print` and `parse`.
 const SPECIAL_MEMBERS: &[(&str, &str)] = &[("3D_LOAD", "load_3d"), ("3D_SAMPLE", "sample_3d")];
+
+/// The text of an instruction whose template cannot be read: one form, no mnemonic.
+fn unreadable(t: &TextInst) -> bool {
+    matches!(&t.forms[..], [f] if f.mnemonic.is_empty() && f.unsupported.is_some())
+}
 
 /// Forms that can print: a supported template of a one-format instruction.
 fn usable<'a>(inst: &InstModel, t: Option<&'a TextInst>) -> Vec<(usize, &'a TextForm)> {
@@ -108,6 +116,26 @@ fn tokens(model: &Model) -> TokenStream {
             print_arms.push(quote! {
                 Instruction::#ty(_) => Err(PrintError::NoTextForm { instruction: #name, why: #why }),
             });
+            if t.is_some_and(unreadable) {
+                // The mnemonic the doc names parses to the same error, not to "unknown".
+                let mnemonic = inst.opcode_name.to_ascii_lowercase();
+                if !model
+                    .text
+                    .values()
+                    .flat_map(|t| &t.forms)
+                    .any(|f| f.mnemonic == mnemonic)
+                {
+                    let pp = format_ident!("parse_{}_no_text", inst.module.trim_end_matches('_'));
+                    let expected =
+                        format!("an instruction with a text form ({name} has none: {why})");
+                    fns.push(quote! {
+                        fn #pp(_: PredicateControl, words: Words<'_>, _: Cursor<'_>, _: &dyn Names) -> Result<Instruction, ParseError> {
+                            Err(words.error(#expected))
+                        }
+                    });
+                    by_mnemonic.entry(mnemonic).or_default().push(quote!(#pp));
+                }
+            }
             continue;
         }
         // Forms are tried in doc order; the first whose selector always holds ends the chain.
@@ -185,23 +213,102 @@ fn tokens(model: &Model) -> TokenStream {
         .collect();
     symbol_mnemonics.sort_unstable();
     symbol_mnemonics.dedup();
-    quote! {
-        //! Assembly text of every instruction: printers and parsers generated from the docs'
-        //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
-        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_mut, unused_parens, unused_assignments, unreachable_code)]
-        use super::*;
-        use crate::runtime::text::special;
-        use crate::runtime::text::instruction::{channels_text, channels_value, error, operand_space, push_number, word_number, Words};
-        use crate::runtime::text::{
-            is_saturated, parse_exec_count, parse_exec_size, parse_label, parse_predicate_prefix, parse_raw, parse_state_name,
-            parse_symbol, parse_vector, print_exec_count, print_exec_size, print_label, print_predicate_prefix, print_raw, print_state_name,
-            print_symbol, print_vector, set_saturated, Cursor, Names, ParseError, PrintError,
-        };
-        use crate::runtime::{Encode, ExecSize as ExecWord, PredicateControl, RawOperand, StateClass, VectorOperand};
-        use alloc::string::String;
-        use alloc::vec::Vec;
+    let dispatch_test = if special_tests.is_empty() || literals.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[cfg(test)]
+            mod dispatch_tests {
+                use super::*;
 
-        type FormParser = for<'a> fn(PredicateControl, Words<'a>, Cursor<'a>, &dyn Names) -> Result<Instruction, ParseError>;
+                /// `parse_instruction` matches literal mnemonics before the special forms'
+                /// tables: a literal mnemonic in one of them would no longer reach its special
+                /// parser.
+                #[test]
+                fn no_literal_mnemonic_is_a_special_one() {
+                    let literals: &[&str] = &[#(#literals),*];
+                    for &m in literals {
+                        assert!(!(#(#special_tests)||*), "{m}");
+                    }
+                }
+            }
+        }
+    };
+    let fns = quote!(#(#fns)*);
+    // Only parsers of token templates encode what they read (a spec of counted lists only
+    // has none).
+    let finish = if idents_in(&fns).contains("finish") {
+        quote! {
+            /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
+            /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
+            /// grew from empty was reallocated two or three times per instruction.
+            const ENCODED_CAPACITY: usize = 192;
+            /// Decodes the bytes a parser assembled.
+            fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
+                match decode(bytes) {
+                    Ok((i, n)) if n == bytes.len() => Ok(i),
+                    Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
+                    Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
+    let print_arms = quote!(#(#print_arms)*);
+    let (names, out) = (param("names", &print_arms), param("out", &print_arms));
+    let lossy = param("lossy", &print_arms);
+    // A spec none of whose instructions prints still has the crate's signature.
+    let lint = if idents_in(&print_arms).contains("out") {
+        quote!()
+    } else {
+        quote!(#[allow(clippy::ptr_arg, reason = "the signature every generated crate shares")])
+    };
+    let parse = if literal_arms.is_empty() && special_arms.is_empty() {
+        quote! {
+            let mut c = Cursor::new(text);
+            parse_predicate_prefix(&mut c, names)?;
+            Err(Words::read(&mut c).error("an instruction mnemonic"))
+        }
+    } else {
+        quote! {
+            let mut c = Cursor::new(text);
+            let pred = parse_predicate_prefix(&mut c, names)?;
+            let words = Words::read(&mut c);
+            let forms: &[FormParser] = match words.base {
+                #(#literal_arms)*
+                #(#special_arms)*
+                _ => return Err(words.error("an instruction mnemonic")),
+            };
+            let mut first = None;
+            for f in forms {
+                match f(pred, words.clone(), c.clone(), names) {
+                    Ok(i) => return Ok(i),
+                    Err(e) => {
+                        // The error that got furthest explains best.
+                        if first.as_ref().is_none_or(|f: &ParseError| e.column > f.column) {
+                            first = Some(e);
+                        }
+                    }
+                }
+            }
+            Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
+        }
+    };
+    let form_parser = if idents_in(&parse).contains("FormParser") {
+        quote!(
+            type FormParser = for<'a> fn(
+                PredicateControl,
+                Words<'a>,
+                Cursor<'a>,
+                &dyn Names,
+            ) -> Result<Instruction, ParseError>;
+        )
+    } else {
+        quote!()
+    };
+    let code = quote! {
+        #form_parser
 
         impl Instruction {
             /// The instruction's text as Intel prints it, without indentation and without the
@@ -219,8 +326,9 @@ fn tokens(model: &Model) -> TokenStream {
                 self.print_text_as(names, out, true)
             }
 
-            fn print_text_as(&self, names: &dyn Names, out: &mut String, lossy: bool) -> Result<(), PrintError> {
-                match self { #(#print_arms)* }
+            #lint
+            fn print_text_as(&self, #names: &dyn Names, #out: &mut String, #lossy: bool) -> Result<(), PrintError> {
+                match self { #print_arms }
             }
         }
 
@@ -229,61 +337,87 @@ fn tokens(model: &Model) -> TokenStream {
 
         /// Parses one instruction line's text (no indentation, no comment).
         pub fn parse_instruction(text: &str, names: &dyn Names) -> Result<Instruction, ParseError> {
-            let mut c = Cursor::new(text);
-            let pred = parse_predicate_prefix(&mut c, names)?;
-            let words = Words::read(&mut c);
-            let forms: &[FormParser] = match words.base {
-                #(#literal_arms)*
-                #(#special_arms)*
-                _ => return Err(words.error("an instruction mnemonic")),
-            };
-            let mut first = None;
-            for f in forms {
-                match f(pred, words.clone(), c.clone(), names) {
-                    Ok(i) => return Ok(i),
-                    Err(e) => {
-                        // The error that got furthest explains best.
-                        if first.as_ref().map_or(true, |f: &ParseError| e.column > f.column) {
-                            first = Some(e);
-                        }
-                    }
-                }
-            }
-            Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
+            #parse
         }
 
-        #[cfg(test)]
-        mod dispatch_tests {
-            use super::*;
+        #finish
+        #fns
+        #dispatch_test
+    };
+    let used = idents_in(&code);
+    let instruction = use_only(
+        quote!(crate::runtime::text::instruction),
+        &[
+            "channels_text",
+            "channels_value",
+            "error",
+            "operand_space",
+            "push_number",
+            "word_number",
+            "Words",
+        ],
+        &used,
+    );
+    let text = use_only(
+        quote!(crate::runtime::text),
+        &[
+            "is_saturated",
+            "parse_exec_count",
+            "parse_exec_size",
+            "parse_label",
+            "parse_predicate_prefix",
+            "parse_raw",
+            "parse_state_name",
+            "parse_symbol",
+            "parse_vector",
+            "print_exec_count",
+            "print_exec_size",
+            "print_label",
+            "print_predicate_prefix",
+            "print_raw",
+            "print_state_name",
+            "print_symbol",
+            "print_vector",
+            "set_saturated",
+            "special",
+            "Cursor",
+            "Names",
+            "ParseError",
+            "PrintError",
+        ],
+        &used,
+    );
+    let runtime = use_only(
+        quote!(crate::runtime),
+        &[
+            "Encode",
+            "PredicateControl",
+            "RawOperand",
+            "StateClass",
+            "VectorOperand",
+        ],
+        &used,
+    );
+    let exec_word = if used.contains("ExecWord") {
+        quote!(
+            use crate::runtime::ExecSize as ExecWord;
+        )
+    } else {
+        quote!()
+    };
+    let vec = use_only(quote!(alloc::vec), &["Vec"], &used);
+    quote! {
+        //! Assembly text of every instruction: printers and parsers generated from the docs'
+        //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
+        use super::*;
+        #instruction
+        #text
+        #runtime
+        #exec_word
+        use alloc::string::String;
+        #vec
 
-            /// `parse_instruction` matches literal mnemonics before the special forms' tables:
-            /// a literal mnemonic in one of them would no longer reach its special parser.
-            #[test]
-            fn no_literal_mnemonic_is_a_special_one() {
-                let literals: &[&str] = &[#(#literals),*];
-                for &m in literals {
-                    assert!(!(false #(|| #special_tests)*), "{m}");
-                }
-            }
-        }
-
-        /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
-        /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
-        /// grew from empty was reallocated two or three times per instruction.
-        #[allow(dead_code)]
-        const ENCODED_CAPACITY: usize = 192;
-        /// Decodes the bytes a parser assembled. (Unused when no doc of the spec has a token
-        /// template the generator can parse, e.g. a spec of counted lists only.)
-        #[allow(dead_code)]
-        fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
-            match decode(bytes) {
-                Ok((i, n)) if n == bytes.len() => Ok(i),
-                Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
-                Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
-            }
-        }
-
-        #(#fns)*
+        #code
     }
 }
 
@@ -314,15 +448,19 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
         let what = f.doc_name.as_str();
         if let FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } = &f.ty {
             let t = super::int_ty(i.unsigned());
-            enc.push(quote!(<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b);));
+            enc.push(quote!(Encode::encode(&<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b);));
         }
     }
+    let pattern = match locals.as_slice() {
+        [one] => quote!(#one),
+        _ => quote!((#(#locals),*)),
+    };
     let parse = quote! {
-        fn #pp<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
+        fn #pp<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, _names: &dyn Names) -> Result<Instruction, ParseError> {
             if pred != PredicateControl::NONE {
                 return Err(error(0, "no predicate: this instruction takes none", "("));
             }
-            let (#(#locals),*) = special::#m::parse(&mut w)?;
+            let #pattern = special::#m::parse(&mut w)?;
             c.skip_spaces();
             c.finish()?;
             let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
@@ -402,8 +540,16 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
         }
     }
     let wrong = "the members of the instruction's format";
+    let get = |at: usize| {
+        if at == 0 {
+            quote!(m.first())
+        } else {
+            let at = proc_macro2::Literal::usize_unsuffixed(at);
+            quote!(m.get(#at))
+        }
+    };
     for ((_, slot), at) in slots.iter().zip(&member_of) {
-        let at = proc_macro2::Literal::usize_unsuffixed(*at);
+        let at = get(*at);
         enc.push(match slot {
             Slot::Field(f) => {
                 let what = f.doc_name.as_str();
@@ -411,27 +557,27 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
                     FieldType::Int(t) | FieldType::Enum(t, _) | FieldType::Bits { base: t, .. } => {
                         let t = super::int_ty(t.unsigned());
                         quote! {
-                            match m.get(#at) {
-                                Some(special::members::FieldValue::Scalar(v)) => <#t>::try_from(*v).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b),
+                            match #at {
+                                Some(special::members::FieldValue::Scalar(v)) => Encode::encode(&<#t>::try_from(*v).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b),
                                 _ => return Err(error(0, #wrong, "")),
                             }
                         }
                     }
                     FieldType::Predicate => quote! {
-                        match m.get(#at) {
-                            Some(special::members::FieldValue::Predicate(p)) => p.encode(&mut b),
+                        match #at {
+                            Some(special::members::FieldValue::Predicate(p)) => Encode::encode(p, &mut b),
                             _ => return Err(error(0, #wrong, "")),
                         }
                     },
                     FieldType::Vector => quote! {
-                        match m.get(#at) {
-                            Some(special::members::FieldValue::Vector(v)) => v.encode(&mut b),
+                        match #at {
+                            Some(special::members::FieldValue::Vector(v)) => Encode::encode(v, &mut b),
                             _ => return Err(error(0, #wrong, "")),
                         }
                     },
                     FieldType::Raw => quote! {
-                        match m.get(#at) {
-                            Some(special::members::FieldValue::Raw(r)) => r.encode(&mut b),
+                        match #at {
+                            Some(special::members::FieldValue::Raw(r)) => Encode::encode(r, &mut b),
                             _ => return Err(error(0, #wrong, "")),
                         }
                     },
@@ -445,7 +591,7 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
                     .zip(&member_of)
                     .find(|((_, s), _)| matches!(s, Slot::List(l, _) if l.rust_name == c.rust_name))
                     .map_or(0, |(_, a)| *a);
-                let list_at = proc_macro2::Literal::usize_unsuffixed(list_at);
+                let list_at = get(list_at);
                 let t = match &f.ty {
                     FieldType::Int(t) | FieldType::Enum(t, _) | FieldType::Bits { base: t, .. } => {
                         super::int_ty(t.unsigned())
@@ -453,15 +599,15 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
                     _ => quote!(u8),
                 };
                 quote! {
-                    match m.get(#list_at) {
-                        Some(special::members::FieldValue::Raws(l)) => <#t>::try_from(l.len()).map_err(|_| error(0, "fewer parameters", #what))?.encode(&mut b),
+                    match #list_at {
+                        Some(special::members::FieldValue::Raws(l)) => Encode::encode(&<#t>::try_from(l.len()).map_err(|_| error(0, "fewer parameters", #what))?, &mut b),
                         _ => return Err(error(0, #wrong, "")),
                     }
                 }
             }
             Slot::List(..) => quote! {
-                match m.get(#at) {
-                    Some(special::members::FieldValue::Raws(l)) => for r in l { r.encode(&mut b); },
+                match #at {
+                    Some(special::members::FieldValue::Raws(l)) => for r in l { Encode::encode(r, &mut b); },
                     _ => return Err(error(0, #wrong, "")),
                 }
             },
@@ -482,10 +628,10 @@ fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenSt
 pub(super) fn raw_of(f: &FieldModel) -> TokenStream {
     let n = ident(&f.rust_name);
     match &f.ty {
-        FieldType::Int(Int::I32) => quote!((i.#n as u32 as u64)),
-        FieldType::Int(_) => quote!((i.#n as u64)),
+        FieldType::Int(Int::I32) => quote!(u64::from(i.#n as u32)),
+        FieldType::Int(_) => quote!(u64::from(i.#n)),
         FieldType::Enum(..) => quote!(i.#n.bits()),
-        FieldType::Bits { .. } => quote!((i.#n.to_raw() as u64)),
+        FieldType::Bits { .. } => quote!(u64::from(i.#n.to_raw())),
         _ => quote!(0u64),
     }
 }
@@ -509,8 +655,9 @@ fn fixed_matches(inst: &InstModel, f: &TextForm) -> Option<TokenStream> {
         .iter()
         .filter_map(|(field, lo, mask, value)| {
             let raw = raw_of(field_by_rust(inst, field)?);
-            let (lo, mask, value) = (lit(u64::from(*lo)), lit(*mask), lit(*value));
-            Some(quote!(((#raw >> #lo) & #mask) == #value))
+            let bits = extract(raw, u32::from(*lo), *mask, 64);
+            let value = hex(*value);
+            Some(quote!(#bits == #value))
         })
         .collect();
     (!conds.is_empty()).then(|| quote!(#(#conds)&&*))
@@ -568,6 +715,19 @@ fn print_form(
 ) -> TokenStream {
     let ty = ident(&inst.rust_name);
     let iname = &inst.doc_name;
+    // A slot of an enumerated value without spellings (`V0133`): nothing prints.
+    if let Some(s) = slots(f)
+        .into_iter()
+        .find(|s| matches!(&s.kind, SlotKind::Name { spellings, .. } if spellings.is_empty()))
+    {
+        let what = format!("{iname} {}", s.field);
+        let raw = unparen(slot_raw(inst, s));
+        return quote! {
+            fn #name(i: &#ty, _names: &dyn Names, _out: &mut String, _lossy: bool) -> Result<(), PrintError> {
+                Err(PrintError::Unprintable { what: #what, value: #raw })
+            }
+        };
+    }
     let mut checks = Vec::new();
     for fm in inst.fields.values() {
         if is_scalar(fm) {
@@ -575,7 +735,7 @@ fn print_form(
             let implied = f.implied.iter().find(|(n, _)| *n == fm.rust_name);
             if let Some((_, v)) = implied {
                 let raw = raw_of(fm);
-                let v = lit(*v);
+                let v = hex(*v);
                 let what = format!(
                     "{iname} {}: the text implies the value it does not print",
                     fm.doc_name
@@ -587,10 +747,15 @@ fn print_form(
                 });
             } else if m != u64::MAX {
                 let raw = raw_of(fm);
-                let keep = lit(!m);
+                let unprinted = if m == 0 {
+                    quote!(#raw != 0)
+                } else {
+                    let keep = hex(!m);
+                    quote!(#raw & #keep != 0)
+                };
                 let what = format!("{iname} {}: bits the text does not print", fm.doc_name);
                 checks.push(quote! {
-                    if !lossy && #raw & #keep != 0 {
+                    if !lossy && #unprinted {
                         return Err(PrintError::Unprintable { what: #what, value: #raw });
                     }
                 });
@@ -651,8 +816,7 @@ fn print_form(
         let n = ident(p);
         body.push(quote!(print_predicate_prefix(out, i.#n, names)?;));
     }
-    let m = &f.mnemonic;
-    body.push(quote!(out.push_str(#m);));
+    body.push(push_text(&f.mnemonic));
     for p in &f.suffixes {
         body.push(match p {
             Piece::Sat => match sat {
@@ -671,14 +835,15 @@ fn print_form(
                 match (optional, bit) {
                     (true, Some((field, b))) => {
                         let raw = raw_of(field_by_rust(inst, field).expect("analyzed field"));
-                        let b = lit(u64::from(*b));
-                        quote!(if (#raw >> #b) & 1 == 1 { out.push_str(#dotted); })
+                        let bit = hex(1u64 << b);
+                        let push = push_text(&dotted);
+                        quote!(if #raw & #bit != 0 { #push })
                     }
-                    _ => quote!(out.push_str(#dotted);),
+                    _ => push_text(&dotted),
                 }
             }
             Piece::Slot { prefix, slot } => {
-                let dotted = format!(".{prefix}");
+                let dotted = push_text(&format!(".{prefix}"));
                 let v = print_slot(inst, slot, true);
                 if slot.optional {
                     let raw = slot_raw(inst, slot);
@@ -688,9 +853,9 @@ fn print_form(
                         } => lit(*d),
                         _ => lit(0),
                     };
-                    quote!(if #raw != #default { out.push_str(#dotted); #v })
+                    quote!(if #raw != #default { #dotted #v })
                 } else {
-                    quote!(out.push_str(#dotted); #v)
+                    quote!(#dotted #v)
                 }
             }
         });
@@ -719,10 +884,12 @@ fn print_form(
         let v = print_slot(inst, s, false);
         body.push(quote!(out.push(' '); #v));
     }
+    let code = quote!(#(#checks)* #(#body)*);
+    let (i, names) = (param("i", &code), param("names", &code));
+    let lossy = param("lossy", &code);
     quote! {
-        fn #name(i: &#ty, names: &dyn Names, out: &mut String, lossy: bool) -> Result<(), PrintError> {
-            #(#checks)*
-            #(#body)*
+        fn #name(#i: &#ty, #names: &dyn Names, out: &mut String, #lossy: bool) -> Result<(), PrintError> {
+            #code
             Ok(())
         }
     }
@@ -742,28 +909,32 @@ fn slot_raw(inst: &InstModel, s: &TextSlot) -> TokenStream {
     if s.mask == u64::MAX {
         raw
     } else {
-        let (lo, mask) = (lit(u64::from(s.lo)), lit(s.mask));
-        quote!(((#raw >> #lo) & #mask))
+        extract(raw, u32::from(s.lo), s.mask, 64)
+    }
+}
+
+/// `out.push_str(text)`, or `out.push(c)` for a single character.
+fn push_text(text: &str) -> TokenStream {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => quote!(out.push(#c);),
+        _ => quote!(out.push_str(#text);),
     }
 }
 
 fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     let n = ident(&s.field);
     let iname = &inst.doc_name;
-    let raw = slot_raw(inst, s);
+    let raw = unparen(slot_raw(inst, s));
     let what = format!("{iname} {}", s.field);
     match &s.kind {
         SlotKind::Vector => quote!(print_vector(out, &i.#n, names)?;),
         SlotKind::AddressOf => quote!(special::address_of::print(out, &i.#n, names)?;),
         SlotKind::Regionless => quote!(special::regionless::print(out, &i.#n, names)?;),
         SlotKind::Raw => quote!(print_raw(out, i.#n, names)?;),
-        SlotKind::ExecSize => quote! {
-            let v = #raw;
-            print_exec_size(out, ExecWord(u8::try_from(v).map_err(|_| PrintError::Unprintable { what: #what, value: v })?))?;
-        },
         SlotKind::ElementCount { hi, counts } => {
             let raw = raw_of(field_by_rust(inst, &s.field).expect("analyzed field"));
-            let low = lit((1u64 << (u32::from(*hi) + 1)) - 1);
+            let low = hex((1u64 << (u32::from(*hi) + 1)) - 1);
             let vals = counts.iter().map(|(v, _)| lit(*v));
             let ns = counts.iter().map(|(_, n)| lit(*n));
             quote! {
@@ -772,6 +943,10 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
                 print_exec_count(out, ((v >> 4) & 0xf) as u8, n);
             }
         }
+        SlotKind::ExecSize => quote! {
+            let v = #raw;
+            print_exec_size(out, ExecWord(u8::try_from(v).map_err(|_| PrintError::Unprintable { what: #what, value: v })?))?;
+        },
         SlotKind::Surface | SlotKind::Sampler => {
             let class = if s.kind == SlotKind::Surface {
                 quote!(StateClass::Surface)
@@ -813,50 +988,26 @@ fn parse_form(
     f: &TextForm,
     name: &proc_macro2::Ident,
 ) -> TokenStream {
-    let mut decls = Vec::new();
-    for fm in inst.fields.values() {
-        let n = format_ident!("f_{}", fm.rust_name);
-        decls.push(match fm.ty {
-            FieldType::Predicate => quote!(let mut #n = PredicateControl::NONE;),
-            FieldType::Vector => quote!(let mut #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
-            FieldType::Raw => quote!(let mut #n = RawOperand { id: 0, offset: 0 };),
-            _ => quote!(let mut #n: u64 = 0;),
-        });
-    }
-    for (field, lo, _, value) in &f.fixed {
-        let n = format_ident!("f_{}", field);
-        let (lo, value) = (lit(u64::from(*lo)), lit(*value));
-        decls.push(quote!(#n |= #value << #lo;));
-    }
-    for (field, value) in &f.implied {
-        let n = format_ident!("f_{}", field);
-        let value = lit(*value);
-        decls.push(quote!(#n = #value;));
-    }
+    let saturated = sat.filter(|_| f.suffixes.contains(&Piece::Sat));
+    let decls = parse_locals(inst, f, saturated);
     let mut body = Vec::new();
-    match &f.predicate {
-        Some(p) => {
-            let n = format_ident!("f_{}", p);
-            body.push(quote!(#n = pred;));
-        }
-        None => body.push(quote! {
+    if f.predicate.is_none() {
+        body.push(quote! {
             if pred != PredicateControl::NONE {
                 return Err(error(0, "no predicate: this instruction takes none", "("));
             }
-        }),
+        });
     }
-    let mut sat_read = quote!();
     for p in &f.suffixes {
         body.push(match p {
-            Piece::Sat => {
-                sat_read = quote!(let sat = sat;);
-                quote!(let sat = w.eat("sat");)
-            }
+            // Without a saturating destination `.sat` is read and means nothing.
+            Piece::Sat if sat.is_none() => quote!(w.eat("sat");),
+            Piece::Sat => quote!(let sat = w.eat("sat");),
             Piece::Literal { text, optional, bit } => match (optional, bit) {
                 (true, Some((field, b))) => {
                     let n = format_ident!("f_{}", field);
-                    let b = lit(u64::from(*b));
-                    quote!(if w.eat(#text) { #n |= 1 << #b; })
+                    let bit = hex(1u64 << b);
+                    quote!(if w.eat(#text) { #n |= #bit; })
                 }
                 (true, None) => quote!(w.eat(#text);),
                 _ => {
@@ -866,7 +1017,7 @@ fn parse_form(
             },
             Piece::Slot { prefix, slot } => {
                 let n = format_ident!("f_{}", slot.field);
-                let (lo, mask) = (lit(u64::from(slot.lo)), lit(slot.mask));
+                let put = place(quote!(v), slot);
                 let exp = expected_of(slot, prefix);
                 let val = word_value(slot);
                 if let (true, SlotKind::Name { default: Some(d), .. }) = (slot.optional, &slot.kind) {
@@ -879,31 +1030,26 @@ fn parse_form(
                             }
                             _ => #d,
                         };
-                        #n |= (v & #mask) << #lo;
+                        #n |= #put;
                     }
                 } else {
                     quote! {
                         let (x, at) = w.take(#prefix, #exp)?;
                         let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
-                        #n |= (v & #mask) << #lo;
+                        #n |= #put;
                     }
                 }
             }
         });
     }
     body.push(quote!(w.finish()?;));
-    if let Some(d) = sat {
-        if f.suffixes.contains(&Piece::Sat) {
-            let _ = d;
-        }
-    }
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
             if is_exec(s) {
-                let v = parse_slot(s);
+                let v = parse_slot(s, saturated);
                 body.push(quote!(operand_space(&mut c)?; #v));
             } else {
-                let v = parse_slot(s);
+                let v = parse_slot(s, saturated);
                 body.push(quote!(operand_space(&mut c)?; c.expect("(", "`(`")?; #v c.expect(")", "`)`")?;));
             }
         } else {
@@ -912,13 +1058,13 @@ fn parse_form(
                 if k > 0 {
                     body.push(quote!(c.expect(",", "`,`")?; c.skip_spaces();));
                 }
-                body.push(parse_slot(s));
+                body.push(parse_slot(s, saturated));
             }
             body.push(quote!(c.expect(")", "`)`")?;));
         }
     }
     for s in &f.operands {
-        let v = parse_slot(s);
+        let v = parse_slot(s, saturated);
         body.push(quote!(operand_space(&mut c)?; #v));
     }
     body.push(quote!(c.skip_spaces(); c.finish()?;));
@@ -926,7 +1072,6 @@ fn parse_form(
         let n = format_ident!("f_{}", d);
         body.push(quote!(if sat { set_saturated(&mut #n); }));
     }
-    let _ = sat_read;
     // Encode in format order, then decode.
     let mut enc = Vec::new();
     let op = lit(u64::from(inst.opcode));
@@ -949,21 +1094,104 @@ fn parse_form(
         enc.push(match &fm.ty {
             FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } => {
                 let t = super::int_ty(i.unsigned());
-                quote!(<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?.encode(&mut b);)
+                quote!(Encode::encode(&<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b);)
             }
             FieldType::Rest => quote!(),
-            _ => quote!(#n.encode(&mut b);),
+            _ => quote!(Encode::encode(&#n, &mut b);),
         });
     }
+    let code = quote! {
+        #(#decls)*
+        #(#body)*
+        let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
+        #(#enc)*
+        finish(&b, 0)
+    };
+    let used = idents_in(&code);
+    let pred = param("pred", &code);
+    let names = param("names", &code);
+    // `Words::eat` and `Words::take` consume words; `finish` and `peek` only look.
+    let text = code.to_string();
+    let w = if text.contains("w . eat") || text.contains("w . take") {
+        quote!(mut w)
+    } else if used.contains("w") {
+        quote!(w)
+    } else {
+        quote!(_w)
+    };
     quote! {
-        fn #name<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
-            #(#decls)*
-            #(#body)*
-            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
-            #(#enc)*
-            finish(&b, 0)
+        fn #name<'a>(#pred: PredicateControl, #w: Words<'a>, mut c: Cursor<'a>, #names: &dyn Names) -> Result<Instruction, ParseError> {
+            #code
         }
     }
+}
+
+/// `v`, masked and shifted into the bits of slot `s` (`(v & mask) << lo`, without no-ops).
+fn place(v: TokenStream, s: &TextSlot) -> TokenStream {
+    unparen(shl(and_mask(v, s.mask, 64), u32::from(s.lo)))
+}
+
+/// Fields the form's parser ORs bits into (scalar slots, flag bits), and operands it assigns.
+fn parse_writes(f: &TextForm) -> (BTreeSet<&str>, BTreeSet<&str>) {
+    let mut ors = BTreeSet::new();
+    let mut sets = BTreeSet::new();
+    for s in slots(f) {
+        match s.kind {
+            SlotKind::Vector | SlotKind::AddressOf | SlotKind::Regionless | SlotKind::Raw => {
+                sets.insert(s.field.as_str())
+            }
+            _ => ors.insert(s.field.as_str()),
+        };
+    }
+    for p in &f.suffixes {
+        if let Piece::Literal {
+            optional: true,
+            bit: Some((field, _)),
+            ..
+        } = p
+        {
+            ors.insert(field.as_str());
+        }
+    }
+    (ors, sets)
+}
+
+/// The parser's locals, one `f_` per field: a scalar starts from the bits the form fixes and
+/// is mutable only if a slot writes it; an operand a slot reads is assigned there, once.
+fn parse_locals(inst: &InstModel, f: &TextForm, saturated: Option<&str>) -> Vec<TokenStream> {
+    let (ors, sets) = parse_writes(f);
+    let mut decls = Vec::new();
+    for fm in inst.fields.values().filter(|fm| fm.ty != FieldType::Rest) {
+        let n = format_ident!("f_{}", fm.rust_name);
+        let rust = fm.rust_name.as_str();
+        if sets.contains(rust) {
+            // Declared where its slot reads it.
+            continue;
+        }
+        decls.push(match fm.ty {
+            FieldType::Predicate if f.predicate.as_deref() == Some(rust) => quote!(let #n = pred;),
+            FieldType::Predicate => quote!(let #n = PredicateControl::NONE;),
+            FieldType::Vector if saturated == Some(rust) => quote!(let mut #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
+            FieldType::Vector => quote!(let #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
+            FieldType::Raw => quote!(let #n = RawOperand { id: 0, offset: 0 };),
+            _ => {
+                let fixed = f
+                    .fixed
+                    .iter()
+                    .filter(|(field, ..)| field == rust)
+                    .fold(0u64, |acc, (_, lo, _, value)| acc | (value << lo));
+                // A value the text implies (an exec size it does not print).
+                let implied = f.implied.iter().find(|(field, _)| field == rust);
+                let fixed = hex(implied.map_or(fixed, |(_, v)| *v));
+                if ors.contains(rust) {
+                    quote!(let mut #n: u64 = #fixed;)
+                } else {
+                    quote!(let #n: u64 = #fixed;)
+                }
+            }
+        });
+    }
+    decls
 }
 
 fn expected_of(s: &TextSlot, prefix: &str) -> String {
@@ -984,6 +1212,7 @@ fn expected_of(s: &TextSlot, prefix: &str) -> String {
 /// An expression turning the word `x` into `Option<u64>`.
 fn word_value(s: &TextSlot) -> TokenStream {
     match &s.kind {
+        SlotKind::Name { spellings, .. } if spellings.is_empty() => quote!(None::<u64>),
         SlotKind::Name { spellings, .. } => {
             let vals = spellings.iter().map(|(v, _)| lit(*v));
             let texts = spellings.iter().map(|(_, t)| t);
@@ -996,15 +1225,29 @@ fn word_value(s: &TextSlot) -> TokenStream {
 }
 
 /// Statements parsing a group or operand slot at `c` into its `f_` local.
-fn parse_slot(s: &TextSlot) -> TokenStream {
+/// (`saturated`: the operand `.sat` sets, which is mutable.)
+fn parse_slot(s: &TextSlot, saturated: Option<&str>) -> TokenStream {
     let n = format_ident!("f_{}", s.field);
-    let (lo, mask) = (lit(u64::from(s.lo)), lit(s.mask));
+    let put = |v: TokenStream| place(v, s);
     match &s.kind {
-        SlotKind::Vector => quote!(#n = parse_vector(&mut c, names)?;),
-        SlotKind::AddressOf => quote!(#n = special::address_of::parse(&mut c, names)?;),
-        SlotKind::Regionless => quote!(#n = special::regionless::parse(&mut c, names)?;),
-        SlotKind::Raw => quote!(#n = parse_raw(&mut c, names)?;),
-        SlotKind::ExecSize => quote!(#n |= (u64::from(parse_exec_size(&mut c)?.0) & #mask) << #lo;),
+        SlotKind::Vector | SlotKind::AddressOf | SlotKind::Regionless | SlotKind::Raw => {
+            let m = if saturated == Some(s.field.as_str()) {
+                quote!(mut)
+            } else {
+                quote!()
+            };
+            let parse = match s.kind {
+                SlotKind::Vector => quote!(parse_vector(&mut c, names)?),
+                SlotKind::AddressOf => quote!(special::address_of::parse(&mut c, names)?),
+                SlotKind::Regionless => quote!(special::regionless::parse(&mut c, names)?),
+                _ => quote!(parse_raw(&mut c, names)?),
+            };
+            quote!(let #m #n = #parse;)
+        }
+        SlotKind::ExecSize => {
+            let v = put(quote!(u64::from(parse_exec_size(&mut c)?.0)));
+            quote!(#n |= #v;)
+        }
         SlotKind::ElementCount { counts, .. } => {
             let vals = counts.iter().map(|(v, _)| lit(*v));
             let ns = counts.iter().map(|(_, n)| lit(*n));
@@ -1034,25 +1277,31 @@ fn parse_slot(s: &TextSlot) -> TokenStream {
             } else {
                 "a sampler"
             };
+            let v = put(quote!(u64::from(id)));
             quote! {
                 let at = c.column();
                 let (class, id) = parse_state_name(&mut c, names)?;
                 if class != #want { return Err(error(at, #exp, "")); }
-                #n |= (u64::from(id) & #mask) << #lo;
+                #n |= #v;
             }
         }
-        SlotKind::Label => quote!(#n |= (u64::from(parse_label(&mut c, names)?) & #mask) << #lo;),
+        SlotKind::Label => {
+            let v = put(quote!(u64::from(parse_label(&mut c, names)?)));
+            quote!(#n |= #v;)
+        }
         SlotKind::Symbol { .. } => {
-            quote!(#n |= (u64::from(parse_symbol(&mut c, names)?) & #mask) << #lo;)
+            let v = put(quote!(u64::from(parse_symbol(&mut c, names)?)));
+            quote!(#n |= #v;)
         }
         _ => {
             let val = word_value(s);
             let exp = expected_of(s, "");
+            let v = put(quote!(v));
             quote! {
                 let at = c.column();
                 let x = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_');
                 let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
-                #n |= (v & #mask) << #lo;
+                #n |= #v;
             }
         }
     }

@@ -103,11 +103,11 @@ fn encode_variant(inst: &InstModel, v: &VariantModel) -> TokenStream {
         enc.push(match &f.ty {
             FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } => {
                 let t = super::int_ty(i.unsigned());
-                quote!(<#t>::try_from(got.scalar(#doc)?).ok()?.encode(&mut b);)
+                quote!(Encode::encode(&<#t>::try_from(got.scalar(#doc)?).ok()?, &mut b);)
             }
-            FieldType::Predicate => quote!(got.predicate(#doc)?.encode(&mut b);),
-            FieldType::Vector => quote!(got.vector(#doc)?.encode(&mut b);),
-            FieldType::Raw => quote!(got.raw(#doc)?.encode(&mut b);),
+            FieldType::Predicate => quote!(Encode::encode(&got.predicate(#doc)?, &mut b);),
+            FieldType::Vector => quote!(Encode::encode(&got.vector(#doc)?, &mut b);),
+            FieldType::Raw => quote!(Encode::encode(&got.raw(#doc)?, &mut b);),
             FieldType::Rest => quote!(return None;),
         });
     }

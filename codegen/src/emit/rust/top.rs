@@ -1,6 +1,6 @@
 //! The parent module: what spans instructions.
 
-use super::{docs, ident};
+use super::{docs, ident, idents_in, use_only};
 use crate::analyze::naming::{snake_name, type_name};
 use crate::analyze::platform::Rule;
 use crate::analyze::{InstModel, Model};
@@ -29,9 +29,39 @@ pub fn rule_check(rule: &Rule) -> TokenStream {
             quote!(platform == Platform::#p)
         }
         Rule::Any(rules) => {
-            let mut checks = rules.iter().map(rule_check);
-            let first = checks.next().unwrap_or_else(|| quote!(false));
-            checks.fold(quote!((#first)), |acc, c| quote!(#acc || (#c)))
+            let checks: Vec<TokenStream> = rules.iter().map(rule_check).collect();
+            match checks.as_slice() {
+                [] => quote!(false),
+                [one] => one.clone(),
+                _ => quote!((#(#checks)||*)),
+            }
+        }
+    }
+}
+
+/// A boolean expression over `platform` that holds where `rule` does not allow: the
+/// negation of [`rule_check`], written without `!(...)`.
+pub fn rule_fails(rule: &Rule) -> TokenStream {
+    match rule {
+        Rule::Since(p) => {
+            let p = platform_ident(p);
+            quote!(platform < Platform::#p)
+        }
+        Rule::Before(p) => {
+            let p = platform_ident(p);
+            quote!(platform >= Platform::#p)
+        }
+        Rule::Only(p) => {
+            let p = platform_ident(p);
+            quote!(platform != Platform::#p)
+        }
+        Rule::Any(rules) => {
+            let fails: Vec<TokenStream> = rules.iter().map(rule_fails).collect();
+            match fails.as_slice() {
+                [] => quote!(true),
+                [one] => one.clone(),
+                _ => quote!((#(#fails)&&*)),
+            }
         }
     }
 }
@@ -121,14 +151,30 @@ fn opcode_enum(model: &Model) -> TokenStream {
 #[derive(Clone, Copy)]
 enum Arm {
     Value,
-    InPlace,
+    /// `only`: the docs define one instruction, so `out` always holds its variant.
+    InPlace {
+        only: bool,
+    },
 }
 
 impl Arm {
     fn build(self, ty: &proc_macro2::Ident) -> TokenStream {
         match self {
             Arm::Value => quote!(Instruction::#ty(#ty::decode_fields(&mut r)?)),
-            Arm::InPlace => quote!(in_place!(out, r, #ty)),
+            // Makes `out` the variant (keeping it when it already is) and decodes the fields
+            // into it, so that no whole instruction is moved.
+            Arm::InPlace { only: true } => quote!({
+                let Instruction::#ty(x_) = out;
+                x_.decode_fields_into(&mut r)?;
+            }),
+            Arm::InPlace { only: false } => quote!({
+                if !matches!(out, Instruction::#ty(_)) {
+                    *out = const { Instruction::#ty(#ty::PLACEHOLDER) };
+                }
+                if let Instruction::#ty(x_) = out {
+                    x_.decode_fields_into(&mut r)?;
+                }
+            }),
         }
     }
 }
@@ -139,7 +185,8 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
     for i in decodable(model) {
         by_opcode.entry(i.opcode).or_default().push(i);
     }
-    by_opcode.iter().map(|(op, insts)| {
+    let mut arms = left_out_arms(model, &by_opcode);
+    arms.extend(by_opcode.iter().map(|(op, insts)| {
         let op_lit = super::hex(u64::from(*op));
         let subs: Vec<&&InstModel> = insts.iter().filter(|i| i.sub_opcode.is_some()).collect();
         let generic = insts.iter().find(|i| i.sub_opcode.is_none());
@@ -157,6 +204,12 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
                 #build
             })
         });
+        let left_out = model.spec.left_out.iter().filter_map(|l| {
+            let sub = l.sub_opcode.filter(|s| l.opcode == Some(*op) && !subs.iter().any(|i| i.sub_opcode == Some(*s)))?;
+            let sub = super::hex(u64::from(sub));
+            let err = left_out_error(l, *op);
+            Some(quote!(Some(#sub) => return Err(#err),))
+        });
         let fallback = match generic {
             Some(g) => {
                 let build = arm.build(&ident(&g.rust_name));
@@ -169,14 +222,60 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
         };
         quote!(#op_lit => match r.remaining().first().copied() {
             #(#sub_arms)*
+            #(#left_out)*
             #fallback
         },)
-    }).collect()
+    }));
+    arms
+}
+
+/// Arms for the opcodes of docs left out (and of no doc kept): an error naming the doc.
+fn left_out_arms(model: &Model, kept: &BTreeMap<u8, Vec<&InstModel>>) -> Vec<TokenStream> {
+    let mut by_opcode: BTreeMap<u8, Vec<&crate::schema::LeftOut>> = BTreeMap::new();
+    for l in &model.spec.left_out {
+        if let Some(op) = l.opcode.filter(|op| !kept.contains_key(op)) {
+            by_opcode.entry(op).or_default().push(l);
+        }
+    }
+    by_opcode
+        .iter()
+        .map(|(op, docs)| {
+            let op_lit = super::hex(u64::from(*op));
+            let whole = docs
+                .iter()
+                .find(|l| l.sub_opcode.is_none())
+                .unwrap_or(&docs[0]);
+            let err = left_out_error(whole, *op);
+            let subs: Vec<TokenStream> = docs
+                .iter()
+                .filter_map(|l| {
+                    let sub = super::hex(u64::from(l.sub_opcode?));
+                    let err = left_out_error(l, *op);
+                    Some(quote!(Some(#sub) => return Err(#err),))
+                })
+                .collect();
+            if subs.len() < 2 {
+                return quote!(#op_lit => return Err(#err),);
+            }
+            quote!(#op_lit => match r.remaining().first().copied() {
+                #(#subs)*
+                _ => return Err(#err),
+            },)
+        })
+        .collect()
+}
+
+/// `DecodeError` of a left-out doc's opcode.
+fn left_out_error(l: &crate::schema::LeftOut, op: u8) -> TokenStream {
+    let (doc, why) = (&l.doc, &l.why);
+    let op = super::hex(u64::from(op));
+    quote!(DecodeError::new("opcode", 0, DecodeErrorKind::LeftOut { opcode: #op, doc: #doc, why: #why }))
 }
 
 fn decode_fn(model: &Model) -> TokenStream {
     let arms = dispatch_arms(model, Arm::Value);
-    let in_place_arms = dispatch_arms(model, Arm::InPlace);
+    let only = decodable(model).count() == 1;
+    let in_place_arms = dispatch_arms(model, Arm::InPlace { only });
     let placeholder = match decodable(model).next() {
         Some(i) => {
             let ty = ident(&i.rust_name);
@@ -200,21 +299,6 @@ fn decode_fn(model: &Model) -> TokenStream {
         /// An instruction for [`decode_into`] to overwrite, copied from a constant; `None` when
         /// the docs define no instruction.
         pub(crate) const PLACEHOLDER: Option<Instruction> = #placeholder;
-
-        /// Makes `$out` the variant `$ty` (keeping it when it already is) and decodes the
-        /// fields into it, so that no whole instruction is moved.
-        macro_rules! in_place {
-            ($out:ident, $r:ident, $ty:ident) => {{
-                if !matches!($out, Instruction::$ty(_)) {
-                    *$out = const { Instruction::$ty($ty::PLACEHOLDER) };
-                }
-                // Irrefutable when the docs define one instruction.
-                #[allow(irrefutable_let_patterns)]
-                if let Instruction::$ty(x_) = $out {
-                    x_.decode_fields_into(&mut $r)?;
-                }
-            }};
-        }
 
         /// Decodes one instruction from the start of `bytes` into `out`, the same instruction
         /// [`decode`] returns, and how many bytes it took.
@@ -277,13 +361,7 @@ pub fn render(model: &Model) -> TokenStream {
     let platform = platform_enum(model);
     let opcode = opcode_enum(model);
     let decode = decode_fn(model);
-    quote! {
-        //! Generated from the opcode docs: one module per doc, and what spans them.
-        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables)]
-
-        use crate::runtime::{Decode, DecodeError, DecodeErrorKind, Encode, Reader, Staging, ValidationError};
-        use alloc::vec::Vec;
-
+    let code = quote! {
         pub mod enums;
         pub mod text;
         pub use text::parse_instruction;
@@ -339,6 +417,25 @@ pub fn render(model: &Model) -> TokenStream {
         pub fn dispatch<E: Execute + ?Sized>(inst: &Instruction, exec: &mut E) -> E::Output {
             match inst { #(Instruction::#tys(i) => exec.#methods(i),)* }
         }
+    };
+    let used = idents_in(&code);
+    let runtime = use_only(
+        quote!(crate::runtime),
+        &[
+            "Decode",
+            "DecodeError",
+            "DecodeErrorKind",
+            "Reader",
+            "Staging",
+            "ValidationError",
+        ],
+        &used,
+    );
+    quote! {
+        //! Generated from the opcode docs: one module per doc, and what spans them.
+        #runtime
+        use alloc::vec::Vec;
+        #code
     }
 }
 
@@ -366,7 +463,15 @@ mod tests {
                 Rule::Before("TGLLP".into())
             ]))
             .to_string(),
-            "(platform >= Platform :: Pvc) || (platform < Platform :: Tgllp)"
+            "(platform >= Platform :: Pvc || platform < Platform :: Tgllp)"
+        );
+        assert_eq!(
+            rule_fails(&Rule::Any(vec![
+                Rule::Since("PVC".into()),
+                Rule::Before("TGLLP".into())
+            ]))
+            .to_string(),
+            "(platform < Platform :: Pvc && platform >= Platform :: Tgllp)"
         );
     }
 
