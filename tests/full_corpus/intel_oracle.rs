@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use visa::asm::{assemble, render, Options, Source};
+use visa::asm::{assemble, assemble_for, render, Diagnostic, Options, Source};
 use visa::object::text::print_kernel;
 use visa::object::{File, Routine};
 use visa::runtime::IntelPlatform;
@@ -98,9 +98,20 @@ fn exact(file: &File, intel_text: &str, what: &str) {
     assert_eq!(ours.problems, vec![], "{what}");
     assert_eq!(ours.notes, vec![], "{what}");
     assert_eq!(instruction_lines(&ours.text), instruction_lines(intel_text), "{what}");
-    let src = [Source { name: what, text: intel_text }];
-    let asm = assemble(&src, Options { instructions: true }).unwrap_or_else(|d| panic!("{what}: {}", render(&d)));
+    let asm = assemble_as(file, intel_text, what);
     assert_eq!(instructions(&asm), instructions(file), "{what}: our assembly of Intel's text");
+}
+
+/// Our assembly of `text` for the platform `file` names (as `GenX_IR -platform P`).
+fn assemble_as(file: &File, text: &str, what: &str) -> File {
+    let src = [Source { name: what, text }];
+    let options = Options { instructions: true };
+    let code = file.header.kernel_info.iter().flat_map(|k| k.gen_binary_info.iter()).next().map(|g| u32::from(g.gen_platform));
+    let done: Result<File, Vec<Diagnostic>> = match code.and_then(IntelPlatform::from_gen_platform) {
+        Some(p) => assemble_for(&src, options, p),
+        None => assemble(&src, options),
+    };
+    done.unwrap_or_else(|d| panic!("{what}: {}", render(&d)))
 }
 
 /// Every instruction of every routine validates for the platform the file names.
@@ -128,8 +139,7 @@ fn as_intel(file: &File, intel_text: &str, reassembled: &File, what: &str) {
     assert_eq!(a.len(), b.len(), "{what}");
     let lost = a.iter().zip(&b).filter(|(x, y)| x != y).count();
     assert_eq!(ours.notes.len(), lost, "{what}: {:#?}", ours.notes);
-    let src = [Source { name: what, text: intel_text }];
-    let asm = assemble(&src, Options { instructions: true }).unwrap_or_else(|d| panic!("{what}: {}", render(&d)));
+    let asm = assemble_as(file, intel_text, what);
     assert_eq!(instructions(&asm), b, "{what}: our assembly of Intel's text against Intel's");
 }
 
@@ -246,6 +256,32 @@ fn int64_logic_of_the_errata_is_valid_where_intel_takes_it() {
         assert!(intel(&script, &dir, &["asm", evidence.to_str().unwrap(), platform, out.to_str().unwrap()]));
         let (file, text) = read_pair(&out.join("int64_logic.isa"));
         check_clean(&file, platform);
+        exact(&file, &text, platform);
+    }
+}
+
+#[test]
+fn addr_add_byte_offsets_as_intel_prints_them() {
+    let Some((dir, script)) = tools("addr-add") else { return };
+    // `addr_add (M5, 16) A3(0)<1> &V0060[64] V0111(0,16)<1;1,0>` (Intel's print on PVC): the
+    // byte offset is row x register size + column x element size, so (1,0) on PVC and (2,0) on
+    // DG2 for a `d` variable.
+    let decls = ".decl V0060 v_type=G type=d num_elts=64 align=wordx32\n.decl V0061 v_type=G type=w num_elts=64 align=wordx32\n.decl V0111 v_type=G type=uw num_elts=32 align=hword\n.decl A3 v_type=A num_elts=16\n";
+    let body = "    addr_add (M5, 16) A3(0)<1> &V0060[64] V0111(0,16)<1;1,0>\n    addr_add (M1, 16) A3(0)<1> &V0060[96] V0111(0,0)<1;1,0>\n    addr_add (M1, 16) A3(0)<1> &V0061[66] V0111(0,0)<1;1,0>\n    addr_add (M1, 16) A3(0)<1> &V0060 V0111(0,0)<1;1,0>\n";
+    for (platform, rows) in [("PVC", [(1, 0), (1, 8), (1, 1), (0, 0)]), ("DG2", [(2, 0), (3, 0), (2, 1), (0, 0)])] {
+        let (file, text) = assembled(&script, &dir, &format!("addr-{platform}"), platform, decls, body);
+        assert!(text.contains("&V0060[64] V0111(0,16)<1;1,0>"), "{text}");
+        let offsets: Vec<(u8, u8)> = instructions(&file)
+            .iter()
+            .filter_map(|i| match i {
+                Instruction::AddrAdd(a) => match a.src0 {
+                    visa::runtime::VectorOperand::General { row_offset, col_offset, .. } => Some((row_offset, col_offset)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        assert_eq!(offsets, rows, "{platform}");
         exact(&file, &text, platform);
     }
 }

@@ -17,7 +17,8 @@
 //! and make the exit status 1. An instruction with bits its text cannot show prints as Intel
 //! prints it, with a note on stderr (that line assembles to other bytes); `--strict` makes
 //! those notes errors (exit status 1).
-//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa`: assemble Intel's text; each input holds
+//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P]`: assemble Intel's text (the
+//!   platform, as GenX_IR's `-platform`, is needed for ADDR_ADD's `&V[bytes]`); each input holds
 //!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
 //!   its own `K.func.F.visaasm`), which join the file in the order given.
 //!
@@ -78,6 +79,10 @@ enum Command {
         /// Skip instruction lines: declarations and labels only.
         #[arg(long)]
         declarations_only: bool,
+        /// The platform the text is for, as GenX_IR's `-platform` (GenX_IR's and ocloc's names,
+        /// or the docs'): its register size places ADDR_ADD's `&V[bytes]`.
+        #[arg(long)]
+        platform: Option<String>,
     },
 }
 
@@ -99,7 +104,8 @@ fn main() -> ExitCode {
             inputs,
             output,
             declarations_only,
-        } => asm(&inputs, &output, !declarations_only),
+            platform,
+        } => asm(&inputs, &output, !declarations_only, platform.as_deref()),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -363,7 +369,26 @@ fn dis(path: &Path, dir: Option<&Path>, strict: bool) -> Result<u8, String> {
     Ok(u8::from(problems > 0 || (strict && notes > 0)))
 }
 
-fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, String> {
+fn asm(
+    inputs: &[PathBuf],
+    output: &Path,
+    instructions: bool,
+    platform: Option<&str>,
+) -> Result<u8, String> {
+    let target = match platform {
+        None => None,
+        Some(name) => match IntelPlatform::find(name) {
+            Some(p) => Some(p),
+            None => {
+                let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+                eprintln!(
+                    "error: unknown platform `{name}`; expected one of GenX_IR's {}, an ocloc device name or a docs name",
+                    intel.join(", ")
+                );
+                return Ok(2);
+            }
+        },
+    };
     let mut texts = Vec::new();
     for p in inputs {
         let text =
@@ -374,7 +399,12 @@ fn asm(inputs: &[PathBuf], output: &Path, instructions: bool) -> Result<u8, Stri
         .iter()
         .map(|(name, text)| visa::asm::Source { name, text })
         .collect();
-    let file = match visa::asm::assemble(&sources, visa::asm::Options { instructions }) {
+    let options = visa::asm::Options { instructions };
+    let assembled = match target {
+        Some(p) => visa::asm::assemble_for(&sources, options, p),
+        None => visa::asm::assemble(&sources, options),
+    };
+    let file = match assembled {
         Ok(f) => f,
         Err(diags) => {
             eprint!("{}", visa::asm::render(&diags));

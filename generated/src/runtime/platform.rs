@@ -100,12 +100,14 @@ const fn row(
 }
 
 impl IntelPlatform {
-    /// Finds a platform by GenX_IR name or ocloc device name, case-insensitively.
+    /// Finds a platform by GenX_IR name, ocloc device name or the docs' name of its
+    /// generation (`XEHP` is XeHP_SDV, `PVC_XT` PVCXT), case-insensitively.
     pub fn find(name: &str) -> Option<&'static IntelPlatform> {
-        INTEL_PLATFORMS.iter().find(|p| {
-            p.name.eq_ignore_ascii_case(name)
-                || p.ocloc.iter().any(|o| o.eq_ignore_ascii_case(name))
-        })
+        let is = |s: &str| s.eq_ignore_ascii_case(name);
+        INTEL_PLATFORMS
+            .iter()
+            .find(|p| is(p.name) || p.ocloc.iter().any(|o| is(o)))
+            .or_else(|| INTEL_PLATFORMS.iter().find(|p| p.docs.is_some_and(is)))
     }
 
     /// The platform of an object file's `gen_platform` code; 13 is DG2 (MTL shares it, and
@@ -228,7 +230,12 @@ mod tests {
         assert_eq!(IntelPlatform::find("PVC").map(|p| p.name), Some("PVC"));
         assert_eq!(IntelPlatform::find("pvc-sdv").map(|p| p.name), Some("PVC"));
         assert_eq!(IntelPlatform::find("Skl").map(|p| p.gen_platform), Some(5));
-        assert_eq!(IntelPlatform::find("xehp"), None);
+        assert_eq!(
+            IntelPlatform::find("xehp").map(|p| p.name),
+            Some("XeHP_SDV")
+        );
+        assert_eq!(IntelPlatform::find("pvc_xt").map(|p| p.name), Some("PVCXT"));
+        assert_eq!(IntelPlatform::find("pre-ICLLP"), None);
         assert_eq!("nope".parse::<Platform>(), Err(UnknownPlatform));
         // The object file's codes (erratum 4_visa_header-04): 13 is DG2, and MTL shares it.
         assert_eq!(

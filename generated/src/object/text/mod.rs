@@ -52,6 +52,8 @@ pub struct Problem {
 /// What a kernel and a function share for printing, plus the kernel's inputs.
 pub(crate) struct View<'a> {
     pub is_kernel: bool,
+    /// Bytes per register of the file's platform (its first GEN binary's `gen_platform`).
+    pub grf_bytes: Option<u32>,
     pub string_pool: &'a [Vec<u8>],
     pub name_index: u32,
     pub var_info: &'a [VarInfo],
@@ -89,6 +91,18 @@ fn print_view(file: &File, v: &View<'_>, header_name: &[u8]) -> Printed {
     p
 }
 
+/// The register size of the platform the file names (ADDR_ADD's `&V[bytes]`).
+fn grf_bytes(file: &File) -> Option<u32> {
+    let code = file
+        .header
+        .kernel_info
+        .iter()
+        .flat_map(|k| k.gen_binary_info.iter())
+        .next()?
+        .gen_platform;
+    crate::runtime::IntelPlatform::from_gen_platform(u32::from(code)).map(|p| p.grf_bytes)
+}
+
 /// The text of kernel `index` of `file` (Intel's `NAME.visaasm`), `None` past the last kernel.
 pub fn print_kernel(file: &File, index: usize) -> Option<Printed> {
     let k = &file.kernels.get(index)?.data;
@@ -99,6 +113,7 @@ pub fn print_kernel(file: &File, index: usize) -> Option<Printed> {
         .map(|i| i.name.as_slice());
     let v = View {
         is_kernel: true,
+        grf_bytes: grf_bytes(file),
         string_pool: &k.string_pool,
         name_index: k.name_index,
         var_info: &k.var_info,
@@ -125,6 +140,7 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
         .map(|i| i.name.as_slice());
     let v = View {
         is_kernel: false,
+        grf_bytes: grf_bytes(file),
         string_pool: &f.string_pool,
         name_index: f.name_index,
         var_info: &f.var_info,
