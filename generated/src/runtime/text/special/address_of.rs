@@ -126,11 +126,7 @@ mod tests {
             ("&V0060", 4, 64, at(0, 0)),
         ] {
             let names = Sized(element, grf);
-            assert_eq!(
-                parse(&mut Cursor::new(text), &names),
-                Ok(op.clone()),
-                "{text}"
-            );
+            assert_eq!(parse(&mut Cursor::new(text), &names), Ok(op), "{text}");
             let mut s = String::new();
             print(&mut s, &op, &names).unwrap();
             assert_eq!(s, text);
