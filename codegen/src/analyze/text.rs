@@ -107,7 +107,8 @@ pub enum SlotKind {
     Sampler,
     Label,
     Channels,
-    /// A vector source of an instruction whose destination is a raw operand (DPAS's Src2):
+    /// A `vec_operand` source of class `general` of an instruction whose destination is a raw
+    /// operand (DPAS's Src2):
     /// IGC prints a general operand there without its region and reads it as `<1;1,0>`
     /// (`runtime::text::special::regionless`).
     Regionless,
@@ -294,7 +295,7 @@ impl Ctx<'_> {
         };
         let kind = match (s.prints, &fm.ty) {
             (Prints::Vector, FieldType::Vector) if self.address_of(name) => SlotKind::AddressOf,
-            (Prints::Vector, FieldType::Vector) if self.raw_destination() => SlotKind::Regionless,
+            (Prints::Vector, FieldType::Vector) if self.regionless(name) => SlotKind::Regionless,
             (Prints::Vector, FieldType::Vector) => SlotKind::Vector,
             (Prints::Raw, FieldType::Raw) => SlotKind::Raw,
             (Prints::ExecSize, _) if scalar => match self.element_count(name) {
@@ -353,12 +354,25 @@ impl Ctx<'_> {
         (!standard).then_some(SlotKind::ElementCount { hi: b.hi, counts })
     }
 
-    /// The instruction's `Dst` is a raw operand (DPAS).
-    fn raw_destination(&self) -> bool {
-        self.inst
+    /// A `vec_operand` of class `general` only, in an instruction whose `Dst` is a raw
+    /// operand (DPAS's Src2; the `scalar` offsets of OWORD_LD and the like print regions).
+    fn regionless(&self, field: &str) -> bool {
+        let general_vector = self
+            .doc
             .fields
-            .get("Dst")
-            .is_some_and(|d| d.ty == FieldType::Raw)
+            .iter()
+            .any(|f| f.name == field && f.ty == "vec_operand")
+            && self
+                .inst
+                .fields
+                .get(field)
+                .is_some_and(|f| f.classes == ["general"]);
+        general_vector
+            && self
+                .inst
+                .fields
+                .get("Dst")
+                .is_some_and(|d| d.ty == FieldType::Raw)
     }
 
     /// `Src0` of an instruction whose `Dst` is only of class `address` (ADDR_ADD).

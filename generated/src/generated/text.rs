@@ -8,8 +8,8 @@ use crate::runtime::text::instruction::{
 use crate::runtime::text::{
     is_saturated, parse_exec_count, parse_exec_size, parse_predicate_prefix, parse_raw,
     parse_state_name, parse_vector, print_exec_count, print_exec_size,
-    print_predicate_prefix, print_raw, print_state_name, print_vector, special, Cursor,
-    Names, ParseError, PrintError,
+    print_predicate_prefix, print_raw, print_state_name, print_vector, Cursor, Names,
+    ParseError, PrintError,
 };
 use crate::runtime::{Encode, PredicateControl, StateClass};
 use crate::runtime::ExecSize as ExecWord;
@@ -563,7 +563,7 @@ fn print_gather_scaled_0(
         names,
     );
     out.push(' ');
-    special::regionless::print(out, &i.offset, names)?;
+    print_vector(out, &i.offset, names)?;
     out.push(' ');
     print_raw(out, i.element_offset, names)?;
     out.push(' ');
@@ -602,7 +602,7 @@ fn parse_gather_scaled_0<'a>(
     }
     f_surface |= u64::from(id);
     operand_space(&mut c)?;
-    let f_offset = special::regionless::parse(&mut c, names)?;
+    let f_offset = parse_vector(&mut c, names)?;
     operand_space(&mut c)?;
     let f_element_offset = parse_raw(&mut c, names)?;
     operand_space(&mut c)?;

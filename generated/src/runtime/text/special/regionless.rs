@@ -2,7 +2,8 @@
 //! V546.0 %null.0 V111.0 V119(0,0)` (IGC's DPAS printer shows no region for it, and its parser
 //! stores `<1;1,0>`, region word 0x0122: `intel-isa asm` of that line on PVC and DG2 writes
 //! `... 22 01` for Src2, and Intel prints the same line back). The text emitter uses it for a
-//! vector source of an instruction whose destination is a raw operand.
+//! `vec_operand` source of class `general` of an instruction whose destination is a raw
+//! operand (DPAS's Src2 only; the `scalar` offsets of OWORD_LD and the like print regions).
 
 use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::names::Names;
