@@ -146,35 +146,8 @@ fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box
         let end = text[start..].find('\n').map_or(text.len(), |e| start + e);
         at(start, end)
     };
-    match against(&patch, &before) {
-        Against::Applies => {}
-        Against::Obsolete => {
-            return Err(Box::new(
-                Diagnostic::new(
-                    Code::ObsoleteErratum,
-                    name,
-                    hunk_at(0),
-                    format!(
-                        "the erratum is obsolete: `{doc}` already says what it says (upstream made the correction); it is not applied"
-                    ),
-                )
-                .expected("drop the erratum"),
-            ))
-        }
-        Against::Stale { hunk, what, notes } => {
-            let mut d = Diagnostic::new(
-                Code::StaleErratum,
-                name,
-                hunk_at(hunk),
-                format!(
-                    "the erratum no longer applies to `{doc}`: hunk {} {what} (it changed upstream); it is not applied",
-                    hunk + 1
-                ),
-            )
-            .expected("review the doc: drop the erratum if upstream fixed it, or redo its diff");
-            d.notes = notes;
-            return Err(Box::new(d));
-        }
+    if let Some(d) = not_applied(name, &doc, against(&patch, &before), hunk_at) {
+        return Err(d);
     }
     let after = patched(&patch, &before);
     let (removed, added) = count_changes(&patch);
@@ -336,6 +309,43 @@ fn against(patch: &diffy::Patch<'_, str>, text: &str) -> Against {
         };
     }
     Against::Applies
+}
+
+/// Why an erratum is not applied (obsolete or stale), at the hunk `hunk_at` gives the span of;
+/// `None` when it applies.
+fn not_applied(
+    name: &str,
+    doc: &str,
+    against: Against,
+    hunk_at: impl Fn(usize) -> Span,
+) -> Option<Box<Diagnostic>> {
+    let d = match against {
+        Against::Applies => return None,
+        Against::Obsolete => Diagnostic::new(
+            Code::ObsoleteErratum,
+            name,
+            hunk_at(0),
+            format!(
+                "the erratum is obsolete: `{doc}` already says what it says (upstream made the correction); it is not applied"
+            ),
+        )
+        .expected("drop the erratum"),
+        Against::Stale { hunk, what, notes } => {
+            let mut d = Diagnostic::new(
+                Code::StaleErratum,
+                name,
+                hunk_at(hunk),
+                format!(
+                    "the erratum no longer applies to `{doc}`: hunk {} {what} (it changed upstream); it is not applied",
+                    hunk + 1
+                ),
+            )
+            .expected("review the doc: drop the erratum if upstream fixed it, or redo its diff");
+            d.notes = notes;
+            d
+        }
+    };
+    Some(Box::new(d))
 }
 
 fn bad(file: &str, span: Span, message: &str, expected: &str) -> Box<Diagnostic> {

@@ -117,6 +117,23 @@ fn benches(c: &mut Criterion) {
             n
         })
     });
+    // What `visa check` does with a file: read it, then validate every routine.
+    let platform = visa::Platform::ALL
+        .iter()
+        .copied()
+        .find(|p| matches!(p.name(), "XEHP" | "DG2"))
+        .unwrap_or(visa::Platform::ALL[0]);
+    g.bench_function("check", |b| {
+        b.iter(|| {
+            let mut failures = 0;
+            for (_, bytes) in &files {
+                if let Ok(f) = File::parse(std::hint::black_box(bytes)) {
+                    failures += f.validate(platform).len();
+                }
+            }
+            failures
+        })
+    });
     g.throughput(Throughput::Bytes(text_bytes as u64));
     g.bench_function("print", |b| {
         b.iter(|| {

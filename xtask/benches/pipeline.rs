@@ -1,6 +1,7 @@
 //! Generator speed: parse + schema of the whole shared corpus, and a full regen of it into a
 //! temp dir (parse, analyse, emit, format, compare, write), and the no-op rerun of the
-//! `xtask regen` process (stamp matches, nothing parsed or written).
+//! `xtask regen` process (stamp matches, nothing parsed or written), and the regen process
+//! after one doc changed (render cache warm: only what the doc reaches is rendered).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::path::PathBuf;
@@ -180,9 +181,68 @@ fn benches(c: &mut Criterion) {
     });
 }
 
+/// The regen process after one doc of the current family changed since the last regen into
+/// the same crate: each run flips one value's meaning in `OWORD_ST.md` (its module, page,
+/// snapshot and the items of shared files that quote it change), as a spec edit does.
+fn one_doc_changed(c: &mut Criterion) {
+    let (Some(corpus), Some(errata)) = (
+        shared("visa-docs/current/instructions"),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/errata/current")),
+    ) else {
+        eprintln!("skipped: ../shared/visa-docs is absent");
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("instructions");
+    std::fs::create_dir_all(&spec).expect("spec dir");
+    for e in std::fs::read_dir(&corpus).expect("corpus").flatten() {
+        if e.path().is_file() {
+            std::fs::copy(e.path(), spec.join(e.file_name())).expect("copy");
+        }
+    }
+    let doc = spec.join("OWORD_ST.md");
+    let original = std::fs::read_to_string(&doc).expect("OWORD_ST.md");
+    let (from, to) = ("8 owords", "8 owords, edited");
+    assert!(original.contains(from));
+    let edited = original.replacen(from, to, 1);
+    let out = dir.path().join("visa");
+    let regen = || {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .arg("regen")
+            .arg("--spec")
+            .arg(&spec)
+            .arg("--errata")
+            .arg(&errata)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("xtask runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o
+    };
+    regen();
+    let mut flip = false;
+    c.bench_function("regen_corpus_one_doc_changed", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                flip = !flip;
+                let text = if flip { &edited } else { &original };
+                std::fs::write(&doc, text).expect("doc written");
+                let start = Instant::now();
+                let o = regen();
+                total += start.elapsed();
+                // Only what the doc reaches is written.
+                assert!(String::from_utf8_lossy(&o.stderr).contains(" written, "));
+            }
+            total
+        })
+    });
+}
+
 criterion_group! {
     name = pipeline;
     config = Criterion::default().sample_size(20);
-    targets = benches
+    targets = benches, one_doc_changed
 }
 criterion_main!(pipeline);

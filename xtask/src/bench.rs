@@ -123,7 +123,7 @@ pub(crate) struct Codec {
     pub(crate) variants: Vec<Variant>,
     pub(crate) dg2: Option<Stream>,
     pub(crate) stats: serde_json::Value,
-    pub(crate) files: Option<(serde_json::Value, [Estimate; 4])>,
+    pub(crate) files: Option<(serde_json::Value, [Estimate; 5])>,
 }
 
 fn stream(crit: &Path, group: &str, stats: &serde_json::Value) -> Option<Stream> {
@@ -233,7 +233,16 @@ fn codec_run(label: &'static str, manifest: &Path, target: &Path) -> Result<Code
     let dg2 = stream(&crit, "dg2", &stats["dg2"]);
     let files = json("files.json").and_then(|f| {
         let get = |id: &str| read_estimate(&crit, &format!("files/{id}"));
-        Some((f, [get("parse")?, get("dis")?, get("print")?, get("asm")?]))
+        Some((
+            f,
+            [
+                get("parse")?,
+                get("dis")?,
+                get("print")?,
+                get("asm")?,
+                get("check")?,
+            ],
+        ))
     });
     Ok(Codec {
         label,
@@ -259,7 +268,17 @@ pub fn bench() -> u8 {
     }
 }
 
-fn bench_inner() -> Result<PathBuf, String> {
+/// What the pipeline bench measured.
+struct Pipeline {
+    parse: Estimate,
+    first: Estimate,
+    noop: Estimate,
+    one_doc: Option<Estimate>,
+    regen: Option<RegenStages>,
+}
+
+/// 1. Generator speed: the criterion bench `pipeline` of this crate.
+fn pipeline() -> Result<Pipeline, String> {
     let root = workspace_root();
     let work = root.join("target/xtask-bench");
     let corpus = shared_dir().join("visa-docs/current/instructions");
@@ -269,7 +288,6 @@ fn bench_inner() -> Result<PathBuf, String> {
             corpus.display()
         ));
     }
-    // 1. Generator speed.
     let pipeline_target = work.join("pipeline-target");
     run(cargo()
         .args(["bench", "-p", "xtask", "--bench", "pipeline"])
@@ -278,13 +296,66 @@ fn bench_inner() -> Result<PathBuf, String> {
         .env("CARGO_TARGET_DIR", &pipeline_target))?;
     let crit = pipeline_target.join("criterion");
     let get = |id: &str| read_estimate(&crit, id).ok_or(format!("no criterion estimate for {id}"));
-    let parse = get("parse_corpus_all")?;
-    let first = get("regen_corpus_first_run")?;
-    let noop = get("regen_corpus_noop_rerun")?;
-    let regen = std::fs::read_to_string(pipeline_target.join("visa-bench/regen-stages.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .and_then(|v| regen_stages(&v));
+    Ok(Pipeline {
+        parse: get("parse_corpus_all")?,
+        first: get("regen_corpus_first_run")?,
+        noop: get("regen_corpus_noop_rerun")?,
+        one_doc: read_estimate(&crit, "regen_corpus_one_doc_changed"),
+        regen: std::fs::read_to_string(pipeline_target.join("visa-bench/regen-stages.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .and_then(|v| regen_stages(&v)),
+    })
+}
+
+/// `cargo xtask bench --pipeline`: only the generator bench, whose section of BENCHMARKS.md
+/// it rewrites (the codec and build sections stay as the last full bench wrote them).
+pub fn bench_pipeline() -> u8 {
+    let run = || -> Result<PathBuf, String> {
+        let p = pipeline()?;
+        let section = crate::bench_report::generator(&crate::bench_report::Figures {
+            date: today(),
+            machine: machine(),
+            parse: p.parse,
+            first: p.first,
+            noop: p.noop,
+            one_doc: p.one_doc,
+            regen: p.regen.as_ref(),
+            codecs: &[],
+            builds: &[],
+        });
+        let path = workspace_root().join("BENCHMARKS.md");
+        let existing = std::fs::read_to_string(&path).unwrap_or_default();
+        let md = crate::bench_report::splice_generator(&existing, &section, &today()).ok_or(
+            "BENCHMARKS.md has no `## Generator` section: run the full `cargo xtask bench`",
+        )?;
+        std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(path)
+    };
+    match run() {
+        Ok(path) => {
+            eprintln!("bench: rewrote the generator section of {}", path.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
+fn bench_inner() -> Result<PathBuf, String> {
+    let root = workspace_root();
+    let work = root.join("target/xtask-bench");
+    let corpus = shared_dir().join("visa-docs/current/instructions");
+    // 1. Generator speed.
+    let Pipeline {
+        parse,
+        first,
+        noop,
+        one_doc,
+        regen,
+    } = pipeline()?;
 
     // 2. Codec throughput and allocations, on the spec crate and the full-corpus crate.
     let spec_crate = work.join("visa-spec");
@@ -330,6 +401,7 @@ fn bench_inner() -> Result<PathBuf, String> {
         parse,
         first,
         noop,
+        one_doc,
         regen: regen.as_ref(),
         codecs: &codecs,
         builds: &builds,

@@ -2,6 +2,7 @@
 //!
 //! - `regen [--spec DIR] [--out DIR] [--check]`: regenerate the `visa` crate and its docs;
 //! - `schema [--spec DIR]`: print the schema of the docs as JSON (`../shared/schema-contract.md`);
+//! - `diff OLD NEW [--json]`: what changed between two doc sets, for the crate's users;
 //! - `bench`: run the benchmarks and write `BENCHMARKS.md`.
 //!
 //! Exit status: 0 success, 1 the docs have errors or generated files are stale, 2 usage error
@@ -56,8 +57,37 @@ enum Command {
         #[arg(long)]
         timings: bool,
     },
+    /// Say what changed between two doc sets for the generated crate's users (writes nothing).
+    Diff {
+        /// The old spec directory.
+        old: PathBuf,
+        /// The new spec directory.
+        new: PathBuf,
+        /// Errata for both sides (default: each spec directory's own `errata/`).
+        #[arg(long)]
+        errata: Option<PathBuf>,
+        /// Errata for the old side only.
+        #[arg(long, conflicts_with = "errata")]
+        old_errata: Option<PathBuf>,
+        /// Errata for the new side only.
+        #[arg(long, conflicts_with = "errata")]
+        new_errata: Option<PathBuf>,
+        /// Apply no errata on either side.
+        #[arg(long, conflicts_with_all = ["errata", "old_errata", "new_errata"])]
+        no_errata: bool,
+        /// Print `{"breaking": bool, "changes": [{"doc", "what", "breaking", "kind"}]}`.
+        #[arg(long)]
+        json: bool,
+        /// Turn every warning of either doc set into an error.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
     /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
-    Bench,
+    Bench {
+        /// Run only the generator benches and rewrite only their section of BENCHMARKS.md.
+        #[arg(long)]
+        pipeline: bool,
+    },
 }
 
 /// What a run reads: the docs, their errata, the spec directory's configuration.
@@ -154,7 +184,29 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             }
             code
         }
-        Command::Bench => bench::bench(),
+        Command::Diff {
+            old,
+            new,
+            errata,
+            old_errata,
+            new_errata,
+            no_errata,
+            json,
+            deny_warnings,
+        } => {
+            let side = |spec: PathBuf, own: Option<PathBuf>| InputArgs {
+                spec: Some(spec),
+                chapters: None,
+                errata: own.or_else(|| errata.clone()),
+                no_errata,
+                config: None,
+                verbose: false,
+                deny_warnings,
+            };
+            diff(side(old, old_errata), side(new, new_errata), json)
+        }
+        Command::Bench { pipeline: false } => bench::bench(),
+        Command::Bench { pipeline: true } => bench::bench_pipeline(),
     };
     ExitCode::from(code)
 }
@@ -319,6 +371,91 @@ fn schema(input: &Input) -> u8 {
     }
 }
 
+/// The view of one side of a diff, or its exit status after printing why not.
+fn api_side(args: InputArgs) -> Result<codegen::diff::view::Api, u8> {
+    let input = load(args)?;
+    match codegen::api_of(&input.docs, &input.errata) {
+        Ok((api, mut diags)) => {
+            if input.deny_warnings {
+                codegen::config::deny_warnings(&mut diags, &input.config);
+            }
+            let failed = diags.iter().any(Diagnostic::is_error);
+            report(diags, &input);
+            if failed {
+                eprintln!(
+                    "error: warnings in {} are errors (--deny-warnings)",
+                    input.spec.display()
+                );
+                return Err(EXIT_FAILURE);
+            }
+            Ok(api)
+        }
+        Err(diags) => {
+            report(diags, &input);
+            eprintln!("error: the docs of {} have errors", input.spec.display());
+            Err(EXIT_FAILURE)
+        }
+    }
+}
+
+/// `cargo xtask diff OLD NEW`: the report on stdout (human or JSON).
+fn diff(old: InputArgs, new: InputArgs, json: bool) -> u8 {
+    let old = match api_side(old) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let new = match api_side(new) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let report = codegen::diff::compare(&old, &new);
+    if json {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.human());
+    }
+    0
+}
+
+/// What changed since the last regen into `out`, from the snapshot it left there, as regen
+/// prints it; `None` when there is none (the first regen, or an output written before
+/// snapshots).
+pub fn changes_since_last_regen(out: &Path, api: &codegen::diff::view::Api) -> Option<String> {
+    let text = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)).ok()?;
+    let Some(old) = codegen::diff::read_snapshot(&text) else {
+        return Some(format!(
+            "note: {} is not a snapshot this generator reads; no summary of what changed\n",
+            codegen::diff::SNAPSHOT
+        ));
+    };
+    let report = codegen::diff::compare(&old, api);
+    Some(format!(
+        "what changed since the last regen: {}",
+        report.human()
+    ))
+}
+
+/// `cargo xtask diff OLD NEW` (each side with its own errata directory when it has one), for
+/// callers in Rust.
+pub fn diff_dirs(old: &Path, new: &Path) -> Result<codegen::diff::Report, u8> {
+    Ok(codegen::diff::compare(&api_of_dir(old)?, &api_of_dir(new)?))
+}
+
+/// The view of the crate regen would generate from `spec` (read as regen reads it: chapters,
+/// errata and `regen.toml` of the spec directory), or the exit status after printing why not.
+pub fn api_of_dir(spec: &Path) -> Result<codegen::diff::view::Api, u8> {
+    let args = InputArgs {
+        spec: Some(spec.to_path_buf()),
+        chapters: None,
+        errata: None,
+        no_errata: false,
+        config: None,
+        verbose: false,
+        deny_warnings: false,
+    };
+    api_side(args)
+}
+
 /// How headers name a directory, without machine paths: relative to the workspace when inside
 /// it, else by its own name. So two regens of the same docs into two places agree byte for byte.
 fn dir_label(dir: &Path) -> String {
@@ -410,8 +547,12 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             return 0;
         }
     }
-    let generated = codegen::timings::time("generate (wall)", || {
-        codegen::generate_corrected(&input.docs, &input.errata, &opts)
+    // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
+    let memo = std::fs::read(out.join(stamp::CACHE)).unwrap_or_default();
+    let (generated, memo) = codegen::emit::cache::with(&memo, stamp::GENERATOR, || {
+        codegen::timings::time("generate (wall)", || {
+            codegen::generate_corrected(&input.docs, &input.errata, &opts)
+        })
     });
     let generated = match generated {
         Ok(mut g) if input.deny_warnings => {
@@ -439,6 +580,11 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     };
     report(generated.diagnostics.clone(), input);
     report_errata(&generated.errata);
+    if !check {
+        if let Some(summary) = changes_since_last_regen(out, &generated.api) {
+            eprint!("{summary}");
+        }
+    }
     if check {
         return match write::check(out, &generated.files) {
             Ok(stale) if stale.is_empty() => {
@@ -479,6 +625,10 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             });
             if let Err(e) = stamped {
                 eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
+            }
+            let kept = codegen::timings::time("cache: write", || stamp::write_cache(out, &memo));
+            if let Err(e) = kept {
+                eprintln!("note: no render cache written ({e}); the next regen renders every file");
             }
             0
         }

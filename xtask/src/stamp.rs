@@ -15,6 +15,21 @@ use std::time::UNIX_EPOCH;
 /// The stamp's file name in the output directory (ignored by git).
 pub const FILE: &str = ".regen-stamp";
 
+/// The render cache's file name in the output directory (ignored by git): what the last regen
+/// rendered, by a hash of its inputs (`codegen::emit::cache`), so that a regen after a small
+/// change renders only what the change reaches. A cache, never a source: any content gives the
+/// same output.
+pub const CACHE: &str = ".regen-cache";
+
+/// Writes the render cache of a regen into `out`, unless it is unchanged.
+pub fn write_cache(out: &Path, memo: &[u8]) -> std::io::Result<()> {
+    let path = out.join(CACHE);
+    if std::fs::read(&path).is_ok_and(|old| old == memo) {
+        return Ok(());
+    }
+    std::fs::write(path, memo)
+}
+
 /// The generator's identity: a hash of its sources (see `xtask/build.rs`).
 pub const GENERATOR: &str = env!("VISA_GENERATOR_ID");
 

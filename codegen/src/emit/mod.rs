@@ -4,6 +4,7 @@
 //! Each emitter lists its files as jobs (`FileJob`), independent of each other, so [`render`]
 //! renders them on every core; the result is a map keyed by path, whatever the scheduling.
 
+pub mod cache;
 pub mod docs;
 pub mod rust;
 
@@ -13,6 +14,9 @@ use std::collections::BTreeMap;
 pub(crate) struct FileJob<'a> {
     path: String,
     render: Box<dyn Fn() -> String + Sync + 'a>,
+    /// What the file's contents depend on, when the emitter can name it: with a memo
+    /// ([`cache`]), a job whose inputs are unchanged is not rendered again.
+    inputs: Option<Box<dyn Fn() -> String + Sync + 'a>>,
 }
 
 impl<'a> FileJob<'a> {
@@ -20,6 +24,29 @@ impl<'a> FileJob<'a> {
         FileJob {
             path: path.into(),
             render: Box::new(render),
+            inputs: None,
+        }
+    }
+
+    /// A job whose contents are a function of what `inputs` returns (and the generator).
+    pub(crate) fn keyed(
+        path: impl Into<String>,
+        inputs: impl Fn() -> String + Sync + 'a,
+        render: impl Fn() -> String + Sync + 'a,
+    ) -> Self {
+        FileJob {
+            inputs: Some(Box::new(inputs)),
+            ..FileJob::new(path, render)
+        }
+    }
+
+    fn render(&self) -> String {
+        match &self.inputs {
+            Some(inputs) if cache::active() => {
+                let key = cache::key(&["file job", &self.path, &inputs()]);
+                cache::get_or(key, || (self.render)())
+            }
+            _ => (self.render)(),
         }
     }
 }
@@ -53,7 +80,7 @@ pub(crate) fn render_with(
 /// Renders `jobs` on every core, in the order given (costly first), into path → contents.
 pub(crate) fn run(jobs: Vec<FileJob<'_>>) -> BTreeMap<String, String> {
     crate::par::map(&jobs, |j| {
-        let text = crate::timings::time_item("file job", || j.path.clone(), || (j.render)());
+        let text = crate::timings::time_item("file job", || j.path.clone(), || j.render());
         (j.path.clone(), text)
     })
     .into_iter()

@@ -217,6 +217,44 @@ struct DocParser<'a, 'd> {
     src: Source<'a>,
     outline: Outline,
     diags: &'d mut Vec<Diagnostic>,
+    /// The text before the field bullets, once [`Self::fields`] has read them.
+    description: String,
+}
+
+/// The cells of a format table read so far.
+#[derive(Default)]
+struct Cells {
+    /// Field names in order, with their cells' spans.
+    fields: Vec<(String, Span)>,
+    optional: Vec<String>,
+    counted: Vec<Counted>,
+    /// A `...` waiting for the `Item(Count-1)` cell that closes its repetition.
+    ellipsis: Option<Span>,
+}
+
+impl Cells {
+    /// `Item0 | ItemN | Item(Count-1)`: the item cells before `last` (and a pending `...`)
+    /// become the one field `stem`; returns the span of the whole list.
+    fn close_repetition(
+        &mut self,
+        stem: &str,
+        last: Span,
+        span: impl Fn(usize, usize) -> Span,
+    ) -> Span {
+        let mut start = self.ellipsis.take().unwrap_or(last);
+        while let Some((prev, pspan)) = self.fields.last() {
+            if !counted::is_item(prev, stem) {
+                break;
+            }
+            start = *pspan;
+            let prev = prev.clone();
+            self.optional.retain(|o| *o != prev);
+            self.fields.pop();
+        }
+        let list_span = span(start.start, last.end.max(start.start));
+        self.fields.push((stem.to_string(), list_span));
+        list_span
+    }
 }
 
 /// A field bullet being read.
@@ -444,6 +482,8 @@ impl<'a> DocParser<'a, '_> {
         variants
     }
 
+    /// One format table (and the `### CONDITION` before it) → one [`Variant`], with each
+    /// field cell's span. Phases: header width, cells row by row, condition.
     fn table(
         &mut self,
         rows: &[Line<'a>],
@@ -452,135 +492,25 @@ impl<'a> DocParser<'a, '_> {
         sub: Option<&OpcodeDef>,
     ) -> (Variant, Vec<(String, Span)>) {
         let first = rows[0];
-        let header = table::cells(first.text, first.start).len();
-        // The GFM model's header width, to name the cells it would have dropped.
-        let model = self
-            .outline
-            .tables
-            .iter()
-            .find(|(s, _)| *s >= first.start && *s <= first.start + first.text.len())
-            .map_or(header, |t| t.1);
+        let model = self.header_width(first);
         let body = if rows.get(1).is_some_and(|r| table::is_delimiter(r.text)) {
             &rows[2..]
         } else {
             &rows[1..]
         };
-        let mut fields: Vec<(String, Span)> = Vec::new();
-        let mut optional = Vec::new();
-        let mut counted = Vec::new();
-        // A `...` cell waits for the `Item(Count-1)` cell that closes its repetition.
-        let mut ellipsis: Option<Span> = None;
+        let mut cells = Cells::default();
         for row in body {
-            let cells = table::cells(row.text, row.start);
-            if cells.len() > model {
-                if let Some(extra) = cells
-                    .get(model..)
-                    .and_then(|c| c.iter().find(|c| !c.text.is_empty()))
-                {
-                    let span = self.span_at(extra.start, extra.text.len());
-                    let n = cells.len();
-                    self.diag(Code::ExtraCells, span, format!("row has {n} cells but the header has {model}; a Markdown renderer drops `{}`, the generator keeps it", extra.text))
-                        .expected = Some(format!("{n} columns in the header row"));
-                }
-            }
-            for c in cells {
-                if c.text.is_empty() {
-                    continue;
-                }
-                let span = self.span_at(c.start, c.text.len());
-                if let Some(m) = patterns().opcode_cell.captures(c.text) {
-                    let value = m
-                        .get(1)
-                        .and_then(|v| u64::from_str_radix(v.as_str(), 16).ok());
-                    let name = m.get(2).map_or("", |n| n.as_str());
-                    let known = [Some(opcode), sub]
-                        .into_iter()
-                        .flatten()
-                        .any(|o| Some(u64::from(o.value)) == value && o.name == name);
-                    if !known {
-                        self.diag(
-                            Code::OpcodeCellMismatch,
-                            span,
-                            format!("opcode cell `{}` matches no line of `## Opcode`", c.text),
-                        )
-                        .expected = Some(format!("`{:#04x}({})`", opcode.value, opcode.name));
-                    }
-                    continue;
-                }
-                if counted::is_ellipsis(c.text) {
-                    ellipsis = ellipsis.or(Some(span));
-                    continue;
-                }
-                if let Some((stem, count)) = counted::last_item(c.text) {
-                    // `Item0 | ItemN | Item(Count-1)`: the cells become the one field `Item`.
-                    let mut start = ellipsis.take().unwrap_or(span);
-                    while let Some((prev, pspan)) = fields.last() {
-                        if !counted::is_item(prev, stem) {
-                            break;
-                        }
-                        start = *pspan;
-                        let prev = prev.clone();
-                        optional.retain(|o: &String| *o != prev);
-                        fields.pop();
-                    }
-                    let list_span = self.span_at(start.start, span.end.saturating_sub(start.start));
-                    fields.push((stem.to_string(), list_span));
-                    counted.push(Counted {
-                        count: count.to_string(),
-                        fields: vec![stem.to_string()],
-                        kind: CountKind::Repeat,
-                        min: None,
-                        max: None,
-                        range_sentence: None,
-                        skip_sentence: None,
-                        span: list_span,
-                    });
-                    continue;
-                }
-                if let Some(e) = ellipsis.take() {
-                    self.diag(Code::BadCount, e, "`...` stands for left-out items, but no `Item(Count-1)` cell closes the repetition")
-                        .expected = Some("`| Item0 | ... | Item(Count-1) |`, `Count` naming the field that holds the number of items".into());
-                }
-                let (name, opt) = match c
-                    .text
-                    .strip_suffix("\\*")
-                    .or_else(|| c.text.strip_suffix('*'))
-                {
-                    Some(n) => (n.trim(), true),
-                    None => (c.text, false),
-                };
-                if !patterns().identifier.is_match(name) {
-                    self.diag(
-                        Code::UntypedField,
-                        span,
-                        format!("format cell `{}` is not a field name", c.text),
-                    )
-                    .expected =
-                        Some("a field name such as `Exec_size`, optionally marked `\\*`".into());
-                    continue;
-                }
-                if opt {
-                    optional.push(name.to_string());
-                }
-                fields.push((name.to_string(), span));
+            let row_cells = table::cells(row.text, row.start);
+            self.extra_cells(&row_cells, model);
+            for c in row_cells.iter().filter(|c| !c.text.is_empty()) {
+                self.cell(c, &mut cells, opcode, sub);
             }
         }
-        if let Some(e) = ellipsis {
-            self.diag(Code::BadCount, e, "`...` stands for left-out items, but no `Item(Count-1)` cell closes the repetition")
-                .expected = Some("`| Item0 | ... | Item(Count-1) |`, `Count` naming the field that holds the number of items".into());
+        if let Some(e) = cells.ellipsis {
+            self.unclosed_ellipsis(e);
         }
         let span = self.span_at(first.start, first.text.len());
-        let mut selectors = Vec::new();
-        for (text, cspan) in &condition {
-            match selector(text) {
-                Some(s) => selectors.push(s),
-                None => {
-                    let cspan = *cspan;
-                    self.diag(Code::BadCondition, cspan, format!("cannot read condition `{text}`; the variant is kept without it"))
-                        .expected = Some("`Field=value, value`, `Field.sub=value` or `field_operand_type(Field)=TYPE`".into());
-                }
-            }
-        }
+        let selectors = self.selectors(&condition);
         let condition_text = (!condition.is_empty()).then(|| {
             condition
                 .iter()
@@ -591,17 +521,137 @@ impl<'a> DocParser<'a, '_> {
         (
             Variant {
                 condition: condition_text,
-                fields: fields.iter().map(|f| f.0.clone()).collect(),
+                fields: cells.fields.iter().map(|f| f.0.clone()).collect(),
                 selectors,
-                optional_fields: optional,
-                counted,
+                optional_fields: cells.optional,
+                counted: cells.counted,
                 span,
             },
-            fields,
+            cells.fields,
         )
     }
 
-    /// Field bullets: from the first one after the opcode to the next heading.
+    /// The GFM model's header width of the table starting at `first`, to name the cells a
+    /// renderer would drop.
+    fn header_width(&self, first: Line<'_>) -> usize {
+        let header = table::cells(first.text, first.start).len();
+        self.outline
+            .tables
+            .iter()
+            .find(|(s, _)| *s >= first.start && *s <= first.start + first.text.len())
+            .map_or(header, |t| t.1)
+    }
+
+    /// A row wider than the header: V0112 at the first extra cell with text.
+    fn extra_cells(&mut self, cells: &[table::Cell<'_>], model: usize) {
+        let Some(extra) = cells
+            .get(model..)
+            .and_then(|c| c.iter().find(|c| !c.text.is_empty()))
+        else {
+            return;
+        };
+        let span = self.span_at(extra.start, extra.text.len());
+        let n = cells.len();
+        self.diag(Code::ExtraCells, span, format!("row has {n} cells but the header has {model}; a Markdown renderer drops `{}`, the generator keeps it", extra.text))
+            .expected = Some(format!("{n} columns in the header row"));
+    }
+
+    /// One non-empty cell: the opcode, a `...`, the `Item(Count-1)` closing a repetition, or
+    /// a field name (`\*` marks it optional).
+    fn cell(
+        &mut self,
+        c: &table::Cell<'_>,
+        cells: &mut Cells,
+        opcode: &OpcodeDef,
+        sub: Option<&OpcodeDef>,
+    ) {
+        let span = self.span_at(c.start, c.text.len());
+        if let Some(m) = patterns().opcode_cell.captures(c.text) {
+            let value = m
+                .get(1)
+                .and_then(|v| u64::from_str_radix(v.as_str(), 16).ok());
+            let name = m.get(2).map_or("", |n| n.as_str());
+            let known = [Some(opcode), sub]
+                .into_iter()
+                .flatten()
+                .any(|o| Some(u64::from(o.value)) == value && o.name == name);
+            if !known {
+                self.diag(
+                    Code::OpcodeCellMismatch,
+                    span,
+                    format!("opcode cell `{}` matches no line of `## Opcode`", c.text),
+                )
+                .expected = Some(format!("`{:#04x}({})`", opcode.value, opcode.name));
+            }
+            return;
+        }
+        if counted::is_ellipsis(c.text) {
+            cells.ellipsis = cells.ellipsis.or(Some(span));
+            return;
+        }
+        if let Some((stem, count)) = counted::last_item(c.text) {
+            let list_span = cells.close_repetition(stem, span, |s, e| self.src.span(s, e));
+            cells.counted.push(Counted {
+                count: count.to_string(),
+                fields: vec![stem.to_string()],
+                kind: CountKind::Repeat,
+                min: None,
+                max: None,
+                range_sentence: None,
+                skip_sentence: None,
+                span: list_span,
+            });
+            return;
+        }
+        if let Some(e) = cells.ellipsis.take() {
+            self.unclosed_ellipsis(e);
+        }
+        let (name, opt) = match c
+            .text
+            .strip_suffix("\\*")
+            .or_else(|| c.text.strip_suffix('*'))
+        {
+            Some(n) => (n.trim(), true),
+            None => (c.text, false),
+        };
+        if !patterns().identifier.is_match(name) {
+            self.diag(
+                Code::UntypedField,
+                span,
+                format!("format cell `{}` is not a field name", c.text),
+            )
+            .expected = Some("a field name such as `Exec_size`, optionally marked `\\*`".into());
+            return;
+        }
+        if opt {
+            cells.optional.push(name.to_string());
+        }
+        cells.fields.push((name.to_string(), span));
+    }
+
+    fn unclosed_ellipsis(&mut self, at: Span) {
+        self.diag(Code::BadCount, at, "`...` stands for left-out items, but no `Item(Count-1)` cell closes the repetition")
+            .expected = Some("`| Item0 | ... | Item(Count-1) |`, `Count` naming the field that holds the number of items".into());
+    }
+
+    /// The selectors of a `### CONDITION`; one that cannot be read is V0121 and left out.
+    fn selectors(&mut self, condition: &[(String, Span)]) -> Vec<Selector> {
+        let mut selectors = Vec::new();
+        for (text, cspan) in condition {
+            match selector(text) {
+                Some(s) => selectors.push(s),
+                None => {
+                    self.diag(Code::BadCondition, *cspan, format!("cannot read condition `{text}`; the variant is kept without it"))
+                        .expected = Some("`Field=value, value`, `Field.sub=value` or `field_operand_type(Field)=TYPE`".into());
+                }
+            }
+        }
+        selectors
+    }
+
+    /// Field bullets: from the first one after the opcode to the next heading. Text before
+    /// the first bullet is the description. Phases: the section's lines, then each line as a
+    /// new bullet ([`Self::bullet`]) or a detail of the last one ([`Self::detail`]).
     fn bullets(&mut self, table_fields: &BTreeSet<String>) -> (Vec<Bullet>, String) {
         let (start, end) = match self.heading(2, "Description") {
             Some(h) => {
@@ -616,172 +666,179 @@ impl<'a> DocParser<'a, '_> {
             }
             None => (0, 0),
         };
-        let lines = self.src.lines(start, end);
         let mut in_fence = false;
         let mut bullets: Vec<Bullet> = Vec::new();
         let mut description: Vec<&str> = Vec::new();
-        for l in lines {
-            if is_fence(l.text) {
-                in_fence = !in_fence;
+        for l in self.src.lines(start, end) {
+            if is_fence(l.text) || in_fence {
+                in_fence ^= is_fence(l.text);
                 if bullets.is_empty() {
                     description.push(l.text);
                 }
                 continue;
             }
-            if in_fence {
-                if bullets.is_empty() {
-                    description.push(l.text);
-                }
+            let prev = bullets.last().map(|b| b.name.as_str()).unwrap_or_default();
+            if let Some(b) = self.bullet(l, prev, table_fields) {
+                bullets.push(b);
                 continue;
             }
-            if let Some(c) = patterns().field_bullet.captures(l.text) {
-                let indent = c.get(1).map_or(0, |m| m.as_str().len());
-                let name = c.get(2).map_or("", |m| m.as_str()).to_string();
-                let ty = c
-                    .get(3)
-                    .map_or("", |m| m.as_str())
-                    .trim()
-                    .to_ascii_lowercase();
-                let rest = c.get(4).map_or("", |m| m.as_str()).trim().to_string();
-                let span = self.span_at(l.start + indent, l.text.len() - indent);
-                if indent >= 2 {
-                    let prev = bullets.last().map(|b| b.name.clone()).unwrap_or_default();
-                    self.diag(Code::MisindentedBullet, span, format!("field bullet `{name}` is indented {indent} columns, as if nested under `{prev}`; read as a field of its own"))
-                        .expected = Some("`- **Name(type):**` at the start of the line".into());
-                }
-                bullets.push(Bullet {
-                    name,
-                    ty,
-                    span,
-                    description: if rest.is_empty() { vec![] } else { vec![rest] },
-                    bitfields: vec![],
-                    values: vec![],
-                    table_rows: vec![],
-                });
-                continue;
-            }
-            if let Some(c) = patterns().untyped_bullet.captures(l.text) {
-                // `**Name:**` naming a table field at the field level: a bullet without a type.
-                let indent = c.get(1).map_or(0, |m| m.as_str().len());
-                let name = c.get(2).map_or("", |m| m.as_str()).to_string();
-                if indent < 2 && table_fields.contains(&name) {
-                    let span = self.span_at(l.start + indent, l.text.len() - indent);
-                    let rest = c.get(3).map_or("", |m| m.as_str()).trim().to_string();
-                    bullets.push(Bullet {
-                        name,
-                        ty: String::new(),
-                        span,
-                        description: vec![rest],
-                        bitfields: vec![],
-                        values: vec![],
-                        table_rows: vec![],
-                    });
-                    continue;
-                }
-            }
-            let Some(b) = bullets.last_mut() else {
-                description.push(l.text);
-                continue;
-            };
-            let indent = indent_of(l.text);
-            if let Some(c) = patterns().bit_range.captures(l.text) {
-                let hi = c
-                    .get(3)
-                    .and_then(|m| m.as_str().parse::<u32>().ok())
-                    .unwrap_or(u32::MAX);
-                let lo = c
-                    .get(4)
-                    .and_then(|m| m.as_str().parse::<u32>().ok())
-                    .unwrap_or(hi);
-                let span = self.span_at(l.start, l.text.len());
-                if hi < lo || hi > 63 {
-                    self.diags.push(
-                        Diagnostic::new(
-                            Code::BadBitRange,
-                            self.src.name,
-                            span,
-                            format!(
-                                "bit range `[{hi}..{lo}]` of `{}` is not a range of bits 63..0",
-                                b.name
-                            ),
-                        )
-                        .expected("`Bit[hi..lo]` with 63 >= hi >= lo"),
-                    );
-                    continue;
-                }
-                b.bitfields.push((
-                    indent,
-                    BitField {
-                        hi: hi as u8,
-                        lo: lo as u8,
-                        summary: c.get(5).map_or("", |m| m.as_str()).trim().to_string(),
-                        values: vec![],
-                        platform: c.get(2).map(|m| m.as_str().trim().to_string()),
-                        span,
-                    },
-                ));
-                continue;
-            }
-            if let Some(c) = patterns().value.captures(l.text) {
-                let span = self.span_at(l.start, l.text.len());
-                let Some(value) = c.get(3).and_then(|m| parse_number(m.as_str())) else {
-                    self.diags.push(
-                        Diagnostic::new(
-                            Code::BadValue,
-                            self.src.name,
-                            span,
-                            "enumerated value does not fit in 64 bits",
-                        )
-                        .expected("a value of at most 64 bits"),
-                    );
-                    continue;
-                };
-                let v = EnumValue {
-                    value,
-                    meaning: c.get(4).map_or("", |m| m.as_str()).trim().to_string(),
-                    platform: c.get(2).map(|m| m.as_str().trim().to_string()),
-                    span,
-                };
-                match b.bitfields.last_mut() {
-                    Some((bit_indent, bf)) if indent > *bit_indent => {
-                        let width = u32::from(bf.hi - bf.lo) + 1;
-                        if width < 64 && value >> width != 0 {
-                            self.diags.push(
-                                Diagnostic::new(
-                                    Code::BadValue,
-                                    self.src.name,
-                                    span,
-                                    format!(
-                                        "value {value:#x} does not fit bit range [{}..{}] of `{}`",
-                                        bf.hi, bf.lo, b.name
-                                    ),
-                                )
-                                .expected(format!("a value below {}", 1u64 << width)),
-                            );
-                            continue;
-                        }
-                        bf.values.push(v);
-                    }
-                    _ => b.values.push(v),
-                }
-                continue;
-            }
-            if table::is_row(l.text) {
-                b.table_rows.push((l.start, l.text.to_string()));
-                continue;
-            }
-            let t = l.text.trim();
-            if t.is_empty() {
-                continue;
-            }
-            match b.bitfields.last_mut() {
-                Some((bit_indent, bf)) if indent > *bit_indent && bf.values.is_empty() => {
-                    bf.summary = format!("{} {t}", bf.summary).trim().to_string();
-                }
-                _ => b.description.push(t.to_string()),
+            match bullets.last_mut() {
+                Some(b) => self.detail(b, l),
+                None => description.push(l.text),
             }
         }
         (bullets, prose(&description))
+    }
+
+    /// A line that starts a field bullet: `- **Name(type):** ...`, or `- **Name:** ...` naming
+    /// a field of the tables at the field level (a bullet without a type).
+    fn bullet(
+        &mut self,
+        l: Line<'_>,
+        prev: &str,
+        table_fields: &BTreeSet<String>,
+    ) -> Option<Bullet> {
+        let new = |name: String, ty: String, span: Span, rest: String| Bullet {
+            name,
+            ty,
+            span,
+            description: if rest.is_empty() { vec![] } else { vec![rest] },
+            bitfields: vec![],
+            values: vec![],
+            table_rows: vec![],
+        };
+        if let Some(c) = patterns().field_bullet.captures(l.text) {
+            let indent = c.get(1).map_or(0, |m| m.as_str().len());
+            let name = c.get(2).map_or("", |m| m.as_str()).to_string();
+            let ty = c
+                .get(3)
+                .map_or("", |m| m.as_str())
+                .trim()
+                .to_ascii_lowercase();
+            let rest = c.get(4).map_or("", |m| m.as_str()).trim().to_string();
+            let span = self.span_at(l.start + indent, l.text.len() - indent);
+            if indent >= 2 {
+                self.diag(Code::MisindentedBullet, span, format!("field bullet `{name}` is indented {indent} columns, as if nested under `{prev}`; read as a field of its own"))
+                    .expected = Some("`- **Name(type):**` at the start of the line".into());
+            }
+            return Some(new(name, ty, span, rest));
+        }
+        let c = patterns().untyped_bullet.captures(l.text)?;
+        let indent = c.get(1).map_or(0, |m| m.as_str().len());
+        let name = c.get(2).map_or("", |m| m.as_str()).to_string();
+        if indent >= 2 || !table_fields.contains(&name) {
+            return None;
+        }
+        let span = self.span_at(l.start + indent, l.text.len() - indent);
+        let rest = c.get(3).map_or("", |m| m.as_str()).trim().to_string();
+        let mut b = new(name, String::new(), span, String::new());
+        b.description = vec![rest];
+        Some(b)
+    }
+
+    /// A line under bullet `b`: a bit range, an enumerated value (of the last bit range when
+    /// indented under it), a table row, or more description.
+    fn detail(&mut self, b: &mut Bullet, l: Line<'_>) {
+        let indent = indent_of(l.text);
+        if let Some(c) = patterns().bit_range.captures(l.text) {
+            self.bit_range(b, l, indent, &c);
+            return;
+        }
+        if let Some(c) = patterns().value.captures(l.text) {
+            self.value(b, l, indent, &c);
+            return;
+        }
+        if table::is_row(l.text) {
+            b.table_rows.push((l.start, l.text.to_string()));
+            return;
+        }
+        let t = l.text.trim();
+        if t.is_empty() {
+            return;
+        }
+        match b.bitfields.last_mut() {
+            Some((bit_indent, bf)) if indent > *bit_indent && bf.values.is_empty() => {
+                bf.summary = format!("{} {t}", bf.summary).trim().to_string();
+            }
+            _ => b.description.push(t.to_string()),
+        }
+    }
+
+    /// `- Bit[hi..lo]: summary` (`{PLATFORM}` before it): a bit range of `b`, or V0106.
+    fn bit_range(&mut self, b: &mut Bullet, l: Line<'_>, indent: usize, c: &regex::Captures<'_>) {
+        let hi = c
+            .get(3)
+            .and_then(|m| m.as_str().parse::<u32>().ok())
+            .unwrap_or(u32::MAX);
+        let lo = c
+            .get(4)
+            .and_then(|m| m.as_str().parse::<u32>().ok())
+            .unwrap_or(hi);
+        let span = self.span_at(l.start, l.text.len());
+        if hi < lo || hi > 63 {
+            self.diag(
+                Code::BadBitRange,
+                span,
+                format!(
+                    "bit range `[{hi}..{lo}]` of `{}` is not a range of bits 63..0",
+                    b.name
+                ),
+            )
+            .expected = Some("`Bit[hi..lo]` with 63 >= hi >= lo".into());
+            return;
+        }
+        b.bitfields.push((
+            indent,
+            BitField {
+                hi: hi as u8,
+                lo: lo as u8,
+                summary: c.get(5).map_or("", |m| m.as_str()).trim().to_string(),
+                values: vec![],
+                platform: c.get(2).map(|m| m.as_str().trim().to_string()),
+                span,
+            },
+        ));
+    }
+
+    /// `- 0b01: meaning` (`{PLATFORM}` before it): a value of the last bit range when indented
+    /// under it, else of the field; one that does not fit is V0107.
+    fn value(&mut self, b: &mut Bullet, l: Line<'_>, indent: usize, c: &regex::Captures<'_>) {
+        let span = self.span_at(l.start, l.text.len());
+        let Some(value) = c.get(3).and_then(|m| parse_number(m.as_str())) else {
+            self.diag(
+                Code::BadValue,
+                span,
+                "enumerated value does not fit in 64 bits",
+            )
+            .expected = Some("a value of at most 64 bits".into());
+            return;
+        };
+        let v = EnumValue {
+            value,
+            meaning: c.get(4).map_or("", |m| m.as_str()).trim().to_string(),
+            platform: c.get(2).map(|m| m.as_str().trim().to_string()),
+            span,
+        };
+        match b.bitfields.last_mut() {
+            Some((bit_indent, bf)) if indent > *bit_indent => {
+                let width = u32::from(bf.hi - bf.lo) + 1;
+                if width < 64 && value >> width != 0 {
+                    let (hi, lo) = (bf.hi, bf.lo);
+                    self.diag(
+                        Code::BadValue,
+                        span,
+                        format!(
+                            "value {value:#x} does not fit bit range [{hi}..{lo}] of `{}`",
+                            b.name
+                        ),
+                    )
+                    .expected = Some(format!("a value below {}", 1u64 << width));
+                    return;
+                }
+                bf.values.push(v);
+            }
+            _ => b.values.push(v),
+        }
     }
 
     /// Values given as a table inside a bullet (`| Symbol | SubOp | Name |`): the first column
@@ -977,211 +1034,33 @@ fn counts(p: &mut DocParser<'_, '_>, v: &mut Variant, fields: &[Field], text: &s
     });
 }
 
-/// Parses one doc's text. Returns `None` when the doc has no readable opcode.
+/// Parses one doc's text. Returns `None` when the doc has no readable opcode. Phases: checks of
+/// the whole text, opcode, format tables, fields (bullets joined to cells), counts, the other
+/// sections, the templates.
 pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<Instruction> {
     let mut p = DocParser {
         src: Source::new(name, text),
         outline: outline(text),
         diags,
+        description: String::new(),
     };
     p.check_whitespace();
     p.check_fences();
-    let Some(opcode_heading) = p.heading(2, "Opcode") else {
-        let span = p.span_at(0, text.lines().next().map_or(0, str::len));
-        p.diag(Code::NoOpcode, span, "the doc has no `## Opcode` section")
-            .expected = Some("a `## Opcode` heading followed by `NAME = 0xNN`".into());
-        return None;
-    };
-    p.check_preamble(&opcode_heading);
-    let opcodes = p.opcodes(&opcode_heading);
-    let mut ops = opcodes.into_iter();
-    let Some(opcode) = ops.next() else {
-        let span = p.span_at(
-            opcode_heading.start,
-            opcode_heading.end - opcode_heading.start,
-        );
-        p.diag(Code::NoOpcode, span, "`## Opcode` declares no opcode")
-            .expected = Some("a line `NAME = 0xNN` under `## Opcode`".into());
-        return None;
-    };
-    let sub = ops.next();
-    for extra in ops {
-        p.diag(
-            Code::BadOpcode,
-            extra.span,
-            format!("a third opcode line `{}` has no meaning", extra.name),
-        )
-        .expected = Some("one opcode line, optionally followed by one sub-opcode line".into());
-    }
+    let (opcode_heading, opcode, sub) = p.opcode()?;
     let stem = name.strip_suffix(".md").unwrap_or(name).to_string();
     let inst_name = if sub.is_some() {
         stem
     } else {
         opcode.name.clone()
     };
-
-    let mut tables = p.format(&opcode, sub.as_ref());
-    if tables.is_empty() && p.heading(2, "Format").is_some() {
-        // An empty `## Format` is an instruction without fields (BARRIER, YIELD).
-        let span = p
-            .heading(2, "Format")
-            .map_or(opcode.span, |h| p.span_at(h.start, h.end - h.start));
-        tables.push((
-            Variant {
-                condition: None,
-                fields: vec![],
-                selectors: vec![],
-                optional_fields: vec![],
-                counted: vec![],
-                span,
-            },
-            vec![],
-        ));
-    } else if tables.is_empty() {
-        let span = p
-            .heading(2, "Format")
-            .map_or(opcode.span, |h| p.span_at(h.start, h.end - h.start));
-        p.diag(Code::NoFormat, span, "the doc has no format table")
-            .expected =
-            Some("a `## Format` section with a table of the instruction's fields".into());
-    }
-    // The bullet of a repeated field may name it (`Label`) or its first item (`Label0`).
-    let item_bullets: BTreeMap<String, String> = tables
-        .iter()
-        .flat_map(|(v, _)| v.counted.iter())
-        .flat_map(|c| c.fields.iter().map(|f| (format!("{f}0"), f.clone())))
-        .collect();
-    let table_fields: BTreeSet<String> = tables
-        .iter()
-        .flat_map(|(v, _)| v.fields.iter().cloned())
-        .chain(item_bullets.keys().cloned())
-        .collect();
-    let (mut bullets, description) = p.bullets(&table_fields);
-    for b in bullets.iter_mut() {
-        if !b.table_rows.is_empty() {
-            p.embedded_values(b);
-        }
-    }
-
-    // Duplicate bullets are errors; the first one is kept.
-    let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, b) in bullets.iter().enumerate() {
-        if let Some(&first) = by_name.get(&b.name) {
-            let line = bullets[first].span.line;
-            let (name, span) = (b.name.clone(), b.span);
-            p.diag(
-                Code::DuplicateField,
-                span,
-                format!("field `{name}` is described twice (first at line {line})"),
-            )
-            .expected = Some("one bullet per field".into());
-        } else {
-            by_name.insert(b.name.clone(), i);
-        }
-    }
-
-    // Fields: every table cell in order of first appearance, joined with its bullet.
-    let mut fields: Vec<Field> = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut optional = BTreeSet::new();
-    for (v, _) in &tables {
-        optional.extend(v.optional_fields.iter().cloned());
-    }
-    for (_, cells) in &tables {
-        for (fname, cell_span) in cells {
-            if !seen.insert(fname.clone()) {
-                continue;
-            }
-            let bullet = by_name
-                .get(fname)
-                .or_else(|| {
-                    item_bullets
-                        .iter()
-                        .find(|(_, stem)| *stem == fname)
-                        .and_then(|(item, _)| by_name.get(item))
-                })
-                .and_then(|&i| bullets.get(i));
-            let field = match bullet {
-                Some(b) if !b.ty.is_empty() => {
-                    let desc = b.description.join(" ");
-                    Field {
-                        name: fname.clone(),
-                        ty: b.ty.clone(),
-                        optional: optional.contains(fname),
-                        description: desc.clone(),
-                        bitfields: b.bitfields.iter().map(|(_, bf)| bf.clone()).collect(),
-                        values: b.values.clone(),
-                        allowed_types: allowed_types(&desc),
-                        operand_classes: operand_classes(&desc),
-                        span: b.span,
-                    }
-                }
-                other => {
-                    let (span, msg) = match other {
-                        Some(b) => (b.span, format!("field `{fname}` has a bullet without a type")),
-                        None => (*cell_span, format!("field `{fname}` of the format table has no `**{fname}(type):**` bullet")),
-                    };
-                    p.diag(Code::UntypedField, span, msg).expected = Some(format!(
-                        "a bullet `- **{fname}(ub):** ...` naming the field's type"
-                    ));
-                    Field {
-                        name: fname.clone(),
-                        ty: String::new(),
-                        optional: optional.contains(fname),
-                        description: other.map(|b| b.description.join(" ")).unwrap_or_default(),
-                        bitfields: vec![],
-                        values: vec![],
-                        allowed_types: vec![],
-                        operand_classes: vec![],
-                        span: *cell_span,
-                    }
-                }
-            };
-            fields.push(field);
-        }
-    }
-    for (v, _) in tables.iter_mut() {
-        counts(&mut p, v, &fields, text);
-    }
-    for b in &bullets {
-        if !seen.contains(&b.name)
-            && !item_bullets.contains_key(&b.name)
-            && by_name
-                .get(&b.name)
-                .is_some_and(|&i| bullets[i].span == b.span)
-        {
-            let (name, span) = (b.name.clone(), b.span);
-            p.diag(
-                Code::BulletNotInTable,
-                span,
-                format!(
-                    "field `{name}` is described but no format table has it; it is not encoded"
-                ),
-            )
-            .expected = Some(format!("a `{name}` cell in a format table"));
-        }
-    }
-
+    let mut tables = p.tables(&opcode, sub.as_ref());
+    let fields = p.fields(&mut tables);
     let (properties, type_maps) = p.properties();
-    let mut other_sections = BTreeMap::new();
-    let level2: Vec<Heading> = p
-        .outline
-        .headings
-        .iter()
-        .filter(|h| h.level == 2)
-        .cloned()
-        .collect();
-    for h in level2 {
-        let title = h.title.trim().to_string();
-        if !KNOWN_SECTIONS.contains(&title.to_ascii_lowercase().as_str()) {
-            let text = p.section_text(&title);
-            other_sections.insert(title, text);
-        }
-    }
     let span = p.span_at(
         opcode_heading.start,
         opcode_heading.end.saturating_sub(opcode_heading.start),
     );
+    let description = p.description.clone();
     let syntax = p.syntax(&fields, &description, span);
     Some(Instruction {
         name: inst_name,
@@ -1196,12 +1075,223 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
         text: p.section_text("Text"),
         notes: p.section_text("Notes"),
         type_maps,
-        other_sections,
+        other_sections: p.other_sections(),
         aliases: vec![],
         alias_of: None,
         syntax,
         span,
     })
+}
+
+impl DocParser<'_, '_> {
+    /// `## Opcode`: its heading, the opcode and the optional sub-opcode (V0101 without).
+    fn opcode(&mut self) -> Option<(Heading, OpcodeDef, Option<OpcodeDef>)> {
+        let Some(heading) = self.heading(2, "Opcode") else {
+            let span = self.span_at(0, self.src.text.lines().next().map_or(0, str::len));
+            self.diag(Code::NoOpcode, span, "the doc has no `## Opcode` section")
+                .expected = Some("a `## Opcode` heading followed by `NAME = 0xNN`".into());
+            return None;
+        };
+        self.check_preamble(&heading);
+        let mut ops = self.opcodes(&heading).into_iter();
+        let Some(opcode) = ops.next() else {
+            let span = self.span_at(heading.start, heading.end - heading.start);
+            self.diag(Code::NoOpcode, span, "`## Opcode` declares no opcode")
+                .expected = Some("a line `NAME = 0xNN` under `## Opcode`".into());
+            return None;
+        };
+        let sub = ops.next();
+        for extra in ops {
+            self.diag(
+                Code::BadOpcode,
+                extra.span,
+                format!("a third opcode line `{}` has no meaning", extra.name),
+            )
+            .expected = Some("one opcode line, optionally followed by one sub-opcode line".into());
+        }
+        Some((heading, opcode, sub))
+    }
+
+    /// The format tables; an empty `## Format` is one variant without fields (BARRIER,
+    /// YIELD), no `## Format` at all is V0105.
+    fn tables(
+        &mut self,
+        opcode: &OpcodeDef,
+        sub: Option<&OpcodeDef>,
+    ) -> Vec<(Variant, Vec<(String, Span)>)> {
+        let mut tables = self.format(opcode, sub);
+        if !tables.is_empty() {
+            return tables;
+        }
+        let format = self.heading(2, "Format");
+        let span = format
+            .as_ref()
+            .map_or(opcode.span, |h| self.span_at(h.start, h.end - h.start));
+        if format.is_some() {
+            tables.push((
+                Variant {
+                    condition: None,
+                    fields: vec![],
+                    selectors: vec![],
+                    optional_fields: vec![],
+                    counted: vec![],
+                    span,
+                },
+                vec![],
+            ));
+        } else {
+            self.diag(Code::NoFormat, span, "the doc has no format table")
+                .expected =
+                Some("a `## Format` section with a table of the instruction's fields".into());
+        }
+        tables
+    }
+
+    /// Fields: every table cell in order of first appearance, joined with its bullet (V0103
+    /// without a typed one; V0104 for a second bullet of one name, V0120 for a bullet no table
+    /// has), then the tables' counts checked against them. Sets the doc's description, the
+    /// text before the bullets.
+    fn fields(&mut self, tables: &mut [(Variant, Vec<(String, Span)>)]) -> Vec<Field> {
+        // The bullet of a repeated field may name it (`Label`) or its first item (`Label0`).
+        let item_bullets: BTreeMap<String, String> = tables
+            .iter()
+            .flat_map(|(v, _)| v.counted.iter())
+            .flat_map(|c| c.fields.iter().map(|f| (format!("{f}0"), f.clone())))
+            .collect();
+        let table_fields: BTreeSet<String> = tables
+            .iter()
+            .flat_map(|(v, _)| v.fields.iter().cloned())
+            .chain(item_bullets.keys().cloned())
+            .collect();
+        let (mut bullets, description) = self.bullets(&table_fields);
+        self.description = description;
+        for b in bullets.iter_mut() {
+            if !b.table_rows.is_empty() {
+                self.embedded_values(b);
+            }
+        }
+        let by_name = self.bullet_index(&bullets);
+        let optional: BTreeSet<String> = tables
+            .iter()
+            .flat_map(|(v, _)| v.optional_fields.iter().cloned())
+            .collect();
+        let mut fields: Vec<Field> = Vec::new();
+        let mut seen = BTreeSet::new();
+        for (fname, cell_span) in tables.iter().flat_map(|(_, cells)| cells) {
+            if !seen.insert(fname.clone()) {
+                continue;
+            }
+            let bullet = by_name
+                .get(fname)
+                .or_else(|| {
+                    item_bullets
+                        .iter()
+                        .find(|(_, stem)| *stem == fname)
+                        .and_then(|(item, _)| by_name.get(item))
+                })
+                .and_then(|&i| bullets.get(i));
+            fields.push(self.field(fname, *cell_span, bullet, optional.contains(fname)));
+        }
+        let text = self.src.text;
+        for (v, _) in tables.iter_mut() {
+            counts(self, v, &fields, text);
+        }
+        for b in &bullets {
+            let first = by_name
+                .get(&b.name)
+                .is_some_and(|&i| bullets[i].span == b.span);
+            if !seen.contains(&b.name) && !item_bullets.contains_key(&b.name) && first {
+                let (name, span) = (b.name.clone(), b.span);
+                self.diag(
+                    Code::BulletNotInTable,
+                    span,
+                    format!(
+                        "field `{name}` is described but no format table has it; it is not encoded"
+                    ),
+                )
+                .expected = Some(format!("a `{name}` cell in a format table"));
+            }
+        }
+        fields
+    }
+
+    /// Bullets by name, the first of each; a second one is V0104.
+    fn bullet_index(&mut self, bullets: &[Bullet]) -> BTreeMap<String, usize> {
+        let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, b) in bullets.iter().enumerate() {
+            if let Some(&first) = by_name.get(&b.name) {
+                let line = bullets[first].span.line;
+                self.diag(
+                    Code::DuplicateField,
+                    b.span,
+                    format!(
+                        "field `{}` is described twice (first at line {line})",
+                        b.name
+                    ),
+                )
+                .expected = Some("one bullet per field".into());
+            } else {
+                by_name.insert(b.name.clone(), i);
+            }
+        }
+        by_name
+    }
+
+    /// The field of cell `name` from its bullet; without a typed bullet, V0103 and a field of
+    /// no type.
+    fn field(&mut self, name: &str, cell: Span, bullet: Option<&Bullet>, optional: bool) -> Field {
+        if let Some(b) = bullet.filter(|b| !b.ty.is_empty()) {
+            let desc = b.description.join(" ");
+            return Field {
+                name: name.to_string(),
+                ty: b.ty.clone(),
+                optional,
+                description: desc.clone(),
+                bitfields: b.bitfields.iter().map(|(_, bf)| bf.clone()).collect(),
+                values: b.values.clone(),
+                allowed_types: allowed_types(&desc),
+                operand_classes: operand_classes(&desc),
+                span: b.span,
+            };
+        }
+        let (span, msg) = match bullet {
+            Some(b) => (
+                b.span,
+                format!("field `{name}` has a bullet without a type"),
+            ),
+            None => (
+                cell,
+                format!("field `{name}` of the format table has no `**{name}(type):**` bullet"),
+            ),
+        };
+        self.diag(Code::UntypedField, span, msg).expected = Some(format!(
+            "a bullet `- **{name}(ub):** ...` naming the field's type"
+        ));
+        Field {
+            name: name.to_string(),
+            ty: String::new(),
+            optional,
+            description: bullet.map(|b| b.description.join(" ")).unwrap_or_default(),
+            bitfields: vec![],
+            values: vec![],
+            allowed_types: vec![],
+            operand_classes: vec![],
+            span: cell,
+        }
+    }
+
+    /// Level-2 sections the schema has no key for, by title.
+    fn other_sections(&self) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        for h in self.outline.headings.iter().filter(|h| h.level == 2) {
+            let title = h.title.trim().to_string();
+            if !KNOWN_SECTIONS.contains(&title.to_ascii_lowercase().as_str()) {
+                let text = self.section_text(&title);
+                out.insert(title, text);
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

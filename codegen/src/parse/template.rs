@@ -52,11 +52,12 @@ pub fn read(
         src.span(l.start + l.lead, l.start + l.code.trim_end().len())
     });
     if let Some((rule, reason)) = special(&tlines, &code, fields) {
+        let at = if code.is_empty() { heading } else { at_first };
         diags.push(
             Diagnostic::new(
                 Code::SpecialForm,
                 src.name,
-                if code.is_empty() { heading } else { at_first },
+                at,
                 format!("special form ({reason}): no template describes it; a hand-written formatter prints it"),
             )
             .expected("a one-line token template per form"),
@@ -83,30 +84,10 @@ pub fn read(
     let mut forms = Vec::new();
     let mut unreadable = None;
     for l in &code {
-        let text = l.code.trim_end();
-        let text = text.strip_suffix('|').unwrap_or(text).trim_end();
-        match ctx.line(l.start, text, diags) {
+        match ctx.template(l, diags) {
             Ok(mut f) => forms.append(&mut f),
-            Err(e) => {
-                let span = src.span(l.start + e.at, l.start + e.at + e.len.max(1));
-                let stem = src.name.strip_suffix(".md").unwrap_or(src.name);
-                diags.push(
-                    Diagnostic::new(
-                        Code::BadTemplate,
-                        src.name,
-                        span,
-                        format!(
-                            "cannot read template `{}`: {}; {stem} has no text form",
-                            text.trim(),
-                            e.message
-                        ),
-                    )
-                    .expected(e.expected),
-                );
-                unreadable.get_or_insert(format!(
-                    "{}:{}:{}: its `## Text` template cannot be read (warning V0130)",
-                    src.name, span.line, span.column
-                ));
+            Err(why) => {
+                unreadable.get_or_insert(why);
             }
         }
     }
@@ -119,6 +100,38 @@ pub fn read(
         }
     }
     Some(Syntax::Templates { forms })
+}
+
+impl Ctx<'_, '_> {
+    /// One template line's forms, or V0130 and the place of the unreadable token.
+    fn template(&self, l: &TLine, diags: &mut Vec<Diagnostic>) -> Result<Vec<SyntaxForm>, String> {
+        let text = l.code.trim_end();
+        let text = text.strip_suffix('|').unwrap_or(text).trim_end();
+        let e = match self.line(l.start, text, diags) {
+            Ok(forms) => return Ok(forms),
+            Err(e) => e,
+        };
+        let src = self.src;
+        let span = src.span(l.start + e.at, l.start + e.at + e.len.max(1));
+        let stem = src.name.strip_suffix(".md").unwrap_or(src.name);
+        diags.push(
+            Diagnostic::new(
+                Code::BadTemplate,
+                src.name,
+                span,
+                format!(
+                    "cannot read template `{}`: {}; {stem} has no text form",
+                    text.trim(),
+                    e.message
+                ),
+            )
+            .expected(e.expected),
+        );
+        Err(format!(
+            "{}:{}:{}: its `## Text` template cannot be read (warning V0130)",
+            src.name, span.line, span.column
+        ))
+    }
 }
 
 /// A line of the section: where it starts, its indentation, and its code and comment parts.
@@ -357,6 +370,29 @@ impl<'a> Cursor<'a> {
         }
         None
     }
+}
+
+/// At `{`: `.{E?I?S?}`, optional flag letters.
+fn flags(c: &mut Cursor) -> Result<SuffixKind, Error> {
+    let at = c.pos;
+    let Some((_, inner)) = c.bracketed('{', '}') else {
+        return Err(err(at, 1, "`{` is never closed", "`.{A?B?}`"));
+    };
+    let flags: Vec<String> = inner
+        .split('?')
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(String::from)
+        .collect();
+    if !inner.trim_end().ends_with('?') || !flags.iter().all(|f| is_ident(f)) {
+        return Err(err(
+            at,
+            c.pos - at,
+            format!("`{{{inner}}}` is not a set of optional flags"),
+            "`.{A?B?C?}`",
+        ));
+    }
+    Ok(SuffixKind::Flags { flags })
 }
 
 /// At `[`: `[Name]` holding a field name (no dot), consumed; its start and the name.
@@ -673,64 +709,12 @@ impl Ctx<'_, '_> {
     ) -> Result<Suffix, Error> {
         let at = c.pos;
         let kind = match c.peek() {
-            Some('<') => {
-                let Some((_, inner)) = c.bracketed('<', '>') else {
-                    return Err(err(at, 1, "`<` is never closed", "`.<name>`"));
-                };
-                if !is_ident(inner) {
-                    return Err(err(
-                        at,
-                        c.pos - at,
-                        format!("`<{inner}>` is not a slot"),
-                        "`.<name>`",
-                    ));
-                }
-                let text = c.s.get(at..c.pos).unwrap_or("");
-                SuffixKind::Slot {
-                    prefix: String::new(),
-                    slot: self.slot(base, at, text, inner, optional, found),
-                }
-            }
-            Some('{') => {
-                let Some((_, inner)) = c.bracketed('{', '}') else {
-                    return Err(err(at, 1, "`{` is never closed", "`.{A?B?}`"));
-                };
-                let flags: Vec<String> = inner
-                    .split('?')
-                    .map(str::trim)
-                    .filter(|f| !f.is_empty())
-                    .map(String::from)
-                    .collect();
-                if !inner.trim_end().ends_with('?') || !flags.iter().all(|f| is_ident(f)) {
-                    return Err(err(
-                        at,
-                        c.pos - at,
-                        format!("`{{{inner}}}` is not a set of optional flags"),
-                        "`.{A?B?C?}`",
-                    ));
-                }
-                SuffixKind::Flags { flags }
-            }
+            Some('<') => self.angle_slot(base, c, "", optional, found)?,
+            Some('{') => flags(c)?,
             Some(ch) if ch.is_ascii_alphanumeric() || ch == '_' => {
                 let word = c.ident();
                 if c.peek() == Some('<') {
-                    let at2 = c.pos;
-                    let Some((_, inner)) = c.bracketed('<', '>') else {
-                        return Err(err(at2, 1, "`<` is never closed", "`.x<name>`"));
-                    };
-                    if !is_ident(inner) {
-                        return Err(err(
-                            at2,
-                            c.pos - at2,
-                            format!("`<{inner}>` is not a slot"),
-                            "`.x<name>`",
-                        ));
-                    }
-                    let text = c.s.get(at2..c.pos).unwrap_or("");
-                    SuffixKind::Slot {
-                        prefix: word.to_string(),
-                        slot: self.slot(base, at2, text, inner, optional, found),
-                    }
+                    self.angle_slot(base, c, word, optional, found)?
                 } else if let Some((at2, inner)) = inline_value(c) {
                     // `.x[Ctrl]` (BFN): the field's value right after the word, as `.x<Ctrl>`.
                     let text = c.s.get(at2 - 1..c.pos).unwrap_or("");
@@ -765,6 +749,39 @@ impl Ctx<'_, '_> {
             optional,
             kind,
             span: self.src.span(base + at.saturating_sub(1), base + c.pos),
+        })
+    }
+
+    /// At `<`: `.<name>`, or `.x<name>` after the word `prefix`.
+    fn angle_slot(
+        &self,
+        base: usize,
+        c: &mut Cursor,
+        prefix: &str,
+        optional: bool,
+        found: &mut Vec<Diagnostic>,
+    ) -> Result<SuffixKind, Error> {
+        let at = c.pos;
+        let expected = if prefix.is_empty() {
+            "`.<name>`"
+        } else {
+            "`.x<name>`"
+        };
+        let Some((_, inner)) = c.bracketed('<', '>') else {
+            return Err(err(at, 1, "`<` is never closed", expected));
+        };
+        if !is_ident(inner) {
+            return Err(err(
+                at,
+                c.pos - at,
+                format!("`<{inner}>` is not a slot"),
+                expected,
+            ));
+        }
+        let text = c.s.get(at..c.pos).unwrap_or("");
+        Ok(SuffixKind::Slot {
+            prefix: prefix.to_string(),
+            slot: self.slot(base, at, text, inner, optional, found),
         })
     }
 

@@ -21,6 +21,7 @@
 //! then. Each source holds one or more routines (`.kernel`, `.global_function`); kernels and
 //! functions go into the file in the order the sources give them.
 
+mod check;
 mod diag;
 mod directives;
 mod lines;
@@ -30,6 +31,7 @@ mod routine;
 mod syntax;
 mod tables;
 
+pub use check::check;
 pub use diag::{render, Diagnostic};
 
 use crate::object::{

@@ -1,10 +1,11 @@
 //! `visa`: look into vISA object files with the crate generated from the docs.
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
-//! - `visa check FILE.isa [--platform P]`: validate every instruction for platform P, by
-//!   any name: the docs' (`XEHP`, `pre-ICLLP`), GenX_IR's (`SKL`, `XeHP_SDV`, `DG2`, `PVCXT`) or
-//!   an ocloc device (`acm-g10`, `pvc`), case-insensitively; without `--platform`, the
-//!   platform the file's first GEN binary names (`gen_platform`);
+//! - `visa check FILE.isa [--platform P]`: validate every routine for platform P
+//!   (`File::validate`: instruction docs, operands chapter, declarations, type maps, labels),
+//!   P by any name: the docs' (`XEHP`, `pre-ICLLP`), GenX_IR's (`SKL`, `XeHP_SDV`, `DG2`,
+//!   `PVCXT`) or an ocloc device (`acm-g10`, `pvc`), case-insensitively; without `--platform`,
+//!   the platform the file's first GEN binary names (`gen_platform`);
 //! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte;
 //! - `visa dis FILE.isa [-o DIR]`: the vISA text of every routine, as Intel prints it.
 //!
@@ -17,8 +18,9 @@
 //! and make the exit status 1. An instruction with bits its text cannot show prints as Intel
 //! prints it, with a note on stderr (that line assembles to other bytes); `--strict` makes
 //! those notes errors (exit status 1).
-//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P]`: assemble Intel's text (the
-//!   platform, as GenX_IR's `-platform`, is needed for ADDR_ADD's `&V[bytes]`); each input holds
+//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P] [--no-check]`: assemble
+//!   Intel's text, refusing instructions that fail `visa check` (file:line:col); the platform,
+//!   as GenX_IR's `-platform`, also places ADDR_ADD's `&V[bytes]`; each input holds
 //!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
 //!   its own `K.func.F.visaasm`), which join the file in the order given.
 //!
@@ -46,7 +48,8 @@ struct Cli {
 enum Command {
     /// Print kernels, functions, declaration counts, the vISA version and GEN binaries.
     Info { file: PathBuf },
-    /// Validate every instruction for a platform.
+    /// Validate every routine for a platform: each instruction's doc, the operands chapter,
+    /// the declarations, type maps and labels (`visa::object::File::validate`).
     Check {
         file: PathBuf,
         /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ...) or an
@@ -79,8 +82,12 @@ enum Command {
         /// Skip instruction lines: declarations and labels only.
         #[arg(long)]
         declarations_only: bool,
-        /// The platform the text is for, as GenX_IR's `-platform` (GenX_IR's and ocloc's names,
-        /// or the docs'): its register size places ADDR_ADD's `&V[bytes]`.
+        /// Write the file even when its instructions break the rules `visa check` applies.
+        #[arg(long)]
+        no_check: bool,
+        /// The platform the text is for, as GenX_IR's `-platform` (the docs', GenX_IR's or
+        /// ocloc's names): checked for (default XEHP, else the newest the docs name), and its
+        /// register size places ADDR_ADD's `&V[bytes]`.
         #[arg(long)]
         platform: Option<String>,
     },
@@ -104,8 +111,15 @@ fn main() -> ExitCode {
             inputs,
             output,
             declarations_only,
+            no_check,
             platform,
-        } => asm(&inputs, &output, !declarations_only, platform.as_deref()),
+        } => asm(
+            &inputs,
+            &output,
+            !declarations_only,
+            (!no_check).then_some(platform.as_deref()),
+            platform.as_deref(),
+        ),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -253,27 +267,19 @@ fn check(path: &Path, platform: Option<&str>) -> Result<u8, String> {
             return Ok(2);
         }
     };
-    let mut failures = 0usize;
-    let mut checked = 0usize;
-    for (kind, i, name, r) in routines(&f) {
-        let s = r.instructions();
-        for (n, (offset, inst)) in s.instructions.iter().enumerate() {
-            checked += 1;
-            if let Err(e) = inst.validate(p) {
-                failures += 1;
-                println!(
-                    "{kind} {i} `{name}`: instruction {n} at offset {offset} ({}): field {}: {}",
-                    e.instruction, e.field, e.rule
-                );
-            }
-        }
-        if let Some(stop) = &s.stop {
-            failures += 1;
-            println!("{kind} {i} `{name}`: {}", stop.describe());
-        }
+    let checked: usize = routines(&f)
+        .iter()
+        .map(|(_, _, _, r)| r.instructions().instructions.len())
+        .sum();
+    let failures = f.validate(p);
+    for e in &failures {
+        println!("{e}");
     }
-    println!("{checked} instruction(s) checked for {shown}, {failures} failure(s)");
-    Ok(u8::from(failures > 0))
+    println!(
+        "{checked} instruction(s) checked for {shown}, {} failure(s)",
+        failures.len()
+    );
+    Ok(u8::from(!failures.is_empty()))
 }
 
 fn roundtrip(path: &Path) -> Result<u8, String> {
@@ -369,16 +375,39 @@ fn dis(path: &Path, dir: Option<&Path>, strict: bool) -> Result<u8, String> {
     Ok(u8::from(problems > 0 || (strict && notes > 0)))
 }
 
+/// The platform named `name` (any name `check` takes), or the default of `visa asm`: XEHP when
+/// the docs name it, else the newest they name.
+fn platform_or_default(name: Option<&str>) -> Result<Platform, String> {
+    let find = Platform::from_name;
+    match name {
+        Some(n) => find(n).ok_or_else(|| {
+            let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+            format!(
+                "unknown platform `{n}`; expected one of {}",
+                names.join(", ")
+            )
+        }),
+        None => find("XEHP")
+            .or_else(|| Platform::ALL.last().copied())
+            .ok_or_else(|| "the docs name no platform".to_string()),
+    }
+}
+
+/// `check`: `None` skips the checks (`--no-check`), else the platform name to check for;
+/// `platform` (`--platform`) also gives the register size of ADDR_ADD's `&V[bytes]`.
 fn asm(
     inputs: &[PathBuf],
     output: &Path,
     instructions: bool,
+    check: Option<Option<&str>>,
     platform: Option<&str>,
 ) -> Result<u8, String> {
     let target = match platform {
         None => None,
         Some(name) => match IntelPlatform::find(name) {
             Some(p) => Some(p),
+            // A docs name no Intel platform has (`pre-ICLLP`): checked for, no register size.
+            None if Platform::from_name(name).is_some() => None,
             None => {
                 let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
                 eprintln!(
@@ -412,6 +441,19 @@ fn asm(
             return Ok(1);
         }
     };
+    if let Some(name) = check {
+        let platform = platform_or_default(name)?;
+        let diags = visa::asm::check(&sources, &file, platform);
+        if !diags.is_empty() {
+            eprint!("{}", visa::asm::render(&diags));
+            eprintln!(
+                "error: {} instruction(s) break the rules of `visa check` for {}; nothing written (`--no-check` writes it anyway)",
+                diags.len(),
+                platform.name()
+            );
+            return Ok(1);
+        }
+    }
     let bytes = file.write().map_err(|e| format!("writing: {e}"))?;
     std::fs::write(output, &bytes)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;

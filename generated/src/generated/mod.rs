@@ -5,6 +5,7 @@ use crate::runtime::{
 };
 use alloc::vec::Vec;
 pub mod enums;
+pub mod operands;
 pub mod text;
 pub use text::parse_instruction;
 #[cfg(test)]

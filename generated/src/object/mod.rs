@@ -29,11 +29,13 @@ mod names;
 // TEMPORARY: remove when the generated `Instruction::print_text` lands.
 mod stream;
 pub mod text;
+pub mod verify;
 
 pub use crate::generated::object::*;
 pub use crate::runtime::object::{FileError, ObjReader, ObjWriter, Undescribed};
 pub use names::{Label, Predicate, Routine, Surface, Variable};
 pub use stream::{InstructionStream, StreamStop};
+pub use verify::{Failure, Rule};
 
 use alloc::format;
 use alloc::string::String;

@@ -6,8 +6,8 @@
 //! there is no predication"), labels at 0.
 
 use super::{
-    FunctionData, InstructionStream, KernelData, LabelInfo, PredicateInfo, SurfaceInfo, VarInfo,
-    PREDEFINED_SURFACES, PREDEFINED_VARIABLES,
+    AddressInfo, FunctionData, InstructionStream, KernelData, LabelInfo, PredicateInfo,
+    SurfaceInfo, VarInfo, PREDEFINED_SURFACES, PREDEFINED_VARIABLES,
 };
 
 /// A general variable id, resolved.
@@ -60,6 +60,7 @@ pub trait Routine {
     fn string_pool(&self) -> &[alloc::vec::Vec<u8>];
     fn name_index(&self) -> u32;
     fn var_info(&self) -> &[VarInfo];
+    fn address_info(&self) -> &[AddressInfo];
     fn predicate_info(&self) -> &[PredicateInfo];
     fn label_info(&self) -> &[LabelInfo];
     fn surface_info(&self) -> &[SurfaceInfo];
@@ -133,6 +134,9 @@ macro_rules! routine {
             }
             fn var_info(&self) -> &[VarInfo] {
                 &self.var_info
+            }
+            fn address_info(&self) -> &[AddressInfo] {
+                &self.address_info
             }
             fn predicate_info(&self) -> &[PredicateInfo] {
                 &self.predicate_info

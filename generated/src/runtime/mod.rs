@@ -12,6 +12,7 @@ pub mod object;
 pub mod operand;
 pub mod platform;
 pub mod text;
+pub mod visit;
 
 pub use codec::{Decode, Encode, Reader, Staging};
 pub use decoder::Decoder;
@@ -23,3 +24,4 @@ pub use operand::{
     Region, StateClass, VectorOperand,
 };
 pub use platform::{IntelPlatform, UnknownPlatform, INTEL_PLATFORMS};
+pub use visit::{OperandVisitor, TypeMap};

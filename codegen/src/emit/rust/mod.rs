@@ -5,6 +5,7 @@
 mod counted;
 mod instruction;
 pub mod object;
+mod operands;
 mod tests_gen;
 mod text;
 mod text_fields;
@@ -32,7 +33,62 @@ pub const PRETTYPLEASE_STAGE: &str = "rust: prettyplease";
 
 /// Formats a token stream as a file. The tokens come from our own emitter; failing to parse
 /// them is a generator bug that every test run would catch.
+///
+/// prettyplease prints a file's items one after the other, each ending its own lines, so a
+/// file is formatted item by item (in runs of items, [`items`]) and the texts joined: the same
+/// bytes as formatting it whole, and a memo ([`super::cache`]) can then keep each item's text,
+/// so a regen formats again only the items a spec change touched.
 pub(crate) fn format(tokens: TokenStream) -> String {
+    if !super::cache::active() {
+        return format_file(tokens);
+    }
+    let mut out = String::new();
+    for chunk in items(tokens) {
+        let key = super::cache::key(&["rust items", &chunk.to_string()]);
+        out.push_str(&super::cache::get_or(key, || format_file(chunk)));
+    }
+    out
+}
+
+/// Splits a file's tokens into runs of whole top-level items: an item ends at a `;`, or at a
+/// `{ ... }` body when no `=` came before it and no `;` follows (`fn`, `struct`, `impl`, `mod`,
+/// ...; a `const`'s braces are part of its value, a `use` list is followed by `;`). Where this guesses wrong, a run holds several items, which
+/// formats the same, only with a coarser memo. Inner attributes stay with the first item.
+fn items(tokens: TokenStream) -> Vec<TokenStream> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut chunks = Vec::new();
+    let mut current: Vec<TokenTree> = Vec::new();
+    let mut assigned = false;
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(tt) = tokens.next() {
+        let semicolon_next =
+            matches!(tokens.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ';');
+        let end = match &tt {
+            TokenTree::Punct(p) if p.as_char() == ';' => true,
+            TokenTree::Punct(p) if p.as_char() == '=' => {
+                assigned = true;
+                false
+            }
+            // `use a::{b, c};`: braces before a `;` do not end the item.
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
+                !assigned && !semicolon_next
+            }
+            _ => false,
+        };
+        current.push(tt);
+        if end {
+            chunks.push(current.drain(..).collect());
+            assigned = false;
+        }
+    }
+    if !current.is_empty() {
+        chunks.push(current.into_iter().collect());
+    }
+    chunks
+}
+
+/// Formats tokens as one file through syn and prettyplease.
+fn format_file(tokens: TokenStream) -> String {
     // Debug builds (the tests) keep a copy to show the invalid tokens; a release regen does not
     // pay for the copy (parsing a shared stream copies every token).
     #[cfg(debug_assertions)]
@@ -360,6 +416,10 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
         }),
     ];
     let all = all_sources.clone();
+    jobs.push(FileJob::new("src/generated/operands.rs", move || {
+        header(opts, &all) + &format_with(|| operands::render(model))
+    }));
+    let all = all_sources.clone();
     jobs.push(FileJob::new("src/generated/mod.rs", move || {
         header(opts, &all) + &format_with(|| top::render(model))
     }));
@@ -368,8 +428,18 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
     instructions.sort_by_key(|i| std::cmp::Reverse(size_estimate(i)));
     for inst in instructions {
         let src = format!("{}/{}", opts.spec_label, inst.source);
-        jobs.push(FileJob::new(
+        let head = header(opts, &src);
+        // A module reads its instruction's model, and an alias's the name of its target.
+        let inputs = move || {
+            let target = inst.alias_of.as_ref().and_then(|a| {
+                let t = model.instructions.iter().find(|i| &i.doc_name == a)?;
+                Some((&t.module, &t.rust_name))
+            });
+            format!("{head}{inst:?}{target:?}")
+        };
+        jobs.push(FileJob::keyed(
             format!("src/generated/{}.rs", inst.module),
+            inputs,
             move || header(opts, &src) + &format_with(|| instruction::render(model, inst)),
         ));
     }

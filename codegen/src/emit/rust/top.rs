@@ -363,6 +363,7 @@ pub fn render(model: &Model) -> TokenStream {
     let decode = decode_fn(model);
     let code = quote! {
         pub mod enums;
+        pub mod operands;
         pub mod text;
         pub use text::parse_instruction;
         #[cfg(test)]

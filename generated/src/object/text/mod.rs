@@ -156,6 +156,59 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
     Some(print_view(file, &v, name.unwrap_or_default()))
 }
 
+/// Intel's text of one instruction of a routine (`add (M1, 16) V33(0,0)<1> ...`), with the
+/// routine's names; why it does not print when it does not. For messages (`visa check`).
+pub(crate) fn instruction_text(
+    file: &File,
+    which: super::verify::RoutineRef,
+    inst: &crate::Instruction,
+) -> String {
+    use super::verify::RoutineRef as Which;
+    let (k, f) = match which {
+        Which::Kernel(i) => (file.kernels.get(i).map(|k| &k.data), None),
+        Which::Function(i) => (None, file.functions.get(i).map(|f| &f.data)),
+    };
+    let v = match (k, f) {
+        (Some(k), _) => View {
+            is_kernel: true,
+            grf_bytes: grf_bytes(file),
+            string_pool: &k.string_pool,
+            name_index: k.name_index,
+            var_info: &k.var_info,
+            address_info: &k.address_info,
+            predicate_info: &k.predicate_info,
+            label_info: &k.label_info,
+            sampler_info: &k.sampler_info,
+            surface_info: &k.surface_info,
+            input_info: &k.input_info,
+            attribute_info: &k.attribute_info,
+            instructions: &k.instructions,
+        },
+        (None, Some(f)) => View {
+            is_kernel: false,
+            grf_bytes: grf_bytes(file),
+            string_pool: &f.string_pool,
+            name_index: f.name_index,
+            var_info: &f.var_info,
+            address_info: &f.address_info,
+            predicate_info: &f.predicate_info,
+            label_info: &f.label_info,
+            sampler_info: &f.sampler_info,
+            surface_info: &f.surface_info,
+            input_info: &[],
+            attribute_info: &f.attribute_info,
+            instructions: &f.instructions,
+        },
+        _ => return String::from("(no such routine)"),
+    };
+    let names = RoutineNames::new(&v);
+    let mut out = String::new();
+    match inst.print_text(&names, &mut out) {
+        Ok(()) => out,
+        Err(e) => alloc::format!("{} (does not print: {e})", inst.name()),
+    }
+}
+
 /// Counts the lines of `text` so far: the 1-based number of the line being written.
 pub(crate) fn line_number(text: &str) -> usize {
     text.bytes().filter(|b| *b == b'\n').count() + 1

@@ -1,0 +1,957 @@
+//! What changed between two doc sets, for the generated crate's users: compares the views
+//! ([`view::Api`]) of two analysed models, doc by doc, and says of each change whether it
+//! breaks users: code that compiled may no longer compile (a removed or renamed item, a new
+//! field or variant, a new required `Execute` method, a changed type) or the same bytes or text
+//! now mean something else (a moved field, a changed opcode or template), or are now rejected
+//! (a tightened validation rule). Prose alone (wording) never breaks.
+
+pub mod view;
+
+use crate::analyze::platform;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use view::{Api, FieldApi, InstApi, MemberApi, RecordApi, ValueApi, VariantApi};
+
+/// Where regen keeps the view of what it generated, beside the output, to compare the next
+/// regen with.
+pub const SNAPSHOT: &str = "docs/api-snapshot.txt";
+
+/// The doc name of changes to the crate as a whole (the `Platform` enum).
+pub const CRATE: &str = "(crate)";
+
+/// One change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// The file stem of the doc (`OWORD_ST`, `4_visa_header`), or [`CRATE`].
+    pub doc: String,
+    /// One line: what changed.
+    pub what: String,
+    pub breaking: bool,
+    /// `instruction`, `field`, `value`, `platforms`, `text`, `validation`, `record`, `wording`.
+    pub kind: &'static str,
+}
+
+/// Every change, by doc; within a doc breaking changes first, then in the order found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub breaking: bool,
+    pub changes: Vec<Change>,
+}
+
+/// Compares two views.
+pub fn compare(old: &Api, new: &Api) -> Report {
+    let mut out = Out::default();
+    out.doc = CRATE.into();
+    let (gone, added) = set_diff(&old.platforms, &new.platforms);
+    for p in gone {
+        out.push(
+            "platforms",
+            true,
+            format!("platform `{p}` removed (variant `Platform::{p}`)"),
+        );
+    }
+    for p in added {
+        out.push(
+            "platforms",
+            true,
+            format!("platform `{p}` added: an exhaustive match on `Platform` no longer compiles"),
+        );
+    }
+    let stems: BTreeSet<&String> = old.docs.keys().chain(new.docs.keys()).collect();
+    for stem in stems {
+        out.doc = stem.clone();
+        let empty = view::DocApi::default();
+        let o = old.docs.get(stem).unwrap_or(&empty);
+        let n = new.docs.get(stem).unwrap_or(&empty);
+        instructions(&mut out, &o.instructions, &n.instructions);
+        records(&mut out, &o.records, &n.records);
+    }
+    let mut changes = out.changes;
+    // Stable: docs in name order (the crate first), breaking first within a doc.
+    changes.sort_by(|a, b| {
+        (a.doc != CRATE, &a.doc, !a.breaking).cmp(&(b.doc != CRATE, &b.doc, !b.breaking))
+    });
+    Report {
+        breaking: changes.iter().any(|c| c.breaking),
+        changes,
+    }
+}
+
+#[derive(Default)]
+struct Out {
+    doc: String,
+    changes: Vec<Change>,
+}
+
+impl Out {
+    fn push(&mut self, kind: &'static str, breaking: bool, what: String) {
+        self.changes.push(Change {
+            doc: self.doc.clone(),
+            what,
+            breaking,
+            kind,
+        });
+    }
+}
+
+/// Items of `old` not in `new`, and of `new` not in `old`, each in its list's order.
+fn set_diff<'a, T: PartialEq>(old: &'a [T], new: &'a [T]) -> (Vec<&'a T>, Vec<&'a T>) {
+    (
+        old.iter().filter(|x| !new.contains(x)).collect(),
+        new.iter().filter(|x| !old.contains(x)).collect(),
+    )
+}
+
+fn instructions(out: &mut Out, old: &[InstApi], new: &[InstApi]) {
+    // One instruction per doc on both sides: the same instruction, whatever its name.
+    if old.len() == 1 && new.len() == 1 {
+        return instruction(out, &old[0], &new[0]);
+    }
+    for o in old {
+        match new.iter().find(|n| n.name == o.name) {
+            Some(n) => instruction(out, o, n),
+            None => out.push(
+                "instruction",
+                true,
+                format!(
+                    "instruction `{}` removed (`{}`, `Execute::{}`)",
+                    o.name, o.rust, o.execute
+                ),
+            ),
+        }
+    }
+    for n in new.iter().filter(|n| !old.iter().any(|o| o.name == n.name)) {
+        out.push(
+            "instruction",
+            true,
+            format!(
+                "instruction `{}` added (opcode {:#04x}): new required method `Execute::{}`",
+                n.name, n.opcode, n.execute
+            ),
+        );
+    }
+}
+
+fn instruction(out: &mut Out, o: &InstApi, n: &InstApi) {
+    if o.rust != n.rust || o.execute != n.execute {
+        out.push(
+            "instruction",
+            true,
+            format!(
+                "instruction renamed: `{}` → `{}` (`Execute::{}` → `Execute::{}`)",
+                o.rust, n.rust, o.execute, n.execute
+            ),
+        );
+    } else if o.name != n.name {
+        out.push(
+            "wording",
+            false,
+            format!("doc name `{}` → `{}`", o.name, n.name),
+        );
+    }
+    if o.opcode_rust != n.opcode_rust {
+        out.push(
+            "instruction",
+            true,
+            format!(
+                "opcode renamed: `Opcode::{}` → `Opcode::{}`",
+                o.opcode_rust, n.opcode_rust
+            ),
+        );
+    }
+    if (o.opcode, o.sub_opcode) != (n.opcode, n.sub_opcode) {
+        out.push(
+            "instruction",
+            true,
+            format!(
+                "opcode {} → {}: these bytes now decode as something else",
+                opcode(o),
+                opcode(n)
+            ),
+        );
+    }
+    if o.alias_of != n.alias_of {
+        out.push(
+            "instruction",
+            true,
+            format!(
+                "alias of {} → {}",
+                o.alias_of.as_deref().unwrap_or("nothing"),
+                n.alias_of.as_deref().unwrap_or("nothing")
+            ),
+        );
+    }
+    fields(out, o, n);
+    variants(out, o, n);
+    if o.type_maps != n.type_maps {
+        // No map allows every type; fewer types in the maps reject more.
+        let all = |m: &[(String, Vec<String>)]| -> BTreeSet<String> {
+            m.iter().flat_map(|(_, t)| t.iter().cloned()).collect()
+        };
+        let lost = !n.type_maps.is_empty()
+            && (o.type_maps.is_empty() || !all(&o.type_maps).is_subset(&all(&n.type_maps)));
+        out.push(
+            "validation",
+            lost,
+            format!(
+                "operand type maps: {} → {}",
+                type_maps(&o.type_maps),
+                type_maps(&n.type_maps)
+            ),
+        );
+    }
+    text(out, o, n);
+    let reworded: Vec<&str> = o
+        .wording
+        .iter()
+        .filter(|(k, v)| n.wording.get(*k) != Some(v) && k.as_str() != "text section")
+        .map(|(k, _)| k.as_str())
+        .collect();
+    if !reworded.is_empty() {
+        out.push(
+            "wording",
+            false,
+            format!("wording of the {}", reworded.join(", ")),
+        );
+    }
+}
+
+fn opcode(i: &InstApi) -> String {
+    match i.sub_opcode {
+        Some(s) => format!("{:#04x}/{s:#04x}", i.opcode),
+        None => format!("{:#04x}", i.opcode),
+    }
+}
+
+fn type_maps(m: &[(String, Vec<String>)]) -> String {
+    if m.is_empty() {
+        return "any".into();
+    }
+    m.iter()
+        .map(|(rule, types)| {
+            let rule = if rule.is_empty() {
+                String::new()
+            } else {
+                format!("{{{rule}}}")
+            };
+            format!("{rule}{}", types.join("/"))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn text(out: &mut Out, o: &InstApi, n: &InstApi) {
+    if o.text != n.text && o.text_hash != n.text_hash {
+        match (o.text.is_empty(), n.text.is_empty()) {
+            (true, _) => out.push(
+                "text",
+                false,
+                format!("text syntax added: `{}`", n.text.join("` | `")),
+            ),
+            (_, true) => out.push(
+                "text",
+                true,
+                format!(
+                    "text syntax removed (was `{}`): `print_text` and `parse_instruction` refuse it",
+                    o.text.join("` | `")
+                ),
+            ),
+            _ => out.push(
+                "text",
+                true,
+                format!(
+                    "text syntax: `{}` → `{}`",
+                    o.text.join("` | `"),
+                    n.text.join("` | `")
+                ),
+            ),
+        }
+    } else if o.text_hash != n.text_hash {
+        out.push(
+            "text",
+            true,
+            "text forms changed (spellings, or the bits a slot prints): some text now parses to other bytes, or not at all"
+                .into(),
+        );
+    }
+    if o.text_hash == n.text_hash && o.wording.get("text section") != n.wording.get("text section")
+    {
+        out.push("wording", false, "wording of the text section".into());
+    }
+}
+
+/// Formats both sides have: by Rust name, or the only format of each side.
+fn common_variants<'a>(o: &'a InstApi, n: &'a InstApi) -> Vec<(&'a VariantApi, &'a VariantApi)> {
+    if o.variants.len() == 1 && n.variants.len() == 1 {
+        return vec![(&o.variants[0], &n.variants[0])];
+    }
+    o.variants
+        .iter()
+        .filter_map(|ov| Some((ov, n.variants.iter().find(|nv| nv.rust == ov.rust)?)))
+        .collect()
+}
+
+/// The fields that moved in a format both sides have: a field moves when the fields both
+/// sides have before it change order, not when a field is added or removed beside it. Each
+/// field once, with the first format where it moved: (field, format, old and new position).
+fn moved(o: &InstApi, n: &InstApi, common: &BTreeSet<&str>) -> Vec<(String, String, usize, usize)> {
+    let mut out: Vec<(String, String, usize, usize)> = Vec::new();
+    for (ov, nv) in common_variants(o, n) {
+        let kept = |v: &VariantApi| -> Vec<String> {
+            v.fields
+                .iter()
+                .filter(|f| {
+                    common.contains(f.as_str()) && nv.fields.contains(f) && ov.fields.contains(f)
+                })
+                .cloned()
+                .collect()
+        };
+        let (a, b) = (kept(ov), kept(nv));
+        for (i, f) in a.iter().enumerate() {
+            let j = b.iter().position(|x| x == f).unwrap_or(i);
+            if i != j && !out.iter().any(|m| m.0 == *f) {
+                out.push((f.clone(), nv.rust.clone(), i + 1, j + 1));
+            }
+        }
+    }
+    out
+}
+
+/// Byte position of a field in the first format that has it, for rename pairing.
+fn first_position(inst: &InstApi, field: &str) -> Option<(usize, usize)> {
+    inst.variants
+        .iter()
+        .enumerate()
+        .find_map(|(vi, v)| Some((vi, v.fields.iter().position(|f| f == field)?)))
+}
+
+fn fields(out: &mut Out, o: &InstApi, n: &InstApi) {
+    let old_names: Vec<&str> = o.fields.iter().map(|f| f.name.as_str()).collect();
+    let new_names: Vec<&str> = n.fields.iter().map(|f| f.name.as_str()).collect();
+    let mut removed: Vec<&FieldApi> = o
+        .fields
+        .iter()
+        .filter(|f| !new_names.contains(&f.name.as_str()))
+        .collect();
+    let mut added: Vec<&FieldApi> = n
+        .fields
+        .iter()
+        .filter(|f| !old_names.contains(&f.name.as_str()))
+        .collect();
+    // A field gone and one new at the same place with the same type: a rename.
+    let mut renames = Vec::new();
+    removed.retain(|r| {
+        let at = first_position(o, &r.name);
+        match added
+            .iter()
+            .position(|a| a.ty == r.ty && first_position(n, &a.name) == at && at.is_some())
+        {
+            Some(i) => {
+                renames.push((*r, added.remove(i)));
+                false
+            }
+            None => true,
+        }
+    });
+    for r in removed {
+        out.push(
+            "field",
+            true,
+            format!("field `{}` removed (`{}: {}`)", r.name, r.rust, r.ty),
+        );
+    }
+    for a in added {
+        out.push(
+            "field",
+            true,
+            format!(
+                "field `{}` added (`{}: {}`): a struct literal of `{}` no longer compiles, and the bytes after it move",
+                a.name, a.rust, a.ty, n.rust
+            ),
+        );
+    }
+    for (r, a) in &renames {
+        out.push(
+            "field",
+            true,
+            format!(
+                "field renamed: `{}` → `{}` (`{}` → `{}`)",
+                r.name, a.name, r.rust, a.rust
+            ),
+        );
+        field(out, r, a, &a.name);
+    }
+    let common: BTreeSet<&str> = old_names
+        .iter()
+        .filter(|f| new_names.contains(f))
+        .copied()
+        .collect();
+    let moves = moved(o, n, &common);
+    for of in &o.fields {
+        let Some(nf) = n.fields.iter().find(|f| f.name == of.name) else {
+            continue;
+        };
+        if of.rust != nf.rust {
+            out.push(
+                "field",
+                true,
+                format!(
+                    "field `{}` renamed in Rust: `{}` → `{}`",
+                    of.name, of.rust, nf.rust
+                ),
+            );
+        }
+        if let Some((_, format, a, b)) = moves.iter().find(|m| m.0 == of.name) {
+            out.push(
+                "field",
+                true,
+                format!(
+                    "field `{}` moved in the encoding of `{format}`: field {a} → {b} (of the fields both have)",
+                    of.name
+                ),
+            );
+        }
+        field(out, of, nf, &of.name);
+    }
+}
+
+/// One field both sides have (`name` is the new doc name).
+fn field(out: &mut Out, o: &FieldApi, n: &FieldApi, name: &str) {
+    let before = out.changes.len();
+    if o.ty != n.ty {
+        out.push(
+            "field",
+            true,
+            format!("field `{name}` retyped: `{}` → `{}`", o.ty, n.ty),
+        );
+    }
+    values(out, &format!("field `{name}`"), &o.values, &n.values, true);
+    members(out, name, &o.members, &n.members);
+    if o.reserved != n.reserved {
+        out.push(
+            "validation",
+            n.reserved & !o.reserved != 0,
+            format!(
+                "reserved bits of `{name}`: {:#x} → {:#x}",
+                o.reserved, n.reserved
+            ),
+        );
+    }
+    validation_set(
+        out,
+        &format!("operand classes of `{name}`"),
+        &o.classes,
+        &n.classes,
+    );
+    validation_set(out, &format!("types of `{name}`"), &o.types, &n.types);
+    if o.nonzero != n.nonzero {
+        out.push(
+            "validation",
+            n.nonzero,
+            format!(
+                "`{name}` {} be zero",
+                if n.nonzero {
+                    "may no longer"
+                } else {
+                    "may now"
+                }
+            ),
+        );
+    }
+    // Prose that changed with a rule is that rule's change, not news of its own.
+    if o.wording != n.wording && out.changes.len() == before {
+        out.push("wording", false, format!("wording of field `{name}`"));
+    }
+}
+
+/// An empty list allows everything (no check); fewer entries reject more.
+fn validation_set(out: &mut Out, what: &str, o: &[String], n: &[String]) {
+    if o == n {
+        return;
+    }
+    let tightened =
+        (o.is_empty() && !n.is_empty()) || o.iter().any(|x| !n.contains(x)) && !n.is_empty();
+    let show = |l: &[String]| {
+        if l.is_empty() {
+            "any".to_string()
+        } else {
+            l.join(", ")
+        }
+    };
+    out.push(
+        "validation",
+        tightened,
+        format!("{what}: {} → {}", show(o), show(n)),
+    );
+}
+
+fn members(out: &mut Out, field: &str, o: &[MemberApi], n: &[MemberApi]) {
+    let mut removed: Vec<&MemberApi> = o
+        .iter()
+        .filter(|m| !n.iter().any(|x| x.name == m.name))
+        .collect();
+    let mut added: Vec<&MemberApi> = n
+        .iter()
+        .filter(|m| !o.iter().any(|x| x.name == m.name))
+        .collect();
+    let mut pairs: Vec<(&MemberApi, &MemberApi)> = Vec::new();
+    removed.retain(
+        |r| match added.iter().position(|a| (a.hi, a.lo) == (r.hi, r.lo)) {
+            Some(i) => {
+                let a = added.remove(i);
+                out.push(
+                    "field",
+                    true,
+                    format!(
+                        "bits {}..{} of `{field}` renamed: `{}` → `{}`",
+                        r.hi, r.lo, r.name, a.name
+                    ),
+                );
+                pairs.push((r, a));
+                false
+            }
+            None => true,
+        },
+    );
+    for r in removed {
+        out.push(
+            "field",
+            true,
+            format!(
+                "bits `{}` ({}..{}) of `{field}` removed",
+                r.name, r.hi, r.lo
+            ),
+        );
+    }
+    for a in added {
+        out.push(
+            "field",
+            true,
+            format!("bits `{}` ({}..{}) of `{field}` added", a.name, a.hi, a.lo),
+        );
+    }
+    for om in o {
+        if let Some(nm) = n.iter().find(|m| m.name == om.name) {
+            pairs.push((om, nm));
+        }
+    }
+    for (om, nm) in pairs {
+        let what = format!("`{field}.{}`", nm.name);
+        if (om.hi, om.lo) != (nm.hi, nm.lo) {
+            out.push(
+                "field",
+                true,
+                format!(
+                    "{what} moved: bits {}..{} → {}..{}",
+                    om.hi, om.lo, nm.hi, nm.lo
+                ),
+            );
+        }
+        if om.ty != nm.ty {
+            out.push(
+                "field",
+                true,
+                format!("{what} retyped: `{}` → `{}`", om.ty, nm.ty),
+            );
+        }
+        values(out, &what, &om.values, &nm.values, true);
+        platforms(out, &what, &om.platforms, &nm.platforms);
+        if om.nonzero != nm.nonzero {
+            out.push(
+                "validation",
+                nm.nonzero,
+                format!(
+                    "{what} {} be zero",
+                    if nm.nonzero {
+                        "may no longer"
+                    } else {
+                        "may now"
+                    }
+                ),
+            );
+        }
+        if om.wording != nm.wording && om.ty == nm.ty {
+            out.push("wording", false, format!("wording of {what}"));
+        }
+    }
+}
+
+/// Enumerated values, by value. `exhaustive`: the values are variants of a Rust enum (an added
+/// one breaks exhaustive matches); else constants.
+fn values(out: &mut Out, what: &str, o: &[ValueApi], n: &[ValueApi], exhaustive: bool) {
+    let renumbered = |ov: &ValueApi| {
+        n.iter().find(|v| {
+            v.rust == ov.rust && v.value != ov.value && !o.iter().any(|x| x.value == v.value)
+        })
+    };
+    for ov in o {
+        match n.iter().find(|v| v.value == ov.value) {
+            None => match renumbered(ov) {
+                Some(nv) => out.push(
+                    "value",
+                    true,
+                    format!(
+                        "value `{}` of {what} renumbered: {:#x} → {:#x}: the same bytes now mean something else",
+                        ov.rust, ov.value, nv.value
+                    ),
+                ),
+                None => out.push(
+                    "value",
+                    true,
+                    format!("value {:#x} (`{}`) of {what} removed", ov.value, ov.rust),
+                ),
+            },
+            Some(nv) => {
+                if ov.rust != nv.rust {
+                    out.push(
+                        "value",
+                        true,
+                        format!(
+                            "value {:#x} of {what} renamed: `{}` → `{}`",
+                            ov.value, ov.rust, nv.rust
+                        ),
+                    );
+                } else if ov.meaning != nv.meaning {
+                    out.push(
+                        "wording",
+                        false,
+                        format!("wording of value {:#x} of {what}", ov.value),
+                    );
+                }
+                platforms(
+                    out,
+                    &format!("value {:#x} of {what}", ov.value),
+                    &ov.platforms,
+                    &nv.platforms,
+                );
+            }
+        }
+    }
+    for nv in n.iter().filter(|v| {
+        !o.iter().any(|x| x.value == v.value)
+            && !o
+                .iter()
+                .any(|x| renumbered(x).is_some_and(|r| r.value == v.value))
+    }) {
+        let tail = if exhaustive {
+            ": an exhaustive match no longer compiles"
+        } else {
+            ""
+        };
+        out.push(
+            "value",
+            exhaustive,
+            format!(
+                "value {:#x} (`{}`) of {what} added{tail}",
+                nv.value, nv.rust
+            ),
+        );
+    }
+}
+
+/// The platforms an annotation allows, of the known ones.
+fn allowed(annotation: &Option<String>) -> BTreeSet<&'static str> {
+    let Some(a) = annotation else {
+        return platform::KNOWN.iter().copied().collect();
+    };
+    let Ok(rule) = platform::parse(a) else {
+        return BTreeSet::new();
+    };
+    platform::KNOWN
+        .iter()
+        .copied()
+        .filter(|p| holds(&rule, p))
+        .collect()
+}
+
+fn holds(rule: &platform::Rule, p: &str) -> bool {
+    use platform::Rule;
+    match rule {
+        Rule::Since(q) => platform::rank(p) >= platform::rank(q),
+        Rule::Before(q) => platform::rank(p) < platform::rank(q),
+        Rule::Only(q) => p == q,
+        Rule::Any(rules) => rules.iter().any(|r| holds(r, p)),
+    }
+}
+
+/// A platform annotation changed: breaking when some platform that allowed it no longer does.
+fn platforms(out: &mut Out, what: &str, o: &Option<String>, n: &Option<String>) {
+    if o == n {
+        return;
+    }
+    let (a, b) = (allowed(o), allowed(n));
+    // Oldest first, as the docs order platforms.
+    let lost: Vec<&str> = platform::KNOWN
+        .iter()
+        .copied()
+        .filter(|p| a.contains(p) && !b.contains(p))
+        .collect();
+    let show = |x: &Option<String>| x.as_ref().map_or("all".to_string(), |s| format!("{{{s}}}"));
+    let tail = if lost.is_empty() {
+        String::new()
+    } else {
+        format!(": now rejected on {}", lost.join(", "))
+    };
+    out.push(
+        "platforms",
+        !lost.is_empty(),
+        format!("platforms of {what}: {} → {}{tail}", show(o), show(n)),
+    );
+}
+
+fn variants(out: &mut Out, o: &InstApi, n: &InstApi) {
+    let only_one = |i: &InstApi| i.variants.len() == 1;
+    for ov in &o.variants {
+        let nv = if only_one(o) && only_one(n) {
+            n.variants.first()
+        } else {
+            n.variants.iter().find(|v| v.rust == ov.rust)
+        };
+        let Some(nv) = nv else {
+            out.push("field", true, format!("format `{}` removed", ov.rust));
+            continue;
+        };
+        // A lone format is the instruction's struct itself: renamed with it.
+        if ov.rust != nv.rust && !(only_one(o) && only_one(n)) {
+            out.push(
+                "field",
+                true,
+                format!("format renamed: `{}` → `{}`", ov.rust, nv.rust),
+            );
+        }
+        if ov.choices != nv.choices {
+            out.push(
+                "field",
+                true,
+                format!(
+                    "format `{}` selected by {} → {}: the same bytes decode in another format",
+                    nv.rust,
+                    or_none(&ov.choices),
+                    or_none(&nv.choices)
+                ),
+            );
+        }
+        if ov.counted != nv.counted {
+            out.push(
+                "validation",
+                true,
+                format!(
+                    "counted lists of `{}`: {} → {}",
+                    nv.rust,
+                    or_none(&ov.counted),
+                    or_none(&nv.counted)
+                ),
+            );
+        }
+        if ov.shadowed != nv.shadowed {
+            out.push(
+                "field",
+                true,
+                format!(
+                    "format `{}` {}",
+                    nv.rust,
+                    if nv.shadowed {
+                        "now never decodes (an earlier format takes its bytes)"
+                    } else {
+                        "now decodes"
+                    }
+                ),
+            );
+        }
+    }
+    if !(only_one(o) && only_one(n)) {
+        for nv in n
+            .variants
+            .iter()
+            .filter(|v| !o.variants.iter().any(|x| x.rust == v.rust))
+        {
+            out.push("field", true, format!("format `{}` added", nv.rust));
+        }
+    }
+}
+
+fn or_none(l: &[String]) -> String {
+    if l.is_empty() {
+        "none".into()
+    } else {
+        l.join("; ")
+    }
+}
+
+fn records(out: &mut Out, old: &[RecordApi], new: &[RecordApi]) {
+    for o in old {
+        let Some(n) = new.iter().find(|r| r.name == o.name) else {
+            out.push(
+                "record",
+                true,
+                format!("record `{}` removed (`object::{}`)", o.name, o.rust),
+            );
+            continue;
+        };
+        let what = |f: &str| format!("`{}.{f}`", o.name);
+        let (gone, added): (Vec<_>, Vec<_>) = (
+            o.fields
+                .iter()
+                .filter(|f| !n.fields.iter().any(|x| x.name == f.name))
+                .collect(),
+            n.fields
+                .iter()
+                .filter(|f| !o.fields.iter().any(|x| x.name == f.name))
+                .collect(),
+        );
+        for f in gone {
+            out.push(
+                "record",
+                true,
+                format!(
+                    "record field {} removed: files written before read differently",
+                    what(&f.name)
+                ),
+            );
+        }
+        for f in added {
+            out.push(
+                "record",
+                true,
+                format!(
+                    "record field {} added (`{}`): a struct literal of `object::{}` no longer compiles",
+                    what(&f.name),
+                    f.kind,
+                    n.rust
+                ),
+            );
+        }
+        let common: Vec<&str> = o
+            .fields
+            .iter()
+            .map(|f| f.name.as_str())
+            .filter(|f| n.fields.iter().any(|x| x.name == *f))
+            .collect();
+        let order_new: Vec<&str> = n
+            .fields
+            .iter()
+            .map(|f| f.name.as_str())
+            .filter(|f| common.contains(f))
+            .collect();
+        if common != order_new {
+            out.push(
+                "record",
+                true,
+                format!(
+                    "fields of record `{}` reordered: the same bytes read differently",
+                    o.name
+                ),
+            );
+        }
+        for of in &o.fields {
+            let Some(nf) = n.fields.iter().find(|f| f.name == of.name) else {
+                continue;
+            };
+            if of.kind != nf.kind {
+                out.push(
+                    "record",
+                    true,
+                    format!(
+                        "record field {} retyped: `{}` → `{}`",
+                        what(&of.name),
+                        of.kind,
+                        nf.kind
+                    ),
+                );
+            }
+            values(
+                out,
+                &format!("record field {}", what(&of.name)),
+                &of.values,
+                &nf.values,
+                false,
+            );
+            members(
+                out,
+                &format!("{}.{}", o.name, of.name),
+                &of.members,
+                &nf.members,
+            );
+            if of.wording != nf.wording {
+                out.push(
+                    "wording",
+                    false,
+                    format!("wording of record field {}", what(&of.name)),
+                );
+            }
+        }
+    }
+    for n in new.iter().filter(|n| !old.iter().any(|o| o.name == n.name)) {
+        out.push(
+            "record",
+            false,
+            format!("record `{}` added (`object::{}`)", n.name, n.rust),
+        );
+    }
+}
+
+impl Report {
+    /// The report as a reviewer reads it in a pull request: a count, then per doc its changes,
+    /// breaking first.
+    pub fn human(&self) -> String {
+        if self.changes.is_empty() {
+            return "no change to the generated crate's API or meaning\n".into();
+        }
+        let breaking = self.changes.iter().filter(|c| c.breaking).count();
+        let docs: BTreeSet<&str> = self.changes.iter().map(|c| c.doc.as_str()).collect();
+        let mut s = format!(
+            "{} change(s) in {} doc(s), {breaking} breaking\n",
+            self.changes.len(),
+            docs.len()
+        );
+        let mut last = "";
+        for c in &self.changes {
+            if c.doc != last {
+                s.push_str(&format!("\n{}\n", c.doc));
+                last = &c.doc;
+            }
+            let mark = if c.breaking { "breaking" } else { "ok" };
+            s.push_str(&format!("  {mark:<8}  {}\n", c.what));
+        }
+        s
+    }
+
+    /// `{"breaking": bool, "changes": [{"doc", "what", "breaking", "kind"}, ...]}`.
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+/// The snapshot file regen writes beside its output: the `@generated` header, then one JSON
+/// line for the crate's platforms and one per doc (so a spec change is a small text diff).
+pub fn snapshot(api: &Api, header: &str) -> String {
+    let mut s = format!("{header}\n");
+    let line = |v: &serde_json::Value| serde_json::to_string(v).unwrap_or_default();
+    s.push_str(&line(&serde_json::json!({ "platforms": api.platforms })));
+    s.push('\n');
+    for (stem, doc) in &api.docs {
+        s.push_str(&line(&serde_json::json!({ "doc": stem, "api": doc })));
+        s.push('\n');
+    }
+    s
+}
+
+/// Reads a snapshot back; `None` when it is not one (absent, edited, of another generator).
+pub fn read_snapshot(text: &str) -> Option<Api> {
+    let mut lines = text.lines();
+    if !lines.next()?.contains("@generated") {
+        return None;
+    }
+    let head: serde_json::Value = serde_json::from_str(lines.next()?).ok()?;
+    let mut api = Api {
+        platforms: serde_json::from_value(head.get("platforms")?.clone()).ok()?,
+        docs: BTreeMap::new(),
+    };
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_str(line).ok()?;
+        let stem = v.get("doc")?.as_str()?.to_string();
+        api.docs
+            .insert(stem, serde_json::from_value(v.get("api")?.clone()).ok()?);
+    }
+    Some(api)
+}

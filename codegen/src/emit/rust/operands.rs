@@ -1,0 +1,165 @@
+//! `src/generated/operands.rs`: what routine-level validation (`visa::object::verify`) needs
+//! of each instruction and cannot get from its bytes alone: which fields are operands (with
+//! their doc names, so a destination is told from a source), the exec size, the predicate,
+//! the index fields (labels, surfaces, samplers), and the doc's operand type maps with both
+//! their `Dst types` and `Src types` (a destination's type is its variable's, so only a
+//! routine can check it).
+
+use super::top::{decodable, rule_check};
+use super::{ident, lit};
+use crate::analyze::platform;
+use crate::analyze::{FieldModel, FieldType, InstModel, Model, Slot, VariantModel, DATA_TYPES};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The file's tokens.
+pub fn render(model: &Model) -> TokenStream {
+    let insts: Vec<&InstModel> = decodable(model).collect();
+    let visit_arms = insts.iter().map(|i| visit_arm(i));
+    let map_arms = insts.iter().map(|i| {
+        let ty = ident(&i.rust_name);
+        let maps = type_maps(model, i);
+        quote!(Instruction::#ty(_) => #maps)
+    });
+    quote! {
+        //! Operands, exec size, predicate and index fields of every instruction, and each
+        //! doc's operand type maps: what `visa::object::verify` checks against a routine.
+        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_parens)]
+        use crate::runtime::{DataType, OperandVisitor, TypeMap};
+        use super::*;
+
+        impl Instruction {
+            /// Calls `v` with every field that routine-level rules constrain, in format
+            /// order: the exec size (raw byte), the predicate, vector and raw operands
+            /// (list items one by one) and whole-field integers (by doc name).
+            pub fn visit_operands<V: OperandVisitor + ?Sized>(&self, v: &mut V) {
+                match self { #(#visit_arms,)* }
+            }
+
+            /// The `#### Operand type maps` of the instruction's doc: any map available on
+            /// the platform may hold; an empty slice when the doc has none.
+            pub fn type_maps(&self) -> &'static [TypeMap] {
+                match self { #(#map_arms,)* }
+            }
+        }
+    }
+}
+
+/// The match arm visiting an instruction's fields.
+fn visit_arm(inst: &InstModel) -> TokenStream {
+    let ty = ident(&inst.rust_name);
+    if inst.variants.len() <= 1 {
+        let none = VariantModel::default();
+        let v = inst.variants.first().unwrap_or(&none);
+        let body = visit_variant(inst, v);
+        return quote!(Instruction::#ty(s) => { #body });
+    }
+    let arms = inst.variants.iter().map(|v| {
+        let vn = ident(&v.rust_name);
+        let body = visit_variant(inst, v);
+        quote!(#ty::#vn(s) => { #body })
+    });
+    quote!(Instruction::#ty(i) => match i { #(#arms,)* })
+}
+
+/// Statements visiting the fields of one variant's struct `s`.
+fn visit_variant(inst: &InstModel, v: &VariantModel) -> TokenStream {
+    let mut out = Vec::new();
+    for (_, slot) in v.slots(inst) {
+        match slot {
+            Slot::Field(f) => {
+                let n = ident(&f.rust_name);
+                out.push(visit_value(f, quote!(s.#n)));
+            }
+            Slot::List(c, item) => {
+                let n = ident(&c.rust_name);
+                let each = visit_value(item, quote!(*x));
+                if !each.is_empty() {
+                    out.push(quote!(for x in s.#n.iter() { #each }));
+                }
+            }
+            Slot::Count(..) => {}
+        }
+    }
+    quote!(#(#out)*)
+}
+
+/// Statements visiting the value `x` of field `f`'s type (empty for fields no rule needs).
+fn visit_value(f: &FieldModel, x: TokenStream) -> TokenStream {
+    let name = f.doc_name.as_str();
+    let exec = name.eq_ignore_ascii_case("exec_size");
+    match &f.ty {
+        FieldType::Vector => quote!(v.vector(#name, &#x);),
+        FieldType::Raw => quote!(v.raw(#name, &#x);),
+        FieldType::Predicate => quote!(v.predicate(#name, #x);),
+        FieldType::Bits { .. } if exec => quote!(v.exec_size(#x.to_raw() as u8);),
+        FieldType::Enum(..) if exec => quote!(v.exec_size(#x.bits() as u8);),
+        FieldType::Int(_) if exec => quote!(v.exec_size(#x as u8);),
+        FieldType::Int(_) => quote!(v.index(#name, #x as u32);),
+        _ => quote!(),
+    }
+}
+
+/// The instruction's type maps as a static slice of `TypeMap`s. A doc whose maps name a type
+/// that is not a vISA data type, or a platform the crate lacks, gets none (the analysis warns
+/// about the first; the second cannot happen for the docs' own platforms).
+fn type_maps(model: &Model, inst: &InstModel) -> TokenStream {
+    let Some(doc) = model
+        .spec
+        .instructions
+        .iter()
+        .find(|d| d.name == inst.doc_name)
+    else {
+        return quote!(&[]);
+    };
+    let source = inst.source.as_str();
+    let mut maps = Vec::new();
+    for m in &doc.type_maps {
+        let group = |name: &str| {
+            m.types
+                .iter()
+                .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        let (dst, src) = (group("dst types"), group("src types"));
+        if dst
+            .iter()
+            .chain(&src)
+            .any(|t| !DATA_TYPES.contains(&t.as_str()))
+            || (dst.is_empty() && src.is_empty())
+        {
+            return quote!(&[]);
+        }
+        let applies = match &m.platform {
+            None => quote!(|_platform: Platform| true),
+            Some(a) => match platform::parse(a) {
+                Ok(rule)
+                    if rule
+                        .platforms()
+                        .iter()
+                        .all(|p| model.platforms.iter().any(|q| q == p)) =>
+                {
+                    let check = rule_check(&rule);
+                    quote!(|platform: Platform| #check)
+                }
+                _ => return quote!(&[]),
+            },
+        };
+        let types = |list: &[String]| {
+            let v = list.iter().map(|t| {
+                let mut name = t.to_ascii_lowercase();
+                name[..1].make_ascii_uppercase();
+                let id = ident(&name);
+                quote!(DataType::#id)
+            });
+            quote!(&[#(#v),*])
+        };
+        let (d, s) = (types(&dst), types(&src));
+        let line = lit(u64::from(m.span.line));
+        maps.push(quote! {
+            TypeMap { source: #source, line: #line, applies: #applies, dst: #d, src: #s }
+        });
+    }
+    quote!(&[#(#maps),*])
+}

@@ -1,0 +1,613 @@
+//! Routine-level validation: every instruction of a kernel or function against its doc
+//! (`Instruction::validate`), the operands chapter (`5_operands.md`: regions, address,
+//! indirect and raw operands, predication), the routine's declarations (variables, addresses,
+//! predicates, labels, surfaces, samplers; the chapter `4_visa_header.md`), the doc's operand
+//! type maps for destinations and sources, and labels defined once.
+//!
+//! The chapters' rules are prose, so they are written here by hand, each with the line it
+//! comes from ([`Rule::source`]); what the docs state in structure (operand classes, type
+//! maps, values) comes from the generated code (`Instruction::validate`,
+//! `Instruction::visit_operands`, `Instruction::type_maps`).
+//!
+//! The success path allocates nothing: a failure is built only when a rule is broken.
+
+use super::text::instruction_text;
+use super::{File, Routine, PREDEFINED_SURFACES, PREDEFINED_VARIABLES};
+use crate::runtime::{
+    DataType, OperandVisitor, PredicateControl, RawOperand, Region, VectorOperand,
+};
+use crate::{Instruction, Platform};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// A rule and the doc line it comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// What must hold, in the doc's words where it has them.
+    pub text: &'static str,
+    /// `chapters/5_operands.md:133`, or the instruction doc for its own rules.
+    pub source: &'static str,
+}
+
+macro_rules! rules {
+    ($($name:ident = $text:literal, $source:literal;)*) => {
+        /// The hand-written rules, one constant each, with the chapter line they come from.
+        pub mod rules {
+            use super::Rule;
+            $(#[doc = $text] pub const $name: Rule = Rule { text: $text, source: $source };)*
+            /// Every hand-written rule (for the README's list and its tests).
+            pub const ALL: &[Rule] = &[$($name,)*];
+        }
+    };
+}
+
+rules! {
+    WIDTH = "The legal values for Width are {1, 2, 4, 8, 16}", "chapters/5_operands.md:133";
+    VERTICAL_STRIDE = "The legal values for VertStride are {0, 1, 2, 4, 8, 16, 32}", "chapters/5_operands.md:134";
+    HORIZONTAL_STRIDE = "The legal values for HorzStride are {0, 1, 2, 4}", "chapters/5_operands.md:135";
+    EXEC_SIZE_WIDTH = "ExecSize must be greater than or equal to Width", "chapters/5_operands.md:136";
+    DST_HORIZONTAL_STRIDE = "HorzStride for a destination operand must not be 0", "chapters/5_operands.md:137";
+    TWO_GRFS = "The elements accessed by an operand may not span more than two adjacent GRF registers", "chapters/5_operands.md:138";
+    MULTI_ADDRESS_DST = "Multi-address indirect operand may not be used as the destination of an instruction", "chapters/5_operands.md:151";
+    VARIABLE_ID = "id: index of the variable in the variables table (V0-V31 predefined, then the routine's var_info)", "chapters/5_operands.md:309";
+    COLUMN_OFFSET = "The column offset may not cross the GRF boundary", "chapters/5_operands.md:313";
+    ADDRESS_ID = "id: index of the variable in the addresses table", "chapters/5_operands.md:349";
+    ADDRESS_WIDTH = "width: the legal values are the same of those for execution size, except that 32 is not allowed", "chapters/5_operands.md:352";
+    ADDRESS_RANGE = "The sum of operand offset and width must be less than the size of the address variable", "chapters/5_operands.md:358";
+    PREDICATE_ID = "Predicate ID: index of the predicate variable (P0 is no predicate; then the routine's predicate_info)", "chapters/5_operands.md:182";
+    INDIRECT_OFFSET = "indirect_offset: It has the range of [-512, 511]", "chapters/5_operands.md:398";
+    INDIRECT_TYPE = "An indirect operand may have any type except for V, UV, VF, and BOOL", "chapters/5_operands.md:402";
+    STATE_ID = "id: index of the variable to the state_var table based on its storage class", "chapters/5_operands.md:450";
+    IMMEDIATE_DST = "A constant operand is not allowed to be a destination", "chapters/5_operands.md:458";
+    RAW_ID = "id: index of the variable in the variables table", "chapters/5_operands.md:498";
+    RAW_ALIGNED = "Unless otherwise specified, all raw operands must be GRF-aligned", "chapters/5_operands.md:487";
+    SURFACE_ID = "surface_info: A global symbol table that declares the surface variables used in the kernel (T0-T5 predefined)", "chapters/4_visa_header.md:771";
+    SAMPLER_ID = "sampler_info: A global symbol table that declares the sampler variables used in the kernel", "chapters/4_visa_header.md:769";
+    LABEL_ID = "label_info: A global symbol table that declares all labels used in the kernel", "chapters/4_visa_header.md:767";
+    LABEL_TWICE = "Label marks the start of the basic block: one LABEL (or SUBROUTINE) per label", "instructions/LABEL.md:58";
+    READ_ONLY = "a predefined variable whose R/W column is R may not be a destination", "chapters/4_visa_header.md:400";
+    EXEC_MASK = "the channels the mask control selects stay within the 32 of the execution mask: first channel (M1 = 0, M2 = 4, ... M8 = 28) + exec size <= 32", "chapters/5_operands.md:187";
+    TYPE_MAP = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc";
+}
+
+/// A broken rule: where (routine, instruction, field), what, and the doc line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// `kernel 0 \`name\`` or `function 1 \`name\``.
+    pub routine: String,
+    /// The same routine, by index.
+    pub routine_ref: RoutineRef,
+    /// Index of the instruction in its stream and its byte offset in the stream; `None` for
+    /// a failure of the routine as a whole (a stream that stops decoding).
+    pub instruction: Option<(usize, u32)>,
+    /// Intel's text of the instruction (`add (M1, 16) V33(0,0)<1> ...`), as our printer
+    /// gives it, or why it does not print.
+    pub text: String,
+    /// The doc name of the field (`Dst`, `Src1`, `Pred`, `Exec_size`, `Label`).
+    pub field: String,
+    pub rule: String,
+    /// The doc line of the rule (`chapters/5_operands.md:135`, `ADD.md:28`).
+    pub source: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.routine)?;
+        if let Some((n, offset)) = self.instruction {
+            write!(f, ": instruction {n} at offset {offset} `{}`", self.text)?;
+        }
+        write!(f, ": field {}: {} ({})", self.field, self.rule, self.source)
+    }
+}
+
+impl File {
+    /// Every broken rule of every kernel and function for `platform`, in file order: each
+    /// instruction's own doc (`Instruction::validate`), the operands chapter, the routine's
+    /// declarations, the type maps, and labels. Empty when the file is valid.
+    pub fn validate(&self, platform: Platform) -> Vec<Failure> {
+        let mut out = Vec::new();
+        for (i, k) in self.kernels.iter().enumerate() {
+            check_routine(self, RoutineRef::Kernel(i), &k.data, platform, &mut out);
+        }
+        for (i, func) in self.functions.iter().enumerate() {
+            check_routine(
+                self,
+                RoutineRef::Function(i),
+                &func.data,
+                platform,
+                &mut out,
+            );
+        }
+        out
+    }
+}
+
+/// Which routine of the file: kernel or function, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutineRef {
+    Kernel(usize),
+    Function(usize),
+}
+
+impl RoutineRef {
+    fn describe(self, file: &File) -> String {
+        let (kind, i, name) = match self {
+            RoutineRef::Kernel(i) => ("kernel", i, file.header.kernel_info.get(i).map(|k| &k.name)),
+            RoutineRef::Function(i) => (
+                "function",
+                i,
+                file.header.function_info.get(i).map(|k| &k.name),
+            ),
+        };
+        let name = name.map_or_else(|| "?".into(), |n| String::from_utf8_lossy(n).into_owned());
+        format!("{kind} {i} `{name}`")
+    }
+}
+
+/// A failure found while visiting one instruction, before the routine and text are known.
+struct Found {
+    field: &'static str,
+    rule: Rule,
+    detail: String,
+}
+
+fn check_routine<R: Routine + ?Sized>(
+    file: &File,
+    which: RoutineRef,
+    r: &R,
+    platform: Platform,
+    out: &mut Vec<Failure>,
+) {
+    let stream = r.instructions();
+    let labels = r.label_info().len();
+    let mut defined = vec![false; labels];
+    let mut found = Vec::new();
+    let mut ctx = Ctx::new(r, platform);
+    for (n, (offset, inst)) in stream.instructions.iter().enumerate() {
+        if let Err(e) = inst.validate(platform) {
+            found.push(Found {
+                field: e.field,
+                rule: Rule {
+                    text: e.rule,
+                    source: "instruction doc",
+                },
+                detail: format!("{} doc", e.instruction),
+            });
+        }
+        ctx.index = n;
+        ctx.offset = *offset;
+        ctx.start(inst);
+        inst.visit_operands(&mut ctx);
+        ctx.finish(inst);
+        found.append(&mut ctx.found);
+        if let Some(id) = ctx.defines {
+            if let Some(d) = defined.get_mut(id as usize) {
+                if *d {
+                    found.push(Found {
+                        field: "Label",
+                        rule: rules::LABEL_TWICE,
+                        detail: format!("label {id} is already defined"),
+                    });
+                }
+                *d = true;
+            }
+        }
+        for f in found.drain(..) {
+            out.push(failure(file, which, r, Some((n, *offset, inst)), f));
+        }
+    }
+    if let Some(stop) = &stream.stop {
+        out.push(Failure {
+            routine: which.describe(file),
+            routine_ref: which,
+            instruction: None,
+            text: String::new(),
+            field: "instructions".into(),
+            rule: stop.describe(),
+            source: "instruction doc".into(),
+        });
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn failure<R: Routine + ?Sized>(
+    file: &File,
+    which: RoutineRef,
+    r: &R,
+    at: Option<(usize, u32, &Instruction)>,
+    f: Found,
+) -> Failure {
+    let _ = r;
+    let text = match at {
+        Some((_, _, inst)) => instruction_text(file, which, inst),
+        None => String::new(),
+    };
+    Failure {
+        routine: which.describe(file),
+        routine_ref: which,
+        instruction: at.map(|(n, o, _)| (n, o)),
+        text,
+        field: f.field.into(),
+        rule: if f.detail.is_empty() {
+            f.rule.text.into()
+        } else {
+            format!("{} ({})", f.rule.text, f.detail)
+        },
+        source: f.rule.source.into(),
+    }
+}
+
+/// R/W and type of the predefined variables V0-V19 (`4_visa_header.md:402-421`): whether an
+/// instruction may write it, and its type (`None`: N/A or several).
+const PREDEFINED: &[(bool, Option<DataType>)] = &[
+    (true, None), // V0 %null: R by the table, but Intel's code writes it (a sink)
+    (false, Some(DataType::Uw)), // V1 %thread_x
+    (false, Some(DataType::Uw)), // V2 %thread_y
+    (false, Some(DataType::Ud)), // V3 %group_id_x
+    (false, Some(DataType::Ud)), // V4 %group_id_y
+    (false, Some(DataType::Ud)), // V5 %group_id_z
+    (true, Some(DataType::Ud)), // V6 %tm: the pause counter is R/W
+    (true, Some(DataType::Ud)), // V7 %r0
+    (true, Some(DataType::Ud)), // V8 %arg
+    (true, Some(DataType::Ud)), // V9 %retval
+    (true, Some(DataType::Ud)), // V10 %sp
+    (true, Some(DataType::Ud)), // V11 %fp
+    (false, Some(DataType::Ud)), // V12 %hw_id
+    (true, Some(DataType::Ud)), // V13 %sr0
+    (true, Some(DataType::Ud)), // V14 %cr0
+    (false, Some(DataType::Ud)), // V15 %ce0
+    (true, Some(DataType::Ud)), // V16 %dbg0
+    (false, Some(DataType::Uw)), // V17 %color
+    (true, Some(DataType::Uq)), // V18 %implicit_arg_ptr
+    (true, Some(DataType::Uq)), // V19 %implicit_local_id_buf_ptr
+];
+
+/// The visitor: one routine's declarations, and what one instruction showed so far.
+struct Ctx<'a, R: Routine + ?Sized> {
+    r: &'a R,
+    platform: Platform,
+    grf: u32,
+    /// Elements of the exec size (1 when the instruction has none).
+    exec: u32,
+    /// The type of the destination and of each source, for the type maps.
+    dst_type: Option<DataType>,
+    src_types: [Option<DataType>; 4],
+    srcs: usize,
+    /// The instruction is LABEL or SUBROUTINE (defines its `Label`), or uses its `Label`.
+    label_defines: bool,
+    defines: Option<u32>,
+    index: usize,
+    offset: u32,
+    found: Vec<Found>,
+}
+
+impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
+    fn new(r: &'a R, platform: Platform) -> Self {
+        // XeHPC (PVC) and later have 64-byte GRFs; the chapter's "32 bytes" is the older size.
+        let grf = if platform.name().starts_with("PVC") {
+            64
+        } else {
+            32
+        };
+        Ctx {
+            r,
+            platform,
+            grf,
+            exec: 1,
+            dst_type: None,
+            src_types: [None; 4],
+            srcs: 0,
+            label_defines: false,
+            defines: None,
+            index: 0,
+            offset: 0,
+            found: Vec::new(),
+        }
+    }
+
+    fn start(&mut self, inst: &Instruction) {
+        self.exec = 1;
+        self.dst_type = None;
+        self.src_types = [None; 4];
+        self.srcs = 0;
+        self.label_defines = matches!(inst.name(), "LABEL" | "SUBROUTINE");
+        self.defines = None;
+    }
+
+    /// Checks across operands, once all are seen.
+    fn finish(&mut self, inst: &Instruction) {
+        let maps = inst.type_maps();
+        if maps.is_empty() || (self.dst_type.is_none() && self.srcs == 0) {
+            return;
+        }
+        let platform = self.platform;
+        let srcs = &self.src_types[..self.srcs.min(4)];
+        let ok = maps
+            .iter()
+            .filter(|m| (m.applies)(platform))
+            .any(|m| allows(m.dst, self.dst_type) && srcs.iter().all(|t| allows(m.src, *t)));
+        if !ok && maps.iter().any(|m| (m.applies)(platform)) {
+            let show = |t: Option<DataType>| t.map_or("?", DataType::name);
+            let mut detail = format!("Dst {}", show(self.dst_type));
+            for (i, t) in srcs.iter().enumerate() {
+                detail.push_str(&format!(", Src{i} {}", show(*t)));
+            }
+            detail.push_str(&format!(", {} line {}", maps[0].source, maps[0].line));
+            self.fail("Dst", rules::TYPE_MAP, detail);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, field: &'static str, rule: Rule, detail: String) {
+        self.found.push(Found {
+            field,
+            rule,
+            detail,
+        });
+    }
+
+    /// The declared type of general variable `id`, if it has one.
+    fn variable_type(&self, id: u32) -> Option<DataType> {
+        let predefined = PREDEFINED_VARIABLES.len() as u32;
+        if id < predefined {
+            return PREDEFINED.get(id as usize).and_then(|p| p.1);
+        }
+        let info = self.r.var_info().get((id - predefined) as usize)?;
+        DataType::try_from(info.bit_properties & 0xf).ok()
+    }
+
+    fn variable_exists(&self, id: u32) -> bool {
+        let predefined = PREDEFINED_VARIABLES.len() as u32;
+        id < predefined || ((id - predefined) as usize) < self.r.var_info().len()
+    }
+
+    /// The region rules of a general or indirect operand.
+    fn region(&mut self, field: &'static str, dst: bool, indirect: bool, region: Region) {
+        let (vs, w, hs) = (
+            region.vertical_stride(),
+            region.width(),
+            region.horizontal_stride(),
+        );
+        if dst {
+            if hs == 0 || hs > 4 {
+                self.fail(field, rules::HORIZONTAL_STRIDE, format!("encoding {hs}"));
+            } else if hs == 1 {
+                self.fail(field, rules::DST_HORIZONTAL_STRIDE, String::new());
+            }
+            return;
+        }
+        if !(1..=4).contains(&hs) {
+            self.fail(field, rules::HORIZONTAL_STRIDE, format!("encoding {hs}"));
+        }
+        // Of the width encodings only 32 elements (0111) breaks the rule: encodings the
+        // chapter does not list (0000 null, 0001 zero elements, 1000-1111) are accepted, as
+        // Intel's verifier does (README, "Validation": a documented choice).
+        if w == 7 {
+            self.fail(field, rules::WIDTH, format!("encoding {w}"));
+        } else if (2..=6).contains(&w) && (1u32 << (w - 2)) > self.exec {
+            self.fail(
+                field,
+                rules::EXEC_SIZE_WIDTH,
+                format!("width {} > exec size {}", 1u32 << (w - 2), self.exec),
+            );
+        }
+        // A null vertical stride is a multi-address indirect operand.
+        if !(1..=7).contains(&vs) && !(indirect && vs == 0) {
+            self.fail(field, rules::VERTICAL_STRIDE, format!("encoding {vs}"));
+        }
+    }
+
+    fn source_type(&mut self, field: &'static str, t: Option<DataType>) {
+        if field.eq_ignore_ascii_case("dst") {
+            self.dst_type = t;
+        } else if is_source(field) {
+            if let Some(slot) = self.src_types.get_mut(self.srcs) {
+                *slot = t;
+            }
+            self.srcs += 1;
+        }
+    }
+}
+
+fn allows(list: &[DataType], t: Option<DataType>) -> bool {
+    let Some(t) = t else { return true };
+    if list.is_empty() || list.contains(&t) {
+        return true;
+    }
+    // "the V type is compatible with all signed integer types, the UV type is compatible
+    // with all unsigned integer types, and the VF type is compatible with the F type"
+    // (2_datatypes.md; the generator's `analyze/packed.rs` reads maps the same way).
+    use DataType::*;
+    let any = |of: &[DataType]| of.iter().any(|e| list.contains(e));
+    match t {
+        V => any(&[B, W, D, Q]),
+        Uv => any(&[Ub, Uw, Ud, Uq]),
+        Vf => any(&[F]),
+        _ => false,
+    }
+}
+
+fn is_source(field: &str) -> bool {
+    let b = field.as_bytes();
+    b.len() >= 3 && b[..3].eq_ignore_ascii_case(b"src") && b[3..].iter().all(u8::is_ascii_digit)
+}
+
+fn is_dst(field: &str) -> bool {
+    field.eq_ignore_ascii_case("dst")
+}
+
+impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
+    fn exec_size(&mut self, raw: u8) {
+        let size = raw & 7;
+        self.exec = if size <= 5 { 1 << size } else { 1 };
+        let mask = u32::from(raw >> 4 & 7);
+        let first = mask * 4;
+        if size <= 5 && first + self.exec > 32 {
+            self.fail(
+                "Exec_size",
+                rules::EXEC_MASK,
+                format!("M{} with exec size {}", mask + 1, self.exec),
+            );
+        }
+    }
+
+    fn predicate(&mut self, field: &'static str, p: PredicateControl) {
+        let id = u32::from(p.id());
+        if id != 0 && id as usize > self.r.predicate_info().len() {
+            self.fail(field, rules::PREDICATE_ID, format!("P{id} is not declared"));
+        }
+    }
+
+    fn vector(&mut self, field: &'static str, op: &VectorOperand) {
+        let dst = is_dst(field);
+        match *op {
+            VectorOperand::General { id, region, .. } => {
+                if !self.variable_exists(id) {
+                    self.fail(field, rules::VARIABLE_ID, format!("V{id} is not declared"));
+                    self.source_type(field, None);
+                    return;
+                }
+                if dst && (id as usize) < PREDEFINED.len() && !PREDEFINED[id as usize].0 {
+                    self.fail(field, rules::READ_ONLY, format!("V{id}"));
+                }
+                let ty = self.variable_type(id);
+                self.source_type(field, ty);
+                if is_dst(field) || is_source(field) {
+                    self.region(field, dst, false, region);
+                }
+            }
+            VectorOperand::Indirect {
+                id,
+                indirect_offset,
+                bit_properties,
+                region,
+                ..
+            } => {
+                if usize::from(id) >= self.address_count() {
+                    self.fail(field, rules::ADDRESS_ID, format!("A{id} is not declared"));
+                }
+                if !(-512..=511).contains(&indirect_offset) {
+                    self.fail(field, rules::INDIRECT_OFFSET, format!("{indirect_offset}"));
+                }
+                let ty = DataType::try_from(bit_properties & 0xf).ok();
+                if matches!(
+                    ty,
+                    Some(DataType::V | DataType::Uv | DataType::Vf | DataType::Bool)
+                ) {
+                    self.fail(field, rules::INDIRECT_TYPE, String::new());
+                }
+                self.source_type(field, ty);
+                if is_dst(field) || is_source(field) {
+                    self.region(field, dst, true, region);
+                }
+            }
+            VectorOperand::Address { id, offset, width } => {
+                let count = self.address_count();
+                if usize::from(id) >= count {
+                    self.fail(field, rules::ADDRESS_ID, format!("A{id} is not declared"));
+                } else if !dst && !matches!(width, 1 | 2 | 4 | 8 | 16) {
+                    // "When used as the destination, an address operand's width is ignored."
+                    self.fail(field, rules::ADDRESS_WIDTH, format!("{width}"));
+                } else if let Some(size) = self.address_size(id) {
+                    if u32::from(offset) + u32::from(width) > size && !dst {
+                        self.fail(
+                            field,
+                            rules::ADDRESS_RANGE,
+                            format!("offset {offset} + width {width} > {size} elements"),
+                        );
+                    }
+                }
+            }
+            VectorOperand::Predicate(p) => {
+                let id = u32::from(p.id());
+                if id == 0 || id as usize > self.r.predicate_info().len() {
+                    self.fail(field, rules::PREDICATE_ID, format!("P{id} is not declared"));
+                }
+            }
+            VectorOperand::Immediate(imm) => {
+                if dst {
+                    self.fail(field, rules::IMMEDIATE_DST, String::new());
+                }
+                self.source_type(field, Some(imm.ty));
+            }
+            VectorOperand::State { class, id, .. } => {
+                let ok = match class {
+                    crate::runtime::StateClass::Surface => {
+                        u32::from(id) < PREDEFINED_SURFACES + self.r.surface_info().len() as u32
+                    }
+                    crate::runtime::StateClass::Sampler => {
+                        usize::from(id) < self.r.sampler_info().len()
+                    }
+                };
+                if !ok {
+                    self.fail(field, rules::STATE_ID, format!("{id} is not declared"));
+                }
+            }
+        }
+    }
+
+    fn raw(&mut self, field: &'static str, op: &RawOperand) {
+        if !self.variable_exists(op.id) {
+            self.fail(field, rules::RAW_ID, format!("V{} is not declared", op.id));
+            return;
+        }
+        if is_dst(field) && (op.id as usize) < PREDEFINED.len() && !PREDEFINED[op.id as usize].0 {
+            self.fail(field, rules::READ_ONLY, format!("V{}", op.id));
+        }
+        if op.id != 0 && u32::from(op.offset) % self.grf != 0 {
+            self.fail(field, rules::RAW_ALIGNED, format!("offset {}", op.offset));
+        }
+    }
+
+    fn index(&mut self, field: &'static str, value: u32) {
+        match field {
+            "Label" => {
+                if value as usize >= self.r.label_info().len() {
+                    self.fail(
+                        field,
+                        rules::LABEL_ID,
+                        format!("label {value} is not declared"),
+                    );
+                } else if self.label_defines {
+                    self.defines = Some(value);
+                }
+            }
+            "Surface" => {
+                if value >= PREDEFINED_SURFACES + self.r.surface_info().len() as u32 {
+                    self.fail(
+                        field,
+                        rules::SURFACE_ID,
+                        format!("T{value} is not declared"),
+                    );
+                }
+            }
+            "Sampler" => {
+                if value as usize >= self.r.sampler_info().len() {
+                    self.fail(
+                        field,
+                        rules::SAMPLER_ID,
+                        format!("S{value} is not declared"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<R: Routine + ?Sized> Ctx<'_, R> {
+    fn address_count(&self) -> usize {
+        self.r.address_info().len()
+    }
+    fn address_size(&self, id: u16) -> Option<u32> {
+        self.r
+            .address_info()
+            .get(usize::from(id))
+            .map(|a| u32::from(a.num_elements))
+    }
+}

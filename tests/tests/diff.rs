@@ -1,0 +1,136 @@
+//! `cargo xtask diff` and regen's summary of what changed: made-up doc pairs
+//! (`tests/specs/diff/<case>/{old,new}`), each with the report a reviewer should read written by
+//! hand in `expected.txt`.
+
+use std::path::{Path, PathBuf};
+
+fn case(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("specs/diff")
+        .join(name)
+}
+
+fn check(name: &str) {
+    let dir = case(name);
+    let report = xtask::diff_dirs(&dir.join("old"), &dir.join("new"))
+        .unwrap_or_else(|code| panic!("{name}: diff failed with exit status {code}"));
+    let expected = std::fs::read_to_string(dir.join("expected.txt")).unwrap();
+    assert_eq!(report.human(), expected, "{name}");
+}
+
+#[test]
+fn an_added_instruction_is_a_new_required_execute_method() {
+    check("added");
+}
+
+#[test]
+fn a_removed_instruction_breaks() {
+    check("removed");
+}
+
+#[test]
+fn renamed_fields_and_instructions_break() {
+    check("renamed");
+}
+
+#[test]
+fn a_retyped_field_breaks() {
+    check("retyped");
+}
+
+#[test]
+fn moved_bits_and_fields_change_what_bytes_mean() {
+    check("moved");
+}
+
+#[test]
+fn added_and_removed_values_break() {
+    check("values");
+}
+
+#[test]
+fn fewer_platforms_break_more_do_not() {
+    check("platforms");
+}
+
+#[test]
+fn a_changed_template_changes_what_text_means() {
+    check("text");
+}
+
+#[test]
+fn wording_alone_breaks_nothing() {
+    check("wording");
+}
+
+#[test]
+fn a_tightened_type_rule_breaks() {
+    check("validation");
+}
+
+#[test]
+fn the_same_docs_change_nothing() {
+    let dir = case("wording").join("old");
+    let report = xtask::diff_dirs(&dir, &dir).unwrap();
+    assert_eq!(
+        report.human(),
+        "no change to the generated crate's API or meaning\n"
+    );
+    assert!(!report.breaking);
+}
+
+/// `--json`: `{"breaking": bool, "changes": [{"doc", "what", "breaking"}, ...]}`.
+#[test]
+fn the_json_form_has_doc_what_and_breaking() {
+    let dir = case("platforms");
+    let report = xtask::diff_dirs(&dir.join("old"), &dir.join("new")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+    assert_eq!(json["breaking"], serde_json::json!(true));
+    let changes = json["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 2);
+    assert_eq!(changes[1]["doc"], "BLOCK_PUT");
+    assert_eq!(
+        changes[1]["what"],
+        "platforms of value 0x3 of `Size.number_of_blocks`: {XEHP+} → all"
+    );
+    assert_eq!(changes[1]["breaking"], serde_json::json!(false));
+}
+
+/// Regen keeps a generated snapshot of what it generated beside the output, and the next
+/// regen into the same place says what changed since.
+#[test]
+fn regen_says_what_changed_since_the_last_regen_into_its_out_dir() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = case("values");
+    assert_eq!(xtask::regen(&dir.join("old"), out.path(), false), 0);
+    let snapshot = std::fs::read_to_string(out.path().join(codegen::diff::SNAPSHOT)).unwrap();
+    assert!(snapshot.lines().next().unwrap().contains("@generated"));
+    let api = xtask::api_of_dir(&dir.join("new")).unwrap();
+    let summary = xtask::changes_since_last_regen(out.path(), &api).unwrap();
+    assert_eq!(
+        summary,
+        "what changed since the last regen: 3 change(s) in 1 doc(s), 3 breaking\n\
+         \n\
+         BLOCK_PUT\n  \
+         breaking  value 0x2 (`N4Blocks`) of `Size.number_of_blocks` removed\n  \
+         breaking  value 0x4 (`N16Blocks`) of `Size.number_of_blocks` added: an exhaustive match no longer compiles\n  \
+         breaking  text forms changed (spellings, or the bits a slot prints): some text now parses to other bytes, or not at all\n"
+    );
+    // After the regen of the new docs, the snapshot is theirs: nothing changed since.
+    assert_eq!(xtask::regen(&dir.join("new"), out.path(), false), 0);
+    let summary = xtask::changes_since_last_regen(out.path(), &api).unwrap();
+    assert_eq!(
+        summary,
+        "what changed since the last regen: no change to the generated crate's API or meaning\n"
+    );
+}
+
+/// A snapshot edited by hand or cut short gives no summary rather than a wrong one.
+#[test]
+fn an_unreadable_snapshot_is_said_not_misread() {
+    let out = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(out.path().join("docs")).unwrap();
+    std::fs::write(out.path().join(codegen::diff::SNAPSHOT), "# @generated\n{").unwrap();
+    let summary = xtask::changes_since_last_regen(out.path(), &Default::default()).unwrap();
+    assert!(summary.starts_with("note: "), "{summary}");
+}

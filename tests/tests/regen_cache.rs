@@ -1,0 +1,119 @@
+//! Regen's render cache (`<out>/.regen-cache`, `codegen::emit::cache`): a regen after a change
+//! re-renders only what the change reaches, and its output is byte for byte a full regen's,
+//! whatever the cache holds (nothing, a stale cache of other docs, a damaged file).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir` but the stamp and the cache, by relative path.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+                if rel != xtask::stamp::FILE && rel != xtask::stamp::CACHE {
+                    out.insert(rel, std::fs::read(&p).unwrap());
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} lacks {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// A full regen of `spec` into a new directory: no cache.
+fn full(spec: &Path) -> BTreeMap<String, Vec<u8>> {
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(xtask::regen(spec, out.path(), false), 0);
+    tree(out.path())
+}
+
+#[test]
+fn a_cached_regen_after_each_kind_of_change_equals_a_full_regen() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("spec");
+    copy_dir(&workspace().join("spec"), &spec);
+    let out = work.path().join("out");
+    assert_eq!(xtask::regen(&spec, &out, false), 0);
+    assert!(out.join(xtask::stamp::CACHE).is_file(), "the cache is kept");
+    // Wording of one doc, then a value of another (its module, enums, text and pages change).
+    edit(
+        &spec.join("OWORD_ST.md"),
+        "Writes contiguous owords",
+        "Writes owords",
+    );
+    assert_eq!(xtask::regen(&spec, &out, false), 0);
+    assert_eq!(tree(&out), full(&spec), "after a wording change");
+    let gs = std::fs::read_to_string(spec.join("GATHER_SCALED.md")).unwrap();
+    let doc = gs.replacen("## Semantics", "## Semantics\n\n    (changed)\n", 1);
+    std::fs::write(spec.join("GATHER_SCALED.md"), doc).unwrap();
+    edit(
+        &spec.join("OWORD_ST.md"),
+        "**Surface(ub):**",
+        "**Surface(uw):**",
+    );
+    assert_eq!(xtask::regen(&spec, &out, false), 0);
+    assert_eq!(tree(&out), full(&spec), "after a retyped field");
+}
+
+#[test]
+fn a_damaged_or_stale_cache_changes_no_byte() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("spec");
+    copy_dir(&workspace().join("spec"), &spec);
+    let out = work.path().join("out");
+    assert_eq!(xtask::regen(&spec, &out, false), 0);
+    let expected = full(&spec);
+    let cache = std::fs::read(out.join(xtask::stamp::CACHE)).unwrap();
+    assert!(cache.len() > 1000, "{} bytes", cache.len());
+    let stamp = out.join(xtask::stamp::FILE);
+    let mut damaged = cache.clone();
+    let mid = damaged.len() / 2;
+    damaged[mid] ^= 0x20;
+    // A stale cache: the one a regen of other docs left.
+    let other = tempfile::tempdir().unwrap();
+    let diff_old = workspace().join("tests/specs/diff/values/old");
+    assert_eq!(xtask::regen(&diff_old, other.path(), false), 0);
+    let stale = std::fs::read(other.path().join(xtask::stamp::CACHE)).unwrap();
+    for (what, bytes) in [
+        ("a flipped byte", damaged),
+        ("cut in half", cache[..cache.len() / 2].to_vec()),
+        ("garbage", b"visa-regen-cache v1 x\n\xff\xff".to_vec()),
+        ("another spec's cache", stale),
+    ] {
+        std::fs::write(out.join(xtask::stamp::CACHE), bytes).unwrap();
+        // Without the stamp the regen runs in full (with this cache) instead of stopping early.
+        std::fs::remove_file(&stamp).unwrap();
+        // A file edited so the writer has something to rewrite from the cache's output.
+        std::fs::write(out.join("src/generated/oword_st.rs"), "// @generated\n").unwrap();
+        assert_eq!(xtask::regen(&spec, &out, false), 0, "{what}");
+        assert_eq!(tree(&out), expected, "{what}");
+    }
+}
