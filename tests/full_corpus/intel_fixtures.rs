@@ -1,0 +1,458 @@
+//! Exact on every file Intel's tools made for every platform (`tests/intel/regen-fixtures`):
+//! our OpenCL kernels compiled by ocloc for each device (`tests/ocl/fixtures/<device>/`) and the
+//! vISA text lines of every documented instruction assembled by GenX_IR for each platform
+//! (`tests/intel/fixtures/asm/<PLATFORM>/`). For each `.isa` with Intel's text beside it:
+//!
+//! - round trip: `File::parse` then `write` gives the same bytes;
+//! - dis: our text of each routine is Intel's, line for line;
+//! - asm: our assembly of Intel's text gives Intel's instruction bytes, routine by routine;
+//! - check: `Instruction::validate` for the platform accepts every instruction Intel wrote.
+//!
+//! Every failure must be listed in [`KNOWN`] with its reason and the issue item that fixes
+//! it, and every entry of [`KNOWN`] must still fail somewhere: the list only shrinks. The totals
+//! per platform are README's table (between the `intel-fixtures` markers); `VISA_BLESS=1`
+//! rewrites it. CI copies this file into the crate generated from the current family and runs
+//! it with `VISA_REPO` set (see `.ci/run`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use visa::asm::{assemble, render, Options, Source};
+use visa::object::text::{print_function, print_kernel};
+use visa::object::File;
+use visa::{Instruction, Platform};
+
+/// The four checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Check {
+    RoundTrip,
+    Dis,
+    Asm,
+    Validate,
+}
+
+/// A failure we know of: on which rows (`*` for all), which check, which instruction (`*` for
+/// any: for `Dis`, Intel's mnemonic as it starts the line we do not print; for an `asm` error,
+/// the mnemonic of the line it points at; otherwise the doc's name, as `Instruction::name`),
+/// why, and which issue item fixes it.
+struct Known {
+    rows: &'static [&'static str],
+    check: Check,
+    mnemonic: &'static str,
+    why: &'static str,
+    item: &'static str,
+}
+
+const PRE_ICLLP: &[&str] = &["skl", "BDW", "CHV", "SKL", "BXT"];
+const ALL: &[&str] = &["*"];
+
+/// The issue items of branch `platforms` (issue 18: deliverables 3, 4 and the listed bugs).
+const ITEM_NAMES: &str = "issue 18 item 3: platforms by Intel's names (branch `platforms`)";
+const ITEM_DIS: &str = "issue 18 item 4: dis prints Intel's line, a note for bits the text cannot show (branch `platforms`)";
+const ITEM_Q: &str = "issue 18 bug 1: PVC shl/add/shr with Q operands, type map against Supported Types (branch `platforms`)";
+const ITEM_FENCE: &str = "issue 18 bug 3: lsc_fence exec-size byte 0x80 (branch `platforms`)";
+const ITEM_ADDR: &str = "issue 18 bug 4: addr_add with a byte offset (branch `platforms`)";
+const ITEM_SCATTER: &str = "issue 18 bug 5: SCATTER's exec size is Num_elts' element count (branch `platforms`)";
+const ITEM_DPAS: &str = "issue 18 bug 6: DPAS text names precisions (branch `platforms`)";
+/// Found by these fixtures, not fixed yet on this branch (each needs an erratum with Intel's
+/// evidence, or a printer/parser fix): issue 18 deliverable 2.
+const OPEN: &str = "issue 18 item 2, open: found by these fixtures, not fixed yet";
+
+const fn k(rows: &'static [&'static str], check: Check, mnemonic: &'static str, why: &'static str, item: &'static str) -> Known {
+    Known { rows, check, mnemonic, why, item }
+}
+
+/// Failures still open. Each names the issue item whose fix removes it; when the fix lands
+/// (merge main), the test fails until its entry is removed.
+const KNOWN: &[Known] = &[
+    k(PRE_ICLLP, Check::Validate, "*", "no platform before ICLLP exists: a SKL, BDW, CHV or BXT file cannot be checked at all", ITEM_NAMES),
+    k(&["pvc"], Check::Validate, "SHL", "Q/UQ operands (`0x2:q`) against SHL's type map, which omits the Q types its Supported Types list", ITEM_Q),
+    k(&["pvc"], Check::Validate, "SHR", "Q/UQ operands against SHR's type map", ITEM_Q),
+    k(&["pvc"], Check::Validate, "ADD", "Q/UQ operands against ADD's type map", ITEM_Q),
+    k(ALL, Check::Dis, "lsc_fence", "LSC_FENCE's exec-size byte 0x80 has no text form", ITEM_FENCE),
+    k(ALL, Check::Asm, "LSC_FENCE", "Intel's bytes of lsc_fence set exec-size bit 7, which the text does not show", ITEM_FENCE),
+    k(ALL, Check::Asm, "addr_add", "`&V[64]`: an address with a byte offset does not assemble", ITEM_ADDR),
+    k(ALL, Check::Asm, "", "the same addr_add line: it is the first instruction, on the header's last line (GenX_IR's print)", ITEM_ADDR),
+    k(ALL, Check::Dis, "addr_add", "`&VF[4]`: an address with a byte offset does not print", ITEM_ADDR),
+    k(ALL, Check::Dis, "", "the same addr_add line, the first instruction, on the header's last line", ITEM_ADDR),
+    k(ALL, Check::Dis, "scatter", "SCATTER's exec size printed with the exec-size encoding", ITEM_SCATTER),
+    k(ALL, Check::Asm, "scatter", "SCATTER's exec size parsed with the exec-size encoding", ITEM_SCATTER),
+    k(ALL, Check::Asm, "gather", "GATHER: the same exec-size encoding as SCATTER's (Num_elts: 0b00 8, 0b01 16, 0b10 1)", ITEM_SCATTER),
+    k(ALL, Check::Dis, "gather", "GATHER's exec size printed with the exec-size encoding, as SCATTER's", ITEM_SCATTER),
+    k(ALL, Check::Dis, "dpas", "`dpas.s2.s2.8.2`: precisions printed as numbers", ITEM_DPAS),
+    k(ALL, Check::Asm, "dpas", "`dpas.s8.s8.8.8`: precisions do not parse", ITEM_DPAS),
+    k(&["skl"], Check::Dis, "fence_sw", "FENCE mask 0xa1 (`fence_sw` with other bits Intel's compiler sets and does not print)", ITEM_DIS),
+    k(&["skl"], Check::Asm, "FENCE", "the same FENCE: `fence_sw` assembles to 0x80, Intel wrote 0xa1", ITEM_DIS),
+    k(ALL, Check::Dis, "scatter4_typed", "a predicated scatter4_typed: Intel's printer drops the predicate (notes/visa-text-syntax.md §4.3), we print it", ITEM_DIS),
+    k(ALL, Check::Asm, "SCATTER4_TYPED", "the same scatter4_typed: Intel's text has no predicate, its bytes have one", ITEM_DIS),
+    k(ALL, Check::RoundTrip, "0x6b Exec_size", "PLANE exec size 1, 2, 4 and 32: the doc lists 8 and 16; GenX_IR takes them", OPEN),
+    k(ALL, Check::Dis, "plane", "the same PLANE exec sizes", OPEN),
+    k(ALL, Check::Asm, "plane", "the same PLANE exec sizes", OPEN),
+    k(ALL, Check::RoundTrip, "0x70 Exec_size", "INFO (sampleinfo, resinfo): an exec-size byte the doc does not list (0x7)", OPEN),
+    k(ALL, Check::Asm, "sampleinfo", "`sampleinfo.RGBA`: the channel suffix Intel prints does not parse", OPEN),
+    k(ALL, Check::Dis, "svm_atomic", "`(P1) svm_atomic.add (M1, 16) VUQ.0 %null.0 VUD.192 %null.0`: exec size 16 (0x4), which SVM_ATOMIC's doc does not list", OPEN),
+    k(ALL, Check::Asm, "svm_atomic", "the same svm_atomic (M1, 16)", OPEN),
+    k(ALL, Check::RoundTrip, "0x4e Exec_size", "SVM_ATOMIC exec size 16 (0x4): the doc's list stops at 8", OPEN),
+    k(ALL, Check::Dis, "svm_block_ld", "SVM_BLOCK_LD Properties bit 7, which Intel's compiler sets (erratum SVM_BLOCK_LD-values-16-owords-bit-7) and the text cannot show", ITEM_DIS),
+    k(ALL, Check::Asm, "SVM_BLOCK_LD", "the same SVM_BLOCK_LD bit 7: our asm of Intel's line writes it clear", ITEM_DIS),
+    k(ALL, Check::Dis, "svm_block_st", "GenX_IR writes SVM_BLOCK_ST bit 7 clear for `svm_block_st (2)`; we print that `.aligned` (no suffix is bit 7 set, as Intel's compiler writes it)", ITEM_DIS),
+    k(ALL, Check::Asm, "SVM_BLOCK_ST", "the same SVM_BLOCK_ST bit 7: our asm of `svm_block_st (2)` sets it, GenX_IR's clears it", ITEM_DIS),
+    k(ALL, Check::RoundTrip, "0x89 DataElemsPerAddr", "lsc_load_quad: a channel mask (0xf) in DataElemsPerAddr, which the doc lists as a vector size", OPEN),
+    k(ALL, Check::Dis, "lsc_load_quad", "the same lsc_load_quad", OPEN),
+    k(ALL, Check::Asm, "lsc_load_quad", "the same lsc_load_quad", OPEN),
+    k(ALL, Check::Dis, "raw_send", "raw_send prints ExMsgDesc as a decimal (`10`), Intel `0xa` and two spaces after NumDst", OPEN),
+    k(ALL, Check::Asm, "raw_send", "`raw_send (M1, 16) 0xa 1 2 ...`: Intel's form does not parse", OPEN),
+    k(ALL, Check::Validate, "MOVS", "MOVS with a state source or immediate (`movs T6(0) 0x5:ud`): the operand classes", OPEN),
+    k(&["ICLLP", "TGLLP"], Check::Validate, "OWORD_LD", "oword_ld (16) on T6 before XEHP: the doc says {XEHP+} and T0 only; GenX_IR assembles it for ICLLP and TGLLP and its verifier takes it (an erratum moves the only {XEHP+} value, which platform_rules.rs tests the rule with)", OPEN),
+    k(&["ICLLP", "TGLLP"], Check::Validate, "OWORD_LD_UNALIGNED", "the same as OWORD_LD", OPEN),
+    k(&["ICLLP", "TGLLP"], Check::Validate, "OWORD_ST", "the same as OWORD_LD", OPEN),
+    k(&["ICLLP", "icllp"], Check::Validate, "SVM_ATOMIC", "SVM_ATOMIC .16/.64 data width on ICLLP: the doc says {TGLLP+}; Intel's compiler and verifier use it on ICLLP", OPEN),
+];
+
+fn must_have(what: &str) {
+    assert!(std::env::var_os("CI").is_none(), "{what}; CI is set: it must be present");
+    println!("skipped: {what}");
+}
+
+fn repo() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO").map(PathBuf::from).into_iter().collect();
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
+    let found = candidates.into_iter().find(|d| d.join("tests/intel/regen-fixtures").is_file());
+    if found.is_none() {
+        must_have("tests/intel/regen-fixtures not found (set VISA_REPO to the repository)");
+    }
+    found
+}
+
+/// Rows of the table: (row name, fixture directory, Intel's platform name).
+fn rows(repo: &Path) -> Vec<(String, PathBuf, &'static str)> {
+    let ocl = [
+        ("skl", "SKL"),
+        ("icllp", "ICLLP"),
+        ("tgllp", "TGLLP"),
+        ("dg1", "TGLLP"),
+        ("acm-g10", "DG2"),
+        ("acm-g10-rev0", "DG2"),
+        ("pvc", "PVC"),
+    ];
+    let asm = ["BDW", "CHV", "SKL", "BXT", "ICLLP", "TGLLP", "XeHP_SDV", "DG2", "MTL", "PVC", "PVCXT"];
+    let mut out: Vec<_> = ocl.iter().map(|(d, p)| (d.to_string(), repo.join("tests/ocl/fixtures").join(d), *p)).collect();
+    out.extend(asm.iter().map(|p| (p.to_string(), repo.join("tests/intel/fixtures/asm").join(p), *p)));
+    out
+}
+
+/// The platform `visa check` takes for Intel's name: the same name when the crate has it,
+/// else the docs' name of its generation (DG1 is TGLLP's; DG2, XeHP_SDV and MTL are XEHP's).
+fn platform(intel: &str) -> Option<Platform> {
+    let by_name = |n: &str| Platform::ALL.iter().copied().find(|p| p.name().eq_ignore_ascii_case(n));
+    by_name(intel).or_else(|| {
+        by_name(match intel {
+            "XeHP_SDV" | "DG2" | "MTL" => "XEHP",
+            "PVCXT" => "PVC",
+            _ => return None,
+        })
+    })
+}
+
+/// The mnemonic a text line starts with (`add`, `cmp.lt`, `lsc_load.ugm`): its first word
+/// after the predicate, up to the first `.`-separated part after the name.
+fn mnemonic(line: &str) -> String {
+    let line = line.trim_start();
+    let line = if line.starts_with('(') { line.split_once(") ").map_or(line, |x| x.1) } else { line };
+    line.split([' ', '.']).next().unwrap_or("").to_string()
+}
+
+/// One `.isa` and its texts: (routine text file name, Intel's text).
+struct Fixture {
+    isa: PathBuf,
+    texts: Vec<(String, String)>,
+}
+
+fn fixtures(dir: &Path) -> Vec<Fixture> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut isas: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "isa")).collect();
+    isas.sort();
+    isas.into_iter()
+        .map(|isa| {
+            let kernel = isa.with_extension("visaasm");
+            let stem = isa.file_stem().unwrap().to_string_lossy().into_owned();
+            let mut texts = vec![(kernel.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&kernel).unwrap_or_default())];
+            // `<cl>.func.<f>.visaasm` beside `<cl>.<kernel>.isa`
+            let prefix = format!("{}.func.", stem.split('.').next().unwrap_or(&stem));
+            let mut funcs: Vec<PathBuf> = std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(&prefix))
+                .collect();
+            funcs.sort();
+            for f in funcs {
+                texts.push((f.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&f).unwrap()));
+            }
+            Fixture { isa, texts }
+        })
+        .collect()
+}
+
+/// Totals of one row.
+#[derive(Default)]
+struct Row {
+    files: usize,
+    instructions: usize,
+    kinds: BTreeSet<String>,
+    lines: (usize, usize),
+    streams: (usize, usize),
+    checked: (usize, usize),
+}
+
+/// A failure: (row, check, mnemonic, what).
+type Failure = (String, Check, String, String);
+
+fn round_trip(row: &str, f: &Fixture, bytes: &[u8], out: &mut Vec<Failure>) -> Option<File> {
+    let name = f.isa.display();
+    let file = match File::parse(bytes) {
+        Ok(file) => file,
+        Err(e) => {
+            out.push((row.into(), Check::RoundTrip, "*".into(), format!("{name}: does not read: {e}")));
+            return None;
+        }
+    };
+    match file.write() {
+        Ok(w) if w == bytes => {}
+        Ok(w) => {
+            let at = w.iter().zip(bytes).position(|(a, b)| a != b).unwrap_or(w.len().min(bytes.len()));
+            out.push((row.into(), Check::RoundTrip, "*".into(), format!("{name}: written back differs at byte {at}")));
+        }
+        Err(e) => out.push((row.into(), Check::RoundTrip, "*".into(), format!("{name}: does not write: {e}"))),
+    }
+    Some(file)
+}
+
+/// Which lines of `b` (Intel's) a longest common subsequence with `a` (ours) keeps.
+fn matched(a: &[&str], b: &[&str]) -> Vec<bool> {
+    let (n, m) = (a.len(), b.len());
+    let mut t = vec![0u32; (n + 1) * (m + 1)];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            t[i * (m + 1) + j] = if a[i] == b[j] { t[(i + 1) * (m + 1) + j + 1] + 1 } else { t[(i + 1) * (m + 1) + j].max(t[i * (m + 1) + j + 1]) };
+        }
+    }
+    let (mut i, mut j, mut keep) = (0, 0, vec![false; m]);
+    while i < n && j < m {
+        if a[i] == b[j] {
+            keep[j] = true;
+            i += 1;
+            j += 1;
+        } else if t[(i + 1) * (m + 1) + j] >= t[i * (m + 1) + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    keep
+}
+
+/// Our text against Intel's, aligned (a line we cannot print shifts no other line): each
+/// line of Intel's we do not print is a failure under its mnemonic.
+fn dis(row: &str, f: &Fixture, file: &File, r: &mut Row, out: &mut Vec<Failure>) {
+    for (i, (name, intel)) in f.texts.iter().enumerate() {
+        let printed = if i == 0 { print_kernel(file, 0) } else { print_function(file, i - 1) };
+        let ours = printed.map(|p| p.text).unwrap_or_default();
+        let a: Vec<&str> = ours.split_inclusive('\n').collect();
+        let b: Vec<&str> = intel.split_inclusive('\n').collect();
+        let keep = matched(&a, &b);
+        // After a stream that stopped decoding, Intel's lines are all missing: the first
+        // stands for them (the stop itself is a round-trip failure).
+        let stopped = ours.contains("\n// decoding stopped: ");
+        r.lines.1 += b.len().max(a.len());
+        r.lines.0 += keep.iter().filter(|k| **k).count();
+        for (at, line) in b.iter().enumerate().filter(|(at, _)| !keep[*at]).take(if stopped { 1 } else { usize::MAX }) {
+            let line = line.trim_end();
+            out.push((row.into(), Check::Dis, mnemonic(line), format!("{name}:{}: Intel `{line}` not printed so", at + 1)));
+        }
+        if b.len() < a.len() && keep.iter().all(|k| *k) {
+            out.push((row.into(), Check::Dis, "*".into(), format!("{name}: {} more lines than Intel's", a.len() - b.len())));
+        }
+    }
+}
+
+/// The instruction streams of each routine, with the strings FCALL, FADDR and FILE name
+/// compared by their text (their pool index follows the pool's order, which the text does not
+/// hold: see asm.rs).
+fn streams(f: &File) -> Vec<Vec<(String, Vec<u8>)>> {
+    let routines = f.kernels.iter().map(|k| (&k.data.instructions, &k.data.string_pool));
+    let routines = routines.chain(f.functions.iter().map(|x| (&x.data.instructions, &x.data.string_pool)));
+    routines
+        .map(|(s, pool)| {
+            s.instructions
+                .iter()
+                .map(|(_, inst)| {
+                    let mut inst = inst.clone();
+                    let mut name = inst.name().to_string();
+                    let string = |i: usize| pool.get(i).map(|s| String::from_utf8_lossy(s).into_owned()).unwrap_or_default();
+                    match &mut inst {
+                        Instruction::Fcall(x) => {
+                            name = format!("FCALL {}", string(usize::from(x.func_id)));
+                            x.func_id = 0;
+                        }
+                        Instruction::Faddr(x) => {
+                            name = format!("FADDR {}", string(usize::from(x.func_id)));
+                            x.func_id = 0;
+                        }
+                        Instruction::File(x) => {
+                            name = format!("FILE {}", string(x.file_name as usize));
+                            x.file_name = 0;
+                        }
+                        _ => {}
+                    }
+                    let mut bytes = Vec::new();
+                    inst.encode(&mut bytes);
+                    (name, bytes)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn asm(row: &str, f: &Fixture, intel: &File, r: &mut Row, out: &mut Vec<Failure>) {
+    let sources: Vec<Source> = f.texts.iter().map(|(name, text)| Source { name, text }).collect();
+    let theirs = streams(intel);
+    r.streams.1 += theirs.len();
+    let ours = match assemble(&sources, Options { instructions: true }) {
+        Ok(file) => streams(&file),
+        Err(d) => {
+            for d in &d {
+                out.push((row.into(), Check::Asm, mnemonic(&d.source_line), format!("{}: {}", f.isa.display(), render(std::slice::from_ref(d)).lines().next().unwrap_or(""))));
+            }
+            return;
+        }
+    };
+    for (i, t) in theirs.iter().enumerate() {
+        let o = ours.get(i).cloned().unwrap_or_default();
+        if &o == t {
+            r.streams.0 += 1;
+            continue;
+        }
+        let at = o.iter().zip(t).position(|(a, b)| a != b).unwrap_or(o.len().min(t.len()));
+        let name = t.get(at).map_or("<none>", |x| x.0.as_str());
+        let ours = o.get(at).map_or("<none>", |x| x.0.as_str());
+        out.push((row.into(), Check::Asm, name.to_string(), format!("{} routine {i}: instruction ${at} ({name}) differs from ours ({ours})", f.isa.display())));
+    }
+}
+
+fn validate(row: &str, intel_platform: &str, f: &Fixture, file: &File, r: &mut Row, out: &mut Vec<Failure>) {
+    let p = platform(intel_platform);
+    let routines = file.kernels.iter().map(|k| &k.data.instructions).chain(file.functions.iter().map(|x| &x.data.instructions));
+    for s in routines {
+        for (n, (_, inst)) in s.instructions.iter().enumerate() {
+            r.checked.1 += 1;
+            match p.map(|p| inst.validate(p)) {
+                Some(Ok(())) => r.checked.0 += 1,
+                Some(Err(e)) => out.push((row.into(), Check::Validate, inst.name().into(), format!("{} ${n}: {} field {}: {}", f.isa.display(), e.instruction, e.field, e.rule))),
+                None => out.push((row.into(), Check::Validate, "*".into(), format!("no platform for {intel_platform}"))),
+            }
+        }
+        if let Some(stop) = &s.stop {
+            out.push((row.into(), Check::RoundTrip, stop_key(&stop.describe()), format!("{}: {}", f.isa.display(), stop.describe())));
+        }
+    }
+}
+
+/// `0x7d Surface` of "opcode 0x7d does not decode: Surface at byte 5: ...": which instruction
+/// and field stopped a stream.
+fn stop_key(message: &str) -> String {
+    let opcode = message.split("opcode ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or("?");
+    let field = message.split("does not decode: ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap_or("?");
+    format!("{opcode} {field}")
+}
+
+fn table(rows: &[(String, Row)]) -> String {
+    let pct = |(a, b): (usize, usize)| if a == b { format!("{a}/{b}") } else { format!("**{a}/{b}**") };
+    let mut t = String::from(
+        "| platform (ocloc device / GenX_IR) | files | instructions (kinds) | lines exact (dis) | routines byte-exact (asm) | instructions check clean |\n| --- | --- | --- | --- | --- | --- |\n",
+    );
+    for (name, r) in rows {
+        t += &format!(
+            "| {name} | {} | {} ({}) | {} | {} | {} |\n",
+            r.files,
+            r.instructions,
+            r.kinds.len(),
+            pct(r.lines),
+            pct(r.streams),
+            pct(r.checked)
+        );
+    }
+    t
+}
+
+const BEGIN: &str = "<!-- intel-fixtures: begin (written by tests/full_corpus/intel_fixtures.rs; VISA_BLESS=1 rewrites it) -->\n";
+const END: &str = "<!-- intel-fixtures: end -->";
+
+#[test]
+fn every_platforms_files_are_exact_but_for_the_known_failures() {
+    let Some(repo) = repo() else { return };
+    let mut totals: Vec<(String, Row)> = Vec::new();
+    let mut failures: Vec<Failure> = Vec::new();
+    for (row, dir, intel_platform) in rows(&repo) {
+        let mut r = Row::default();
+        let fx = fixtures(&dir);
+        assert!(!fx.is_empty(), "no fixtures in {}: run tests/intel/regen-fixtures", dir.display());
+        for f in &fx {
+            r.files += 1;
+            let bytes = std::fs::read(&f.isa).unwrap();
+            let Some(file) = round_trip(&row, f, &bytes, &mut failures) else { continue };
+            for s in file.kernels.iter().map(|k| &k.data.instructions).chain(file.functions.iter().map(|x| &x.data.instructions)) {
+                r.instructions += s.instructions.len();
+                r.kinds.extend(s.instructions.iter().map(|(_, i)| i.name().to_string()));
+            }
+            dis(&row, f, &file, &mut r, &mut failures);
+            asm(&row, f, &file, &mut r, &mut failures);
+            validate(&row, intel_platform, f, &file, &mut r, &mut failures);
+        }
+        totals.push((row, r));
+    }
+
+    // Every failure known; every known failure still seen.
+    let known = |f: &Failure| {
+        KNOWN.iter().position(|k| {
+            k.check == f.1 && (k.rows.contains(&"*") || k.rows.contains(&f.0.as_str())) && (k.mnemonic == "*" || k.mnemonic == f.2)
+        })
+    };
+    let mut seen = BTreeSet::new();
+    let mut unknown: BTreeMap<(String, Check, String), Vec<String>> = BTreeMap::new();
+    for f in &failures {
+        match known(f) {
+            Some(i) => {
+                seen.insert(i);
+            }
+            None => unknown.entry((f.0.clone(), f.1, f.2.clone())).or_default().push(f.3.clone()),
+        }
+    }
+    let t = table(&totals);
+    println!("{t}");
+    let verbose = std::env::var_os("VISA_VERBOSE").is_some();
+    for (i, k) in KNOWN.iter().enumerate() {
+        let n = failures.iter().filter(|f| known(f) == Some(i)).count();
+        // VISA_VERBOSE=1: three failures of each entry.
+        for f in failures.iter().filter(|f| verbose && known(f) == Some(i)).take(3) {
+            println!("  {} {:?} {}: {}", f.0, f.1, f.2, f.3);
+        }
+        println!("known: {:?} {} on {:?}: {n} failure(s): {} ({})", k.check, k.mnemonic, k.rows, k.why, k.item);
+    }
+    for ((row, check, m), what) in &unknown {
+        println!("UNKNOWN {row} {check:?} `{m}`: {} failure(s), first: {}", what.len(), what[0]);
+    }
+    let stale: Vec<&str> = KNOWN.iter().enumerate().filter(|(i, _)| !seen.contains(i)).map(|(_, k)| k.why).collect();
+
+    let readme_path = repo.join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    let section = readme.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
+    if std::env::var_os("VISA_BLESS").is_some() {
+        let (head, rest) = readme.split_once(BEGIN).expect("README has the intel-fixtures markers");
+        let (_, tail) = rest.split_once(END).expect("README has the end marker");
+        std::fs::write(&readme_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
+    } else {
+        assert_eq!(section, Some(t.as_str()), "README's per-platform table is not this run's: VISA_BLESS=1 rewrites it");
+    }
+    assert!(unknown.is_empty(), "{} kind(s) of failure not in KNOWN (listed above)", unknown.len());
+    assert!(stale.is_empty(), "KNOWN entries that no longer fail (remove them): {stale:?}");
+}
