@@ -134,3 +134,25 @@ fn an_unreadable_snapshot_is_said_not_misread() {
     let summary = xtask::changes_since_last_regen(out.path(), &Default::default()).unwrap();
     assert!(summary.starts_with("note: "), "{summary}");
 }
+
+/// `diff --deny-warnings`: a warning of either doc set (here the chapter's V0503, which the
+/// made-up spec dirs do not acknowledge in a `regen.toml`) fails the diff; without it the diff
+/// runs.
+#[test]
+fn deny_warnings_fails_a_diff_of_doc_sets_with_warnings() {
+    let dir = case("wording");
+    let run = |deny: bool| {
+        let mut args: Vec<std::ffi::OsString> = vec![
+            "xtask".into(),
+            "diff".into(),
+            dir.join("old").into(),
+            dir.join("new").into(),
+        ];
+        if deny {
+            args.push("--deny-warnings".into());
+        }
+        xtask::run(args)
+    };
+    assert_eq!(run(false), std::process::ExitCode::from(0));
+    assert_eq!(run(true), std::process::ExitCode::from(xtask::EXIT_FAILURE));
+}

@@ -549,7 +549,7 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     }
     // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
     let memo = std::fs::read(out.join(stamp::CACHE)).unwrap_or_default();
-    let (generated, memo) = codegen::emit::cache::with(&memo, stamp::GENERATOR, || {
+    let (generated, kept) = codegen::emit::cache::with(&memo, stamp::GENERATOR, || {
         codegen::timings::time("generate (wall)", || {
             codegen::generate_corrected(&input.docs, &input.errata, &opts)
         })
@@ -626,8 +626,9 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             if let Err(e) = stamped {
                 eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
             }
-            let kept = codegen::timings::time("cache: write", || stamp::write_cache(out, &memo));
-            if let Err(e) = kept {
+            let cached =
+                codegen::timings::time("cache: write", || stamp::write_cache(out, &memo, &kept));
+            if let Err(e) = cached {
                 eprintln!("note: no render cache written ({e}); the next regen renders every file");
             }
             0

@@ -21,13 +21,12 @@ pub const FILE: &str = ".regen-stamp";
 /// same output.
 pub const CACHE: &str = ".regen-cache";
 
-/// Writes the render cache of a regen into `out`, unless it is unchanged.
-pub fn write_cache(out: &Path, memo: &[u8]) -> std::io::Result<()> {
-    let path = out.join(CACHE);
-    if std::fs::read(&path).is_ok_and(|old| old == memo) {
+/// Writes the render cache of a regen into `out`, unless it is what the regen read (`old`).
+pub fn write_cache(out: &Path, old: &[u8], memo: &[u8]) -> std::io::Result<()> {
+    if old == memo {
         return Ok(());
     }
-    std::fs::write(path, memo)
+    std::fs::write(out.join(CACHE), memo)
 }
 
 /// The generator's identity: a hash of its sources (see `xtask/build.rs`).

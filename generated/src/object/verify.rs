@@ -196,7 +196,7 @@ fn check_routine<R: Routine + ?Sized>(
             }
         }
         for f in found.drain(..) {
-            out.push(failure(file, which, r, Some((n, *offset, inst)), f));
+            out.push(failure(file, which, Some((n, *offset, inst)), f));
         }
     }
     if let Some(stop) = &stream.stop {
@@ -214,14 +214,12 @@ fn check_routine<R: Routine + ?Sized>(
 
 #[cold]
 #[inline(never)]
-fn failure<R: Routine + ?Sized>(
+fn failure(
     file: &File,
     which: RoutineRef,
-    r: &R,
     at: Option<(usize, u32, &Instruction)>,
     f: Found,
 ) -> Failure {
-    let _ = r;
     let text = match at {
         Some((_, _, inst)) => instruction_text(file, which, inst),
         None => String::new(),
@@ -397,7 +395,7 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             );
         }
         // A null vertical stride is a multi-address indirect operand.
-        if !(1..=7).contains(&vs) && !(indirect && vs == 0) {
+        if !((1..=7).contains(&vs) || indirect && vs == 0) {
             self.fail(field, rules::VERTICAL_STRIDE, format!("encoding {vs}"));
         }
     }
@@ -577,23 +575,19 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                     self.defines = Some(value);
                 }
             }
-            "Surface" => {
-                if value >= PREDEFINED_SURFACES + self.r.surface_info().len() as u32 {
-                    self.fail(
-                        field,
-                        rules::SURFACE_ID,
-                        format!("T{value} is not declared"),
-                    );
-                }
+            "Surface" if value >= PREDEFINED_SURFACES + self.r.surface_info().len() as u32 => {
+                self.fail(
+                    field,
+                    rules::SURFACE_ID,
+                    format!("T{value} is not declared"),
+                );
             }
-            "Sampler" => {
-                if value as usize >= self.r.sampler_info().len() {
-                    self.fail(
-                        field,
-                        rules::SAMPLER_ID,
-                        format!("S{value} is not declared"),
-                    );
-                }
+            "Sampler" if value as usize >= self.r.sampler_info().len() => {
+                self.fail(
+                    field,
+                    rules::SAMPLER_ID,
+                    format!("S{value} is not declared"),
+                );
             }
             _ => {}
         }

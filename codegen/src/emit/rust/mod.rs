@@ -617,8 +617,9 @@ Adds.
         let a = render(&model, &Options::default());
         let b = render(&model, &Options::default());
         assert_eq!(a, b);
-        // One module per doc (aliases included), plus mod.rs, enums.rs, text.rs, roundtrip.rs.
-        assert_eq!(a.len(), model.instructions.len() + 4);
+        // One module per doc (aliases included), plus mod.rs, enums.rs, text.rs, roundtrip.rs,
+        // operands.rs.
+        assert_eq!(a.len(), model.instructions.len() + 5);
         assert!(a.contains_key("src/generated/sample_3d.rs"));
         assert!(a.contains_key("src/generated/svm_atomic.rs"));
     }

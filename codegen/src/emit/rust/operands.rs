@@ -8,31 +8,51 @@
 use super::top::{decodable, rule_check};
 use super::{ident, lit};
 use crate::analyze::platform;
-use crate::analyze::{FieldModel, FieldType, InstModel, Model, Slot, VariantModel, DATA_TYPES};
+use crate::analyze::{
+    FieldModel, FieldType, InstModel, Int, Model, Slot, VariantModel, DATA_TYPES,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The file's tokens.
 pub fn render(model: &Model) -> TokenStream {
     let insts: Vec<&InstModel> = decodable(model).collect();
-    let visit_arms = insts.iter().map(|i| visit_arm(i));
-    let map_arms = insts.iter().map(|i| {
+    let arms: Vec<(TokenStream, bool)> = insts.iter().map(|i| visit_arm(i)).collect();
+    // The visitor is named only where some instruction visits a field (no unused variable).
+    let any_visit = arms.iter().any(|(_, used)| *used);
+    let param = if any_visit { quote!(v) } else { quote!(_v) };
+    let visit_arms = arms.into_iter().map(|(t, _)| t);
+    let maps: Vec<TokenStream> = insts.iter().map(|i| type_maps(model, i)).collect();
+    let any_map = maps.iter().any(|m| !m.is_empty());
+    let map_arms = insts.iter().zip(&maps).map(|(i, m)| {
         let ty = ident(&i.rust_name);
-        let maps = type_maps(model, i);
-        quote!(Instruction::#ty(_) => #maps)
+        if m.is_empty() {
+            quote!(Instruction::#ty(_) => &[])
+        } else {
+            quote!(Instruction::#ty(_) => #m)
+        }
     });
+    // Data types and platforms are named only by type maps.
+    let map_uses = if any_map {
+        quote!(
+            use crate::runtime::DataType;
+            use super::Platform;
+        )
+    } else {
+        quote!()
+    };
     quote! {
         //! Operands, exec size, predicate and index fields of every instruction, and each
         //! doc's operand type maps: what `visa::object::verify` checks against a routine.
-        #![allow(clippy::all, clippy::pedantic, unused_imports, unused_variables, unused_parens)]
-        use crate::runtime::{DataType, OperandVisitor, TypeMap};
-        use super::*;
+        use crate::runtime::{OperandVisitor, TypeMap};
+        #map_uses
+        use super::Instruction;
 
         impl Instruction {
             /// Calls `v` with every field that routine-level rules constrain, in format
             /// order: the exec size (raw byte), the predicate, vector and raw operands
             /// (list items one by one) and whole-field integers (by doc name).
-            pub fn visit_operands<V: OperandVisitor + ?Sized>(&self, v: &mut V) {
+            pub fn visit_operands<V: OperandVisitor + ?Sized>(&self, #param: &mut V) {
                 match self { #(#visit_arms,)* }
             }
 
@@ -45,21 +65,37 @@ pub fn render(model: &Model) -> TokenStream {
     }
 }
 
-/// The match arm visiting an instruction's fields.
-fn visit_arm(inst: &InstModel) -> TokenStream {
+/// The match arm visiting an instruction's fields, and whether it visits any.
+fn visit_arm(inst: &InstModel) -> (TokenStream, bool) {
     let ty = ident(&inst.rust_name);
+    let bind = |body: &TokenStream| {
+        if body.is_empty() {
+            quote!(_)
+        } else {
+            quote!(s)
+        }
+    };
     if inst.variants.len() <= 1 {
         let none = VariantModel::default();
         let v = inst.variants.first().unwrap_or(&none);
         let body = visit_variant(inst, v);
-        return quote!(Instruction::#ty(s) => { #body });
+        let s = bind(&body);
+        let used = !body.is_empty();
+        return (quote!(Instruction::#ty(#s) => { #body }), used);
     }
-    let arms = inst.variants.iter().map(|v| {
-        let vn = ident(&v.rust_name);
-        let body = visit_variant(inst, v);
-        quote!(#ty::#vn(s) => { #body })
-    });
-    quote!(Instruction::#ty(i) => match i { #(#arms,)* })
+    let mut used = false;
+    let arms: Vec<TokenStream> = inst
+        .variants
+        .iter()
+        .map(|v| {
+            let vn = ident(&v.rust_name);
+            let body = visit_variant(inst, v);
+            used |= !body.is_empty();
+            let s = bind(&body);
+            quote!(super::#ty::#vn(#s) => { #body })
+        })
+        .collect();
+    (quote!(Instruction::#ty(i) => match i { #(#arms,)* }), used)
 }
 
 /// Statements visiting the fields of one variant's struct `s`.
@@ -73,7 +109,18 @@ fn visit_variant(inst: &InstModel, v: &VariantModel) -> TokenStream {
             }
             Slot::List(c, item) => {
                 let n = ident(&c.rust_name);
-                let each = visit_value(item, quote!(*x));
+                // Items are references: operands are passed on, integers copied.
+                let each = match item.ty {
+                    FieldType::Vector => {
+                        let name = item.doc_name.as_str();
+                        quote!(v.vector(#name, x);)
+                    }
+                    FieldType::Raw => {
+                        let name = item.doc_name.as_str();
+                        quote!(v.raw(#name, x);)
+                    }
+                    _ => visit_value(item, quote!((*x))),
+                };
                 if !each.is_empty() {
                     out.push(quote!(for x in s.#n.iter() { #each }));
                 }
@@ -92,17 +139,22 @@ fn visit_value(f: &FieldModel, x: TokenStream) -> TokenStream {
         FieldType::Vector => quote!(v.vector(#name, &#x);),
         FieldType::Raw => quote!(v.raw(#name, &#x);),
         FieldType::Predicate => quote!(v.predicate(#name, #x);),
+        FieldType::Bits { base: Int::U8, .. } if exec => quote!(v.exec_size(#x.to_raw());),
         FieldType::Bits { .. } if exec => quote!(v.exec_size(#x.to_raw() as u8);),
         FieldType::Enum(..) if exec => quote!(v.exec_size(#x.bits() as u8);),
+        FieldType::Int(Int::U8) if exec => quote!(v.exec_size(#x);),
         FieldType::Int(_) if exec => quote!(v.exec_size(#x as u8);),
-        FieldType::Int(_) => quote!(v.index(#name, #x as u32);),
+        FieldType::Int(Int::U32) => quote!(v.index(#name, #x);),
+        FieldType::Int(Int::I32) => quote!(v.index(#name, #x as u32);),
+        FieldType::Int(_) => quote!(v.index(#name, u32::from(#x));),
         _ => quote!(),
     }
 }
 
-/// The instruction's type maps as a static slice of `TypeMap`s. A doc whose maps name a type
-/// that is not a vISA data type, or a platform the crate lacks, gets none (the analysis warns
-/// about the first; the second cannot happen for the docs' own platforms).
+/// The instruction's type maps as a static slice of `TypeMap`s, or nothing when it has none. A
+/// doc whose maps name a type that is not a vISA data type, or a platform the crate lacks, gets
+/// none (the analysis warns about the first; the second cannot happen for the docs' own
+/// platforms).
 fn type_maps(model: &Model, inst: &InstModel) -> TokenStream {
     let Some(doc) = model
         .spec
@@ -110,7 +162,7 @@ fn type_maps(model: &Model, inst: &InstModel) -> TokenStream {
         .iter()
         .find(|d| d.name == inst.doc_name)
     else {
-        return quote!(&[]);
+        return quote!();
     };
     let source = inst.source.as_str();
     let mut maps = Vec::new();
@@ -129,7 +181,7 @@ fn type_maps(model: &Model, inst: &InstModel) -> TokenStream {
             .any(|t| !DATA_TYPES.contains(&t.as_str()))
             || (dst.is_empty() && src.is_empty())
         {
-            return quote!(&[]);
+            return quote!();
         }
         let applies = match &m.platform {
             None => quote!(|_platform: Platform| true),
@@ -143,7 +195,7 @@ fn type_maps(model: &Model, inst: &InstModel) -> TokenStream {
                     let check = rule_check(&rule);
                     quote!(|platform: Platform| #check)
                 }
-                _ => return quote!(&[]),
+                _ => return quote!(),
             },
         };
         let types = |list: &[String]| {
@@ -160,6 +212,9 @@ fn type_maps(model: &Model, inst: &InstModel) -> TokenStream {
         maps.push(quote! {
             TypeMap { source: #source, line: #line, applies: #applies, dst: #d, src: #s }
         });
+    }
+    if maps.is_empty() {
+        return quote!();
     }
     quote!(&[#(#maps),*])
 }

@@ -247,11 +247,20 @@ fn instruction_test(inst: &InstModel) -> TokenStream {
 
 /// The whole test file.
 pub fn render(model: &Model) -> TokenStream {
-    let tests = decodable(model).map(instruction_test);
+    let tests: Vec<TokenStream> = decodable(model).map(instruction_test).collect();
+    // Strategies of operands come from `test_support`; a spec of plain fields needs none.
+    let support = tests
+        .iter()
+        .any(|t| t.to_string().contains("support ::"))
+        .then(|| {
+            quote!(
+                use crate::test_support as support;
+            )
+        });
     quote! {
         //! Property tests of every generated instruction.
 
-        use crate::test_support as support;
+        #support
         use crate::{decode, Instruction, Platform};
         use alloc::format;
         use alloc::string::ToString;
