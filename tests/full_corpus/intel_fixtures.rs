@@ -48,7 +48,6 @@ const ALL: &[&str] = &["*"];
 /// The issue items of branch `platforms` (issue 18: deliverables 3, 4 and the listed bugs).
 const ITEM_NAMES: &str = "issue 18 item 3: platforms by Intel's names (branch `platforms`)";
 const ITEM_DIS: &str = "issue 18 item 4: dis prints Intel's line, a note for bits the text cannot show (branch `platforms`)";
-const ITEM_Q: &str = "issue 18 bug 1: PVC shl/add/shr with Q operands, type map against Supported Types (branch `platforms`)";
 const ITEM_FENCE: &str = "issue 18 bug 3: lsc_fence exec-size byte 0x80 (branch `platforms`)";
 const ITEM_ADDR: &str = "issue 18 bug 4: addr_add with a byte offset (branch `platforms`)";
 const ITEM_SCATTER: &str = "issue 18 bug 5: SCATTER's exec size is Num_elts' element count (branch `platforms`)";
@@ -65,9 +64,6 @@ const fn k(rows: &'static [&'static str], check: Check, mnemonic: &'static str, 
 /// (merge main), the test fails until its entry is removed.
 const KNOWN: &[Known] = &[
     k(PRE_ICLLP, Check::Validate, "*", "no platform before ICLLP exists: a SKL, BDW, CHV or BXT file cannot be checked at all", ITEM_NAMES),
-    k(&["pvc"], Check::Validate, "SHL", "Q/UQ operands (`0x2:q`) against SHL's type map, which omits the Q types its Supported Types list", ITEM_Q),
-    k(&["pvc"], Check::Validate, "SHR", "Q/UQ operands against SHR's type map", ITEM_Q),
-    k(&["pvc"], Check::Validate, "ADD", "Q/UQ operands against ADD's type map", ITEM_Q),
     k(ALL, Check::Dis, "lsc_fence", "LSC_FENCE's exec-size byte 0x80 has no text form", ITEM_FENCE),
     k(ALL, Check::Asm, "LSC_FENCE", "Intel's bytes of lsc_fence set exec-size bit 7, which the text does not show", ITEM_FENCE),
     k(ALL, Check::Asm, "addr_add", "`&V[64]`: an address with a byte offset does not assemble", ITEM_ADDR),
