@@ -97,12 +97,6 @@ fn our_ocl_kernels_as_intel_printed_them_check_clean_on_every_platform() {
             for f in funcs {
                 texts.push((f.display().to_string(), std::fs::read_to_string(&f).unwrap()));
             }
-            // DPAS lines (tests/ocl/kernels/dpas_simd*.cl) do not parse until Intel's
-            // precision names do (issue 18's DPAS item, branch `platforms`): those kernels wait.
-            if texts.iter().any(|(_, t)| t.contains("    dpas.")) {
-                println!("skipped until DPAS text parses: {device}/{stem}");
-                continue;
-            }
             let sources: Vec<Source> = texts.iter().map(|(name, text)| Source { name, text }).collect();
             let file = assemble(&sources, Options::default())
                 .unwrap_or_else(|d| panic!("{device}/{stem}: {}", visa::asm::render(&d)));
