@@ -126,8 +126,8 @@ fn instructions(out: &mut Out, old: &[InstApi], new: &[InstApi]) {
             "instruction",
             true,
             format!(
-                "instruction `{}` added (opcode {:#04x}): new required method `Execute::{}`",
-                n.name, n.opcode, n.execute
+                "instruction `{}` added (opcode {:#04x}): new required method `Execute::{}`, new variants `Instruction::{}` and `Opcode::{}`",
+                n.name, n.opcode, n.execute, n.rust, n.opcode_rust
             ),
         );
     }
@@ -326,7 +326,32 @@ fn first_position(inst: &InstApi, field: &str) -> Option<(usize, usize)> {
         .find_map(|(vi, v)| Some((vi, v.fields.iter().position(|f| f == field)?)))
 }
 
+/// `f` with the types of the instruction's own module named without it (`Op`, not
+/// `load_3d::Op`): a module renamed with its instruction is that rename, not a retype of each
+/// field; a type moving to or from the shared `enums` still shows.
+fn local(f: &FieldApi, module: &str) -> FieldApi {
+    let prefix = format!("{module}::");
+    let mut f = f.clone();
+    f.ty = f.ty.replace(&prefix, "");
+    for m in &mut f.members {
+        m.ty = m.ty.replace(&prefix, "");
+    }
+    f
+}
+
 fn fields(out: &mut Out, o: &InstApi, n: &InstApi) {
+    let old_fields: Vec<FieldApi> = o.fields.iter().map(|f| local(f, &o.module)).collect();
+    let new_fields: Vec<FieldApi> = n.fields.iter().map(|f| local(f, &n.module)).collect();
+    let (o, n) = (
+        &InstApi {
+            fields: old_fields,
+            ..o.clone()
+        },
+        &InstApi {
+            fields: new_fields,
+            ..n.clone()
+        },
+    );
     let old_names: Vec<&str> = o.fields.iter().map(|f| f.name.as_str()).collect();
     let new_names: Vec<&str> = n.fields.iter().map(|f| f.name.as_str()).collect();
     let mut removed: Vec<&FieldApi> = o
