@@ -948,12 +948,18 @@ impl Report {
     }
 }
 
+/// The version of the snapshot's view: a snapshot of another version is not compared (its
+/// strings would differ where the docs did not).
+const SNAPSHOT_VERSION: u64 = 2;
+
 /// The snapshot file regen writes beside its output: the `@generated` header, then one JSON
 /// line for the crate's platforms and one per doc (so a spec change is a small text diff).
 pub fn snapshot(api: &Api, header: &str) -> String {
     let mut s = format!("{header}\n");
     let line = |v: &serde_json::Value| serde_json::to_string(v).unwrap_or_default();
-    s.push_str(&line(&serde_json::json!({ "platforms": api.platforms })));
+    s.push_str(&line(
+        &serde_json::json!({ "version": SNAPSHOT_VERSION, "platforms": api.platforms }),
+    ));
     s.push('\n');
     for (stem, doc) in &api.docs {
         s.push_str(&line(&serde_json::json!({ "doc": stem, "api": doc })));
@@ -969,6 +975,9 @@ pub fn read_snapshot(text: &str) -> Option<Api> {
         return None;
     }
     let head: serde_json::Value = serde_json::from_str(lines.next()?).ok()?;
+    if head.get("version")?.as_u64()? != SNAPSHOT_VERSION {
+        return None;
+    }
     let mut api = Api {
         platforms: serde_json::from_value(head.get("platforms")?.clone()).ok()?,
         docs: BTreeMap::new(),
@@ -1084,5 +1093,8 @@ mod tests {
         assert_eq!(read_snapshot(&text), Some(api));
         assert_eq!(read_snapshot("# not generated\n{}"), None);
         assert_eq!(read_snapshot(&text[..text.len() - 5]), None);
+        let older = text.replace("\"version\":2", "\"version\":1");
+        assert_ne!(older, text);
+        assert_eq!(read_snapshot(&older), None, "a snapshot of another version");
     }
 }
