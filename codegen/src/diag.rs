@@ -78,6 +78,7 @@ codes! {
     OpenLayout = "V0202", Warning, Nothing, "the doc leaves the binary layout open; the generator made a documented choice";
     UnknownSelectorValue = "V0203", Warning, Doc, "a `### CONDITION` names a value that its selector field does not enumerate";
     EmptyTypeList = "V0204", Warning, Nothing, "a type map, or one of its operand type lists, names no type; the map constrains nothing and is ignored";
+    SelfContradiction = "V0220", Warning, Nothing, "a doc contradicts itself: its `Supported Types` property and its type maps name different types (raised at both places)";
     // Cross-doc checks.
     ConflictingOpcode = "V0301", Warning, Doc, "two docs claim the same opcode and sub-opcode with different formats";
     AliasOpcode = "V0302", Warning, Nothing, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";

@@ -386,6 +386,46 @@ fn v0204_empty_type_list() {
 }
 
 #[test]
+fn v0220_self_contradiction() {
+    // Line 24 is the `Supported Types` property (Q and BOOL in no map), line 27 the type map
+    // (D, which the property lacks). The warning is raised at both, each naming the other.
+    let text = BASE.replace(
+        "## Text\n",
+        "#### Properties\n- **Supported Types:** UD,Q.{PVC+}BOOL\n\n#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD, D\n  -  **Src types:** UD, D\n\n## Text\n",
+    );
+    let files = vec![SourceFile {
+        name: "FOO.md".into(),
+        bytes: text.into_bytes(),
+    }];
+    let parsed = parse_spec(&files);
+    let d = codegen::analyze::contradictions::check(&parsed.spec, &files);
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert!(d
+        .iter()
+        .all(|d| d.code == "V0220" && d.severity == Severity::Warning));
+    let both = "lists BOOL, Q that no type map allows; the type maps allow D that `Supported Types` does not list";
+    at(&d[0], 24, 1, both);
+    assert!(d[0].message.contains("(type maps from line 27)"), "{d:#?}");
+    at(&d[1], 27, 1, both);
+    assert!(d[1].message.contains("(`Supported Types` at line 24)"));
+    // The base doc and a doc whose lists agree are clean.
+    let agree = BASE.replace(
+        "## Text\n",
+        "#### Properties\n- **Supported Types:** D,UD\n\n#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD, D\n  -  **Src types:** UD\n\n## Text\n",
+    );
+    for t in [BASE.to_string(), agree] {
+        let files = vec![SourceFile {
+            name: "FOO.md".into(),
+            bytes: t.into_bytes(),
+        }];
+        assert_eq!(
+            codegen::analyze::contradictions::check(&parse_spec(&files).spec, &files),
+            vec![]
+        );
+    }
+}
+
+#[test]
 fn v0301_conflicting_opcode() {
     let other = BASE
         .replace("FOO", "BAR")

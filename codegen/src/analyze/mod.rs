@@ -1,6 +1,7 @@
 //! Analysis: checks the schema and decides every name, type and layout, so the emitters only
 //! render and cannot fail. Every choice a doc leaves open is made here, once, with a warning.
 
+pub mod contradictions;
 pub mod naming;
 mod packed;
 pub mod platform;
@@ -1050,8 +1051,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             .map(|s| (s.1, s.2.clone()))
             .collect();
     }
-    let mut platforms: Vec<String> = platforms.into_iter().collect();
-    platforms.sort_by_key(|p| platform::rank(p));
+    let platforms = platform::generations(platforms);
     let text = text::analyze(&spec.instructions, &instructions, &mut diags);
     (
         Model {
@@ -1171,7 +1171,10 @@ mod tests {
         ];
         let (m, d) = run(vec![inst("X", 1, vec![f])]);
         assert!(d.is_empty(), "{d:?}");
-        assert_eq!(m.platforms, vec!["ICLLP", "TGLLP", "XEHP", "PVC"]);
+        assert_eq!(
+            m.platforms,
+            vec!["pre-ICLLP", "ICLLP", "TGLLP", "XEHP", "PVC"]
+        );
     }
 
     #[test]
@@ -1403,7 +1406,7 @@ mod tests {
                 },
             ]
         );
-        assert_eq!(m.platforms, vec!["XEHP"]);
+        assert_eq!(m.platforms, vec!["pre-XEHP", "XEHP"]);
         // A type the data types chapter lacks: no map is checked, and the doc is named.
         i.type_maps.push(map(None, &["INT4"], 22));
         let (m, d) = run(vec![i]);
