@@ -424,7 +424,7 @@ pub fn changes_since_last_regen(out: &Path, api: &codegen::diff::view::Api) -> O
     let text = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)).ok()?;
     let Some(old) = codegen::diff::read_snapshot(&text) else {
         return Some(format!(
-            "note: {} is not a snapshot this generator reads; no summary of what changed\n",
+            "note: {} is not a snapshot this generator reads (edited, or of an older generator); no summary of what changed\n",
             codegen::diff::SNAPSHOT
         ));
     };
