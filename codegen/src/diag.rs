@@ -75,9 +75,22 @@ codes! {
     NoSpelling = "V0133", Warning, Nothing, "an enumerated value printed by a `## Text` slot has no text spelling";
     // Analysis of the schema (layouts, platforms, names).
     UnknownPlatform = "V0201", Warning, Doc, "a platform annotation names a platform the generator does not know";
-    OpenLayout = "V0202", Warning, Nothing, "the doc leaves the binary layout open; the generator made a documented choice";
+    // Each choice where a doc leaves the binary layout open has a code of its own, so that
+    // acknowledging one in `regen.toml` never hides another.
+    OptionalField = "V0202", Warning, Nothing, "optional (`\\*`) fields: the doc states no rule for their absence; they are always encoded";
     UnknownSelectorValue = "V0203", Warning, Doc, "a `### CONDITION` names a value that its selector field does not enumerate";
     EmptyTypeList = "V0204", Warning, Nothing, "a type map, or one of its operand type lists, names no type; the map constrains nothing and is ignored";
+    UnknownAllowedType = "V0205", Warning, Nothing, "a field must have a type that is not a vISA data type; its types are not checked";
+    UnrangedValues = "V0206", Warning, Nothing, "a field lists values both with and without bit ranges; the values without a range are documentation only";
+    RestOfBytes = "V0207", Warning, Nothing, "a field's type fixes no binary layout; it holds the rest of the instruction's bytes, verbatim";
+    RestNotLast = "V0208", Warning, Nothing, "a field without a fixed layout is not the last of its format; decoding stops there";
+    LateSelector = "V0209", Warning, Nothing, "a variant's selector is not read before the variants' fields differ; the first variant decodes";
+    OperandTypeVariant = "V0210", Warning, Nothing, "a variant depends on an operand's declared type, which the bytes do not carry; the first such variant decodes";
+    NoSelector = "V0211", Warning, Nothing, "variants without a readable selector; the first decodes";
+    UncountedList = "V0212", Warning, Nothing, "a count cannot count its items (not a plain integer, or items without a fixed layout); the fields are generated one by one";
+    CountedParameters = "V0213", Warning, Nothing, "a count of the parameters after it: they are one list of which exactly the count are encoded";
+    UnknownMapType = "V0214", Warning, Nothing, "a type map names a type that is not a vISA data type; the doc's type maps are not checked";
+    SelfContradiction = "V0220", Warning, Nothing, "a doc contradicts itself: its `Supported Types` property and its type maps name different types (raised at both places)";
     // Cross-doc checks.
     ConflictingOpcode = "V0301", Warning, Doc, "two docs claim the same opcode and sub-opcode with different formats";
     AliasOpcode = "V0302", Warning, Nothing, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";

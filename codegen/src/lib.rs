@@ -52,7 +52,7 @@ pub fn parse_corrected(docs: &[parse::SourceFile], errata: &[parse::SourceFile])
 fn parse_mapped(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
-) -> (parse::Parsed, errata::SourceMap) {
+) -> (parse::Parsed, errata::SourceMap, Vec<parse::SourceFile>) {
     let corrected = timings::time("errata", || errata::apply(docs, errata));
     let mut parsed = timings::time("parse (wall)", || parse::parse_spec(&corrected.files));
     for d in &mut parsed.diagnostics {
@@ -63,7 +63,7 @@ fn parse_mapped(
     parsed.diagnostics = diagnostics;
     parsed.spec.errata = corrected.applied;
     place_degraded(&mut parsed.spec, &parsed.diagnostics);
-    (parsed, corrected.map)
+    (parsed, corrected.map, corrected.files)
 }
 
 /// The places a degraded part's generated error quotes, from the diagnostics as remapped (a
@@ -97,12 +97,17 @@ pub fn generate_corrected(
     errata: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    let (mut parsed, map) = parse_mapped(docs, errata);
+    let (mut parsed, map, corrected) = parse_mapped(docs, errata);
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
     let (model, pages) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics);
+    let mut contradictions = analyze::contradictions::check(&parsed.spec, &corrected);
+    for d in &mut contradictions {
+        map.remap(d);
+    }
+    diagnostics.extend(contradictions);
     if parsed.spec.instructions.is_empty() {
         if let Some(first) = parsed.spec.left_out.first() {
             // Every doc left out: a crate of no instruction helps no one.
@@ -210,7 +215,7 @@ pub fn api_of(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
 ) -> Result<(diff::view::Api, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let (mut parsed, map) = parse_mapped(docs, errata);
+    let (mut parsed, map, _) = parse_mapped(docs, errata);
     let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);

@@ -42,16 +42,13 @@ struct Known {
     item: &'static str,
 }
 
-const PRE_ICLLP: &[&str] = &["skl", "BDW", "CHV", "SKL", "BXT"];
+const OWORD_ROWS: &[&str] = &["BDW", "CHV", "SKL", "BXT", "ICLLP", "TGLLP"];
+const SVM_ATOMIC_ROWS: &[&str] = &["skl", "BDW", "CHV", "SKL", "BXT", "icllp", "ICLLP"];
 const ALL: &[&str] = &["*"];
 
 /// The issue items of branch `platforms` (issue 18: deliverables 3, 4 and the listed bugs).
-const ITEM_NAMES: &str = "issue 18 item 3: platforms by Intel's names (branch `platforms`)";
 const ITEM_DIS: &str = "issue 18 item 4: dis prints Intel's line, a note for bits the text cannot show (branch `platforms`)";
-const ITEM_FENCE: &str = "issue 18 bug 3: lsc_fence exec-size byte 0x80 (branch `platforms`)";
 const ITEM_ADDR: &str = "issue 18 bug 4: addr_add with a byte offset (branch `platforms`)";
-const ITEM_SCATTER: &str = "issue 18 bug 5: SCATTER's exec size is Num_elts' element count (branch `platforms`)";
-const ITEM_DPAS: &str = "issue 18 bug 6: DPAS text names precisions (branch `platforms`)";
 /// Found by these fixtures, not fixed yet on this branch (each needs an erratum with Intel's
 /// evidence, or a printer/parser fix): issue 18 deliverable 2.
 const OPEN: &str = "issue 18 item 2, open: found by these fixtures, not fixed yet";
@@ -63,32 +60,15 @@ const fn k(rows: &'static [&'static str], check: Check, mnemonic: &'static str, 
 /// Failures still open. Each names the issue item whose fix removes it; when the fix lands
 /// (merge main), the test fails until its entry is removed.
 const KNOWN: &[Known] = &[
-    k(PRE_ICLLP, Check::Validate, "*", "no platform before ICLLP exists: a SKL, BDW, CHV or BXT file cannot be checked at all", ITEM_NAMES),
-    k(ALL, Check::Dis, "lsc_fence", "LSC_FENCE's exec-size byte 0x80 has no text form", ITEM_FENCE),
-    k(ALL, Check::Asm, "LSC_FENCE", "Intel's bytes of lsc_fence set exec-size bit 7, which the text does not show", ITEM_FENCE),
     k(ALL, Check::Asm, "addr_add", "`&V[64]`: an address with a byte offset does not assemble", ITEM_ADDR),
     k(ALL, Check::Asm, "", "the same addr_add line: it is the first instruction, on the header's last line (GenX_IR's print)", ITEM_ADDR),
     k(ALL, Check::Dis, "addr_add", "`&VF[4]`: an address with a byte offset does not print", ITEM_ADDR),
     k(ALL, Check::Dis, "", "the same addr_add line, the first instruction, on the header's last line", ITEM_ADDR),
-    k(ALL, Check::Dis, "scatter", "SCATTER's exec size printed with the exec-size encoding", ITEM_SCATTER),
-    k(ALL, Check::Asm, "scatter", "SCATTER's exec size parsed with the exec-size encoding", ITEM_SCATTER),
-    k(ALL, Check::Asm, "gather", "GATHER: the same exec-size encoding as SCATTER's (Num_elts: 0b00 8, 0b01 16, 0b10 1)", ITEM_SCATTER),
-    k(ALL, Check::Dis, "gather", "GATHER's exec size printed with the exec-size encoding, as SCATTER's", ITEM_SCATTER),
-    k(ALL, Check::Dis, "dpas", "`dpas.s2.s2.8.2`: precisions printed as numbers", ITEM_DPAS),
-    k(ALL, Check::Asm, "dpas", "`dpas.s8.s8.8.8`: precisions do not parse", ITEM_DPAS),
-    k(&["skl"], Check::Dis, "fence_sw", "FENCE mask 0xa1 (`fence_sw` with other bits Intel's compiler sets and does not print)", ITEM_DIS),
     k(&["skl"], Check::Asm, "FENCE", "the same FENCE: `fence_sw` assembles to 0x80, Intel wrote 0xa1", ITEM_DIS),
     k(ALL, Check::Dis, "scatter4_typed", "a predicated scatter4_typed: Intel's printer drops the predicate (notes/visa-text-syntax.md §4.3), we print it", ITEM_DIS),
     k(ALL, Check::Asm, "SCATTER4_TYPED", "the same scatter4_typed: Intel's text has no predicate, its bytes have one", ITEM_DIS),
-    k(ALL, Check::RoundTrip, "0x6b Exec_size", "PLANE exec size 1, 2, 4 and 32: the doc lists 8 and 16; GenX_IR takes them", OPEN),
-    k(ALL, Check::Dis, "plane", "the same PLANE exec sizes", OPEN),
-    k(ALL, Check::Asm, "plane", "the same PLANE exec sizes", OPEN),
     k(ALL, Check::RoundTrip, "0x70 Exec_size", "INFO (sampleinfo, resinfo): an exec-size byte the doc does not list (0x7)", OPEN),
     k(ALL, Check::Asm, "sampleinfo", "`sampleinfo.RGBA`: the channel suffix Intel prints does not parse", OPEN),
-    k(ALL, Check::Dis, "svm_atomic", "`(P1) svm_atomic.add (M1, 16) VUQ.0 %null.0 VUD.192 %null.0`: exec size 16 (0x4), which SVM_ATOMIC's doc does not list", OPEN),
-    k(ALL, Check::Asm, "svm_atomic", "the same svm_atomic (M1, 16)", OPEN),
-    k(ALL, Check::RoundTrip, "0x4e Exec_size", "SVM_ATOMIC exec size 16 (0x4): the doc's list stops at 8", OPEN),
-    k(ALL, Check::Dis, "svm_block_ld", "SVM_BLOCK_LD Properties bit 7, which Intel's compiler sets (erratum SVM_BLOCK_LD-values-16-owords-bit-7) and the text cannot show", ITEM_DIS),
     k(ALL, Check::Asm, "SVM_BLOCK_LD", "the same SVM_BLOCK_LD bit 7: our asm of Intel's line writes it clear", ITEM_DIS),
     k(ALL, Check::Dis, "svm_block_st", "GenX_IR writes SVM_BLOCK_ST bit 7 clear for `svm_block_st (2)`; we print that `.aligned` (no suffix is bit 7 set, as Intel's compiler writes it)", ITEM_DIS),
     k(ALL, Check::Asm, "SVM_BLOCK_ST", "the same SVM_BLOCK_ST bit 7: our asm of `svm_block_st (2)` sets it, GenX_IR's clears it", ITEM_DIS),
@@ -98,10 +78,10 @@ const KNOWN: &[Known] = &[
     k(ALL, Check::Dis, "raw_send", "raw_send prints ExMsgDesc as a decimal (`10`), Intel `0xa` and two spaces after NumDst", OPEN),
     k(ALL, Check::Asm, "raw_send", "`raw_send (M1, 16) 0xa 1 2 ...`: Intel's form does not parse", OPEN),
     k(ALL, Check::Validate, "MOVS", "MOVS with a state source or immediate (`movs T6(0) 0x5:ud`): the operand classes", OPEN),
-    k(&["ICLLP", "TGLLP"], Check::Validate, "OWORD_LD", "oword_ld (16) on T6 before XEHP: the doc says {XEHP+} and T0 only; GenX_IR assembles it for ICLLP and TGLLP and its verifier takes it (an erratum moves the only {XEHP+} value, which platform_rules.rs tests the rule with)", OPEN),
-    k(&["ICLLP", "TGLLP"], Check::Validate, "OWORD_LD_UNALIGNED", "the same as OWORD_LD", OPEN),
-    k(&["ICLLP", "TGLLP"], Check::Validate, "OWORD_ST", "the same as OWORD_LD", OPEN),
-    k(&["ICLLP", "icllp"], Check::Validate, "SVM_ATOMIC", "SVM_ATOMIC .16/.64 data width on ICLLP: the doc says {TGLLP+}; Intel's compiler and verifier use it on ICLLP", OPEN),
+    k(OWORD_ROWS, Check::Validate, "OWORD_LD", "OWORD_LD's Size rule (`{XEHP+}0b100: 16 owords ... surface is T0`) against lines GenX_IR assembles and its verifier takes before XEHP (`oword_ld (16) T6` on ICLLP, TGLLP); an erratum moves the only {XEHP+} value, which platform_rules.rs tests the rule with", OPEN),
+    k(OWORD_ROWS, Check::Validate, "OWORD_LD_UNALIGNED", "the same as OWORD_LD", OPEN),
+    k(OWORD_ROWS, Check::Validate, "OWORD_ST", "the same as OWORD_LD", OPEN),
+    k(SVM_ATOMIC_ROWS, Check::Validate, "SVM_ATOMIC", "SVM_ATOMIC .16/.64 data width before TGLLP: the doc says {TGLLP+}; Intel's compiler (icllp, skl) and GenX_IR (BDW to ICLLP) use it; an erratum moves the {TGLLP+} bit range platform_rules.rs tests the rule with", OPEN),
 ];
 
 fn must_have(what: &str) {
@@ -136,17 +116,10 @@ fn rows(repo: &Path) -> Vec<(String, PathBuf, &'static str)> {
     out
 }
 
-/// The platform `visa check` takes for Intel's name: the same name when the crate has it,
-/// else the docs' name of its generation (DG1 is TGLLP's; DG2, XeHP_SDV and MTL are XEHP's).
+/// The platform `visa check` takes for Intel's name (`Platform::from_name`: GenX_IR's names,
+/// placed in the docs' order).
 fn platform(intel: &str) -> Option<Platform> {
-    let by_name = |n: &str| Platform::ALL.iter().copied().find(|p| p.name().eq_ignore_ascii_case(n));
-    by_name(intel).or_else(|| {
-        by_name(match intel {
-            "XeHP_SDV" | "DG2" | "MTL" => "XEHP",
-            "PVCXT" => "PVC",
-            _ => return None,
-        })
-    })
+    Platform::from_name(intel)
 }
 
 /// The mnemonic a text line starts with (`add`, `cmp.lt`, `lsc_load.ugm`): its first word

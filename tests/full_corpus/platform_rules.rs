@@ -119,9 +119,9 @@ fn add_immediate_sources_follow_the_type_maps() {
     assert_eq!((e.instruction, e.field), ("ADD", "Src0"));
     assert!(e.rule.contains("{XEHP+} F, BF"), "{}", e.rule);
     assert_eq!(add(DataType::Bf).validate(Platform::Xehp), Ok(()));
-    // UD is in the first map (no platform); Q only in the `Type map{PVC}` of the erratum
-    // ADD-qword-pvc.patch (Intel's compiler writes `add ... 0x4:q` for pvc).
+    // UD is in the first map (no platform), and Q since erratum ADD-int64-types (Intel's
+    // assembler and verifier take `add ... 0x2:q`); BOOL in none.
     assert_eq!(add(DataType::Ud).validate(Platform::Tgllp), Ok(()));
-    assert!(add(DataType::Q).validate(Platform::Xehp).is_err());
     assert_eq!(add(DataType::Q).validate(Platform::Pvc), Ok(()));
+    assert!(add(DataType::Bool).validate(Platform::Pvc).is_err());
 }

@@ -348,10 +348,179 @@ fn v0201_unknown_platform() {
 }
 
 #[test]
-fn v0202_open_layout() {
-    let d = one(&BASE.replace("| Src |", "| Src\\* |"), Code::OpenLayout);
+fn v0202_optional_field() {
+    let d = one(&BASE.replace("| Src |", "| Src\\* |"), Code::OptionalField);
     at(&d, 21, 1, "optional field(s) `Src`");
     assert!(d.message.contains("always encoded"));
+}
+
+/// A doc of two formats, each behind its own `### CONDITION` lines (`None`: no heading),
+/// with format rows `first` and `second` (two fields after the opcode each) and the bullets
+/// `Op`, `Dst`, `Src` (and `Kind`).
+fn two_formats(cond: [Option<&str>; 2], rows: [&str; 2]) -> String {
+    let mut doc = String::from("## Opcode\n\n  FOO = 0x10\n\n## Format\n\n");
+    for (c, row) in cond.iter().zip(rows) {
+        if let Some(c) = c {
+            doc.push_str(&format!("### CONDITION\n\n- {c}\n\n"));
+        }
+        doc.push_str(&format!(
+            "| | | |\n| --- | --- | --- |\n| 0x10(FOO) | {row} |\n\n"
+        ));
+    }
+    doc.push_str(
+        "## Description\n\nDoes foo.\n\n- **Op(ub):** The operation\n\n  - 0: read\n  - 1: write\n\n\
+         - **Dst(raw_operand):** The destination.\n\n- **Src(vec_operand):** The source.\n",
+    );
+    doc
+}
+
+#[test]
+fn v0205_unknown_allowed_type() {
+    // The parser keeps only data types; a schema from elsewhere (JSON) may name any.
+    let text = BASE.replace(
+        "- **Src(raw_operand):** The source.",
+        "- **Src(vec_operand):** The source. Must have type UD",
+    );
+    let files = [SourceFile {
+        name: "FOO.md".into(),
+        bytes: text.into_bytes(),
+    }];
+    let mut spec = parse_spec(&files).spec;
+    let src = spec.instructions[0]
+        .fields
+        .iter_mut()
+        .find(|f| f.name == "Src")
+        .expect("Src");
+    assert_eq!(src.allowed_types, vec!["UD"]);
+    src.allowed_types = vec!["INT4".into()];
+    let (_, d) = codegen::analyze::analyze(&spec);
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].code, Code::UnknownAllowedType.as_str());
+    at(
+        &d[0],
+        21,
+        1,
+        "must have type `INT4`, which is not a vISA data type",
+    );
+}
+
+#[test]
+fn v0206_unranged_values() {
+    let text = BASE.replace(
+        "    - 0b000:  1 element\n",
+        "    - 0b000:  1 element\n\n  - 0b1000: also a value, of no range\n",
+    );
+    let d = one(&text, Code::UnrangedValues);
+    at(&d, 15, 1, "lists values both with and without bit ranges");
+}
+
+#[test]
+fn v0207_rest_of_bytes() {
+    let text = BASE.replace("- **Src(raw_operand):**", "- **Src(unknown):**");
+    let d = one(&text, Code::RestOfBytes);
+    at(
+        &d,
+        21,
+        1,
+        "field `Src` has type `unknown`, which fixes no binary layout",
+    );
+}
+
+#[test]
+fn v0208_rest_not_last() {
+    let text = two_formats([None, None], ["Src | Dst", "Src | Dst"])
+        .replace("| 0x10(FOO) | Src | Dst |\n\n| | | |\n| --- | --- | --- |\n| 0x10(FOO) | Src | Dst |\n", "| 0x10(FOO) | Src | Dst |\n")
+        .replace("- **Src(vec_operand):**", "- **Src(various):**");
+    let d = one(&text, Code::RestNotLast);
+    at(
+        &d,
+        7,
+        1,
+        "`Src` has no fixed layout and is not the last field",
+    );
+}
+
+#[test]
+fn v0209_late_selector() {
+    let text = two_formats(
+        [Some("Op=read"), Some("Op=write")],
+        ["Dst | Op", "Src | Op"],
+    );
+    let all = diags_of(&[("FOO.md", &text)]);
+    let late: Vec<_> = all.iter().filter(|d| d.code == "V0209").collect();
+    assert_eq!(late.len(), 2, "{all:#?}");
+    assert_eq!((late[0].line, late[1].line), (11, 19), "{all:#?}");
+    assert!(late[0]
+        .message
+        .contains("variant selector `Op` is not read before the variants' fields differ"));
+}
+
+#[test]
+fn v0210_operand_type_variant() {
+    let text = two_formats(
+        [
+            Some("Op=read"),
+            Some("Op=read\n- field_operand_type(Src)=UD"),
+        ],
+        ["Op | Src", "Op | Src"],
+    );
+    let d = one(&text, Code::OperandTypeVariant);
+    at(&d, 20, 1, "depends on an operand's declared type");
+}
+
+#[test]
+fn v0211_no_selector() {
+    let text = two_formats([Some("Op=read"), None], ["Op | Dst", "Op | Src"]);
+    let d = one(&text, Code::NoSelector);
+    // At the doc's start: the instruction as a whole.
+    at(
+        &d,
+        1,
+        1,
+        "variants without a readable selector; the first decodes",
+    );
+}
+
+#[test]
+fn v0212_uncounted_list() {
+    let text = counted(
+        "Num_items | Item0 | Item(Num_items-1) |",
+        "\n- **Num_items(ub):** How many.\n",
+    )
+    .replace("- **Item0(uw):**", "- **Item0(unknown):**");
+    let d = one(&text, Code::UncountedList);
+    at(&d, 9, 45, "`Num_items` cannot count `Item`");
+}
+
+#[test]
+fn v0213_counted_parameters() {
+    let text = BASE
+        .replace("| Exec_size | Src |", "| NumParams | Src | Dst |")
+        .replace(
+            "| | | |\n| --- | --- | --- |",
+            "| | | | |\n| --- | --- | --- | --- |",
+        )
+        .replace(
+            "- **Src(raw_operand):**",
+            "- **NumParams(ub):** number of additional parameters.\n\n- **Dst(raw_operand):** A parameter.\n\n- **Src(raw_operand):**",
+        );
+    let d = one(&text, Code::CountedParameters);
+    at(&d, 21, 1, "`NumParams` counts the parameters after it");
+}
+
+#[test]
+fn v0214_unknown_map_type() {
+    let text = BASE.replace(
+        "## Text\n",
+        "#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD\n  -  **Src types:** INT4\n\n## Text\n",
+    );
+    let d = one(&text, Code::UnknownMapType);
+    at(
+        &d,
+        24,
+        1,
+        "type map names `INT4`, which is not a vISA data type",
+    );
 }
 
 #[test]
@@ -383,6 +552,46 @@ fn v0204_empty_type_list() {
         1,
         "type map lists no type under `Src types`; the map is ignored",
     );
+}
+
+#[test]
+fn v0220_self_contradiction() {
+    // Line 24 is the `Supported Types` property (Q and BOOL in no map), line 27 the type map
+    // (D, which the property lacks). The warning is raised at both, each naming the other.
+    let text = BASE.replace(
+        "## Text\n",
+        "#### Properties\n- **Supported Types:** UD,Q.{PVC+}BOOL\n\n#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD, D\n  -  **Src types:** UD, D\n\n## Text\n",
+    );
+    let files = vec![SourceFile {
+        name: "FOO.md".into(),
+        bytes: text.into_bytes(),
+    }];
+    let parsed = parse_spec(&files);
+    let d = codegen::analyze::contradictions::check(&parsed.spec, &files);
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert!(d
+        .iter()
+        .all(|d| d.code == "V0220" && d.severity == Severity::Warning));
+    let both = "lists BOOL, Q that no type map allows; the type maps allow D that `Supported Types` does not list";
+    at(&d[0], 24, 1, both);
+    assert!(d[0].message.contains("(type maps from line 27)"), "{d:#?}");
+    at(&d[1], 27, 1, both);
+    assert!(d[1].message.contains("(`Supported Types` at line 24)"));
+    // The base doc and a doc whose lists agree are clean.
+    let agree = BASE.replace(
+        "## Text\n",
+        "#### Properties\n- **Supported Types:** D,UD\n\n#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD, D\n  -  **Src types:** UD\n\n## Text\n",
+    );
+    for t in [BASE.to_string(), agree] {
+        let files = vec![SourceFile {
+            name: "FOO.md".into(),
+            bytes: t.into_bytes(),
+        }];
+        assert_eq!(
+            codegen::analyze::contradictions::check(&parse_spec(&files).spec, &files),
+            vec![]
+        );
+    }
 }
 
 #[test]

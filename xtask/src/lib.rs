@@ -424,7 +424,7 @@ pub fn changes_since_last_regen(out: &Path, api: &codegen::diff::view::Api) -> O
     let text = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)).ok()?;
     let Some(old) = codegen::diff::read_snapshot(&text) else {
         return Some(format!(
-            "note: {} is not a snapshot this generator reads; no summary of what changed\n",
+            "note: {} is not a snapshot this generator reads (edited, or of an older generator); no summary of what changed\n",
             codegen::diff::SNAPSHOT
         ));
     };
@@ -523,6 +523,47 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
 }
 
 /// `cargo xtask regen`: generate, then write (or check) through the one writer.
+/// `--check`: the generated files and the hand-written runtime of `out` are current.
+fn check_out(
+    out: &Path,
+    template: &Path,
+    files: &std::collections::BTreeMap<String, String>,
+    command: &str,
+) -> u8 {
+    let generated = match write::check(out, files) {
+        Ok(stale) => stale,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_FAILURE;
+        }
+    };
+    let runtime = match scaffold::stale_runtime(out, template) {
+        Ok(stale) => stale,
+        Err(e) => {
+            eprintln!("error: cannot read the runtime of {}: {e}", out.display());
+            return EXIT_FAILURE;
+        }
+    };
+    if generated.is_empty() && runtime.is_empty() {
+        eprintln!("generated files are fresh ({} files)", files.len());
+        return 0;
+    }
+    if !generated.is_empty() {
+        eprint!("{}", write::describe_stale(&generated, command));
+    }
+    if !runtime.is_empty() {
+        eprintln!(
+            "error: {} hand-written runtime file(s) differ from the workspace's `generated/`:",
+            runtime.len()
+        );
+        for rel in &runtime {
+            eprintln!("  stale runtime: {rel}");
+        }
+        eprintln!("run `{command}` to refresh them");
+    }
+    EXIT_FAILURE
+}
+
 fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let opts = codegen::emit::Options {
         spec_label: dir_label(&input.spec),
@@ -536,9 +577,13 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             &inputs,
         )
     });
-    // A stamp says the inputs are unchanged, not that they were clean: strictness reruns.
+    let template = workspace_root().join("generated");
+    // A stamp says the inputs are unchanged, not that they were clean: strictness reruns. A
+    // runtime can change without the docs or the generator: then the regen runs too.
     if !check && !input.deny_warnings {
-        if let Some(n) = stamp::fresh(out, &key) {
+        let runtime_current =
+            || scaffold::stale_runtime(out, &template).is_ok_and(|s| s.is_empty());
+        if let Some(n) = stamp::fresh(out, &key).filter(|_| runtime_current()) {
             eprintln!(
                 "regen: nothing changed since the last regen into {} (docs, errata, generator and \
                  its {n} files as they were); nothing was written",
@@ -586,30 +631,23 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         }
     }
     if check {
-        return match write::check(out, &generated.files) {
-            Ok(stale) if stale.is_empty() => {
-                eprintln!(
-                    "generated files are fresh ({} files)",
-                    generated.files.len()
-                );
-                0
-            }
-            Ok(stale) => {
-                eprint!("{}", write::describe_stale(&stale, &opts.regen_command));
-                EXIT_FAILURE
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                EXIT_FAILURE
-            }
-        };
+        return check_out(out, &template, &generated.files, &opts.regen_command);
     }
     let scaffolded = codegen::timings::time("scaffold", || {
-        scaffold::ensure_crate(out, &workspace_root().join("generated"))
+        scaffold::ensure_crate(out, &template)?;
+        scaffold::refresh_runtime(out, &template)
     });
-    if let Err(e) = scaffolded {
-        eprintln!("error: cannot scaffold {}: {e}", out.display());
-        return EXIT_FAILURE;
+    match scaffolded {
+        Ok(refreshed) if !refreshed.is_empty() => eprintln!(
+            "regen: {} hand-written runtime file(s) refreshed from the workspace's: {}",
+            refreshed.len(),
+            refreshed.join(", ")
+        ),
+        Ok(_) => {}
+        Err(e) => {
+            eprintln!("error: cannot scaffold {}: {e}", out.display());
+            return EXIT_FAILURE;
+        }
     }
     match codegen::timings::time("write (wall)", || write::apply(out, &generated.files)) {
         Ok(summary) => {

@@ -1,8 +1,12 @@
-//! Turns an empty `--out` directory into a crate that builds on its own: the hand-written parts
-//! of the workspace's `generated/` crate (runtime, crate root, test support, benches) are copied,
-//! and a standalone `Cargo.toml` is written. Existing files are never touched.
+//! Keeps an `--out` crate whole. An empty directory becomes a crate that builds on its own: the
+//! hand-written parts of the workspace's `generated/` crate (runtime, crate root, test support,
+//! benches) are copied, and a standalone `Cargo.toml` is written. An existing crate gets the
+//! current hand-written parts: each copy that differs from the workspace's is rewritten (only
+//! those, so cargo rebuilds nothing else), and `--check` reports them; files the user added and
+//! the manifest are never touched.
 
 use crate::write::is_generated;
+use std::collections::BTreeMap;
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -76,6 +80,74 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// The hand-written files of `template` a crate needs, by path relative to the crate root.
+pub fn runtime_files(template: &Path) -> io::Result<BTreeMap<String, Vec<u8>>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> io::Result<()> {
+        if dir.is_file() {
+            let bytes = fs::read(dir)?;
+            if !is_generated(&String::from_utf8_lossy(&bytes)) {
+                let rel = dir.strip_prefix(root).unwrap_or(dir);
+                let rel: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.insert(rel.join("/"), bytes);
+            }
+            return Ok(());
+        }
+        if dir.is_dir() {
+            for e in fs::read_dir(dir)? {
+                walk(root, &e?.path(), out)?;
+            }
+        }
+        Ok(())
+    }
+    let mut files = BTreeMap::new();
+    for part in HAND_WRITTEN {
+        walk(template, &template.join(part), &mut files)?;
+    }
+    Ok(files)
+}
+
+/// The hand-written files of `out` that are missing or differ from `template`'s, in path order;
+/// none when `out` is `template` itself.
+pub fn stale_runtime(out: &Path, template: &Path) -> io::Result<Vec<String>> {
+    if !out.join("Cargo.toml").exists() || same_dir(out, template) {
+        return Ok(Vec::new());
+    }
+    let mut stale = Vec::new();
+    for (rel, bytes) in runtime_files(template)? {
+        match fs::read(out.join(&rel)) {
+            Ok(old) if old == bytes => {}
+            Ok(_) => stale.push(rel),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => stale.push(rel),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(stale)
+}
+
+/// Rewrites the stale hand-written files of an existing crate `out` from `template`; returns
+/// their paths. Unchanged files keep their mtime.
+pub fn refresh_runtime(out: &Path, template: &Path) -> io::Result<Vec<String>> {
+    let stale = stale_runtime(out, template)?;
+    for rel in &stale {
+        let to = out.join(rel);
+        if let Some(parent) = to.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::copy(template.join(rel), to)?;
+    }
+    Ok(stale)
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Scaffolds `out` from `template` (the workspace's `generated/`) unless `out` is a crate already.
 pub fn ensure_crate(out: &Path, template: &Path) -> io::Result<()> {
     if out.join("Cargo.toml").exists() {
@@ -123,6 +195,44 @@ mod tests {
             m.contains("[workspace]") && !m.contains("workspace = true"),
             "{m}"
         );
+    }
+
+    #[test]
+    fn a_stale_runtime_is_refreshed_and_a_file_the_user_added_is_not_touched() {
+        let tpl = tempfile::tempdir().unwrap();
+        let t = tpl.path();
+        fs::create_dir_all(t.join("src/runtime")).unwrap();
+        fs::write(t.join("src/lib.rs"), "mod runtime;\n").unwrap();
+        fs::write(t.join("src/runtime/mod.rs"), "pub struct New;\n").unwrap();
+        fs::write(t.join("src/runtime/codec.rs"), "pub struct C;\n").unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let o = out.path();
+        fs::create_dir_all(o.join("src/runtime")).unwrap();
+        fs::write(o.join("Cargo.toml"), "mine").unwrap();
+        fs::write(o.join("src/lib.rs"), "mod runtime;\n").unwrap();
+        fs::write(o.join("src/runtime/mod.rs"), "pub struct Old;\n").unwrap();
+        fs::write(o.join("src/runtime/extra.rs"), "// the user's\n").unwrap();
+        // mod.rs differs and codec.rs is missing; lib.rs is current.
+        let stale = vec!["src/runtime/codec.rs", "src/runtime/mod.rs"];
+        assert_eq!(stale_runtime(o, t).unwrap(), stale);
+        assert_eq!(refresh_runtime(o, t).unwrap(), stale);
+        assert_eq!(
+            fs::read_to_string(o.join("src/runtime/mod.rs")).unwrap(),
+            "pub struct New;\n"
+        );
+        assert_eq!(
+            fs::read_to_string(o.join("src/runtime/codec.rs")).unwrap(),
+            "pub struct C;\n"
+        );
+        assert_eq!(
+            fs::read_to_string(o.join("src/runtime/extra.rs")).unwrap(),
+            "// the user's\n"
+        );
+        assert_eq!(fs::read_to_string(o.join("Cargo.toml")).unwrap(), "mine");
+        assert!(stale_runtime(o, t).unwrap().is_empty());
+        // The template itself is never stale against itself.
+        fs::write(t.join("Cargo.toml"), "[package]").unwrap();
+        assert!(stale_runtime(t, t).unwrap().is_empty());
     }
 
     #[test]

@@ -328,7 +328,8 @@ fn a_no_op_regen_writes_nothing_and_a_changed_doc_erratum_or_generator_is_never_
     )
     .unwrap();
     let log = regen();
-    assert!(!skipped(&log) && log.contains("regen: 2 written"), "{log}"); // module and page
+    // The module, its page, and the API snapshot (which keeps a hash of each wording).
+    assert!(!skipped(&log) && log.contains("regen: 3 written"), "{log}");
     assert!(std::fs::read_to_string(&module)
         .unwrap()
         .contains("It must be a buffer!"));
@@ -364,4 +365,63 @@ fn a_no_op_regen_writes_nothing_and_a_changed_doc_erratum_or_generator_is_never_
     std::fs::write(&module, "// @generated\n").unwrap();
     let log = regen();
     assert!(!skipped(&log) && log.contains("1 written"), "{log}");
+}
+
+#[test]
+fn regen_into_an_existing_crate_refreshes_a_stale_runtime_and_check_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crate");
+    let spec = spec_dir();
+    let run = |check: bool| {
+        let mut args = vec!["regen", "--spec", &spec, "--out", out.to_str().unwrap()];
+        if check {
+            args.push("--check");
+        }
+        let o = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(&args)
+            .output()
+            .expect("the xtask binary runs");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    assert_eq!(run(false).0, Some(0));
+    let workspace = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../generated"));
+    let current = std::fs::read(workspace.join("src/runtime/codec.rs")).unwrap();
+    // An older runtime: one file as a previous version left it, one the user added, one that
+    // is current (its mtime must stay).
+    let codec = out.join("src/runtime/codec.rs");
+    std::fs::write(&codec, "// an older runtime\n").unwrap();
+    let mine = out.join("src/runtime/mine.rs");
+    std::fs::write(&mine, "// the user's\n").unwrap();
+    let operand = out.join("src/runtime/operand.rs");
+    let mtime = std::fs::metadata(&operand).unwrap().modified().unwrap();
+
+    let (code, err) = run(true);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("stale runtime: src/runtime/codec.rs"), "{err}");
+    assert!(
+        !err.contains("mine.rs") && !err.contains("operand.rs"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&codec).unwrap(), b"// an older runtime\n");
+
+    // The stamp of the first regen still holds: the runtime alone makes this regen run.
+    let (code, err) = run(false);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(
+            "1 hand-written runtime file(s) refreshed from the workspace's: src/runtime/codec.rs"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&codec).unwrap(), current);
+    assert_eq!(std::fs::read(&mine).unwrap(), b"// the user's\n");
+    assert_eq!(
+        std::fs::metadata(&operand).unwrap().modified().unwrap(),
+        mtime
+    );
+    let (code, err) = run(true);
+    assert_eq!(code, Some(0), "{err}");
 }

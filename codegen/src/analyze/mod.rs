@@ -1,14 +1,17 @@
 //! Analysis: checks the schema and decides every name, type and layout, so the emitters only
 //! render and cannot fail. Every choice a doc leaves open is made here, once, with a warning.
 
+pub mod contradictions;
 pub mod naming;
 mod packed;
 pub mod platform;
 pub mod text;
 
 use crate::diag::{Code, Diagnostic};
-use crate::schema::{CountKind, EnumValue, Field, Instruction, Spec};
-use naming::{member_name, snake_name, type_name, variant_name};
+/// How a counted list is encoded, as the model carries it.
+pub use crate::schema::CountKind;
+use crate::schema::{EnumValue, Field, Instruction, Spec};
+use naming::{member_name, snake_name, type_name, variant_name, Names};
 use platform::Rule;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -282,6 +285,10 @@ pub struct Model {
     pub shared_structs: Vec<(usize, String)>,
     /// Text forms of the instructions with `## Text` templates, by doc name.
     pub text: BTreeMap<String, text::TextInst>,
+    /// The spec has object-format records: the crate has a module `generated::object`.
+    pub object: bool,
+    /// The schema as analysed (the API diff, the operands chapter and the left-out docs
+    /// read it).
     pub spec: Spec,
 }
 
@@ -348,18 +355,15 @@ impl Analyzer<'_> {
     }
 
     fn enum_def(&mut self, name: String, values: &[EnumValue]) -> usize {
-        let mut seen = BTreeSet::new();
+        let mut seen = Names::default();
         let mut variants = Vec::new();
         let mut by_value = BTreeSet::new();
         for v in values {
             if !by_value.insert(v.value) {
                 continue; // A value listed twice is one variant.
             }
-            let mut vn = variant_name(&v.meaning, v.value);
-            if !seen.insert(vn.clone()) {
-                vn = format!("{vn}{}", v.value);
-                seen.insert(vn.clone());
-            }
+            let base = variant_name(&v.meaning, v.value);
+            let vn = seen.claim(&base, &format!("{base}{}", v.value));
             let rule = self.rule(&v.platform, v.span);
             let quote = match &v.platform {
                 Some(p) => format!("{{{p}}}{:#x}: {}", v.value, v.meaning),
@@ -394,7 +398,7 @@ impl Analyzer<'_> {
             return f.allowed_types.clone();
         };
         self.diags.push(Diagnostic::new(
-            Code::OpenLayout,
+            Code::UnknownAllowedType,
             &self.inst.source,
             f.span,
             format!(
@@ -433,13 +437,13 @@ impl Analyzer<'_> {
             (Some(base), false, _) => {
                 let mut members = Vec::new();
                 let mut used = 0u64;
-                let mut names = BTreeSet::new();
+                // `reserved` holds the bits no range covers.
+                let mut names = Names::reserving(&["reserved"]);
                 for b in &f.bitfields {
-                    let mut name = member_name(&b.summary, b.hi, b.lo);
-                    if !names.insert(name.clone()) || name == "reserved" {
-                        name = format!("bits_{}_{}", b.hi, b.lo);
-                        names.insert(name.clone());
-                    }
+                    let name = names.claim(
+                        &member_name(&b.summary, b.hi, b.lo),
+                        &format!("bits_{}_{}", b.hi, b.lo),
+                    );
                     let m = Member {
                         name: name.clone(),
                         hi: b.hi,
@@ -479,7 +483,7 @@ impl Analyzer<'_> {
                     });
                 }
                 if !f.values.is_empty() {
-                    self.diags.push(Diagnostic::new(Code::OpenLayout, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
+                    self.diags.push(Diagnostic::new(Code::UnrangedValues, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
                 }
                 FieldType::Bits {
                     base,
@@ -492,7 +496,7 @@ impl Analyzer<'_> {
                 "vec_operand" | "scalar" => FieldType::Vector,
                 "raw_operand" => FieldType::Raw,
                 other => {
-                    self.diags.push(Diagnostic::new(Code::OpenLayout, &self.inst.source, f.span, format!("field `{}` has type `{other}`, which fixes no binary layout; it is generated as the remaining bytes of the instruction, verbatim", f.name)));
+                    self.diags.push(Diagnostic::new(Code::RestOfBytes, &self.inst.source, f.span, format!("field `{}` has type `{other}`, which fixes no binary layout; it is generated as the remaining bytes of the instruction, verbatim", f.name)));
                     FieldType::Rest
                 }
             },
@@ -598,16 +602,11 @@ fn analyze_instruction(
         platforms,
     };
     let mut fields = BTreeMap::new();
-    let mut rust_names = BTreeSet::new();
+    let mut rust_names = Names::default();
     for f in &inst.fields {
         let mut m = a.field(f);
         // `Src0` and `src0` would both be `src0`: the later one gets a numeric suffix.
-        let base = m.rust_name.clone();
-        let mut n = 2;
-        while !rust_names.insert(m.rust_name.clone()) {
-            m.rust_name = format!("{base}_{n}");
-            n += 1;
-        }
+        m.rust_name = rust_names.claim(&m.rust_name, &m.rust_name);
         fields.insert(f.name.clone(), m);
     }
     let src_type_maps = src_type_maps(&mut a);
@@ -628,7 +627,7 @@ fn analyze_instruction(
     if let Some(first) = optional.first() {
         let names: Vec<String> = optional.iter().map(|f| format!("`{}`", f.name)).collect();
         diags.push(Diagnostic::new(
-            Code::OpenLayout,
+            Code::OptionalField,
             &inst.source,
             first.span,
             format!(
@@ -646,7 +645,7 @@ fn analyze_instruction(
         {
             if pos + 1 != v.fields.len() {
                 diags.push(Diagnostic::new(
-                    Code::OpenLayout,
+                    Code::RestNotLast,
                     &inst.source,
                     v.span,
                     format!(
@@ -668,7 +667,7 @@ fn analyze_instruction(
     );
     let mut variants = Vec::new();
     let mut taken: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut names = BTreeSet::new();
+    let mut names = Names::default();
     for (i, v) in inst.variants.iter().enumerate() {
         let mut choices = Vec::new();
         let mut operand_type = false;
@@ -679,7 +678,7 @@ fn analyze_instruction(
             }
             match resolve_choice(&fields, &enums, sel) {
                 Some(c) if v.fields.iter().take(prefix).any(|f| *f == c.field) => choices.push(c),
-                Some(c) => diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, v.span, format!("variant selector `{}` is not read before the variants' fields differ; the first variant decodes", c.field))),
+                Some(c) => diags.push(Diagnostic::new(Code::LateSelector, &inst.source, v.span, format!("variant selector `{}` is not read before the variants' fields differ; the first variant decodes", c.field))),
                 None => diags.push(
                     Diagnostic::new(Code::UnknownSelectorValue, &inst.source, v.span, format!("condition `{}` names values that `{}` does not enumerate", v.condition.clone().unwrap_or_default(), sel.field))
                         .expected(format!("values listed under `{}`", sel.field)),
@@ -687,7 +686,7 @@ fn analyze_instruction(
             }
         }
         if operand_type {
-            diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, v.span, format!("variant `{}` depends on an operand's declared type, which the instruction's bytes do not carry; among such variants the first in the doc decodes", v.condition.clone().unwrap_or_default())));
+            diags.push(Diagnostic::new(Code::OperandTypeVariant, &inst.source, v.span, format!("variant `{}` depends on an operand's declared type, which the instruction's bytes do not carry; among such variants the first in the doc decodes", v.condition.clone().unwrap_or_default())));
         }
         // Shadowed: every value of every choice is taken by an earlier variant.
         let shadowed = inst.variants.len() > 1
@@ -719,11 +718,7 @@ fn analyze_instruction(
                 n
             }
         };
-        let mut vn = base.clone();
-        if !names.insert(vn.clone()) {
-            vn = format!("{base}{i}");
-            names.insert(vn.clone());
-        }
+        let vn = names.claim(&base, &format!("{base}{i}"));
         variants.push(VariantModel {
             rust_name: vn,
             condition: v.condition.clone(),
@@ -733,14 +728,11 @@ fn analyze_instruction(
             counted: counted.get(i).cloned().unwrap_or_default(),
         });
     }
-    if inst.variants.len() > 1
-        && variants
-            .iter()
-            .skip(1)
-            .any(|v| v.choices.is_empty() && !v.shadowed)
-    {
+    // A later format without any `### CONDITION` is never selected. (Conditions that cannot be
+    // read before the formats differ, or on operand types, have codes of their own.)
+    if inst.variants.len() > 1 && inst.variants.iter().skip(1).any(|v| v.selectors.is_empty()) {
         diags.push(Diagnostic::new(
-            Code::OpenLayout,
+            Code::NoSelector,
             &inst.source,
             inst.span,
             "variants without a readable selector; the first decodes",
@@ -780,7 +772,7 @@ fn analyze_instruction(
 fn counted_lists(
     inst: &Instruction,
     fields: &BTreeMap<String, FieldModel>,
-    rust_names: &mut BTreeSet<String>,
+    rust_names: &mut Names,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Vec<CountedModel>> {
     let mut warned = false;
@@ -795,21 +787,13 @@ fn counted_lists(
                 continue;
             };
             if !matches!(count.ty, FieldType::Int(_)) || matches!(item.ty, FieldType::Rest) {
-                diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, c.span, format!("`{}` cannot count `{}` (the count is not a plain integer, or the items have no fixed layout); the fields are generated one by one", c.count, c.fields.join(", "))));
+                diags.push(Diagnostic::new(Code::UncountedList, &inst.source, c.span, format!("`{}` cannot count `{}` (the count is not a plain integer, or the items have no fixed layout); the fields are generated one by one", c.count, c.fields.join(", "))));
                 continue;
             }
             let rust_name = match c.kind {
                 CountKind::Repeat => item.rust_name.clone(),
                 CountKind::Prefix => prefix_name
-                    .get_or_insert_with(|| {
-                        let mut name = "params".to_string();
-                        let mut n = 2;
-                        while !rust_names.insert(name.clone()) {
-                            name = format!("params_{n}");
-                            n += 1;
-                        }
-                        name
-                    })
+                    .get_or_insert_with(|| rust_names.claim("params", "params"))
                     .clone(),
             };
             if c.kind == CountKind::Prefix && !warned {
@@ -820,7 +804,7 @@ fn counted_lists(
                         "the doc does not say whether trailing parameters may be left out".into()
                     }
                 };
-                diags.push(Diagnostic::new(Code::OpenLayout, &inst.source, c.span, format!("`{}` counts the parameters after it: they are generated as one list `{rust_name}` of which exactly `{}` are encoded, the first ones of each format table ({why})", c.count, c.count)));
+                diags.push(Diagnostic::new(Code::CountedParameters, &inst.source, c.span, format!("`{}` counts the parameters after it: they are generated as one list `{rust_name}` of which exactly `{}` are encoded, the first ones of each format table ({why})", c.count, c.count)));
             }
             lists.push(CountedModel {
                 count: c.count.clone(),
@@ -875,7 +859,7 @@ fn src_type_maps(a: &mut Analyzer<'_>) -> Vec<TypeMapModel> {
         };
         if let Some(bad) = types.iter().find(|t| !DATA_TYPES.contains(&t.as_str())) {
             a.diags.push(Diagnostic::new(
-                Code::OpenLayout,
+                Code::UnknownMapType,
                 &inst.source,
                 m.span,
                 format!("type map names `{bad}`, which is not a vISA data type; the type maps of this doc are not checked"),
@@ -1050,8 +1034,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             .map(|s| (s.1, s.2.clone()))
             .collect();
     }
-    let mut platforms: Vec<String> = platforms.into_iter().collect();
-    platforms.sort_by_key(|p| platform::rank(p));
+    let platforms = platform::generations(platforms);
     let text = text::analyze(&spec.instructions, &instructions, &mut diags);
     (
         Model {
@@ -1060,6 +1043,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             shared_enums,
             shared_structs,
             text,
+            object: !spec.records.is_empty(),
             spec: spec.clone(),
         },
         diags,
@@ -1171,7 +1155,10 @@ mod tests {
         ];
         let (m, d) = run(vec![inst("X", 1, vec![f])]);
         assert!(d.is_empty(), "{d:?}");
-        assert_eq!(m.platforms, vec!["ICLLP", "TGLLP", "XEHP", "PVC"]);
+        assert_eq!(
+            m.platforms,
+            vec!["pre-ICLLP", "ICLLP", "TGLLP", "XEHP", "PVC"]
+        );
     }
 
     #[test]
@@ -1181,7 +1168,7 @@ mod tests {
             0x4e,
             vec![field("SVM_ID", "ub"), field("Rest", "unknown")],
         )]);
-        assert_eq!(codes(&d), vec!["V0202"]);
+        assert_eq!(codes(&d), vec!["V0207"]);
         assert!(!d[0].is_error());
         assert_eq!(d[0].file, "SVM.md");
         assert_eq!(m.instructions[0].fields["Rest"].ty, FieldType::Rest);
@@ -1403,12 +1390,12 @@ mod tests {
                 },
             ]
         );
-        assert_eq!(m.platforms, vec!["XEHP"]);
+        assert_eq!(m.platforms, vec!["pre-XEHP", "XEHP"]);
         // A type the data types chapter lacks: no map is checked, and the doc is named.
         i.type_maps.push(map(None, &["INT4"], 22));
         let (m, d) = run(vec![i]);
         assert!(m.instructions[0].src_type_maps.is_empty());
-        assert_eq!(codes(&d), vec!["V0202"]);
+        assert_eq!(codes(&d), vec!["V0214"]);
         assert_eq!((d[0].file.as_str(), d[0].line), ("ADD.md", 22));
     }
 

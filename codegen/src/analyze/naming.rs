@@ -174,9 +174,50 @@ pub fn member_name(summary: &str, hi: u8, lo: u8) -> String {
     }
 }
 
+/// The names taken in one namespace (an enum's variants, a struct's members): written once,
+/// so every place that picks names resolves a collision the same way, until none is left.
+#[derive(Clone, Debug, Default)]
+pub struct Names(std::collections::BTreeSet<String>);
+
+impl Names {
+    /// A namespace in which `taken` are never given out.
+    pub fn reserving(taken: &[&str]) -> Self {
+        Names(taken.iter().map(|s| s.to_string()).collect())
+    }
+
+    /// The first free one of `base`, `alternative`, `alternative_2`, `alternative_3`, ...,
+    /// now taken.
+    pub fn claim(&mut self, base: &str, alternative: &str) -> String {
+        let mut name = base.to_string();
+        if self.0.contains(&name) {
+            name = alternative.to_string();
+        }
+        let mut n = 2;
+        while self.0.contains(&name) {
+            name = format!("{alternative}_{n}");
+            n += 1;
+        }
+        self.0.insert(name.clone());
+        name
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_resolve_every_collision() {
+        let mut n = Names::reserving(&["reserved"]);
+        assert_eq!(n.claim("a", "a1"), "a");
+        assert_eq!(n.claim("a", "a1"), "a1");
+        // Retrying once was not enough: `a1` was taken too.
+        assert_eq!(n.claim("a", "a1"), "a1_2");
+        assert_eq!(n.claim("a", "a1"), "a1_3");
+        assert_eq!(n.claim("reserved", "bits_3_0"), "bits_3_0");
+        assert_eq!(n.claim("src", "src"), "src");
+        assert_eq!(n.claim("src", "src"), "src_2");
+    }
 
     #[test]
     fn words_split_at_separators_case_changes_and_digits_after_letters() {

@@ -1,10 +1,27 @@
 //! Platforms: the order of generations, and what an annotation such as `{XEHP+}` allows.
 
 /// Known platforms, oldest first (chapters `1_introduction.md` and `4_visa_header.md`, and the
-/// generations that followed). Only the ones the docs name appear in the generated `Platform`.
+/// generations that followed, in the order of IGC's `TARGET_PLATFORM`: XeHP_SDV, DG2, MTL, PVC,
+/// PVCXT). Only the ones the docs name appear in the generated `Platform`, behind one for the
+/// generations before the oldest of them ([`generations`]).
 pub const KNOWN: &[&str] = &[
-    "BDW", "SKL", "BXT", "ICLLP", "TGLLP", "XEHP", "DG2", "PVC", "PVC_XT", "MTL",
+    "BDW", "SKL", "BXT", "ICLLP", "TGLLP", "XEHP", "DG2", "MTL", "PVC", "PVC_XT",
 ];
+
+/// The generated platforms: the ones the docs name, oldest first, behind `pre-<oldest>` when
+/// older generations exist. `{ICLLP+}` must fail on SKL, and only a platform before ICLLP can
+/// say so; the docs tell those older generations apart nowhere, so one variant stands for all
+/// of them (the runtime's table of Intel's names maps BDW, CHV, SKL and BXT to it).
+pub fn generations(named: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = named.into_iter().collect();
+    out.sort_by_key(|p| rank(p));
+    if let Some(first) = out.first() {
+        if rank(first) > 0 && rank(first) != usize::MAX {
+            out.insert(0, format!("pre-{first}"));
+        }
+    }
+    out
+}
 
 /// What a platform annotation allows.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -104,11 +121,25 @@ mod tests {
     }
 
     #[test]
+    fn older_generations_get_one_platform_before_the_oldest_named() {
+        let g = |names: &[&str]| generations(names.iter().map(|s| s.to_string()));
+        assert_eq!(
+            g(&["PVC", "ICLLP", "XEHP"]),
+            vec!["pre-ICLLP", "ICLLP", "XEHP", "PVC"]
+        );
+        // BDW is the oldest known generation: nothing comes before it.
+        assert_eq!(g(&["BDW", "PVC"]), vec!["BDW", "PVC"]);
+        assert!(g(&[]).is_empty());
+    }
+
+    #[test]
     fn generations_are_ordered() {
         assert!(
             rank("ICLLP") < rank("TGLLP")
                 && rank("TGLLP") < rank("XEHP")
                 && rank("XEHP") < rank("PVC")
+                && rank("MTL") < rank("PVC")
+                && rank("PVC") < rank("PVC_XT")
         );
     }
 }

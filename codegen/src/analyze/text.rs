@@ -30,6 +30,7 @@ impl TextInst {
             group: vec![],
             operands: vec![],
             fixed: vec![],
+            implied: vec![],
             unsupported: Some(why.to_string()),
         };
         TextInst {
@@ -52,6 +53,11 @@ pub struct TextForm {
     pub operands: Vec<TextSlot>,
     /// Bits this form fixes: (Rust field, bit position, mask, value), from `selected_by`.
     pub fixed: Vec<(String, u8, u64, u64)>,
+    /// Fields the form does not print whose value the text implies: (Rust field, value). An
+    /// exec size no slot prints is 1 with NoMask (0x80): IGC's parser builds `lsc_fence`, the
+    /// only such template, with that exec size, and its compiler writes it (`intel-isa asm` and
+    /// `intel-isa ocl` on PVC both give `8b 80 ...`).
+    pub implied: Vec<(String, u64)>,
     /// Why the form cannot print, when one of its slots has no text rule.
     pub unsupported: Option<String>,
 }
@@ -87,12 +93,25 @@ pub struct TextSlot {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SlotKind {
     ExecSize,
+    /// An exec size whose low bits are an element count of the doc's own encoding, not the
+    /// exec-size encoding (SCATTER's and GATHER's `Num_elts`: 0b00 8, 0b01 16, 0b10 1): prints
+    /// `(<mask of bits 7..4>, <count>)` as IGC does (`printExecutionSizeForScatterGather`).
+    /// `counts` are (value of bits `hi..0`, elements).
+    ElementCount {
+        hi: u8,
+        counts: Vec<(u64, u64)>,
+    },
     Vector,
     Raw,
     Surface,
     Sampler,
     Label,
     Channels,
+    /// A `vec_operand` source of class `general` of an instruction whose destination is a raw
+    /// operand (DPAS's Src2):
+    /// IGC prints a general operand there without its region and reads it as `<1;1,0>`
+    /// (`runtime::text::special::regionless`).
+    Regionless,
     /// ADDR_ADD's src0: a general operand prints as its address `&V` (the source of an
     /// instruction whose destination's only operand class is `address`).
     AddressOf,
@@ -276,9 +295,19 @@ impl Ctx<'_> {
         };
         let kind = match (s.prints, &fm.ty) {
             (Prints::Vector, FieldType::Vector) if self.address_of(name) => SlotKind::AddressOf,
+            (Prints::Vector, FieldType::Vector) if self.regionless(name) => SlotKind::Regionless,
             (Prints::Vector, FieldType::Vector) => SlotKind::Vector,
             (Prints::Raw, FieldType::Raw) => SlotKind::Raw,
-            (Prints::ExecSize, _) if scalar => SlotKind::ExecSize,
+            (Prints::ExecSize, _) if scalar => match self.element_count(name) {
+                Some(kind) => {
+                    self.used.insert((field.clone(), 0));
+                    return Some(TextSlot {
+                        mask: 0xf0 | ((1u64 << (element_count_hi(&kind) + 1)) - 1),
+                        ..simple(kind)
+                    });
+                }
+                None => SlotKind::ExecSize,
+            },
             (Prints::Surface, _) if scalar => SlotKind::Surface,
             (Prints::Sampler, _) if scalar => SlotKind::Sampler,
             (Prints::Label, _) if scalar => SlotKind::Label,
@@ -303,6 +332,47 @@ impl Ctx<'_> {
         };
         self.used.insert((field.clone(), 0));
         Some(simple(kind))
+    }
+
+    /// An exec-size field whose low range enumerates element counts other than the exec-size
+    /// encoding's (value v is 2^v elements): the text prints the count.
+    fn element_count(&self, doc_field: &str) -> Option<SlotKind> {
+        let f = self.doc.fields.iter().find(|f| f.name == doc_field)?;
+        let b = f
+            .bitfields
+            .iter()
+            .find(|b| b.lo == 0 && !b.values.is_empty())?;
+        if b.hi >= 4 {
+            return None;
+        }
+        let counts: Vec<(u64, u64)> = b
+            .values
+            .iter()
+            .map(|v| Some((v.value, spelling(&v.meaning)?.parse().ok()?)))
+            .collect::<Option<_>>()?;
+        let standard = counts.iter().all(|(v, n)| *v < 6 && *n == 1u64 << v);
+        (!standard).then_some(SlotKind::ElementCount { hi: b.hi, counts })
+    }
+
+    /// A `vec_operand` of class `general` only, in an instruction whose `Dst` is a raw
+    /// operand (DPAS's Src2; the `scalar` offsets of OWORD_LD and the like print regions).
+    fn regionless(&self, field: &str) -> bool {
+        let general_vector = self
+            .doc
+            .fields
+            .iter()
+            .any(|f| f.name == field && f.ty == "vec_operand")
+            && self
+                .inst
+                .fields
+                .get(field)
+                .is_some_and(|f| f.classes == ["general"]);
+        general_vector
+            && self
+                .inst
+                .fields
+                .get("Dst")
+                .is_some_and(|d| d.ty == FieldType::Raw)
     }
 
     /// `Src0` of an instruction whose `Dst` is only of class `address` (ADDR_ADD).
@@ -514,6 +584,7 @@ fn resolve_form(
         .iter()
         .filter_map(|s| cx.slot(s, diags))
         .collect();
+    let implied = implied_exec_size(doc, inst, &cx.used);
     TextForm {
         mnemonic: f.mnemonic.clone(),
         predicate,
@@ -521,8 +592,31 @@ fn resolve_form(
         group,
         operands,
         fixed,
+        implied,
         unsupported: cx.unsupported,
     }
+}
+
+fn element_count_hi(kind: &SlotKind) -> u8 {
+    match kind {
+        SlotKind::ElementCount { hi, .. } => *hi,
+        _ => 0,
+    }
+}
+
+/// An exec-size field (`Exec_size`, `ExecSize`) no slot prints: 1 element, NoMask.
+fn implied_exec_size(
+    doc: &Instruction,
+    inst: &InstModel,
+    used: &BTreeSet<(String, u8)>,
+) -> Vec<(String, u64)> {
+    doc.fields
+        .iter()
+        .filter(|f| f.name.replace('_', "").eq_ignore_ascii_case("execsize"))
+        .filter_map(|f| inst.fields.get(&f.name))
+        .filter(|fm| !used.iter().any(|(u, _)| *u == fm.rust_name))
+        .map(|fm| (fm.rust_name.clone(), 0x80))
+        .collect()
 }
 
 #[cfg(test)]

@@ -126,8 +126,8 @@ fn instructions(out: &mut Out, old: &[InstApi], new: &[InstApi]) {
             "instruction",
             true,
             format!(
-                "instruction `{}` added (opcode {:#04x}): new required method `Execute::{}`",
-                n.name, n.opcode, n.execute
+                "instruction `{}` added (opcode {:#04x}): new required method `Execute::{}`, new variants `Instruction::{}` and `Opcode::{}`",
+                n.name, n.opcode, n.execute, n.rust, n.opcode_rust
             ),
         );
     }
@@ -326,7 +326,32 @@ fn first_position(inst: &InstApi, field: &str) -> Option<(usize, usize)> {
         .find_map(|(vi, v)| Some((vi, v.fields.iter().position(|f| f == field)?)))
 }
 
+/// `f` with the types of the instruction's own module named without it (`Op`, not
+/// `load_3d::Op`): a module renamed with its instruction is that rename, not a retype of each
+/// field; a type moving to or from the shared `enums` still shows.
+fn local(f: &FieldApi, module: &str) -> FieldApi {
+    let prefix = format!("{module}::");
+    let mut f = f.clone();
+    f.ty = f.ty.replace(&prefix, "");
+    for m in &mut f.members {
+        m.ty = m.ty.replace(&prefix, "");
+    }
+    f
+}
+
 fn fields(out: &mut Out, o: &InstApi, n: &InstApi) {
+    let old_fields: Vec<FieldApi> = o.fields.iter().map(|f| local(f, &o.module)).collect();
+    let new_fields: Vec<FieldApi> = n.fields.iter().map(|f| local(f, &n.module)).collect();
+    let (o, n) = (
+        &InstApi {
+            fields: old_fields,
+            ..o.clone()
+        },
+        &InstApi {
+            fields: new_fields,
+            ..n.clone()
+        },
+    );
     let old_names: Vec<&str> = o.fields.iter().map(|f| f.name.as_str()).collect();
     let new_names: Vec<&str> = n.fields.iter().map(|f| f.name.as_str()).collect();
     let mut removed: Vec<&FieldApi> = o
@@ -923,12 +948,18 @@ impl Report {
     }
 }
 
+/// The version of the snapshot's view: a snapshot of another version is not compared (its
+/// strings would differ where the docs did not).
+const SNAPSHOT_VERSION: u64 = 2;
+
 /// The snapshot file regen writes beside its output: the `@generated` header, then one JSON
 /// line for the crate's platforms and one per doc (so a spec change is a small text diff).
 pub fn snapshot(api: &Api, header: &str) -> String {
     let mut s = format!("{header}\n");
     let line = |v: &serde_json::Value| serde_json::to_string(v).unwrap_or_default();
-    s.push_str(&line(&serde_json::json!({ "platforms": api.platforms })));
+    s.push_str(&line(
+        &serde_json::json!({ "version": SNAPSHOT_VERSION, "platforms": api.platforms }),
+    ));
     s.push('\n');
     for (stem, doc) in &api.docs {
         s.push_str(&line(&serde_json::json!({ "doc": stem, "api": doc })));
@@ -944,6 +975,9 @@ pub fn read_snapshot(text: &str) -> Option<Api> {
         return None;
     }
     let head: serde_json::Value = serde_json::from_str(lines.next()?).ok()?;
+    if head.get("version")?.as_u64()? != SNAPSHOT_VERSION {
+        return None;
+    }
     let mut api = Api {
         platforms: serde_json::from_value(head.get("platforms")?.clone()).ok()?,
         docs: BTreeMap::new(),
@@ -1059,5 +1093,8 @@ mod tests {
         assert_eq!(read_snapshot(&text), Some(api));
         assert_eq!(read_snapshot("# not generated\n{}"), None);
         assert_eq!(read_snapshot(&text[..text.len() - 5]), None);
+        let older = text.replace("\"version\":2", "\"version\":1");
+        assert_ne!(older, text);
+        assert_eq!(read_snapshot(&older), None, "a snapshot of another version");
     }
 }

@@ -36,6 +36,9 @@ pub struct InstApi {
     pub rust: String,
     /// The `Execute` method (`oword_st`).
     pub execute: String,
+    /// The module of its types (`oword_st`).
+    #[serde(default)]
+    pub module: String,
     /// The `Opcode` variant.
     pub opcode_rust: String,
     pub opcode: u8,
@@ -194,6 +197,16 @@ fn enum_values(def: Option<&EnumDef>) -> Vec<ValueApi> {
     .unwrap_or_default()
 }
 
+/// Where users name an enum: the shared module `enums` (identical in several docs) or the
+/// doc's module; a type that moves between them is a path that no longer resolves.
+fn enum_path(inst: &InstModel, def: Option<&EnumDef>) -> String {
+    match def {
+        Some(d) if d.shared => format!("enums::{}", d.name),
+        Some(d) => format!("{}::{}", inst.module, d.name),
+        None => String::new(),
+    }
+}
+
 fn int_name(i: crate::analyze::Int) -> String {
     format!("{i:?}").to_ascii_lowercase()
 }
@@ -217,9 +230,8 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
                 FieldType::Int(i) => (int_name(*i), Vec::new(), Vec::new(), 0),
                 FieldType::Enum(i, e) => {
                     let def = inst.enums.get(*e);
-                    let name = def.map_or(String::new(), |d| d.name.clone());
                     (
-                        format!("enum {name} ({})", int_name(*i)),
+                        format!("enum {} ({})", enum_path(inst, def), int_name(*i)),
                         enum_values(def),
                         Vec::new(),
                         0,
@@ -238,13 +250,7 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
                                 MemberType::Int => ("integer".to_string(), Vec::new()),
                                 MemberType::Enum(e) => {
                                     let def = inst.enums.get(e);
-                                    (
-                                        format!(
-                                            "enum {}",
-                                            def.map_or(String::new(), |d| d.name.clone())
-                                        ),
-                                        enum_values(def),
-                                    )
+                                    (format!("enum {}", enum_path(inst, def)), enum_values(def))
                                 }
                             };
                             MemberApi {
@@ -259,8 +265,14 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
                             }
                         })
                         .collect();
+                    // A struct shared by several docs lives in `enums`, else in the doc's module.
+                    let module = if f.shared_struct {
+                        "enums"
+                    } else {
+                        &inst.module
+                    };
                     (
-                        format!("struct {name} ({})", int_name(*base)),
+                        format!("struct {module}::{name} ({})", int_name(*base)),
                         Vec::new(),
                         members,
                         *reserved_mask,
@@ -349,6 +361,7 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
         name: inst.doc_name.clone(),
         rust: inst.rust_name.clone(),
         execute: snake_name(&inst.doc_name),
+        module: inst.module.clone(),
         opcode_rust: type_name(&inst.opcode_name),
         opcode: inst.opcode,
         sub_opcode: inst.sub_opcode,

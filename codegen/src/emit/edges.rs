@@ -220,7 +220,7 @@ fn instruction_enumerated_values_at_size_0_and_1() {
     assert!(code.contains("pub const EXPECTED: &'static str = \"one of 0x2 (cached)\";"));
     assert!(code.contains("match bits { 2 => Some(Mode::Cached), _ => None, }"));
     assert!(code.contains("Mode::Cached if platform != Platform::Pvc => Err(\"{PVC}0x2: cached\")"));
-    assert_eq!(out.model.platforms, vec!["PVC"]);
+    assert_eq!(out.model.platforms, vec!["pre-PVC", "PVC"]);
 }
 
 #[test]
@@ -451,14 +451,15 @@ fn parent_module_platforms_and_instructions_at_size_0_and_1() {
     );
     let code = out.flat("src/generated/mod.rs");
     assert!(code.contains("pub const NAMES: &'static [&'static str] = &[\"ONE\"];"));
-    // One platform, from one annotated value.
+    // One platform named, from one annotated value.
     let mut f = field("Mode", "ub");
     f.values = vec![value(0, "flat", Some("XEHP+"))];
     let out = generate(vec![inst("ONE", 1, vec![f])]);
     let top = out.rust("src/generated/mod.rs");
+    // XEHP, behind one platform for the generations before it.
     assert_eq!(
         enum_variants(&top, "Platform"),
-        Some(vec!["Xehp".to_string()])
+        Some(vec!["PreXehp".to_string(), "Xehp".to_string()])
     );
     // No value set is shared by two docs: the shared module holds no enum.
     let shared = out.rust("src/generated/enums.rs");

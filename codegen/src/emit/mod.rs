@@ -72,9 +72,7 @@ pub(crate) fn render_with(
     let mut jobs = rust::jobs(model, opts);
     jobs.extend(rust::object::job(spec, opts));
     jobs.extend(pages.jobs(spec, opts));
-    let mut files = crate::timings::time("emit: all file jobs (wall)", || run(jobs));
-    rust::object::declare(&mut files);
-    files
+    crate::timings::time("emit: all file jobs (wall)", || run(jobs))
 }
 
 /// Renders `jobs` on every core, in the order given (costly first), into path → contents.
@@ -109,6 +107,51 @@ impl Default for Options {
 mod edges;
 
 #[cfg(test)]
+mod layering {
+    /// Emitters see only the analysed model: no emitter's code names the schema or the parser.
+    /// Not yet: the reference pages render the schema itself, the object records and the
+    /// left-out docs (read by the parent module) are not analysed yet, and this module hands
+    /// the schema to those (issue 20).
+    const NOT_YET: &[&str] = &["docs/mod.rs", "rust/object.rs", "rust/top.rs", "mod.rs"];
+
+    #[test]
+    fn no_emitter_reads_the_schema_or_the_parser() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/emit");
+        let mut files = Vec::new();
+        walk(&root, &mut files);
+        let mut offenders = Vec::new();
+        for f in files {
+            let rel = f
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            // edges.rs holds tests only.
+            if NOT_YET.contains(&rel.as_str()) || rel == "edges.rs" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).unwrap();
+            // Tests may build a model from a doc.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            if code.contains("schema::") || code.contains("parse::") {
+                offenders.push(rel);
+            }
+        }
+        assert!(offenders.is_empty(), "{offenders:?}");
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -128,14 +171,13 @@ mod tests {
         let mut jobs = rust::jobs(&model, &opts);
         jobs.extend(rust::object::job(&parsed.spec, &opts));
         jobs.extend(pages.jobs(&parsed.spec, &opts));
-        let mut sequential: BTreeMap<String, String> = jobs
+        let sequential: BTreeMap<String, String> = jobs
             .iter()
             .map(|j| (j.path.clone(), (j.render)()))
             .collect();
-        rust::object::declare(&mut sequential);
         let parallel = render(&model, &parsed.spec, &opts);
         assert_eq!(parallel, sequential);
         assert!(parallel.contains_key("src/generated/object.rs"));
-        assert!(parallel["src/generated/mod.rs"].ends_with("pub mod object;\n"));
+        assert!(parallel["src/generated/mod.rs"].contains("pub mod object;\n"));
     }
 }

@@ -65,6 +65,25 @@ impl Default for Options {
 
 /// Assembles `sources` into one object file, or returns every error of every source.
 pub fn assemble(sources: &[Source<'_>], options: Options) -> Result<File, Vec<Diagnostic>> {
+    assemble_with(sources, options, None)
+}
+
+/// [`assemble`] for a platform, as Intel's `GenX_IR -platform P`: the platform's register
+/// size turns ADDR_ADD's `&V0060[64]` into a row and a column (without a platform only `&V`
+/// without a byte offset assembles).
+pub fn assemble_for(
+    sources: &[Source<'_>],
+    options: Options,
+    platform: &crate::runtime::IntelPlatform,
+) -> Result<File, Vec<Diagnostic>> {
+    assemble_with(sources, options, Some(platform.grf_bytes))
+}
+
+fn assemble_with(
+    sources: &[Source<'_>],
+    options: Options,
+    grf: Option<u32>,
+) -> Result<File, Vec<Diagnostic>> {
     let mut all = Vec::new();
     let mut file = File::default();
     file.header.magic_number = MAGIC;
@@ -90,7 +109,7 @@ pub fn assemble(sources: &[Source<'_>], options: Options) -> Result<File, Vec<Di
             if version.is_none() {
                 version = r.version;
             }
-            let parts = routine::build(r, options.instructions, &mut errors);
+            let parts = routine::build(r, options.instructions, grf, &mut errors);
             match r.kind {
                 RoutineKind::Kernel => {
                     file.header.kernel_info.push(KernelInfo {

@@ -106,6 +106,10 @@ pub struct AsmNames<'a> {
     label_ids: Vec<u32>,
     /// Label names by id.
     label_names: Vec<&'a str>,
+    /// Element bytes of each general variable, by declaration index.
+    general_bytes: Vec<u32>,
+    /// Register size of the platform assembled for (`assemble_for`).
+    grf: Option<u32>,
 }
 
 impl<'a> AsmNames<'a> {
@@ -156,6 +160,13 @@ impl<'a> AsmNames<'a> {
             .iter()
             .filter_map(|def| names.get(*def).copied())
             .collect();
+    }
+
+    /// Element bytes of the general variables, in declaration order, and the platform's
+    /// register size: what ADDR_ADD's `&V[bytes]` needs.
+    pub fn set_sizes(&mut self, general_bytes: Vec<u32>, grf: Option<u32>) {
+        self.general_bytes = general_bytes;
+        self.grf = grf;
     }
 
     /// The id of label definition `def`.
@@ -210,6 +221,13 @@ impl Names for AsmNames<'_> {
         self.id16(name, |d| d.surface, PREDEFINED_SURFACES.len() as u32)
             .or_else(|| IntelNames.surface_id(name))
     }
+    fn general_element_bytes(&self, id: u32) -> Option<u32> {
+        let i = usize::try_from(id.checked_sub(FIRST_DECLARED_GENERAL)?).ok()?;
+        self.general_bytes.get(i).copied().filter(|b| *b > 0)
+    }
+    fn grf_bytes(&self) -> Option<u32> {
+        self.grf
+    }
 }
 
 /// The names of one instruction line: a routine's [`AsmNames`] plus the strings the line
@@ -246,6 +264,12 @@ impl Names for LineNames<'_> {
     }
     fn surface_id(&self, name: &str) -> Option<u16> {
         self.names.surface_id(name)
+    }
+    fn general_element_bytes(&self, id: u32) -> Option<u32> {
+        self.names.general_element_bytes(id)
+    }
+    fn grf_bytes(&self) -> Option<u32> {
+        self.names.grf_bytes()
     }
     fn string_index(&self, s: &str) -> Option<u32> {
         let mut asked = self.asked.try_borrow_mut().ok()?;

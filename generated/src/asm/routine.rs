@@ -45,7 +45,12 @@ fn id16(n: usize) -> u16 {
 }
 
 /// Builds one routine; `instructions` false skips instruction lines (labels stay).
-pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -> Parts {
+pub fn build(
+    r: &RoutineText<'_>,
+    instructions: bool,
+    grf: Option<u32>,
+    errors: &mut Errors<'_>,
+) -> Parts {
     let decls = r.generals.len()
         + r.predicates.len()
         + r.addresses.len()
@@ -57,6 +62,15 @@ pub fn build(r: &RoutineText<'_>, instructions: bool, errors: &mut Errors<'_>) -
         let before = names.declare(Kind::General, g.name, i);
         check_new(&before, g.name, g.span, errors);
     }
+    let general_bytes = r
+        .generals
+        .iter()
+        .map(|g| {
+            crate::runtime::DataType::try_from(g.ty)
+                .map_or(0, |t| u32::try_from(t.size()).unwrap_or(0))
+        })
+        .collect();
+    names.set_sizes(general_bytes, grf);
     for (kind, list) in [
         (Kind::Predicate, &r.predicates),
         (Kind::Address, &r.addresses),

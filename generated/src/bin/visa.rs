@@ -1,8 +1,11 @@
 //! `visa`: look into vISA object files with the crate generated from the docs.
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
-//! - `visa check FILE.isa --platform P`: validate every routine for platform P
-//!   (`File::validate`: instruction docs, operands chapter, declarations, type maps, labels);
+//! - `visa check FILE.isa [--platform P]`: validate every routine for platform P
+//!   (`File::validate`: instruction docs, operands chapter, declarations, type maps, labels),
+//!   P by any name: the docs' (`XEHP`, `pre-ICLLP`), GenX_IR's (`SKL`, `XeHP_SDV`, `DG2`,
+//!   `PVCXT`) or an ocloc device (`acm-g10`, `pvc`), case-insensitively; without `--platform`,
+//!   the platform the file's first GEN binary names (`gen_platform`);
 //! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte;
 //! - `visa dis FILE.isa [-o DIR]`: the vISA text of every routine, as Intel prints it.
 //!
@@ -12,9 +15,12 @@
 //! glued to stdout: `-o DIR` writes every routine under Intel's file names (`STEM.visaasm`,
 //! `STEM.func.F.visaasm`, with STEM the input's file stem), and without `-o` stderr names the
 //! functions left out. Instructions that cannot be printed are `//` lines, listed on stderr,
-//! and make the exit status 1.
+//! and make the exit status 1. An instruction with bits its text cannot show prints as Intel
+//! prints it, with a note on stderr (that line assembles to other bytes); `--strict` makes
+//! those notes errors (exit status 1).
 //! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P] [--no-check]`: assemble
-//!   Intel's text, refusing instructions that fail `visa check` (file:line:col); each input holds
+//!   Intel's text, refusing instructions that fail `visa check` (file:line:col); the platform,
+//!   as GenX_IR's `-platform`, also places ADDR_ADD's `&V[bytes]`; each input holds
 //!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
 //!   its own `K.func.F.visaasm`), which join the file in the order given.
 //!
@@ -25,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use visa::object::text::{print_function, print_kernel, Printed};
 use visa::object::{File, Routine};
+use visa::runtime::{IntelPlatform, INTEL_PLATFORMS};
 use visa::Platform;
 
 #[derive(Parser, Debug)]
@@ -45,9 +52,11 @@ enum Command {
     /// the declarations, type maps and labels (`visa::object::File::validate`).
     Check {
         file: PathBuf,
-        /// A platform name of the docs (case does not matter).
+        /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ...) or an
+        /// ocloc device (acm-g10, pvc, ...); case does not matter. Default: the platform of
+        /// the file's GEN binary.
         #[arg(long)]
-        platform: String,
+        platform: Option<String>,
     },
     /// Read, write back and compare byte for byte.
     Roundtrip { file: PathBuf },
@@ -58,6 +67,9 @@ enum Command {
         /// `STEM.func.F.visaasm`) instead of printing kernels on stdout.
         #[arg(short = 'o', long = "out")]
         out: Option<PathBuf>,
+        /// Fail (exit 1) when a printed line would not assemble back to the same bytes.
+        #[arg(long)]
+        strict: bool,
     },
     /// Assemble vISA text: kernels and functions of every input, in order, into one file.
     Asm {
@@ -73,8 +85,9 @@ enum Command {
         /// Write the file even when its instructions break the rules `visa check` applies.
         #[arg(long)]
         no_check: bool,
-        /// The platform to check for (a platform name of the docs; default XEHP, else the
-        /// newest the docs name).
+        /// The platform the text is for, as GenX_IR's `-platform` (the docs', GenX_IR's or
+        /// ocloc's names): checked for (default XEHP, else the newest the docs name), and its
+        /// register size places ADDR_ADD's `&V[bytes]`.
         #[arg(long)]
         platform: Option<String>,
     },
@@ -91,9 +104,9 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
-        Command::Check { file, platform } => check(&file, &platform),
+        Command::Check { file, platform } => check(&file, platform.as_deref()),
         Command::Roundtrip { file } => roundtrip(&file),
-        Command::Dis { file, out } => dis(&file, out.as_deref()),
+        Command::Dis { file, out, strict } => dis(&file, out.as_deref(), strict),
         Command::Asm {
             inputs,
             output,
@@ -105,6 +118,7 @@ fn main() -> ExitCode {
             &output,
             !declarations_only,
             (!no_check).then_some(platform.as_deref()),
+            platform.as_deref(),
         ),
     };
     match result {
@@ -194,20 +208,65 @@ fn info(f: &File) -> u8 {
     0
 }
 
-fn check(path: &Path, platform: &str) -> Result<u8, String> {
-    let Some(p) = Platform::ALL
+/// The platform `--platform` names, else the one of the file's first GEN binary; `Err` is the
+/// message of a usage error.
+fn platform_of(f: &File, platform: Option<&str>) -> Result<(Platform, String), String> {
+    if let Some(name) = platform {
+        let p = Platform::from_name(name).ok_or_else(|| {
+            let docs: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+            let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+            format!(
+                "unknown platform `{name}`; expected one of the docs' {}, GenX_IR's {} or an ocloc device name ({})",
+                docs.join(", "),
+                intel.join(", "),
+                INTEL_PLATFORMS
+                    .iter()
+                    .flat_map(|p| p.ocloc.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        return Ok((p, described(name, p)));
+    }
+    let code = f
+        .header
+        .kernel_info
         .iter()
-        .copied()
-        .find(|p| p.name().eq_ignore_ascii_case(platform))
-    else {
-        let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
-        eprintln!(
-            "error: unknown platform `{platform}`; expected one of {}",
-            names.join(", ")
-        );
-        return Ok(2);
-    };
+        .flat_map(|k| k.gen_binary_info.iter())
+        .map(|g| u32::from(g.gen_platform))
+        .next()
+        .ok_or("the file has no GEN binary to name its platform; give --platform")?;
+    let intel = IntelPlatform::from_gen_platform(code).ok_or_else(|| {
+        format!("the file's platform code {code} is no known platform; give --platform")
+    })?;
+    let p = intel.platform();
+    Ok((
+        p,
+        format!(
+            "{} (platform code {code} of the file)",
+            described(intel.name, p)
+        ),
+    ))
+}
+
+/// `SKL (pre-ICLLP in the docs)`, or the docs' name alone.
+fn described(name: &str, p: Platform) -> String {
+    if p.name().eq_ignore_ascii_case(name) {
+        p.name().to_string()
+    } else {
+        format!("{name} ({} in the docs)", p.name())
+    }
+}
+
+fn check(path: &Path, platform: Option<&str>) -> Result<u8, String> {
     let (_, f) = read(path)?;
+    let (p, shown) = match platform_of(&f, platform) {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(2);
+        }
+    };
     let checked: usize = routines(&f)
         .iter()
         .map(|(_, _, _, r)| r.instructions().instructions.len())
@@ -217,8 +276,7 @@ fn check(path: &Path, platform: &str) -> Result<u8, String> {
         println!("{e}");
     }
     println!(
-        "{checked} instruction(s) checked for {}, {} failure(s)",
-        p.name(),
+        "{checked} instruction(s) checked for {shown}, {} failure(s)",
         failures.len()
     );
     Ok(u8::from(!failures.is_empty()))
@@ -277,17 +335,23 @@ fn dis_routines(f: &File, stem: &str) -> Vec<(String, Printed)> {
     out
 }
 
-fn dis(path: &Path, dir: Option<&Path>) -> Result<u8, String> {
+fn dis(path: &Path, dir: Option<&Path>, strict: bool) -> Result<u8, String> {
     let (_, f) = read(path)?;
     let stem = path
         .file_stem()
         .map_or_else(|| "out".into(), |s| s.to_string_lossy().into_owned());
     let mut problems = 0usize;
+    let mut notes = 0usize;
     let kernels = f.kernels.len();
     for (n, (name, printed)) in dis_routines(&f, &stem).into_iter().enumerate() {
         for p in &printed.problems {
             problems += 1;
             eprintln!("{name}:{}: {}", p.line, p.message);
+        }
+        for p in &printed.notes {
+            notes += 1;
+            let kind = if strict { "error" } else { "note" };
+            eprintln!("{name}:{}: {kind}: {}", p.line, p.message);
         }
         match dir {
             Some(dir) => {
@@ -302,18 +366,19 @@ fn dis(path: &Path, dir: Option<&Path>) -> Result<u8, String> {
     if problems > 0 {
         eprintln!("{problems} problem(s): the lines named above are `//` comments in the text");
     }
-    Ok(u8::from(problems > 0))
+    if notes > 0 {
+        eprintln!(
+            "{notes} line(s) printed as Intel prints them will not assemble back to the same bytes{}",
+            if strict { " (--strict)" } else { "" }
+        );
+    }
+    Ok(u8::from(problems > 0 || (strict && notes > 0)))
 }
 
-/// The platform named `name` (any case), or the default of `visa asm`: XEHP when the docs
-/// name it, else the newest they name.
+/// The platform named `name` (any name `check` takes), or the default of `visa asm`: XEHP when
+/// the docs name it, else the newest they name.
 fn platform_or_default(name: Option<&str>) -> Result<Platform, String> {
-    let find = |n: &str| {
-        Platform::ALL
-            .iter()
-            .copied()
-            .find(|p| p.name().eq_ignore_ascii_case(n))
-    };
+    let find = Platform::from_name;
     match name {
         Some(n) => find(n).ok_or_else(|| {
             let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
@@ -328,13 +393,31 @@ fn platform_or_default(name: Option<&str>) -> Result<Platform, String> {
     }
 }
 
-/// `check`: `None` skips the checks (`--no-check`), else the platform name to check for.
+/// `check`: `None` skips the checks (`--no-check`), else the platform name to check for;
+/// `platform` (`--platform`) also gives the register size of ADDR_ADD's `&V[bytes]`.
 fn asm(
     inputs: &[PathBuf],
     output: &Path,
     instructions: bool,
     check: Option<Option<&str>>,
+    platform: Option<&str>,
 ) -> Result<u8, String> {
+    let target = match platform {
+        None => None,
+        Some(name) => match IntelPlatform::find(name) {
+            Some(p) => Some(p),
+            // A docs name no Intel platform has (`pre-ICLLP`): checked for, no register size.
+            None if Platform::from_name(name).is_some() => None,
+            None => {
+                let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+                eprintln!(
+                    "error: unknown platform `{name}`; expected one of GenX_IR's {}, an ocloc device name or a docs name",
+                    intel.join(", ")
+                );
+                return Ok(2);
+            }
+        },
+    };
     let mut texts = Vec::new();
     for p in inputs {
         let text =
@@ -345,7 +428,12 @@ fn asm(
         .iter()
         .map(|(name, text)| visa::asm::Source { name, text })
         .collect();
-    let file = match visa::asm::assemble(&sources, visa::asm::Options { instructions }) {
+    let options = visa::asm::Options { instructions };
+    let assembled = match target {
+        Some(p) => visa::asm::assemble_for(&sources, options, p),
+        None => visa::asm::assemble(&sources, options),
+    };
+    let file = match assembled {
         Ok(f) => f,
         Err(diags) => {
             eprint!("{}", visa::asm::render(&diags));

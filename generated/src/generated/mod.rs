@@ -10,6 +10,8 @@ pub mod text;
 pub use text::parse_instruction;
 #[cfg(test)]
 mod roundtrip;
+/// Records of the object-format chapter.
+pub mod object;
 /// `OWORD_ST` (OWORD_ST.md).
 pub mod oword_st;
 /// `SCATTER` (SCATTER.md).
@@ -273,5 +275,3 @@ pub fn dispatch<E: Execute + ?Sized>(inst: &Instruction, exec: &mut E) -> E::Out
         Instruction::QwScatter(i) => exec.qw_scatter(i),
     }
 }
-/// Records of the object-format chapter.
-pub mod object;

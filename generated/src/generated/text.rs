@@ -6,9 +6,10 @@ use crate::runtime::text::instruction::{
     channels_text, channels_value, error, operand_space, Words,
 };
 use crate::runtime::text::{
-    is_saturated, parse_exec_size, parse_predicate_prefix, parse_raw, parse_state_name,
-    parse_vector, print_exec_size, print_predicate_prefix, print_raw, print_state_name,
-    print_vector, Cursor, Names, ParseError, PrintError,
+    is_saturated, parse_exec_count, parse_exec_size, parse_predicate_prefix, parse_raw,
+    parse_state_name, parse_vector, print_exec_count, print_exec_size,
+    print_predicate_prefix, print_raw, print_state_name, print_vector, Cursor, Names,
+    ParseError, PrintError,
 };
 use crate::runtime::{Encode, PredicateControl, StateClass};
 use crate::runtime::ExecSize as ExecWord;
@@ -29,12 +30,33 @@ impl Instruction {
         names: &dyn Names,
         out: &mut String,
     ) -> Result<(), PrintError> {
+        self.print_text_as(names, out, false)
+    }
+    /// The line Intel prints even where its text cannot show some bits (an exec size
+    /// or reserved bits no slot prints, an operand or predicate the form omits): those
+    /// bits are lost, so the line does not assemble back to the same bytes. Values no
+    /// spelling covers still fail.
+    pub fn print_text_lossy(
+        &self,
+        names: &dyn Names,
+        out: &mut String,
+    ) -> Result<(), PrintError> {
+        self.print_text_as(names, out, true)
+    }
+    fn print_text_as(
+        &self,
+        names: &dyn Names,
+        out: &mut String,
+        lossy: bool,
+    ) -> Result<(), PrintError> {
         match self {
-            Instruction::OwordSt(i) => print_oword_st_0(i, names, out),
-            Instruction::Scatter(i) => print_scatter_0(i, names, out),
-            Instruction::Scatter4Scaled(i) => print_scatter4_scaled_0(i, names, out),
-            Instruction::GatherScaled(i) => print_gather_scaled_0(i, names, out),
-            Instruction::QwScatter(i) => print_qw_scatter_0(i, names, out),
+            Instruction::OwordSt(i) => print_oword_st_0(i, names, out, lossy),
+            Instruction::Scatter(i) => print_scatter_0(i, names, out, lossy),
+            Instruction::Scatter4Scaled(i) => {
+                print_scatter4_scaled_0(i, names, out, lossy)
+            }
+            Instruction::GatherScaled(i) => print_gather_scaled_0(i, names, out, lossy),
+            Instruction::QwScatter(i) => print_qw_scatter_0(i, names, out, lossy),
         }
     }
 }
@@ -93,8 +115,9 @@ fn print_oword_st_0(
     i: &OwordSt,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if u64::from(i.size.to_raw()) & 0xfffffffffffffff8 != 0 {
+    if !lossy && u64::from(i.size.to_raw()) & 0xfffffffffffffff8 != 0 {
         return Err(PrintError::Unprintable {
             what: "OWORD_ST Size: bits the text does not print",
             value: u64::from(i.size.to_raw()),
@@ -201,11 +224,18 @@ fn print_scatter_0(
     i: &Scatter,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if u64::from(i.elt_size.to_raw()) & 0xfffffffffffffffc != 0 {
+    if !lossy && u64::from(i.elt_size.to_raw()) & 0xfffffffffffffffc != 0 {
         return Err(PrintError::Unprintable {
             what: "SCATTER Elt_size: bits the text does not print",
             value: u64::from(i.elt_size.to_raw()),
+        });
+    }
+    if !lossy && u64::from(i.num_elts.to_raw()) & 0xffffffffffffff0c != 0 {
+        return Err(PrintError::Unprintable {
+            what: "SCATTER Num_elts: bits the text does not print",
+            value: u64::from(i.num_elts.to_raw()),
         });
     }
     if is_saturated(&i.global_offset) {
@@ -232,16 +262,18 @@ fn print_scatter_0(
     );
     out.push(' ');
     let v = u64::from(i.num_elts.to_raw());
-    print_exec_size(
-        out,
-        ExecWord(
-            u8::try_from(v)
-                .map_err(|_| PrintError::Unprintable {
-                    what: "SCATTER num_elts",
-                    value: v,
-                })?,
-        ),
-    )?;
+    let n: u64 = match v & 0x3 {
+        0 => 8,
+        1 => 16,
+        2 => 1,
+        _ => {
+            return Err(PrintError::Unprintable {
+                what: "SCATTER num_elts",
+                value: v,
+            });
+        }
+    };
+    print_exec_count(out, ((v >> 4) & 0xf) as u8, n);
     out.push(' ');
     let v = u64::from(i.surface);
     print_state_name(
@@ -285,7 +317,15 @@ fn parse_scatter_0<'a>(
     f_elt_size |= v & 0x3;
     w.finish()?;
     operand_space(&mut c)?;
-    f_num_elts |= u64::from(parse_exec_size(&mut c)?.0);
+    let at = c.column();
+    let (m, count) = parse_exec_count(&mut c)?;
+    let v: u64 = match count {
+        8 => 0,
+        16 => 1,
+        1 => 2,
+        _ => return Err(error(at, "an element count: 8, 16, 1", "")),
+    };
+    f_num_elts |= v | (u64::from(m) << 4);
     operand_space(&mut c)?;
     let at = c.column();
     let (class, id) = parse_state_name(&mut c, names)?;
@@ -327,14 +367,15 @@ fn print_scatter4_scaled_0(
     i: &Scatter4Scaled,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if u64::from(i.channels.to_raw()) & 0xfffffffffffffff0 != 0 {
+    if !lossy && u64::from(i.channels.to_raw()) & 0xfffffffffffffff0 != 0 {
         return Err(PrintError::Unprintable {
             what: "SCATTER4_SCALED Channels: bits the text does not print",
             value: u64::from(i.channels.to_raw()),
         });
     }
-    if u64::from(i.scale) != 0 {
+    if !lossy && u64::from(i.scale) != 0 {
         return Err(PrintError::Unprintable {
             what: "SCATTER4_SCALED Scale: bits the text does not print",
             value: u64::from(i.scale),
@@ -454,20 +495,21 @@ fn print_gather_scaled_0(
     i: &GatherScaled,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if u64::from(i.block_size) != 0 {
+    if !lossy && u64::from(i.block_size) != 0 {
         return Err(PrintError::Unprintable {
             what: "GATHER_SCALED Block_size: bits the text does not print",
             value: u64::from(i.block_size),
         });
     }
-    if u64::from(i.num_blocks.to_raw()) & 0xfffffffffffffffc != 0 {
+    if !lossy && u64::from(i.num_blocks.to_raw()) & 0xfffffffffffffffc != 0 {
         return Err(PrintError::Unprintable {
             what: "GATHER_SCALED Num_blocks: bits the text does not print",
             value: u64::from(i.num_blocks.to_raw()),
         });
     }
-    if u64::from(i.scale) != 0 {
+    if !lossy && u64::from(i.scale) != 0 {
         return Err(PrintError::Unprintable {
             what: "GATHER_SCALED Scale: bits the text does not print",
             value: u64::from(i.scale),
@@ -604,8 +646,9 @@ fn print_qw_scatter_0(
     i: &QwScatter,
     names: &dyn Names,
     out: &mut String,
+    lossy: bool,
 ) -> Result<(), PrintError> {
-    if u64::from(i.num_blocks.to_raw()) & 0xfffffffffffffffc != 0 {
+    if !lossy && u64::from(i.num_blocks.to_raw()) & 0xfffffffffffffffc != 0 {
         return Err(PrintError::Unprintable {
             what: "QW_SCATTER Num_blocks: bits the text does not print",
             value: u64::from(i.num_blocks.to_raw()),

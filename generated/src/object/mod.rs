@@ -26,7 +26,6 @@
 //! ```
 
 mod names;
-// TEMPORARY: remove when the generated `Instruction::print_text` lands.
 mod stream;
 pub mod text;
 pub mod verify;

@@ -10,6 +10,7 @@ pub mod error;
 pub mod inline_list;
 pub mod object;
 pub mod operand;
+pub mod platform;
 pub mod text;
 pub mod visit;
 
@@ -22,4 +23,5 @@ pub use operand::{
     DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,
     Region, StateClass, VectorOperand,
 };
+pub use platform::{IntelPlatform, UnknownPlatform, INTEL_PLATFORMS};
 pub use visit::{OperandVisitor, TypeMap};

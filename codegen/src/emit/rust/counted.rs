@@ -5,8 +5,9 @@
 
 use super::instruction::{decode_into, encode_via, field_type, placeholder, validate_value};
 use super::{doc_text, docs, ident, int_ty, param};
-use crate::analyze::{CountedModel, FieldModel, FieldType, InstModel, Int, VariantModel};
-use crate::schema::CountKind;
+use crate::analyze::{
+    CountKind, CountedModel, FieldModel, FieldType, InstModel, Int, VariantModel,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 

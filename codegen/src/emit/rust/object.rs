@@ -12,32 +12,14 @@ use crate::parse::fundamental_width;
 use crate::schema::{Predefined, Record, RecordField, RecordFieldKind, Spec};
 use proc_macro2::TokenStream;
 use quote::quote;
-use std::collections::BTreeMap;
 
 /// Where the records go.
 const PATH: &str = "src/generated/object.rs";
 
-/// Adds `src/generated/object.rs` and its `pub mod object;` when the spec has records.
-pub fn render(spec: &Spec, opts: &Options, files: &mut BTreeMap<String, String>) {
-    if let Some(job) = job(spec, opts) {
-        files.extend(crate::emit::run(vec![job]));
-        declare(files);
-    }
-}
-
-/// `src/generated/object.rs` as a job, when the spec has records; [`declare`] it once rendered.
+/// `src/generated/object.rs` as a job, when the spec has records (the parent module declares
+/// it from the model's `object`).
 pub(crate) fn job<'a>(spec: &'a Spec, opts: &'a Options) -> Option<FileJob<'a>> {
     (!spec.records.is_empty()).then(|| FileJob::new(PATH, move || file(spec, opts)))
-}
-
-/// Adds `pub mod object;` to the parent module when the records were rendered.
-pub(crate) fn declare(files: &mut BTreeMap<String, String>) {
-    if !files.contains_key(PATH) {
-        return;
-    }
-    if let Some(m) = files.get_mut("src/generated/mod.rs") {
-        m.push_str("/// Records of the object-format chapter.\npub mod object;\n");
-    }
 }
 
 fn file(spec: &Spec, opts: &Options) -> String {

@@ -119,8 +119,8 @@ fn visit_variant(inst: &InstModel, v: &VariantModel) -> TokenStream {
                         let name = item.doc_name.as_str();
                         quote!(v.raw(#name, x);)
                     }
-                    // A method call needs the parentheses; a plain use does not.
-                    FieldType::Bits { .. } | FieldType::Enum(..) => visit_value(item, quote!((*x))),
+                    // Methods see through the reference; casts and calls take the value.
+                    FieldType::Bits { .. } | FieldType::Enum(..) => visit_value(item, quote!(x)),
                     _ => visit_value(item, quote!(*x)),
                 };
                 if !each.is_empty() {

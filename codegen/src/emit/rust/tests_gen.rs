@@ -5,9 +5,9 @@
 use super::top::decodable;
 use super::{ident, int_ty};
 use crate::analyze::{
-    CountedModel, FieldModel, FieldType, InstModel, MemberType, Model, Slot, VariantModel,
+    CountKind, CountedModel, FieldModel, FieldType, InstModel, MemberType, Model, Slot,
+    VariantModel,
 };
-use crate::schema::CountKind;
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -35,7 +35,8 @@ fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextIns
 }
 
 /// Instructions printed by a hand-written formatter of `runtime::text::special` over their
-/// scalar fields (one raw value per field, format order): the doc name and the module.
+/// scalar fields (one raw value per field, format order): the doc name and the module, which
+/// has `print_as(fields..., out, lossy)` (`lossy`: Intel's line even where bits have no text).
 const SPECIAL: &[(&str, &str)] = &[("FENCE", "fence")];
 
 /// Instructions printed by a hand-written formatter over all their members in format order
@@ -145,8 +146,10 @@ fn tokens(model: &Model) -> TokenStream {
             let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
             if always.is_none() {
                 match fixed_matches(inst, f) {
-                    Some(cond) => tries.push(quote!(if #cond { return #pf(i, names, out); })),
-                    None => always = Some(quote!(#pf(i, names, out))),
+                    Some(cond) => {
+                        tries.push(quote!(if #cond { return #pf(i, names, out, lossy); }))
+                    }
+                    None => always = Some(quote!(#pf(i, names, out, lossy))),
                 }
             }
             fns.push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
@@ -254,6 +257,7 @@ fn tokens(model: &Model) -> TokenStream {
     };
     let print_arms = quote!(#(#print_arms)*);
     let (names, out) = (param("names", &print_arms), param("out", &print_arms));
+    let lossy = param("lossy", &print_arms);
     // A spec none of whose instructions prints still has the crate's signature.
     let lint = if idents_in(&print_arms).contains("out") {
         quote!()
@@ -310,8 +314,20 @@ fn tokens(model: &Model) -> TokenStream {
             /// The instruction's text as Intel prints it, without indentation and without the
             /// ` /// $N` comment (`add (M1, 16) V0053(0,0)<1> V0052(0,0)<0;1,0> V0053(0,0)<1;1,0>`).
             /// Fails for values the text cannot spell, so whatever prints parses back.
+            pub fn print_text(&self, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+                self.print_text_as(names, out, false)
+            }
+
+            /// The line Intel prints even where its text cannot show some bits (an exec size
+            /// or reserved bits no slot prints, an operand or predicate the form omits): those
+            /// bits are lost, so the line does not assemble back to the same bytes. Values no
+            /// spelling covers still fail.
+            pub fn print_text_lossy(&self, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+                self.print_text_as(names, out, true)
+            }
+
             #lint
-            pub fn print_text(&self, #names: &dyn Names, #out: &mut String) -> Result<(), PrintError> {
+            fn print_text_as(&self, #names: &dyn Names, #out: &mut String, #lossy: bool) -> Result<(), PrintError> {
                 match self { #print_arms }
             }
         }
@@ -346,6 +362,7 @@ fn tokens(model: &Model) -> TokenStream {
         quote!(crate::runtime::text),
         &[
             "is_saturated",
+            "parse_exec_count",
             "parse_exec_size",
             "parse_label",
             "parse_predicate_prefix",
@@ -353,6 +370,7 @@ fn tokens(model: &Model) -> TokenStream {
             "parse_state_name",
             "parse_symbol",
             "parse_vector",
+            "print_exec_count",
             "print_exec_size",
             "print_label",
             "print_predicate_prefix",
@@ -413,7 +431,7 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
         .map(|v| v.fields.iter().filter_map(|f| inst.fields.get(f)).collect())
         .unwrap_or_default();
     let raws = fields.iter().map(|f| raw_of(f));
-    let print = quote!(Instruction::#ty(i) => special::#m::print(#(#raws),*, out),);
+    let print = quote!(Instruction::#ty(i) => special::#m::print_as(#(#raws),*, out, lossy),);
     let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
     let locals: Vec<_> = fields
         .iter()
@@ -705,7 +723,7 @@ fn print_form(
         let what = format!("{iname} {}", s.field);
         let raw = unparen(slot_raw(inst, s));
         return quote! {
-            fn #name(i: &#ty, _names: &dyn Names, _out: &mut String) -> Result<(), PrintError> {
+            fn #name(i: &#ty, _names: &dyn Names, _out: &mut String, _lossy: bool) -> Result<(), PrintError> {
                 Err(PrintError::Unprintable { what: #what, value: #raw })
             }
         };
@@ -714,7 +732,20 @@ fn print_form(
     for fm in inst.fields.values() {
         if is_scalar(fm) {
             let m = covered(f, &fm.rust_name);
-            if m != u64::MAX {
+            let implied = f.implied.iter().find(|(n, _)| *n == fm.rust_name);
+            if let Some((_, v)) = implied {
+                let raw = raw_of(fm);
+                let v = hex(*v);
+                let what = format!(
+                    "{iname} {}: the text implies the value it does not print",
+                    fm.doc_name
+                );
+                checks.push(quote! {
+                    if !lossy && #raw != #v {
+                        return Err(PrintError::Unprintable { what: #what, value: #raw });
+                    }
+                });
+            } else if m != u64::MAX {
                 let raw = raw_of(fm);
                 let unprinted = if m == 0 {
                     quote!(#raw != 0)
@@ -724,7 +755,7 @@ fn print_form(
                 };
                 let what = format!("{iname} {}: bits the text does not print", fm.doc_name);
                 checks.push(quote! {
-                    if #unprinted {
+                    if !lossy && #unprinted {
                         return Err(PrintError::Unprintable { what: #what, value: #raw });
                     }
                 });
@@ -747,7 +778,7 @@ fn print_form(
                 }))
             };
             checks.push(quote! {
-                if i.#n != (#default) {
+                if !lossy && i.#n != (#default) {
                     return Err(PrintError::Unprintable { what: #what, value: 0 });
                 }
             });
@@ -755,7 +786,7 @@ fn print_form(
             let n = ident(&fm.rust_name);
             let what = format!("{iname} {}: the text has no predicate", fm.doc_name);
             checks.push(quote! {
-                if i.#n != PredicateControl::NONE {
+                if !lossy && i.#n != PredicateControl::NONE {
                     return Err(PrintError::Unprintable { what: #what, value: i.#n.0 as u64 });
                 }
             });
@@ -763,8 +794,10 @@ fn print_form(
     }
     // Saturation prints only as `.sat`, for the destination of an instruction that has it.
     for s in slots(f) {
-        if matches!(s.kind, SlotKind::Vector | SlotKind::AddressOf)
-            && (Some(s.field.as_str()) != sat || !f.suffixes.contains(&Piece::Sat))
+        if matches!(
+            s.kind,
+            SlotKind::Vector | SlotKind::AddressOf | SlotKind::Regionless
+        ) && (Some(s.field.as_str()) != sat || !f.suffixes.contains(&Piece::Sat))
         {
             let n = ident(&s.field);
             let what = format!(
@@ -829,7 +862,7 @@ fn print_form(
     }
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
-            if s.kind == SlotKind::ExecSize {
+            if is_exec(s) {
                 let v = print_slot(inst, s, false);
                 body.push(quote!(out.push(' '); #v));
             } else {
@@ -853,12 +886,18 @@ fn print_form(
     }
     let code = quote!(#(#checks)* #(#body)*);
     let (i, names) = (param("i", &code), param("names", &code));
+    let lossy = param("lossy", &code);
     quote! {
-        fn #name(#i: &#ty, #names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+        fn #name(#i: &#ty, #names: &dyn Names, out: &mut String, #lossy: bool) -> Result<(), PrintError> {
             #code
             Ok(())
         }
     }
+}
+
+/// A slot printed with its own parentheses: `(M1, 16)`.
+fn is_exec(s: &TextSlot) -> bool {
+    matches!(s.kind, SlotKind::ExecSize | SlotKind::ElementCount { .. })
 }
 
 /// The raw bits of a scalar slot.
@@ -891,7 +930,19 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     match &s.kind {
         SlotKind::Vector => quote!(print_vector(out, &i.#n, names)?;),
         SlotKind::AddressOf => quote!(special::address_of::print(out, &i.#n, names)?;),
+        SlotKind::Regionless => quote!(special::regionless::print(out, &i.#n, names)?;),
         SlotKind::Raw => quote!(print_raw(out, i.#n, names)?;),
+        SlotKind::ElementCount { hi, counts } => {
+            let raw = raw_of(field_by_rust(inst, &s.field).expect("analyzed field"));
+            let low = hex((1u64 << (u32::from(*hi) + 1)) - 1);
+            let vals = counts.iter().map(|(v, _)| lit(*v));
+            let ns = counts.iter().map(|(_, n)| lit(*n));
+            quote! {
+                let v = #raw;
+                let n: u64 = match v & #low { #(#vals => #ns,)* _ => return Err(PrintError::Unprintable { what: #what, value: v }) };
+                print_exec_count(out, ((v >> 4) & 0xf) as u8, n);
+            }
+        }
         SlotKind::ExecSize => quote! {
             let v = #raw;
             print_exec_size(out, ExecWord(u8::try_from(v).map_err(|_| PrintError::Unprintable { what: #what, value: v })?))?;
@@ -994,7 +1045,7 @@ fn parse_form(
     body.push(quote!(w.finish()?;));
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
-            if s.kind == SlotKind::ExecSize {
+            if is_exec(s) {
                 let v = parse_slot(s, saturated);
                 body.push(quote!(operand_space(&mut c)?; #v));
             } else {
@@ -1086,7 +1137,9 @@ fn parse_writes(f: &TextForm) -> (BTreeSet<&str>, BTreeSet<&str>) {
     let mut sets = BTreeSet::new();
     for s in slots(f) {
         match s.kind {
-            SlotKind::Vector | SlotKind::AddressOf | SlotKind::Raw => sets.insert(s.field.as_str()),
+            SlotKind::Vector | SlotKind::AddressOf | SlotKind::Regionless | SlotKind::Raw => {
+                sets.insert(s.field.as_str())
+            }
             _ => ors.insert(s.field.as_str()),
         };
     }
@@ -1127,7 +1180,9 @@ fn parse_locals(inst: &InstModel, f: &TextForm, saturated: Option<&str>) -> Vec<
                     .iter()
                     .filter(|(field, ..)| field == rust)
                     .fold(0u64, |acc, (_, lo, _, value)| acc | (value << lo));
-                let fixed = hex(fixed);
+                // A value the text implies (an exec size it does not print).
+                let implied = f.implied.iter().find(|(field, _)| field == rust);
+                let fixed = hex(implied.map_or(fixed, |(_, v)| *v));
                 if ors.contains(rust) {
                     quote!(let mut #n: u64 = #fixed;)
                 } else {
@@ -1175,7 +1230,7 @@ fn parse_slot(s: &TextSlot, saturated: Option<&str>) -> TokenStream {
     let n = format_ident!("f_{}", s.field);
     let put = |v: TokenStream| place(v, s);
     match &s.kind {
-        SlotKind::Vector | SlotKind::AddressOf | SlotKind::Raw => {
+        SlotKind::Vector | SlotKind::AddressOf | SlotKind::Regionless | SlotKind::Raw => {
             let m = if saturated == Some(s.field.as_str()) {
                 quote!(mut)
             } else {
@@ -1184,6 +1239,7 @@ fn parse_slot(s: &TextSlot, saturated: Option<&str>) -> TokenStream {
             let parse = match s.kind {
                 SlotKind::Vector => quote!(parse_vector(&mut c, names)?),
                 SlotKind::AddressOf => quote!(special::address_of::parse(&mut c, names)?),
+                SlotKind::Regionless => quote!(special::regionless::parse(&mut c, names)?),
                 _ => quote!(parse_raw(&mut c, names)?),
             };
             quote!(let #m #n = #parse;)
@@ -1191,6 +1247,24 @@ fn parse_slot(s: &TextSlot, saturated: Option<&str>) -> TokenStream {
         SlotKind::ExecSize => {
             let v = put(quote!(u64::from(parse_exec_size(&mut c)?.0)));
             quote!(#n |= #v;)
+        }
+        SlotKind::ElementCount { counts, .. } => {
+            let vals = counts.iter().map(|(v, _)| lit(*v));
+            let ns = counts.iter().map(|(_, n)| lit(*n));
+            let exp = format!(
+                "an element count: {}",
+                counts
+                    .iter()
+                    .map(|(_, n)| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            quote! {
+                let at = c.column();
+                let (m, count) = parse_exec_count(&mut c)?;
+                let v: u64 = match count { #(#ns => #vals,)* _ => return Err(error(at, #exp, "")) };
+                #n |= v | (u64::from(m) << 4);
+            }
         }
         SlotKind::Surface | SlotKind::Sampler => {
             let want = if s.kind == SlotKind::Surface {

@@ -83,7 +83,7 @@ fn platform_enum(model: &Model) -> TokenStream {
     let note = if model.platforms.is_empty() {
         " No doc names a platform: every rule holds everywhere."
     } else {
-        " The platforms the docs name, oldest first. `{XEHP+}` means XEHP and later; `{-PVC}` and `{pre-PVC}` the platforms before PVC (the docs write `{-PVC}For pre-PVC platforms`); `{PVC}` PVC only; `{PVC+,-TGLLP}` any of its parts."
+        " The platforms the docs name, oldest first, behind `pre-<oldest>` for every older generation. `{XEHP+}` means XEHP and later; `{-PVC}` and `{pre-PVC}` the platforms before PVC (the docs write `{-PVC}For pre-PVC platforms`); `{PVC}` PVC only; `{PVC+,-TGLLP}` any of its parts. Intel's names (`SKL`, `DG2`, `acm-g10`, `PVCXT`) map to these by `Platform::from_name` (the table of `runtime::platform`)."
     };
     quote! {
         #[doc = " A hardware platform, for [`Instruction::validate`]."]
@@ -325,6 +325,14 @@ pub fn render(model: &Model) -> TokenStream {
         let doc = format!(" `{}` ({}).", i.doc_name, i.source);
         quote!(#[doc = #doc] pub mod #m;)
     });
+    let object = if model.object {
+        quote!(
+            /// Records of the object-format chapter.
+            pub mod object;
+        )
+    } else {
+        quote!()
+    };
     let uses = model.instructions.iter().map(|i| {
         let m = ident(&i.module);
         let t = ident(&i.rust_name);
@@ -368,6 +376,7 @@ pub fn render(model: &Model) -> TokenStream {
         pub use text::parse_instruction;
         #[cfg(test)]
         mod roundtrip;
+        #object
         #(#mods)*
         #(#uses)*
 

@@ -17,9 +17,9 @@
 //! bytes so this module compiles in crates generated from any doc set, with or without them.
 
 use super::names::RoutineNames;
-use super::{Printed, View};
+use super::{line_number, Printed, Problem, View};
 use crate::runtime::text::push_string_literal;
-use crate::runtime::text::{push_instruction_line, subroutine_label_name};
+use crate::runtime::text::{push_instruction_line, subroutine_label_name, PrintError};
 use crate::Instruction;
 use alloc::format;
 use alloc::string::String;
@@ -74,10 +74,24 @@ pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>)
             },
             other => {
                 body.clear();
+                let line_id = (!matches!(other, "FILE" | "LOC")).then_some(id);
                 match inst.print_text(names, &mut body) {
-                    Ok(()) => {
-                        let id = (!matches!(other, "FILE" | "LOC")).then_some(id);
-                        push_instruction_line(&mut p.text, &body, id);
+                    Ok(()) => push_instruction_line(&mut p.text, &body, line_id),
+                    Err(e @ PrintError::Unprintable { .. }) => {
+                        // Intel prints the line whatever bits its text cannot show: so do we,
+                        // and say that it will not assemble back to these bytes.
+                        body.clear();
+                        match inst.print_text_lossy(names, &mut body) {
+                            Ok(()) => {
+                                let line = line_number(&p.text);
+                                p.notes.push(Problem {
+                                    line,
+                                    message: format!("instruction ${id}: {other}: will not assemble back to the same bytes: {e}"),
+                                });
+                                push_instruction_line(&mut p.text, &body, line_id);
+                            }
+                            Err(_) => failed(p, id, format!("{other}: {e}")),
+                        }
                     }
                     Err(e) => failed(p, id, format!("{other}: {e}")),
                 }

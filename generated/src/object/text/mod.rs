@@ -9,7 +9,9 @@
 //!   `NAME.visaasm` and a function F of the same object file to `NAME.func.F.visaasm`.
 //!
 //! An instruction that cannot be printed does not stop the print: its line says so (a `//`
-//! comment keeps the line count and the id) and [`Printed::problems`] lists it.
+//! comment keeps the line count and the id) and [`Printed::problems`] lists it. One whose
+//! text cannot show some of its bits prints as Intel prints it, and [`Printed::notes`] lists
+//! it: that line assembles to other bytes.
 
 mod attributes;
 mod body;
@@ -33,6 +35,10 @@ pub struct Printed {
     /// The text, ending with a newline after the last instruction (as Intel's files do).
     pub text: String,
     pub problems: Vec<Problem>,
+    /// Lines printed as Intel prints them that do not assemble back to the same bytes: the
+    /// instruction has bits its text cannot show (`lsc_fence` with another exec size than the
+    /// 1/NoMask the text implies, reserved bits set).
+    pub notes: Vec<Problem>,
 }
 
 /// Something the printer could not spell: the 1-based `line` of [`Printed::text`] that stands
@@ -46,6 +52,8 @@ pub struct Problem {
 /// What a kernel and a function share for printing, plus the kernel's inputs.
 pub(crate) struct View<'a> {
     pub is_kernel: bool,
+    /// Bytes per register of the file's platform (its first GEN binary's `gen_platform`).
+    pub grf_bytes: Option<u32>,
     pub string_pool: &'a [Vec<u8>],
     pub name_index: u32,
     pub var_info: &'a [VarInfo],
@@ -83,6 +91,18 @@ fn print_view(file: &File, v: &View<'_>, header_name: &[u8]) -> Printed {
     p
 }
 
+/// The register size of the platform the file names (ADDR_ADD's `&V[bytes]`).
+fn grf_bytes(file: &File) -> Option<u32> {
+    let code = file
+        .header
+        .kernel_info
+        .iter()
+        .flat_map(|k| k.gen_binary_info.iter())
+        .next()?
+        .gen_platform;
+    crate::runtime::IntelPlatform::from_gen_platform(u32::from(code)).map(|p| p.grf_bytes)
+}
+
 /// The text of kernel `index` of `file` (Intel's `NAME.visaasm`), `None` past the last kernel.
 pub fn print_kernel(file: &File, index: usize) -> Option<Printed> {
     let k = &file.kernels.get(index)?.data;
@@ -93,6 +113,7 @@ pub fn print_kernel(file: &File, index: usize) -> Option<Printed> {
         .map(|i| i.name.as_slice());
     let v = View {
         is_kernel: true,
+        grf_bytes: grf_bytes(file),
         string_pool: &k.string_pool,
         name_index: k.name_index,
         var_info: &k.var_info,
@@ -119,6 +140,7 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
         .map(|i| i.name.as_slice());
     let v = View {
         is_kernel: false,
+        grf_bytes: grf_bytes(file),
         string_pool: &f.string_pool,
         name_index: f.name_index,
         var_info: &f.var_info,
@@ -149,6 +171,7 @@ pub(crate) fn instruction_text(
     let v = match (k, f) {
         (Some(k), _) => View {
             is_kernel: true,
+            grf_bytes: grf_bytes(file),
             string_pool: &k.string_pool,
             name_index: k.name_index,
             var_info: &k.var_info,
@@ -163,6 +186,7 @@ pub(crate) fn instruction_text(
         },
         (None, Some(f)) => View {
             is_kernel: false,
+            grf_bytes: grf_bytes(file),
             string_pool: &f.string_pool,
             name_index: f.name_index,
             var_info: &f.var_info,
@@ -186,7 +210,7 @@ pub(crate) fn instruction_text(
 }
 
 /// Counts the lines of `text` so far: the 1-based number of the line being written.
-fn line_number(text: &str) -> usize {
+pub(crate) fn line_number(text: &str) -> usize {
     text.bytes().filter(|b| *b == b'\n').count() + 1
 }
 

@@ -75,4 +75,13 @@ impl Names for RoutineNames<'_> {
             .rposition(|p| String::from_utf8_lossy(p) == s)?;
         u32::try_from(i).ok()
     }
+    fn general_element_bytes(&self, id: u32) -> Option<u32> {
+        let i = usize::try_from(id.checked_sub(FIRST_DECLARED_GENERAL)?).ok()?;
+        let ty = self.view.var_info.get(i)?.bit_properties & 0xf;
+        let bytes = crate::runtime::DataType::try_from(ty).ok()?.size();
+        u32::try_from(bytes).ok().filter(|b| *b > 0)
+    }
+    fn grf_bytes(&self) -> Option<u32> {
+        self.view.grf_bytes
+    }
 }

@@ -24,6 +24,43 @@ pub fn print_exec_size(out: &mut String, e: ExecSize) -> Result<(), PrintError> 
     Ok(())
 }
 
+/// Prints `(<mask>, <count>)` for an exec size whose count is not in the exec-size encoding
+/// (SCATTER's `Num_elts`: IGC's `printExecutionSizeForScatterGather`); `mask` is bits 7..4.
+pub fn print_exec_count(out: &mut String, mask: u8, count: u64) {
+    let mask = spell(EMASKS, mask & 0xf).unwrap_or("");
+    let _ = write!(out, "({mask}, {count})");
+}
+
+/// Parses `(<mask>, <count>)` or `(<count>)`: the mask's value (bits 7..4 of the byte) and the
+/// count, any number; the caller maps it to its encoding.
+pub fn parse_exec_count(c: &mut Cursor<'_>) -> Result<(u8, u64), ParseError> {
+    c.expect("(", "`(` and the exec size")?;
+    c.skip_spaces();
+    let mut mask = 0;
+    if !matches!(c.peek(), Some('0'..='9')) {
+        mask = parse_mask(c)?;
+    }
+    let count = c.unsigned("an element count")?;
+    c.skip_spaces();
+    c.expect(")", "`)` closing the exec size")?;
+    Ok((mask, count))
+}
+
+fn parse_mask(c: &mut Cursor<'_>) -> Result<u8, ParseError> {
+    let at = c.column();
+    let name = c.identifier("an exec mask (M1..M8, M1_NM..M8_NM, NoMask) or size")?;
+    let mask = if name == NO_MASK_ALIAS {
+        8
+    } else {
+        value_of(EMASKS, name)
+            .ok_or_else(|| c.error_at(at, "an exec mask (M1..M8, M1_NM..M8_NM, NoMask)"))?
+    };
+    c.skip_spaces();
+    c.expect(",", "`,` and the exec size")?;
+    c.skip_spaces();
+    Ok(mask)
+}
+
 const SIZE: &str = "an exec size: 1, 2, 4, 8, 16 or 32";
 
 /// Parses `(<mask>, <size>)` or `(<size>)`.
@@ -32,17 +69,7 @@ pub fn parse_exec_size(c: &mut Cursor<'_>) -> Result<ExecSize, ParseError> {
     c.skip_spaces();
     let mut mask = 0;
     if !matches!(c.peek(), Some('0'..='9')) {
-        let at = c.column();
-        let name = c.identifier("an exec mask (M1..M8, M1_NM..M8_NM, NoMask) or size")?;
-        mask = if name == NO_MASK_ALIAS {
-            8
-        } else {
-            value_of(EMASKS, name)
-                .ok_or_else(|| c.error_at(at, "an exec mask (M1..M8, M1_NM..M8_NM, NoMask)"))?
-        };
-        c.skip_spaces();
-        c.expect(",", "`,` and the exec size")?;
-        c.skip_spaces();
+        mask = parse_mask(c)?;
     }
     let at = c.column();
     let size = c.unsigned(SIZE)?;
@@ -78,6 +105,21 @@ mod tests {
             assert_eq!(parse_exec_size(&mut c), Ok(e));
             assert!(c.at_end());
         }
+    }
+
+    #[test]
+    fn element_counts_print_as_counts() {
+        // `scatter.4 (M1, 16) ...`: Num_elts 0b01 (16 elements), mask M1.
+        let mut s = String::new();
+        print_exec_count(&mut s, 0, 16);
+        assert_eq!(s, "(M1, 16)");
+        s.clear();
+        print_exec_count(&mut s, 8, 1);
+        assert_eq!(s, "(M1_NM, 1)");
+        assert_eq!(parse_exec_count(&mut Cursor::new("(M5, 8)")), Ok((4, 8)));
+        assert_eq!(parse_exec_count(&mut Cursor::new("(16)")), Ok((0, 16)));
+        assert_eq!(parse_exec_count(&mut Cursor::new("(M1, 3)")), Ok((0, 3)));
+        assert!(parse_exec_count(&mut Cursor::new("(M9, 8)")).is_err());
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub use address::{
 };
 pub use cursor::Cursor;
 pub use error::{ParseError, PrintError};
-pub use exec::{parse_exec_size, print_exec_size};
+pub use exec::{parse_exec_count, parse_exec_size, print_exec_count, print_exec_size};
 pub use immediate::{parse_immediate, print_immediate};
 pub use label::{parse_label, print_label};
 pub use layout::{

@@ -108,6 +108,16 @@ pub trait Names {
     fn string_index(&self, _s: &str) -> Option<u32> {
         None
     }
+    /// Bytes per element of general variable `id` (its declared type): ADDR_ADD's `&V[bytes]`
+    /// counts bytes, the instruction rows and elements.
+    fn general_element_bytes(&self, _id: u32) -> Option<u32> {
+        None
+    }
+    /// Bytes per general register of the platform the text is for (`runtime::platform`):
+    /// a row of `&V[bytes]`.
+    fn grf_bytes(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// `P12` -> 12 for prefix `P`: decimal digits only, no sign, no leading `+`.

@@ -25,12 +25,19 @@ pub const MNEMONICS: [&str; 3] = ["fence_global", "fence_local", "fence_sw"];
 
 /// Prints the fence of mask `raw`.
 pub fn print(raw: u64, out: &mut String) -> Result<(), PrintError> {
+    print_as(raw, out, false)
+}
+
+/// [`print`], or with `lossy` Intel's line whatever it cannot show: `fence_sw` for any mask
+/// with bit 7 (Intel's compiler writes 0xa1 on SKL and prints `fence_sw`; its assembler
+/// writes 0x80 for `fence_sw`).
+pub fn print_as(raw: u64, out: &mut String, lossy: bool) -> Result<(), PrintError> {
     let mask = u8::try_from(raw).map_err(|_| PrintError::Unprintable {
         what: "FENCE Mask: one byte",
         value: raw,
     })?;
     if mask & SW != 0 {
-        if mask != SW {
+        if mask != SW && !lossy {
             return Err(PrintError::Unprintable {
                 what: "FENCE Mask: `fence_sw` carries no other bit",
                 value: raw,
@@ -94,6 +101,15 @@ pub fn parse(w: &mut Words<'_>) -> Result<u64, ParseError> {
 mod tests {
     use super::*;
     use crate::runtime::text::Cursor;
+
+    #[test]
+    fn fence_sw_with_other_bits_prints_only_when_lossy() {
+        // 0xa1: Intel's compiler on SKL (bits 7, 5, 0), printed `fence_sw` by Intel.
+        assert!(print(0xa1, &mut String::new()).is_err());
+        let mut s = String::new();
+        print_as(0xa1, &mut s, true).unwrap();
+        assert_eq!(s, "fence_sw");
+    }
 
     #[test]
     fn intel_fences() {

@@ -12,5 +12,6 @@ pub mod fields;
 pub mod load_3d;
 pub mod lsc;
 pub mod members;
+pub mod regionless;
 pub mod sample_3d;
 pub mod sampler_3d;
