@@ -48,7 +48,7 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
 }
 
 fn real_files(shared: &Path) -> Vec<(String, Vec<u8>)> {
-    let paths = support::dg2_isa_files(&shared);
+    let paths = support::dg2_isa_files(shared);
     paths
         .iter()
         .map(|p| {

@@ -103,7 +103,7 @@ fn genx_ir(shared: &Path) -> Option<PathBuf> {
         return None;
     }
     let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    dir.join("GenX_IR").is_file().then(|| dir)
+    dir.join("GenX_IR").is_file().then_some(dir)
 }
 
 /// Runs Intel's reader and verifier on `bytes` in `work` as `intel-isa read` does.
