@@ -111,22 +111,11 @@ pub fn print_kernel(file: &File, index: usize) -> Option<Printed> {
         .kernel_info
         .get(index)
         .map(|i| i.name.as_slice());
-    let v = View {
-        is_kernel: true,
-        grf_bytes: grf_bytes(file),
-        string_pool: &k.string_pool,
-        name_index: k.name_index,
-        var_info: &k.var_info,
-        address_info: &k.address_info,
-        predicate_info: &k.predicate_info,
-        label_info: &k.label_info,
-        sampler_info: &k.sampler_info,
-        surface_info: &k.surface_info,
-        input_info: &k.input_info,
-        attribute_info: &k.attribute_info,
-        instructions: &k.instructions,
-    };
-    Some(print_view(file, &v, name.unwrap_or_default()))
+    Some(print_view(
+        file,
+        &kernel_view(file, k),
+        name.unwrap_or_default(),
+    ))
 }
 
 /// The text of function `index` of `file` (Intel's `NAME.func.F.visaasm`), `None` past the
@@ -138,22 +127,11 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
         .function_info
         .get(index)
         .map(|i| i.name.as_slice());
-    let v = View {
-        is_kernel: false,
-        grf_bytes: grf_bytes(file),
-        string_pool: &f.string_pool,
-        name_index: f.name_index,
-        var_info: &f.var_info,
-        address_info: &f.address_info,
-        predicate_info: &f.predicate_info,
-        label_info: &f.label_info,
-        sampler_info: &f.sampler_info,
-        surface_info: &f.surface_info,
-        input_info: &[],
-        attribute_info: &f.attribute_info,
-        instructions: &f.instructions,
-    };
-    Some(print_view(file, &v, name.unwrap_or_default()))
+    Some(print_view(
+        file,
+        &function_view(file, f),
+        name.unwrap_or_default(),
+    ))
 }
 
 /// Intel's text of one instruction of a routine (`add (M1, 16) V33(0,0)<1> ...`), with the
@@ -169,36 +147,8 @@ pub(crate) fn instruction_text(
         Which::Function(i) => (None, file.functions.get(i).map(|f| &f.data)),
     };
     let v = match (k, f) {
-        (Some(k), _) => View {
-            is_kernel: true,
-            grf_bytes: grf_bytes(file),
-            string_pool: &k.string_pool,
-            name_index: k.name_index,
-            var_info: &k.var_info,
-            address_info: &k.address_info,
-            predicate_info: &k.predicate_info,
-            label_info: &k.label_info,
-            sampler_info: &k.sampler_info,
-            surface_info: &k.surface_info,
-            input_info: &k.input_info,
-            attribute_info: &k.attribute_info,
-            instructions: &k.instructions,
-        },
-        (None, Some(f)) => View {
-            is_kernel: false,
-            grf_bytes: grf_bytes(file),
-            string_pool: &f.string_pool,
-            name_index: f.name_index,
-            var_info: &f.var_info,
-            address_info: &f.address_info,
-            predicate_info: &f.predicate_info,
-            label_info: &f.label_info,
-            sampler_info: &f.sampler_info,
-            surface_info: &f.surface_info,
-            input_info: &[],
-            attribute_info: &f.attribute_info,
-            instructions: &f.instructions,
-        },
+        (Some(k), _) => kernel_view(file, k),
+        (None, Some(f)) => function_view(file, f),
         _ => return String::from("(no such routine)"),
     };
     let names = RoutineNames::new(&v);
@@ -206,6 +156,44 @@ pub(crate) fn instruction_text(
     match inst.print_text(&names, &mut out) {
         Ok(()) => out,
         Err(e) => alloc::format!("{} (does not print: {e})", inst.name()),
+    }
+}
+
+/// The printing view of a kernel's data.
+fn kernel_view<'a>(file: &File, k: &'a super::KernelData) -> View<'a> {
+    View {
+        is_kernel: true,
+        grf_bytes: grf_bytes(file),
+        string_pool: &k.string_pool,
+        name_index: k.name_index,
+        var_info: &k.var_info,
+        address_info: &k.address_info,
+        predicate_info: &k.predicate_info,
+        label_info: &k.label_info,
+        sampler_info: &k.sampler_info,
+        surface_info: &k.surface_info,
+        input_info: &k.input_info,
+        attribute_info: &k.attribute_info,
+        instructions: &k.instructions,
+    }
+}
+
+/// The printing view of a function's data (a function has no inputs).
+fn function_view<'a>(file: &File, f: &'a super::FunctionData) -> View<'a> {
+    View {
+        is_kernel: false,
+        grf_bytes: grf_bytes(file),
+        string_pool: &f.string_pool,
+        name_index: f.name_index,
+        var_info: &f.var_info,
+        address_info: &f.address_info,
+        predicate_info: &f.predicate_info,
+        label_info: &f.label_info,
+        sampler_info: &f.sampler_info,
+        surface_info: &f.surface_info,
+        input_info: &[],
+        attribute_info: &f.attribute_info,
+        instructions: &f.instructions,
     }
 }
 
