@@ -8,6 +8,7 @@ pub mod decoder;
 pub mod encoder;
 pub mod error;
 pub mod inline_list;
+pub mod lanes;
 pub mod object;
 pub mod operand;
 pub mod platform;
@@ -19,6 +20,7 @@ pub use decoder::Decoder;
 pub use encoder::Encoder;
 pub use error::{DecodeError, DecodeErrorInfo, DecodeErrorKind, ValidationError};
 pub use inline_list::{CapacityError, InlineList};
+pub use lanes::{Lanes, Value};
 pub use operand::{
     DataType, ExecSize, Immediate, OperandClass, PredicateCombine, PredicateControl, RawOperand,
     Region, StateClass, VectorOperand,
