@@ -90,6 +90,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod asm;
+pub mod machine;
 pub mod object;
 pub mod runtime;
 #[cfg(test)]
