@@ -90,6 +90,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod asm;
+#[cfg(feature = "machine")]
 pub mod machine;
 pub mod object;
 pub mod runtime;

@@ -232,6 +232,9 @@ impl OperandVisitor for Fields {
     fn index(&mut self, field: &'static str, value: u32) {
         self.ints.push((field, u64::from(value)));
     }
+    fn value(&mut self, field: &'static str, bits: u64) {
+        self.ints.push((field, bits));
+    }
 }
 
 /// The element type of `size` bytes that moves bits unchanged (UB, UW, UD, UQ).
