@@ -11,7 +11,8 @@
 //! `PAYLOAD.md` beside this file (`generated/src/machine/PAYLOAD.md`).
 //! In short, for a GRF of `G` bytes (32 on tgllp and acm-g10) and a kernel of SIMD width `S`:
 //!
-//! - `r0` (bytes `0..32`): the work-group id in dwords 1 (x), 6 (y) and 7 (z);
+//! - `r0` (bytes `0..32`): the work-group id in dwords 1 (x), 6 (y) and 7 (z), the thread's
+//!   scratch offset in dword 5;
 //! - the per-thread local ids (`PerThreadInputSize` bytes from byte `G`, when the kernel has the
 //!   attribute): three arrays of `S` words, x then y then z, each a third of that size;
 //! - the cross-thread data, from byte `C` = `G + PerThreadInputSize` on XeHP and later
@@ -44,6 +45,11 @@ pub const STATIC_SLM: u32 = 64 * 1024;
 
 /// Bytes of the private-memory area a kernel's private base points at.
 pub const PRIVATE_BYTES: usize = 16 << 20;
+
+/// Scratch bytes per thread (at least; more when the kernel's `SpillMemOffset` asks): thread
+/// `t` of a work-group finds its scratch at `t * scratch` in `r0.5` (bits 31..10, as Intel's
+/// code reads them: `and ... V0036(0,5) 0xfffffc00:d`).
+pub const SCRATCH_PER_THREAD: u32 = 128 * 1024;
 
 /// A scalar argument's type, as `visa run --scalar TYPE:VALUE` names it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -349,6 +355,8 @@ pub struct Layout {
     pub inputs: Vec<(u32, u32, Holds)>,
     /// Bytes of input per thread (up to the last input's end, whole registers).
     pub input_bytes: u32,
+    /// Scratch bytes per thread.
+    pub scratch: u32,
     /// Layouts the inputs would also fit (ambiguities resolved by preference, see PAYLOAD.md).
     pub notes: Vec<String>,
 }
@@ -425,7 +433,18 @@ pub fn layout(
                     .into(),
             ),
         };
-    let per_thread = attribute(file, k, "PerThreadInputSize").unwrap_or(0) as u32;
+    // Intel's compiler writes `PerThreadInputSize` for tgllp and later; for older platforms
+    // (skl, icllp, dg1) it does not, and the local ids are there when an input starts at `r1`.
+    let starts_r1 = file.kernels[k]
+        .data
+        .input_info
+        .iter()
+        .any(|i| i.offset as u16 as u32 == grf);
+    let per_thread = match attribute(file, k, "PerThreadInputSize") {
+        Some(p) => p as u32,
+        None if starts_r1 && !inline_data(platform) => 3 * (2 * simd).div_ceil(grf) * grf,
+        None => 0,
+    };
     if !per_thread.is_multiple_of(3) || (per_thread > 0 && per_thread / 3 < simd * 2) {
         return err(format!(
             "PerThreadInputSize {per_thread} does not hold three arrays of {simd} local ids"
@@ -555,10 +574,22 @@ pub fn layout(
                 .zip(b)
                 .all(|(x, y)| x.1 == y.1 && norm(x.0) == norm(y.0))
     };
+    let names = |set: &[(Implicit, u32)]| -> String {
+        let v: Vec<String> = set.iter().map(|(i, o)| format!("{i:?}@{o}")).collect();
+        v.join(" ")
+    };
+    let others: Vec<String> = all
+        .iter()
+        .skip(1)
+        .filter(|o| !same(o, &best))
+        .map(|o| names(o))
+        .collect();
     let mut notes = Vec::new();
-    for other in all.iter().skip(1).filter(|o| !same(o, &best)) {
+    if !others.is_empty() {
         notes.push(format!(
-            "the inputs after the parameters could also be {other:?} rather than {best:?} (taken; see PAYLOAD.md)"
+            "implicit arguments taken as [{}]; the inputs also fit [{}] (the .isa cannot tell; see PAYLOAD.md)",
+            names(&best),
+            others.join("] or [")
         ));
     }
     for &(imp, rel) in &best {
@@ -566,10 +597,13 @@ pub fn layout(
     }
     held.sort_unstable_by_key(|h| h.0);
     let end = inputs.iter().map(|(o, s)| o + s).max().unwrap_or(32);
+    let spill = attribute(file, k, "SpillMemOffset").unwrap_or(0) as u32;
+    let scratch = SCRATCH_PER_THREAD.max((spill + SCRATCH_PER_THREAD).div_ceil(1024) * 1024);
     Ok(Layout {
         simd,
         grf,
         per_thread,
+        scratch,
         cross,
         args: offs,
         implicits: best,
@@ -676,6 +710,7 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
     (0..threads)
         .map(|t| {
             let mut input = template.clone();
+            put(&mut input, 20, 4, u64::from(t * layout.scratch));
             let first = t * layout.simd;
             let lanes = (items - first).min(layout.simd);
             if per_dim > 0 {
@@ -759,6 +794,8 @@ pub fn launch(
         args: values,
         private_base: memory.buffer(private).base,
     };
+    let threads = nd.group_items().div_ceil(layout.simd);
+    memory.reset_scratch((threads * layout.scratch) as usize);
     let groups = nd.groups();
     for z in 0..groups[2] {
         for y in 0..groups[1] {

@@ -181,7 +181,9 @@ fn all_implicits_in_igc_order() {
     // the work dimensions, is among the alternatives noted.
     assert_eq!(l.implicits[2], (Implicit::BufferOffset(2), 68));
     assert!(
-        l.notes.iter().any(|n| n.contains("WorkDim, 68")),
+        l.notes
+            .iter()
+            .any(|n| n.contains("BufferOffset(0)@64 WorkDim@68")),
         "{:?}",
         l.notes
     );
@@ -274,8 +276,10 @@ fn simd8_local_ids_take_a_register_each() {
     // Thread 1, lane 5 is work-item 13 of the group: x = 13 % 12 = 1, y = 1.
     assert_eq!(word(&t[1], 32 + 10), 1);
     assert_eq!(word(&t[1], 64 + 10), 1);
-    // r0.1 is the group id x; the header's local size; the buffer address at 160.
+    // r0.1 is the group id x, r0.5 the scratch offset; the header's local size; the buffer
+    // address at 160.
     assert_eq!(t[0].input[4], 1);
+    assert_eq!(&t[2].input[20..24], &(2 * SCRATCH_PER_THREAD).to_le_bytes());
     assert_eq!(&t[0].input[128 + 12..128 + 20], &[12, 0, 0, 0, 2, 0, 0, 0]);
     assert_eq!(&t[2].input[160..168], &0x1234u64.to_le_bytes());
     assert_eq!(&t[2].input[168..172], &[12, 0, 0, 0]);
