@@ -584,6 +584,7 @@ mod tests {
             aliases: vec![],
             alias_of: None,
             syntax: None,
+            pseudo_code: Default::default(),
             span: Span::default(),
         }
     }
