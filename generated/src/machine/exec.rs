@@ -91,8 +91,10 @@ pub struct Thread {
     pub status: Status,
     /// Bytes of the predefined block (the same in every routine: [`Layout`]).
     predefined: usize,
-    /// Instructions run (for the bench's lane count and run limits).
+    /// Instructions run (for run limits).
     pub steps: u64,
+    /// Lane operations run: the enabled channels of each instruction that is not control flow.
+    pub lane_ops: u64,
 }
 
 impl Thread {
@@ -110,6 +112,7 @@ impl Thread {
             status: Status::Running,
             predefined: layout.predefined_bytes as usize,
             steps: 0,
+            lane_ops: 0,
         }
     }
 
@@ -202,6 +205,7 @@ impl Thread {
         };
         super::interpret(step.inst, &mut x)?;
         self.mode = x.core.mode;
+        self.lane_ops += u64::from(x.core.inst.chen.count_ones());
         self.pc += 1;
         Ok(())
     }
@@ -361,7 +365,13 @@ pub struct Exec<'a> {
 
 impl From<MemoryError> for Fault {
     fn from(e: MemoryError) -> Fault {
-        Fault(format!("memory: {e:?}"))
+        Fault(format!("{e}"))
+    }
+}
+
+impl super::messages::MessageLanes for Exec<'_> {
+    fn surface(&mut self, index: u32) -> Result<u32, Fault> {
+        self.core.surface(index)
     }
 }
 

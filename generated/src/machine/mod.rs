@@ -106,6 +106,22 @@ pub struct ThreadInit {
     pub lanes: u32,
 }
 
+/// `visa run` and [`launch::launch`] run work-groups on a kernel.
+impl launch::GroupRunner for Kernel<'_> {
+    fn run_group(&self, threads: &[launch::ThreadPayload], mem: &mut Memory) -> Result<(), String> {
+        let inits: Vec<ThreadInit> = threads
+            .iter()
+            .map(|t| ThreadInit {
+                input: t.input.clone(),
+                group_id: t.group_id,
+                local_size: t.local_size,
+                lanes: t.lanes,
+            })
+            .collect();
+        Kernel::run_group(self, &inits, mem).map_err(|e| alloc::string::ToString::to_string(&e))
+    }
+}
+
 /// A routine as the machine runs it: placed variables and decoded steps.
 pub struct Routine<'f> {
     pub name: String,
@@ -238,6 +254,23 @@ impl<'f> Kernel<'f> {
     /// The kernel's `.input` directives: (kind, variable id, GRF byte offset, size).
     pub fn inputs(&self) -> &[(u8, u32, i16, u16)] {
         &self.routines[0].inputs
+    }
+
+    /// The id (`V<id>`) of the kernel's variable declared with name `name`.
+    pub fn variable_id(&self, name: &str) -> Option<u32> {
+        let k = &self.file.kernels[self.index].data;
+        let i = k
+            .var_info
+            .iter()
+            .position(|v| k.string(v.name_index) == Some(name.as_bytes()))?;
+        Some(crate::object::PREDEFINED_VARIABLES.len() as u32 + i as u32)
+    }
+
+    /// The bytes of the kernel's variable `id` in thread `t` (once `t` has ended, or while it
+    /// runs the kernel itself rather than a function).
+    pub fn variable<'t>(&self, t: &'t Thread, id: u32) -> Option<&'t [u8]> {
+        let v = self.routines.get(t.routine)?.layout.vars.get(id as usize)?;
+        t.regs.grf.get(v.base as usize..(v.base + v.size) as usize)
     }
 
     /// A thread at the kernel's entry with `init`'s payload.
@@ -413,6 +446,9 @@ fn routine<'f, R: crate::object::Routine>(
                         .map(|i| i + 1),
                 ),
                 "BARRIER" => Flow::Barrier,
+                // YIELD.md: "Causes the EU to switch to another thread. The hardware selects the
+                // thread to yield to": a scheduling hint, which changes no result.
+                "YIELD" => Flow::Label,
                 // Bit 0: 1 signal, 0 wait. Run in turn, a signal needs nothing; a wait is a barrier.
                 "SBARRIER" if f.mode.is_some_and(|m| m & 1 == 1) => Flow::Label,
                 "SBARRIER" => Flow::Barrier,
