@@ -33,8 +33,11 @@ fn args_of(src: &str, name: &str) -> Result<Vec<Arg>, String> {
             let p = p.trim();
             let words: Vec<&str> = p.split(|c: char| c.is_whitespace() || c == '*').filter(|w| !w.is_empty()).collect();
             if p.contains('*') {
-                return Ok(if words.iter().any(|w| *w == "local" || *w == "__local") {
+                let has = |q: &str| words.iter().any(|w| *w == q || *w == format!("__{q}"));
+                return Ok(if has("local") {
                     Arg::LocalMem(64)
+                } else if has("constant") {
+                    Arg::Constant(vec![0; 64])
                 } else {
                     Arg::Buffer(vec![0; 64])
                 });

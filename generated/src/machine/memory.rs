@@ -41,6 +41,12 @@ pub const FIRST_BASE: u64 = 0x0000_0100_0000_0000;
 /// Distance between the bases of successive buffers (and the largest buffer): 4 GiB.
 pub const BASE_STRIDE: u64 = 0x1_0000_0000;
 
+/// The SLM address bits a message uses: Intel's compiler tags the addresses of a kernel's
+/// `local` arrays with bit 28 (`or (M1, 16) V0050 V0050 0x10000000:d` before `scatter4_scaled.R
+/// ... %slm`, and before `dword_atomic.inc ... %slm`, kernel `local_histogram` on tgllp and
+/// acm-g10), which the hardware's SLM offset (at most 64 KiB) never sees.
+pub const SLM_ADDRESS_BITS: u64 = 0x0fff_ffff;
+
 /// Which memory an access goes to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Space {
@@ -432,6 +438,7 @@ impl Memory {
         };
         match space {
             Space::Slm => {
+                let address = address & SLM_ADDRESS_BITS;
                 if fits(self.slm.len(), address) {
                     Ok(Place::Slm(address as usize))
                 } else {
@@ -638,6 +645,9 @@ mod tests {
         assert!(m.read(Space::Slm, 6, 4).is_err());
         m.reset_slm(8);
         assert_eq!(m.read(Space::Slm, 4, 4).unwrap(), 0);
+        // Bit 28, Intel's tag of `local` array addresses, is not part of the offset.
+        m.write(Space::Slm, 0x1000_0004, 4, 9).unwrap();
+        assert_eq!(m.read(Space::Slm, 4, 4).unwrap(), 9);
     }
 
     #[test]

@@ -492,3 +492,50 @@ fn launch_runs_every_group_in_order_with_its_memory() {
     assert_eq!(param, 0);
     assert_eq!(out.memory.buffer(id).bytes, [14, 0, 0, 0]);
 }
+
+#[test]
+fn constant_pointers_follow_the_global_ones_in_payload_and_binding_table() {
+    // `constant_arg(__constant int *c, __global const uint *a, __global int *out)` on tgllp:
+    // zeinfo puts a at 32, out at 40, c at 48, and binds a, out, c at 0, 1, 2.
+    let f = file(
+        32,
+        Some(192),
+        &with_ids(&[(224, 32), (256, 8), (264, 8), (272, 8), (288, 12)]),
+    );
+    let args = vec![
+        Arg::Constant(vec![7; 4]),
+        Arg::Buffer(vec![1; 4]),
+        Arg::Buffer(vec![2; 4]),
+    ];
+    let l = layout(&f, 0, platform("TGLLP"), &args).unwrap();
+    assert_eq!(l.args, [48, 32, 40]);
+    struct Check;
+    impl GroupRunner for Check {
+        fn run_group(&self, _t: &[ThreadPayload], mem: &mut Memory) -> Result<(), String> {
+            let mut s = |b| {
+                mem.read(super::super::memory::Space::Surface(b), 0, 1)
+                    .unwrap()
+            };
+            let got = [s(0), s(1), s(2)];
+            (got == [1, 2, 7]).then_some(()).ok_or(format!("{got:?}"))
+        }
+    }
+    let nd = NdRange::new(&[32], &[32]).unwrap();
+    launch(&Check, &f, 0, platform("TGLLP"), &nd, args).unwrap();
+    assert_eq!(
+        parse_run(&[
+            "--kernel",
+            "k",
+            "--global",
+            "4",
+            "--constant",
+            "c.bin:c.out"
+        ])
+        .unwrap()
+        .args,
+        [ArgSpec::Constant {
+            input: "c.bin".into(),
+            output: "c.out".into()
+        }]
+    );
+}
