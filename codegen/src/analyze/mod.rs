@@ -134,6 +134,9 @@ pub enum FieldType {
         name: String,
         members: Vec<Member>,
         reserved_mask: u64,
+        /// The field's prose says its bits outside the ranges are ignored ([`IGNORED_BITS`]):
+        /// they are kept as read and not checked.
+        reserved_ignored: bool,
     },
     /// `Pred(uw)`: the predication control word of the operands chapter.
     Predicate,
@@ -326,6 +329,10 @@ fn sentence(text: &str, needle: &str) -> Option<String> {
 
 const NONZERO: &str = "at least one channel must be enabled";
 
+/// A bit-packed field whose prose says this keeps the bits outside its ranges as read and
+/// does not check them (an erratum adds it where Intel's reader ignores those bits).
+pub const IGNORED_BITS: &str = "bits outside these ranges are ignored";
+
 struct Analyzer<'a> {
     inst: &'a Instruction,
     diags: &'a mut Vec<Diagnostic>,
@@ -493,6 +500,7 @@ impl Analyzer<'_> {
                     name: tyname.clone(),
                     members,
                     reserved_mask: base.unsigned().mask() & !used,
+                    reserved_ignored: f.description.to_ascii_lowercase().contains(IGNORED_BITS),
                 }
             }
             (None, _, _) => match f.ty.as_str() {
@@ -934,6 +942,8 @@ fn struct_key(inst: &InstModel, f: &FieldModel) -> Option<String> {
         name,
         members,
         reserved_mask,
+        // Whether the reserved bits are checked is the instruction's rule, not the struct's.
+        ..
     } = &f.ty
     else {
         return None;
