@@ -275,7 +275,8 @@ fn compare(elem: Elem, rule: Rule, pocl: &[u8], ours: &[u8]) -> Option<String> {
             });
         }
     }
-    first.map(|f| format!("{count} element(s) differ (worst {worst} ulp); first {f}"))
+    let worst = if elem == Elem::F32 { format!(" (worst {worst} ulp)") } else { String::new() };
+    first.map(|f| format!("{count} element(s) differ{worst}; first {f}"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -561,12 +562,13 @@ fn the_interpreter_leaves_the_buffers_pocl_leaves() {
         let (head, rest) = readme.split_once(BEGIN).expect("README has the interp-pocl markers");
         let (_, tail) = rest.split_once(END).expect("README has the interp-pocl end marker");
         std::fs::write(&readme_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
-    } else {
-        let section = readme.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
-        assert_eq!(section, Some(t.as_str()), "README's interp-pocl table is not this run's: VISA_BLESS=1 rewrites it");
     }
     assert!(unexpected.is_empty(), "{} kernel run(s) differ from pocl and are not in EXPECTED_FAILURES:\n{}", unexpected.len(), unexpected.join("\n"));
     assert!(!has_run || stale.is_empty(), "EXPECTED_FAILURES entries that now match pocl (remove them): {stale:?}");
+    let section = readme.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
+    if std::env::var_os("VISA_BLESS").is_none() {
+        assert_eq!(section, Some(t.as_str()), "README's interp-pocl table is not this run's: VISA_BLESS=1 rewrites it");
+    }
 }
 
 fn words(b: &[u8]) -> Vec<u32> {
