@@ -317,6 +317,32 @@ fn run(cmd: &mut Command) -> Result<String, String> {
     }
 }
 
+/// How long one run of a kernel may take (a machine caught in a loop must not hang the test).
+const RUN_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs a kernel's command with its output in files of `dir`, killed after [`RUN_LIMIT`].
+fn run_limited(cmd: &mut Command, dir: &Path) -> Result<(), String> {
+    let file = |n: &str| std::fs::File::create(dir.join(n)).map_err(|e| e.to_string());
+    let mut child = cmd.stdout(file("stdout.txt")?).stderr(file("stderr.txt")?).spawn().map_err(|e| format!("{:?}: {e}", cmd.get_program()))?;
+    let start = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| e.to_string())? {
+            Some(status) => break status,
+            None if start.elapsed() > RUN_LIMIT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("still running after {} s: killed", RUN_LIMIT.as_secs()));
+            }
+            None => std::thread::sleep(std::time::Duration::from_millis(5)),
+        }
+    };
+    if status.success() {
+        return Ok(());
+    }
+    let said = |n: &str| std::fs::read_to_string(dir.join(n)).unwrap_or_default().trim().to_string();
+    Err(format!("{status}: {}{}", said("stderr.txt"), said("stdout.txt")))
+}
+
 /// `pocl-run`: `$POCL_RUN`, else built from the repository's workspace by cargo.
 fn pocl_run(repo: &Path) -> Result<PathBuf, String> {
     if let Some(p) = std::env::var_os("POCL_RUN") {
@@ -365,7 +391,7 @@ fn cli_args(k: &Kernel, inputs: &Path, outputs: &Path) -> Vec<String> {
 fn launch(tool: &[&std::ffi::OsStr], k: &Kernel, inputs: &Path, outputs: &Path) -> Result<Vec<Vec<u8>>, String> {
     let _ = std::fs::remove_dir_all(outputs);
     std::fs::create_dir_all(outputs).map_err(|e| e.to_string())?;
-    run(Command::new(tool[0]).args(&tool[1..]).args(cli_args(k, inputs, outputs)))?;
+    run_limited(Command::new(tool[0]).args(&tool[1..]).args(cli_args(k, inputs, outputs)), outputs)?;
     let mut bufs = Vec::new();
     for (i, a) in k.args.iter().enumerate() {
         if let KArg::Buf { .. } = a {
