@@ -318,7 +318,7 @@ fn run(cmd: &mut Command) -> Result<String, String> {
 }
 
 /// How long one run of a kernel may take (a machine caught in a loop must not hang the test).
-const RUN_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+const RUN_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Runs a kernel's command with its output in files of `dir`, killed after [`RUN_LIMIT`].
 fn run_limited(cmd: &mut Command, dir: &Path) -> Result<(), String> {
