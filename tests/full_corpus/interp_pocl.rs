@@ -696,6 +696,46 @@ fn oracle_sanity<'a>(by_name: impl Fn(&str) -> (PathBuf, &'a Vec<Vec<u8>>)) {
     let a = input(&dir, 0);
     let sums: Vec<u32> = a.chunks(64).map(|g| g.iter().fold(0u32, |s, x| s.wrapping_add(*x))).collect();
     assert_eq!(words(&out[1]), sums, "pocl's local_reduce");
+
+    // The ULP rules count on pocl's own error (the manifest's reasons): against f64 results of
+    // the same inputs, pocl's functions are within these bounds.
+    let floats = |b: &[u8]| -> Vec<f32> { b.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect() };
+    let f = |dir: &Path, i: usize| floats(&std::fs::read(dir.join(format!("{i}.bin"))).unwrap());
+    let within = |what: &str, got: &[f32], exact: Vec<f64>, bound: f64| {
+        for (g, e) in got.iter().zip(exact) {
+            let err = ulp_error(*g, e);
+            assert!(err <= bound, "pocl's {what}: {g:e} is {err:.2} ulp from {e:e} (bound {bound})");
+        }
+    };
+    let every = |v: &[f32], n: usize, k: usize| -> Vec<f32> { v.iter().skip(k).step_by(n).copied().collect() };
+    let (dir, out) = by_name("f32_exp_log");
+    let (a, o) = (f(&dir, 0), floats(&out[1]));
+    let pos = |x: &f32| (x.abs() + 0.5) as f64;
+    within("exp", &every(&o, 4, 0), a.iter().map(|x| (*x as f64).exp()).collect(), 0.7);
+    within("exp2", &every(&o, 4, 1), a.iter().map(|x| (*x as f64).exp2()).collect(), 0.7);
+    within("log", &every(&o, 4, 2), a.iter().map(|x| pos(x).ln()).collect(), 0.7);
+    within("log2", &every(&o, 4, 3), a.iter().map(|x| pos(x).log2()).collect(), 0.7);
+    let (dir, out) = by_name("f32_trig");
+    let (a, o) = (f(&dir, 0), floats(&out[1]));
+    within("sin", &every(&o, 2, 0), a.iter().map(|x| (*x as f64).sin()).collect(), 1.2);
+    within("cos", &every(&o, 2, 1), a.iter().map(|x| (*x as f64).cos()).collect(), 1.2);
+    let (dir, out) = by_name("f32_pow");
+    let (a, b, o) = (f(&dir, 0), f(&dir, 1), floats(&out[2]));
+    within("pow", &o, a.iter().zip(&b).map(|(x, y)| pos(x).powf(*y as f64)).collect(), 0.7);
+    let (dir, out) = by_name("f32_div");
+    let (a, b, o) = (f(&dir, 0), f(&dir, 1), floats(&out[2]));
+    within("x / y", &every(&o, 2, 0), a.iter().zip(&b).map(|(x, y)| *x as f64 / *y as f64).collect(), 0.5);
+    within("1 / y", &every(&o, 2, 1), b.iter().map(|y| 1.0 / *y as f64).collect(), 0.5);
+    let (dir, out) = by_name("f32_sqrt");
+    let (a, o) = (f(&dir, 0), floats(&out[1]));
+    within("sqrt", &every(&o, 2, 0), a.iter().map(|x| (x.abs() as f64).sqrt()).collect(), 0.5);
+    within("rsqrt", &every(&o, 2, 1), a.iter().map(|x| 1.0 / ((x.abs() + 1.0) as f64).sqrt()).collect(), 1.01);
+}
+
+/// `got`'s distance from `exact` in units of the last place of an f32 at `exact`.
+fn ulp_error(got: f32, exact: f64) -> f64 {
+    let e = exact.abs().log2().floor() as i32;
+    (got as f64 - exact).abs() / 2f64.powi(e - 23)
 }
 
 /// A fresh scratch directory under the target dir (kept for inspection after a failure).
@@ -729,6 +769,14 @@ fn patterns_fill_what_the_manifest_says() {
     assert!(f.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).all(|x| (-2.0..2.0).contains(&x)));
     // splitmix64 of seed 0, index 0: the published first output of splitmix64 seeded with 0.
     assert_eq!(mix(0, 0), 0xe220_a839_7b1d_cdaf);
+}
+
+#[test]
+fn ulp_error_against_an_exact_value() {
+    assert_eq!(ulp_error(1.0, 1.0), 0.0);
+    assert_eq!(ulp_error(f32::from_bits(1.0f32.to_bits() + 1), 1.0), 1.0);
+    assert_eq!(ulp_error(1.0, 1.0 + 2f64.powi(-24)), 0.5);
+    assert_eq!(ulp_error(-3.0, -3.0 - 2f64.powi(-23)), 0.5);
 }
 
 #[test]
