@@ -136,20 +136,12 @@ fn pattern(p: &str, elem: Elem) -> Result<Pattern, String> {
     }
 }
 
-fn karg(a: &str) -> Result<KArg, String> {
-    if let Some(rest) = a.strip_prefix("buf:") {
-        let mut it = rest.splitn(3, ':');
-        let (ty, count, pat) = (it.next().unwrap_or(""), it.next().unwrap_or(""), it.next().unwrap_or(""));
-        let elem = Elem::parse(ty).ok_or_else(|| format!("`{ty}` is no element type"))?;
-        let count = count.parse::<usize>().map_err(|e| format!("count `{count}`: {e}"))?;
-        Ok(KArg::Buf { elem, count, pattern: pattern(pat, elem)? })
-    } else if let Some(s) = a.strip_prefix("scalar:") {
-        Ok(KArg::Scalar(s.to_string()))
-    } else if let Some(n) = a.strip_prefix("local:") {
-        Ok(KArg::Local(n.parse::<usize>().map_err(|e| format!("local `{n}`: {e}"))?))
-    } else {
-        Err(format!("`{a}` is no argument (buf:, scalar:, local:)"))
-    }
+fn buffer(v: &str) -> Result<KArg, String> {
+    let mut it = v.splitn(3, ':');
+    let (ty, count, pat) = (it.next().unwrap_or(""), it.next().unwrap_or(""), it.next().unwrap_or(""));
+    let elem = Elem::parse(ty).ok_or_else(|| format!("--buffer {v}: `{ty}` is no element type"))?;
+    let count = count.parse::<usize>().map_err(|e| format!("--buffer {v}: count `{count}`: {e}"))?;
+    Ok(KArg::Buf { elem, count, pattern: pattern(pat, elem).map_err(|e| format!("--buffer {v}: {e}"))? })
 }
 
 fn manifest(text: &str) -> Result<Vec<Kernel>, String> {
@@ -161,11 +153,11 @@ fn manifest(text: &str) -> Result<Vec<Kernel>, String> {
         }
         let at = |e: String| format!("manifest.txt:{}: {e}", n + 1);
         let (fields, reason) = line.split_once(" -- ").map_or((line, ""), |(f, r)| (f, r.trim()));
-        let f: Vec<&str> = fields.split_whitespace().collect();
-        if f.len() < 5 {
-            return Err(at("expected NAME FILE GLOBAL LOCAL RULE ARG...".into()));
-        }
-        let rule = match f[4] {
+        let mut f = fields.split_whitespace();
+        let (Some(name), Some(file), Some(rule)) = (f.next(), f.next(), f.next()) else {
+            return Err(at("expected NAME FILE RULE --global X --local X ARG...".into()));
+        };
+        let rule = match rule {
             "exact" => Rule::Exact,
             r => match r.strip_prefix("ulp:").and_then(|n| n.parse::<u32>().ok()) {
                 Some(n) if !reason.is_empty() => Rule::Ulp(n),
@@ -173,8 +165,20 @@ fn manifest(text: &str) -> Result<Vec<Kernel>, String> {
                 None => return Err(at(format!("`{r}` is no rule (exact, ulp:N)"))),
             },
         };
-        let args = f[5..].iter().map(|a| karg(a)).collect::<Result<_, _>>().map_err(at)?;
-        out.push(Kernel { name: f[0].into(), file: f[1].into(), global: f[2].into(), local: f[3].into(), rule, args });
+        let (mut global, mut local, mut args) = (None, None, Vec::new());
+        while let Some(flag) = f.next() {
+            let v = f.next().ok_or_else(|| at(format!("{flag} needs a value")))?;
+            match flag {
+                "--global" => global = Some(v.to_string()),
+                "--local" => local = Some(v.to_string()),
+                "--buffer" => args.push(buffer(v).map_err(at)?),
+                "--scalar" => args.push(KArg::Scalar(v.to_string())),
+                "--local-mem" => args.push(KArg::Local(v.parse::<usize>().map_err(|e| at(format!("--local-mem {v}: {e}")))?)),
+                _ => return Err(at(format!("`{flag}` is no option (--global, --local, --buffer, --scalar, --local-mem)"))),
+            }
+        }
+        let (Some(global), Some(local)) = (global, local) else { return Err(at("--global and --local are required".into())) };
+        out.push(Kernel { name: name.into(), file: file.into(), global, local, rule, args });
     }
     Ok(out)
 }
@@ -786,6 +790,20 @@ fn mnemonics_of_intel_text() {
     mnemonics(std::iter::once(text.to_string()), &mut counts);
     let got: Vec<(&str, usize)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     assert_eq!(got, [("add", 1), ("cmp", 1), ("fence_local", 1), ("goto", 1), ("lsc_load", 1)]);
+}
+
+#[test]
+fn manifest_lines() {
+    let k = manifest("# c\n\nk f.cl ulp:3 --global 8,2 --local 4,1 --buffer f32:16:range:1:-1:1 --scalar u32:7 --local-mem 64 -- why\n").unwrap();
+    assert_eq!((k[0].name.as_str(), k[0].file.as_str(), k[0].rule), ("k", "f.cl", Rule::Ulp(3)));
+    assert_eq!((k[0].global.as_str(), k[0].local.as_str()), ("8,2", "4,1"));
+    assert!(matches!(&k[0].args[..], [KArg::Buf { elem: Elem::F32, count: 16, pattern: Pattern::Range(1, _, _) }, KArg::Scalar(s), KArg::Local(64)] if s == "u32:7"));
+    let err = |line: &str| manifest(line).unwrap_err();
+    assert!(err("k f.cl ulp:3 --global 8 --local 4").contains("needs its reason"));
+    assert!(err("k f.cl exact --global 8").contains("--global and --local are required"));
+    assert!(err("k f.cl exact --global 8 --local 4 --buffer f32:4:hash:1").contains("no pattern for F32"));
+    assert!(err("x\nk f.cl exact --global 8 --local 4 --image a").starts_with("manifest.txt:1:"));
+    assert!(err("k f.cl exact --global 8 --local 4 --bogus 1").contains("`--bogus` is no option"));
 }
 
 #[test]
