@@ -156,18 +156,27 @@ fn intel(fixed: &Path, work: &Path, bytes: &[u8], platform: &str) -> Intel {
 
 /// The class of Intel's report: its first message line, numbers and names masked.
 fn class_of_report(report: &str) -> String {
+    // Two layouts: "Error Message: ..." lines, and a heading ("Instruction / Operand /
+    // Region Errors:") over "in instruction ..." and " * message" lines.
     let line = report
         .lines()
         .find_map(|l| l.split_once("Error Message:").map(|(_, m)| m.trim()))
+        .or_else(|| report.lines().find_map(|l| l.trim().strip_prefix("* ").map(str::trim)))
         .or_else(|| report.lines().map(str::trim).find(|l| !l.is_empty()))
         .unwrap_or("(no message)");
     // Drop the instruction text Intel quotes after the message.
     mask(line.split("  ").next().unwrap_or(line))
 }
 
-/// `line` with every run of digits (and hex digits after `0x`) as `N`, at most 120 characters.
+/// `line` with every run of digits (and hex digits after `0x`) as `N`, and the value of
+/// "invalid value 1e" as `X`, at most 120 characters.
 fn mask(line: &str) -> String {
-    let line = line.replace("0x", "");
+    let mut line = line.replace("0x", "");
+    if let Some(at) = line.find("invalid value ") {
+        let start = at + "invalid value ".len();
+        let end = line[start..].find(',').map_or(line.len(), |e| start + e);
+        line.replace_range(start..end, "X");
+    }
     let mut out = String::new();
     let mut last_digit = false;
     for c in line.chars().take(120) {
@@ -191,10 +200,17 @@ fn ours(bytes: &[u8], platform: Platform) -> Option<String> {
         Ok(f) => f.validate(platform).first().map(|e| {
             if e.instruction.is_none() {
                 // The decode error names the field and what it expected.
-                format!("does not decode: {}", mask(e.rule.split(": ").skip(1).collect::<Vec<_>>().join(": ").as_str()))
+                let rule = e.rule.split(" at instruction offset").next().unwrap_or("");
+                let why = match rule.split_once(": ") {
+                    Some((_, why)) => why,
+                    None => rule,
+                };
+                format!("does not decode: {}", mask(why))
             } else {
                 let rule: String = e.rule.split(" (").next().unwrap_or("").chars().take(90).collect();
-                let mnemonic = e.text.split([' ', '.']).next().unwrap_or("");
+                // The mnemonic, after a predicate (`(P1) cmp.lt ...`).
+                let text = e.text.strip_prefix('(').and_then(|t| t.split_once(") ")).map_or(e.text.as_str(), |t| t.1);
+                let mnemonic = text.split([' ', '.']).next().unwrap_or("");
                 let what = if e.source == "instruction doc" || rule.contains("type maps") {
                     format!(" [{mnemonic}]")
                 } else {
@@ -231,6 +247,10 @@ struct Table {
     both_reject: usize,
     intel_crashes: usize,
     we_reject_intel_accepts: BTreeMap<String, (usize, String)>,
+    /// Every class of ours, with Intel's verdicts on its cases: accepts, rejects, crashes.
+    ours_by_class: BTreeMap<String, [usize; 3]>,
+    /// `VISA_DIFF_LOG`: every case, one line each (file, byte, Intel's verdict, ours).
+    log: Option<std::fs::File>,
     intel_rejects_we_accept: BTreeMap<String, (usize, String)>,
 }
 
@@ -276,7 +296,8 @@ fn mutated_instructions_agree_with_intels_verifier() {
             (s, byte, new)
         })
         .collect();
-    let table = Mutex::new(Table::default());
+    let log = std::env::var_os("VISA_DIFF_LOG").map(|p| std::fs::File::create(p).expect("VISA_DIFF_LOG is writable"));
+    let table = Mutex::new(Table { log, ..Table::default() });
     let next = AtomicUsize::new(0);
     let base = std::env::temp_dir().join(format!("visa-diff-{}", std::process::id()));
     std::thread::scope(|scope| {
@@ -291,9 +312,21 @@ fn mutated_instructions_agree_with_intels_verifier() {
                 bytes[byte] = new;
                 let we = ours(&bytes, src.platform);
                 let they = intel(fixed, &work, &bytes, &src.intel_platform);
-                let example = format!("{} byte {byte:#x} {:#04x}->{new:#04x}", src.name, src.bytes[byte]);
+                let example = format!("{}={} byte {byte:#x} {:#04x}->{new:#04x}", src.name, src.intel_platform, src.bytes[byte]);
                 let mut t = table.lock().unwrap();
+                if let Some(log) = &mut t.log {
+                    use std::io::Write;
+                    let _ = writeln!(log, "{example}\t{they:?}\t{we:?}");
+                }
                 t.cases += 1;
+                if let Some(class) = &we {
+                    let verdict = match they {
+                        Intel::Accepts => 0,
+                        Intel::Rejects(_) => 1,
+                        Intel::Crashes => 2,
+                    };
+                    t.ours_by_class.entry(class.clone()).or_default()[verdict] += 1;
+                }
                 match (they, we) {
                     (Intel::Crashes, _) => t.intel_crashes += 1,
                     (Intel::Accepts, None) => t.both_accept += 1,
@@ -309,7 +342,8 @@ fn mutated_instructions_agree_with_intels_verifier() {
         }
     });
     let _ = std::fs::remove_dir_all(&base);
-    let t = table.into_inner().unwrap();
+    let mut t = table.into_inner().unwrap();
+    t.log = None;
     let judged = t.cases - t.intel_crashes;
     let agree = t.both_accept + t.both_reject;
     let pct = 100.0 * agree as f64 / judged.max(1) as f64;
@@ -328,6 +362,10 @@ fn mutated_instructions_agree_with_intels_verifier() {
     println!("We reject, Intel accepts (by our rule):");
     for (class, (n, ex)) in &t.we_reject_intel_accepts {
         println!("  {n:5}  {class}   e.g. {ex}");
+    }
+    println!("Every class of our rejections: Intel accepts / rejects / crashes");
+    for (class, [a, r, c]) in &t.ours_by_class {
+        println!("  {a:5} {r:5} {c:5}  {class}");
     }
     let min: f64 = std::env::var("VISA_DIFF_MIN").ok().and_then(|v| v.parse().ok()).unwrap_or(0.0);
     assert!(pct >= min, "agreement {pct:.2}% is below VISA_DIFF_MIN={min}%");

@@ -10,6 +10,7 @@
 
 pub mod bench;
 mod bench_bounds;
+mod bench_interp;
 mod bench_report;
 pub mod scaffold;
 pub mod stamp;
@@ -87,6 +88,10 @@ enum Command {
         /// Run only the generator benches and rewrite only their section of BENCHMARKS.md.
         #[arg(long)]
         pipeline: bool,
+        /// Run only the interpreter's bench (`machine`, on the full-family crate) and rewrite
+        /// only its section of BENCHMARKS.md.
+        #[arg(long, conflicts_with = "pipeline")]
+        machine: bool,
     },
 }
 
@@ -205,8 +210,11 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             };
             diff(side(old, old_errata), side(new, new_errata), json)
         }
-        Command::Bench { pipeline: false } => bench::bench(),
-        Command::Bench { pipeline: true } => bench::bench_pipeline(),
+        Command::Bench { machine: true, .. } => bench::bench_machine(),
+        Command::Bench {
+            pipeline: false, ..
+        } => bench::bench(),
+        Command::Bench { pipeline: true, .. } => bench::bench_pipeline(),
     };
     ExitCode::from(code)
 }

@@ -5,6 +5,7 @@ pub mod contradictions;
 pub mod naming;
 mod packed;
 pub mod platform;
+pub mod semantics;
 pub mod text;
 
 use crate::diag::{Code, Diagnostic};
@@ -133,6 +134,9 @@ pub enum FieldType {
         name: String,
         members: Vec<Member>,
         reserved_mask: u64,
+        /// The field's prose says its bits outside the ranges are ignored ([`IGNORED_BITS`]):
+        /// they are kept as read and not checked.
+        reserved_ignored: bool,
     },
     /// `Pred(uw)`: the predication control word of the operands chapter.
     Predicate,
@@ -258,6 +262,8 @@ pub struct InstModel {
     /// `#### Operand type maps`: the source types each map allows, checked on immediate
     /// sources (the only operands whose bytes carry a type). Any map may hold.
     pub src_type_maps: Vec<TypeMapModel>,
+    /// What `interpret` runs: the lane function of `## Semantics`, or the machine's prose.
+    pub lanes: semantics::LaneModel,
 }
 
 /// The `Src types` of one `Type map{PLATFORM}`.
@@ -322,6 +328,10 @@ fn sentence(text: &str, needle: &str) -> Option<String> {
 }
 
 const NONZERO: &str = "at least one channel must be enabled";
+
+/// A bit-packed field whose prose says this keeps the bits outside its ranges as read and
+/// does not check them (an erratum adds it where Intel's reader ignores those bits).
+pub const IGNORED_BITS: &str = "bits outside these ranges are ignored";
 
 struct Analyzer<'a> {
     inst: &'a Instruction,
@@ -490,6 +500,7 @@ impl Analyzer<'_> {
                     name: tyname.clone(),
                     members,
                     reserved_mask: base.unsigned().mask() & !used,
+                    reserved_ignored: f.description.to_ascii_lowercase().contains(IGNORED_BITS),
                 }
             }
             (None, _, _) => match f.ty.as_str() {
@@ -745,6 +756,7 @@ fn analyze_instruction(
             .filter_map(|c| v.fields.iter().position(|f| c.items.first() == Some(f)))
             .fold(prefix, usize::min)
     });
+    let lanes = semantics::lanes(inst, &fields, variants.len(), diags);
     InstModel {
         doc_name: inst.name.clone(),
         source: inst.source.clone(),
@@ -764,6 +776,7 @@ fn analyze_instruction(
         alias_of: inst.alias_of.clone(),
         claimed_subs: Vec::new(),
         src_type_maps,
+        lanes,
     }
 }
 
@@ -929,6 +942,8 @@ fn struct_key(inst: &InstModel, f: &FieldModel) -> Option<String> {
         name,
         members,
         reserved_mask,
+        // Whether the reserved bits are checked is the instruction's rule, not the struct's.
+        ..
     } = &f.ty
     else {
         return None;
@@ -1118,6 +1133,7 @@ mod tests {
             aliases: vec![],
             alias_of: None,
             syntax: None,
+            pseudo_code: Default::default(),
             span: span(1),
         }
     }

@@ -242,6 +242,7 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
                     name,
                     members,
                     reserved_mask,
+                    reserved_ignored,
                 } => {
                     let members = members
                         .iter()
@@ -275,7 +276,8 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
                         format!("struct {module}::{name} ({})", int_name(*base)),
                         Vec::new(),
                         members,
-                        *reserved_mask,
+                        // Bits kept and not checked are no rule.
+                        if *reserved_ignored { 0 } else { *reserved_mask },
                     )
                 }
                 FieldType::Predicate => ("predicate".into(), Vec::new(), Vec::new(), 0),

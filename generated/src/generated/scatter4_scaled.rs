@@ -175,7 +175,7 @@ pub struct Scatter4Scaled {
     pub exec_size: ExecSize,
     /// `Pred`: Predication control
     pub pred: PredicateControl,
-    /// `Channels`:
+    /// `Channels`: Bits outside these ranges are ignored.
     pub channels: Channels,
     /// `Scale`: This field is ignored and scale is always zero
     pub scale: u16,
@@ -306,13 +306,6 @@ impl Scatter4Scaled {
                 instruction: "SCATTER4_SCALED",
                 field: "Channels",
                 rule: "At least one channel must be enabled (i.e., \"0000\" is not allowed)",
-            });
-        }
-        if self.channels.reserved != 0 {
-            return Err(ValidationError {
-                instruction: "SCATTER4_SCALED",
-                field: "Channels",
-                rule: "bits outside Bit[3..0] are not defined by the doc and must be zero",
             });
         }
         if let Some(t) = self.offset.immediate_type() {

@@ -33,7 +33,7 @@ pub mod verify;
 pub use crate::generated::object::*;
 pub use crate::runtime::object::{FileError, ObjReader, ObjWriter, Undescribed};
 pub use names::{Label, Predicate, Routine, Surface, Variable};
-pub use stream::{InstructionStream, StreamStop};
+pub use stream::{InstructionStream, KeptBits, StreamStop};
 pub use verify::{Failure, Rule};
 
 use alloc::format;

@@ -479,6 +479,39 @@ impl VectorOperand {
     }
 }
 
+/// What the strict decoder expects where an operand has bits the operands chapter does not
+/// define: bits 6-7 of the tag ("contains two items: operand_class and modifiers", bits 0-5)
+/// and bits 4-7 of an immediate's type byte ("bit0-3 specifies the type"), and where it sets
+/// a modifier (bits 3-5) on an address, predicate, immediate or state operand ("for the other
+/// operands the modifier must be zero"). Intel's reader ignores all of them (`tag & 7`, the
+/// modifier only for general and indirect operands, `type & 0xF`); the object-file reader
+/// reads such an instruction as Intel does and keeps the bits ([`ignored_bits`]).
+pub(crate) const TAG_HIGH_BITS: &str = "an operand tag with bits 6-7 clear";
+pub(crate) const NO_MODIFIER: &str =
+    "modifier 0: only general and indirect operands take modifiers";
+pub(crate) const IMMEDIATE_TYPE_HIGH_BITS: &str =
+    "an immediate type in bits 0-3 (any type but BOOL), bits 4-7 clear";
+
+/// The bits of the byte at `error.offset` that Intel's reader ignores and whose being set is
+/// all that stopped the strict decoder, or `None` when the error is of another kind.
+pub(crate) fn ignored_bits(error: &DecodeError, byte: u8) -> Option<u8> {
+    let DecodeErrorKind::InvalidValue { expected, .. } = error.kind else {
+        return None;
+    };
+    if expected == TAG_HIGH_BITS {
+        Some(0xc0)
+    } else if expected == NO_MODIFIER {
+        Some(0x38)
+    } else if expected == IMMEDIATE_TYPE_HIGH_BITS
+        && byte & 0xf0 != 0
+        && byte & 0xf != DataType::Bool as u8
+    {
+        Some(0xf0)
+    } else {
+        None
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn invalid(
@@ -560,23 +593,11 @@ fn decode_vector_operand(
         let tag = u8::decode(r, field)?;
         let modifier = tag >> 3 & 7;
         if tag >> 6 != 0 {
-            return Err(invalid(
-                r,
-                field,
-                at,
-                tag,
-                "an operand tag with bits 6-7 clear",
-            ));
+            return Err(invalid(r, field, at, tag, TAG_HIGH_BITS));
         }
         let no_modifier = |r: &Reader<'_>| {
             if modifier != 0 {
-                Err(invalid(
-                    r,
-                    field,
-                    at,
-                    tag,
-                    "modifier 0: only general and indirect operands take modifiers",
-                ))
+                Err(invalid(r, field, at, tag, NO_MODIFIER))
             } else {
                 Ok(())
             }
@@ -622,7 +643,7 @@ fn decode_vector_operand(
                 let t = u8::decode(r, field)?;
                 let ty = match DataType::try_from(t) {
                     Ok(ty) if ty != DataType::Bool => ty,
-                    _ => return Err(invalid(r, field, type_at, t, "an immediate type in bits 0-3 (any type but BOOL), bits 4-7 clear")),
+                    _ => return Err(invalid(r, field, type_at, t, IMMEDIATE_TYPE_HIGH_BITS)),
                 };
                 let low = u32::decode(r, field)?;
                 let high = if Immediate::is_wide(ty) { u32::decode(r, field)? } else { 0 };

@@ -587,6 +587,7 @@ mod tests {
             aliases: vec![],
             alias_of: None,
             syntax: None,
+            pseudo_code: Default::default(),
             span: Span::default(),
         }
     }

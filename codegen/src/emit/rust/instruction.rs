@@ -70,6 +70,7 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
         name,
         members,
         reserved_mask,
+        ..
     } = &f.ty
     else {
         return quote!();
@@ -270,6 +271,7 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
         FieldType::Bits {
             members,
             reserved_mask,
+            reserved_ignored,
             ..
         } => {
             let name = &inst.doc_name;
@@ -317,7 +319,7 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
                     checks.push(quote!(if #zero { #e }));
                 }
             }
-            if *reserved_mask != 0 {
+            if *reserved_mask != 0 && !reserved_ignored {
                 let ranges: Vec<String> = members
                     .iter()
                     .map(|m| format!("Bit[{}..{}]", m.hi, m.lo))

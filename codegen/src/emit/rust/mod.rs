@@ -6,6 +6,7 @@ mod counted;
 mod instruction;
 pub mod object;
 mod operands;
+mod semantics;
 mod tests_gen;
 mod text;
 mod text_fields;
@@ -536,6 +537,10 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
         header(opts, &all) + &format_with(|| operands::render(model))
     }));
     let all = all_sources.clone();
+    jobs.push(FileJob::new("src/generated/semantics.rs", move || {
+        header(opts, &all) + &format_with(|| semantics::render(model))
+    }));
+    let all = all_sources.clone();
     jobs.push(FileJob::new("src/generated/mod.rs", move || {
         header(opts, &all) + &format_with(|| top::render(model))
     }));
@@ -747,8 +752,8 @@ Adds.
         let b = render(&model, &Options::default());
         assert_eq!(a, b);
         // One module per doc (aliases included), plus mod.rs, enums.rs, text.rs, roundtrip.rs,
-        // operands.rs.
-        assert_eq!(a.len(), model.instructions.len() + 5);
+        // operands.rs, semantics.rs.
+        assert_eq!(a.len(), model.instructions.len() + 6);
         assert!(a.contains_key("src/generated/sample_3d.rs"));
         assert!(a.contains_key("src/generated/svm_atomic.rs"));
     }

@@ -224,6 +224,7 @@ fn what_cannot_be_printed_is_a_problem_on_its_line_not_a_panic() {
             opcode: 0xff,
             error: DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(0xff)),
         }),
+        kept: vec![],
     };
     let p = print_kernel(&f, 0).unwrap();
     let lines: Vec<&str> = p.text.lines().collect();
