@@ -17,7 +17,8 @@ pub trait OperandVisitor {
     fn vector(&mut self, field: &'static str, op: &VectorOperand);
     /// A raw operand.
     fn raw(&mut self, field: &'static str, op: &RawOperand);
-    /// A whole-field integer (an index such as `Surface`, `Sampler`, `Label`, or a count).
+    /// A whole-field integer (an index such as `Surface`, `Sampler`, `Label`, or a count), or
+    /// the encoded value of an enumerated field (`AddrType`).
     fn index(&mut self, field: &'static str, value: u32);
 }
 

@@ -149,6 +149,9 @@ fn visit_value(f: &FieldModel, x: TokenStream) -> TokenStream {
         FieldType::Int(Int::U32) => quote!(v.index(#name, #x);),
         FieldType::Int(Int::I32) => quote!(v.index(#name, #x as u32);),
         FieldType::Int(_) => quote!(v.index(#name, u32::from(#x));),
+        // Enumerated fields are integer-valued too: rules across fields read them (LSC
+        // AddrType against its Surface).
+        FieldType::Enum(..) => quote!(v.index(#name, #x.bits() as u32);),
         _ => quote!(),
     }
 }
