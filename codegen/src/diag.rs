@@ -73,6 +73,9 @@ codes! {
     UnlinkedSlot = "V0131", Warning, Nothing, "a `## Text` template slot names no format field";
     SpecialForm = "V0132", Warning, Nothing, "the doc's syntax is a special form no template describes; a hand-written formatter prints it";
     NoSpelling = "V0133", Warning, Nothing, "an enumerated value printed by a `## Text` slot has no text spelling";
+    // The `## Semantics` pseudo-code.
+    BadPseudoCode = "V0140", Warning, LaneFunction, "the `## Semantics` pseudo-code cannot be read";
+    NotRunnable = "V0141", Warning, LaneFunction, "the `## Semantics` pseudo-code names what no lane function can compute (memory, an unknown name, another lane)";
     // Analysis of the schema (layouts, platforms, names).
     UnknownPlatform = "V0201", Warning, Doc, "a platform annotation names a platform the generator does not know";
     // Each choice where a doc leaves the binary layout open has a code of its own, so that
@@ -123,6 +126,9 @@ pub enum Degrades {
     TextForm,
     /// The doc is left out: decoding its opcode is an error naming the doc.
     Doc,
+    /// The instruction has no generated lane function: `interpret` hands it to
+    /// `Lanes::prose`, where a machine runs it by hand or reports it.
+    LaneFunction,
     /// The chapter's item (or pseudo-structure) is skipped: the object-file reader lacks it.
     Item,
 }

@@ -104,6 +104,9 @@ pub struct Instruction {
     /// The `## Text` templates, typed; `None` when they cannot be read (error V0130).
     #[serde(default)]
     pub syntax: Option<Syntax>,
+    /// The `## Semantics` section read as pseudo-code (`codegen/src/parse/semantics.rs`).
+    #[serde(default)]
+    pub pseudo_code: PseudoCode,
     /// Span of the `## Opcode` heading.
     pub span: Span,
 }
@@ -457,4 +460,106 @@ pub enum Prints {
     Number,
     /// The slot names no field (V0131).
     Unknown,
+}
+
+/// What a doc's `## Semantics` section is, read as the C-like pseudo-code of the docs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PseudoCode {
+    /// The doc has no `## Semantics` section, or an empty one.
+    #[default]
+    None,
+    /// The section is prose (no statement ends in `;`, no `{`): nothing to read.
+    Prose,
+    /// Statements, in order.
+    Code { body: Vec<Stmt> },
+    /// The section looks like code but cannot be read (warning V0140): `why` names the doc,
+    /// line and column.
+    Unreadable { why: String },
+}
+
+/// A statement of the pseudo-code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Stmt {
+    /// `for (init; cond; step) body`.
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Box<Stmt>>,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    /// `while (cond) body`.
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    /// `if (cond) then else otherwise` (`else if` is an `if` alone in `otherwise`).
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+        span: Span,
+    },
+    /// A typed local: `UD width = src0[i] & 0x1F;`.
+    Local {
+        ty: String,
+        name: String,
+        init: Option<Expr>,
+        span: Span,
+    },
+    /// `target op value;` with `op` one of `=`, `+=`, `-=`, ...; `x++` is `x += 1`.
+    Assign {
+        target: Expr,
+        op: String,
+        value: Expr,
+        span: Span,
+    },
+    /// An expression evaluated for nothing but its effect (a call).
+    Eval { expr: Expr, span: Span },
+}
+
+/// An expression of the pseudo-code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Expr {
+    /// An integer literal (decimal or `0x` hex).
+    Int { value: u64 },
+    /// A floating-point literal as written (`1.0`, `0.5f`).
+    Float { text: String },
+    /// A name: an operand (`dst`, `src0`), a field, a local, `i`, `exec_size`, `ChEn`...
+    Name { name: String },
+    /// `base[index]`: an element (`src0[i]`) or a bit (`dScalar[31]`).
+    Index { base: Box<Expr>, index: Box<Expr> },
+    /// `base[hi:lo]`: a bit range (`src1[i][7:0]`).
+    Bits {
+        base: Box<Expr>,
+        hi: Box<Expr>,
+        lo: Box<Expr>,
+    },
+    /// `base.name`.
+    Member { base: Box<Expr>, name: String },
+    /// A prefix operator: `-`, `~`, `!`, `*` (dereference), `&` (address).
+    Unary { op: String, operand: Box<Expr> },
+    /// A binary operator of C, or a name written between two operands (`src0[i] rel_op
+    /// src1[i]`: the field `Rel_op` chooses the operator).
+    Binary {
+        op: String,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `cond ? then : otherwise`.
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// A named function: `sin(src0[i])`, `min/max(a, b)` (a field chooses which).
+    Call { name: String, args: Vec<Expr> },
+    /// `(TYPE) operand`.
+    Cast { ty: String, operand: Box<Expr> },
+    /// `operand is what` (`dst is predicate`, `src0 is unsigned`, `floor(x) is odd`).
+    Is { operand: Box<Expr>, what: String },
 }

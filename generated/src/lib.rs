@@ -90,6 +90,8 @@ extern crate alloc;
 extern crate std;
 
 pub mod asm;
+#[cfg(feature = "machine")]
+pub mod machine;
 pub mod object;
 pub mod runtime;
 #[cfg(test)]

@@ -1124,3 +1124,35 @@ fn all_diagnostics_of_a_run_are_reported_and_rendered_with_carets() {
     assert!(text.contains("^^^^^^^^^^"), "{text}");
     assert!(text.contains("expected: `NAME = 0xNN`"), "{text}");
 }
+
+/// BASE with a `## Semantics` lane loop whose one statement is `stmt` (line 15, column 5).
+fn with_semantics(stmt: &str) -> String {
+    BASE.replace(
+        "\n## Description",
+        &format!("## Semantics\n\n```\nfor (i = 0; i < exec_size; ++i) {{\n  if (ChEn[i]) {{\n    {stmt}\n  }}\n}}\n```\n\n## Description"),
+    )
+}
+
+#[test]
+fn v0140_bad_pseudo_code() {
+    // BFE's `1F`: no C number.
+    let d = one(&with_semantics("src[i] = 1F;"), Code::BadPseudoCode);
+    assert!(d.message.contains("`1F` is no number"), "{d:#?}");
+    assert!(
+        d.message
+            .ends_with("the instruction runs through `Lanes::prose`"),
+        "{d:#?}"
+    );
+    assert_eq!((d.line, d.column), (15, 14));
+}
+
+#[test]
+fn v0141_not_runnable() {
+    // `Src` is a raw operand: no element of a vector operand.
+    let d = one(&with_semantics("src[i] = 1;"), Code::NotRunnable);
+    assert!(
+        d.message.contains("`src[...]` is no vector operand"),
+        "{d:#?}"
+    );
+    assert_eq!((d.line, d.column), (15, 5));
+}

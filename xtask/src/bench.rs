@@ -344,6 +344,48 @@ pub fn bench_pipeline() -> u8 {
     }
 }
 
+/// The interpreter's bench on the full-family crate (regenerated into `target/xtask-bench`).
+fn interp() -> Result<crate::bench_interp::Interp, String> {
+    let root = workspace_root();
+    let work = root.join("target/xtask-bench");
+    let full_crate = work.join("visa-current");
+    if !full_crate.join("Cargo.toml").is_file() {
+        regen_into(
+            &shared_dir().join("visa-docs/current/instructions"),
+            Some(&root.join("tests/errata/current")),
+            &full_crate,
+        )?;
+    }
+    crate::bench_interp::measure(
+        &full_crate.join("Cargo.toml"),
+        &work.join("machine-target"),
+        &shared_dir(),
+    )
+}
+
+/// `cargo xtask bench --machine`: runs the interpreter's bench and rewrites its section.
+pub fn bench_machine() -> u8 {
+    let run = || -> Result<PathBuf, String> {
+        let figures = interp()?;
+        let path = workspace_root().join("BENCHMARKS.md");
+        let existing = std::fs::read_to_string(&path).unwrap_or_default();
+        let section = crate::bench_interp::section(&figures, &today(), &machine());
+        let md = crate::bench_interp::splice(&existing, &section);
+        std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(path)
+    };
+    match run() {
+        Ok(path) => {
+            eprintln!("bench: rewrote the machine section of {}", path.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
 fn bench_inner() -> Result<PathBuf, String> {
     let root = workspace_root();
     let work = root.join("target/xtask-bench");
@@ -406,6 +448,12 @@ fn bench_inner() -> Result<PathBuf, String> {
         codecs: &codecs,
         builds: &builds,
     });
+    // 4. The interpreter.
+    let interp = interp()?;
+    let md = crate::bench_interp::splice(
+        &md,
+        &crate::bench_interp::section(&interp, &today(), &machine()),
+    );
     let path = root.join("BENCHMARKS.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)

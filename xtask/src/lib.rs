@@ -10,6 +10,7 @@
 
 pub mod bench;
 mod bench_bounds;
+mod bench_interp;
 mod bench_report;
 pub mod scaffold;
 pub mod stamp;
@@ -87,6 +88,10 @@ enum Command {
         /// Run only the generator benches and rewrite only their section of BENCHMARKS.md.
         #[arg(long)]
         pipeline: bool,
+        /// Run only the interpreter's bench (`machine`, on the full-family crate) and rewrite
+        /// only its section of BENCHMARKS.md.
+        #[arg(long, conflicts_with = "pipeline")]
+        machine: bool,
     },
 }
 
@@ -205,8 +210,11 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             };
             diff(side(old, old_errata), side(new, new_errata), json)
         }
-        Command::Bench { pipeline: false } => bench::bench(),
-        Command::Bench { pipeline: true } => bench::bench_pipeline(),
+        Command::Bench { machine: true, .. } => bench::bench_machine(),
+        Command::Bench {
+            pipeline: false, ..
+        } => bench::bench(),
+        Command::Bench { pipeline: true, .. } => bench::bench_pipeline(),
     };
     ExitCode::from(code)
 }
@@ -421,14 +429,19 @@ fn diff(old: InputArgs, new: InputArgs, json: bool) -> u8 {
 /// prints it; `None` when there is none (the first regen, or an output written before
 /// snapshots).
 pub fn changes_since_last_regen(out: &Path, api: &codegen::diff::view::Api) -> Option<String> {
+    let snapshot = codegen::diff::snapshot(api, "");
+    changes_against(out, api, &snapshot)
+}
+
+/// [`changes_since_last_regen`] given the new snapshot's text as well.
+fn changes_against(out: &Path, api: &codegen::diff::view::Api, snapshot: &str) -> Option<String> {
     let text = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)).ok()?;
-    let Some(old) = codegen::diff::read_snapshot(&text) else {
+    let Some(report) = codegen::diff::compare_snapshots(&text, api, snapshot) else {
         return Some(format!(
             "note: {} is not a snapshot this generator reads (edited, or of an older generator); no summary of what changed\n",
             codegen::diff::SNAPSHOT
         ));
     };
-    let report = codegen::diff::compare(&old, api);
     Some(format!(
         "what changed since the last regen: {}",
         report.human()
@@ -593,7 +606,9 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         }
     }
     // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
-    let memo = std::fs::read(out.join(stamp::CACHE)).unwrap_or_default();
+    let memo = codegen::timings::time("cache: read", || {
+        std::fs::read(out.join(stamp::CACHE)).unwrap_or_default()
+    });
     let (generated, kept) = codegen::emit::cache::with(&memo, stamp::GENERATOR, || {
         codegen::timings::time("generate (wall)", || {
             codegen::generate_corrected(&input.docs, &input.errata, &opts)
@@ -626,7 +641,11 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     report(generated.diagnostics.clone(), input);
     report_errata(&generated.errata);
     if !check {
-        if let Some(summary) = changes_since_last_regen(out, &generated.api) {
+        let summary = codegen::timings::time("changes since the last regen", || {
+            let snapshot = &generated.files[codegen::diff::SNAPSHOT];
+            changes_against(out, &generated.api, snapshot)
+        });
+        if let Some(summary) = summary {
             eprint!("{summary}");
         }
     }

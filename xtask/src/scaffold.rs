@@ -17,6 +17,7 @@ const HAND_WRITTEN: &[&str] = &[
     "src/runtime",
     "src/object",
     "src/asm",
+    "src/machine",
     "src/bin",
     "src/test_support.rs",
     "benches",
@@ -27,8 +28,9 @@ fn manifest(template: &Path) -> String {
     let has_benches = template.join("benches").is_dir();
     let mut m = String::from(
         "[package]\nname = \"visa\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [workspace]\n\n[features]\ncli = [\"dep:clap\"]\n\n[dependencies]\n\
-         clap = { version = \"4\", features = [\"derive\"], optional = true }\n\n\
+         [workspace]\n\n[features]\ncli = [\"dep:clap\", \"machine\"]\nmachine = [\"libm\"]\nlibm = [\"dep:libm\"]\n\n\
+         [dependencies]\nclap = { version = \"4\", features = [\"derive\"], optional = true }\n\
+         libm = { version = \"0.2\", optional = true }\n\n\
          [dev-dependencies]\nproptest = \"1\"\n",
     );
 

@@ -124,8 +124,12 @@ fn checked_relative(path: &str) -> Result<&Path, WriteError> {
 }
 
 fn read_if_exists(path: &Path) -> Result<Option<String>, WriteError> {
+    Ok(read_bytes_if_exists(path)?.map(|b| String::from_utf8_lossy(&b).into_owned()))
+}
+
+fn read_bytes_if_exists(path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
     match fs::read(path) {
-        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(WriteError::Io(path.to_path_buf(), e)),
     }
@@ -185,7 +189,13 @@ pub fn plan(out: &Path, files: &BTreeMap<String, String>) -> Result<Plan, WriteE
     let mut foreign = Vec::new();
     for (rel, contents) in files {
         let path = out.join(checked_relative(rel)?);
-        match read_if_exists(&path)? {
+        // Most files of a regen are as they were: equal bytes need no decoding or copy.
+        let bytes = read_bytes_if_exists(&path)?;
+        if bytes.as_deref() == Some(contents.as_bytes()) && is_generated(contents) {
+            plan.unchanged += 1;
+            continue;
+        }
+        match bytes.map(|b| String::from_utf8_lossy(&b).into_owned()) {
             None => plan.changes.push(Change::Create {
                 path: rel.clone(),
                 new: normalize(contents),

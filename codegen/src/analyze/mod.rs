@@ -5,6 +5,7 @@ pub mod contradictions;
 pub mod naming;
 mod packed;
 pub mod platform;
+pub mod semantics;
 pub mod text;
 
 use crate::diag::{Code, Diagnostic};
@@ -261,6 +262,8 @@ pub struct InstModel {
     /// `#### Operand type maps`: the source types each map allows, checked on immediate
     /// sources (the only operands whose bytes carry a type). Any map may hold.
     pub src_type_maps: Vec<TypeMapModel>,
+    /// What `interpret` runs: the lane function of `## Semantics`, or the machine's prose.
+    pub lanes: semantics::LaneModel,
 }
 
 /// The `Src types` of one `Type map{PLATFORM}`.
@@ -753,6 +756,7 @@ fn analyze_instruction(
             .filter_map(|c| v.fields.iter().position(|f| c.items.first() == Some(f)))
             .fold(prefix, usize::min)
     });
+    let lanes = semantics::lanes(inst, &fields, variants.len(), diags);
     InstModel {
         doc_name: inst.name.clone(),
         source: inst.source.clone(),
@@ -772,6 +776,7 @@ fn analyze_instruction(
         alias_of: inst.alias_of.clone(),
         claimed_subs: Vec::new(),
         src_type_maps,
+        lanes,
     }
 }
 
@@ -1128,6 +1133,7 @@ mod tests {
             aliases: vec![],
             alias_of: None,
             syntax: None,
+            pseudo_code: Default::default(),
             span: span(1),
         }
     }

@@ -970,6 +970,31 @@ pub fn snapshot(api: &Api, header: &str) -> String {
 
 /// Reads a snapshot back; `None` when it is not one (absent, edited, of another generator).
 pub fn read_snapshot(text: &str) -> Option<Api> {
+    read_snapshot_but(text, |_| false)
+}
+
+/// What changed from the snapshot `old` to `new`, whose snapshot is `new_text`: [`compare`]
+/// of the docs whose snapshot lines differ, since a doc's changes are its own and a doc whose
+/// line is the same on both sides has none (regen after one doc changed reads one doc back,
+/// not all). `None` when `old` is not a snapshot.
+pub fn compare_snapshots(old: &str, new: &Api, new_text: &str) -> Option<Report> {
+    let new_lines: BTreeSet<&str> = new_text.lines().skip(2).collect();
+    let old_lines: BTreeSet<&str> = old.lines().skip(2).collect();
+    let old = read_snapshot_but(old, |line| new_lines.contains(line))?;
+    let mut changed = Api {
+        platforms: new.platforms.clone(),
+        docs: BTreeMap::new(),
+    };
+    for (line, (stem, doc)) in new_text.lines().skip(2).zip(&new.docs) {
+        if !old_lines.contains(line) {
+            changed.docs.insert(stem.clone(), doc.clone());
+        }
+    }
+    Some(compare(&old, &changed))
+}
+
+/// [`read_snapshot`] without the doc lines `skip` holds.
+fn read_snapshot_but(text: &str, skip: impl Fn(&str) -> bool) -> Option<Api> {
     let mut lines = text.lines();
     if !lines.next()?.contains("@generated") {
         return None;
@@ -982,7 +1007,7 @@ pub fn read_snapshot(text: &str) -> Option<Api> {
         platforms: serde_json::from_value(head.get("platforms")?.clone()).ok()?,
         docs: BTreeMap::new(),
     };
-    for line in lines {
+    for line in lines.filter(|l| !skip(l)) {
         let v: serde_json::Value = serde_json::from_str(line).ok()?;
         let stem = v.get("doc")?.as_str()?.to_string();
         api.docs

@@ -3,10 +3,21 @@
 //! depends on:
 //!
 //! - a whole file job whose inputs the emitter can name (one instruction's module: its
-//!   `InstModel`; one reference page: its row), keyed by those inputs and the header;
-//! - one top-level Rust item as formatted by syn and prettyplease (the cost of a regen), keyed by
-//!   its tokens: files that span every doc (`text.rs`, `roundtrip.rs`, `mod.rs`) are still built,
-//!   but only the items a change touched are formatted again.
+//!   `InstModel`; one reference page: its row; `enums.rs`: the shared value sets; `object.rs`:
+//!   the chapters' records), keyed by those inputs and the header;
+//! - one section of a file that spans every doc (`rust::section`): the items one instruction
+//!   contributes to `text.rs` (its printers and parsers) or `roundtrip.rs` (its property tests),
+//!   keyed by that instruction's model, formatted, with the identifiers they use (from which the
+//!   file's imports are decided), so an unchanged instruction's part is neither built nor
+//!   formatted again;
+//! - one top-level Rust item as formatted by syn and prettyplease, keyed by its tokens: the
+//!   rest of the shared files (`mod.rs`, `operands.rs`, the dispatch of `text.rs`) is built as
+//!   tokens, but only the items a change touched are formatted again.
+//!
+//! Emitters do not call the memo: they name what a file job or a section reads
+//! (`FileJob::keyed`, `rust::section`) and the memo is applied there, so a new emitter's files
+//! are memoised item by item (`rust::format`) without knowing of it, and whole when it names its
+//! inputs.
 //!
 //! The memo is never a source: a run without one, with an empty, stale or corrupt one, gives
 //! the same bytes (tested). Only the entries a run used are kept for the next run, so it holds
@@ -91,7 +102,7 @@ impl Drop for Active {
 pub fn with<R>(file: &[u8], salt: &str, f: impl FnOnce() -> R) -> (R, Vec<u8>) {
     let _scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
     let memo = Arc::new(Memo {
-        old: decode(file, salt).unwrap_or_default(),
+        old: crate::timings::time("cache: decode", || decode(file, salt).unwrap_or_default()),
         used: Mutex::new(BTreeMap::new()),
     });
     *ACTIVE.write().unwrap_or_else(PoisonError::into_inner) = Some(memo.clone());

@@ -89,6 +89,7 @@ fn inst(name: &str, opcode: u8, fields: Vec<Field>) -> Instruction {
         aliases: vec![],
         alias_of: None,
         syntax: None,
+        pseudo_code: Default::default(),
         span: span(1),
     }
 }

@@ -43,7 +43,8 @@ impl<'a> FileJob<'a> {
     fn render(&self) -> String {
         match &self.inputs {
             Some(inputs) if cache::active() => {
-                let key = cache::key(&["file job", &self.path, &inputs()]);
+                let inputs = crate::timings::time("cache: inputs", inputs);
+                let key = cache::key(&["file job", &self.path, &inputs]);
                 cache::get_or(key, || (self.render)())
             }
             _ => (self.render)(),

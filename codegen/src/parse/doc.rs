@@ -934,6 +934,14 @@ impl<'a> DocParser<'a, '_> {
         (props, maps)
     }
 
+    /// `## Semantics` read as pseudo-code (see `semantics.rs`).
+    fn pseudo_code(&mut self) -> crate::schema::PseudoCode {
+        match self.section_lines(2, "Semantics", 2) {
+            Some((_, lines)) => super::semantics::read(&self.src, &lines, self.diags),
+            None => crate::schema::PseudoCode::None,
+        }
+    }
+
     fn section_text(&self, title: &str) -> String {
         match self.section_lines(2, title, 2) {
             Some((_, lines)) => {
@@ -1062,6 +1070,7 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
     );
     let description = p.description.clone();
     let syntax = p.syntax(&fields, &description, span);
+    let pseudo_code = p.pseudo_code();
     Some(Instruction {
         name: inst_name,
         source: name.to_string(),
@@ -1079,6 +1088,7 @@ pub fn parse_doc(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Option<
         aliases: vec![],
         alias_of: None,
         syntax,
+        pseudo_code,
         span,
     })
 }

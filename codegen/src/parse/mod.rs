@@ -6,6 +6,7 @@
 mod chapter;
 mod counted;
 mod doc;
+mod semantics;
 mod source;
 mod table;
 pub mod template;

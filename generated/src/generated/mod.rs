@@ -6,7 +6,9 @@ use crate::runtime::{
 use alloc::vec::Vec;
 pub mod enums;
 pub mod operands;
+pub mod semantics;
 pub mod text;
+pub use semantics::interpret;
 pub use text::parse_instruction;
 #[cfg(test)]
 mod roundtrip;

@@ -4,17 +4,34 @@
 use crate::runtime::{OperandVisitor, TypeMap};
 use super::Instruction;
 impl Instruction {
-    /// Calls `v` with every field that routine-level rules constrain, in format
-    /// order: the exec size (raw byte), the predicate, vector and raw operands
-    /// (list items one by one) and whole-field integers (by doc name).
+    /// Calls `v` with every field, in format order, by doc name: the exec size (raw
+    /// byte), the predicate, vector and raw operands (list items one by one),
+    /// whole-field integers, enumerated and bit-packed fields (raw bits, then each
+    /// member) and fields the doc leaves open (their bytes). A counted list's count
+    /// is its length, not visited.
     pub fn visit_operands<V: OperandVisitor + ?Sized>(&self, v: &mut V) {
         match self {
             Instruction::OwordSt(s) => {
+                v.value("Size", u64::from(s.size.to_raw()));
+                v.member("Size", "number_of_owords", s.size.number_of_owords.bits());
                 v.index("Surface", u32::from(s.surface));
                 v.vector("Offset", &s.offset);
                 v.raw("Src", &s.src);
             }
             Instruction::Scatter(s) => {
+                v.value("Elt_size", u64::from(s.elt_size.to_raw()));
+                v.member("Elt_size", "byte_size", s.elt_size.byte_size.bits());
+                v.value("Num_elts", u64::from(s.num_elts.to_raw()));
+                v.member(
+                    "Num_elts",
+                    "number_of_elements",
+                    s.num_elts.number_of_elements.bits(),
+                );
+                v.member(
+                    "Num_elts",
+                    "execution_mask",
+                    u64::from(s.num_elts.execution_mask),
+                );
                 v.index("Surface", u32::from(s.surface));
                 v.vector("Global_offset", &s.global_offset);
                 v.raw("Element_offset", &s.element_offset);
@@ -23,6 +40,8 @@ impl Instruction {
             Instruction::Scatter4Scaled(s) => {
                 v.exec_size(s.exec_size.to_raw());
                 v.predicate("Pred", s.pred);
+                v.value("Channels", u64::from(s.channels.to_raw()));
+                v.member("Channels", "write_masks", u64::from(s.channels.write_masks));
                 v.index("Scale", u32::from(s.scale));
                 v.index("Surface", u32::from(s.surface));
                 v.vector("Offset", &s.offset);
@@ -33,6 +52,12 @@ impl Instruction {
                 v.exec_size(s.exec_size.to_raw());
                 v.predicate("Pred", s.pred);
                 v.index("Block_size", u32::from(s.block_size));
+                v.value("Num_blocks", u64::from(s.num_blocks.to_raw()));
+                v.member(
+                    "Num_blocks",
+                    "number_of_blocks",
+                    s.num_blocks.number_of_blocks.bits(),
+                );
                 v.index("Scale", u32::from(s.scale));
                 v.index("Surface", u32::from(s.surface));
                 v.vector("Offset", &s.offset);
@@ -42,6 +67,12 @@ impl Instruction {
             Instruction::QwScatter(s) => {
                 v.exec_size(s.exec_size.to_raw());
                 v.predicate("Pred", s.pred);
+                v.value("Num_blocks", u64::from(s.num_blocks.to_raw()));
+                v.member(
+                    "Num_blocks",
+                    "number_of_blocks",
+                    s.num_blocks.number_of_blocks.bits(),
+                );
                 v.index("Surface", u32::from(s.surface));
                 v.raw("Offset", &s.offset);
                 v.raw("Src", &s.src);

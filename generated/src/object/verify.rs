@@ -623,10 +623,15 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
         }
     }
 
+    fn value(&mut self, field: &'static str, bits: u64) {
+        // LSC_UNTYPED.md:514, "1: flat".
+        if field == "AddrType" {
+            self.flat = bits == 1;
+        }
+    }
+
     fn index(&mut self, field: &'static str, value: u32) {
         match field {
-            // LSC_UNTYPED.md:514, "1: flat".
-            "AddrType" => self.flat = value == 1,
             "Label" => {
                 if value as usize >= self.r.label_info().len() {
                     self.fail(

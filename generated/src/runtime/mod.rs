@@ -7,12 +7,14 @@ pub mod codec;
 pub mod decoder;
 pub mod encoder;
 pub mod error;
+pub mod functions;
 pub mod inline_list;
 pub mod lanes;
 pub mod object;
 pub mod operand;
 pub mod platform;
 pub mod text;
+pub mod value;
 pub mod visit;
 
 pub use codec::{Decode, Encode, Reader, Staging};
@@ -26,4 +28,5 @@ pub use operand::{
     Region, StateClass, VectorOperand,
 };
 pub use platform::{IntelPlatform, UnknownPlatform, INTEL_PLATFORMS};
+pub use value::Rounding;
 pub use visit::{OperandVisitor, TypeMap};

@@ -1,7 +1,9 @@
-//! What routine-level validation (`visa::object::verify`) sees of an instruction: the
-//! generated `Instruction::visit_operands` calls an [`OperandVisitor`] with every field the
-//! operands chapter and the routine's declarations constrain, and `Instruction::type_maps`
-//! gives the doc's operand type maps.
+//! Every field of an instruction by doc name: the generated `Instruction::visit_operands` calls
+//! an [`OperandVisitor`] with each field, in format order. Routine-level validation
+//! (`visa::object::verify`) takes the operands and indices; hand-written code that must work
+//! for any spec (the machine and its memory messages) reads any other field through the
+//! methods with default bodies ([`OperandVisitor::value`], [`OperandVisitor::member`],
+//! [`OperandVisitor::rest`]). `Instruction::type_maps` gives the doc's operand type maps.
 
 use crate::generated::Platform;
 use crate::runtime::{DataType, PredicateControl, RawOperand, VectorOperand};
@@ -17,9 +19,22 @@ pub trait OperandVisitor {
     fn vector(&mut self, field: &'static str, op: &VectorOperand);
     /// A raw operand.
     fn raw(&mut self, field: &'static str, op: &RawOperand);
-    /// A whole-field integer (an index such as `Surface`, `Sampler`, `Label`, or a count), or
-    /// the encoded value of an enumerated field (`AddrType`).
+    /// A whole-field integer (an index such as `Surface`, `Sampler`, `Label`, or a count).
     fn index(&mut self, field: &'static str, value: u32);
+    /// An enumerated field (`LscSubOp`, `Op`, `Channels`) or a bit-packed one
+    /// (`Properties`, `Num_blocks`): its encoded bits. A bit-packed field's members follow.
+    fn value(&mut self, field: &'static str, bits: u64) {
+        let _ = (field, bits);
+    }
+    /// One `Bit[hi..lo]` member of the bit-packed field `field`, named as its generated struct
+    /// member (`number_of_blocks`): its bits, shifted down.
+    fn member(&mut self, field: &'static str, member: &'static str, bits: u64) {
+        let _ = (field, member, bits);
+    }
+    /// A field whose layout the doc leaves open: its bytes, verbatim.
+    fn rest(&mut self, field: &'static str, bytes: &[u8]) {
+        let _ = (field, bytes);
+    }
 }
 
 /// One `Type map{PLATFORM}` of an instruction doc's `#### Operand type maps`.

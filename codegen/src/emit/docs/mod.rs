@@ -479,7 +479,10 @@ impl Prepared {
             crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
         })];
         for (inst, row) in spec.instructions.iter().zip(rows) {
-            jobs.push(FileJob::new(page_path(inst), move || {
+            // A page reads its row and the header options only.
+            let inputs =
+                move || format!("{}{opts:?}", serde_json::to_string(row).unwrap_or_default());
+            jobs.push(FileJob::keyed(page_path(inst), inputs, move || {
                 let mut ctx = Context::new();
                 ctx.insert("command", &comment_text(&opts.regen_command));
                 ctx.insert("spec_label", &comment_text(&opts.spec_label));
@@ -584,6 +587,7 @@ mod tests {
             aliases: vec![],
             alias_of: None,
             syntax: None,
+            pseudo_code: Default::default(),
             span: Span::default(),
         }
     }

@@ -6,6 +6,7 @@ mod counted;
 mod instruction;
 pub mod object;
 mod operands;
+mod semantics;
 mod tests_gen;
 mod text;
 mod text_fields;
@@ -44,7 +45,8 @@ pub(crate) fn format(tokens: TokenStream) -> String {
     }
     let mut out = String::new();
     for chunk in items(tokens) {
-        let key = super::cache::key(&["rust items", &chunk.to_string()]);
+        let text = timings::time("cache: item keys", || chunk.to_string());
+        let key = super::cache::key(&["rust items", &text]);
         out.push_str(&super::cache::get_or(key, || format_file(chunk)));
     }
     out
@@ -107,6 +109,84 @@ fn format_file(tokens: TokenStream) -> String {
 /// [`format`] of the tokens `build` returns, timing the building apart.
 pub(crate) fn format_with(build: impl FnOnce() -> TokenStream) -> String {
     format(timings::time("rust: quote tokens", build))
+}
+
+/// Top-level items formatted, with the identifiers their code uses (what the file's imports
+/// and lints are decided from).
+pub(crate) struct Section {
+    pub text: String,
+    pub idents: BTreeSet<String>,
+}
+
+/// The items `build` returns, formatted: the part of a file that spans every doc which one
+/// instruction contributes. `inputs` names everything `build` reads (for an instruction, its
+/// model): with a memo ([`super::cache`]), a section whose inputs are unchanged is neither
+/// built nor formatted again, so a changed doc re-renders only its own sections.
+pub(crate) fn section(
+    inputs: impl FnOnce() -> String,
+    build: impl FnOnce() -> TokenStream,
+) -> Section {
+    let render = || {
+        let tokens = timings::time("rust: quote tokens", build);
+        let idents = idents_in(&tokens);
+        Section {
+            text: format_file(tokens),
+            idents,
+        }
+    };
+    if !super::cache::active() {
+        return render();
+    }
+    let inputs = timings::time("cache: inputs", inputs);
+    let key = super::cache::key(&["rust section", &inputs]);
+    // One memo entry: the identifiers on the first line, then the text.
+    let entry = super::cache::get_or(key, || {
+        let s = render();
+        let names: Vec<&str> = s.idents.iter().map(String::as_str).collect();
+        format!("{}\n{}", names.join(" "), s.text)
+    });
+    let (names, text) = entry.split_once('\n').unwrap_or(("", &entry));
+    Section {
+        text: text.to_string(),
+        idents: names.split_whitespace().map(str::to_string).collect(),
+    }
+}
+
+/// What each instruction's model is, as the key of what is rendered from it: its `Debug`
+/// text, hashed once per run however many files read it (its module and its sections of the
+/// shared files), and only when a memo is in use.
+pub(crate) struct Digests<'a> {
+    each: BTreeMap<&'a str, std::sync::OnceLock<String>>,
+}
+
+impl<'a> Digests<'a> {
+    pub(crate) fn new(model: &'a Model) -> Self {
+        let each = model
+            .instructions
+            .iter()
+            .map(|i| (i.module.as_str(), std::sync::OnceLock::new()))
+            .collect();
+        Digests { each }
+    }
+
+    /// The digest of `inst`, one of the model's instructions.
+    pub(crate) fn of(&self, inst: &InstModel) -> &str {
+        let Some(cell) = self.each.get(inst.module.as_str()) else {
+            return "";
+        };
+        cell.get_or_init(|| {
+            let text = format!("{inst:?}");
+            format!("{:032x}", super::cache::key(&["instruction", &text]))
+        })
+    }
+}
+
+/// The identifiers every section of `sections` uses.
+pub(crate) fn idents_of(sections: &[Section]) -> BTreeSet<String> {
+    sections
+        .iter()
+        .flat_map(|s| s.idents.iter().cloned())
+        .collect()
 }
 
 pub(crate) fn ident(s: &str) -> Ident {
@@ -234,10 +314,44 @@ pub(crate) fn idents_in(ts: &TokenStream) -> BTreeSet<String> {
     out
 }
 
+/// Whether `ts` uses the identifier `name` unqualified (as [`idents_in`] counts), without
+/// collecting every identifier.
+pub(crate) fn uses_ident(ts: &TokenStream, name: &str) -> bool {
+    let mut qualified = false;
+    let mut colon = false;
+    for t in ts.clone() {
+        match t {
+            proc_macro2::TokenTree::Ident(i) => {
+                if !qualified && i == name {
+                    return true;
+                }
+                qualified = false;
+                colon = false;
+            }
+            proc_macro2::TokenTree::Punct(p) => {
+                qualified = p.as_char() == '.' || (p.as_char() == ':' && colon);
+                colon = p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Joint;
+            }
+            proc_macro2::TokenTree::Group(g) => {
+                if uses_ident(&g.stream(), name) {
+                    return true;
+                }
+                qualified = false;
+                colon = false;
+            }
+            proc_macro2::TokenTree::Literal(_) => {
+                qualified = false;
+                colon = false;
+            }
+        }
+    }
+    false
+}
+
 /// A parameter's name, `_`-prefixed when `body` does not use it (clean output for functions
 /// of instructions without fields, forms without operands, ...).
 pub(crate) fn param(name: &str, body: &TokenStream) -> Ident {
-    if idents_in(body).contains(name) {
+    if uses_ident(body, name) {
         ident(name)
     } else {
         ident(&format!("_{name}"))
@@ -409,15 +523,22 @@ pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
 pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> {
     let all_sources = format!("{}/*.md", opts.spec_label);
     let all = all_sources.clone();
-    let mut jobs = vec![
-        FileJob::new("src/generated/text.rs", move || text::render(model, opts).1),
-        FileJob::new("src/generated/roundtrip.rs", move || {
-            header(opts, &all) + &format_with(|| tests_gen::render(model))
-        }),
-    ];
+    let digests = std::sync::Arc::new(Digests::new(model));
+    let d = digests.clone();
+    let mut jobs = vec![FileJob::new("src/generated/text.rs", move || {
+        text::render(model, &d, opts).1
+    })];
+    let d = digests.clone();
+    jobs.push(FileJob::new("src/generated/roundtrip.rs", move || {
+        header(opts, &all) + &tests_gen::render(model, &d)
+    }));
     let all = all_sources.clone();
     jobs.push(FileJob::new("src/generated/operands.rs", move || {
         header(opts, &all) + &format_with(|| operands::render(model))
+    }));
+    let all = all_sources.clone();
+    jobs.push(FileJob::new("src/generated/semantics.rs", move || {
+        header(opts, &all) + &format_with(|| semantics::render(model))
     }));
     let all = all_sources.clone();
     jobs.push(FileJob::new("src/generated/mod.rs", move || {
@@ -430,12 +551,13 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
         let src = format!("{}/{}", opts.spec_label, inst.source);
         let head = header(opts, &src);
         // A module reads its instruction's model, and an alias's the name of its target.
+        let d = digests.clone();
         let inputs = move || {
             let target = inst.alias_of.as_ref().and_then(|a| {
                 let t = model.instructions.iter().find(|i| &i.doc_name == a)?;
                 Some((&t.module, &t.rust_name))
             });
-            format!("{head}{inst:?}{target:?}")
+            format!("{head}{}{target:?}", d.of(inst))
         };
         jobs.push(FileJob::keyed(
             format!("src/generated/{}.rs", inst.module),
@@ -443,9 +565,21 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
             move || header(opts, &src) + &format_with(|| instruction::render(model, inst)),
         ));
     }
-    jobs.push(FileJob::new("src/generated/enums.rs", move || {
-        header(opts, &all_sources) + &format_with(|| shared_module(model))
-    }));
+    // The shared enums and the instructions whose bit-packed fields are shared.
+    let head = header(opts, &all_sources);
+    let inputs = move || {
+        let structs: Vec<_> = model
+            .shared_structs
+            .iter()
+            .map(|(i, f)| (model.instructions.get(*i), f))
+            .collect();
+        format!("{head}{:?}{structs:?}", model.shared_enums)
+    };
+    jobs.push(FileJob::keyed(
+        "src/generated/enums.rs",
+        inputs,
+        move || header(opts, &all_sources) + &format_with(|| shared_module(model)),
+    ));
     jobs
 }
 
@@ -618,8 +752,8 @@ Adds.
         let b = render(&model, &Options::default());
         assert_eq!(a, b);
         // One module per doc (aliases included), plus mod.rs, enums.rs, text.rs, roundtrip.rs,
-        // operands.rs.
-        assert_eq!(a.len(), model.instructions.len() + 5);
+        // operands.rs, semantics.rs.
+        assert_eq!(a.len(), model.instructions.len() + 6);
         assert!(a.contains_key("src/generated/sample_3d.rs"));
         assert!(a.contains_key("src/generated/svm_atomic.rs"));
     }

@@ -19,7 +19,9 @@ const PATH: &str = "src/generated/object.rs";
 /// `src/generated/object.rs` as a job, when the spec has records (the parent module declares
 /// it from the model's `object`).
 pub(crate) fn job<'a>(spec: &'a Spec, opts: &'a Options) -> Option<FileJob<'a>> {
-    (!spec.records.is_empty()).then(|| FileJob::new(PATH, move || file(spec, opts)))
+    // The file reads the chapters' records and the header options only.
+    let inputs = move || format!("{:?}{:?}{opts:?}", spec.records, spec.predefined);
+    (!spec.records.is_empty()).then(|| FileJob::keyed(PATH, inputs, move || file(spec, opts)))
 }
 
 fn file(spec: &Spec, opts: &Options) -> String {

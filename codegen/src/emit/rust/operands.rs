@@ -9,7 +9,7 @@ use super::top::{decodable, rule_check};
 use super::{ident, lit};
 use crate::analyze::platform;
 use crate::analyze::{
-    FieldModel, FieldType, InstModel, Int, Model, Slot, VariantModel, DATA_TYPES,
+    FieldModel, FieldType, InstModel, Int, MemberType, Model, Slot, VariantModel, DATA_TYPES,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -49,9 +49,11 @@ pub fn render(model: &Model) -> TokenStream {
         use super::Instruction;
 
         impl Instruction {
-            /// Calls `v` with every field that routine-level rules constrain, in format
-            /// order: the exec size (raw byte), the predicate, vector and raw operands
-            /// (list items one by one) and whole-field integers (by doc name).
+            /// Calls `v` with every field, in format order, by doc name: the exec size (raw
+            /// byte), the predicate, vector and raw operands (list items one by one),
+            /// whole-field integers, enumerated and bit-packed fields (raw bits, then each
+            /// member) and fields the doc leaves open (their bytes). A counted list's count
+            /// is its length, not visited.
             pub fn visit_operands<V: OperandVisitor + ?Sized>(&self, #param: &mut V) {
                 match self { #(#visit_arms,)* }
             }
@@ -133,7 +135,8 @@ fn visit_variant(inst: &InstModel, v: &VariantModel) -> TokenStream {
     quote!(#(#out)*)
 }
 
-/// Statements visiting the value `x` of field `f`'s type (empty for fields no rule needs).
+/// Statements visiting the value `x` of field `f`'s type: every field is visited, so
+/// hand-written code (the machine, its messages) can read any field by doc name.
 fn visit_value(f: &FieldModel, x: TokenStream) -> TokenStream {
     let name = f.doc_name.as_str();
     let exec = name.eq_ignore_ascii_case("exec_size");
@@ -149,10 +152,19 @@ fn visit_value(f: &FieldModel, x: TokenStream) -> TokenStream {
         FieldType::Int(Int::U32) => quote!(v.index(#name, #x);),
         FieldType::Int(Int::I32) => quote!(v.index(#name, #x as u32);),
         FieldType::Int(_) => quote!(v.index(#name, u32::from(#x));),
-        // Enumerated fields are integer-valued too: rules across fields read them (LSC
-        // AddrType against its Surface).
-        FieldType::Enum(..) => quote!(v.index(#name, #x.bits() as u32);),
-        _ => quote!(),
+        FieldType::Enum(..) => quote!(v.value(#name, #x.bits());),
+        FieldType::Bits { members, .. } => {
+            // The whole field, then each `Bit[hi..lo]` member by its name.
+            let each = members.iter().map(|m| {
+                let (mn, mname) = (ident(&m.name), m.name.as_str());
+                match m.ty {
+                    MemberType::Enum(_) => quote!(v.member(#name, #mname, #x.#mn.bits());),
+                    MemberType::Int => quote!(v.member(#name, #mname, u64::from(#x.#mn));),
+                }
+            });
+            quote!(v.value(#name, u64::from(#x.to_raw())); #(#each)*)
+        }
+        FieldType::Rest => quote!(v.rest(#name, &#x);),
     }
 }
 

@@ -246,18 +246,32 @@ fn instruction_test(inst: &InstModel) -> TokenStream {
 }
 
 /// The whole test file.
-pub fn render(model: &Model) -> TokenStream {
-    let tests: Vec<TokenStream> = decodable(model).map(instruction_test).collect();
-    // Strategies of operands come from `test_support`; a spec of plain fields needs none.
-    let support = tests
-        .iter()
-        .any(|t| t.to_string().contains("support ::"))
-        .then(|| {
-            quote!(
-                use crate::test_support as support;
-            )
-        });
-    quote! {
+pub fn render(model: &Model, digests: &super::Digests) -> String {
+    let tests: Vec<super::Section> = decodable(model)
+        .map(|inst| {
+            let inputs = || format!("roundtrip{}", digests.of(inst));
+            super::section(inputs, || instruction_test(inst))
+        })
+        .collect();
+    let (head, tail) = super::timings::time("rust: quote tokens", || {
+        frame(super::idents_of(&tests).contains("support"))
+    });
+    let mut text = super::format(head);
+    for t in &tests {
+        text.push_str(&t.text);
+    }
+    text + &super::format(tail)
+}
+
+/// The file around the instructions' tests: `(head, tail)`. Strategies of operands come from
+/// `test_support` (`support`); a spec of plain fields needs none.
+fn frame(support: bool) -> (TokenStream, TokenStream) {
+    let support = support.then(|| {
+        quote!(
+            use crate::test_support as support;
+        )
+    });
+    let head = quote! {
         //! Property tests of every generated instruction.
 
         #support
@@ -304,9 +318,8 @@ pub fn render(model: &Model) -> TokenStream {
             }
             Ok(())
         }
-
-        #(#tests)*
-
+    };
+    let tail = quote! {
         proptest! {
             #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
             #[test]
@@ -354,5 +367,6 @@ pub fn render(model: &Model) -> TokenStream {
                 }
             }
         }
-    }
+    };
+    (head, tail)
 }

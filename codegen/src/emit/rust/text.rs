@@ -6,8 +6,7 @@
 
 use super::text_fields::{self, SPECIAL_FIELDS};
 use super::{
-    and_mask, extract, format_with, header, hex, ident, idents_in, lit, param, shl, unparen,
-    use_only,
+    and_mask, extract, format, header, hex, ident, idents_in, lit, param, shl, unparen, use_only,
 };
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
 use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model, Slot};
@@ -16,13 +15,20 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The file `src/generated/text.rs`.
-pub fn render(model: &Model, opts: &Options) -> (String, String) {
+/// The file `src/generated/text.rs`: its head (imports, dispatch), every instruction's
+/// printers and parsers, then the dispatch test.
+pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (String, String) {
     let sources = format!("{}/*.md", opts.spec_label);
-    (
-        "src/generated/text.rs".to_string(),
-        header(opts, &sources) + &format_with(|| tokens(model)),
-    )
+    let sections = inst_sections(model, digests);
+    let (head, tail) = crate::timings::time("rust: quote tokens", || {
+        tokens(model, &super::idents_of(&sections))
+    });
+    let mut text = header(opts, &sources) + &format(head);
+    for s in &sections {
+        text.push_str(&s.text);
+    }
+    text.push_str(&format(tail));
+    ("src/generated/text.rs".to_string(), text)
 }
 
 /// Instructions that decode (aliases do not), with their text forms.
@@ -64,110 +70,139 @@ fn usable<'a>(inst: &InstModel, t: Option<&'a TextInst>) -> Vec<(usize, &'a Text
     }
 }
 
-fn tokens(model: &Model) -> TokenStream {
+/// One instruction's arm of `print_text_as` and its parsers by mnemonic (`#fields m` and
+/// `#special module` for the special forms' tables); its functions go to `fns` when given.
+fn inst_parts(
+    model: &Model,
+    inst: &InstModel,
+    t: Option<&TextInst>,
+    mut fns: Option<&mut Vec<TokenStream>>,
+) -> (TokenStream, Vec<(String, TokenStream)>) {
+    let want_fns = fns.is_some();
+    let mut push = |f: TokenStream| {
+        if let Some(fns) = fns.as_deref_mut() {
+            fns.push(f);
+        }
+    };
+    let ty = ident(&inst.rust_name);
+    let name = &inst.doc_name;
+    if let Some((_, m)) = SPECIAL_FIELDS.iter().find(|(d, _)| *d == inst.doc_name) {
+        let (p, f) = text_fields::arms(inst, m);
+        push(f);
+        let pp = text_fields::parse_fn(inst);
+        return (p, vec![(format!("#fields {m}"), quote!(#pp))]);
+    }
+    if let Some((_, m)) = SPECIAL.iter().find(|(d, _)| *d == inst.doc_name) {
+        let (p, a) = special_arms(inst, m);
+        push(a);
+        let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
+        return (p, vec![(format!("#special {}", inst.module), quote!(#pp))]);
+    }
+    if let Some((_, m)) = SPECIAL_MEMBERS.iter().find(|(d, _)| *d == inst.doc_name) {
+        let (p, a) = special_members_arms(inst, m);
+        push(a);
+        let pp = format_ident!("parse_{}_members", inst.module.trim_end_matches('_'));
+        return (p, vec![(format!("#fields {m}"), quote!(#pp))]);
+    }
+    let forms = usable(inst, t);
+    if forms.is_empty() {
+        let why = match t.and_then(|t| t.forms.iter().find_map(|f| f.unsupported.clone())) {
+            Some(w) => w,
+            None if t.is_some() => "several formats".to_string(),
+            None => "a special form no template describes".to_string(),
+        };
+        let arm = quote! {
+            Instruction::#ty(_) => Err(PrintError::NoTextForm { instruction: #name, why: #why }),
+        };
+        let Some(mnemonic) = no_text_mnemonic(model, inst, t) else {
+            return (arm, vec![]);
+        };
+        // The mnemonic the doc names parses to the same error, not to "unknown".
+        let pp = format_ident!("parse_{}_no_text", inst.module.trim_end_matches('_'));
+        let expected = format!("an instruction with a text form ({name} has none: {why})");
+        push(quote! {
+            fn #pp(_: PredicateControl, words: Words<'_>, _: Cursor<'_>, _: &dyn Names) -> Result<Instruction, ParseError> {
+                Err(words.error(#expected))
+            }
+        });
+        return (arm, vec![(mnemonic, quote!(#pp))]);
+    }
+    // Forms are tried in doc order; the first whose selector always holds ends the chain.
+    let mut tries = Vec::new();
+    let mut always = None;
+    let mut entries = Vec::new();
+    for (k, f) in &forms {
+        let pf = format_ident!("print_{}_{}", inst.module.trim_end_matches('_'), k);
+        let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
+        if always.is_none() {
+            match fixed_matches(inst, f) {
+                Some(cond) => tries.push(quote!(if #cond { return #pf(i, names, out, lossy); })),
+                None => always = Some(quote!(#pf(i, names, out, lossy))),
+            }
+        }
+        if want_fns {
+            push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
+            push(parse_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pp));
+        }
+        entries.push((f.mnemonic.clone(), quote!(#pp)));
+    }
+    let otherwise = always.unwrap_or_else(|| {
+        quote!(Err(PrintError::NoTextForm { instruction: #name, why: "no form's selector holds" }))
+    });
+    let arm = quote! {
+        Instruction::#ty(i) => {
+            #(#tries)*
+            #otherwise
+        }
+    };
+    (arm, entries)
+}
+
+/// The mnemonic of an instruction whose template cannot be read, when no other form claims
+/// it: its parser says the instruction has no text form.
+fn no_text_mnemonic(model: &Model, inst: &InstModel, t: Option<&TextInst>) -> Option<String> {
+    if !t.is_some_and(unreadable) {
+        return None;
+    }
+    let mnemonic = inst.opcode_name.to_ascii_lowercase();
+    let claimed = model
+        .text
+        .values()
+        .flat_map(|t| &t.forms)
+        .any(|f| f.mnemonic == mnemonic);
+    (!claimed).then_some(mnemonic)
+}
+
+/// The printers and parsers of every instruction, one section each (see [`super::section`]).
+fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section> {
+    let insts: Vec<_> = decodable(model).collect();
+    insts
+        .iter()
+        .map(|&(inst, t)| {
+            let inputs = || {
+                let no_text = no_text_mnemonic(model, inst, t);
+                format!("text fns{}{t:?}{no_text:?}", digests.of(inst))
+            };
+            super::section(inputs, || {
+                let mut fns = Vec::new();
+                inst_parts(model, inst, t, Some(&mut fns));
+                quote!(#(#fns)*)
+            })
+        })
+        .collect()
+}
+
+/// The file's items but the instructions' functions (`fns`, whose identifiers are `used`),
+/// which come between `finish` and the dispatch test: `(head, tail)`.
+fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) {
     let mut print_arms = Vec::new();
-    let mut fns = Vec::new();
     let mut by_mnemonic: BTreeMap<String, Vec<TokenStream>> = BTreeMap::new();
     for (inst, t) in decodable(model) {
-        let ty = ident(&inst.rust_name);
-        let name = &inst.doc_name;
-        let forms = usable(inst, t);
-        if let Some((_, m)) = SPECIAL_FIELDS.iter().find(|(d, _)| *d == inst.doc_name) {
-            let (p, f) = text_fields::arms(inst, m);
-            print_arms.push(p);
-            fns.push(f);
-            let pp = text_fields::parse_fn(inst);
-            by_mnemonic
-                .entry(format!("#fields {m}"))
-                .or_default()
-                .push(quote!(#pp));
-            continue;
+        let (arm, entries) = inst_parts(model, inst, t, None);
+        print_arms.push(arm);
+        for (m, pp) in entries {
+            by_mnemonic.entry(m).or_default().push(pp);
         }
-        if let Some((_, m)) = SPECIAL.iter().find(|(d, _)| *d == inst.doc_name) {
-            let (p, a) = special_arms(inst, m);
-            print_arms.push(p);
-            let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
-            fns.push(a);
-            let m = ident(m);
-            by_mnemonic
-                .entry(format!("#special {}", inst.module))
-                .or_default()
-                .push(quote!(#pp));
-            let _ = m;
-            continue;
-        }
-        if let Some((_, m)) = SPECIAL_MEMBERS.iter().find(|(d, _)| *d == inst.doc_name) {
-            let (p, a) = special_members_arms(inst, m);
-            print_arms.push(p);
-            fns.push(a);
-            let pp = format_ident!("parse_{}_members", inst.module.trim_end_matches('_'));
-            by_mnemonic
-                .entry(format!("#fields {m}"))
-                .or_default()
-                .push(quote!(#pp));
-            continue;
-        }
-        if forms.is_empty() {
-            let why = match t.and_then(|t| t.forms.iter().find_map(|f| f.unsupported.clone())) {
-                Some(w) => w,
-                None if t.is_some() => "several formats".to_string(),
-                None => "a special form no template describes".to_string(),
-            };
-            print_arms.push(quote! {
-                Instruction::#ty(_) => Err(PrintError::NoTextForm { instruction: #name, why: #why }),
-            });
-            if t.is_some_and(unreadable) {
-                // The mnemonic the doc names parses to the same error, not to "unknown".
-                let mnemonic = inst.opcode_name.to_ascii_lowercase();
-                if !model
-                    .text
-                    .values()
-                    .flat_map(|t| &t.forms)
-                    .any(|f| f.mnemonic == mnemonic)
-                {
-                    let pp = format_ident!("parse_{}_no_text", inst.module.trim_end_matches('_'));
-                    let expected =
-                        format!("an instruction with a text form ({name} has none: {why})");
-                    fns.push(quote! {
-                        fn #pp(_: PredicateControl, words: Words<'_>, _: Cursor<'_>, _: &dyn Names) -> Result<Instruction, ParseError> {
-                            Err(words.error(#expected))
-                        }
-                    });
-                    by_mnemonic.entry(mnemonic).or_default().push(quote!(#pp));
-                }
-            }
-            continue;
-        }
-        // Forms are tried in doc order; the first whose selector always holds ends the chain.
-        let mut tries = Vec::new();
-        let mut always = None;
-        for (k, f) in &forms {
-            let pf = format_ident!("print_{}_{}", inst.module.trim_end_matches('_'), k);
-            let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
-            if always.is_none() {
-                match fixed_matches(inst, f) {
-                    Some(cond) => {
-                        tries.push(quote!(if #cond { return #pf(i, names, out, lossy); }))
-                    }
-                    None => always = Some(quote!(#pf(i, names, out, lossy))),
-                }
-            }
-            fns.push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
-            fns.push(parse_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pp));
-            by_mnemonic
-                .entry(f.mnemonic.clone())
-                .or_default()
-                .push(quote!(#pp));
-        }
-        let otherwise = always.unwrap_or_else(|| {
-            quote!(Err(PrintError::NoTextForm { instruction: #name, why: "no form's selector holds" }))
-        });
-        print_arms.push(quote! {
-            Instruction::#ty(i) => {
-                #(#tries)*
-                #otherwise
-            }
-        });
     }
     // Literal mnemonics first, in one `match` on the string; the special forms' tables after
     // them, so the common lines never scan those tables (a generated test checks that no
@@ -234,10 +269,9 @@ fn tokens(model: &Model) -> TokenStream {
             }
         }
     };
-    let fns = quote!(#(#fns)*);
     // Only parsers of token templates encode what they read (a spec of counted lists only
     // has none).
-    let finish = if idents_in(&fns).contains("finish") {
+    let finish = if used.contains("finish") {
         quote! {
             /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
             /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
@@ -341,10 +375,10 @@ fn tokens(model: &Model) -> TokenStream {
         }
 
         #finish
-        #fns
-        #dispatch_test
     };
-    let used = idents_in(&code);
+    let mut used = used.clone();
+    used.extend(idents_in(&code));
+    used.extend(idents_in(&dispatch_test));
     let instruction = use_only(
         quote!(crate::runtime::text::instruction),
         &[
@@ -406,7 +440,7 @@ fn tokens(model: &Model) -> TokenStream {
         quote!()
     };
     let vec = use_only(quote!(alloc::vec), &["Vec"], &used);
-    quote! {
+    let head = quote! {
         //! Assembly text of every instruction: printers and parsers generated from the docs'
         //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
         use super::*;
@@ -418,7 +452,8 @@ fn tokens(model: &Model) -> TokenStream {
         #vec
 
         #code
-    }
+    };
+    (head, dispatch_test)
 }
 
 /// The print arm and parse function of an instruction with a special formatter.

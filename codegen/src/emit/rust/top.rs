@@ -372,7 +372,9 @@ pub fn render(model: &Model) -> TokenStream {
     let code = quote! {
         pub mod enums;
         pub mod operands;
+        pub mod semantics;
         pub mod text;
+        pub use semantics::interpret;
         pub use text::parse_instruction;
         #[cfg(test)]
         mod roundtrip;

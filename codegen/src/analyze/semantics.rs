@@ -1,0 +1,720 @@
+//! Which instructions have runnable semantics, and what their lane functions compute: the
+//! `## Semantics` pseudo-code with its names resolved to the instruction's fields.
+//!
+//! Runnable is the shape of 42 docs: the lane loop `for (i = 0; i < exec_size; ++i)` around
+//! one `if (ChEn[i])` (or `EM[i]`), inside it locals, `if`/`else`, `while`, and assignments to
+//! the elements `[i]` of vector operands, computed from the elements `[i]` of vector operands,
+//! `Pred[i]`, the values of plain fields (`BooleanFuncCtrl`), literals and named functions.
+//! Anything else (another lane, memory, a member, a bit range of an element) is reported
+//! (V0141) and the instruction goes to `Lanes::prose`.
+
+use super::{FieldModel, FieldType};
+use crate::diag::{Code, Diagnostic};
+use crate::schema::{Expr, Instruction, PseudoCode, Span, Stmt};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What `interpret` does with an instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneModel {
+    /// The machine runs it by hand (`Lanes::prose`); `why` says why there is no lane function
+    /// (none when the doc gives prose only).
+    Prose { why: Option<String> },
+    /// Its generated lane function.
+    Formal(LaneFn),
+}
+
+/// A lane function: what one enabled lane computes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneFn {
+    /// Rust name of the `Exec_size` field and whether it is a bit-packed struct (`to_raw`).
+    pub exec_size: String,
+    pub exec_size_packed: bool,
+    /// Rust name of the `Pred` field, when the instruction has one.
+    pub pred: Option<String>,
+    /// Where the lane loop is (`ADD.md:22`).
+    pub place: String,
+    pub body: Vec<LaneStmt>,
+}
+
+/// A statement of a lane function.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneStmt {
+    /// A new local: typed (`UD cnt = 0;`: cast to the type at every assignment) or not.
+    Let {
+        name: String,
+        ty: Option<String>,
+        mutable: bool,
+        value: LaneExpr,
+    },
+    /// An assignment to a local.
+    Set {
+        name: String,
+        ty: Option<String>,
+        value: LaneExpr,
+    },
+    /// `field[i] = value`. `keep` names the local that holds the value when the lane reads
+    /// the element back (`RNDZ`); `declare` when this write introduces it.
+    Write {
+        field: String,
+        value: LaneExpr,
+        keep: Option<(String, bool, bool)>,
+    },
+    If {
+        cond: LaneExpr,
+        then: Vec<LaneStmt>,
+        otherwise: Vec<LaneStmt>,
+    },
+    While {
+        cond: LaneExpr,
+        body: Vec<LaneStmt>,
+    },
+}
+
+/// How a plain field's value is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldRead {
+    /// An integer field.
+    Int,
+    /// A bit-packed field: its `to_raw()`.
+    Packed,
+    /// An enumerated field: `as u8`.
+    Enum,
+}
+
+/// An expression of a lane function.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneExpr {
+    /// Element `i` of a vector operand (Rust field name).
+    Read(String),
+    /// The lane number `i`.
+    Lane,
+    /// `Pred[i]`.
+    Pred,
+    Int(u64),
+    /// A float literal and whether it is `float` (`0.5f`) rather than `double`.
+    Float(f64, bool),
+    Local(String),
+    /// A plain field's value (Rust field name).
+    Field(String, FieldRead),
+    /// `-`, `~`, `!`.
+    Unary(String, Box<LaneExpr>),
+    /// A C binary operator (`&&` and `||` short-circuit).
+    Binary(String, Box<LaneExpr>, Box<LaneExpr>),
+    Ternary(Box<LaneExpr>, Box<LaneExpr>, Box<LaneExpr>),
+    /// A named function of the runtime (`runtime::functions`).
+    Call(String, Vec<LaneExpr>),
+    /// `(TYPE) e`: a data type name of the docs.
+    Cast(String, Box<LaneExpr>),
+    /// `field is predicate` and the like: the operand's class (the runtime's `OperandClass`
+    /// variant name).
+    IsClass(String, String),
+    /// `field is unsigned` (or `signed`: negated): the type element `i` is read as.
+    IsUnsigned(String, bool),
+}
+
+const DATA_TYPES: &[&str] = &[
+    "UD", "D", "UW", "W", "UB", "B", "UQ", "Q", "F", "DF", "HF", "BF",
+];
+
+/// Decides what `interpret` does with `inst`; a block that cannot run is warning V0141.
+pub fn lanes(
+    inst: &Instruction,
+    fields: &BTreeMap<String, FieldModel>,
+    variants: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> LaneModel {
+    let body = match &inst.pseudo_code {
+        PseudoCode::Code { body } => body,
+        PseudoCode::Unreadable { why } => {
+            return LaneModel::Prose {
+                why: Some(format!("its pseudo-code cannot be read ({why})")),
+            }
+        }
+        PseudoCode::None | PseudoCode::Prose => return LaneModel::Prose { why: None },
+    };
+    let at = first_span(body).unwrap_or(inst.span);
+    let result = if variants != 1 {
+        Err((at, "the instruction has several formats".to_string()))
+    } else {
+        let mut r = Resolver::new(inst, fields);
+        r.span = at;
+        r.lane_fn(body)
+    };
+    match result {
+        Ok(f) => LaneModel::Formal(f),
+        Err((span, why)) => {
+            diags.push(
+                Diagnostic::new(
+                    Code::NotRunnable,
+                    &inst.source,
+                    span,
+                    format!("its ## Semantics pseudo-code cannot run as a lane function: {why}; the instruction runs through `Lanes::prose`"),
+                )
+                .expected("`for (i = 0; i < exec_size; ++i) { if (ChEn[i]) { dst[i] = <expression of operands [i]>; } }`"),
+            );
+            LaneModel::Prose {
+                why: Some(format!(
+                    "{}:{}:{}: {why}",
+                    inst.source, span.line, span.column
+                )),
+            }
+        }
+    }
+}
+
+fn first_span(body: &[Stmt]) -> Option<Span> {
+    body.first().map(stmt_span)
+}
+
+fn stmt_span(s: &Stmt) -> Span {
+    match s {
+        Stmt::For { span, .. }
+        | Stmt::While { span, .. }
+        | Stmt::If { span, .. }
+        | Stmt::Local { span, .. }
+        | Stmt::Assign { span, .. }
+        | Stmt::Eval { span, .. } => *span,
+    }
+}
+
+type Fail = (Span, String);
+
+struct Resolver<'a> {
+    inst: &'a Instruction,
+    fields: &'a BTreeMap<String, FieldModel>,
+    /// Locals by pseudo-code name: Rust name and type.
+    locals: BTreeMap<String, (String, Option<String>)>,
+    /// Rust names of locals assigned after their declaration.
+    assigned: BTreeSet<String>,
+    /// Operands read back after being written: field → local.
+    kept: BTreeMap<String, String>,
+    /// Where the statement being resolved is.
+    span: Span,
+    depth: usize,
+}
+
+fn is_lane(e: &Expr) -> bool {
+    matches!(e, Expr::Name { name } if name == "i")
+}
+
+impl<'a> Resolver<'a> {
+    fn new(inst: &'a Instruction, fields: &'a BTreeMap<String, FieldModel>) -> Self {
+        Resolver {
+            inst,
+            fields,
+            locals: BTreeMap::new(),
+            assigned: BTreeSet::new(),
+            kept: BTreeMap::new(),
+            span: inst.span,
+            depth: 0,
+        }
+    }
+
+    fn fail<T>(&self, why: impl Into<String>) -> Result<T, Fail> {
+        Err((self.span, why.into()))
+    }
+
+    /// The field a pseudo-code name means: `dst`, `src0`, `carry`, `BooleanFuncCtrl` (case
+    /// and `_` ignored).
+    fn field(&self, name: &str) -> Option<&'a FieldModel> {
+        let key = |s: &str| s.to_ascii_lowercase().replace('_', "");
+        self.fields.values().find(|f| key(&f.doc_name) == key(name))
+    }
+
+    fn vector(&self, name: &str) -> Option<&'a FieldModel> {
+        self.field(name).filter(|f| f.ty == FieldType::Vector)
+    }
+
+    fn lane_fn(mut self, body: &[Stmt]) -> Result<LaneFn, Fail> {
+        let [Stmt::For {
+            init,
+            cond,
+            step,
+            body,
+            span,
+        }] = body
+        else {
+            return self.fail("it is not one lane loop `for (i = 0; i < exec_size; ++i)`");
+        };
+        self.span = *span;
+        let init_ok = matches!(init.as_deref(), Some(Stmt::Assign { target, op, value: Expr::Int { value: 0 }, .. }) if op == "=" && is_lane(target));
+        let cond_ok = matches!(cond, Some(Expr::Binary { op, lhs, rhs }) if op == "<" && is_lane(lhs) && matches!(&**rhs, Expr::Name { name } if name == "exec_size"));
+        let step_ok = matches!(step.as_deref(), Some(Stmt::Assign { target, op, value: Expr::Int { value: 1 }, .. }) if op == "+=" && is_lane(target));
+        if !(init_ok && cond_ok) {
+            return self.fail("the loop is not `for (i = 0; i < exec_size; ...)`");
+        }
+        if !step_ok {
+            return self.fail("the lane loop does not step `++i` (every lane once)");
+        }
+        let [Stmt::If {
+            cond: Expr::Index { base, index },
+            then,
+            otherwise,
+            span,
+        }] = body.as_slice()
+        else {
+            return self.fail("the lane loop's body is not one `if (ChEn[i])`");
+        };
+        self.span = *span;
+        if !(matches!(&**base, Expr::Name { name } if name == "ChEn" || name == "EM")
+            && is_lane(index)
+            && otherwise.is_empty())
+        {
+            return self.fail("the lane loop's body is not one `if (ChEn[i])` without `else`");
+        }
+        let Some(exec) = self.field("Exec_size") else {
+            return self.fail("the instruction has no `Exec_size` field");
+        };
+        let exec_size_packed = match exec.ty {
+            FieldType::Bits { .. } => true,
+            FieldType::Int(_) => false,
+            _ => return self.fail("`Exec_size` is neither an integer nor bit-packed"),
+        };
+        let pred = self
+            .fields
+            .values()
+            .find(|f| f.ty == FieldType::Predicate)
+            .map(|f| f.rust_name.clone());
+        self.find_kept(then);
+        let body = self.block(then)?;
+        let body = mark_mutable(body, &self.assigned);
+        Ok(LaneFn {
+            exec_size: exec.rust_name.clone(),
+            exec_size_packed,
+            pred,
+            place: format!("{}:{}", self.inst.source, span.line),
+            body,
+        })
+    }
+
+    /// Operands whose element `i` the lane reads after writing it.
+    fn find_kept(&mut self, body: &[Stmt]) {
+        let mut written = BTreeSet::new();
+        let mut read_back = BTreeSet::new();
+        fn reads(e: &Expr, written: &BTreeSet<String>, out: &mut BTreeSet<String>) {
+            match e {
+                Expr::Index { base, index } => {
+                    if let Expr::Name { name } = &**base {
+                        if is_lane(index) && written.contains(name) {
+                            out.insert(name.clone());
+                        }
+                    }
+                    reads(base, written, out);
+                    reads(index, written, out);
+                }
+                Expr::Bits { base, hi, lo } => {
+                    for x in [base, hi, lo] {
+                        reads(x, written, out);
+                    }
+                }
+                Expr::Member { base, .. } | Expr::Cast { operand: base, .. } => {
+                    reads(base, written, out)
+                }
+                Expr::Unary { operand, .. } | Expr::Is { operand, .. } => {
+                    reads(operand, written, out)
+                }
+                Expr::Binary { lhs, rhs, .. } => {
+                    reads(lhs, written, out);
+                    reads(rhs, written, out);
+                }
+                Expr::Ternary {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    for x in [cond, then, otherwise] {
+                        reads(x, written, out);
+                    }
+                }
+                Expr::Call { args, .. } => args.iter().for_each(|a| reads(a, written, out)),
+                Expr::Int { .. } | Expr::Float { .. } | Expr::Name { .. } => {}
+            }
+        }
+        fn walk(s: &[Stmt], w: &mut BTreeSet<String>, r: &mut BTreeSet<String>) {
+            for s in s {
+                match s {
+                    Stmt::Assign { target, value, .. } => {
+                        reads(value, w, r);
+                        if let Expr::Index { base, .. } = target {
+                            if let Expr::Name { name } = &**base {
+                                w.insert(name.clone());
+                            }
+                        }
+                    }
+                    Stmt::Local { init: Some(e), .. } | Stmt::Eval { expr: e, .. } => {
+                        reads(e, w, r)
+                    }
+                    Stmt::If {
+                        cond,
+                        then,
+                        otherwise,
+                        ..
+                    } => {
+                        reads(cond, w, r);
+                        walk(then, w, r);
+                        walk(otherwise, w, r);
+                    }
+                    Stmt::While { cond, body, .. } => {
+                        reads(cond, w, r);
+                        walk(body, w, r);
+                    }
+                    Stmt::For { body, .. } => walk(body, w, r),
+                    Stmt::Local { init: None, .. } => {}
+                }
+            }
+        }
+        walk(body, &mut written, &mut read_back);
+        for name in read_back {
+            if let Some(f) = self.vector(&name) {
+                self.kept
+                    .insert(f.rust_name.clone(), format!("{}_lane", f.rust_name));
+            }
+        }
+    }
+
+    fn block(&mut self, body: &[Stmt]) -> Result<Vec<LaneStmt>, Fail> {
+        self.depth += 1;
+        let scope = self.locals.clone();
+        let out = body.iter().map(|s| self.stmt(s)).collect();
+        self.locals = scope;
+        self.depth -= 1;
+        out
+    }
+
+    fn local_name(&self, name: &str) -> String {
+        let snake = super::naming::snake_name(name);
+        let snake = if snake.is_empty() {
+            "value".into()
+        } else {
+            snake
+        };
+        // The lane function's own names, and the kept operands' locals.
+        if ["i", "l", "inst", "lanes", "args"].contains(&snake.as_str())
+            || snake.ends_with("_lane")
+            || self.fields.values().any(|f| f.rust_name == snake)
+        {
+            format!("{snake}_")
+        } else {
+            snake
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<LaneStmt, Fail> {
+        self.span = stmt_span(s);
+        match s {
+            Stmt::Local { ty, name, init, .. } => {
+                if !DATA_TYPES.contains(&ty.as_str()) {
+                    return self.fail(format!("local `{name}` has type `{ty}`, no vISA data type"));
+                }
+                let value = match init {
+                    Some(e) => self.expr(e)?,
+                    None => LaneExpr::Int(0),
+                };
+                let rust = self.local_name(name);
+                self.locals
+                    .insert(name.clone(), (rust.clone(), Some(ty.clone())));
+                Ok(LaneStmt::Let {
+                    name: rust,
+                    ty: Some(ty.clone()),
+                    mutable: false,
+                    value,
+                })
+            }
+            Stmt::Assign {
+                target, op, value, ..
+            } => self.assign(target, op, value),
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => Ok(LaneStmt::If {
+                cond: self.expr(cond)?,
+                then: self.block(then)?,
+                otherwise: self.block(otherwise)?,
+            }),
+            Stmt::While { cond, body, .. } => Ok(LaneStmt::While {
+                cond: self.expr(cond)?,
+                body: self.block(body)?,
+            }),
+            Stmt::For { .. } => self.fail("a loop inside the lane"),
+            Stmt::Eval { .. } => self.fail("a call for its effect only"),
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, op: &str, value: &Expr) -> Result<LaneStmt, Fail> {
+        let compound = op.strip_suffix('=').filter(|o| !o.is_empty());
+        match target {
+            Expr::Index { base, index } => {
+                let Expr::Name { name } = &**base else {
+                    return self.fail("an assignment to no operand element");
+                };
+                let Some(f) = self.vector(name) else {
+                    return self.fail(format!("`{name}[...]` is no vector operand of the format"));
+                };
+                if !is_lane(index) {
+                    return self.fail(format!(
+                        "an assignment to `{name}[...]` of another lane than `i`"
+                    ));
+                }
+                if compound.is_some() {
+                    return self.fail(format!("a compound assignment to `{name}[i]`"));
+                }
+                let value = self.expr(value)?;
+                let keep = self.kept.get(&f.rust_name).map(|local| {
+                    let first = !self.locals.contains_key(&format!("{name}[i]"));
+                    (local.clone(), first, false)
+                });
+                if let Some((local, first, _)) = &keep {
+                    if *first {
+                        if self.depth > 1 {
+                            return self.fail(format!(
+                                "`{name}[i]` is read back but first written inside a branch"
+                            ));
+                        }
+                        self.locals
+                            .insert(format!("{name}[i]"), (local.clone(), None));
+                    } else {
+                        self.assigned.insert(local.clone());
+                    }
+                }
+                Ok(LaneStmt::Write {
+                    field: f.rust_name.clone(),
+                    value,
+                    keep,
+                })
+            }
+            Expr::Name { name } => {
+                let value = self.expr(value)?;
+                if let Some((rust, ty)) = self.locals.get(name).cloned() {
+                    self.assigned.insert(rust.clone());
+                    let value = match compound {
+                        Some(o) => LaneExpr::Binary(
+                            o.into(),
+                            Box::new(LaneExpr::Local(rust.clone())),
+                            Box::new(value),
+                        ),
+                        None => value,
+                    };
+                    return Ok(LaneStmt::Set {
+                        name: rust,
+                        ty,
+                        value,
+                    });
+                }
+                if compound.is_some() {
+                    return self.fail(format!("`{name}` is updated before it is set"));
+                }
+                if self.depth > 1 {
+                    return self.fail(format!(
+                        "`{name}` is first set inside a branch (no declaration)"
+                    ));
+                }
+                if self.field(name).is_some() || name == "i" {
+                    return self.fail(format!("an assignment to `{name}`"));
+                }
+                let rust = self.local_name(name);
+                self.locals.insert(name.clone(), (rust.clone(), None));
+                Ok(LaneStmt::Let {
+                    name: rust,
+                    ty: None,
+                    mutable: false,
+                    value,
+                })
+            }
+            _ => self.fail("an assignment to something other than an operand element or a local"),
+        }
+    }
+
+    fn expr(&self, e: &Expr) -> Result<LaneExpr, Fail> {
+        Ok(match e {
+            Expr::Int { value } => LaneExpr::Int(*value),
+            Expr::Float { text } => {
+                let single = text.ends_with(['f', 'F']);
+                let body = text.trim_end_matches(['f', 'F']);
+                match body.parse::<f64>() {
+                    Ok(v) => LaneExpr::Float(v, single),
+                    Err(_) => return self.fail(format!("`{text}` is no float")),
+                }
+            }
+            Expr::Name { name } if name == "i" => LaneExpr::Lane,
+            Expr::Name { name } => {
+                if let Some((rust, _)) = self.locals.get(name) {
+                    LaneExpr::Local(rust.clone())
+                } else if let Some(f) = self.field(name) {
+                    match f.ty {
+                        FieldType::Int(_) => LaneExpr::Field(f.rust_name.clone(), FieldRead::Int),
+                        FieldType::Bits { .. } => {
+                            LaneExpr::Field(f.rust_name.clone(), FieldRead::Packed)
+                        }
+                        FieldType::Enum(..) => {
+                            LaneExpr::Field(f.rust_name.clone(), FieldRead::Enum)
+                        }
+                        _ => {
+                            return self.fail(format!("operand `{name}` without an element index"))
+                        }
+                    }
+                } else {
+                    return self.fail(format!("`{name}` names no field, local or lane"));
+                }
+            }
+            Expr::Index { base, index } => {
+                let Expr::Name { name } = &**base else {
+                    return self.fail("an index of something other than a name");
+                };
+                if !is_lane(index) {
+                    return self.fail(format!("`{name}[...]` reads another lane than `i`"));
+                }
+                if name == "Pred" {
+                    return Ok(LaneExpr::Pred);
+                }
+                if let Some((local, _)) = self.locals.get(&format!("{name}[i]")) {
+                    return Ok(LaneExpr::Local(local.clone()));
+                }
+                match self.vector(name) {
+                    Some(f) => LaneExpr::Read(f.rust_name.clone()),
+                    None => {
+                        return self.fail(format!(
+                            "`{name}[i]`: `{name}` is no vector operand of the format"
+                        ))
+                    }
+                }
+            }
+            Expr::Bits { .. } => {
+                return self.fail("a bit range of an element (its signedness is not stated)")
+            }
+            Expr::Member { name, .. } => return self.fail(format!("a member `.{name}`")),
+            Expr::Unary { op, operand } => match op.as_str() {
+                "-" | "~" | "!" => LaneExpr::Unary(op.clone(), Box::new(self.expr(operand)?)),
+                _ => return self.fail(format!("the memory operator `{op}`")),
+            },
+            Expr::Binary { op, lhs, rhs } => {
+                let (l, r) = (self.expr(lhs)?, self.expr(rhs)?);
+                const C_OPS: &[&str] = &[
+                    "||", "&&", "|", "^", "&", "==", "!=", "<", "<=", ">", ">=", "<<", ">>", "+",
+                    "-", "*", "/", "%",
+                ];
+                if C_OPS.contains(&op.as_str()) {
+                    LaneExpr::Binary(op.clone(), Box::new(l), Box::new(r))
+                } else {
+                    // `src0[i] rel_op src1[i]`: the field chooses the operator.
+                    let field = self.expr(&Expr::Name { name: op.clone() })?;
+                    if !matches!(field, LaneExpr::Field(..)) {
+                        return self.fail(format!("`{op}` between two operands names no field"));
+                    }
+                    LaneExpr::Call(op.to_ascii_lowercase(), vec![field, l, r])
+                }
+            }
+            Expr::Ternary {
+                cond,
+                then,
+                otherwise,
+            } => LaneExpr::Ternary(
+                Box::new(self.expr(cond)?),
+                Box::new(self.expr(then)?),
+                Box::new(self.expr(otherwise)?),
+            ),
+            Expr::Call { name, args } => {
+                let mut args: Vec<LaneExpr> = args
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Result<_, _>>()?;
+                if let Some((a, b)) = name.split_once('/') {
+                    // `min/max(a, b)`: the field whose values are named `a` and `b` chooses.
+                    let Some(f) = self.chooser(a, b) else {
+                        return self.fail(format!("no field chooses between `{a}` and `{b}`"));
+                    };
+                    args.insert(0, self.expr(&Expr::Name { name: f })?);
+                }
+                LaneExpr::Call(name.clone(), args)
+            }
+            Expr::Cast { ty, operand } => {
+                if !DATA_TYPES.contains(&ty.as_str()) {
+                    return self.fail(format!("a cast to `{ty}`, no vISA data type"));
+                }
+                LaneExpr::Cast(ty.clone(), Box::new(self.expr(operand)?))
+            }
+            Expr::Is { operand, what } => {
+                let field = match &**operand {
+                    Expr::Name { name } => self.vector(name),
+                    _ => None,
+                };
+                match (field, what.as_str()) {
+                    (Some(f), "predicate") => {
+                        LaneExpr::IsClass(f.rust_name.clone(), "Predicate".into())
+                    }
+                    (Some(f), "unsigned") => LaneExpr::IsUnsigned(f.rust_name.clone(), true),
+                    (Some(f), "signed") => LaneExpr::IsUnsigned(f.rust_name.clone(), false),
+                    (_, "odd") => LaneExpr::Binary(
+                        "!=".into(),
+                        Box::new(LaneExpr::Binary(
+                            "%".into(),
+                            Box::new(self.expr(operand)?),
+                            Box::new(LaneExpr::Int(2)),
+                        )),
+                        Box::new(LaneExpr::Int(0)),
+                    ),
+                    _ => return self.fail(format!("`... is {what}`")),
+                }
+            }
+        })
+    }
+
+    /// The field of the doc whose enumerated values are named `a` and `b` (MIN_MAX's `Op`:
+    /// `0b0: min`, `0b1: max`).
+    fn chooser(&self, a: &str, b: &str) -> Option<String> {
+        let named =
+            |v: &crate::schema::EnumValue, n: &str| v.meaning.split_whitespace().next() == Some(n);
+        self.inst
+            .fields
+            .iter()
+            .find(|f| {
+                let values: Vec<_> = f
+                    .values
+                    .iter()
+                    .chain(f.bitfields.iter().flat_map(|b| &b.values))
+                    .collect();
+                values.iter().any(|v| named(v, a)) && values.iter().any(|v| named(v, b))
+            })
+            .map(|f| f.name.clone())
+    }
+}
+
+/// Marks the locals assigned after their declaration `mut`.
+fn mark_mutable(body: Vec<LaneStmt>, assigned: &BTreeSet<String>) -> Vec<LaneStmt> {
+    body.into_iter()
+        .map(|s| match s {
+            LaneStmt::Let {
+                name, ty, value, ..
+            } => LaneStmt::Let {
+                mutable: assigned.contains(&name),
+                name,
+                ty,
+                value,
+            },
+            LaneStmt::Write {
+                field,
+                value,
+                keep: Some((local, true, _)),
+            } => LaneStmt::Write {
+                keep: Some((local.clone(), true, assigned.contains(&local))),
+                field,
+                value,
+            },
+            LaneStmt::If {
+                cond,
+                then,
+                otherwise,
+            } => LaneStmt::If {
+                cond,
+                then: mark_mutable(then, assigned),
+                otherwise: mark_mutable(otherwise, assigned),
+            },
+            LaneStmt::While { cond, body } => LaneStmt::While {
+                cond,
+                body: mark_mutable(body, assigned),
+            },
+            other => other,
+        })
+        .collect()
+}

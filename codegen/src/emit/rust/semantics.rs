@@ -1,0 +1,499 @@
+//! `src/generated/semantics.rs`: one lane function per instruction whose `## Semantics` runs
+//! (the analysed [`LaneFn`]), and [`interpret`](#bridge), which drives any instruction through
+//! the generated `Execute`/`dispatch`: its lane function, or the machine's `Lanes::prose`.
+
+use super::top::decodable;
+use super::{docs, ident, idents_in, unparen, use_only};
+use crate::analyze::naming::snake_name;
+use crate::analyze::semantics::{FieldRead, LaneExpr, LaneFn, LaneModel, LaneStmt};
+use crate::analyze::{InstModel, Model};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// The module's tokens.
+pub fn render(model: &Model) -> TokenStream {
+    let insts: Vec<&InstModel> = decodable(model).collect();
+    let lane_fns: Vec<TokenStream> = insts
+        .iter()
+        .filter_map(|i| match &i.lanes {
+            LaneModel::Formal(f) => Some(lane_fn(i, f)),
+            LaneModel::Prose { .. } => None,
+        })
+        .collect();
+    let any_prose = insts
+        .iter()
+        .any(|i| matches!(i.lanes, LaneModel::Prose { .. }));
+    let methods = insts.iter().map(|i| {
+        let method = ident(&snake_name(&i.doc_name));
+        let ty = ident(&i.rust_name);
+        match &i.lanes {
+            LaneModel::Formal(_) => quote! {
+                fn #method(&mut self, inst: &super::#ty) -> Self::Output {
+                    #method(inst, self.lanes)
+                }
+            },
+            LaneModel::Prose { .. } => quote! {
+                fn #method(&mut self, _inst: &super::#ty) -> Self::Output {
+                    self.lanes.prose(self.inst)
+                }
+            },
+        }
+    });
+    let (inst_field, inst_init) = if any_prose {
+        (
+            quote!(
+                /// The instruction as a whole, for [`Lanes::prose`].
+                inst: &'a Instruction,
+            ),
+            quote!(inst),
+        )
+    } else {
+        (quote!(), quote!())
+    };
+    let code = quote! {
+        #(#lane_fns)*
+
+        /// Runs instructions for [`interpret`]: each through its lane function, or the
+        /// machine's [`Lanes::prose`].
+        struct Interpreter<'a, L: ?Sized> {
+            lanes: &'a mut L,
+            #inst_field
+        }
+
+        impl<L: Lanes + ?Sized> Execute for Interpreter<'_, L> {
+            type Output = Result<(), L::Error>;
+            #(#methods)*
+        }
+
+        /// Runs `inst` on the machine `l`: through its lane function when its doc's
+        /// `## Semantics` pseudo-code runs (a function of this module), else through [`Lanes::prose`].
+        pub fn interpret<L: Lanes + ?Sized>(inst: &Instruction, l: &mut L) -> Result<(), L::Error> {
+            dispatch(inst, &mut Interpreter { lanes: l, #inst_init })
+        }
+    };
+    let used = idents_in(&code);
+    let runtime = use_only(
+        quote!(crate::runtime),
+        &["DataType", "Lanes", "OperandClass", "Value"],
+        &used,
+    );
+    let unsigned = if used.contains("is_unsigned") {
+        quote!(
+            use crate::runtime::value::is_unsigned;
+        )
+    } else {
+        quote!()
+    };
+    let call = if used.contains("call_named") {
+        quote! {
+            /// `name(args)` of the pseudo-code, through [`Lanes::call`] (the arguments come
+            /// first: they are computed before the machine is borrowed for the call).
+            fn call_named<L: Lanes + ?Sized>(args: &[Value], l: &mut L, name: &'static str) -> Result<Value, L::Error> {
+                l.call(name, args)
+            }
+        }
+    } else {
+        quote!()
+    };
+    quote! {
+        //! Lane functions generated from the `## Semantics` pseudo-code of the docs, and
+        //! [`interpret`], the bridge from any instruction to them (or to [`Lanes::prose`]).
+        #runtime
+        #unsigned
+        use super::{dispatch, Execute, Instruction};
+        #call
+        #code
+    }
+}
+
+/// `pub fn add<L>(inst: &Add, l: &mut L)`: the lane loop of the doc.
+fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
+    let name = ident(&snake_name(&inst.doc_name));
+    let ty = ident(&inst.rust_name);
+    let exec = ident(&f.exec_size);
+    let exec = if f.exec_size_packed {
+        quote!(inst.#exec.to_raw())
+    } else {
+        quote!(inst.#exec)
+    };
+    let pred = match &f.pred {
+        Some(p) => {
+            let p = ident(p);
+            quote!(Some(inst.#p))
+        }
+        None => quote!(None),
+    };
+    let body: Vec<TokenStream> = f.body.iter().map(stmt).collect();
+    let doc = docs(&[format!(
+        "The lanes of `{}` ({}): its `## Semantics` pseudo-code.",
+        inst.doc_name, f.place
+    )]);
+    quote! {
+        #doc
+        pub fn #name<L: Lanes + ?Sized>(inst: &super::#ty, l: &mut L) -> Result<(), L::Error> {
+            let lanes = l.begin(crate::runtime::ExecSize(#exec), #pred)?;
+            for i in 0..lanes {
+                if !l.enabled(i) {
+                    continue;
+                }
+                #(#body)*
+            }
+            Ok(())
+        }
+    }
+}
+
+fn data_type(ty: &str) -> TokenStream {
+    let v = ident(&crate::analyze::naming::type_name(ty));
+    quote!(DataType::#v)
+}
+
+fn stmt(s: &LaneStmt) -> TokenStream {
+    match s {
+        LaneStmt::Let {
+            name,
+            ty,
+            mutable,
+            value,
+        } => {
+            let n = ident(name);
+            let v = typed(value, ty.as_deref());
+            if *mutable {
+                quote!(let mut #n = #v;)
+            } else {
+                quote!(let #n = #v;)
+            }
+        }
+        LaneStmt::Set { name, ty, value } => {
+            let n = ident(name);
+            let v = typed(value, ty.as_deref());
+            quote!(#n = #v;)
+        }
+        LaneStmt::Write { field, value, keep } => {
+            let f = ident(field);
+            let v = unparen(expr(value));
+            match keep {
+                Some((local, first, mutable)) => {
+                    let n = ident(local);
+                    let bind = match (first, mutable) {
+                        (true, true) => quote!(let mut #n = #v;),
+                        (true, false) => quote!(let #n = #v;),
+                        _ => quote!(#n = #v;),
+                    };
+                    quote!(#bind l.write(&inst.#f, i, #n)?;)
+                }
+                None if uses_machine(value) => quote! {
+                    let value = #v;
+                    l.write(&inst.#f, i, value)?;
+                },
+                None => quote!(l.write(&inst.#f, i, #v)?;),
+            }
+        }
+        LaneStmt::If {
+            cond: c,
+            then,
+            otherwise,
+        } => {
+            let c = cond(c);
+            let then: Vec<TokenStream> = then.iter().map(stmt).collect();
+            match otherwise.as_slice() {
+                [] => quote!(if #c { #(#then)* }),
+                [nested @ LaneStmt::If { .. }] => {
+                    let nested = stmt(nested);
+                    quote!(if #c { #(#then)* } else #nested)
+                }
+                _ => {
+                    let otherwise: Vec<TokenStream> = otherwise.iter().map(stmt).collect();
+                    quote!(if #c { #(#then)* } else { #(#otherwise)* })
+                }
+            }
+        }
+        LaneStmt::While { cond: c, body } => {
+            let c = cond(c);
+            let body: Vec<TokenStream> = body.iter().map(stmt).collect();
+            quote!(while #c { #(#body)* })
+        }
+    }
+}
+
+/// A value assigned to a local of type `ty` (the C conversion on assignment).
+fn typed(value: &LaneExpr, ty: Option<&str>) -> TokenStream {
+    match ty {
+        Some(ty) => {
+            let t = data_type(ty);
+            let v = atom(value);
+            quote!(#v.cast(#t))
+        }
+        None => unparen(expr(value)),
+    }
+}
+
+/// Whether computing `e` asks the machine (a read, the predicate, a call).
+fn uses_machine(e: &LaneExpr) -> bool {
+    match e {
+        LaneExpr::Read(_) | LaneExpr::Pred | LaneExpr::Call(..) | LaneExpr::IsUnsigned(..) => true,
+        LaneExpr::Unary(_, a) | LaneExpr::Cast(_, a) => uses_machine(a),
+        LaneExpr::Binary(_, a, b) => uses_machine(a) || uses_machine(b),
+        LaneExpr::Ternary(a, b, c) => uses_machine(a) || uses_machine(b) || uses_machine(c),
+        LaneExpr::Lane
+        | LaneExpr::Int(_)
+        | LaneExpr::Float(..)
+        | LaneExpr::Local(_)
+        | LaneExpr::Field(..)
+        | LaneExpr::IsClass(..) => false,
+    }
+}
+
+/// A condition as a Rust `bool`.
+fn cond(e: &LaneExpr) -> TokenStream {
+    match e {
+        LaneExpr::IsClass(f, class) => {
+            let (f, class) = (ident(f), ident(class));
+            quote!(inst.#f.class() == OperandClass::#class)
+        }
+        LaneExpr::Binary(op, a, b) if op == "&&" || op == "||" => {
+            let (a, b) = (cond_operand(a), cond_operand(b));
+            if op == "&&" {
+                quote!(#a && #b)
+            } else {
+                quote!(#a || #b)
+            }
+        }
+        LaneExpr::Unary(op, a) if op == "!" => {
+            let a = cond_operand(a);
+            quote!(!#a)
+        }
+        LaneExpr::Pred => quote!(l.predicate(i)),
+        _ => {
+            let a = atom(e);
+            quote!(#a.truth())
+        }
+    }
+}
+
+/// A condition as an operand of `&&`, `||`, `!`: parenthesized when it is one of those.
+fn cond_operand(e: &LaneExpr) -> TokenStream {
+    let c = cond(e);
+    match e {
+        LaneExpr::Binary(op, ..) if op == "&&" || op == "||" => quote!((#c)),
+        LaneExpr::IsClass(..) => quote!((#c)),
+        _ => c,
+    }
+}
+
+/// `e` where a method is called on it or an operator applies: parenthesized unless it is a
+/// call, a path or a name.
+fn atom(e: &LaneExpr) -> TokenStream {
+    let t = expr(e);
+    match e {
+        LaneExpr::Binary(op, ..) if is_comparison(op) => t,
+        LaneExpr::Binary(..) | LaneExpr::Unary(..) | LaneExpr::Ternary(..) => quote!((#t)),
+        _ => t,
+    }
+}
+
+fn expr(e: &LaneExpr) -> TokenStream {
+    match e {
+        LaneExpr::Read(f) => {
+            let f = ident(f);
+            quote!(l.read(&inst.#f, i)?)
+        }
+        LaneExpr::Lane => quote!(Value::lane(i)),
+        LaneExpr::Pred => quote!(Value::from_bool(l.predicate(i))),
+        LaneExpr::Int(v) => {
+            let v = Literal::u64_unsuffixed(*v);
+            quote!(Value::literal(#v))
+        }
+        LaneExpr::Float(v, single) => {
+            let v = Literal::f64_unsuffixed(*v);
+            let t = data_type(if *single { "F" } else { "DF" });
+            quote!(Value::Float(#v, #t))
+        }
+        LaneExpr::Local(n) => {
+            let n = ident(n);
+            quote!(#n)
+        }
+        LaneExpr::Field(f, read) => {
+            let f = ident(f);
+            let v = match read {
+                FieldRead::Int => quote!(i128::from(inst.#f)),
+                FieldRead::Packed => quote!(i128::from(inst.#f.to_raw())),
+                FieldRead::Enum => quote!(inst.#f as i128),
+            };
+            quote!(Value::Int(#v, DataType::Ud))
+        }
+        LaneExpr::Unary(op, a) => {
+            let a = atom(a);
+            match op.as_str() {
+                "-" => quote!(-#a),
+                "~" => quote!(!#a),
+                _ => quote!(#a.logical_not()),
+            }
+        }
+        LaneExpr::Binary(op, a, b) => binary(op, a, b),
+        LaneExpr::Ternary(c, a, b) => {
+            let (c, a, b) = (cond(c), unparen(expr(a)), unparen(expr(b)));
+            quote!(if #c { #a } else { #b })
+        }
+        LaneExpr::Call(name, args) => {
+            let args = args.iter().map(|a| unparen(expr(a)));
+            quote!(call_named(&[#(#args),*], l, #name)?)
+        }
+        LaneExpr::Cast(ty, a) => {
+            let t = data_type(ty);
+            let a = atom(a);
+            quote!(#a.cast(#t))
+        }
+        LaneExpr::IsClass(..) => {
+            let c = cond(e);
+            quote!(Value::from_bool(#c))
+        }
+        LaneExpr::IsUnsigned(f, unsigned) => {
+            let f = ident(f);
+            if *unsigned {
+                quote!(Value::from_bool(is_unsigned(l.read(&inst.#f, i)?.ty())))
+            } else {
+                quote!(Value::from_bool(!is_unsigned(l.read(&inst.#f, i)?.ty())))
+            }
+        }
+    }
+}
+
+fn is_comparison(op: &str) -> bool {
+    matches!(op, "<" | "<=" | ">" | ">=" | "==" | "!=")
+}
+
+fn binary(op: &str, a: &LaneExpr, b: &LaneExpr) -> TokenStream {
+    let method = match op {
+        "<" => Some("less"),
+        "<=" => Some("less_eq"),
+        ">" => Some("greater"),
+        ">=" => Some("greater_eq"),
+        "==" => Some("equal"),
+        "!=" => Some("not_equal"),
+        _ => None,
+    };
+    if let Some(m) = method {
+        let (m, a, b) = (ident(m), atom(a), unparen(expr(b)));
+        return quote!(#a.#m(#b));
+    }
+    if op == "&&" || op == "||" {
+        let c = cond(&LaneExpr::Binary(
+            op.into(),
+            Box::new(a.clone()),
+            Box::new(b.clone()),
+        ));
+        return quote!(Value::from_bool(#c));
+    }
+    let (x, y) = (atom(a), atom(b));
+    let op: TokenStream = op.parse().unwrap_or_else(|_| quote!(+));
+    quote!(#x #op #y)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::emit::Options;
+
+    /// A made-up doc whose pseudo-code uses every construct a lane function takes: typed and
+    /// untyped locals, `while`, `if`/`else if`/`else`, the ternary, a cast, `Pred[i]`, a field
+    /// as operator, a named function, an operand class test, a read back of the destination.
+    const LANEY: &str = "## Opcode
+
+  LANEY = 0x70
+
+## Format
+
+| | | | | | | |
+| --- | --- | --- | --- | --- | --- | --- |
+| 0x70(LANEY) | Exec_size | Pred | Rel_op | Dst | Src0 | Src1 |
+
+## Semantics
+
+```
+    for (i = 0; i < exec_size; ++i) {
+      if (ChEn[i]) {
+        UD cnt = 0;
+        x = (UD) src0[i];
+        while (x != 0 && cnt < 32) {
+          cnt++;
+          x = x >> 1;
+        }
+        dst[i] = floor(src1[i]) + 0.5f;
+        if (dst is predicate) {
+          dst[i] = src0[i] rel_op src1[i];
+        } else if (Pred[i]) {
+          dst[i] = dst[i] * -2;
+        } else {
+          dst[i] = cnt > 3 ? ~cnt : 1 << i;
+        }
+      }
+    }
+```
+
+## Description
+
+Made up.
+
+- **Exec_size(ub):** Execution size
+- **Pred(uw):** Predication control
+- **Rel_op(ub):** Relational operator
+  - Bit[2..0]: the operator
+    - 0b000: EQ - equal to
+    - 0b001: NE - not equal
+- **Dst(vec_operand):** The destination operand. Operand class: general,predicate
+- **Src0(vec_operand):** The first source operand. Operand class: general,immediate
+- **Src1(vec_operand):** The second source operand. Operand class: general,immediate
+";
+
+    fn render(doc: &str) -> (String, Vec<crate::diag::Diagnostic>) {
+        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
+            name: "LANEY.md".into(),
+            bytes: doc.as_bytes().to_vec(),
+        }]);
+        let (model, mut diags) = crate::analyze::analyze(&parsed.spec);
+        diags.extend(parsed.diagnostics);
+        let files = super::super::jobs(&model, &Options::default())
+            .into_iter()
+            .filter(|j| j.path == "src/generated/semantics.rs")
+            .map(|j| j.render())
+            .collect::<Vec<_>>();
+        (files.concat(), diags)
+    }
+
+    #[test]
+    fn a_lane_function_as_reviewed() {
+        let (text, diags) = render(LANEY);
+        let ours: Vec<_> = diags
+            .iter()
+            .filter(|d| d.code.starts_with("V014"))
+            .collect();
+        assert!(ours.is_empty(), "{ours:?}");
+        insta::assert_snapshot!("laney_semantics", text);
+    }
+
+    #[test]
+    fn what_cannot_run_goes_to_prose_with_a_warning() {
+        // SAD2's shape: another lane.
+        let doc = LANEY.replace("dst[i] = cnt > 3 ? ~cnt : 1 << i;", "dst[i+1] = src0[i+1];");
+        let (text, diags) = render(&doc);
+        let d: Vec<_> = diags.iter().filter(|d| d.code == "V0141").collect();
+        assert_eq!(d.len(), 1, "{diags:?}");
+        assert_eq!((d[0].line, d[0].column), (28, 11));
+        assert!(
+            d[0].message.contains("another lane than `i`"),
+            "{}",
+            d[0].message
+        );
+        assert!(!text.contains("pub fn laney"), "{text}");
+        assert!(text.contains("fn laney(&mut self, _inst: &super::Laney) -> Self::Output {\n        self.lanes.prose(self.inst)"), "{text}");
+        // SIN's shape: every other lane.
+        let doc = LANEY.replace("++i) {", "i += 2) {");
+        let (_, diags) = render(&doc);
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.code == "V0141" && d.message.contains("does not step `++i`")),
+            "{diags:?}"
+        );
+    }
+}

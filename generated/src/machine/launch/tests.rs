@@ -1,0 +1,490 @@
+//! Layouts of kernels Intel's compiler wrote, rebuilt here from their `.input` lines and
+//! attributes (the values of `PAYLOAD.md`'s evidence tables), and the command line.
+
+use super::*;
+use crate::object::{AttributeInfo, InputInfo, Kernel, KernelData, KernelInfo};
+use crate::runtime::INTEL_PLATFORMS;
+
+fn platform(name: &str) -> &'static IntelPlatform {
+    INTEL_PLATFORMS.iter().find(|p| p.name == name).unwrap()
+}
+
+/// A file with one kernel `k` of these attributes and `.input` (offset, size) lines.
+fn file(simd: u8, per_thread: Option<u16>, inputs: &[(i16, u16)]) -> File {
+    let mut f = File::default();
+    f.header.kernel_info.push(KernelInfo {
+        name: b"k".to_vec(),
+        ..Default::default()
+    });
+    let mut data = KernelData {
+        string_pool: vec![
+            b"k".to_vec(),
+            b"SimdSize".to_vec(),
+            b"PerThreadInputSize".to_vec(),
+        ],
+        ..Default::default()
+    };
+    data.attribute_info.push(AttributeInfo {
+        name: 1,
+        value: vec![simd],
+    });
+    if let Some(p) = per_thread {
+        data.attribute_info.push(AttributeInfo {
+            name: 2,
+            value: p.to_le_bytes().to_vec(),
+        });
+    }
+    data.input_info = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, &(offset, size))| InputInfo {
+            kind: 0,
+            id: 40 + i as u32,
+            offset,
+            size,
+        })
+        .collect();
+    f.kernels.push(Kernel {
+        data,
+        gen_binaries: vec![],
+    });
+    f
+}
+
+const LOCAL_IDS_SIMD32: &[(i16, u16)] = &[
+    (32, 32),
+    (64, 32),
+    (96, 32),
+    (128, 32),
+    (160, 32),
+    (192, 32),
+];
+
+fn with_ids(rest: &[(i16, u16)]) -> Vec<(i16, u16)> {
+    LOCAL_IDS_SIMD32.iter().chain(rest).copied().collect()
+}
+
+fn i32s(v: i32) -> Arg {
+    Arg::Scalar(Scalar {
+        ty: ScalarType::I32,
+        bits: v as u32 as u64,
+    })
+}
+
+#[test]
+fn order_kernel_pointers_before_scalars() {
+    // `order(int n, global int *a, char c, global float *f, long l, float x, short s, ulong d)`
+    // on acm-g10 rev 0: zeinfo puts a at 32, f at 40, then n 48, c 52, l 56, x 64, s 68,
+    // d 72 and the enqueued local size at 80 (cross-thread offsets; + 224 in the GRF).
+    let f = file(
+        32,
+        Some(192),
+        &with_ids(&[
+            (224, 32),
+            (256, 8),
+            (264, 8),
+            (272, 4),
+            (276, 1),
+            (280, 8),
+            (288, 4),
+            (292, 2),
+            (296, 8),
+            (304, 12),
+        ]),
+    );
+    let sc = |ty, bits| Arg::Scalar(Scalar { ty, bits });
+    let args = vec![
+        i32s(1),
+        Arg::Buffer(vec![0; 4]),
+        sc(ScalarType::I8, 2),
+        Arg::Buffer(vec![0; 4]),
+        sc(ScalarType::I64, 3),
+        sc(ScalarType::F32, 0),
+        sc(ScalarType::I16, 4),
+        sc(ScalarType::U64, 5),
+    ];
+    let l = layout(&f, 0, platform("DG2"), &args).unwrap();
+    assert_eq!(l.cross, 224);
+    assert_eq!(l.args, [48, 32, 52, 40, 56, 64, 68, 72]);
+    assert_eq!(l.implicits, [(Implicit::EnqueuedLocalSize, 80)]);
+    // One 12-byte value could be the global size or the number of groups as well (the same
+    // inputs in a kernel that calls get_global_size only): noted.
+    assert!(
+        l.notes.iter().any(|n| n.contains("GlobalSize")),
+        "{:?}",
+        l.notes
+    );
+    assert_eq!(l.input_bytes, 320);
+}
+
+#[test]
+fn locals_kernel_slm_offsets_first_then_local_and_enqueued_sizes() {
+    // `locals(global int *a, local int *t, local int *w, int k)`, acm-g10 rev 0: t at 32, w at
+    // 40 (4-byte inputs), a at 48, k at 56, local_size at 64, enqueued_local_size at 76.
+    let f = file(
+        32,
+        Some(192),
+        &with_ids(&[
+            (224, 32),
+            (256, 4),
+            (264, 4),
+            (272, 8),
+            (280, 4),
+            (288, 12),
+            (300, 12),
+        ]),
+    );
+    let args = vec![
+        Arg::Buffer(vec![0; 4]),
+        Arg::LocalMem(64),
+        Arg::LocalMem(64),
+        i32s(7),
+    ];
+    let l = layout(&f, 0, platform("DG2"), &args).unwrap();
+    assert_eq!(l.args, [48, 32, 40, 56]);
+    assert_eq!(
+        l.implicits,
+        [(Implicit::LocalSize, 64), (Implicit::EnqueuedLocalSize, 76)]
+    );
+    // The same two 12-byte inputs would fit the global size (or the number of groups) before
+    // the enqueued local size: noted.
+    assert!(!l.notes.is_empty());
+}
+
+#[test]
+fn all_implicits_in_igc_order() {
+    // `all(global int *a, int k, global int *b)` with private memory, get_work_dim,
+    // get_num_groups, get_global_size and get_local_size: zeinfo offsets private base 56,
+    // buffer_offset(a) 64, work_dimensions 68, group_count 72, global_size 84, local_size 96,
+    // enqueued_local_size 108.
+    let f = file(
+        32,
+        Some(192),
+        &with_ids(&[
+            (224, 32),
+            (256, 8),
+            (264, 8),
+            (272, 4),
+            (280, 8),
+            (288, 4),
+            (292, 4),
+            (296, 12),
+            (308, 12),
+            (320, 12),
+            (332, 12),
+        ]),
+    );
+    let args = vec![Arg::Buffer(vec![0; 4]), i32s(1), Arg::Buffer(vec![0; 4])];
+    let l = layout(&f, 0, platform("DG2"), &args).unwrap();
+    assert_eq!(l.args, [32, 48, 40]);
+    // The 4-byte value at 68 is taken for b's buffer offset (the preference); Intel's answer,
+    // the work dimensions, is among the alternatives noted.
+    assert_eq!(l.implicits[2], (Implicit::BufferOffset(2), 68));
+    assert!(
+        l.notes.iter().any(|n| n.contains("WorkDim, 68")),
+        "{:?}",
+        l.notes
+    );
+    let mut intel = l.implicits.clone();
+    intel[2] = (Implicit::WorkDim, 68);
+    assert_eq!(
+        intel,
+        [
+            (Implicit::PrivateBase, 56),
+            (Implicit::BufferOffset(0), 64),
+            (Implicit::WorkDim, 68),
+            (Implicit::NumGroups, 72),
+            (Implicit::GlobalSize, 84),
+            (Implicit::LocalSize, 96),
+            (Implicit::EnqueuedLocalSize, 108),
+        ]
+    );
+}
+
+#[test]
+fn implicits_kernel_moves_a_value_that_would_straddle_a_register() {
+    // `implicits(global uint *o)`: buffer_offset 40, work_dimensions 44, group_count 48,
+    // global_size 64 (60 + 12 would cross 64), local_size 76, enqueued_local_size 96.
+    let f = file(
+        32,
+        Some(192),
+        &with_ids(&[
+            (224, 32),
+            (256, 8),
+            (264, 4),
+            (268, 4),
+            (272, 12),
+            (288, 12),
+            (300, 12),
+            (320, 12),
+        ]),
+    );
+    let l = layout(&f, 0, platform("TGLLP"), &[Arg::Buffer(vec![0; 4])]);
+    // On tgllp the cross-thread data also starts after 192 bytes of local ids.
+    let l = l.unwrap();
+    assert_eq!(l.cross, 224);
+    assert_eq!(
+        l.implicits.iter().map(|i| i.1).collect::<Vec<_>>(),
+        [40, 44, 48, 64, 76, 96]
+    );
+}
+
+#[test]
+fn without_local_ids_tgllp_keeps_r1_and_dg2_does_not() {
+    // `big(global int *a, ulong n)`: no PerThreadInputSize; the header at GRF byte 64 on
+    // tgllp, 32 on acm-g10 rev 0; a at +32, n at +40, buffer_offset(a) at +48.
+    let args = vec![
+        Arg::Buffer(vec![0; 4]),
+        Arg::Scalar(Scalar {
+            ty: ScalarType::U64,
+            bits: 1,
+        }),
+    ];
+    let tgl = file(32, None, &[(64, 32), (96, 8), (104, 8), (112, 4)]);
+    let l = layout(&tgl, 0, platform("TGLLP"), &args).unwrap();
+    assert_eq!((l.cross, l.args.clone()), (64, vec![32, 40]));
+    assert_eq!(l.implicits, [(Implicit::BufferOffset(0), 48)]);
+    let dg2 = file(32, None, &[(32, 32), (64, 8), (72, 8), (80, 4)]);
+    let l = layout(&dg2, 0, platform("DG2"), &args).unwrap();
+    assert_eq!(l.cross, 32);
+    assert_eq!(l.implicits, [(Implicit::BufferOffset(0), 48)]);
+}
+
+#[test]
+fn simd8_local_ids_take_a_register_each() {
+    // `simd8(global int *a)` on tgllp: PerThreadInputSize 96, a at GRF byte 160, enqueued
+    // local size at 168.
+    let f = file(
+        8,
+        Some(96),
+        &[(32, 32), (64, 32), (96, 32), (128, 32), (160, 8), (168, 12)],
+    );
+    let l = layout(&f, 0, platform("TGLLP"), &[Arg::Buffer(vec![0; 4])]).unwrap();
+    assert_eq!((l.simd, l.cross), (8, 128));
+    let nd = NdRange::new(&[24, 2], &[12, 2]).unwrap();
+    let values = Values {
+        args: vec![0x1234],
+        private_base: 0,
+    };
+    let t = payloads(&l, &nd, [1, 0, 0], &values);
+    // 24 work-items per group, 8 per thread: 3 threads of 8 lanes.
+    assert_eq!(t.len(), 3);
+    assert!(t.iter().all(|t| t.lanes == 8));
+    let word = |t: &ThreadPayload, at: usize| u16::from_le_bytes([t.input[at], t.input[at + 1]]);
+    // Thread 1, lane 5 is work-item 13 of the group: x = 13 % 12 = 1, y = 1.
+    assert_eq!(word(&t[1], 32 + 10), 1);
+    assert_eq!(word(&t[1], 64 + 10), 1);
+    // r0.1 is the group id x; the header's local size; the buffer address at 160.
+    assert_eq!(t[0].input[4], 1);
+    assert_eq!(&t[0].input[128 + 12..128 + 20], &[12, 0, 0, 0, 2, 0, 0, 0]);
+    assert_eq!(&t[2].input[160..168], &0x1234u64.to_le_bytes());
+    assert_eq!(&t[2].input[168..172], &[12, 0, 0, 0]);
+}
+
+#[test]
+fn a_partial_last_thread_has_fewer_lanes() {
+    let f = file(
+        16,
+        Some(96),
+        &[(32, 32), (64, 32), (96, 32), (128, 32), (160, 8), (168, 12)],
+    );
+    let l = layout(&f, 0, platform("TGLLP"), &[Arg::Buffer(vec![0; 4])]).unwrap();
+    let nd = NdRange::new(&[20], &[20]).unwrap();
+    let values = Values {
+        args: vec![0],
+        private_base: 0,
+    };
+    let t = payloads(&l, &nd, [0, 0, 0], &values);
+    assert_eq!(t.iter().map(|t| t.lanes).collect::<Vec<_>>(), [16, 4]);
+}
+
+#[test]
+fn wrong_argument_kinds_are_named() {
+    // `locals` given a scalar where the kernel has a local pointer: the 4-byte input at +32
+    // is no slot of a buffer.
+    let f = file(
+        32,
+        Some(192),
+        &with_ids(&[
+            (224, 32),
+            (256, 4),
+            (264, 4),
+            (272, 8),
+            (280, 4),
+            (288, 12),
+            (300, 12),
+        ]),
+    );
+    let args = vec![Arg::Buffer(vec![0; 4]), i32s(1), i32s(2), i32s(7)];
+    let e = layout(&f, 0, platform("DG2"), &args).unwrap_err();
+    assert!(e.0.contains("parameter 0 (--buffer)"), "{e}");
+    // No ARGs: inputs left that no implicit explains.
+    let e = layout(&f, 0, platform("DG2"), &[]).unwrap_err();
+    assert!(e.0.contains("implicit"), "{e}");
+    // No SimdSize.
+    let mut g = f.clone();
+    g.kernels[0].data.attribute_info.remove(0);
+    let e = layout(&g, 0, platform("DG2"), &[]).unwrap_err();
+    assert!(e.0.contains("SimdSize"), "{e}");
+}
+
+#[test]
+fn scalars_parse_as_pocl_run_does() {
+    let p = |s| Scalar::parse(s);
+    assert_eq!(p("i32:5").unwrap().bits, 5);
+    assert_eq!(p("i32:-1").unwrap().bits, 0xffff_ffff);
+    assert_eq!(p("i8:-128").unwrap().bits, 0x80);
+    assert_eq!(p("u64:0xffffffffffffffff").unwrap().bits, u64::MAX);
+    assert_eq!(p("f32:1.5").unwrap().bits, 0x3fc0_0000);
+    assert_eq!(p("f64:-2").unwrap().bits, 0xc000_0000_0000_0000);
+    for bad in [
+        "i32", "i33:1", "u8:256", "i8:128", "u32:-1", "f32:x", "i32:", ":5", "u16:0x",
+    ] {
+        assert!(p(bad).is_err(), "{bad}");
+    }
+    assert!(p("u8:256").unwrap_err().contains("out of range"));
+}
+
+#[test]
+fn run_command_lines() {
+    let spec = parse_run(&[
+        "--kernel",
+        "k",
+        "--global",
+        "64,2",
+        "--local",
+        "16,1",
+        "--buffer",
+        "a.bin:b.bin",
+        "--scalar",
+        "i32:5",
+        "--local-mem",
+        "256",
+        "--platform",
+        "tgllp",
+    ])
+    .unwrap();
+    assert_eq!(spec.kernel, "k");
+    assert_eq!(spec.global, [64, 2]);
+    assert_eq!(spec.local, Some(vec![16, 1]));
+    assert_eq!(spec.platform.as_deref(), Some("tgllp"));
+    assert_eq!(
+        spec.args,
+        [
+            ArgSpec::Buffer {
+                input: "a.bin".into(),
+                output: "b.bin".into()
+            },
+            ArgSpec::Scalar(Scalar {
+                ty: ScalarType::I32,
+                bits: 5
+            }),
+            ArgSpec::LocalMem(256),
+        ]
+    );
+    // Each bad command line names its argument.
+    let bad: &[(&[&str], &str)] = &[
+        (&["--global", "4"], "--kernel"),
+        (&["--kernel", "k"], "--global"),
+        (&["--kernel", "k", "--global", "0"], "--global 0"),
+        (&["--kernel", "k", "--global", "1,2,3,4"], "1 to 3"),
+        (&["--kernel", "k", "--global", "x"], "`x`"),
+        (
+            &["--kernel", "k", "--global", "8", "--local", "3"],
+            "multiple",
+        ),
+        (
+            &["--kernel", "k", "--global", "8", "--local", "4,1"],
+            "dimension",
+        ),
+        (
+            &["--kernel", "k", "--global", "8", "--buffer", "a.bin"],
+            "IN.bin:OUT.bin",
+        ),
+        (
+            &["--kernel", "k", "--global", "8", "--buffer", ":b"],
+            "IN.bin:OUT.bin",
+        ),
+        (
+            &["--kernel", "k", "--global", "8", "--scalar", "q:1"],
+            "unknown type",
+        ),
+        (
+            &["--kernel", "k", "--global", "8", "--local-mem", "0"],
+            "positive",
+        ),
+        (
+            &["--kernel", "k", "--global", "8", "--local-mem"],
+            "needs a value",
+        ),
+        (
+            &["--kernel", "k", "--global", "8", "extra"],
+            "unexpected `extra`",
+        ),
+    ];
+    for (words, want) in bad {
+        let e = parse_run(words).unwrap_err();
+        assert!(e.contains(want), "{words:?}: {e}");
+    }
+}
+
+#[test]
+fn ndranges() {
+    assert_eq!(NdRange::default_local(&[100, 3]), [50, 1]);
+    assert_eq!(NdRange::default_local(&[67]), [1]);
+    let nd = NdRange::new(&[64, 4], &[16, 2]).unwrap();
+    assert_eq!(nd.groups(), [4, 2, 1]);
+    assert_eq!(nd.group_items(), 32);
+    assert!(NdRange::new(&[2048], &[2048]).unwrap_err().contains("1024"));
+}
+
+/// A machine that records the payloads it is given and adds 1 to byte 0 of buffer 0 per
+/// thread.
+struct Recorder(core::cell::RefCell<Vec<[u32; 3]>>);
+
+impl GroupRunner for Recorder {
+    fn run_group(&self, threads: &[ThreadPayload], mem: &mut Memory) -> Result<(), String> {
+        for t in threads {
+            self.0.borrow_mut().push(t.group_id);
+            let v = mem
+                .read(super::super::memory::Space::Surface(0), 0, 1)
+                .map_err(|e| e.to_string())?;
+            mem.write(super::super::memory::Space::Surface(0), 0, 1, v + 1)
+                .map_err(|e| e.to_string())?;
+        }
+        if mem.slm().len() != (STATIC_SLM + 80) as usize {
+            return Err(format!("SLM of {} bytes", mem.slm().len()));
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn launch_runs_every_group_in_order_with_its_memory() {
+    let f = file(
+        32,
+        Some(192),
+        &with_ids(&[
+            (224, 32),
+            (256, 4),
+            (264, 4),
+            (272, 8),
+            (280, 4),
+            (288, 12),
+            (300, 12),
+        ]),
+    );
+    let args = vec![
+        Arg::Buffer(vec![10, 0, 0, 0]),
+        Arg::LocalMem(60),
+        Arg::LocalMem(4),
+        i32s(7),
+    ];
+    let nd = NdRange::new(&[64, 2], &[32, 1]).unwrap();
+    let r = Recorder(Default::default());
+    let out = launch(&r, &f, 0, platform("DG2"), &nd, args).unwrap();
+    assert_eq!(*r.0.borrow(), [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]);
+    let (param, id) = out.buffers[0];
+    assert_eq!(param, 0);
+    assert_eq!(out.memory.buffer(id).bytes, [14, 0, 0, 0]);
+}

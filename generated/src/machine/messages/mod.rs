@@ -1,0 +1,328 @@
+//! The memory instructions: each doc's `## Semantics` run by hand over [`Memory`], reading the
+//! instruction's fields by their doc names (through the generated `visit_operands`, so this
+//! compiles for any spec: no generated variant is named here).
+//!
+//! | instructions | module | memory |
+//! | --- | --- | --- |
+//! | GATHER4_SCALED, SCATTER4_SCALED, GATHER_SCALED, SCATTER_SCALED, GATHER, SCATTER, OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST, DWORD_ATOMIC | [`legacy`] | a surface variable: T0 SLM, T5 stateless ("5: T255 - Stateless surface access", DWORD_ATOMIC.md), T6 and up a binding-table index the surface variable holds |
+//! | SVM_GATHER, SVM_SCATTER, SVM_BLOCK_LD, SVM_BLOCK_ST, SVM_ATOMIC | [`svm`] | 64-bit virtual addresses |
+//! | LSC_UNTYPED (load, store, atomics; strided, quad, block2d and append counters are errors) | [`lsc`] | `.ugm` flat (64-bit addresses) or `bti(N)`, `.slm` |
+//! | FENCE, LSC_FENCE, CACHE_FLUSH | here | none: no-ops (below) |
+//!
+//! Fences and cache flushes do nothing here, by design: this machine has no caches and every
+//! access is performed, in program order, when its instruction runs, so "all previous reads and
+//! writes from the issuing thread have been globally observed" (`3_execution_model.md`, "Memory
+//! Model") holds at every instruction boundary. The other memory instructions (typed surfaces,
+//! samplers, media and VME messages, RAW_SEND) are errors naming them.
+
+pub mod legacy;
+pub mod lsc;
+pub mod svm;
+
+use super::memory::{Memory, MemoryError, Space};
+use crate::generated::Instruction;
+use crate::runtime::{
+    DataType, ExecSize, Lanes, OperandVisitor, PredicateControl, RawOperand, Value, VectorOperand,
+};
+use alloc::format;
+use alloc::vec::Vec;
+
+/// What the memory instructions need of a machine beyond [`Lanes`].
+pub trait MessageLanes: Lanes {
+    /// The value of surface variable `T<index>` (`index` ≥ 6): the binding-table index a
+    /// `MOVS` last wrote to it. T0-T5 are predefined and never asked for.
+    fn surface(&mut self, index: u32) -> Result<u32, Self::Error>;
+}
+
+/// Runs `inst` if it is a memory instruction; `None` when it is not one.
+pub fn run<L: MessageLanes + ?Sized>(
+    inst: &Instruction,
+    l: &mut L,
+    mem: &mut Memory,
+) -> Option<Result<(), L::Error>>
+where
+    L::Error: From<MemoryError>,
+{
+    let name = inst.name();
+    if !is_memory(name) {
+        return None;
+    }
+    let mut f = Fields::new(name);
+    inst.visit_operands(&mut f);
+    Some(run_fields(&f, l, mem))
+}
+
+/// Whether an instruction (by doc name) is one this module answers for.
+pub fn is_memory(name: &str) -> bool {
+    SUPPORTED.contains(&name) || NO_OPS.contains(&name) || UNSUPPORTED.contains(&name)
+}
+
+/// The instructions run here.
+pub const SUPPORTED: &[&str] = &[
+    "GATHER4_SCALED",
+    "SCATTER4_SCALED",
+    "GATHER_SCALED",
+    "SCATTER_SCALED",
+    "GATHER",
+    "SCATTER",
+    "OWORD_LD",
+    "OWORD_LD_UNALIGNED",
+    "OWORD_ST",
+    "DWORD_ATOMIC",
+    "SVM_GATHER",
+    "SVM_SCATTER",
+    "SVM_BLOCK_LD",
+    "SVM_BLOCK_ST",
+    "SVM_ATOMIC",
+    "LSC_UNTYPED",
+];
+
+/// Fences and cache flushes: no-ops (see the module docs).
+pub const NO_OPS: &[&str] = &["FENCE", "LSC_FENCE", "CACHE_FLUSH"];
+
+/// Memory instructions this machine does not run yet: an error naming them.
+pub const UNSUPPORTED: &[&str] = &[
+    "QW_GATHER",
+    "QW_SCATTER",
+    "SCATTER4_TYPED",
+    "GATHER4_TYPED",
+    "SVM_GATHER4_SCALED",
+    "SVM_SCATTER4_SCALED",
+    "MEDIA_LD",
+    "MEDIA_ST",
+    "3D_LOAD",
+    "3D_SAMPLE",
+    "SAMPLE_UNORM",
+    "AVS",
+    "VME_IME",
+    "VME_SIC",
+    "VME_FBR",
+    "RT_READ",
+    "RT_WRITE",
+    "RAW_SEND",
+    "RAW_SENDS",
+    "LSC_TYPED",
+    "SVM",
+];
+
+/// Runs a memory instruction from its fields (what [`run`] collected).
+pub fn run_fields<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    mem: &mut Memory,
+) -> Result<(), L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    match f.name {
+        "GATHER4_SCALED" | "SCATTER4_SCALED" => legacy::scaled4(f, l, mem),
+        "GATHER_SCALED" | "SCATTER_SCALED" => legacy::scaled(f, l, mem),
+        "GATHER" | "SCATTER" => legacy::gather(f, l, mem),
+        "OWORD_LD" | "OWORD_LD_UNALIGNED" | "OWORD_ST" => legacy::oword(f, l, mem),
+        "DWORD_ATOMIC" => legacy::dword_atomic(f, l, mem),
+        "SVM_GATHER" | "SVM_SCATTER" => svm::scattered(f, l, mem),
+        "SVM_BLOCK_LD" | "SVM_BLOCK_ST" => svm::block(f, l, mem),
+        "SVM_ATOMIC" => svm::atomic(f, l, mem),
+        "LSC_UNTYPED" => lsc::untyped(f, l, mem),
+        n if NO_OPS.contains(&n) => Ok(()),
+        n => Err(MemoryError::Unsupported {
+            instruction: f.name,
+            what: format!("the memory instruction {n}"),
+        }
+        .into()),
+    }
+}
+
+/// The fields of one instruction by doc name, as the generated `visit_operands` gives them.
+#[derive(Clone, Debug)]
+pub struct Fields {
+    /// The instruction's doc name (`GATHER4_SCALED`).
+    pub name: &'static str,
+    pub exec_size: Option<u8>,
+    pub pred: Option<PredicateControl>,
+    /// Whole-field integers: indices, counts, enumerated values and bit fields, raw.
+    pub ints: Vec<(&'static str, u64)>,
+    pub vectors: Vec<(&'static str, VectorOperand)>,
+    pub raws: Vec<(&'static str, RawOperand)>,
+}
+
+impl Fields {
+    pub fn new(name: &'static str) -> Fields {
+        Fields {
+            name,
+            exec_size: None,
+            pred: None,
+            ints: Vec::new(),
+            vectors: Vec::new(),
+            raws: Vec::new(),
+        }
+    }
+
+    fn missing(&self, field: &'static str) -> MemoryError {
+        MemoryError::MissingField {
+            instruction: self.name,
+            field,
+        }
+    }
+
+    /// An integer field, raw.
+    pub fn int(&self, field: &'static str) -> Result<u64, MemoryError> {
+        self.ints
+            .iter()
+            .find(|(n, _)| *n == field)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| self.missing(field))
+    }
+
+    /// An integer field, or `default` when the format has none.
+    pub fn int_or(&self, field: &'static str, default: u64) -> u64 {
+        self.int(field).unwrap_or(default)
+    }
+
+    pub fn vector(&self, field: &'static str) -> Result<VectorOperand, MemoryError> {
+        self.vectors
+            .iter()
+            .find(|(n, _)| *n == field)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| self.missing(field))
+    }
+
+    pub fn raw(&self, field: &'static str) -> Result<RawOperand, MemoryError> {
+        self.raws
+            .iter()
+            .find(|(n, _)| *n == field)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| self.missing(field))
+    }
+
+    /// A raw operand that may be absent or the null variable V0 (`None` for both).
+    pub fn raw_opt(&self, field: &'static str) -> Option<RawOperand> {
+        self.raw(field).ok().filter(|r| r.id != 0)
+    }
+
+    /// The exec-size byte.
+    pub fn exec(&self) -> Result<ExecSize, MemoryError> {
+        self.exec_size
+            .map(ExecSize)
+            .ok_or_else(|| self.missing("Exec_size"))
+    }
+
+    /// An error saying a form of this instruction is not run here.
+    pub fn unsupported(&self, what: impl Into<alloc::string::String>) -> MemoryError {
+        MemoryError::Unsupported {
+            instruction: self.name,
+            what: what.into(),
+        }
+    }
+}
+
+impl OperandVisitor for Fields {
+    fn exec_size(&mut self, raw: u8) {
+        self.exec_size = Some(raw);
+    }
+    fn predicate(&mut self, _field: &'static str, p: PredicateControl) {
+        self.pred = Some(p);
+    }
+    fn vector(&mut self, field: &'static str, op: &VectorOperand) {
+        self.vectors.push((field, *op));
+    }
+    fn raw(&mut self, field: &'static str, op: &RawOperand) {
+        self.raws.push((field, *op));
+    }
+    fn index(&mut self, field: &'static str, value: u32) {
+        self.ints.push((field, u64::from(value)));
+    }
+    fn value(&mut self, field: &'static str, bits: u64) {
+        self.ints.push((field, bits));
+    }
+}
+
+/// The element type of `size` bytes that moves bits unchanged (UB, UW, UD, UQ).
+pub(crate) fn bits_type(size: u32) -> DataType {
+    match size {
+        1 => DataType::Ub,
+        2 => DataType::Uw,
+        8 => DataType::Uq,
+        _ => DataType::Ud,
+    }
+}
+
+/// The bits of a value as an element of its type holds them (two's complement for integers,
+/// IEEE bits for floats of their type).
+pub(crate) fn to_bits(v: Value) -> u64 {
+    match v {
+        Value::Int(i, _) => i as u64,
+        Value::Float(x, DataType::F) => u64::from((x as f32).to_bits()),
+        Value::Float(x, _) => x.to_bits(),
+        Value::Bool(b) => u64::from(b),
+    }
+}
+
+/// Element `index` of `size` bytes of a raw operand, as bits.
+pub(crate) fn get<L: Lanes + ?Sized>(
+    l: &mut L,
+    op: &RawOperand,
+    size: u32,
+    index: u32,
+) -> Result<u64, L::Error> {
+    l.read_raw(op, bits_type(size), index).map(to_bits)
+}
+
+/// Writes element `index` of `size` bytes of a raw operand.
+pub(crate) fn put<L: Lanes + ?Sized>(
+    l: &mut L,
+    op: &RawOperand,
+    size: u32,
+    index: u32,
+    bits: u64,
+) -> Result<(), L::Error> {
+    let ty = bits_type(size);
+    l.write_raw(op, ty, index, Value::Int(i128::from(bits), ty))
+}
+
+/// A scalar operand (`Offset`, `Address`) as bits: lane 0 of its region.
+pub(crate) fn scalar<L: Lanes + ?Sized>(l: &mut L, op: &VectorOperand) -> Result<u64, L::Error> {
+    l.read(op, 0).map(to_bits)
+}
+
+/// Starts the instruction (exec size and predicate) and lists the lanes that run.
+pub(crate) fn lanes<L: Lanes + ?Sized>(
+    l: &mut L,
+    exec: ExecSize,
+    pred: Option<PredicateControl>,
+) -> Result<Vec<u32>, L::Error> {
+    let n = l.begin(exec, pred)?;
+    Ok((0..n).filter(|&i| l.enabled(i)).collect())
+}
+
+/// The memory a surface variable of a legacy message names: "0: T0 - Shared Local Memory
+/// (SLM) access", "5: T255 - Stateless surface access" (DWORD_ATOMIC.md, `Surface`); T6 and up
+/// hold a binding-table index, where 254 is SLM and 255 stateless (the values of T0 and T5).
+pub(crate) fn surface_space<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    index: u32,
+) -> Result<Space, L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    Ok(match index {
+        0 => Space::Slm,
+        5 => Space::Stateless,
+        1..=4 => {
+            return Err(f
+                .unsupported(format!(
+                    "predefined surface T{index} (only T0, SLM, and T5, stateless, are)"
+                ))
+                .into())
+        }
+        _ => match l.surface(index)? {
+            254 => Space::Slm,
+            255 => Space::Stateless,
+            bti => Space::Surface(bti),
+        },
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod test_lanes;

@@ -1,0 +1,492 @@
+//! The machine: a reference interpreter of vISA kernels (feature `machine`).
+//!
+//! It runs the threads of a work-group on the CPU: each thread's state (its GRF bytes with the
+//! variables placed as the kernel declares them, address and predicate registers: [`layout`],
+//! [`thread`]), regions and `EvaluateChEn` of the operands chapter, control flow with SIMD
+//! divergence ([`exec`]), barriers. Lane semantics come from the generated lane functions
+//! (`## Semantics` of each doc), reached through the generated `interpret` bridge and
+//! [`crate::runtime::Lanes`]; instructions whose docs give prose are run by hand here (control
+//! flow) or in [`messages`] (memory), and any other is an error naming it, never a silent
+//! no-op.
+//!
+//! Modules: [`memory`] (surfaces, SLM, stateless addresses), [`messages`] (the memory
+//! instructions) and [`launch`] (ndrange, arguments, the thread payload).
+//!
+//! ```no_run
+//! # fn demo(file: &visa::object::File, mem: &mut visa::machine::memory::Memory) -> Result<(), visa::machine::RunError> {
+//! use visa::machine::{Kernel, ThreadInit};
+//! let platform = visa::Platform::from_name("acm-g10").expect("a platform");
+//! let kernel = Kernel::new(file, "add", platform)?;
+//! let input = vec![0u8; 256]; // r0 and the `.input` area as IGC lays it out
+//! kernel.run_group(&[ThreadInit { input, group_id: [0; 3], local_size: [16, 1, 1], lanes: 16 }], mem)?;
+//! # Ok(()) }
+//! ```
+
+pub mod convert;
+pub mod exec;
+pub mod launch;
+pub mod layout;
+pub mod memory;
+pub mod messages;
+pub mod thread;
+
+#[cfg(test)]
+mod tests;
+
+use crate::generated::{Instruction, Platform};
+use crate::object::{File, Routine as _};
+use crate::runtime::{ExecSize, IntelPlatform, OperandVisitor, PredicateControl, Value};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+use exec::{Flow, Status, Step, Thread};
+use layout::Layout;
+use memory::Memory;
+use thread::{Fault, Regs};
+
+/// Why a run stopped: what, and where (routine, instruction offset, Intel's text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    pub what: String,
+    /// The routine's name (kernel or function), when the error is inside one.
+    pub routine: Option<String>,
+    /// Byte offset of the instruction in the routine's instruction stream.
+    pub offset: Option<u32>,
+    /// Intel's text of the instruction (`add (M1, 16) V33(0,0)<1> ...`).
+    pub text: Option<String>,
+    /// The thread of the work-group, when one thread failed.
+    pub thread: Option<usize>,
+}
+
+impl RunError {
+    fn new(what: impl Into<String>) -> RunError {
+        RunError {
+            what: what.into(),
+            routine: None,
+            offset: None,
+            text: None,
+            thread: None,
+        }
+    }
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(r) = &self.routine {
+            write!(f, "{r}")?;
+            if let Some(o) = self.offset {
+                write!(f, " at instruction offset {o:#x}")?;
+            }
+            if let Some(t) = self.thread {
+                write!(f, " (thread {t})")?;
+            }
+            if let Some(t) = &self.text {
+                write!(f, " `{t}`")?;
+            }
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.what)
+    }
+}
+
+/// What one thread starts with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ThreadInit {
+    /// The GRF bytes from r0 on, r0 included: what the kernel's `.input` offsets address.
+    /// `%r0` takes the first 32 bytes; each general `.input` variable its `offset..offset+size`,
+    /// each surface or sampler input a dword at its offset; bytes past the end read as 0.
+    pub input: Vec<u8>,
+    /// `%group_id_x/y/z`.
+    pub group_id: [u32; 3],
+    /// The work-group's size (for the launcher's payload; the machine does not read it).
+    pub local_size: [u32; 3],
+    /// Live channels: the execution mask starts with channels `0..lanes` on.
+    pub lanes: u32,
+}
+
+/// `visa run` and [`launch::launch`] run work-groups on a kernel.
+impl launch::GroupRunner for Kernel<'_> {
+    fn run_group(&self, threads: &[launch::ThreadPayload], mem: &mut Memory) -> Result<(), String> {
+        let inits: Vec<ThreadInit> = threads
+            .iter()
+            .map(|t| ThreadInit {
+                input: t.input.clone(),
+                group_id: t.group_id,
+                local_size: t.local_size,
+                lanes: t.lanes,
+            })
+            .collect();
+        Kernel::run_group(self, &inits, mem).map_err(|e| alloc::string::ToString::to_string(&e))
+    }
+}
+
+/// A routine as the machine runs it: placed variables and decoded steps.
+pub struct Routine<'f> {
+    pub name: String,
+    pub layout: Layout,
+    pub steps: Vec<Step<'f>>,
+    surfaces: usize,
+    samplers: usize,
+    /// The routine's `.input` directives: (kind, variable id, offset, size).
+    inputs: Vec<(u8, u32, i16, u16)>,
+}
+
+/// A kernel of an object file, its declarations resolved, ready to run work-groups.
+pub struct Kernel<'f> {
+    file: &'f File,
+    index: usize,
+    grf: u32,
+    simd: u32,
+    routines: Vec<Routine<'f>>,
+    /// Instructions one thread may run before it is declared stuck.
+    pub step_limit: u64,
+}
+
+/// The fields of an instruction control flow needs, by doc name.
+#[derive(Default)]
+struct Fields {
+    exec: Option<u8>,
+    pred: Option<PredicateControl>,
+    label: Option<u32>,
+    func: Option<u32>,
+    mode: Option<u64>,
+}
+
+impl OperandVisitor for Fields {
+    fn exec_size(&mut self, raw: u8) {
+        self.exec = Some(raw);
+    }
+    fn predicate(&mut self, _: &'static str, p: PredicateControl) {
+        self.pred = Some(p);
+    }
+    fn vector(&mut self, _: &'static str, _: &crate::runtime::VectorOperand) {}
+    fn raw(&mut self, _: &'static str, _: &crate::runtime::RawOperand) {}
+    fn index(&mut self, field: &'static str, value: u32) {
+        match field {
+            "Label" => self.label = Some(value),
+            "Func_id" => self.func = Some(value),
+            _ => {}
+        }
+    }
+    fn value(&mut self, field: &'static str, bits: u64) {
+        if field == "Mode" {
+            self.mode = Some(bits);
+        }
+    }
+}
+
+/// The GRF size of a docs platform: Intel's size for the first of its platforms.
+fn grf_bytes(platform: Platform) -> u32 {
+    crate::runtime::INTEL_PLATFORMS
+        .iter()
+        .find(|p| IntelPlatform::platform(p) == platform)
+        .map_or(32, |p| p.grf_bytes)
+}
+
+impl<'f> Kernel<'f> {
+    /// Kernel `name` of `file`, for `platform` (its GRF size: 32 bytes, 64 from PVC on).
+    pub fn new(file: &'f File, name: &str, platform: Platform) -> Result<Kernel<'f>, RunError> {
+        let index = file
+            .header
+            .kernel_info
+            .iter()
+            .position(|k| k.name == name.as_bytes())
+            .ok_or_else(|| {
+                let names: Vec<String> = file
+                    .header
+                    .kernel_info
+                    .iter()
+                    .map(|k| String::from_utf8_lossy(&k.name).into_owned())
+                    .collect();
+                RunError::new(format!(
+                    "no kernel `{name}` in the file (it has: {})",
+                    names.join(", ")
+                ))
+            })?;
+        let kernel = &file
+            .kernels
+            .get(index)
+            .ok_or_else(|| RunError::new(format!("kernel `{name}` has no kernel object")))?
+            .data;
+        let grf = grf_bytes(platform);
+        let fnames: Vec<Vec<u8>> = file
+            .header
+            .function_info
+            .iter()
+            .map(|f| f.name.clone())
+            .collect();
+        let mut routines = vec![routine(kernel, name, grf, &fnames, &kernel.input_info)?];
+        for (i, f) in file.functions.iter().enumerate() {
+            let fname = fnames
+                .get(i)
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .unwrap_or_default();
+            routines.push(routine(&f.data, &fname, grf, &fnames, &[])?);
+        }
+        let simd = kernel
+            .attribute_info
+            .iter()
+            .find(|a| kernel.string(a.name) == Some(b"SimdSize"))
+            .and_then(|a| a.value.first())
+            .map_or(0, |v| u32::from(*v));
+        Ok(Kernel {
+            file,
+            index,
+            grf,
+            simd,
+            routines,
+            step_limit: 100_000_000,
+        })
+    }
+
+    /// The `SimdSize` attribute (8, 16 or 32), 0 when the kernel has none.
+    pub fn simd(&self) -> u32 {
+        self.simd
+    }
+
+    /// Bytes per GRF register on the platform.
+    pub fn grf_size(&self) -> usize {
+        self.grf as usize
+    }
+
+    /// The kernel's `.input` directives: (kind, variable id, GRF byte offset, size).
+    pub fn inputs(&self) -> &[(u8, u32, i16, u16)] {
+        &self.routines[0].inputs
+    }
+
+    /// The id (`V<id>`) of the kernel's variable declared with name `name`.
+    pub fn variable_id(&self, name: &str) -> Option<u32> {
+        let k = &self.file.kernels[self.index].data;
+        let i = k
+            .var_info
+            .iter()
+            .position(|v| k.string(v.name_index) == Some(name.as_bytes()))?;
+        Some(crate::object::PREDEFINED_VARIABLES.len() as u32 + i as u32)
+    }
+
+    /// The bytes of the kernel's variable `id` in thread `t` (once `t` has ended, or while it
+    /// runs the kernel itself rather than a function).
+    pub fn variable<'t>(&self, t: &'t Thread, id: u32) -> Option<&'t [u8]> {
+        let v = self.routines.get(t.routine)?.layout.vars.get(id as usize)?;
+        t.regs.grf.get(v.base as usize..(v.base + v.size) as usize)
+    }
+
+    /// A thread at the kernel's entry with `init`'s payload.
+    pub fn thread(&self, init: &ThreadInit) -> Result<Thread, RunError> {
+        let k = &self.routines[0];
+        let mut regs = k.fresh_regs();
+        let lay = &k.layout;
+        let put = |regs: &mut Regs, id: u32, bytes: &[u8]| -> Result<(), RunError> {
+            let v = lay
+                .vars
+                .get(id as usize)
+                .ok_or_else(|| RunError::new(format!("input V{id} is not declared")))?;
+            let n = bytes.len().min(v.size as usize);
+            regs.grf[v.base as usize..v.base as usize + n].copy_from_slice(&bytes[..n]);
+            Ok(())
+        };
+        let area = |at: usize, len: usize| -> Vec<u8> {
+            (at..at + len)
+                .map(|i| init.input.get(i).copied().unwrap_or(0))
+                .collect()
+        };
+        put(&mut regs, layout::R0, &area(0, 32))?;
+        for (i, g) in init.group_id.iter().enumerate() {
+            put(&mut regs, 3 + i as u32, &g.to_le_bytes())?;
+        }
+        for &(kind, id, offset, size) in &k.inputs {
+            let at = usize::try_from(offset)
+                .map_err(|_| RunError::new(format!("input V{id} at a negative offset {offset}")))?;
+            match kind & 3 {
+                0 => put(&mut regs, id, &area(at, usize::from(size)))?,
+                c => {
+                    let b = area(at, 4);
+                    let value = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    let table = if c == 1 {
+                        &mut regs.samplers
+                    } else {
+                        &mut regs.surfaces
+                    };
+                    let slot = table.get_mut(id as usize).ok_or_else(|| {
+                        RunError::new(format!(
+                            "input {}{id} is not declared",
+                            if c == 1 { 'S' } else { 'T' }
+                        ))
+                    })?;
+                    *slot = value;
+                }
+            }
+        }
+        Ok(Thread::new(
+            regs,
+            exec::dispatch_mask(init.lanes.min(32)),
+            lay,
+        ))
+    }
+
+    /// Runs one work-group: each thread starts from its [`ThreadInit`]; threads run in turn
+    /// until each reaches a barrier or ends, then all go on past the barrier.
+    pub fn run_group(&self, threads: &[ThreadInit], mem: &mut Memory) -> Result<(), RunError> {
+        let mut ts: Vec<Thread> = threads
+            .iter()
+            .map(|t| self.thread(t))
+            .collect::<Result<_, _>>()?;
+        self.run_threads(&mut ts, mem)
+    }
+
+    /// Runs threads made by [`Kernel::thread`] to their end (the bench reuses them).
+    pub fn run_threads(&self, ts: &mut [Thread], mem: &mut Memory) -> Result<(), RunError> {
+        loop {
+            let mut waiting = 0;
+            for (i, t) in ts.iter_mut().enumerate() {
+                if t.status == Status::Done {
+                    continue;
+                }
+                t.run(&self.routines, mem, self.step_limit)
+                    .map_err(|(e, pc)| self.locate(e, t.routine, pc, i))?;
+                if t.status == Status::AtBarrier {
+                    waiting += 1;
+                }
+            }
+            if waiting == 0 {
+                return Ok(());
+            }
+            for t in ts.iter_mut().filter(|t| t.status == Status::AtBarrier) {
+                t.status = Status::Running;
+            }
+        }
+    }
+
+    /// A fault of thread `thread` at instruction `pc` of routine `r`, with Intel's text.
+    fn locate(&self, e: Fault, r: usize, pc: usize, thread: usize) -> RunError {
+        let routine = &self.routines[r];
+        let step = routine.steps.get(pc);
+        let which = if r == 0 {
+            crate::object::verify::RoutineRef::Kernel(self.index)
+        } else {
+            crate::object::verify::RoutineRef::Function(r - 1)
+        };
+        RunError {
+            what: e.0,
+            routine: Some(routine.name.clone()),
+            offset: step.map(|s| s.offset),
+            text: step.map(|s| crate::object::text::instruction_text(self.file, which, s.inst)),
+            thread: Some(thread),
+        }
+    }
+}
+
+/// Decodes a routine's instructions into steps: control flow resolved to instruction indices.
+fn routine<'f, R: crate::object::Routine>(
+    r: &'f R,
+    name: &str,
+    grf: u32,
+    functions: &[Vec<u8>],
+    inputs: &[crate::object::InputInfo],
+) -> Result<Routine<'f>, RunError> {
+    let stream = r.instructions();
+    if let Some(stop) = &stream.stop {
+        return Err(RunError {
+            routine: Some(String::from(name)),
+            offset: Some(stop.offset),
+            ..RunError::new(format!(
+                "an instruction does not decode: {}",
+                stop.describe()
+            ))
+        });
+    }
+    let layout = Layout::new(r, grf).map_err(|e| RunError {
+        routine: Some(String::from(name)),
+        ..RunError::new(e)
+    })?;
+    let fields: Vec<Fields> = stream
+        .instructions
+        .iter()
+        .map(|(_, inst)| {
+            let mut f = Fields::default();
+            inst.visit_operands(&mut f);
+            f
+        })
+        .collect();
+    // Label id → the index of the LABEL/SUBROUTINE instruction that marks it.
+    let mut labels = Vec::new();
+    for (i, ((_, inst), f)) in stream.instructions.iter().zip(&fields).enumerate() {
+        if matches!(inst.name(), "LABEL" | "SUBROUTINE") {
+            if let Some(l) = f.label {
+                if labels.len() <= l as usize {
+                    labels.resize(l as usize + 1, None);
+                }
+                labels[l as usize] = Some(i);
+            }
+        }
+    }
+    let target = |l: Option<u32>| l.and_then(|l| labels.get(l as usize).copied().flatten());
+    let steps = stream
+        .instructions
+        .iter()
+        .zip(fields)
+        .map(|((offset, inst), f)| {
+            let to = |make: fn(usize) -> Flow| match target(f.label) {
+                Some(t) => make(t),
+                None => Flow::BadLabel(f.label.unwrap_or(u32::MAX)),
+            };
+            let flow = match inst.name() {
+                "LABEL" | "SUBROUTINE" => Flow::Label,
+                "GOTO" => to(Flow::Goto),
+                "JMP" => to(Flow::Jmp),
+                "CALL" => to(Flow::Call),
+                "RET" => Flow::Ret,
+                "FRET" => Flow::Fret,
+                "FCALL" => Flow::Fcall(
+                    f.func
+                        .and_then(|id| r.string(id))
+                        .and_then(|n| functions.iter().position(|f| f.as_slice() == n))
+                        .map(|i| i + 1),
+                ),
+                "BARRIER" => Flow::Barrier,
+                // YIELD.md: "Causes the EU to switch to another thread. The hardware selects the
+                // thread to yield to": a scheduling hint, which changes no result.
+                "YIELD" => Flow::Label,
+                // Bit 0: 1 signal, 0 wait. Run in turn, a signal needs nothing; a wait is a barrier.
+                "SBARRIER" if f.mode.is_some_and(|m| m & 1 == 1) => Flow::Label,
+                "SBARRIER" => Flow::Barrier,
+                _ => Flow::None,
+            };
+            Step {
+                offset: *offset,
+                inst,
+                flow,
+                exec: ExecSize(f.exec.unwrap_or(0)),
+                pred: f.pred,
+                address_of: inst.name() == "ADDR_ADD",
+            }
+        })
+        .collect();
+    Ok(Routine {
+        name: String::from(name),
+        layout,
+        steps,
+        surfaces: crate::object::PREDEFINED_SURFACES as usize + r.surface_info().len(),
+        samplers: r.sampler_info().len(),
+        inputs: inputs
+            .iter()
+            .map(|i| (i.kind as u8, i.id, i.offset, i.size))
+            .collect(),
+    })
+}
+
+/// Runs one instruction through the generated bridge.
+fn interpret(inst: &Instruction, x: &mut exec::Exec<'_>) -> Result<(), Fault> {
+    use crate::runtime::Lanes;
+    x.prose(inst)
+}
+
+/// A named function of the pseudo-code (`sin`, `min`, ...).
+fn named_function(name: &'static str, args: &[Value]) -> Result<Value, Fault> {
+    let _ = args;
+    Err(Fault(format!(
+        "the named function `{name}` is not available"
+    )))
+}

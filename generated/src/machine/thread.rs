@@ -1,0 +1,571 @@
+//! One thread's state and the [`Lanes`] it gives lane functions: operand elements through
+//! their regions, `EvaluateChEn`, source modifiers and saturation (`5_operands.md`).
+//!
+//! The GRF of the running activation is a byte array placed by [`Layout`]; address variables
+//! hold byte offsets into it; predicate variables are 32-bit words (bit `n` is channel `n`).
+
+use super::convert::{self, FloatMode};
+use super::layout::{self, Layout};
+use crate::runtime::{
+    DataType, ExecSize, PredicateCombine, PredicateControl, RawOperand, Region, StateClass, Value,
+    VectorOperand,
+};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Why a thread cannot go on: the machine's own message; the run loop adds where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault(pub String);
+
+impl Fault {
+    pub fn new(what: impl Into<String>) -> Fault {
+        Fault(what.into())
+    }
+}
+
+fn fault<T>(what: String) -> Result<T, Fault> {
+    Err(Fault(what))
+}
+
+/// The registers of one routine activation (a kernel, or a function FCALL entered).
+#[derive(Clone, Debug)]
+pub struct Regs {
+    pub grf: Vec<u8>,
+    /// Address variables' elements (GRF byte offsets), variable by variable.
+    pub addr: Vec<u32>,
+    /// Predicate variables by id (index 0, "no predicate", unused).
+    pub preds: Vec<u32>,
+    /// Surface and sampler variables' values (binding table indices) by id.
+    pub surfaces: Vec<u32>,
+    pub samplers: Vec<u32>,
+}
+
+impl Regs {
+    /// Zeroed registers for `layout`, with `surfaces`/`samplers` variables (predefined
+    /// surfaces `T0..T5` hold their own index).
+    pub fn new(layout: &Layout, surfaces: usize, samplers: usize) -> Regs {
+        Regs {
+            grf: vec![0; layout.bytes as usize],
+            addr: vec![0; layout.address_elements as usize],
+            preds: vec![0; layout.predicates.len()],
+            surfaces: (0..surfaces as u32).collect(),
+            samplers: vec![0; samplers],
+        }
+    }
+}
+
+/// The channel state of the instruction being run (`EvaluateChEn`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Inst {
+    /// Exec size (lanes).
+    pub n: u32,
+    /// First channel of the mask control (`M1` 0, `M2` 4, ... `M8` 28).
+    pub offset: u32,
+    /// `ChEn`, lane `i` at bit `i`.
+    pub chen: u32,
+    /// The predicate after any/all and invert (all ones without one), lane `i` at bit `i`.
+    pub pmask: u32,
+    /// ADDR_ADD: a general source gives its address, not its value.
+    pub address_of: bool,
+}
+
+/// What a lane function reaches: the running activation's registers and layout, the execution
+/// mask and the float mode of `%cr0`.
+pub struct Core<'a> {
+    pub layout: &'a Layout,
+    pub regs: &'a mut Regs,
+    /// The 32-channel execution mask.
+    pub em: u32,
+    pub inst: Inst,
+    pub mode: FloatMode,
+}
+
+/// `EvaluateChEn` of the operands chapter for an exec-size byte and predicate, given the
+/// execution mask and the predicate variables: the instruction's channel state.
+pub fn evaluate_chen(
+    exec: ExecSize,
+    pred: Option<PredicateControl>,
+    em: u32,
+    preds: &[u32],
+) -> Result<Inst, Fault> {
+    let Some(n) = exec.elements() else {
+        return fault(format!(
+            "exec size encoding {:#b} is not in the chapter's table",
+            exec.size_bits()
+        ));
+    };
+    let mask = exec.mask_bits();
+    let offset = u32::from(mask & 7) * 4;
+    let ones = lanes(n);
+    // `mask_control == NoMask`: every channel; else EM[n + mask_control_offset].
+    let mut chen = if mask >= 8 {
+        ones
+    } else {
+        (em >> offset) & ones
+    };
+    let mut pmask = ones;
+    if let Some(p) = pred.filter(|p| p.id() != 0) {
+        let bits = *preds
+            .get(usize::from(p.id()))
+            .ok_or_else(|| Fault(format!("predicate P{} is not declared", p.id())))?;
+        let mut m = (bits >> offset) & ones;
+        match p.combine() {
+            PredicateCombine::Sequential => {}
+            PredicateCombine::Any => m = if m != 0 { ones } else { 0 },
+            PredicateCombine::All => m = if m == ones { ones } else { 0 },
+            PredicateCombine::Reserved => {
+                return fault(String::from("predicate combine 11 is reserved"))
+            }
+        }
+        if p.inverse() {
+            m = !m & ones;
+        }
+        chen &= m;
+        pmask = m;
+    }
+    Ok(Inst {
+        n,
+        offset,
+        chen,
+        pmask,
+        address_of: false,
+    })
+}
+
+/// The low `n` bits set (n ≤ 32).
+pub fn lanes(n: u32) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+/// Elements of a region encoding, or a fault naming the parameter.
+#[inline]
+fn stride(encoding: u8, what: &str) -> Result<u32, Fault> {
+    Region::elements(encoding).ok_or_else(|| {
+        Fault(format!(
+            "region {what} encoding {encoding:#06b} is null or reserved"
+        ))
+    })
+}
+
+/// Byte offset (from the region origin) of element `lane` of a source region
+/// `<VertStride; Width, HorzStride>`: row `lane / Width`, column `lane % Width` (the operands
+/// chapter's `FirstElementIndex + i * VertStride + j * HorzStride`).
+#[inline]
+pub fn source_element(region: Region, lane: u32) -> Result<u32, Fault> {
+    let width = stride(region.width(), "width")?;
+    if width == 0 {
+        return fault(String::from("region width 0"));
+    }
+    let vs = stride(region.vertical_stride(), "vertical stride")?;
+    let hs = stride(region.horizontal_stride(), "horizontal stride")?;
+    Ok((lane / width) * vs + (lane % width) * hs)
+}
+
+/// Element index of lane `lane` of a destination region `<HorzStride>`.
+#[inline]
+pub fn destination_element(region: Region, lane: u32) -> Result<u32, Fault> {
+    Ok(lane * stride(region.horizontal_stride(), "horizontal stride")?)
+}
+
+/// Reads `size` bytes little-endian at `at`.
+#[inline]
+fn load(grf: &[u8], at: usize, size: usize) -> Result<u64, Fault> {
+    let Some(b) = grf.get(at..at + size) else {
+        return fault(format!(
+            "GRF bytes {at}..{} are past the registers ({} bytes)",
+            at + size,
+            grf.len()
+        ));
+    };
+    Ok(match size {
+        1 => u64::from(b[0]),
+        2 => u64::from(u16::from_le_bytes([b[0], b[1]])),
+        4 => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        _ => {
+            let mut w = [0u8; 8];
+            w[..size].copy_from_slice(b);
+            u64::from_le_bytes(w)
+        }
+    })
+}
+
+#[inline]
+fn store(grf: &mut [u8], at: usize, size: usize, bits: u64) -> Result<(), Fault> {
+    let len = grf.len();
+    let Some(b) = grf.get_mut(at..at + size) else {
+        return fault(format!(
+            "GRF bytes {at}..{} are past the registers ({len} bytes)",
+            at + size
+        ));
+    };
+    b.copy_from_slice(&bits.to_le_bytes()[..size]);
+    Ok(())
+}
+
+/// Source modifiers (bits 3-5 of the tag; values of IGC's `VISA_Modifier`, see
+/// `runtime::text::modifier`): 1 abs, 2 negate, 3 negated abs, 5 bitwise not.
+#[inline]
+fn modify(v: Value, modifier: u8, bits: u64, ty: DataType) -> Result<Value, Fault> {
+    Ok(match (modifier, v) {
+        (0, v) => v,
+        (1, Value::Int(i, t)) => Value::Int(i.abs(), t),
+        (1, Value::Float(f, t)) => Value::Float(f.abs(), t),
+        (2, Value::Int(i, t)) => Value::Int(-i, t),
+        (2, Value::Float(f, t)) => Value::Float(-f, t),
+        (3, Value::Int(i, t)) => Value::Int(-i.abs(), t),
+        (3, Value::Float(f, t)) => Value::Float(-f.abs(), t),
+        (5, Value::Int(..)) => convert::from_bits(!bits, ty),
+        (m, _) => return fault(format!("source modifier {m} on a {} operand", ty.name())),
+    })
+}
+
+/// One element of a packed immediate vector (`V`: eight 4-bit signed integers, read as W;
+/// `UV`: eight unsigned, UW; `VF`: four 8-bit restricted floats, F), per the operands
+/// chapter's "Immediate Operands".
+fn packed(bits: u64, ty: DataType, lane: u32) -> Value {
+    match ty {
+        DataType::V => {
+            let n = (bits >> (4 * (lane % 8))) & 0xf;
+            Value::Int(i128::from(((n as i8) << 4) >> 4), DataType::W)
+        }
+        DataType::Uv => Value::Int(i128::from((bits >> (4 * (lane % 8))) & 0xf), DataType::Uw),
+        _ => {
+            // Restricted float: sign bit 7, 3-bit exponent (bias 3), 4-bit mantissa; 0 is 0.
+            let b = (bits >> (8 * (lane % 4))) & 0xff;
+            let (e, m) = ((b >> 4) & 7, (b & 0xf) as f64);
+            let mag = if b & 0x7f == 0 {
+                0.0
+            } else {
+                (1.0 + m / 16.0) * f64::from(1u32 << e) / 8.0
+            };
+            Value::Float(if b & 0x80 != 0 { -mag } else { mag }, DataType::F)
+        }
+    }
+}
+
+impl Core<'_> {
+    fn var(&self, id: u32) -> Result<layout::Var, Fault> {
+        self.layout
+            .vars
+            .get(id as usize)
+            .copied()
+            .ok_or_else(|| Fault(format!("V{id} is not declared")))
+    }
+
+    fn address(&self, id: u16, element: u32) -> Result<u32, Fault> {
+        let (first, count) = *self
+            .layout
+            .addresses
+            .get(usize::from(id))
+            .ok_or_else(|| Fault(format!("A{id} is not declared")))?;
+        if element >= count {
+            return fault(format!("A{id}({element}) is past its {count} elements"));
+        }
+        Ok(self.regs.addr[(first + element) as usize])
+    }
+
+    /// Where element `lane` of a general operand lies (byte offset, type), checked against
+    /// its variable.
+    #[inline]
+    fn general_at(
+        &self,
+        id: u32,
+        row: u8,
+        col: u8,
+        element: u32,
+    ) -> Result<(usize, DataType), Fault> {
+        let v = self.var(id)?;
+        let size = v.ty.size() as u32;
+        let at = u32::from(row) * self.layout.grf + (u32::from(col) + element) * size;
+        if at + size > v.size {
+            return fault(format!("V{id}: byte {at} is past its {} bytes", v.size));
+        }
+        Ok(((v.base + at) as usize, v.ty))
+    }
+
+    /// Where element `lane` of an indirect operand lies.
+    fn indirect_at(
+        &self,
+        op: &VectorOperand,
+        lane: u32,
+        source: bool,
+    ) -> Result<(usize, DataType), Fault> {
+        let VectorOperand::Indirect {
+            id,
+            addr_offset,
+            indirect_offset,
+            bit_properties: props,
+            region,
+            ..
+        } = *op
+        else {
+            return fault(String::from("not an indirect operand"));
+        };
+        let ty = DataType::try_from(props & 0xf)
+            .ok()
+            .filter(|t| t.size() > 0 && !matches!(t, DataType::V | DataType::Uv | DataType::Vf))
+            .ok_or_else(|| Fault(format!("indirect operand type {:#x}", props & 0xf)))?;
+        let size = ty.size() as u32;
+        let (row_addr, element) = if source && region.vertical_stride() == 0 {
+            // Multi-address: row `i` starts at AN(k + i) + offset.
+            let width = stride(region.width(), "width")?.max(1);
+            let hs = stride(region.horizontal_stride(), "horizontal stride")?;
+            (u32::from(addr_offset) + lane / width, (lane % width) * hs)
+        } else if source {
+            (u32::from(addr_offset), source_element(region, lane)?)
+        } else {
+            (u32::from(addr_offset), destination_element(region, lane)?)
+        };
+        let base = self.address(id, row_addr)? as i64 + i64::from(indirect_offset);
+        let at = base + i64::from(element * size);
+        if at < 0 {
+            return fault(format!("indirect operand through A{id}: byte address {at}"));
+        }
+        Ok((at as usize, ty))
+    }
+
+    /// Element `lane` of a source operand, modifier applied.
+    #[inline]
+    pub fn read(&mut self, op: &VectorOperand, lane: u32) -> Result<Value, Fault> {
+        match *op {
+            VectorOperand::General {
+                modifier,
+                id,
+                row_offset,
+                col_offset,
+                region,
+            } => {
+                if self.inst.address_of {
+                    let v = self.var(id)?;
+                    let at = v.base
+                        + u32::from(row_offset) * self.layout.grf
+                        + u32::from(col_offset) * v.ty.size() as u32;
+                    return Ok(Value::Int(i128::from(at), DataType::Ud));
+                }
+                if id == layout::CE0 {
+                    return Ok(Value::Int(
+                        i128::from(self.inst.chen << self.inst.offset),
+                        DataType::Ud,
+                    ));
+                }
+                let e = source_element(region, lane)?;
+                let (at, ty) = self.general_at(id, row_offset, col_offset, e)?;
+                let bits = load(&self.regs.grf, at, ty.size())?;
+                let v = convert::from_bits(bits, ty);
+                let v = if modifier == 0 {
+                    v
+                } else {
+                    modify(v, modifier, bits, ty)?
+                };
+                Ok(self.flush(v))
+            }
+            VectorOperand::Immediate(imm) => {
+                let (ty, bits) = (imm.ty, imm.value);
+                Ok(match ty {
+                    DataType::V | DataType::Uv | DataType::Vf => packed(bits, ty, lane),
+                    _ => convert::from_bits(bits, ty),
+                })
+            }
+            VectorOperand::Indirect { modifier, .. } => {
+                let (at, ty) = self.indirect_at(op, lane, true)?;
+                let bits = load(&self.regs.grf, at, ty.size())?;
+                let v = convert::from_bits(bits, ty);
+                let v = if modifier == 0 {
+                    v
+                } else {
+                    modify(v, modifier, bits, ty)?
+                };
+                Ok(self.flush(v))
+            }
+            VectorOperand::Predicate(p) => {
+                let bits = self.predicate_word(p.id())?;
+                let bit = bits >> ((self.inst.offset + lane) & 31) & 1 != 0;
+                Ok(Value::Bool(bit != p.inverse()))
+            }
+            VectorOperand::Address { id, offset, width } => {
+                // "If the instruction's execution size exceeds the operand width, the same
+                // elements are replicated for the remaining channels."
+                let width = u32::from(width).max(1);
+                let a = self.address(id, u32::from(offset) + lane % width)?;
+                Ok(Value::Int(i128::from(a), DataType::Ud))
+            }
+            VectorOperand::State { class, id, offset } => {
+                if self.inst.address_of {
+                    return fault(String::from(
+                        "ADDR_ADD of a state variable's address (not supported)",
+                    ));
+                }
+                let v = self.state(class, id, offset)?;
+                Ok(Value::Int(i128::from(v), DataType::Ud))
+            }
+        }
+    }
+
+    /// Writes element `lane` of a destination, converted to its type (saturating when its
+    /// modifier says `.sat`).
+    #[inline]
+    pub fn write(&mut self, op: &VectorOperand, lane: u32, value: Value) -> Result<(), Fault> {
+        match *op {
+            VectorOperand::General {
+                modifier,
+                id,
+                row_offset,
+                col_offset,
+                region,
+            } => {
+                let e = destination_element(region, lane)?;
+                let (at, ty) = self.general_at(id, row_offset, col_offset, e)?;
+                let bits = convert::to_bits(value, ty, modifier == 4, self.mode);
+                store(&mut self.regs.grf, at, ty.size(), bits)?;
+                if id == layout::CR0 {
+                    self.mode = FloatMode::from_cr0(load(&self.regs.grf, at, 4)? as u32);
+                }
+                Ok(())
+            }
+            VectorOperand::Indirect { modifier, .. } => {
+                let (at, ty) = self.indirect_at(op, lane, false)?;
+                let bits = convert::to_bits(value, ty, modifier == 4, self.mode);
+                store(&mut self.regs.grf, at, ty.size(), bits)
+            }
+            VectorOperand::Predicate(p) => {
+                let bit = match value {
+                    Value::Bool(b) => b,
+                    Value::Int(i, _) => i & 1 != 0,
+                    Value::Float(f, _) => f != 0.0,
+                };
+                let shift = (self.inst.offset + lane) & 31;
+                let word = self.predicate_slot(p.id())?;
+                *word = (*word & !(1 << shift)) | u32::from(bit) << shift;
+                Ok(())
+            }
+            VectorOperand::Address { id, offset, .. } => {
+                let (first, count) = *self
+                    .layout
+                    .addresses
+                    .get(usize::from(id))
+                    .ok_or_else(|| Fault(format!("A{id} is not declared")))?;
+                let element = u32::from(offset) + lane;
+                if element >= count {
+                    return fault(format!("A{id}({element}) is past its {count} elements"));
+                }
+                let bits = convert::to_bits(value, DataType::Ud, false, self.mode);
+                self.regs.addr[(first + element) as usize] = bits as u32;
+                Ok(())
+            }
+            VectorOperand::State { class, id, offset } => {
+                let bits = convert::to_bits(value, DataType::Ud, false, self.mode) as u32;
+                let slot = self.state_slot(class, id, offset)?;
+                *slot = bits;
+                Ok(())
+            }
+            VectorOperand::Immediate(_) => fault(String::from("an immediate as destination")),
+        }
+    }
+
+    /// Flushes a denormal float source to zero when `%cr0` says so.
+    #[inline]
+    fn flush(&self, v: Value) -> Value {
+        match v {
+            // 2^-14, the smallest normal HF: below it some type may be denormal.
+            Value::Float(f, ty) if f != 0.0 && f.abs() < 6.103_515_625e-5 => {
+                let min_normal = match ty {
+                    DataType::Hf => 6.103_515_625e-5,
+                    DataType::Df => f64::MIN_POSITIVE,
+                    _ => f64::from(f32::MIN_POSITIVE),
+                };
+                if f.abs() < min_normal && !self.mode.keeps_denormals(ty) {
+                    Value::Float(0.0f64.copysign(f), ty)
+                } else {
+                    v
+                }
+            }
+            v => v,
+        }
+    }
+
+    pub fn predicate_word(&self, id: u16) -> Result<u32, Fault> {
+        self.regs
+            .preds
+            .get(usize::from(id))
+            .copied()
+            .filter(|_| id != 0)
+            .ok_or_else(|| Fault(format!("predicate P{id} is not declared")))
+    }
+
+    fn predicate_slot(&mut self, id: u16) -> Result<&mut u32, Fault> {
+        if id == 0 {
+            return fault(String::from("predicate P0 (no predicate) as an operand"));
+        }
+        self.regs
+            .preds
+            .get_mut(usize::from(id))
+            .ok_or_else(|| Fault(format!("predicate P{id} is not declared")))
+    }
+
+    fn state_slot(&mut self, class: StateClass, id: u16, offset: u8) -> Result<&mut u32, Fault> {
+        let (table, letter) = match class {
+            StateClass::Surface => (&mut self.regs.surfaces, 'T'),
+            StateClass::Sampler => (&mut self.regs.samplers, 'S'),
+        };
+        table
+            .get_mut(usize::from(id) + usize::from(offset))
+            .ok_or_else(|| Fault(format!("{letter}{id}({offset}) is not declared")))
+    }
+
+    fn state(&mut self, class: StateClass, id: u16, offset: u8) -> Result<u32, Fault> {
+        self.state_slot(class, id, offset).map(|s| *s)
+    }
+
+    /// The value of surface variable `T<id>` (a binding table index).
+    pub fn surface(&self, id: u32) -> Result<u32, Fault> {
+        self.regs
+            .surfaces
+            .get(id as usize)
+            .copied()
+            .ok_or_else(|| Fault(format!("T{id} is not declared")))
+    }
+
+    /// Element `index` of type `ty` of a raw operand (contiguous from its byte offset).
+    pub fn read_raw(&mut self, op: &RawOperand, ty: DataType, index: u32) -> Result<Value, Fault> {
+        let at = self.raw_at(op, ty, index)?;
+        Ok(convert::from_bits(load(&self.regs.grf, at, ty.size())?, ty))
+    }
+
+    pub fn write_raw(
+        &mut self,
+        op: &RawOperand,
+        ty: DataType,
+        index: u32,
+        value: Value,
+    ) -> Result<(), Fault> {
+        let at = self.raw_at(op, ty, index)?;
+        let bits = convert::to_bits(value, ty, false, self.mode);
+        store(&mut self.regs.grf, at, ty.size(), bits)
+    }
+
+    fn raw_at(&self, op: &RawOperand, ty: DataType, index: u32) -> Result<usize, Fault> {
+        let v = self.var(op.id)?;
+        if ty.size() == 0 {
+            return fault(format!("raw operand element of type {}", ty.name()));
+        }
+        Ok(v.base as usize + usize::from(op.offset) + index as usize * ty.size())
+    }
+
+    /// The raw bytes of a raw operand from its offset: `len` bytes (memory messages).
+    pub fn raw_bytes(&mut self, op: &RawOperand, len: usize) -> Result<&mut [u8], Fault> {
+        let at = self.raw_at(op, DataType::Ub, 0)?;
+        let total = self.regs.grf.len();
+        self.regs.grf.get_mut(at..at + len).ok_or_else(|| {
+            Fault(format!(
+                "raw operand V{}.{}: {len} bytes past the registers ({total} bytes)",
+                op.id, op.offset
+            ))
+        })
+    }
+}

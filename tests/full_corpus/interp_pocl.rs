@@ -1,0 +1,651 @@
+//! The interpreter checked against pocl. Every kernel of `tests/interp/kernels/manifest.txt`
+//! (OpenCL C written for this test) is compiled by Intel's ocloc (`intel-isa ocl`) for acm-g10
+//! with `-revision_id 0` (the legacy gather/scatter messages of `real-kernels/dg2`) and for
+//! tgllp, run by `visa run` on the interpreter and by `pocl-run` (the workspace's
+//! `tests/pocl-run`, the same command line on pocl), and every buffer both leave is compared by
+//! the manifest's rule: bit for bit, or within a stated ULP bound for the float operations
+//! OpenCL does not require correctly rounded.
+//!
+//! The oracle itself must hold: every kernel compiles for both platforms, and pocl runs every
+//! kernel, twice, with the same bytes. A kernel the interpreter cannot run yet, or runs to other
+//! bytes, is listed in [`EXPECTED_FAILURES`] with the reason; the list only shrinks (a listed
+//! kernel that matches fails the test until its entry is removed). While `visa` has no `run`
+//! subcommand, every kernel is an expected failure. The per-kernel table in README.md (between
+//! the `interp-pocl` markers) is this test's report; `VISA_BLESS=1` rewrites it.
+//!
+//! CI copies this file into the crate generated from the current family and runs it with
+//! `--all-features` (so cargo builds `visa`), `VISA_SHARED` and `VISA_REPO` set (see `.ci/run`).
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The two platforms: (column name, ocloc device, extra ocloc arguments). `visa run` takes the
+/// platform from the file (the GEN binary ocloc wrote beside the vISA).
+const PLATFORMS: &[(&str, &str, &str)] = &[("acm-g10 (legacy)", "acm-g10", "-revision_id 0"), ("tgllp", "tgllp", "")];
+
+/// Kernels the interpreter does not run to pocl's bytes yet: (platform column or `*`, kernel or
+/// `*`, why). Shrink only.
+const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[];
+
+// ---------------------------------------------------------------------------------------------
+// The manifest
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Elem {
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F32,
+}
+
+impl Elem {
+    fn parse(s: &str) -> Option<Elem> {
+        Some(match s {
+            "i8" => Elem::I8,
+            "u8" => Elem::U8,
+            "i16" => Elem::I16,
+            "u16" => Elem::U16,
+            "i32" => Elem::I32,
+            "u32" => Elem::U32,
+            "i64" => Elem::I64,
+            "u64" => Elem::U64,
+            "f32" => Elem::F32,
+            _ => return None,
+        })
+    }
+
+    fn size(self) -> usize {
+        match self {
+            Elem::I8 | Elem::U8 => 1,
+            Elem::I16 | Elem::U16 => 2,
+            Elem::I32 | Elem::U32 | Elem::F32 => 4,
+            Elem::I64 | Elem::U64 => 8,
+        }
+    }
+
+    fn signed(self) -> bool {
+        matches!(self, Elem::I8 | Elem::I16 | Elem::I32 | Elem::I64)
+    }
+
+    /// The element's bytes (little-endian) for an integer value, wrapped to its width.
+    fn int_bytes(self, v: i128) -> Vec<u8> {
+        (v as u64).to_le_bytes()[..self.size()].to_vec()
+    }
+}
+
+#[derive(Debug)]
+enum Pattern {
+    Zero,
+    Hash(u64),
+    Range(u64, f64, f64),
+    Ramp(f64, f64),
+    Vals(Vec<f64>),
+}
+
+#[derive(Debug)]
+enum KArg {
+    Buf { elem: Elem, count: usize, pattern: Pattern },
+    /// `--scalar` as written (`i32:5`).
+    Scalar(String),
+    Local(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Rule {
+    Exact,
+    Ulp(u32),
+}
+
+#[derive(Debug)]
+struct Kernel {
+    name: String,
+    file: String,
+    global: String,
+    local: String,
+    rule: Rule,
+    args: Vec<KArg>,
+}
+
+fn pattern(p: &str, elem: Elem) -> Result<Pattern, String> {
+    let parts: Vec<&str> = p.split(':').collect();
+    let num = |s: &str| s.parse::<f64>().map_err(|e| format!("`{s}`: {e}"));
+    let seed = |s: &str| s.parse::<u64>().map_err(|e| format!("seed `{s}`: {e}"));
+    match parts.as_slice() {
+        ["zero"] => Ok(Pattern::Zero),
+        ["hash", s] if elem != Elem::F32 => Ok(Pattern::Hash(seed(s)?)),
+        ["range", s, lo, hi] => Ok(Pattern::Range(seed(s)?, num(lo)?, num(hi)?)),
+        ["ramp", a, b] => Ok(Pattern::Ramp(num(a)?, num(b)?)),
+        ["vals", v] => Ok(Pattern::Vals(v.split(',').map(num).collect::<Result<_, _>>()?)),
+        _ => Err(format!("`{p}` is no pattern for {elem:?} (zero, hash:SEED for integers, range:SEED:LO:HI, ramp:A:B, vals:V,...)")),
+    }
+}
+
+fn karg(a: &str) -> Result<KArg, String> {
+    if let Some(rest) = a.strip_prefix("buf:") {
+        let mut it = rest.splitn(3, ':');
+        let (ty, count, pat) = (it.next().unwrap_or(""), it.next().unwrap_or(""), it.next().unwrap_or(""));
+        let elem = Elem::parse(ty).ok_or_else(|| format!("`{ty}` is no element type"))?;
+        let count = count.parse::<usize>().map_err(|e| format!("count `{count}`: {e}"))?;
+        Ok(KArg::Buf { elem, count, pattern: pattern(pat, elem)? })
+    } else if let Some(s) = a.strip_prefix("scalar:") {
+        Ok(KArg::Scalar(s.to_string()))
+    } else if let Some(n) = a.strip_prefix("local:") {
+        Ok(KArg::Local(n.parse::<usize>().map_err(|e| format!("local `{n}`: {e}"))?))
+    } else {
+        Err(format!("`{a}` is no argument (buf:, scalar:, local:)"))
+    }
+}
+
+fn manifest(text: &str) -> Result<Vec<Kernel>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |e: String| format!("manifest.txt:{}: {e}", n + 1);
+        let (fields, reason) = line.split_once(" -- ").map_or((line, ""), |(f, r)| (f, r.trim()));
+        let f: Vec<&str> = fields.split_whitespace().collect();
+        if f.len() < 5 {
+            return Err(at("expected NAME FILE GLOBAL LOCAL RULE ARG...".into()));
+        }
+        let rule = match f[4] {
+            "exact" => Rule::Exact,
+            r => match r.strip_prefix("ulp:").and_then(|n| n.parse::<u32>().ok()) {
+                Some(n) if !reason.is_empty() => Rule::Ulp(n),
+                Some(_) => return Err(at(format!("`{r}` needs its reason after ` -- `"))),
+                None => return Err(at(format!("`{r}` is no rule (exact, ulp:N)"))),
+            },
+        };
+        let args = f[5..].iter().map(|a| karg(a)).collect::<Result<_, _>>().map_err(at)?;
+        out.push(Kernel { name: f[0].into(), file: f[1].into(), global: f[2].into(), local: f[3].into(), rule, args });
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input buffers
+
+/// splitmix64: the pseudo-random bits of element `i` of a buffer with this seed.
+fn mix(seed: u64, i: u64) -> u64 {
+    let mut z = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(i).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn fill(elem: Elem, count: usize, p: &Pattern) -> Vec<u8> {
+    let mut out = Vec::with_capacity(count * elem.size());
+    for i in 0..count {
+        let value = |v: f64| -> Vec<u8> {
+            if elem == Elem::F32 {
+                (v as f32).to_le_bytes().to_vec()
+            } else {
+                elem.int_bytes(v as i128)
+            }
+        };
+        out.extend(match p {
+            Pattern::Zero => vec![0; elem.size()],
+            Pattern::Hash(s) => mix(*s, i as u64).to_le_bytes()[..elem.size()].to_vec(),
+            Pattern::Range(s, lo, hi) => {
+                let h = mix(*s, i as u64);
+                if elem == Elem::F32 {
+                    value(lo + (hi - lo) * ((h >> 11) as f64 / (1u64 << 53) as f64))
+                } else {
+                    let (lo, hi) = (*lo as i128, *hi as i128);
+                    elem.int_bytes(lo + (h as i128).rem_euclid(hi - lo + 1))
+                }
+            }
+            Pattern::Ramp(a, b) => value(a * i as f64 + b),
+            Pattern::Vals(v) => value(v[i % v.len()]),
+        });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparison
+
+/// Units in the last place between two f32 (ordered on one line through zero; both NaN is 0).
+fn ulps(a: f32, b: f32) -> u64 {
+    if a.is_nan() && b.is_nan() {
+        return 0;
+    }
+    if a.is_nan() || b.is_nan() {
+        return u64::MAX;
+    }
+    let key = |x: f32| -> i64 {
+        let b = x.to_bits() as i32 as i64;
+        if b < 0 {
+            i32::MIN as i64 - b
+        } else {
+            b
+        }
+    };
+    key(a).abs_diff(key(b))
+}
+
+/// The first difference between pocl's bytes and ours under the rule, as text.
+fn compare(elem: Elem, rule: Rule, pocl: &[u8], ours: &[u8]) -> Option<String> {
+    if pocl.len() != ours.len() {
+        return Some(format!("{} bytes, pocl left {}", ours.len(), pocl.len()));
+    }
+    let n = elem.size();
+    let (mut count, mut first, mut worst) = (0usize, None, 0u64);
+    for (i, (p, o)) in pocl.chunks(n).zip(ours.chunks(n)).enumerate() {
+        if p == o {
+            continue;
+        }
+        let ok = match elem {
+            Elem::F32 => {
+                let (p, o) = (f32::from_le_bytes(p.try_into().unwrap()), f32::from_le_bytes(o.try_into().unwrap()));
+                let d = ulps(p, o);
+                let bound = match rule {
+                    Rule::Exact => 0,
+                    Rule::Ulp(b) => b as u64,
+                };
+                worst = worst.max(d);
+                d <= bound
+            }
+            _ => false,
+        };
+        if !ok {
+            count += 1;
+            first.get_or_insert_with(|| {
+                let show = |b: &[u8]| {
+                    let mut x = [0u8; 8];
+                    x[..n].copy_from_slice(b);
+                    let v = u64::from_le_bytes(x);
+                    match elem {
+                        Elem::F32 => format!("{:e} ({v:#010x})", f32::from_bits(v as u32)),
+                        e if e.signed() => format!("{}", ((v << (64 - 8 * n)) as i64) >> (64 - 8 * n)),
+                        _ => format!("{v}"),
+                    }
+                };
+                format!("element {i}: pocl {}, interpreter {}", show(p), show(o))
+            });
+        }
+    }
+    first.map(|f| format!("{count} element(s) differ (worst {worst} ulp); first {f}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+fn must_have(what: &str) {
+    assert!(std::env::var_os("CI").is_none(), "{what}; CI is set: it must be present");
+    println!("skipped: {what}");
+}
+
+fn repo() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO").map(PathBuf::from).into_iter().collect();
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
+    let found = candidates.into_iter().find(|d| d.join("tests/interp/kernels/manifest.txt").is_file());
+    if found.is_none() {
+        must_have("tests/interp/kernels/manifest.txt not found (set VISA_REPO to the repository)");
+    }
+    found
+}
+
+/// Runs a command; Ok(stdout) on exit 0, else Err(what it said).
+fn run(cmd: &mut Command) -> Result<String, String> {
+    match cmd.output() {
+        Ok(o) if o.status.success() => Ok(String::from_utf8_lossy(&o.stdout).into_owned()),
+        Ok(o) => {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let out = String::from_utf8_lossy(&o.stdout);
+            Err(format!("{}: {}{}", o.status, err.trim(), out.trim()))
+        }
+        Err(e) => Err(format!("{:?}: {e}", cmd.get_program())),
+    }
+}
+
+/// `pocl-run`: `$POCL_RUN`, else built from the repository's workspace by cargo.
+fn pocl_run(repo: &Path) -> Result<PathBuf, String> {
+    if let Some(p) = std::env::var_os("POCL_RUN") {
+        return Ok(p.into());
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = run(Command::new(cargo)
+        .args(["build", "--quiet", "-p", "pocl-run", "--bin", "pocl-run", "--message-format=json", "--manifest-path"])
+        .arg(repo.join("Cargo.toml")))?;
+    // The artifact line of the binary: `"executable":"<path>"`.
+    out.lines()
+        .filter(|l| l.contains("\"name\":\"pocl-run\""))
+        .find_map(|l| l.split_once("\"executable\":\"").and_then(|(_, r)| r.split_once('"')).map(|(p, _)| PathBuf::from(p)))
+        .ok_or_else(|| "cargo built no pocl-run executable".to_string())
+}
+
+/// Each kernel's `.isa` for one platform, from every `.cl` of the manifest.
+fn compile(intel_isa: &Path, kernels_dir: &Path, files: &[&str], device: &str, args: &str, out: &Path) -> Result<(), String> {
+    for f in files {
+        let mut cmd = Command::new(intel_isa);
+        cmd.arg("ocl").arg(kernels_dir.join(f)).arg(device).arg(out);
+        cmd.env("INTEL_ISA_WORK", out.join("work")).env("INTEL_ISA_OCLOC_ARGS", args);
+        run(&mut cmd).map_err(|e| format!("intel-isa ocl {f} {device}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The ARGs of `visa run`/`pocl-run` for one kernel, buffers read from `inputs` and written to
+/// `outputs` (one file per buffer argument, by argument index).
+fn cli_args(k: &Kernel, inputs: &Path, outputs: &Path) -> Vec<String> {
+    let mut v = vec!["--kernel".into(), k.name.clone(), "--global".into(), k.global.clone(), "--local".into(), k.local.clone()];
+    for (i, a) in k.args.iter().enumerate() {
+        match a {
+            KArg::Buf { .. } => {
+                v.push("--buffer".into());
+                v.push(format!("{}:{}", inputs.join(format!("{i}.bin")).display(), outputs.join(format!("{i}.bin")).display()));
+            }
+            KArg::Scalar(s) => v.extend(["--scalar".into(), s.clone()]),
+            KArg::Local(n) => v.extend(["--local-mem".into(), n.to_string()]),
+        }
+    }
+    v
+}
+
+/// Runs `tool FIRST ARGS` into a fresh `outputs` and returns each buffer's bytes.
+fn launch(tool: &[&std::ffi::OsStr], k: &Kernel, inputs: &Path, outputs: &Path) -> Result<Vec<Vec<u8>>, String> {
+    let _ = std::fs::remove_dir_all(outputs);
+    std::fs::create_dir_all(outputs).map_err(|e| e.to_string())?;
+    run(Command::new(tool[0]).args(&tool[1..]).args(cli_args(k, inputs, outputs)))?;
+    let mut bufs = Vec::new();
+    for (i, a) in k.args.iter().enumerate() {
+        if let KArg::Buf { .. } = a {
+            bufs.push(std::fs::read(outputs.join(format!("{i}.bin"))).map_err(|e| format!("buffer {i}: {e}"))?);
+        }
+    }
+    Ok(bufs)
+}
+
+/// Maps `f` over `items` on two threads (the CI machine's cores), keeping the order.
+fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> = items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                *results[i].lock().unwrap() = Some(f(item));
+            });
+        }
+    });
+    results.into_iter().map(|r| r.into_inner().unwrap().unwrap()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The test
+
+/// A kernel's outcome on one platform.
+#[derive(Debug, Clone, PartialEq)]
+enum Outcome {
+    Match,
+    /// The interpreter ran it to other bytes.
+    Differs(String),
+    /// `visa run` failed (or does not exist).
+    Fails(String),
+}
+
+const BEGIN: &str = "<!-- interp-pocl: begin (written by tests/full_corpus/interp_pocl.rs; VISA_BLESS=1 rewrites it) -->\n";
+const END: &str = "<!-- interp-pocl: end -->";
+
+fn table(kernels: &[Kernel], outcomes: &BTreeMap<(usize, usize), Outcome>, has_run: bool) -> String {
+    let mut t = String::new();
+    let matched: Vec<usize> = (0..PLATFORMS.len()).map(|p| (0..kernels.len()).filter(|&k| outcomes[&(p, k)] == Outcome::Match).count()).collect();
+    let _ = writeln!(t, "{} kernels; match pocl: {}.", kernels.len(), PLATFORMS.iter().zip(&matched).map(|(p, n)| format!("{n} on {}", p.0)).collect::<Vec<_>>().join(", "));
+    if !has_run {
+        t += "`visa run` does not exist yet: every kernel is an expected failure.\n";
+    }
+    t += "\n| kernel | file | comparison |";
+    for p in PLATFORMS {
+        let _ = write!(t, " {} |", p.0);
+    }
+    t += "\n| --- | --- | --- |";
+    t += &" --- |".repeat(PLATFORMS.len());
+    t += "\n";
+    for (ki, k) in kernels.iter().enumerate() {
+        let rule = match k.rule {
+            Rule::Exact => "exact".to_string(),
+            Rule::Ulp(n) => format!("≤ {n} ulp"),
+        };
+        let _ = write!(t, "| `{}` | {} | {rule} |", k.name, k.file);
+        for p in 0..PLATFORMS.len() {
+            t += match outcomes[&(p, ki)] {
+                Outcome::Match => " matches |",
+                Outcome::Differs(_) => " differs |",
+                Outcome::Fails(_) => " does not run |",
+            };
+        }
+        t += "\n";
+    }
+    t
+}
+
+#[test]
+fn the_interpreter_leaves_the_buffers_pocl_leaves() {
+    let Some(shared) = support::shared() else { return };
+    let Some(repo) = repo() else { return };
+    let intel_isa = shared.join("tools/intel-isa/intel-isa");
+    let Some(visa) = option_env!("CARGO_BIN_EXE_visa") else {
+        return must_have("the `visa` binary (run these tests with `--features cli`)");
+    };
+    let pocl = match pocl_run(&repo) {
+        Ok(p) => p,
+        Err(e) => return must_have(&format!("pocl-run does not build: {e}")),
+    };
+    let kernels_dir = repo.join("tests/interp/kernels");
+    let kernels = manifest(&std::fs::read_to_string(kernels_dir.join("manifest.txt")).unwrap()).unwrap_or_else(|e| panic!("{e}"));
+    let tmp = tempdir();
+
+    // Intel compiles every kernel for both platforms (one ocloc run per file and platform).
+    let mut files: Vec<&str> = kernels.iter().map(|k| k.file.as_str()).collect();
+    files.sort();
+    files.dedup();
+    let compiled = par_map(PLATFORMS, |(_, device, args)| compile(&intel_isa, &kernels_dir, &files, device, args, &tmp.join(device)));
+    for r in compiled {
+        r.unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (_, device, _) in PLATFORMS {
+        let mut isas: Vec<String> = std::fs::read_dir(tmp.join(device))
+            .unwrap()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".isa")).map(String::from))
+            .collect();
+        isas.sort();
+        let mut names: Vec<String> = kernels.iter().map(|k| k.name.clone()).collect();
+        names.sort();
+        assert_eq!(isas, names, "the kernels Intel compiled for {device} are not the manifest's (each kernel once)");
+    }
+
+    // The inputs, then pocl's outputs: every kernel runs on pocl, twice to the same bytes.
+    for k in &kernels {
+        let dir = tmp.join("in").join(&k.name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (i, a) in k.args.iter().enumerate() {
+            if let KArg::Buf { elem, count, pattern } = a {
+                std::fs::write(dir.join(format!("{i}.bin")), fill(*elem, *count, pattern)).unwrap();
+            }
+        }
+    }
+    let pocl_out = par_map(&kernels, |k| {
+        let src = kernels_dir.join(&k.file);
+        let tool = [pocl.as_os_str(), src.as_os_str()];
+        let inputs = tmp.join("in").join(&k.name);
+        let first = launch(&tool, k, &inputs, &tmp.join("pocl").join(&k.name))?;
+        let again = launch(&tool, k, &inputs, &tmp.join("pocl2").join(&k.name))?;
+        if first != again {
+            return Err("two runs on pocl left different bytes: the kernel is not deterministic".to_string());
+        }
+        Ok(first)
+    });
+    let bad: Vec<String> = kernels.iter().zip(&pocl_out).filter_map(|(k, r)| r.as_ref().err().map(|e| format!("{}: {e}", k.name))).collect();
+    assert!(bad.is_empty(), "the oracle fails:\n{}", bad.join("\n"));
+    let by_name = |n: &str| {
+        let i = kernels.iter().position(|k| k.name == n).unwrap_or_else(|| panic!("no kernel {n} in the manifest"));
+        (tmp.join("in").join(n), pocl_out[i].as_ref().unwrap())
+    };
+    oracle_sanity(by_name);
+
+    // The interpreter, per platform and kernel.
+    let has_run = match run(Command::new(visa).args(["run", "--help"])) {
+        Ok(_) => true,
+        Err(e) if e.contains("unrecognized subcommand") => false,
+        Err(e) => panic!("`visa run --help`: {e}"),
+    };
+    let jobs: Vec<(usize, usize)> = (0..PLATFORMS.len()).flat_map(|p| (0..kernels.len()).map(move |k| (p, k))).collect();
+    let results = par_map(&jobs, |&(p, ki)| {
+        let (_, device, _) = PLATFORMS[p];
+        let k = &kernels[ki];
+        if !has_run {
+            return Outcome::Fails("`visa` has no `run` subcommand".into());
+        }
+        let isa = tmp.join(device).join(format!("{}.isa", k.name));
+        let tool = [visa.as_ref(), "run".as_ref(), isa.as_os_str()];
+        let ours = match launch(&tool, k, &tmp.join("in").join(&k.name), &tmp.join("visa").join(device).join(&k.name)) {
+            Ok(b) => b,
+            Err(e) => return Outcome::Fails(e),
+        };
+        let pocl = pocl_out[ki].as_ref().unwrap();
+        let elems = k.args.iter().filter_map(|a| match a {
+            KArg::Buf { elem, .. } => Some(*elem),
+            _ => None,
+        });
+        for (b, ((elem, p), o)) in elems.zip(pocl).zip(&ours).enumerate() {
+            if let Some(d) = compare(elem, k.rule, p, o) {
+                return Outcome::Differs(format!("buffer {b}: {d}"));
+            }
+        }
+        Outcome::Match
+    });
+    let outcomes: BTreeMap<(usize, usize), Outcome> = jobs.into_iter().zip(results).collect();
+
+    // Report; every failure expected, every expected failure still failing.
+    let expected = |p: usize, k: &str| {
+        EXPECTED_FAILURES.iter().position(|(ep, ek, _)| (*ep == "*" || *ep == PLATFORMS[p].0) && (*ek == "*" || *ek == k))
+    };
+    let mut unexpected = Vec::new();
+    let mut seen = vec![false; EXPECTED_FAILURES.len()];
+    for (&(p, ki), o) in &outcomes {
+        let name = &kernels[ki].name;
+        let listed = expected(p, name);
+        match o {
+            Outcome::Match => println!("{}: {name}: matches pocl", PLATFORMS[p].0),
+            Outcome::Differs(w) | Outcome::Fails(w) => {
+                println!("{}: {name}: {w}", PLATFORMS[p].0);
+                match listed {
+                    Some(i) => seen[i] = true,
+                    None if has_run => unexpected.push(format!("{} {name}: {w}", PLATFORMS[p].0)),
+                    None => {}
+                }
+            }
+        }
+    }
+    let stale: Vec<String> =
+        EXPECTED_FAILURES.iter().zip(&seen).filter(|(_, s)| !**s).map(|((p, k, why), _)| format!("{p} {k} ({why})")).collect();
+
+    let t = table(&kernels, &outcomes, has_run);
+    println!("{t}");
+    let readme_path = repo.join("README.md");
+    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    if std::env::var_os("VISA_BLESS").is_some() {
+        let (head, rest) = readme.split_once(BEGIN).expect("README has the interp-pocl markers");
+        let (_, tail) = rest.split_once(END).expect("README has the interp-pocl end marker");
+        std::fs::write(&readme_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
+    } else {
+        let section = readme.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
+        assert_eq!(section, Some(t.as_str()), "README's interp-pocl table is not this run's: VISA_BLESS=1 rewrites it");
+    }
+    assert!(unexpected.is_empty(), "{} kernel run(s) differ from pocl and are not in EXPECTED_FAILURES:\n{}", unexpected.len(), unexpected.join("\n"));
+    assert!(!has_run || stale.is_empty(), "EXPECTED_FAILURES entries that now match pocl (remove them): {stale:?}");
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// pocl's results of a few kernels against this file's own arithmetic: the oracle's arguments,
+/// ndranges and buffers go where the manifest says.
+fn oracle_sanity<'a>(by_name: impl Fn(&str) -> (PathBuf, &'a Vec<Vec<u8>>)) {
+    let input = |dir: &Path, i: usize| words(&std::fs::read(dir.join(format!("{i}.bin"))).unwrap());
+    // u32_wrap: out[4i..] = a+b, a-b, a*b, 3a+5b+7 (wrapping).
+    let (dir, out) = by_name("u32_wrap");
+    let (a, b, o) = (input(&dir, 0), input(&dir, 1), words(&out[2]));
+    for i in 0..a.len() {
+        let want = [a[i].wrapping_add(b[i]), a[i].wrapping_sub(b[i]), a[i].wrapping_mul(b[i])];
+        assert_eq!(o[4 * i..4 * i + 3], want, "pocl's u32_wrap, work-item {i}");
+        assert_eq!(o[4 * i + 3], a[i].wrapping_mul(3).wrapping_add(b[i].wrapping_mul(5)).wrapping_add(7));
+    }
+    // ids_3d over 8,4,4 in groups of 4,2,2: local and group ids packed per work-item.
+    let (_, out) = by_name("ids_3d");
+    let o = words(&out[0]);
+    for (z, y, x) in (0..4).flat_map(|z| (0..4).flat_map(move |y| (0..8).map(move |x| (z, y, x)))) {
+        let i = (z * 4 + y) * 8 + x;
+        assert_eq!(o[2 * i], ((z % 2) << 16 | (y % 2) << 8 | (x % 4)) as u32, "pocl's ids_3d local ids at {x},{y},{z}");
+        assert_eq!(o[2 * i + 1], ((z / 2) << 16 | (y / 2) << 8 | (x / 4)) as u32, "pocl's ids_3d group ids at {x},{y},{z}");
+    }
+    // global_atomic_add: four sums of every fourth element.
+    let (dir, out) = by_name("global_atomic_add");
+    let a = input(&dir, 0);
+    let sums: Vec<u32> = (0..4).map(|j| a.iter().skip(j).step_by(4).fold(0u32, |s, x| s.wrapping_add(*x))).collect();
+    assert_eq!(words(&out[1]), sums, "pocl's global_atomic_add");
+    // local_reduce: the sum of each group of 64.
+    let (dir, out) = by_name("local_reduce");
+    let a = input(&dir, 0);
+    let sums: Vec<u32> = a.chunks(64).map(|g| g.iter().fold(0u32, |s, x| s.wrapping_add(*x))).collect();
+    assert_eq!(words(&out[1]), sums, "pocl's local_reduce");
+}
+
+/// A fresh scratch directory under the target dir (kept for inspection after a failure).
+fn tempdir() -> PathBuf {
+    let base = option_env!("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let dir = base.join("interp-pocl");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn ulps_count_through_zero_and_nan() {
+    assert_eq!(ulps(1.0, 1.0), 0);
+    assert_eq!(ulps(1.0, f32::from_bits(1.0f32.to_bits() + 3)), 3);
+    assert_eq!(ulps(0.0, -0.0), 0);
+    assert_eq!(ulps(f32::from_bits(1), -f32::from_bits(1)), 2);
+    assert_eq!(ulps(f32::NAN, -f32::NAN), 0);
+    assert_eq!(ulps(f32::NAN, 1.0), u64::MAX);
+}
+
+#[test]
+fn patterns_fill_what_the_manifest_says() {
+    assert_eq!(fill(Elem::I16, 3, &Pattern::Ramp(2.0, -1.0)), [0xff, 0xff, 1, 0, 3, 0]);
+    assert_eq!(fill(Elem::U32, 3, &Pattern::Vals(vec![4294967295.0, 7.0])), [255, 255, 255, 255, 7, 0, 0, 0, 255, 255, 255, 255]);
+    assert_eq!(fill(Elem::F32, 1, &Pattern::Ramp(0.0, 1.5)), 1.5f32.to_le_bytes());
+    let r = fill(Elem::I32, 1000, &Pattern::Range(3, -5.0, 5.0));
+    let v: Vec<i32> = r.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert!(v.iter().all(|x| (-5..=5).contains(x)) && v.contains(&-5) && v.contains(&5));
+    let f = fill(Elem::F32, 1000, &Pattern::Range(4, -2.0, 2.0));
+    assert!(f.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).all(|x| (-2.0..2.0).contains(&x)));
+    // splitmix64 of seed 0, index 0: the published first output of splitmix64 seeded with 0.
+    assert_eq!(mix(0, 0), 0xe220_a839_7b1d_cdaf);
+}
+
+#[test]
+fn comparison_rules() {
+    let f = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let one_up = f32::from_bits(2.0f32.to_bits() + 2);
+    assert_eq!(compare(Elem::F32, Rule::Exact, &f(&[1.0, 2.0]), &f(&[1.0, 2.0])), None);
+    assert!(compare(Elem::F32, Rule::Exact, &f(&[1.0, 2.0]), &f(&[1.0, one_up])).unwrap().contains("element 1"));
+    assert_eq!(compare(Elem::F32, Rule::Ulp(2), &f(&[1.0, 2.0]), &f(&[1.0, one_up])), None);
+    assert_eq!(compare(Elem::F32, Rule::Exact, &f(&[f32::NAN]), &f(&[-f32::NAN])), None);
+    assert!(compare(Elem::I32, Rule::Ulp(5), &[1, 0, 0, 0], &[2, 0, 0, 0]).is_some());
+    assert!(compare(Elem::I8, Rule::Exact, &[0xff], &[0x01]).unwrap().contains("pocl -1, interpreter 1"));
+}

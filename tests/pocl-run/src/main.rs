@@ -1,0 +1,425 @@
+//! `pocl-run`: the oracle of the interpreter tests. It runs one OpenCL C kernel on pocl (the
+//! CPU implementation "Portable Computing Language", through the ICD loader) with the command
+//! line of `visa run`, the `.cl` source in place of the `.isa`:
+//!
+//! ```text
+//! pocl-run K.cl --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...
+//!   ARG: --buffer IN.bin:OUT.bin   a global buffer: its bytes start as IN.bin's, OUT.bin gets them after the run
+//!        --scalar TYPE:VALUE       i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (i32:5, u64:7, f32:1.5)
+//!        --local-mem BYTES         a `local` pointer parameter of BYTES bytes
+//! ```
+//!
+//! One ARG per kernel parameter, in order. `--platform` (the vISA platform of `visa run`) is
+//! accepted and ignored: pocl runs the source. Exit status 0 on success, 1 when OpenCL fails
+//! (no pocl platform, a build error with its log, a launch error), 2 on a bad command line.
+
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::kernel::Kernel;
+use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_WRITE};
+use opencl3::platform::get_platforms;
+use opencl3::program::Program;
+use opencl3::types::CL_BLOCKING;
+use std::ffi::c_void;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// One kernel argument as the command line gives it.
+#[derive(Debug, PartialEq)]
+enum Arg {
+    Buffer { input: PathBuf, output: PathBuf },
+    Scalar(Scalar),
+    LocalMem(usize),
+}
+
+/// A scalar argument's value, in the kernel parameter's type.
+#[derive(Debug, PartialEq)]
+enum Scalar {
+    I8(i8),
+    U8(u8),
+    I16(i16),
+    U16(u16),
+    I32(i32),
+    U32(u32),
+    I64(i64),
+    U64(u64),
+    F32(f32),
+    F64(f64),
+}
+
+/// The parsed command line.
+#[derive(Debug, PartialEq)]
+struct Command {
+    source: PathBuf,
+    kernel: String,
+    global: Vec<usize>,
+    local: Option<Vec<usize>>,
+    args: Vec<Arg>,
+}
+
+const USAGE: &str =
+    "usage: pocl-run K.cl --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] \
+                     [--buffer IN.bin:OUT.bin | --scalar TYPE:VALUE | --local-mem BYTES]...";
+
+/// A failure: a bad command line (exit 2) or one that OpenCL or the files report (exit 1).
+enum Error {
+    Usage(String),
+    Run(String),
+}
+
+fn usage(what: impl Into<String>) -> Error {
+    Error::Usage(what.into())
+}
+
+fn ndrange(flag: &str, text: &str) -> Result<Vec<usize>, Error> {
+    let dims: Vec<&str> = text.split(',').collect();
+    if dims.is_empty() || dims.len() > 3 {
+        return Err(usage(format!(
+            "{flag} {text}: expected 1 to 3 sizes separated by commas"
+        )));
+    }
+    dims.iter()
+        .map(|d| match d.trim().parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(usage(format!(
+                "{flag} {text}: `{d}` is not a positive integer"
+            ))),
+        })
+        .collect()
+}
+
+fn scalar(text: &str) -> Result<Scalar, Error> {
+    let (ty, value) = text.split_once(':').ok_or_else(|| {
+        usage(format!(
+            "--scalar {text}: expected TYPE:VALUE (i32:5, u64:7, f32:1.5)"
+        ))
+    })?;
+    let bad =
+        |e: &dyn std::fmt::Display| usage(format!("--scalar {text}: `{value}` is not a {ty}: {e}"));
+    let int = |v: &str| -> Result<i128, Error> {
+        let (neg, digits) = v.strip_prefix('-').map_or((false, v), |d| (true, d));
+        let n = match digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
+            Some(hex) => i128::from_str_radix(hex, 16),
+            None => digits.parse::<i128>(),
+        }
+        .map_err(|e| bad(&e))?;
+        Ok(if neg { -n } else { n })
+    };
+    macro_rules! int {
+        ($variant:ident, $t:ty) => {{
+            let n = int(value)?;
+            <$t>::try_from(n).map(Scalar::$variant).map_err(|e| bad(&e))
+        }};
+    }
+    match ty {
+        "i8" => int!(I8, i8),
+        "u8" => int!(U8, u8),
+        "i16" => int!(I16, i16),
+        "u16" => int!(U16, u16),
+        "i32" => int!(I32, i32),
+        "u32" => int!(U32, u32),
+        "i64" => int!(I64, i64),
+        "u64" => int!(U64, u64),
+        "f32" => value.parse::<f32>().map(Scalar::F32).map_err(|e| bad(&e)),
+        "f64" => value.parse::<f64>().map(Scalar::F64).map_err(|e| bad(&e)),
+        _ => Err(usage(format!(
+            "--scalar {text}: unknown type `{ty}` (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)"
+        ))),
+    }
+}
+
+fn parse(argv: &[String]) -> Result<Command, Error> {
+    let mut source = None;
+    let (mut kernel, mut global, mut local) = (None, None, None);
+    let mut args = Vec::new();
+    let mut it = argv.iter();
+    while let Some(a) = it.next() {
+        let mut value = |flag: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| usage(format!("{flag} needs a value")))
+        };
+        match a.as_str() {
+            "--kernel" => kernel = Some(value("--kernel")?),
+            "--global" => global = Some(ndrange("--global", &value("--global")?)?),
+            "--local" => local = Some(ndrange("--local", &value("--local")?)?),
+            "--platform" => drop(value("--platform")?),
+            "--buffer" => {
+                let v = value("--buffer")?;
+                let (i, o) = v
+                    .split_once(':')
+                    .filter(|(i, o)| !i.is_empty() && !o.is_empty())
+                    .ok_or_else(|| usage(format!("--buffer {v}: expected IN.bin:OUT.bin")))?;
+                args.push(Arg::Buffer {
+                    input: i.into(),
+                    output: o.into(),
+                });
+            }
+            "--scalar" => args.push(Arg::Scalar(scalar(&value("--scalar")?)?)),
+            "--local-mem" => {
+                let v = value("--local-mem")?;
+                match v.parse::<usize>() {
+                    Ok(n) if n > 0 => args.push(Arg::LocalMem(n)),
+                    _ => {
+                        return Err(usage(format!(
+                            "--local-mem {v}: expected a positive byte count"
+                        )))
+                    }
+                }
+            }
+            flag if flag.starts_with('-') => return Err(usage(format!("unknown option `{flag}`"))),
+            path if source.is_none() => source = Some(PathBuf::from(path)),
+            extra => {
+                return Err(usage(format!(
+                    "unexpected argument `{extra}` (the source is already given)"
+                )))
+            }
+        }
+    }
+    let source = source.ok_or_else(|| usage("no OpenCL C source given"))?;
+    let kernel = kernel.ok_or_else(|| usage("--kernel K is required"))?;
+    let global = global.ok_or_else(|| usage("--global X[,Y[,Z]] is required"))?;
+    if let Some(l) = &local {
+        if l.len() != global.len() {
+            return Err(usage(format!(
+                "--local has {} dimension(s), --global {}",
+                l.len(),
+                global.len()
+            )));
+        }
+        if let Some(d) = (0..l.len()).find(|&d| global[d] % l[d] != 0) {
+            return Err(usage(format!(
+                "--global {} is not a multiple of --local {} in dimension {d}",
+                global[d], l[d]
+            )));
+        }
+    }
+    Ok(Command {
+        source,
+        kernel,
+        global,
+        local,
+        args,
+    })
+}
+
+fn cl<T, E: std::fmt::Display>(what: &str, r: Result<T, E>) -> Result<T, Error> {
+    r.map_err(|e| Error::Run(format!("{what}: {e}")))
+}
+
+/// The first device of the pocl platform (never Intel's GPU ICD, which may be installed without
+/// a device).
+fn pocl_device() -> Result<Device, Error> {
+    let platforms = cl(
+        "listing OpenCL platforms (is the ICD loader libOpenCL.so.1 installed?)",
+        get_platforms(),
+    )?;
+    let mut names = Vec::new();
+    for p in platforms {
+        let name = p.name().unwrap_or_default();
+        if name.contains("Portable Computing Language") {
+            let ids = cl("listing pocl's devices", p.get_devices(CL_DEVICE_TYPE_ALL))?;
+            let id = ids
+                .first()
+                .ok_or_else(|| Error::Run("pocl has no device".into()))?;
+            return Ok(Device::new(*id));
+        }
+        names.push(name);
+    }
+    Err(Error::Run(format!("no pocl platform (\"Portable Computing Language\"; install pocl-opencl-icd); platforms: {names:?}")))
+}
+
+fn run(cmd: &Command) -> Result<(), Error> {
+    let src = std::fs::read_to_string(&cmd.source)
+        .map_err(|e| Error::Run(format!("{}: {e}", cmd.source.display())))?;
+    let device = pocl_device()?;
+    let context = cl("creating a context", Context::from_device(&device))?;
+    let queue = cl(
+        "creating a queue",
+        CommandQueue::create_default(&context, 0),
+    )?;
+    let program = Program::create_and_build_from_source(&context, &src, "")
+        .map_err(|log| Error::Run(format!("{}: build failed: {log}", cmd.source.display())))?;
+    let kernel = cl(
+        &format!("kernel `{}`", cmd.kernel),
+        Kernel::create(&program, &cmd.kernel),
+    )?;
+    let params = cl("kernel parameter count", kernel.num_args())? as usize;
+    if params != cmd.args.len() {
+        return Err(usage(format!(
+            "kernel `{}` has {params} parameter(s), {} ARG(s) given",
+            cmd.kernel,
+            cmd.args.len()
+        )));
+    }
+
+    // Each buffer is created from its input file and lives until it is read back.
+    let mut buffers: Vec<Option<(Buffer<u8>, &PathBuf)>> = Vec::new();
+    for (i, a) in cmd.args.iter().enumerate() {
+        let i = i as u32;
+        // SAFETY: buffers are valid for their length (COPY_HOST_PTR copies them at creation);
+        // scalars have the size of the type the command line states, and OpenCL reports
+        // CL_INVALID_ARG_SIZE when that is not the parameter's.
+        let r = unsafe {
+            match a {
+                Arg::Buffer { input, output } => {
+                    let mut bytes = std::fs::read(input)
+                        .map_err(|e| Error::Run(format!("{}: {e}", input.display())))?;
+                    if bytes.is_empty() {
+                        return Err(Error::Run(format!(
+                            "{}: an empty buffer (OpenCL has no zero-sized buffers)",
+                            input.display()
+                        )));
+                    }
+                    let flags = CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR;
+                    let b = Buffer::<u8>::create(
+                        &context,
+                        flags,
+                        bytes.len(),
+                        bytes.as_mut_ptr() as *mut c_void,
+                    );
+                    let b = cl(&format!("buffer {}", input.display()), b)?;
+                    let r = kernel.set_arg(i, &b.get());
+                    buffers.push(Some((b, output)));
+                    r
+                }
+                Arg::LocalMem(n) => kernel.set_arg_local_buffer(i, *n),
+                Arg::Scalar(s) => match s {
+                    Scalar::I8(v) => kernel.set_arg(i, v),
+                    Scalar::U8(v) => kernel.set_arg(i, v),
+                    Scalar::I16(v) => kernel.set_arg(i, v),
+                    Scalar::U16(v) => kernel.set_arg(i, v),
+                    Scalar::I32(v) => kernel.set_arg(i, v),
+                    Scalar::U32(v) => kernel.set_arg(i, v),
+                    Scalar::I64(v) => kernel.set_arg(i, v),
+                    Scalar::U64(v) => kernel.set_arg(i, v),
+                    Scalar::F32(v) => kernel.set_arg(i, v),
+                    Scalar::F64(v) => kernel.set_arg(i, v),
+                },
+            }
+        };
+        cl(&format!("argument {i} ({a:?})"), r)?;
+    }
+
+    let dims = cmd.global.len() as u32;
+    let local = cmd.local.as_ref().map_or(std::ptr::null(), |l| l.as_ptr());
+    // SAFETY: the kernel's arguments are all set; the size arrays have `dims` entries.
+    let event = unsafe {
+        queue.enqueue_nd_range_kernel(
+            kernel.get(),
+            dims,
+            std::ptr::null(),
+            cmd.global.as_ptr(),
+            local,
+            &[],
+        )
+    };
+    cl("launching the kernel", event)?;
+    cl("waiting for the kernel", queue.finish())?;
+
+    for (buffer, output) in buffers.iter().flatten() {
+        let mut bytes = vec![
+            0u8;
+            buffer
+                .size()
+                .map_err(|e| Error::Run(format!("buffer size: {e}")))?
+        ];
+        // SAFETY: `bytes` has the buffer's size; the read is blocking.
+        let r = unsafe { queue.enqueue_read_buffer(buffer, CL_BLOCKING, 0, &mut bytes, &[]) };
+        cl("reading a buffer back", r)?;
+        std::fs::write(output, &bytes)
+            .map_err(|e| Error::Run(format!("{}: {e}", output.display())))?;
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    match parse(&argv).and_then(|cmd| run(&cmd)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Error::Usage(what)) => {
+            eprintln!("pocl-run: {what}\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(Error::Run(what)) => {
+            eprintln!("pocl-run: {what}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn usage_error(s: &str) -> String {
+        match parse(&args(s)) {
+            Err(Error::Usage(w)) => w,
+            Err(Error::Run(w)) => panic!("a run error for a bad command line: {w}"),
+            Ok(c) => panic!("accepted: {c:?}"),
+        }
+    }
+
+    #[test]
+    fn parses_the_command_line_of_visa_run() {
+        let c = parse(&args(
+            "k.cl --kernel k --global 64,2 --local 16,1 --platform DG2 --buffer a.bin:b.bin --scalar i32:-5 --scalar u64:0x10 --scalar f32:1.5 --local-mem 256",
+        ))
+        .ok()
+        .unwrap();
+        assert_eq!(c.source, PathBuf::from("k.cl"));
+        assert_eq!(
+            (c.kernel.as_str(), c.global, c.local),
+            ("k", vec![64, 2], Some(vec![16, 1]))
+        );
+        assert_eq!(
+            c.args,
+            vec![
+                Arg::Buffer {
+                    input: "a.bin".into(),
+                    output: "b.bin".into()
+                },
+                Arg::Scalar(Scalar::I32(-5)),
+                Arg::Scalar(Scalar::U64(16)),
+                Arg::Scalar(Scalar::F32(1.5)),
+                Arg::LocalMem(256),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_command_lines_are_errors_that_say_what() {
+        assert!(usage_error("--kernel k --global 4").contains("no OpenCL C source"));
+        assert!(usage_error("k.cl --global 4").contains("--kernel"));
+        assert!(usage_error("k.cl --kernel k").contains("--global"));
+        assert!(
+            usage_error("k.cl --kernel k --global 4,0").contains("`0` is not a positive integer")
+        );
+        assert!(usage_error("k.cl --kernel k --global 1,2,3,4").contains("1 to 3 sizes"));
+        assert!(usage_error("k.cl --kernel k --global 8 --local 3").contains("not a multiple"));
+        assert!(usage_error("k.cl --kernel k --global 8,1 --local 4")
+            .contains("1 dimension(s), --global 2"));
+        assert!(usage_error("k.cl --kernel k --global 8 --scalar i8:300").contains("is not a i8"));
+        assert!(
+            usage_error("k.cl --kernel k --global 8 --scalar q7:1").contains("unknown type `q7`")
+        );
+        assert!(usage_error("k.cl --kernel k --global 8 --scalar 5").contains("TYPE:VALUE"));
+        assert!(usage_error("k.cl --kernel k --global 8 --buffer a.bin").contains("IN.bin:OUT.bin"));
+        assert!(usage_error("k.cl --kernel k --global 8 --local-mem -4")
+            .contains("positive byte count"));
+        assert!(
+            usage_error("k.cl --kernel k --global 8 --bogus").contains("unknown option `--bogus`")
+        );
+        assert!(usage_error("k.cl other.cl --kernel k --global 8")
+            .contains("unexpected argument `other.cl`"));
+        assert!(usage_error("k.cl --kernel").contains("--kernel needs a value"));
+    }
+}
