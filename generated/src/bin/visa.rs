@@ -105,7 +105,8 @@ enum Command {
     },
     /// Run a kernel on the interpreter: `visa run FILE.isa --kernel K --global X[,Y[,Z]]
     /// [--local X[,Y[,Z]]] [--platform P] ARG...`, one ARG per kernel parameter in order:
-    /// `--buffer IN.bin:OUT.bin`, `--scalar TYPE:VALUE` (i32:5, u64:7, f32:1.5), `--local-mem BYTES`.
+    /// `--buffer IN.bin:OUT.bin`, `--constant IN.bin:OUT.bin` (a `constant` pointer),
+    /// `--scalar TYPE:VALUE` (i32:5, u64:7, f32:1.5), `--local-mem BYTES`.
     Run {
         file: PathBuf,
         /// `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]`, then the ARGs.
@@ -498,6 +499,17 @@ fn run(path: &Path, words: &[String]) -> Result<u8, String> {
         Ok(2)
     };
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if words.iter().any(|w| *w == "--help" || *w == "-h") {
+        println!(
+            "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...\n\
+             one ARG per kernel parameter, in order:\n  \
+             --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
+             --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
+             --scalar TYPE:VALUE        i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (i32:5, u64:0x7, f32:1.5)\n  \
+             --local-mem BYTES          a local pointer to BYTES of the work-group's SLM"
+        );
+        return Ok(0);
+    }
     let spec = match parse_run(&words) {
         Ok(s) => s,
         Err(e) => return usage(e),
