@@ -435,7 +435,7 @@ pub fn layout(
     let grf = platform.grf_bytes;
     let simd =
         match attribute(file, k, "SimdSize") {
-            Some(s @ (1 | 8 | 16 | 32)) => s as u32,
+            Some(s @ (8 | 16 | 32)) => s as u32,
             Some(s) => {
                 return err(format!(
                     "the kernel's SimdSize attribute is {s}, not 8, 16 or 32"
@@ -641,6 +641,11 @@ pub fn layout(
     held.sort_unstable_by_key(|h| h.0);
     let end = inputs.iter().map(|(o, s)| o + s).max().unwrap_or(32);
     let spill = attribute(file, k, "SpillMemOffset").unwrap_or(0) as u32;
+    if spill > 16 << 20 {
+        return err(format!(
+            "the kernel's SpillMemOffset is {spill} bytes; this machine gives a thread at most 16 MiB of scratch"
+        ));
+    }
     let scratch = SCRATCH_PER_THREAD.max((spill + SCRATCH_PER_THREAD).div_ceil(1024) * 1024);
     Ok(Layout {
         simd,
@@ -837,9 +842,14 @@ pub fn launch(
             Arg::Scalar(s) => s.bits,
             Arg::LocalMem(n) => {
                 let at = slm;
-                slm = slm.checked_add(n.div_ceil(16) * 16).ok_or_else(|| {
-                    LaunchError(format!("parameter {i}: --local-mem {n} is too large"))
-                })?;
+                slm = slm
+                    .checked_add(n.div_ceil(16) * 16)
+                    .filter(|&end| end <= STATIC_SLM + (16 << 20))
+                    .ok_or_else(|| {
+                        LaunchError(format!(
+                            "parameter {i}: --local-mem {n}: the local pointers take at most 16 MiB here"
+                        ))
+                    })?;
                 u64::from(at)
             }
         });

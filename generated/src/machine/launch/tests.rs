@@ -325,6 +325,32 @@ fn wrong_argument_kinds_are_named() {
     // No ARGs: inputs left that no implicit explains.
     let e = layout(&f, 0, platform("DG2"), &[]).unwrap_err();
     assert!(e.0.contains("implicit"), "{e}");
+    // SimdSize 1 (the doc allows 8, 16, 32) and a scratch request past 16 MiB.
+    let mut g = f.clone();
+    g.kernels[0].data.attribute_info[0].value = vec![1];
+    assert!(layout(&g, 0, platform("DG2"), &[])
+        .unwrap_err()
+        .0
+        .contains("SimdSize"));
+    let mut g = f.clone();
+    g.kernels[0]
+        .data
+        .string_pool
+        .push(b"SpillMemOffset".to_vec());
+    g.kernels[0].data.attribute_info.push(AttributeInfo {
+        name: 3,
+        value: u32::MAX.to_le_bytes().to_vec(),
+    });
+    let args4 = vec![
+        Arg::Buffer(vec![0; 4]),
+        Arg::LocalMem(4),
+        Arg::LocalMem(4),
+        i32s(1),
+    ];
+    assert!(layout(&g, 0, platform("DG2"), &args4)
+        .unwrap_err()
+        .0
+        .contains("SpillMemOffset"));
     // No SimdSize.
     let mut g = f.clone();
     g.kernels[0].data.attribute_info.remove(0);
