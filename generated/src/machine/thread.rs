@@ -1,4 +1,4 @@
-//! One thread's state and the [`Lanes`] it gives lane functions: operand elements through
+//! One thread's state and the [`crate::runtime::Lanes`] it gives lane functions: operand elements through
 //! their regions, `EvaluateChEn`, source modifiers and saturation (`5_operands.md`).
 //!
 //! The GRF of the running activation is a byte array placed by [`Layout`]; address variables
