@@ -658,6 +658,17 @@ fn the_interpreter_leaves_the_buffers_pocl_leaves() {
         let (_, tail) = rest.split_once(END).expect("README has the interp-pocl end marker");
         std::fs::write(&readme_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
     }
+    if !unexpected.is_empty() {
+        // What EXPECTED_FAILURES needs for this run to pass (each reason's last words), to paste
+        // after reading each reason in full above.
+        println!("entries for EXPECTED_FAILURES:");
+        for (&(p, ki), o) in &outcomes {
+            if let (Outcome::Differs(w) | Outcome::Fails(w), None) = (o, expected(p, &kernels[ki].name)) {
+                let why: String = w.chars().rev().take(100).collect::<Vec<char>>().into_iter().rev().collect::<String>().replace('\\', "\\\\").replace('"', "\\\"").replace('\n', " ");
+                println!("    (\"{}\", \"{}\", \"{why}\"),", PLATFORMS[p].0, kernels[ki].name);
+            }
+        }
+    }
     assert!(unexpected.is_empty(), "{} kernel run(s) differ from pocl and are not in EXPECTED_FAILURES:\n{}", unexpected.len(), unexpected.join("\n"));
     assert!(!has_run || stale.is_empty(), "EXPECTED_FAILURES entries that now match pocl (remove them): {stale:?}");
     let section = readme.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
