@@ -379,6 +379,20 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
     let mut used = used.clone();
     used.extend(idents_in(&code));
     used.extend(idents_in(&dispatch_test));
+    let imports = imports(&used);
+    let head = quote! {
+        //! Assembly text of every instruction: printers and parsers generated from the docs'
+        //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
+        use super::*;
+        #imports
+
+        #code
+    };
+    (head, dispatch_test)
+}
+
+/// The file's `use` lines: only what its code (`used`) names.
+fn imports(used: &BTreeSet<String>) -> TokenStream {
     let instruction = use_only(
         quote!(crate::runtime::text::instruction),
         &[
@@ -390,7 +404,7 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
             "word_number",
             "Words",
         ],
-        &used,
+        used,
     );
     let text = use_only(
         quote!(crate::runtime::text),
@@ -419,7 +433,7 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
             "ParseError",
             "PrintError",
         ],
-        &used,
+        used,
     );
     let runtime = use_only(
         quote!(crate::runtime),
@@ -430,7 +444,7 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
             "StateClass",
             "VectorOperand",
         ],
-        &used,
+        used,
     );
     let exec_word = if used.contains("ExecWord") {
         quote!(
@@ -439,21 +453,15 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
     } else {
         quote!()
     };
-    let vec = use_only(quote!(alloc::vec), &["Vec"], &used);
-    let head = quote! {
-        //! Assembly text of every instruction: printers and parsers generated from the docs'
-        //! `## Text` templates (see `codegen/NAMING.md`, "Text spellings").
-        use super::*;
+    let vec = use_only(quote!(alloc::vec), &["Vec"], used);
+    quote! {
         #instruction
         #text
         #runtime
         #exec_word
         use alloc::string::String;
         #vec
-
-        #code
-    };
-    (head, dispatch_test)
+    }
 }
 
 /// The print arm and parse function of an instruction with a special formatter.
