@@ -70,3 +70,54 @@ fn the_instruction_without_a_text_form_says_where_its_template_is() {
     assert!(err.expected.contains("BAD_TEXT.md:22:24"), "{err}");
     assert!(matches!(inst, Instruction::BadText(_)));
 }
+
+/// BAD_SEMANTICS's pseudo-code cannot be read (V0140): `interpret` hands it to the machine's
+/// `prose`, and nothing else of the machine is asked.
+#[test]
+fn an_instruction_with_unreadable_semantics_runs_through_prose() {
+    use visa::runtime::{
+        DataType, ExecSize, Lanes, PredicateControl, RawOperand, Value, VectorOperand,
+    };
+    struct ProseOnly;
+    impl Lanes for ProseOnly {
+        type Error = String;
+        fn begin(&mut self, _: ExecSize, _: Option<PredicateControl>) -> Result<u32, String> {
+            Err("begin".into())
+        }
+        fn enabled(&self, _: u32) -> bool {
+            false
+        }
+        fn predicate(&self, _: u32) -> bool {
+            false
+        }
+        fn read(&mut self, _: &VectorOperand, _: u32) -> Result<Value, String> {
+            Err("read".into())
+        }
+        fn write(&mut self, _: &VectorOperand, _: u32, _: Value) -> Result<(), String> {
+            Err("write".into())
+        }
+        fn read_raw(&mut self, _: &RawOperand, _: DataType, _: u32) -> Result<Value, String> {
+            Err("read_raw".into())
+        }
+        fn write_raw(&mut self, _: &RawOperand, _: DataType, _: u32, _: Value) -> Result<(), String> {
+            Err("write_raw".into())
+        }
+        fn call(&mut self, _: &'static str, _: &[Value]) -> Result<Value, String> {
+            Err("call".into())
+        }
+        fn prose(&mut self, inst: &Instruction) -> Result<(), String> {
+            Err(format!("prose of {}", inst.name()))
+        }
+    }
+    // BAD_SEMANTICS 0x08: Exec_size 8 lanes, Dst V32(0,0)<1>, Src0 V33(0,0)<1;1,0>.
+    let general = |id: u8, region: [u8; 2]| [0x00, id, 0, 0, 0, 0, 0, region[0], region[1]];
+    let mut bytes = vec![0x08, 0x03];
+    bytes.extend(general(32, [0x00, 0x01]));
+    bytes.extend(general(33, [0x11, 0x00]));
+    let (inst, used) = decode(&bytes).expect("BAD_SEMANTICS decodes");
+    assert_eq!((inst.name(), used), ("BAD_SEMANTICS", bytes.len()));
+    assert_eq!(
+        visa::interpret(&inst, &mut ProseOnly),
+        Err("prose of BAD_SEMANTICS".to_string())
+    );
+}

@@ -24,7 +24,19 @@
 //!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
 //!   its own `K.func.F.visaasm`), which join the file in the order given.
 //!
-//! Exit status: 0 success, 1 a check or roundtrip failed or the file does not read, 2 usage.
+//! - `visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...`:
+//!   run a kernel on the interpreter (`visa::machine`), one ARG per kernel parameter, in order:
+//!   `--buffer IN.bin:OUT.bin` (a global buffer starting as IN.bin's bytes, written to OUT.bin
+//!   after the run), `--scalar TYPE:VALUE` (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64: `i32:5`,
+//!   `u64:0x7`, `f32:1.5`), `--local-mem BYTES` (a `local` pointer parameter),
+//!   `--constant IN.bin:OUT.bin` (a `constant` pointer: Intel's compiler places those after
+//!   the `global` ones, so `--buffer` for one misplaces the others). Without
+//!   `--local`, dimension 0 takes the largest divisor of its global size up to 64; without
+//!   `--platform`, the platform of the file's GEN binary. How the arguments reach the kernel
+//!   (the thread payload Intel's compiler expects) is `generated/src/machine/PAYLOAD.md`;
+//!   notes on what the `.isa` leaves ambiguous go to stderr.
+//!
+//! Exit status: 0 success, 1 a check, roundtrip or run failed or the file does not read, 2 usage.
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -91,6 +103,15 @@ enum Command {
         #[arg(long)]
         platform: Option<String>,
     },
+    /// Run a kernel on the interpreter: `visa run FILE.isa --kernel K --global X[,Y[,Z]]
+    /// [--local X[,Y[,Z]]] [--platform P] ARG...`, one ARG per kernel parameter in order:
+    /// `--buffer IN.bin:OUT.bin`, `--scalar TYPE:VALUE` (i32:5, u64:7, f32:1.5), `--local-mem BYTES`.
+    Run {
+        file: PathBuf,
+        /// `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]`, then the ARGs.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -120,6 +141,7 @@ fn main() -> ExitCode {
             (!no_check).then_some(platform.as_deref()),
             platform.as_deref(),
         ),
+        Command::Run { file, args } => run(&file, &args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -464,5 +486,112 @@ fn asm(
         file.functions.len(),
         bytes.len()
     );
+    Ok(0)
+}
+
+/// `visa run`: usage errors (exit 2) name the argument and what was expected; a kernel that
+/// cannot run (exit 1) says where.
+fn run(path: &Path, words: &[String]) -> Result<u8, String> {
+    use visa::machine::launch::{find_kernel, launch, parse_run, Arg, ArgSpec, NdRange};
+    let usage = |message: String| {
+        eprintln!("error: {message}");
+        Ok(2)
+    };
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let spec = match parse_run(&words) {
+        Ok(s) => s,
+        Err(e) => return usage(e),
+    };
+    let (_, file) = read(path)?;
+    let intel = match &spec.platform {
+        Some(name) => match IntelPlatform::find(name) {
+            Some(p) => p,
+            None => {
+                let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+                return usage(format!(
+                    "--platform {name}: unknown; expected one of {} or an ocloc device name",
+                    intel.join(", ")
+                ));
+            }
+        },
+        None => {
+            let code = file
+                .header
+                .kernel_info
+                .iter()
+                .flat_map(|k| k.gen_binary_info.iter())
+                .map(|g| u32::from(g.gen_platform))
+                .next();
+            match code.and_then(IntelPlatform::from_gen_platform) {
+                Some(p) => p,
+                None => {
+                    return usage(
+                        "the file has no GEN binary naming a known platform; give --platform"
+                            .into(),
+                    )
+                }
+            }
+        }
+    };
+    let k = match find_kernel(&file, &spec.kernel) {
+        Ok(k) => k,
+        Err(e) => return usage(format!("--kernel {}: {e}", spec.kernel)),
+    };
+    let local = spec
+        .local
+        .clone()
+        .unwrap_or_else(|| NdRange::default_local(&spec.global));
+    let nd = match NdRange::new(&spec.global, &local) {
+        Ok(nd) => nd,
+        Err(e) => return usage(e),
+    };
+    let mut args = Vec::new();
+    let mut outputs = Vec::new();
+    for (i, a) in spec.args.iter().enumerate() {
+        args.push(match a {
+            ArgSpec::Buffer { input, output } | ArgSpec::Constant { input, output } => {
+                let constant = matches!(a, ArgSpec::Constant { .. });
+                let flag = if constant { "--constant" } else { "--buffer" };
+                let bytes = std::fs::read(input).map_err(|e| {
+                    format!("argument {i} ({flag} {input}:{output}): cannot read {input}: {e}")
+                })?;
+                outputs.push((i, PathBuf::from(output)));
+                if constant {
+                    Arg::Constant(bytes)
+                } else {
+                    Arg::Buffer(bytes)
+                }
+            }
+            ArgSpec::Scalar(s) => Arg::Scalar(*s),
+            ArgSpec::LocalMem(n) => Arg::LocalMem(*n),
+        });
+    }
+    // ARGs that do not fit the kernel's inputs are a usage error, before anything runs.
+    if let Err(e) = visa::machine::launch::layout(&file, k, intel, &args) {
+        return usage(format!(
+            "the {} ARG(s) given do not fit kernel `{}`: {e}",
+            args.len(),
+            spec.kernel
+        ));
+    }
+    let kernel = visa::machine::Kernel::new(&file, &spec.kernel, intel.platform())
+        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), spec.kernel))?;
+    let out = launch(&kernel, &file, k, intel, &nd, args)
+        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), spec.kernel))?;
+    for n in &out.layout.notes {
+        eprintln!("note: {n}");
+    }
+    if out.memory.dropped > 0 {
+        eprintln!(
+            "note: {} surface access(es) out of bounds read zeros or were dropped, as the docs say",
+            out.memory.dropped
+        );
+    }
+    for (param, id) in &out.buffers {
+        if let Some((_, path)) = outputs.iter().find(|(p, _)| p == param) {
+            std::fs::write(path, &out.memory.buffer(*id).bytes)
+                .map_err(|e| format!("argument {param}: cannot write {}: {e}", path.display()))?;
+        }
+    }
     Ok(0)
 }

@@ -1,34 +1,19 @@
-//! Element bits ↔ [`Value`]: the data types chapter's conversions (`2_datatypes.md`) as the
-//! machine applies them when it reads a source element and writes a destination element.
-//!
-//! The one place the machine converts: reading takes the element's type (signed types
-//! sign-extend, floats widen exactly to `f64`); writing fits a value to the destination type:
-//! integers wrap to the type's width, or clamp with saturation; floats round by `%cr0`'s
-//! rounding mode (bits 4-5), clamp to [0.0, 1.0] with saturation, and flush denormals to zero
-//! unless `%cr0` allows them (bit 6 DF, bit 7 F, bit 10 HF); a float written to an integer
-//! type is rounded toward zero and clamped to the type's range (NaN gives 0), as the GEN EU
-//! converts.
+//! Element bits ↔ [`Value`] as the machine reads a source element and writes a destination
+//! element: the data types chapter's conversions are the runtime's ([`Value::from_bits`],
+//! [`Value::to_bits`]: integers extend, wrap or clamp, floats round by `%cr0`'s rounding mode,
+//! floats to integers toward zero and clamped); the machine adds what `%cr0` says beyond the
+//! rounding mode: denormals are flushed to a signed zero unless `%cr0` keeps them (bit 6 DF,
+//! bit 7 F, bit 10 HF; BF follows F), on results here and on sources in `thread`.
 
+use crate::runtime::value::Rounding;
 use crate::runtime::{DataType, Value};
 
-/// `%cr0` bits 4-5, "FPU Rounding mode" (object-format chapter, predefined variables).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rounding {
-    /// `00b`: round to nearest or even.
-    Rtne,
-    /// `01b`: round up, toward +inf.
-    Ru,
-    /// `10b`: round down, toward -inf.
-    Rd,
-    /// `11b`: round toward zero.
-    Rtz,
-}
-
-/// What `%cr0` says about float results.
+/// What `%cr0` says about float results (object-format chapter, `V14(%cr0)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FloatMode {
+    /// Bits 4-5, "FPU Rounding mode".
     pub rounding: Rounding,
-    /// Denormals kept (the `%cr0` bit set) for DF, F and HF (BF follows F).
+    /// Denormals kept (the `%cr0` bit set) for DF, F and HF.
     pub denorm_df: bool,
     pub denorm_f: bool,
     pub denorm_hf: bool,
@@ -38,12 +23,7 @@ impl FloatMode {
     /// The mode `%cr0` holds.
     pub fn from_cr0(cr0: u32) -> FloatMode {
         FloatMode {
-            rounding: match cr0 >> 4 & 3 {
-                0 => Rounding::Rtne,
-                1 => Rounding::Ru,
-                2 => Rounding::Rd,
-                _ => Rounding::Rtz,
-            },
+            rounding: Rounding::from_cr0(cr0),
             denorm_df: cr0 & 1 << 6 != 0,
             denorm_f: cr0 & 1 << 7 != 0,
             denorm_hf: cr0 & 1 << 10 != 0,
@@ -60,210 +40,63 @@ impl FloatMode {
     }
 }
 
-/// (exponent bits, mantissa bits) of a float type other than DF.
+pub fn is_float(ty: DataType) -> bool {
+    matches!(ty, DataType::F | DataType::Df | DataType::Hf | DataType::Bf)
+}
+
+/// The value of an element's bits (the low `ty.size()` bytes of `bits`).
+#[inline(always)]
+pub fn from_bits(bits: u64, ty: DataType) -> Value {
+    // Integer types, the common case, inline; the rest as the runtime converts.
+    match ty {
+        DataType::Ud => Value::Int(i128::from(bits as u32), ty),
+        DataType::D => Value::Int(i128::from(bits as u32 as i32), ty),
+        DataType::Uw => Value::Int(i128::from(bits as u16), ty),
+        DataType::W => Value::Int(i128::from(bits as u16 as i16), ty),
+        DataType::F => Value::Float(f64::from(f32::from_bits(bits as u32)), ty),
+        _ => Value::from_bits(bits, ty),
+    }
+}
+
+/// (exponent bits, fraction bits) of a float type.
 fn format(ty: DataType) -> Option<(u32, u32)> {
     match ty {
         DataType::F => Some((8, 23)),
+        DataType::Df => Some((11, 52)),
         DataType::Hf => Some((5, 10)),
         DataType::Bf => Some((8, 7)),
         _ => None,
     }
 }
 
-pub fn is_float(ty: DataType) -> bool {
-    matches!(ty, DataType::F | DataType::Df | DataType::Hf | DataType::Bf)
-}
-
-pub fn is_signed(ty: DataType) -> bool {
-    matches!(ty, DataType::B | DataType::W | DataType::D | DataType::Q)
-}
-
-/// The value of an element's bits (the low `ty.size()` bytes of `bits`).
-#[inline]
-pub fn from_bits(bits: u64, ty: DataType) -> Value {
-    match ty {
-        DataType::Ud => Value::Int(i128::from(bits as u32), ty),
-        DataType::D => Value::Int(i128::from(bits as u32 as i32), ty),
-        DataType::Uw => Value::Int(i128::from(bits as u16), ty),
-        DataType::W => Value::Int(i128::from(bits as u16 as i16), ty),
-        DataType::Ub => Value::Int(i128::from(bits as u8), ty),
-        DataType::B => Value::Int(i128::from(bits as u8 as i8), ty),
-        DataType::Uq => Value::Int(i128::from(bits), ty),
-        DataType::Q => Value::Int(i128::from(bits as i64), ty),
-        DataType::F => Value::Float(f64::from(f32::from_bits(bits as u32)), ty),
-        DataType::Df => Value::Float(f64::from_bits(bits), ty),
-        DataType::Hf | DataType::Bf => Value::Float(small_float(bits, ty), ty),
-        DataType::Bool => Value::Bool(bits & 1 != 0),
-        // Packed vector immediates are unpacked by the reader; as a whole they are UD.
-        DataType::V | DataType::Uv | DataType::Vf => Value::Int(i128::from(bits as u32), ty),
-    }
-}
-
-/// HF or BF bits as `f64` (exact).
-fn small_float(bits: u64, ty: DataType) -> f64 {
-    if ty == DataType::Bf {
-        return f64::from(f32::from_bits((bits as u32 & 0xffff) << 16));
-    }
-    let h = bits as u32 & 0xffff;
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let e = h >> 10 & 0x1f;
-    let m = f64::from(h & 0x3ff);
-    sign * match e {
-        0 => m * pow2(-24),
-        31 if m == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1024.0 + m) * pow2(e as i32 - 25),
-    }
-}
-
-/// 2^e for the exponents of these formats (exact).
-fn pow2(e: i32) -> f64 {
-    f64::from_bits(((1023 + e) as u64) << 52)
-}
-
-/// The bits of `v` as an element of type `ty`.
+/// The bits of `v` as an element of type `ty`, denormal results flushed as `%cr0` says.
 pub fn to_bits(v: Value, ty: DataType, saturate: bool, mode: FloatMode) -> u64 {
-    match v {
-        Value::Bool(b) => int_bits(i128::from(b), ty, saturate, mode),
-        Value::Int(i, _) => int_bits(i, ty, saturate, mode),
-        Value::Float(f, _) => float_bits(f, ty, saturate, mode),
-    }
-}
-
-fn mask(ty: DataType) -> u64 {
-    match ty.size() {
-        8 => u64::MAX,
-        n => (1u64 << (8 * n)) - 1,
-    }
-}
-
-fn range(ty: DataType) -> (i128, i128) {
-    let bits = 8 * ty.size() as u32;
-    if is_signed(ty) {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
-    }
-}
-
-fn int_bits(i: i128, ty: DataType, saturate: bool, mode: FloatMode) -> u64 {
-    if is_float(ty) {
-        return float_bits(i as f64, ty, saturate, mode);
-    }
-    let i = if saturate {
-        let (lo, hi) = range(ty);
-        i.clamp(lo, hi)
-    } else {
-        i
-    };
-    (i as u64) & mask(ty)
-}
-
-fn float_bits(f: f64, ty: DataType, saturate: bool, mode: FloatMode) -> u64 {
-    if !is_float(ty) {
-        if f.is_nan() {
-            return 0;
-        }
-        let (lo, hi) = range(ty);
-        let t = libm::trunc(f);
-        let i = if t <= lo as f64 {
-            lo
-        } else if t >= hi as f64 {
-            hi
-        } else {
-            t as i128
-        };
-        return (i as u64) & mask(ty);
-    }
-    let f = if saturate {
-        if f.is_nan() {
-            0.0
-        } else {
-            f.clamp(0.0, 1.0)
-        }
-    } else {
-        f
-    };
-    let flush = !mode.keeps_denormals(ty);
+    let bits = v.to_bits(ty, saturate, mode.rounding);
     match format(ty) {
-        None => {
-            let f = if flush && f != 0.0 && f.abs() < f64::MIN_POSITIVE {
-                0.0f64.copysign(f)
+        Some((e, f)) if !mode.keeps_denormals(ty) => {
+            let exponent = bits >> f & ((1 << e) - 1);
+            let fraction = bits & ((1 << f) - 1);
+            if exponent == 0 && fraction != 0 {
+                bits & 1 << (e + f)
             } else {
-                f
-            };
-            f.to_bits()
+                bits
+            }
         }
-        Some((e, m)) => round_to(f, e, m, mode.rounding, flush),
+        _ => bits,
     }
-}
-
-/// `x` rounded to the binary format with `ebits` exponent and `mbits` mantissa bits, by
-/// `rounding`; its bits. Subnormal results are flushed to a signed zero when `flush`.
-pub fn round_to(x: f64, ebits: u32, mbits: u32, rounding: Rounding, flush: bool) -> u64 {
-    let sign = u64::from(x.is_sign_negative()) << (ebits + mbits);
-    let exp_all = (1u64 << ebits) - 1;
-    if x.is_nan() {
-        // The quiet NaN with the top mantissa bit.
-        return sign | exp_all << mbits | 1 << (mbits - 1);
-    }
-    if x.is_infinite() {
-        return sign | exp_all << mbits;
-    }
-    let a = x.abs();
-    let bias = (1i32 << (ebits - 1)) - 1;
-    let emin = 1 - bias;
-    let emax = bias;
-    // Exponent of `a` (f64 subnormals are far below any target's range).
-    let e = if a == 0.0 {
-        emin
-    } else {
-        ((a.to_bits() >> 52) as i32 - 1023).max(emin)
-    };
-    let quantum = pow2(e - mbits as i32);
-    let q = a / quantum;
-    let up = match rounding {
-        Rounding::Rtne => libm::rint(q),
-        Rounding::Rtz => libm::trunc(q),
-        // Magnitudes: up for +x rounds away from zero, for -x toward it.
-        Rounding::Ru if x >= 0.0 => libm::ceil(q),
-        Rounding::Ru => libm::trunc(q),
-        Rounding::Rd if x >= 0.0 => libm::trunc(q),
-        Rounding::Rd => libm::ceil(q),
-    };
-    let r = up * quantum;
-    let max = (2.0 - pow2(-(mbits as i32))) * pow2(emax);
-    if r > max {
-        let to_inf = match rounding {
-            Rounding::Rtne => true,
-            Rounding::Rtz => false,
-            Rounding::Ru => x > 0.0,
-            Rounding::Rd => x < 0.0,
-        };
-        let mag = if to_inf {
-            exp_all << mbits
-        } else {
-            (exp_all - 1) << mbits | ((1u64 << mbits) - 1)
-        };
-        return sign | mag;
-    }
-    if r < pow2(emin) {
-        if flush {
-            return sign;
-        }
-        return sign | (r / pow2(emin - mbits as i32)) as u64;
-    }
-    let re = (r.to_bits() >> 52) as i32 - 1023;
-    let mant = (r / pow2(re - mbits as i32)) as u64 - (1u64 << mbits);
-    sign | ((re + bias) as u64) << mbits | mant
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// 2^e (exact).
+    fn pow2(e: i32) -> f64 {
+        f64::from_bits(((1023 + e) as u64) << 52)
+    }
+
     const NEAREST: FloatMode = FloatMode {
-        rounding: Rounding::Rtne,
+        rounding: Rounding::NearestEven,
         denorm_df: true,
         denorm_f: true,
         denorm_hf: true,
@@ -329,27 +162,27 @@ mod tests {
         let v = Value::Float(x, DataType::Df);
         assert_eq!(to_bits(v, DataType::F, false, NEAREST), 0x3f80_0000);
         assert_eq!(
-            to_bits(v, DataType::F, false, with(Rounding::Ru)),
+            to_bits(v, DataType::F, false, with(Rounding::Up)),
             0x3f80_0001
         );
         assert_eq!(
-            to_bits(v, DataType::F, false, with(Rounding::Rtz)),
+            to_bits(v, DataType::F, false, with(Rounding::TowardZero)),
             0x3f80_0000
         );
         let n = Value::Float(-x, DataType::Df);
         assert_eq!(
-            to_bits(n, DataType::F, false, with(Rounding::Rd)),
+            to_bits(n, DataType::F, false, with(Rounding::Down)),
             0xbf80_0001
         );
         assert_eq!(
-            to_bits(n, DataType::F, false, with(Rounding::Ru)),
+            to_bits(n, DataType::F, false, with(Rounding::Up)),
             0xbf80_0000
         );
         // Overflow: RTNE to infinity, RTZ to the largest finite.
         let big = Value::Float(1e39, DataType::Df);
         assert_eq!(to_bits(big, DataType::F, false, NEAREST), 0x7f80_0000);
         assert_eq!(
-            to_bits(big, DataType::F, false, with(Rounding::Rtz)),
+            to_bits(big, DataType::F, false, with(Rounding::TowardZero)),
             0x7f7f_ffff
         );
         assert_eq!(
@@ -403,6 +236,6 @@ mod tests {
         );
         // IGC's prologue `or %cr0 0x4c0` keeps denormals of DF, F and HF.
         let m = FloatMode::from_cr0(0x4c0);
-        assert!(m.denorm_df && m.denorm_f && m.denorm_hf && m.rounding == Rounding::Rtne);
+        assert!(m.denorm_df && m.denorm_f && m.denorm_hf && m.rounding == Rounding::NearestEven);
     }
 }

@@ -19,7 +19,7 @@
 use super::convert::FloatMode;
 use super::layout::Layout;
 use super::memory::{Memory, MemoryError};
-use super::thread::{evaluate_chen, lanes, Core, Fault, Inst, Regs};
+use super::thread::{evaluate_chen, lanes, Core, Fault, Regs};
 use super::Routine;
 use crate::generated::Instruction;
 use crate::runtime::{
@@ -193,13 +193,7 @@ impl Thread {
             return self.control(step.flow, step.exec, step.pred, routines);
         }
         let mut x = Exec {
-            core: Core {
-                layout: &r.layout,
-                regs: &mut self.regs,
-                em: self.em,
-                inst: Inst::default(),
-                mode: self.mode,
-            },
+            core: Core::new(&r.layout, &mut self.regs, self.em, self.mode),
             mem: Some(mem),
             address_of: step.address_of,
         };

@@ -11,7 +11,8 @@
 //! `PAYLOAD.md` beside this file (`generated/src/machine/PAYLOAD.md`).
 //! In short, for a GRF of `G` bytes (32 on tgllp and acm-g10) and a kernel of SIMD width `S`:
 //!
-//! - `r0` (bytes `0..32`): the work-group id in dwords 1 (x), 6 (y) and 7 (z);
+//! - `r0` (bytes `0..32`): the work-group id in dwords 1 (x), 6 (y) and 7 (z), the thread's
+//!   scratch offset in dword 5;
 //! - the per-thread local ids (`PerThreadInputSize` bytes from byte `G`, when the kernel has the
 //!   attribute): three arrays of `S` words, x then y then z, each a third of that size;
 //! - the cross-thread data, from byte `C` = `G + PerThreadInputSize` on XeHP and later
@@ -44,6 +45,16 @@ pub const STATIC_SLM: u32 = 64 * 1024;
 
 /// Bytes of the private-memory area a kernel's private base points at.
 pub const PRIVATE_BYTES: usize = 16 << 20;
+
+/// What the program-scope `constant` and `global` buffer addresses are given: an address no
+/// buffer covers (their bytes are in the compiler's binary, not in the `.isa`), so a kernel
+/// that reads program-scope data stops with an error naming an address from here.
+pub const PROGRAM_SCOPE_BASE: u64 = 0x0000_00C0_0000_0000;
+
+/// Scratch bytes per thread (at least; more when the kernel's `SpillMemOffset` asks): thread
+/// `t` of a work-group finds its scratch at `t * scratch` in `r0.5` (bits 31..10, as Intel's
+/// code reads them: `and ... V0036(0,5) 0xfffffc00:d`).
+pub const SCRATCH_PER_THREAD: u32 = 128 * 1024;
 
 /// A scalar argument's type, as `visa run --scalar TYPE:VALUE` names it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -169,8 +180,11 @@ fn mask(size: u32) -> u64 {
 /// One kernel argument.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
-    /// A global (or constant) buffer with its initial bytes.
+    /// A `global` buffer with its initial bytes.
     Buffer(Vec<u8>),
+    /// A `constant` buffer with its initial bytes: Intel's compiler places `constant` pointers
+    /// after the `global` ones in the payload and in the binding table (PAYLOAD.md).
+    Constant(Vec<u8>),
     /// A by-value scalar.
     Scalar(Scalar),
     /// A `local` pointer to this many bytes of SLM.
@@ -181,6 +195,7 @@ impl Arg {
     fn kind(&self) -> &'static str {
         match self {
             Arg::Buffer(_) => "--buffer",
+            Arg::Constant(_) => "--constant",
             Arg::Scalar(_) => "--scalar",
             Arg::LocalMem(_) => "--local-mem",
         }
@@ -290,6 +305,10 @@ fn err<T>(s: String) -> Result<T, LaunchError> {
 /// An implicit argument of Intel's OpenCL compiler (the names of its zeinfo `arg_type`s).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Implicit {
+    /// The program-scope `constant` buffer (patch-token binaries only).
+    ConstantBase,
+    /// The program-scope `global` buffer (patch-token binaries only).
+    GlobalBase,
     PrivateBase,
     /// `buffer_offset` of the n-th buffer parameter (its position among all parameters).
     BufferOffset(usize),
@@ -303,14 +322,14 @@ pub enum Implicit {
 impl Implicit {
     fn size(self) -> u32 {
         match self {
-            Implicit::PrivateBase => 8,
+            Implicit::ConstantBase | Implicit::GlobalBase | Implicit::PrivateBase => 8,
             Implicit::BufferOffset(_) | Implicit::WorkDim => 4,
             _ => 12,
         }
     }
     fn align(self) -> u32 {
         match self {
-            Implicit::PrivateBase => 8,
+            Implicit::ConstantBase | Implicit::GlobalBase | Implicit::PrivateBase => 8,
             _ => 4,
         }
     }
@@ -349,6 +368,8 @@ pub struct Layout {
     pub inputs: Vec<(u32, u32, Holds)>,
     /// Bytes of input per thread (up to the last input's end, whole registers).
     pub input_bytes: u32,
+    /// Scratch bytes per thread.
+    pub scratch: u32,
     /// Layouts the inputs would also fit (ambiguities resolved by preference, see PAYLOAD.md).
     pub notes: Vec<String>,
 }
@@ -425,7 +446,18 @@ pub fn layout(
                     .into(),
             ),
         };
-    let per_thread = attribute(file, k, "PerThreadInputSize").unwrap_or(0) as u32;
+    // Intel's compiler writes `PerThreadInputSize` for tgllp and later; for older platforms
+    // (skl, icllp, dg1) it does not, and the local ids are there when an input starts at `r1`.
+    let starts_r1 = file.kernels[k]
+        .data
+        .input_info
+        .iter()
+        .any(|i| i.offset as u16 as u32 == grf);
+    let per_thread = match attribute(file, k, "PerThreadInputSize") {
+        Some(p) => p as u32,
+        None if starts_r1 && !inline_data(platform) => 3 * (2 * simd).div_ceil(grf) * grf,
+        None => 0,
+    };
     if !per_thread.is_multiple_of(3) || (per_thread > 0 && per_thread / 3 < simd * 2) {
         return err(format!(
             "PerThreadInputSize {per_thread} does not hold three arrays of {simd} local ids"
@@ -440,12 +472,13 @@ pub fn layout(
     // Explicit arguments: local pointers, then buffers, then scalars, each in order.
     let mut offs = vec![0u32; args.len()];
     let mut off = 32;
-    for group in 0..3 {
+    for group in 0..4 {
         for (i, a) in args.iter().enumerate() {
             let (g, size, align) = match a {
                 Arg::LocalMem(_) => (0, 8, 8),
                 Arg::Buffer(_) => (1, 8, 8),
-                Arg::Scalar(s) => (2, s.ty.size().max(4), s.ty.size().max(4)),
+                Arg::Constant(_) => (2, 8, 8),
+                Arg::Scalar(s) => (3, s.ty.size().max(4), s.ty.size().max(4)),
             };
             if g == group {
                 offs[i] = place(off, size, align, grf);
@@ -482,7 +515,7 @@ pub fn layout(
             })?;
             let fits = match &args[i] {
                 Arg::LocalMem(_) => s == 4 || s == 8,
-                Arg::Buffer(_) => s == 8,
+                Arg::Buffer(_) | Arg::Constant(_) => s == 8,
                 Arg::Scalar(sc) => s == sc.ty.size(),
             };
             if !fits {
@@ -492,7 +525,7 @@ pub fn layout(
                     args[i].kind(),
                     match &args[i] {
                         Arg::LocalMem(_) => "a 4-byte SLM offset".to_string(),
-                        Arg::Buffer(_) => "an 8-byte address".to_string(),
+                        Arg::Buffer(_) | Arg::Constant(_) => "an 8-byte address".to_string(),
                         Arg::Scalar(sc) => format!("{} bytes of {}", sc.ty.size(), sc.ty.name()),
                     }
                 ));
@@ -514,11 +547,15 @@ pub fn layout(
     }
 
     // Implicit arguments: the ordered candidates matched against what is left.
-    let mut cands = vec![Implicit::PrivateBase];
+    let mut cands = vec![
+        Implicit::ConstantBase,
+        Implicit::GlobalBase,
+        Implicit::PrivateBase,
+    ];
     cands.extend(
         args.iter()
             .enumerate()
-            .filter(|(_, a)| matches!(a, Arg::Buffer(_)))
+            .filter(|(_, a)| matches!(a, Arg::Buffer(_) | Arg::Constant(_)))
             .map(|(i, _)| Implicit::BufferOffset(i)),
     );
     cands.extend([
@@ -531,6 +568,31 @@ pub fn layout(
     let mut found = Vec::new();
     let mut all = Vec::new();
     match_implicits(&cands, &rest, explicit_end, grf, &mut found, &mut all);
+    // The 8-byte values are told apart by preference, not position: the last is the private
+    // base (the one a kernel's private memory needs), the ones before it the program-scope
+    // constant then global buffers.
+    for set in all.iter_mut() {
+        let bases: Vec<usize> = (0..set.len()).filter(|&i| set[i].0.size() == 8).collect();
+        let names: &[Implicit] = match bases.len() {
+            1 => &[Implicit::PrivateBase],
+            2 => &[Implicit::ConstantBase, Implicit::PrivateBase],
+            _ => &[
+                Implicit::ConstantBase,
+                Implicit::GlobalBase,
+                Implicit::PrivateBase,
+            ],
+        };
+        for (&i, &n) in bases.iter().zip(names) {
+            set[i].0 = n;
+        }
+    }
+    let mut unique: Vec<Vec<(Implicit, u32)>> = Vec::new();
+    for set in all {
+        if !unique.contains(&set) {
+            unique.push(set);
+        }
+    }
+    let all = unique;
     let Some(best) = all.first().cloned() else {
         let list: Vec<String> = rest
             .iter()
@@ -555,10 +617,22 @@ pub fn layout(
                 .zip(b)
                 .all(|(x, y)| x.1 == y.1 && norm(x.0) == norm(y.0))
     };
+    let names = |set: &[(Implicit, u32)]| -> String {
+        let v: Vec<String> = set.iter().map(|(i, o)| format!("{i:?}@{o}")).collect();
+        v.join(" ")
+    };
+    let others: Vec<String> = all
+        .iter()
+        .skip(1)
+        .filter(|o| !same(o, &best))
+        .map(|o| names(o))
+        .collect();
     let mut notes = Vec::new();
-    for other in all.iter().skip(1).filter(|o| !same(o, &best)) {
+    if !others.is_empty() {
         notes.push(format!(
-            "the inputs after the parameters could also be {other:?} rather than {best:?} (taken; see PAYLOAD.md)"
+            "implicit arguments taken as [{}]; the inputs also fit [{}] (the .isa cannot tell; see PAYLOAD.md)",
+            names(&best),
+            others.join("] or [")
         ));
     }
     for &(imp, rel) in &best {
@@ -566,10 +640,13 @@ pub fn layout(
     }
     held.sort_unstable_by_key(|h| h.0);
     let end = inputs.iter().map(|(o, s)| o + s).max().unwrap_or(32);
+    let spill = attribute(file, k, "SpillMemOffset").unwrap_or(0) as u32;
+    let scratch = SCRATCH_PER_THREAD.max((spill + SCRATCH_PER_THREAD).div_ceil(1024) * 1024);
     Ok(Layout {
         simd,
         grf,
         per_thread,
+        scratch,
         cross,
         args: offs,
         implicits: best,
@@ -665,6 +742,9 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
         let at = c + rel;
         match imp {
             Implicit::PrivateBase => put(&mut template, at, 8, values.private_base),
+            Implicit::ConstantBase | Implicit::GlobalBase => {
+                put(&mut template, at, 8, PROGRAM_SCOPE_BASE)
+            }
             Implicit::BufferOffset(_) => put(&mut template, at, 4, 0),
             Implicit::WorkDim => put(&mut template, at, 4, u64::from(nd.dims)),
             Implicit::NumGroups => put3(&mut template, at, nd.groups()),
@@ -676,6 +756,7 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
     (0..threads)
         .map(|t| {
             let mut input = template.clone();
+            put(&mut input, 20, 4, u64::from(t * layout.scratch));
             let first = t * layout.simd;
             let lanes = (items - first).min(layout.simd);
             if per_dim > 0 {
@@ -734,13 +815,22 @@ pub fn launch(
     let mut values = Vec::with_capacity(args.len());
     let mut buffers = Vec::new();
     let mut slm = STATIC_SLM;
-    let mut bti = 0;
+    // Binding-table indices in payload order: the `global` buffers, then the `constant` ones.
+    let globals = args.iter().filter(|a| matches!(a, Arg::Buffer(_))).count() as u32;
+    let constant: Vec<bool> = args.iter().map(|a| matches!(a, Arg::Constant(_))).collect();
+    let (mut next_global, mut next_constant) = (0, globals);
     for (i, a) in args.into_iter().enumerate() {
         values.push(match a {
-            Arg::Buffer(bytes) => {
+            Arg::Buffer(bytes) | Arg::Constant(bytes) => {
+                let bti = if constant[i] {
+                    next_constant += 1;
+                    next_constant - 1
+                } else {
+                    next_global += 1;
+                    next_global - 1
+                };
                 let id = memory.add_buffer(bytes)?;
                 memory.bind(bti, id);
-                bti += 1;
                 buffers.push((i, id));
                 memory.buffer(id).base
             }
@@ -759,6 +849,8 @@ pub fn launch(
         args: values,
         private_base: memory.buffer(private).base,
     };
+    let threads = nd.group_items().div_ceil(layout.simd);
+    memory.reset_scratch((threads * layout.scratch) as usize);
     let groups = nd.groups();
     for z in 0..groups[2] {
         for y in 0..groups[1] {
@@ -781,7 +873,15 @@ pub fn launch(
 /// One ARG of `visa run`, before its files are read.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgSpec {
-    Buffer { input: String, output: String },
+    Buffer {
+        input: String,
+        output: String,
+    },
+    /// `--constant IN.bin:OUT.bin`: a `constant` pointer parameter.
+    Constant {
+        input: String,
+        output: String,
+    },
     Scalar(Scalar),
     LocalMem(u32),
 }
@@ -813,7 +913,8 @@ fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
 }
 
 /// Reads `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...`, ARGs in
-/// parameter order: `--buffer IN.bin:OUT.bin`, `--scalar TYPE:VALUE`, `--local-mem BYTES`.
+/// parameter order: `--buffer IN.bin:OUT.bin`, `--constant IN.bin:OUT.bin` (a `constant`
+/// pointer), `--scalar TYPE:VALUE`, `--local-mem BYTES`.
 pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
     let (mut kernel, mut global, mut local, mut platform) = (None, None, None, None);
     let mut args = Vec::new();
@@ -829,15 +930,17 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             "--global" => global = Some(sizes(w, value()?)?),
             "--local" => local = Some(sizes(w, value()?)?),
             "--platform" => platform = Some(value()?.to_string()),
-            "--buffer" => {
+            "--buffer" | "--constant" => {
                 let v = value()?;
                 let (i, o) = v
                     .split_once(':')
                     .filter(|(i, o)| !i.is_empty() && !o.is_empty())
-                    .ok_or_else(|| format!("--buffer {v}: expected IN.bin:OUT.bin"))?;
-                args.push(ArgSpec::Buffer {
-                    input: i.to_string(),
-                    output: o.to_string(),
+                    .ok_or_else(|| format!("{w} {v}: expected IN.bin:OUT.bin"))?;
+                let (input, output) = (i.to_string(), o.to_string());
+                args.push(if w == "--buffer" {
+                    ArgSpec::Buffer { input, output }
+                } else {
+                    ArgSpec::Constant { input, output }
                 });
             }
             "--scalar" => {
@@ -856,7 +959,8 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             other => {
                 return Err(format!(
                     "unexpected `{other}`: expected --kernel, --global, --local, --platform, \
-                     --buffer IN.bin:OUT.bin, --scalar TYPE:VALUE or --local-mem BYTES"
+                     --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, --scalar TYPE:VALUE or \
+                     --local-mem BYTES"
                 ))
             }
         }

@@ -18,6 +18,11 @@
 //!   chooses ([`Memory::add_buffer`]), and an access that falls outside every buffer is an error
 //!   naming the address ([`MemoryError::Unmapped`]): a wrong address is a bug worth stopping on.
 //! - "Out-of-bound SLM accesses have undefined behavior" (`3_execution_model.md`): an error too.
+//! - Private memory that does not fit in registers goes to the scratch surface (predefined
+//!   T5, which Intel's compiler prints `%scratch`); each thread addresses it from its own
+//!   offset in `r0.5` (`and (M1_NM, 1) V0049 V0036(0,5) 0xfffffc00:d`, then
+//!   `scatter4_scaled.R ... %scratch ...`, kernel `private_memory` on tgllp), which launch
+//!   gives. Out of bounds: an error.
 //! - Data lives little-endian (Intel GPUs are little-endian; the data types chapter's element
 //!   layouts are little-endian).
 //! - Atomics ([`AtomicOp`]) follow the table of DWORD_ATOMIC.md ("new = old + src0" ...), which
@@ -36,6 +41,12 @@ pub const FIRST_BASE: u64 = 0x0000_0100_0000_0000;
 /// Distance between the bases of successive buffers (and the largest buffer): 4 GiB.
 pub const BASE_STRIDE: u64 = 0x1_0000_0000;
 
+/// The SLM address bits a message uses: Intel's compiler tags the addresses of a kernel's
+/// `local` arrays with bit 28 (`or (M1, 16) V0050 V0050 0x10000000:d` before `scatter4_scaled.R
+/// ... %slm`, and before `dword_atomic.inc ... %slm`, kernel `local_histogram` on tgllp and
+/// acm-g10), which the hardware's SLM offset (at most 64 KiB) never sees.
+pub const SLM_ADDRESS_BITS: u64 = 0x0fff_ffff;
+
 /// Which memory an access goes to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Space {
@@ -45,6 +56,9 @@ pub enum Space {
     Surface(u32),
     /// 64-bit virtual addresses (SVM, stateless, LSC `flat` on `.ugm`).
     Stateless,
+    /// The scratch surface (predefined T5, printed `%scratch`): private memory, each thread at
+    /// the offset `r0.5 & 0xfffffc00` its payload gives it.
+    Scratch,
 }
 
 impl fmt::Display for Space {
@@ -53,6 +67,7 @@ impl fmt::Display for Space {
             Space::Slm => f.write_str("SLM"),
             Space::Surface(bti) => write!(f, "surface bti({bti})"),
             Space::Stateless => f.write_str("stateless memory"),
+            Space::Scratch => f.write_str("scratch memory"),
         }
     }
 }
@@ -136,6 +151,7 @@ pub struct Memory {
     /// Binding-table index → buffer.
     table: Vec<Option<usize>>,
     slm: Vec<u8>,
+    scratch: Vec<u8>,
     /// Bytes per general register of the platform the kernel runs on (message layouts
     /// depend on it: "ch_start = ch_pos * max(exec_size, GRF_SIZE / 4)", GATHER4_SCALED.md).
     pub grf_bytes: u32,
@@ -337,6 +353,7 @@ fn mask(size: u32) -> u64 {
 enum Place {
     Buffer(usize, usize),
     Slm(usize),
+    Scratch(usize),
     Dropped,
 }
 
@@ -347,6 +364,7 @@ impl Memory {
             buffers: Vec::new(),
             table: Vec::new(),
             slm: Vec::new(),
+            scratch: Vec::new(),
             grf_bytes,
             dropped: 0,
         }
@@ -397,6 +415,12 @@ impl Memory {
         self.slm.resize(bytes, 0);
     }
 
+    /// A scratch surface of `bytes` bytes (zero), for the threads of one work-group.
+    pub fn reset_scratch(&mut self, bytes: usize) {
+        self.scratch.clear();
+        self.scratch.resize(bytes, 0);
+    }
+
     /// The SLM of the running work-group.
     pub fn slm(&self) -> &[u8] {
         &self.slm
@@ -414,8 +438,16 @@ impl Memory {
         };
         match space {
             Space::Slm => {
+                let address = address & SLM_ADDRESS_BITS;
                 if fits(self.slm.len(), address) {
                     Ok(Place::Slm(address as usize))
+                } else {
+                    Err(unmapped)
+                }
+            }
+            Space::Scratch => {
+                if fits(self.scratch.len(), address) {
+                    Ok(Place::Scratch(address as usize))
                 } else {
                     Err(unmapped)
                 }
@@ -452,6 +484,7 @@ impl Memory {
         match *place {
             Place::Buffer(b, at) => Some(&mut self.buffers[b].bytes[at..at + n]),
             Place::Slm(at) => Some(&mut self.slm[at..at + n]),
+            Place::Scratch(at) => Some(&mut self.scratch[at..at + n]),
             Place::Dropped => None,
         }
     }
@@ -612,6 +645,9 @@ mod tests {
         assert!(m.read(Space::Slm, 6, 4).is_err());
         m.reset_slm(8);
         assert_eq!(m.read(Space::Slm, 4, 4).unwrap(), 0);
+        // Bit 28, Intel's tag of `local` array addresses, is not part of the offset.
+        m.write(Space::Slm, 0x1000_0004, 4, 9).unwrap();
+        assert_eq!(m.read(Space::Slm, 4, 4).unwrap(), 9);
     }
 
     #[test]

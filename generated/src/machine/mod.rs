@@ -477,16 +477,18 @@ fn routine<'f, R: crate::object::Routine>(
     })
 }
 
-/// Runs one instruction through the generated bridge.
+/// Runs one instruction through the generated bridge: its lane function, or
+/// [`crate::runtime::Lanes::prose`] when its doc has no pseudo-code the generator reads.
+#[inline]
 fn interpret(inst: &Instruction, x: &mut exec::Exec<'_>) -> Result<(), Fault> {
-    use crate::runtime::Lanes;
-    x.prose(inst)
+    crate::generated::interpret(inst, x)
 }
 
-/// A named function of the pseudo-code (`sin`, `min`, ...).
+/// A named function of the pseudo-code (`sin`, `min`, `rel_op`...): the runtime's.
 fn named_function(name: &'static str, args: &[Value]) -> Result<Value, Fault> {
-    let _ = args;
-    Err(Fault(format!(
-        "the named function `{name}` is not available"
-    )))
+    crate::runtime::functions::call(name, args).ok_or_else(|| {
+        Fault(format!(
+            "the named function `{name}` is not available for these arguments"
+        ))
+    })
 }

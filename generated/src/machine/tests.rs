@@ -219,18 +219,14 @@ fn general(id: u32, row: u8, col: u8, region: Region, modifier: u8) -> VectorOpe
 }
 
 fn core<'a>(l: &'a Layout, regs: &'a mut Regs, n: u32) -> Core<'a> {
-    Core {
-        layout: l,
-        regs,
-        em: u32::MAX,
-        inst: Inst {
-            n,
-            chen: u32::MAX,
-            pmask: u32::MAX,
-            ..Inst::default()
-        },
-        mode: FloatMode::from_cr0(0x4c0),
-    }
+    let mut c = Core::new(l, regs, u32::MAX, FloatMode::from_cr0(0x4c0));
+    c.inst = Inst {
+        n,
+        chen: u32::MAX,
+        pmask: u32::MAX,
+        ..Inst::default()
+    };
+    c
 }
 
 #[test]

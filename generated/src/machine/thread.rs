@@ -80,6 +80,45 @@ pub struct Core<'a> {
     pub em: u32,
     pub inst: Inst,
     pub mode: FloatMode,
+    /// General operands resolved by this instruction (lane functions read and write them lane
+    /// by lane: the region is decoded once).
+    cache: [Resolved; 4],
+    cached: usize,
+}
+
+/// A general operand resolved against the layout: lane `i` lies at byte
+/// `origin + (i >> row_shift) * row + (i & col_mask) * col`, within `origin..end`.
+#[derive(Clone, Copy, Debug)]
+struct Resolved {
+    /// id | row offset << 32 | column offset << 40 | region << 48.
+    key: u64,
+    destination: bool,
+    origin: u32,
+    end: u32,
+    row_shift: u32,
+    col_mask: u32,
+    row: u32,
+    col: u32,
+    ty: DataType,
+    size: u32,
+}
+
+const EMPTY: Resolved = Resolved {
+    key: u64::MAX,
+    destination: false,
+    origin: 0,
+    end: 0,
+    row_shift: 0,
+    col_mask: 0,
+    row: 0,
+    col: 0,
+    ty: DataType::Ud,
+    size: 4,
+};
+
+#[inline(always)]
+fn general_key(id: u32, row: u8, col: u8, region: Region) -> u64 {
+    u64::from(id) | u64::from(row) << 32 | u64::from(col) << 40 | u64::from(region.0) << 48
 }
 
 /// `EvaluateChEn` of the operands chapter for an exec-size byte and predicate, given the
@@ -143,32 +182,43 @@ pub fn lanes(n: u32) -> u32 {
     }
 }
 
-/// Elements of a region encoding, or a fault naming the parameter.
-#[inline]
+/// Elements of a region encoding (`0001` 0, `0010` 1, ... `0111` 32), or a fault naming the
+/// parameter for null and reserved encodings.
+#[inline(always)]
 fn stride(encoding: u8, what: &str) -> Result<u32, Fault> {
-    Region::elements(encoding).ok_or_else(|| {
-        Fault(format!(
-            "region {what} encoding {encoding:#06b} is null or reserved"
-        ))
-    })
+    match encoding {
+        1 => Ok(0),
+        2..=7 => Ok(1 << (encoding - 2)),
+        _ => Err(bad_region(encoding, what)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_region(encoding: u8, what: &str) -> Fault {
+    Fault(format!(
+        "region {what} encoding {encoding:#06b} is null or reserved"
+    ))
 }
 
 /// Byte offset (from the region origin) of element `lane` of a source region
 /// `<VertStride; Width, HorzStride>`: row `lane / Width`, column `lane % Width` (the operands
-/// chapter's `FirstElementIndex + i * VertStride + j * HorzStride`).
-#[inline]
+/// chapter's `FirstElementIndex + i * VertStride + j * HorzStride`). Widths are powers of two,
+/// so rows and columns are shifts and masks.
+#[inline(always)]
 pub fn source_element(region: Region, lane: u32) -> Result<u32, Fault> {
-    let width = stride(region.width(), "width")?;
-    if width == 0 {
-        return fault(String::from("region width 0"));
+    let we = region.width();
+    if !(2..=7).contains(&we) {
+        return Err(bad_region(we, "width"));
     }
+    let shift = u32::from(we - 2);
     let vs = stride(region.vertical_stride(), "vertical stride")?;
     let hs = stride(region.horizontal_stride(), "horizontal stride")?;
-    Ok((lane / width) * vs + (lane % width) * hs)
+    Ok((lane >> shift) * vs + (lane & ((1 << shift) - 1)) * hs)
 }
 
 /// Element index of lane `lane` of a destination region `<HorzStride>`.
-#[inline]
+#[inline(always)]
 pub fn destination_element(region: Region, lane: u32) -> Result<u32, Fault> {
     Ok(lane * stride(region.horizontal_stride(), "horizontal stride")?)
 }
@@ -206,6 +256,20 @@ fn store(grf: &mut [u8], at: usize, size: usize, bits: u64) -> Result<(), Fault>
     };
     b.copy_from_slice(&bits.to_le_bytes()[..size]);
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn undeclared(id: u32) -> Fault {
+    Fault(format!("V{id} is not declared"))
+}
+
+#[cold]
+#[inline(never)]
+fn past_variable(id: u32, at: u32, end: u32) -> Fault {
+    Fault(format!(
+        "V{id}: an element at GRF byte {at} reaches past the variable's end (byte {end})"
+    ))
 }
 
 /// Source modifiers (bits 3-5 of the tag; values of IGC's `VISA_Modifier`, see
@@ -249,13 +313,106 @@ fn packed(bits: u64, ty: DataType, lane: u32) -> Value {
     }
 }
 
-impl Core<'_> {
+impl<'a> Core<'a> {
+    /// The lanes of an instruction over `regs`, with the execution mask and `%cr0`'s mode.
+    pub fn new(layout: &'a Layout, regs: &'a mut Regs, em: u32, mode: FloatMode) -> Core<'a> {
+        Core {
+            layout,
+            regs,
+            em,
+            inst: Inst::default(),
+            mode,
+            cache: [EMPTY; 4],
+            cached: 0,
+        }
+    }
+
+    /// Where the lanes of a general operand lie, decoded once per instruction.
+    #[inline(always)]
+    fn resolve(
+        &mut self,
+        id: u32,
+        row: u8,
+        col: u8,
+        region: Region,
+        destination: bool,
+    ) -> Result<Resolved, Fault> {
+        let key = general_key(id, row, col, region);
+        for c in &self.cache[..self.cached] {
+            if c.key == key && c.destination == destination {
+                return Ok(*c);
+            }
+        }
+        self.resolve_new(key, id, row, col, region, destination)
+    }
+
+    #[inline(never)]
+    fn resolve_new(
+        &mut self,
+        key: u64,
+        id: u32,
+        row: u8,
+        col: u8,
+        region: Region,
+        destination: bool,
+    ) -> Result<Resolved, Fault> {
+        let v = self.var(id)?;
+        let size = v.ty.size() as u32;
+        let origin = v.base + u32::from(row) * self.layout.grf + u32::from(col) * size;
+        let hs = stride(region.horizontal_stride(), "horizontal stride")?;
+        let (row_shift, col_mask, vs) = if destination {
+            // `<HorzStride>`: lane i at i * HorzStride (lanes < 32, so i >> 5 is 0).
+            (5, 31, 0)
+        } else {
+            let we = region.width();
+            if !(2..=7).contains(&we) {
+                return Err(bad_region(we, "width"));
+            }
+            let shift = u32::from(we - 2);
+            (
+                shift,
+                (1 << shift) - 1,
+                stride(region.vertical_stride(), "vertical stride")?,
+            )
+        };
+        let r = Resolved {
+            key,
+            destination,
+            origin,
+            end: v.base + v.size,
+            row_shift,
+            col_mask,
+            row: vs * size,
+            col: hs * size,
+            ty: v.ty,
+            size,
+        };
+        let slot = if self.cached < self.cache.len() {
+            self.cached += 1;
+            self.cached - 1
+        } else {
+            0
+        };
+        self.cache[slot] = r;
+        Ok(r)
+    }
+
+    /// Byte of lane `lane` of a resolved operand, inside its variable.
+    #[inline(always)]
+    fn lane_at(r: &Resolved, id: u32, lane: u32) -> Result<usize, Fault> {
+        let at = r.origin + (lane >> r.row_shift) * r.row + (lane & r.col_mask) * r.col;
+        if at + r.size > r.end {
+            return Err(past_variable(id, at, r.end));
+        }
+        Ok(at as usize)
+    }
+
+    #[inline(always)]
     fn var(&self, id: u32) -> Result<layout::Var, Fault> {
-        self.layout
-            .vars
-            .get(id as usize)
-            .copied()
-            .ok_or_else(|| Fault(format!("V{id} is not declared")))
+        match self.layout.vars.get(id as usize) {
+            Some(v) => Ok(*v),
+            None => Err(undeclared(id)),
+        }
     }
 
     fn address(&self, id: u16, element: u32) -> Result<u32, Fault> {
@@ -268,25 +425,6 @@ impl Core<'_> {
             return fault(format!("A{id}({element}) is past its {count} elements"));
         }
         Ok(self.regs.addr[(first + element) as usize])
-    }
-
-    /// Where element `lane` of a general operand lies (byte offset, type), checked against
-    /// its variable.
-    #[inline]
-    fn general_at(
-        &self,
-        id: u32,
-        row: u8,
-        col: u8,
-        element: u32,
-    ) -> Result<(usize, DataType), Fault> {
-        let v = self.var(id)?;
-        let size = v.ty.size() as u32;
-        let at = u32::from(row) * self.layout.grf + (u32::from(col) + element) * size;
-        if at + size > v.size {
-            return fault(format!("V{id}: byte {at} is past its {} bytes", v.size));
-        }
-        Ok(((v.base + at) as usize, v.ty))
     }
 
     /// Where element `lane` of an indirect operand lies.
@@ -354,9 +492,10 @@ impl Core<'_> {
                         DataType::Ud,
                     ));
                 }
-                let e = source_element(region, lane)?;
-                let (at, ty) = self.general_at(id, row_offset, col_offset, e)?;
-                let bits = load(&self.regs.grf, at, ty.size())?;
+                let r = self.resolve(id, row_offset, col_offset, region, false)?;
+                let at = Self::lane_at(&r, id, lane)?;
+                let ty = r.ty;
+                let bits = load(&self.regs.grf, at, r.size as usize)?;
                 let v = convert::from_bits(bits, ty);
                 let v = if modifier == 0 {
                     v
@@ -419,10 +558,15 @@ impl Core<'_> {
                 col_offset,
                 region,
             } => {
-                let e = destination_element(region, lane)?;
-                let (at, ty) = self.general_at(id, row_offset, col_offset, e)?;
-                let bits = convert::to_bits(value, ty, modifier == 4, self.mode);
-                store(&mut self.regs.grf, at, ty.size(), bits)?;
+                let r = self.resolve(id, row_offset, col_offset, region, true)?;
+                let at = Self::lane_at(&r, id, lane)?;
+                let ty = r.ty;
+                let bits = match value {
+                    // Integers into integer types without saturation: the low bits.
+                    Value::Int(i, _) if modifier != 4 && !convert::is_float(ty) => i as u64,
+                    _ => convert::to_bits(value, ty, modifier == 4, self.mode),
+                };
+                store(&mut self.regs.grf, at, r.size as usize, bits)?;
                 if id == layout::CR0 {
                     self.mode = FloatMode::from_cr0(load(&self.regs.grf, at, 4)? as u32);
                 }
@@ -469,7 +613,7 @@ impl Core<'_> {
     }
 
     /// Flushes a denormal float source to zero when `%cr0` says so.
-    #[inline]
+    #[inline(always)]
     fn flush(&self, v: Value) -> Value {
         match v {
             // 2^-14, the smallest normal HF: below it some type may be denormal.

@@ -14,7 +14,7 @@
 use super::text::instruction_text;
 use super::{File, Routine, PREDEFINED_SURFACES, PREDEFINED_VARIABLES};
 use crate::runtime::{
-    DataType, OperandVisitor, PredicateControl, RawOperand, Region, VectorOperand,
+    DataType, Immediate, OperandVisitor, PredicateControl, RawOperand, Region, VectorOperand,
 };
 use crate::{Instruction, Platform};
 use alloc::format;
@@ -69,6 +69,9 @@ rules! {
     LABEL_TWICE = "Label marks the start of the basic block: one LABEL (or SUBROUTINE) per label", "instructions/LABEL.md:58";
     READ_ONLY = "a predefined variable whose R/W column is R may not be a destination", "chapters/4_visa_header.md:400";
     EXEC_MASK = "the channels the mask control selects stay within the 32 of the execution mask: first channel (M1 = 0, M2 = 4, ... M8 = 28) + exec size <= 32", "chapters/5_operands.md:187";
+    MODIFIER_NOT = "The \"not\" modifier may only appear in certain logic instructions (namely and, not, or, and xor)", "chapters/5_operands.md:289";
+    MODIFIER_SOURCE = "modifiers that can be applied on the operand values: saturation (4) applies to the destination's, not to a source (printed `.sat` after the mnemonic)", "chapters/5_operands.md:285";
+    LSC_FLAT_SURFACE = "Surface: Use the immediate value 0 for flat operations unless the platforms supports an a64 base value (none does for Intel's verifier: an immediate 0 or %null)", "instructions/LSC_UNTYPED.md:580";
     TYPE_MAP = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc";
 }
 
@@ -247,7 +250,7 @@ const PREDEFINED: &[(bool, Option<DataType>)] = &[
     (false, Some(DataType::Ud)), // V3 %group_id_x
     (false, Some(DataType::Ud)), // V4 %group_id_y
     (false, Some(DataType::Ud)), // V5 %group_id_z
-    (true, Some(DataType::Ud)), // V6 %tm: the pause counter is R/W
+    (false, Some(DataType::Ud)), // V6 %tm: R but for the pause counter (tm.4), see `writable`
     (true, Some(DataType::Ud)), // V7 %r0
     (true, Some(DataType::Ud)), // V8 %arg
     (true, Some(DataType::Ud)), // V9 %retval
@@ -274,6 +277,11 @@ struct Ctx<'a, R: Routine + ?Sized> {
     dst_type: Option<DataType>,
     src_types: [Option<DataType>; 4],
     srcs: usize,
+    /// The instruction's doc name.
+    name: &'static str,
+    /// `AddrType` is flat (LSC), and the `Surface` operand is neither an immediate 0 nor %null.
+    flat: bool,
+    surface_not_null: bool,
     /// The instruction is LABEL or SUBROUTINE (defines its `Label`), or uses its `Label`.
     label_defines: bool,
     defines: Option<u32>,
@@ -298,6 +306,9 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             dst_type: None,
             src_types: [None; 4],
             srcs: 0,
+            name: "",
+            flat: false,
+            surface_not_null: false,
             label_defines: false,
             defines: None,
             index: 0,
@@ -311,12 +322,18 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         self.dst_type = None;
         self.src_types = [None; 4];
         self.srcs = 0;
-        self.label_defines = matches!(inst.name(), "LABEL" | "SUBROUTINE");
+        self.name = inst.name();
+        self.flat = false;
+        self.surface_not_null = false;
+        self.label_defines = matches!(self.name, "LABEL" | "SUBROUTINE");
         self.defines = None;
     }
 
     /// Checks across operands, once all are seen.
     fn finish(&mut self, inst: &Instruction) {
+        if self.flat && self.surface_not_null {
+            self.fail("Surface", rules::LSC_FLAT_SURFACE, String::new());
+        }
         let maps = inst.type_maps();
         if maps.is_empty() || (self.dst_type.is_none() && self.srcs == 0) {
             return;
@@ -394,6 +411,20 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         // (tests/errata/chapters/5_operands-vertical-stride.patch).
     }
 
+    /// The modifier rules of a general or indirect source operand (bits 3-5 of its tag). A
+    /// destination's modifier other than saturation, and the values 6 and 7 (the chapter's
+    /// table of values is empty), are not checked: Intel's verifier accepts them.
+    fn modifier(&mut self, field: &'static str, modifier: u8) {
+        if !is_source(field) {
+            return;
+        }
+        if modifier == 5 && !matches!(self.name, "AND" | "OR" | "XOR" | "NOT") {
+            self.fail(field, rules::MODIFIER_NOT, format!("in {}", self.name));
+        } else if modifier == 4 {
+            self.fail(field, rules::MODIFIER_SOURCE, String::new());
+        }
+    }
+
     fn source_type(&mut self, field: &'static str, t: Option<DataType>) {
         if field.eq_ignore_ascii_case("dst") {
             self.dst_type = t;
@@ -403,6 +434,20 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             }
             self.srcs += 1;
         }
+    }
+}
+
+/// May an instruction write element `element` (in dwords) of variable `id`? Declared
+/// variables yes; predefined ones by the R/W column of the table (4_visa_header.md:400-421),
+/// where %tm (V6) is R but for its pause counter, tm.4 (:412); V20-V31, reserved (:397) and
+/// in no row, no.
+fn writable(id: u32, element: u32) -> bool {
+    match id {
+        6 => element == 4,
+        _ => match PREDEFINED.get(id as usize) {
+            Some(p) => p.0,
+            None => id >= PREDEFINED_VARIABLES.len() as u32,
+        },
     }
 }
 
@@ -456,20 +501,38 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
     }
 
     fn vector(&mut self, field: &'static str, op: &VectorOperand) {
-        let dst = is_dst(field);
+        // ADDC's Carry and SUBB's Borrow are written as the destination is (ADDC.md:40,
+        // SUBB.md:40): a destination's region rules.
+        let dst = is_dst(field) || matches!(field, "Carry" | "Borrow");
+        if field == "Surface" {
+            self.surface_not_null = !matches!(
+                *op,
+                VectorOperand::General { id: 0, .. }
+                    | VectorOperand::Immediate(Immediate { value: 0, .. })
+            );
+        }
         match *op {
-            VectorOperand::General { id, region, .. } => {
+            VectorOperand::General {
+                id,
+                region,
+                modifier,
+                row_offset,
+                col_offset,
+            } => {
+                if modifier != 0 {
+                    self.modifier(field, modifier);
+                }
                 if !self.variable_exists(id) {
                     self.fail(field, rules::VARIABLE_ID, format!("V{id} is not declared"));
                     self.source_type(field, None);
                     return;
                 }
-                if dst && (id as usize) < PREDEFINED.len() && !PREDEFINED[id as usize].0 {
+                if dst && !writable(id, u32::from(row_offset) * 8 + u32::from(col_offset)) {
                     self.fail(field, rules::READ_ONLY, format!("V{id}"));
                 }
                 let ty = self.variable_type(id);
                 self.source_type(field, ty);
-                if is_dst(field) || is_source(field) {
+                if dst || is_source(field) {
                     self.region(field, dst, region);
                 }
             }
@@ -478,8 +541,12 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 indirect_offset,
                 bit_properties,
                 region,
+                modifier,
                 ..
             } => {
+                if modifier != 0 {
+                    self.modifier(field, modifier);
+                }
                 if usize::from(id) >= self.address_count() {
                     self.fail(field, rules::ADDRESS_ID, format!("A{id} is not declared"));
                 }
@@ -494,7 +561,7 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                     self.fail(field, rules::INDIRECT_TYPE, String::new());
                 }
                 self.source_type(field, ty);
-                if is_dst(field) || is_source(field) {
+                if dst || is_source(field) {
                     self.region(field, dst, region);
                 }
             }
@@ -548,11 +615,18 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
             self.fail(field, rules::RAW_ID, format!("V{} is not declared", op.id));
             return;
         }
-        if is_dst(field) && (op.id as usize) < PREDEFINED.len() && !PREDEFINED[op.id as usize].0 {
+        if is_dst(field) && !writable(op.id, u32::from(op.offset) / 4) {
             self.fail(field, rules::READ_ONLY, format!("V{}", op.id));
         }
         if op.id != 0 && u32::from(op.offset) % self.grf != 0 {
             self.fail(field, rules::RAW_ALIGNED, format!("offset {}", op.offset));
+        }
+    }
+
+    fn value(&mut self, field: &'static str, bits: u64) {
+        // LSC_UNTYPED.md:514, "1: flat".
+        if field == "AddrType" {
+            self.flat = bits == 1;
         }
     }
 

@@ -43,6 +43,30 @@ pub fn call(name: &str, args: &[Value]) -> Option<Value> {
         ("sqrt" | "ieee_sqrt", [x]) => Some(Value::Float(sqrt(x.as_f64()), float_ty(*x))),
         // ADDC.md:40 "stores ... carry into <carry>. Carry will be either 0 or 1": the bit
         // above the 32-bit (UD, the only type ADDC.md:89 allows) sum.
+        // The transcendental functions need f64 math core lacks: libm, with the `machine`
+        // feature. Each is computed in f64 and rounded once to the destination.
+        // SIN.md:27 `sin(src0[i])`, SIN.md:39 "the sine function"; COS.md:27, COS.md:39.
+        #[cfg(feature = "machine")]
+        ("sin", [x]) => Some(Value::Float(libm::sin(x.as_f64()), float_ty(*x))),
+        #[cfg(feature = "machine")]
+        ("cos", [x]) => Some(Value::Float(libm::cos(x.as_f64()), float_ty(*x))),
+        // EXP.md:39 "base-2 exponential function", LOG.md:39 "base-2 logarithm function"
+        // (the pseudo-code's `exp`/`log` are corrected to `exp2`/`log2` by errata; C's
+        // natural `exp` and `log` are here for the docs as published).
+        #[cfg(feature = "machine")]
+        ("exp2", [x]) => Some(Value::Float(libm::exp2(x.as_f64()), float_ty(*x))),
+        #[cfg(feature = "machine")]
+        ("log2", [x]) => Some(Value::Float(libm::log2(x.as_f64()), float_ty(*x))),
+        #[cfg(feature = "machine")]
+        ("exp", [x]) => Some(Value::Float(libm::exp(x.as_f64()), float_ty(*x))),
+        #[cfg(feature = "machine")]
+        ("log", [x]) => Some(Value::Float(libm::log(x.as_f64()), float_ty(*x))),
+        // POW.md:27 `pow(src0[i], src1[i])`, POW.md:39 "Raises ... <src0> to the power <src1>".
+        #[cfg(feature = "machine")]
+        ("pow", [x, y]) => Some(Value::Float(
+            libm::pow(x.as_f64(), y.as_f64()),
+            float_ty(*x),
+        )),
         ("carry", [sum]) => Some(Value::Int((sum.as_i128() >> 32) & 1, DataType::Ud)),
         ("min", [a, b]) => Some(min_max(false, *a, *b)),
         ("max", [a, b]) => Some(min_max(true, *a, *b)),
@@ -131,6 +155,14 @@ mod tests {
             Some(Value::Bool(true))
         );
         assert_eq!(call("rel_op", &[d(7), d(-1), d(0)]), None);
-        assert_eq!(call("sin", &[f(0.0)]), None);
+        assert_eq!(call("no_such_function", &[f(0.0)]), None);
+        #[cfg(feature = "machine")]
+        {
+            assert_eq!(call("exp2", &[f(3.0)]), Some(f(8.0)));
+            assert_eq!(call("log2", &[f(0.25)]), Some(f(-2.0)));
+            assert_eq!(call("pow", &[f(2.0), f(10.0)]), Some(f(1024.0)));
+            assert_eq!(call("sin", &[f(0.0)]), Some(f(0.0)));
+            assert_eq!(call("cos", &[f(0.0)]), Some(f(1.0)));
+        }
     }
 }

@@ -364,7 +364,7 @@ impl Value {
         if let Some(f) = format(ty) {
             let x = self.as_f64();
             let x = if saturate {
-                if x.is_nan() || x <= 0.0 {
+                if x.is_nan() || x < 0.0 {
                     0.0
                 } else if x > 1.0 {
                     1.0

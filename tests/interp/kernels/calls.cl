@@ -45,7 +45,7 @@ typedef struct {
 __kernel void struct_fields(__global const item_t *in, __global item_t *out) {
     size_t i = get_global_id(0);
     item_t v = in[i];
-    v.id = v.id * 2 + (int)i;
+    v.id = (int)((uint)v.id * 2u + (uint)i); // unsigned: the bytes are random, signed overflow is undefined
     v.tag = (short)(v.tag ^ 0x0f0f);
     v.flags = (uchar)(v.flags | 0x80u);
     v.spare = (uchar)(v.spare + v.flags);

@@ -49,5 +49,5 @@ __kernel void u64_bits(__global const ulong *a, __global ulong *out, __global in
     ulong x = a[i];
     out[2 * i + 0] = popcount(x) + clz(x);
     out[2 * i + 1] = (x & 0xffff0000ffffull) | (~x & 0xf0f0f0f0f0f0f0f0ull);
-    narrow[i] = (int)x + (int)(x >> 32);
+    narrow[i] = (int)((uint)x + (uint)(x >> 32));
 }

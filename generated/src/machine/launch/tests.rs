@@ -181,7 +181,9 @@ fn all_implicits_in_igc_order() {
     // the work dimensions, is among the alternatives noted.
     assert_eq!(l.implicits[2], (Implicit::BufferOffset(2), 68));
     assert!(
-        l.notes.iter().any(|n| n.contains("WorkDim, 68")),
+        l.notes
+            .iter()
+            .any(|n| n.contains("BufferOffset(0)@64 WorkDim@68")),
         "{:?}",
         l.notes
     );
@@ -274,8 +276,10 @@ fn simd8_local_ids_take_a_register_each() {
     // Thread 1, lane 5 is work-item 13 of the group: x = 13 % 12 = 1, y = 1.
     assert_eq!(word(&t[1], 32 + 10), 1);
     assert_eq!(word(&t[1], 64 + 10), 1);
-    // r0.1 is the group id x; the header's local size; the buffer address at 160.
+    // r0.1 is the group id x, r0.5 the scratch offset; the header's local size; the buffer
+    // address at 160.
     assert_eq!(t[0].input[4], 1);
+    assert_eq!(&t[2].input[20..24], &(2 * SCRATCH_PER_THREAD).to_le_bytes());
     assert_eq!(&t[0].input[128 + 12..128 + 20], &[12, 0, 0, 0, 2, 0, 0, 0]);
     assert_eq!(&t[2].input[160..168], &0x1234u64.to_le_bytes());
     assert_eq!(&t[2].input[168..172], &[12, 0, 0, 0]);
@@ -487,4 +491,51 @@ fn launch_runs_every_group_in_order_with_its_memory() {
     let (param, id) = out.buffers[0];
     assert_eq!(param, 0);
     assert_eq!(out.memory.buffer(id).bytes, [14, 0, 0, 0]);
+}
+
+#[test]
+fn constant_pointers_follow_the_global_ones_in_payload_and_binding_table() {
+    // `constant_arg(__constant int *c, __global const uint *a, __global int *out)` on tgllp:
+    // zeinfo puts a at 32, out at 40, c at 48, and binds a, out, c at 0, 1, 2.
+    let f = file(
+        32,
+        Some(192),
+        &with_ids(&[(224, 32), (256, 8), (264, 8), (272, 8), (288, 12)]),
+    );
+    let args = vec![
+        Arg::Constant(vec![7; 4]),
+        Arg::Buffer(vec![1; 4]),
+        Arg::Buffer(vec![2; 4]),
+    ];
+    let l = layout(&f, 0, platform("TGLLP"), &args).unwrap();
+    assert_eq!(l.args, [48, 32, 40]);
+    struct Check;
+    impl GroupRunner for Check {
+        fn run_group(&self, _t: &[ThreadPayload], mem: &mut Memory) -> Result<(), String> {
+            let mut s = |b| {
+                mem.read(super::super::memory::Space::Surface(b), 0, 1)
+                    .unwrap()
+            };
+            let got = [s(0), s(1), s(2)];
+            (got == [1, 2, 7]).then_some(()).ok_or(format!("{got:?}"))
+        }
+    }
+    let nd = NdRange::new(&[32], &[32]).unwrap();
+    launch(&Check, &f, 0, platform("TGLLP"), &nd, args).unwrap();
+    assert_eq!(
+        parse_run(&[
+            "--kernel",
+            "k",
+            "--global",
+            "4",
+            "--constant",
+            "c.bin:c.out"
+        ])
+        .unwrap()
+        .args,
+        [ArgSpec::Constant {
+            input: "c.bin".into(),
+            output: "c.out".into()
+        }]
+    );
 }

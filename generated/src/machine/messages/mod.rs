@@ -4,7 +4,7 @@
 //!
 //! | instructions | module | memory |
 //! | --- | --- | --- |
-//! | GATHER4_SCALED, SCATTER4_SCALED, GATHER_SCALED, SCATTER_SCALED, GATHER, SCATTER, OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST, DWORD_ATOMIC | [`legacy`] | a surface variable: T0 SLM, T5 stateless ("5: T255 - Stateless surface access", DWORD_ATOMIC.md), T6 and up a binding-table index the surface variable holds |
+//! | GATHER4_SCALED, SCATTER4_SCALED, GATHER_SCALED, SCATTER_SCALED, GATHER, SCATTER, OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST, DWORD_ATOMIC | [`legacy`] | a surface variable: T0 SLM, T5 scratch (see [`surface_space`]), T6 and up a binding-table index the surface variable holds |
 //! | SVM_GATHER, SVM_SCATTER, SVM_BLOCK_LD, SVM_BLOCK_ST, SVM_ATOMIC | [`svm`] | 64-bit virtual addresses |
 //! | LSC_UNTYPED (load, store, atomics; strided, quad, block2d and append counters are errors) | [`lsc`] | `.ugm` flat (64-bit addresses) or `bti(N)`, `.slm` |
 //! | FENCE, LSC_FENCE, CACHE_FLUSH | here | none: no-ops (below) |
@@ -296,8 +296,12 @@ pub(crate) fn lanes<L: Lanes + ?Sized>(
 }
 
 /// The memory a surface variable of a legacy message names: "0: T0 - Shared Local Memory
-/// (SLM) access", "5: T255 - Stateless surface access" (DWORD_ATOMIC.md, `Surface`); T6 and up
-/// hold a binding-table index, where 254 is SLM and 255 stateless (the values of T0 and T5).
+/// (SLM) access" (DWORD_ATOMIC.md, `Surface`); T5 the scratch surface: the docs call it "5:
+/// T255 - Stateless surface access" (DWORD_ATOMIC.md, OWORD_LD.md), but Intel's compiler
+/// prints T5 as `%scratch` and addresses it from the thread's scratch offset in `r0.5`
+/// (private arrays of kernel `private_memory` on tgllp, skl, icllp, dg1), so it is
+/// [`Space::Scratch`] here. T6 and up hold a binding-table index, where 254 is SLM and 255
+/// stateless.
 pub(crate) fn surface_space<L: MessageLanes + ?Sized>(
     f: &Fields,
     l: &mut L,
@@ -308,11 +312,11 @@ where
 {
     Ok(match index {
         0 => Space::Slm,
-        5 => Space::Stateless,
+        5 => Space::Scratch,
         1..=4 => {
             return Err(f
                 .unsupported(format!(
-                    "predefined surface T{index} (only T0, SLM, and T5, stateless, are)"
+                    "predefined surface T{index} (only T0, SLM, and T5, scratch, are)"
                 ))
                 .into())
         }

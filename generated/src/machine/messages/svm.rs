@@ -71,9 +71,10 @@ where
 
 /// SVM_BLOCK_LD and SVM_BLOCK_ST (their docs' Semantics):
 /// `for (i = 0; i < num_owords; ++i) dst[i] = *(address+i*16); //16 byte`; `Properties`
-/// bits 2..0 are 1, 2, 4 or 8 owords (16 with bit 7, errata `SVM_BLOCK_LD-values-16-owords-bit-7`
-/// and `SVM_BLOCK_ST-values-16-owords`), bit 3 "the address can be dword aligned". "The
-/// execution mask is set to NoMask".
+/// bits 2..0 are 1, 2, 4, 8 or 16 owords (0b100: errata `SVM_BLOCK_LD-values-16-owords-bit-7`
+/// and `SVM_BLOCK_ST-values-16-owords`), bit 3 "the address can be dword aligned", and bit 7
+/// the unaligned flag Intel's compiler writes instead (errata `SVM_BLOCK_LD-values-16-owords-bit-7`,
+/// `SVM_BLOCK_ST-unaligned-bit-7`). "The execution mask is set to NoMask".
 pub fn block<L: MessageLanes + ?Sized>(
     f: &Fields,
     l: &mut L,
@@ -84,16 +85,18 @@ where
 {
     let load = f.name == "SVM_BLOCK_LD";
     let props = f.int("Properties")?;
-    let owords: u32 = match (props & 7, props & 0x80 != 0) {
-        (0, true) => 16,
-        (s @ 0..=3, false) => 1 << s,
+    let owords: u32 = match props & 7 {
+        s @ 0..=4 => 1 << s,
         _ => {
             return Err(f
                 .unsupported(alloc::format!("Properties {props:#x}"))
                 .into())
         }
     };
-    let align = if props & 8 != 0 { 4 } else { 16 };
+    // Bit 3 (the docs) or bit 7 (where Intel's compiler writes its unaligned flag, errata
+    // above: 0x82 for `svm_block_ld (4)` of `intel_sub_group_block_read`, "a64 unaligned oword
+    // block write" for 0x80) allow a dword-aligned address.
+    let align = if props & 0x88 != 0 { 4 } else { 16 };
     let address = scalar(l, &f.vector("Address")?)?;
     if !address.is_multiple_of(align) {
         return Err(MemoryError::Misaligned {
@@ -261,6 +264,11 @@ mod tests {
         f.ints[0] = ("Properties", 0b1000);
         run_fields(&f, &mut l, &mut mem).unwrap();
         assert_eq!(&l.bytes(2)[..16], &(4u8..20).collect::<Vec<_>>()[..]);
+        // Intel's `svm_block_ld (2)` of a sub-group block read: Properties 0x81.
+        f.ints[0] = ("Properties", 0x81);
+        f.vectors[0] = ("Address", uq(FIRST_BASE + 8));
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        assert_eq!(l.bytes(2), &(8u8..40).collect::<Vec<_>>()[..]);
         // Store 1 oword back at 48.
         f.name = "SVM_BLOCK_ST";
         f.ints[0] = ("Properties", 0);
@@ -269,7 +277,7 @@ mod tests {
         run_fields(&f, &mut l, &mut mem).unwrap();
         assert_eq!(
             &mem.buffers()[0].bytes[48..],
-            &(4u8..20).collect::<Vec<_>>()[..]
+            &(8u8..24).collect::<Vec<_>>()[..]
         );
     }
 
