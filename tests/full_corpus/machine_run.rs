@@ -79,6 +79,7 @@ const HEAD: &str = r#".version 4.1
 .decl N v_type=G type=d num_elts=1 align=dword
 .decl F v_type=G type=f num_elts=16 align=hword
 .decl UB v_type=G type=ub num_elts=32 align=hword
+.decl W v_type=G type=d num_elts=16 align=hword
 .decl P1 v_type=P num_elts=16
 .decl P2 v_type=P num_elts=16
 .input A offset=32 size=64
@@ -121,6 +122,25 @@ fn arithmetic_regions_and_saturation() {
     let ub: Vec<u8> = out[3].iter().flat_map(|w| w.to_le_bytes()).collect();
     for lane in 0..16 {
         assert_eq!(i32::from(ub[2 * lane]), c[lane].clamp(0, 255), "UB lane {lane}");
+    }
+}
+
+#[test]
+fn madw_writes_low_dwords_then_high_dwords() {
+    // MADW.md: 32b*32b+32b -> 64b, "the low 32b of results are stored in the lower GRFs and the
+    // high 32b of results are stored in the high GRFs": 8 lanes of D fill one 32-byte GRF.
+    let text = kernel(
+        "    madw (M1, 8) W(0,0)<1> A(0,0)<1;1,0> 0x7fffffff:d 0x10:d
+    ret (M1, 1)
+",
+    );
+    let file = assemble(&[("k.visaasm", &text)]);
+    let a: [i32; 16] = core::array::from_fn(|i| i as i32 - 4);
+    let out = run(&file, "k", &init(&a, &a, 0, 16), &["W"]);
+    for lane in 0..8 {
+        let full = i64::from(a[lane]) * 0x7fff_ffff + 16;
+        assert_eq!(out[0][lane], full as i32, "low dword of lane {lane}");
+        assert_eq!(out[0][lane + 8], (full >> 32) as i32, "high dword of lane {lane}");
     }
 }
 

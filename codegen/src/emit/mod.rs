@@ -178,6 +178,12 @@ mod tests {
             .collect();
         let parallel = render(&model, &parsed.spec, &opts);
         assert_eq!(parallel, sequential);
+        // With a memo (empty, then the one the first run left), item by item and section by
+        // section: the same bytes.
+        let (first, memo) = cache::with(b"", "test", || render(&model, &parsed.spec, &opts));
+        assert_eq!(first, sequential, "formatted in parts");
+        let (second, _) = cache::with(&memo, "test", || render(&model, &parsed.spec, &opts));
+        assert_eq!(second, sequential, "from the memo");
         assert!(parallel.contains_key("src/generated/object.rs"));
         assert!(parallel["src/generated/mod.rs"].contains("pub mod object;\n"));
     }

@@ -31,6 +31,7 @@ pub fn read(src: &Source<'_>, lines: &[Line<'_>], diags: &mut Vec<Diagnostic>) -
         tokens: &tokens,
         at: 0,
         src,
+        depth: 0,
     };
     let mut body = Vec::new();
     while p.at < tokens.len() {
@@ -197,7 +198,13 @@ struct Parser<'t, 's> {
     tokens: &'t [Token],
     at: usize,
     src: &'t Source<'s>,
+    /// Nesting of statements and expressions being read: bounded, so that no doc can
+    /// overflow the stack.
+    depth: usize,
 }
+
+/// Deeper nesting than any doc writes is unreadable rather than a stack overflow.
+const MAX_DEPTH: usize = 64;
 
 impl Parser<'_, '_> {
     fn peek(&self) -> Option<&Token> {
@@ -270,6 +277,17 @@ impl Parser<'_, '_> {
     }
 
     fn stmt(&mut self) -> Result<Stmt, Failure> {
+        self.depth += 1;
+        let s = if self.depth > MAX_DEPTH {
+            self.fail("a statement nested less deeply")
+        } else {
+            self.stmt_inner()
+        };
+        self.depth -= 1;
+        s
+    }
+
+    fn stmt_inner(&mut self) -> Result<Stmt, Failure> {
         let start = self.here();
         if self.keyword("for") {
             self.expect("(")?;
@@ -425,6 +443,17 @@ impl Parser<'_, '_> {
     }
 
     fn expr(&mut self) -> Result<Expr, Failure> {
+        self.depth += 1;
+        let e = if self.depth > MAX_DEPTH {
+            self.fail("an expression nested less deeply")
+        } else {
+            self.expr_inner()
+        };
+        self.depth -= 1;
+        e
+    }
+
+    fn expr_inner(&mut self) -> Result<Expr, Failure> {
         let cond = self.binary(0)?;
         if self.eat("?") {
             let then = self.expr()?;
@@ -504,7 +533,14 @@ impl Parser<'_, '_> {
     fn unary(&mut self) -> Result<Expr, Failure> {
         for op in ["-", "~", "!", "*", "&", "+"] {
             if self.eat(op) {
-                let operand = self.unary()?;
+                self.depth += 1;
+                let operand = if self.depth > MAX_DEPTH {
+                    self.fail("an operand with fewer prefix operators")
+                } else {
+                    self.unary()
+                };
+                self.depth -= 1;
+                let operand = operand?;
                 if op == "+" {
                     return Ok(operand);
                 }
@@ -524,7 +560,14 @@ impl Parser<'_, '_> {
                 _ => String::new(),
             };
             self.at += 3;
-            let operand = self.unary()?;
+            self.depth += 1;
+            let operand = if self.depth > MAX_DEPTH {
+                self.fail("an operand with fewer casts")
+            } else {
+                self.unary()
+            };
+            self.depth -= 1;
+            let operand = operand?;
             return Ok(Expr::Cast {
                 ty,
                 operand: Box::new(operand),
@@ -743,6 +786,15 @@ mod tests {
             "{}",
             diags[0].message
         );
+        // No stack overflow, whatever the nesting.
+        let deep = format!("x = {}1{};", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(matches!(parse(&deep).0, PseudoCode::Unreadable { .. }));
+        let deep = format!("x = {}1;", "-".repeat(100_000));
+        assert!(matches!(parse(&deep).0, PseudoCode::Unreadable { .. }));
+        let deep = format!("{}x = 1;", "if (a) ".repeat(100_000));
+        assert!(matches!(parse(&deep).0, PseudoCode::Unreadable { .. }));
+        let deep = format!("x = {}1;", "(UD) ".repeat(100_000));
+        assert!(matches!(parse(&deep).0, PseudoCode::Unreadable { .. }));
         // Missing `;` before prose (MULH).
         let (_, diags) = parse("dst[n] = a * b; high 32 bits of the result\n");
         assert_eq!(diags[0].column, 22);

@@ -57,6 +57,8 @@ pub struct Step<'f> {
     pub exec: ExecSize,
     pub pred: Option<PredicateControl>,
     pub address_of: bool,
+    /// MADW: 64-bit results, low dwords then high dwords (see `thread::Inst::wide`).
+    pub wide: bool,
 }
 
 /// A call being run: where to return and the caller's masks.
@@ -196,6 +198,7 @@ impl Thread {
             core: Core::new(&r.layout, &mut self.regs, self.em, self.mode),
             mem: Some(mem),
             address_of: step.address_of,
+            wide: step.wide,
         };
         super::interpret(step.inst, &mut x)?;
         self.mode = x.core.mode;
@@ -355,6 +358,7 @@ pub struct Exec<'a> {
     /// Taken while a memory message runs (it gets `self` and the memory apart).
     mem: Option<&'a mut Memory>,
     address_of: bool,
+    wide: bool,
 }
 
 impl From<MemoryError> for Fault {
@@ -376,26 +380,27 @@ impl Lanes for Exec<'_> {
     fn begin(&mut self, exec_size: ExecSize, pred: Option<PredicateControl>) -> Result<u32, Fault> {
         let mut i = evaluate_chen(exec_size, pred, self.core.em, &self.core.regs.preds)?;
         i.address_of = self.address_of;
+        i.wide = self.wide;
         self.core.inst = i;
         Ok(i.n)
     }
 
-    #[inline]
+    #[inline(always)]
     fn enabled(&self, lane: u32) -> bool {
         lane < 32 && self.core.inst.chen >> lane & 1 != 0
     }
 
-    #[inline]
+    #[inline(always)]
     fn predicate(&self, lane: u32) -> bool {
         lane < 32 && self.core.inst.pmask >> lane & 1 != 0
     }
 
-    #[inline]
+    #[inline(always)]
     fn read(&mut self, op: &VectorOperand, lane: u32) -> Result<Value, Fault> {
         self.core.read(op, lane)
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, op: &VectorOperand, lane: u32, value: Value) -> Result<(), Fault> {
         self.core.write(op, lane, value)
     }

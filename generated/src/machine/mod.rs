@@ -461,6 +461,7 @@ fn routine<'f, R: crate::object::Routine>(
                 exec: ExecSize(f.exec.unwrap_or(0)),
                 pred: f.pred,
                 address_of: inst.name() == "ADDR_ADD",
+                wide: inst.name() == "MADW",
             }
         })
         .collect();

@@ -1,4 +1,4 @@
-//! One thread's state and the [`Lanes`] it gives lane functions: operand elements through
+//! One thread's state and the [`crate::runtime::Lanes`] it gives lane functions: operand elements through
 //! their regions, `EvaluateChEn`, source modifiers and saturation (`5_operands.md`).
 //!
 //! The GRF of the running activation is a byte array placed by [`Layout`]; address variables
@@ -40,6 +40,18 @@ pub struct Regs {
     /// Surface and sampler variables' values (binding table indices) by id.
     pub surfaces: Vec<u32>,
     pub samplers: Vec<u32>,
+    /// General operands resolved against this activation's layout (lane functions read and
+    /// write them lane by lane: each region is decoded once), direct-mapped by their key.
+    cache: [Resolved; CACHE],
+}
+
+/// Slots of the resolved-operand cache.
+const CACHE: usize = 64;
+
+/// The slot of an operand key.
+#[inline(always)]
+fn slot(key: u64) -> usize {
+    ((key ^ key >> 29 ^ key >> 47) as usize) & (CACHE - 1)
 }
 
 impl Regs {
@@ -52,6 +64,7 @@ impl Regs {
             preds: vec![0; layout.predicates.len()],
             surfaces: (0..surfaces as u32).collect(),
             samplers: vec![0; samplers],
+            cache: [EMPTY; CACHE],
         }
     }
 }
@@ -69,6 +82,10 @@ pub struct Inst {
     pub pmask: u32,
     /// ADDR_ADD: a general source gives its address, not its value.
     pub address_of: bool,
+    /// MADW (MADW.md: "The low 32b of results are stored in the lower GRFs and the high 32b of
+    /// results are stored in the high GRFs"): a destination element takes the low dword, the
+    /// element one register-rounded exec size on takes the high dword.
+    pub wide: bool,
 }
 
 /// What a lane function reaches: the running activation's registers and layout, the execution
@@ -80,10 +97,6 @@ pub struct Core<'a> {
     pub em: u32,
     pub inst: Inst,
     pub mode: FloatMode,
-    /// General operands resolved by this instruction (lane functions read and write them lane
-    /// by lane: the region is decoded once).
-    cache: [Resolved; 4],
-    cached: usize,
 }
 
 /// A general operand resolved against the layout: lane `i` lies at byte
@@ -170,6 +183,7 @@ pub fn evaluate_chen(
         chen,
         pmask,
         address_of: false,
+        wide: false,
     })
 }
 
@@ -258,6 +272,62 @@ fn store(grf: &mut [u8], at: usize, size: usize, bits: u64) -> Result<(), Fault>
     Ok(())
 }
 
+/// An element of an integer type or F at `at`, if it is one (and in bounds): the read fast path.
+#[inline(always)]
+fn fast_load(grf: &[u8], at: usize, ty: DataType, mode: FloatMode) -> Option<Value> {
+    let w = |n: usize| grf.get(at..at + n);
+    Some(match ty {
+        DataType::D => Value::Int(i128::from(i32::from_le_bytes(w(4)?.try_into().ok()?)), ty),
+        DataType::Ud => Value::Int(i128::from(u32::from_le_bytes(w(4)?.try_into().ok()?)), ty),
+        DataType::W => Value::Int(i128::from(i16::from_le_bytes(w(2)?.try_into().ok()?)), ty),
+        DataType::Uw => Value::Int(i128::from(u16::from_le_bytes(w(2)?.try_into().ok()?)), ty),
+        DataType::B => Value::Int(i128::from(*grf.get(at)? as i8), ty),
+        DataType::Ub => Value::Int(i128::from(*grf.get(at)?), ty),
+        DataType::Q => Value::Int(i128::from(i64::from_le_bytes(w(8)?.try_into().ok()?)), ty),
+        DataType::Uq => Value::Int(i128::from(u64::from_le_bytes(w(8)?.try_into().ok()?)), ty),
+        DataType::F => {
+            let bits = u32::from_le_bytes(w(4)?.try_into().ok()?);
+            // A denormal flushed by `%cr0` takes the slow path.
+            if bits & 0x7f80_0000 == 0 && bits & 0x007f_ffff != 0 && !mode.denorm_f {
+                return None;
+            }
+            Value::Float(f64::from(f32::from_bits(bits)), ty)
+        }
+        _ => return None,
+    })
+}
+
+/// Stores an integer into an integer type (its low bits) or a float into F rounded to nearest
+/// (when `%cr0` rounds so), the write fast path; false when the slow path must convert.
+#[inline(always)]
+fn fast_store(grf: &mut [u8], at: usize, ty: DataType, value: Value, mode: FloatMode) -> bool {
+    let size = ty.size();
+    let bits = match (value, ty) {
+        (
+            Value::Int(i, _),
+            DataType::D
+            | DataType::Ud
+            | DataType::W
+            | DataType::Uw
+            | DataType::B
+            | DataType::Ub
+            | DataType::Q
+            | DataType::Uq,
+        ) => i as u64,
+        (Value::Float(f, _), DataType::F)
+            if mode.rounding == crate::runtime::value::Rounding::NearestEven =>
+        {
+            let b = (f as f32).to_bits();
+            if b & 0x7f80_0000 == 0 && b & 0x007f_ffff != 0 && !mode.denorm_f {
+                return false;
+            }
+            u64::from(b)
+        }
+        _ => return false,
+    };
+    store(grf, at, size, bits).is_ok()
+}
+
 #[cold]
 #[inline(never)]
 fn undeclared(id: u32) -> Fault {
@@ -322,8 +392,6 @@ impl<'a> Core<'a> {
             em,
             inst: Inst::default(),
             mode,
-            cache: [EMPTY; 4],
-            cached: 0,
         }
     }
 
@@ -338,10 +406,8 @@ impl<'a> Core<'a> {
         destination: bool,
     ) -> Result<Resolved, Fault> {
         let key = general_key(id, row, col, region);
-        for c in &self.cache[..self.cached] {
-            if c.key == key && c.destination == destination {
-                return Ok(*c);
-            }
+        if let Some(c) = self.cached(key, destination) {
+            return Ok(c);
         }
         self.resolve_new(key, id, row, col, region, destination)
     }
@@ -387,13 +453,12 @@ impl<'a> Core<'a> {
             ty: v.ty,
             size,
         };
-        let slot = if self.cached < self.cache.len() {
-            self.cached += 1;
-            self.cached - 1
-        } else {
-            0
-        };
-        self.cache[slot] = r;
+        // `%ce0` and `%cr0` are read and written by the slow path, as are ADDR_ADD's and
+        // MADW's operands: never cached.
+        if id == layout::CE0 || id == layout::CR0 || self.inst.address_of || self.inst.wide {
+            return Ok(r);
+        }
+        self.regs.cache[slot(key) ^ usize::from(destination)] = r;
         Ok(r)
     }
 
@@ -469,8 +534,46 @@ impl<'a> Core<'a> {
     }
 
     /// Element `lane` of a source operand, modifier applied.
-    #[inline]
+    #[inline(always)]
     pub fn read(&mut self, op: &VectorOperand, lane: u32) -> Result<Value, Fault> {
+        // The common case, inline: a general operand without modifier, decoded by an earlier
+        // lane of this instruction, of an integer type or F.
+        if let VectorOperand::General {
+            modifier: 0,
+            id,
+            row_offset,
+            col_offset,
+            region,
+        } = *op
+        {
+            let key = general_key(id, row_offset, col_offset, region);
+            if let Some(c) = self.cached(key, false) {
+                let at = c.origin + (lane >> c.row_shift) * c.row + (lane & c.col_mask) * c.col;
+                if at + c.size <= c.end {
+                    if let Some(v) = fast_load(&self.regs.grf, at as usize, c.ty, self.mode) {
+                        return Ok(v);
+                    }
+                }
+            }
+        }
+        if let VectorOperand::Immediate(imm) = *op {
+            let (ty, bits) = (imm.ty, imm.value);
+            if !matches!(ty, DataType::V | DataType::Uv | DataType::Vf) {
+                return Ok(convert::from_bits(bits, ty));
+            }
+        }
+        self.read_slow(op, lane)
+    }
+
+    /// A resolved general operand of this instruction, if an earlier lane resolved it.
+    #[inline(always)]
+    fn cached(&self, key: u64, destination: bool) -> Option<Resolved> {
+        let c = &self.regs.cache[slot(key) ^ usize::from(destination)];
+        (c.key == key && c.destination == destination).then_some(*c)
+    }
+
+    #[inline(never)]
+    fn read_slow(&mut self, op: &VectorOperand, lane: u32) -> Result<Value, Fault> {
         match *op {
             VectorOperand::General {
                 modifier,
@@ -548,8 +651,33 @@ impl<'a> Core<'a> {
 
     /// Writes element `lane` of a destination, converted to its type (saturating when its
     /// modifier says `.sat`).
-    #[inline]
+    #[inline(always)]
     pub fn write(&mut self, op: &VectorOperand, lane: u32, value: Value) -> Result<(), Fault> {
+        // The common case, inline: a general destination without `.sat`, resolved by an
+        // earlier lane, an integer into an integer type or a float into F.
+        if let VectorOperand::General {
+            modifier: 0,
+            id,
+            row_offset,
+            col_offset,
+            region,
+        } = *op
+        {
+            let key = general_key(id, row_offset, col_offset, region);
+            if let Some(c) = self.cached(key, true) {
+                let at = c.origin + (lane >> c.row_shift) * c.row + (lane & c.col_mask) * c.col;
+                if at + c.size <= c.end
+                    && fast_store(&mut self.regs.grf, at as usize, c.ty, value, self.mode)
+                {
+                    return Ok(());
+                }
+            }
+        }
+        self.write_slow(op, lane, value)
+    }
+
+    #[inline(never)]
+    fn write_slow(&mut self, op: &VectorOperand, lane: u32, value: Value) -> Result<(), Fault> {
         match *op {
             VectorOperand::General {
                 modifier,
@@ -567,6 +695,9 @@ impl<'a> Core<'a> {
                     _ => convert::to_bits(value, ty, modifier == 4, self.mode),
                 };
                 store(&mut self.regs.grf, at, r.size as usize, bits)?;
+                if self.inst.wide {
+                    self.write_high(&r, id, at, value)?;
+                }
                 if id == layout::CR0 {
                     self.mode = FloatMode::from_cr0(load(&self.regs.grf, at, 4)? as u32);
                 }
@@ -610,6 +741,27 @@ impl<'a> Core<'a> {
             }
             VectorOperand::Immediate(_) => fault(String::from("an immediate as destination")),
         }
+    }
+
+    /// MADW's high dword of a lane written at `at`: one exec size of elements on, rounded up
+    /// to whole registers.
+    #[cold]
+    fn write_high(&mut self, r: &Resolved, id: u32, at: usize, value: Value) -> Result<(), Fault> {
+        let Value::Int(i, _) = value else {
+            return fault(String::from("MADW: a result that is not an integer"));
+        };
+        let grf = self.layout.grf;
+        let skip = (self.inst.n * r.size).div_ceil(grf) * grf;
+        let high = at as u32 + skip;
+        if high + r.size > r.end {
+            return Err(past_variable(id, high, r.end));
+        }
+        store(
+            &mut self.regs.grf,
+            high as usize,
+            r.size as usize,
+            (i >> (8 * r.size)) as u64,
+        )
     }
 
     /// Flushes a denormal float source to zero when `%cr0` says so.

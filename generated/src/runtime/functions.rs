@@ -107,7 +107,7 @@ fn map_float(x: Value, f: fn(f64) -> f64) -> Value {
 fn abs(x: Value) -> Value {
     match x {
         Value::Float(v, t) => Value::Float(f64::from_bits(v.to_bits() & !(1u64 << 63)), t),
-        Value::Int(v, t) => Value::Int(v.abs(), t),
+        Value::Int(v, t) => Value::Int(v.wrapping_abs(), t),
         Value::Bool(b) => Value::Bool(b),
     }
 }

@@ -482,10 +482,9 @@ impl VectorOperand {
 /// What the strict decoder expects where an operand has bits the operands chapter does not
 /// define: bits 6-7 of the tag ("contains two items: operand_class and modifiers", bits 0-5)
 /// and bits 4-7 of an immediate's type byte ("bit0-3 specifies the type"), and where it sets
-/// a modifier (bits 3-5) on an address, predicate or immediate operand ("for the other
+/// a modifier (bits 3-5) on an address, predicate, immediate or state operand ("for the other
 /// operands the modifier must be zero"). Intel's reader ignores all of them (`tag & 7`, the
-/// modifier only for general and indirect operands, `type & 0xF`; its verifier rejects a
-/// modifier on a state operand, which stays an error); the object-file reader
+/// modifier only for general and indirect operands, `type & 0xF`); the object-file reader
 /// reads such an instruction as Intel does and keeps the bits ([`ignored_bits`]).
 pub(crate) const TAG_HIGH_BITS: &str = "an operand tag with bits 6-7 clear";
 pub(crate) const NO_MODIFIER: &str =
@@ -501,9 +500,10 @@ pub(crate) fn ignored_bits(error: &DecodeError, byte: u8) -> Option<u8> {
     };
     if expected == TAG_HIGH_BITS {
         Some(0xc0)
-    } else if expected == NO_MODIFIER && byte & 7 != OperandClass::State as u8 {
-        // Intel's verifier rejects a modifier on a state operand ("Operand modifier for
-        // non-general and non-indirect operands must be MODIFIER_NONE"), not on the others.
+    } else if expected == NO_MODIFIER {
+        // Intel's verifier rejects a modifier on a state operand once in the large
+        // differential run ("Operand modifier for non-general and non-indirect operands must be
+        // MODIFIER_NONE") and accepts it in 16 others: ignored like the rest.
         Some(0x38)
     } else if expected == IMMEDIATE_TYPE_HIGH_BITS
         && byte & 0xf0 != 0

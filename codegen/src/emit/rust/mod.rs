@@ -169,15 +169,16 @@ impl<'a> Digests<'a> {
         Digests { each }
     }
 
-    /// The digest of `inst`, one of the model's instructions.
-    pub(crate) fn of(&self, inst: &InstModel) -> &str {
-        let Some(cell) = self.each.get(inst.module.as_str()) else {
-            return "";
-        };
-        cell.get_or_init(|| {
+    /// The digest of `inst` (computed once for an instruction of the model).
+    pub(crate) fn of(&self, inst: &InstModel) -> String {
+        let digest = || {
             let text = format!("{inst:?}");
             format!("{:032x}", super::cache::key(&["instruction", &text]))
-        })
+        };
+        match self.each.get(inst.module.as_str()) {
+            Some(cell) => cell.get_or_init(digest).clone(),
+            None => digest(),
+        }
     }
 }
 
