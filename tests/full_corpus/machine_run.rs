@@ -126,6 +126,24 @@ fn arithmetic_regions_and_saturation() {
 }
 
 #[test]
+fn sel_selects_on_the_predicate_in_every_enabled_lane() {
+    // SEL.md: `if (EM[i]) { dst[i] = Pred[i] ? src0[i] : src1[i]; }`: the predicate selects,
+    // it does not disable lanes.
+    let text = kernel(
+        "    cmp.lt (M1, 16) P1 A(0,0)<1;1,0> 0x5:d
+    (P1) sel (M1, 16) C(0,0)<1> A(0,0)<1;1,0> B(0,0)<1;1,0>
+    ret (M1, 1)
+",
+    );
+    let file = assemble(&[("k.visaasm", &text)]);
+    let a = lanes16();
+    let b: [i32; 16] = core::array::from_fn(|i| 100 + i as i32);
+    let out = run(&file, "k", &init(&a, &b, 0, 16), &["C"]);
+    let want: Vec<i32> = (0..16).map(|i| if a[i] < 5 { a[i] } else { b[i] }).collect();
+    assert_eq!(out[0], want);
+}
+
+#[test]
 fn madw_writes_low_dwords_then_high_dwords() {
     // MADW.md: 32b*32b+32b -> 64b, "the low 32b of results are stored in the lower GRFs and the
     // high 32b of results are stored in the high GRFs": 8 lanes of D fill one 32-byte GRF.

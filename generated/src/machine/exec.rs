@@ -59,6 +59,9 @@ pub struct Step<'f> {
     pub address_of: bool,
     /// MADW: 64-bit results, low dwords then high dwords (see `thread::Inst::wide`).
     pub wide: bool,
+    /// SEL: its doc guards lanes with `EM[i]` and selects with `Pred[i]` (SEL.md: `if (EM[i])
+    /// { dst[i] = Pred[i] ? src0[i] : src1[i]; }`), so the predicate enables no lane.
+    pub select: bool,
 }
 
 /// A call being run: where to return and the caller's masks.
@@ -199,6 +202,7 @@ impl Thread {
             mem: Some(mem),
             address_of: step.address_of,
             wide: step.wide,
+            select: step.select,
         };
         super::interpret(step.inst, &mut x)?;
         self.mode = x.core.mode;
@@ -359,6 +363,7 @@ pub struct Exec<'a> {
     mem: Option<&'a mut Memory>,
     address_of: bool,
     wide: bool,
+    select: bool,
 }
 
 impl From<MemoryError> for Fault {
@@ -381,6 +386,9 @@ impl Lanes for Exec<'_> {
         let mut i = evaluate_chen(exec_size, pred, self.core.em, &self.core.regs.preds)?;
         i.address_of = self.address_of;
         i.wide = self.wide;
+        if self.select {
+            i.chen = evaluate_chen(exec_size, None, self.core.em, &self.core.regs.preds)?.chen;
+        }
         self.core.inst = i;
         Ok(i.n)
     }

@@ -462,6 +462,7 @@ fn routine<'f, R: crate::object::Routine>(
                 pred: f.pred,
                 address_of: inst.name() == "ADDR_ADD",
                 wide: inst.name() == "MADW",
+                select: inst.name() == "SEL",
             }
         })
         .collect();
