@@ -28,7 +28,7 @@ use std::process::Command;
 const PLATFORMS: &[(&str, &str, &str)] = &[("acm-g10 (legacy)", "acm-g10", "-revision_id 0"), ("tgllp", "tgllp", "")];
 
 /// Kernels the interpreter does not run to pocl's bytes yet: (platform column or `*`, kernel or
-/// `*`, why: what the run said on main d83d935, 2026-11-24, the first `visa run` on main; still so on 7aa4ea6). Shrink
+/// `*`, why: what the run said on main d83d935, 2026-11-24, the first `visa run` on main; still so on 7e28b59). Shrink
 /// only: each entry must still fail; the test prints the entries a run needs when it fails.
 const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("acm-g10 (legacy)", "i32_div_signs", "`bfn` at 0xa48: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
@@ -40,20 +40,14 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("acm-g10 (legacy)", "bool_preds", "`bfn` at 0x61a: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "f32_minmax", "`bfn` at 0x417: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "f32_compare", "`bfn` at 0x3b2: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
-    ("acm-g10 (legacy)", "f32_select", "differs from pocl: buffer 2: 111 element(s) differ; first element 0: pocl -5.245691e0 (0xc0a7dcb3), interpreter 0e0 (0x00000000)"),
-    ("acm-g10 (legacy)", "f32_div", "differs from pocl: buffer 2: 64 element(s) differ; first element 0: pocl -1.2052056e2 (0xc2f10a87), interpreter NaN (0xffc00000)"),
-    ("acm-g10 (legacy)", "f32_exp_log", "differs from pocl: buffer 1: 64 element(s) differ; first element 2: pocl 2.8633718e0 (0x4037417c), interpreter 1.8805758e1 (0x41967231)"),
     ("acm-g10 (legacy)", "f32_pow", "`bfn` at 0x52f: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
-    ("acm-g10 (legacy)", "sat_from_float", "differs from pocl: buffer 1: 29 element(s) differ; first element 10: pocl 946335360, interpreter 0"),
     ("acm-g10 (legacy)", "reinterpret", "`bfn` at 0x224: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "while_break", "`bfn` at 0x232: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "loop_continue", "`bfn` at 0x1c3: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "switch_dense", "`bfn` at 0x25a: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
-    ("acm-g10 (legacy)", "nested_branches", "differs from pocl: buffer 2: 44 element(s) differ; first element 0: pocl -126354158, interpreter -126354160"),
     ("acm-g10 (legacy)", "local_transpose", "differs from pocl: buffer 1: 1488 element(s) differ; first element 48: pocl 9.453761e-1 (0x3f72042b), interpreter 8.8459843e-1 (0x3f62750b)"),
     ("acm-g10 (legacy)", "local_histogram", "`bfn` at 0x2a1: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "global_histogram", "`setp` at 0x4a3: SETP cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
-    ("acm-g10 (legacy)", "i64_compare", "differs from pocl: buffer 2: 58 element(s) differ; first element 0: pocl -4145020247049823030, interpreter 0"),
     ("acm-g10 (legacy)", "i64_divrem", "`bfn` at 0xb8f: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "u64_bits", "`bfn` at 0x243: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "int4_ops", "`bfn` at 0x48e: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
@@ -67,35 +61,19 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("acm-g10 (legacy)", "private_array", "`mov` at 0x687: GRF bytes 8672..8676 are past the registers (6208 bytes)"),
     ("acm-g10 (legacy)", "constant_arg", "differs from pocl: buffer 1: 64 element(s) differ; first element 0: pocl 3454619669, interpreter 0"),
     ("acm-g10 (legacy)", "constant_program_scope", "`gather4_scaled` at 0x1fb: binding-table index 2 has no buffer bound"),
-    ("acm-g10 (legacy)", "pointer_select", "`svm_gather` at 0x44c: 4-byte access at 0x4 in stateless memory falls outside every buffer"),
-    ("tgllp", "sat_arith", "differs from pocl: buffer 2: 140 element(s) differ; first element 0: pocl -1746285116, interpreter 0"),
     ("tgllp", "shifts", "`rol` at 0x2e4: ROL cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("tgllp", "rotates", "`rol` at 0x1ba: ROL cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
-    ("tgllp", "bool_preds", "differs from pocl: buffer 2: 90 element(s) differ; first element 2: pocl 4, interpreter 0"),
     ("tgllp", "f32_compare", "differs from pocl: buffer 2: 142 element(s) differ; first element 1: pocl 5, interpreter 1082130436"),
-    ("tgllp", "f32_select", "differs from pocl: buffer 2: 111 element(s) differ; first element 0: pocl -5.245691e0 (0xc0a7dcb3), interpreter 0e0 (0x00000000)"),
-    ("tgllp", "f32_div", "differs from pocl: buffer 2: 64 element(s) differ; first element 0: pocl -1.2052056e2 (0xc2f10a87), interpreter NaN (0xffc00000)"),
-    ("tgllp", "f32_exp_log", "differs from pocl: buffer 1: 64 element(s) differ; first element 2: pocl 2.8633718e0 (0x4037417c), interpreter 1.8805758e1 (0x41967231)"),
     ("tgllp", "f32_pow", "`gather4_scaled` at 0x72e: binding-table index 3 has no buffer bound"),
-    ("tgllp", "sat_from_float", "differs from pocl: buffer 1: 29 element(s) differ; first element 10: pocl 946335360, interpreter 0"),
-    ("tgllp", "while_break", "differs from pocl: buffer 1: 62 element(s) differ; first element 0: pocl 43, interpreter 200"),
-    ("tgllp", "loop_continue", "differs from pocl: buffer 1: 64 element(s) differ; first element 0: pocl 657, interpreter 689"),
-    ("tgllp", "nested_branches", "differs from pocl: buffer 2: 44 element(s) differ; first element 0: pocl -126354158, interpreter -126354160"),
     ("tgllp", "local_transpose", "differs from pocl: buffer 1: 1488 element(s) differ; first element 48: pocl 9.453761e-1 (0x3f72042b), interpreter 8.8459843e-1 (0x3f62750b)"),
     ("tgllp", "global_histogram", "`setp` at 0x4cf: SETP cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
-    ("tgllp", "i64_compare", "differs from pocl: buffer 2: 58 element(s) differ; first element 0: pocl -4145020247049823030, interpreter 0"),
-    ("tgllp", "i64_divrem", "differs from pocl: buffer 2: 128 element(s) differ; first element 0: pocl 12299096626223, interpreter -12299096626223"),
-    ("tgllp", "u64_bits", "differs from pocl: buffer 1: 64 element(s) differ; first element 0: pocl 33, interpreter 68"),
-    ("tgllp", "int4_ops", "differs from pocl: buffer 2: 64 element(s) differ; first element 4: pocl -296641, interpreter 0"),
     ("tgllp", "dot_bytes", "`dp4a` at 0x1ba: DP4A cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("tgllp", "ids_2d", "differs from pocl: buffer 0: 240 element(s) differ; first element 1: pocl 222, interpreter 296"),
     ("tgllp", "ids_3d", "differs from pocl: buffer 0: 220 element(s) differ; first element 16: pocl 256, interpreter 0"),
     ("tgllp", "stencil_2d", "differs from pocl: buffer 1: 512 element(s) differ; first element 0: pocl -5.989369e-1 (0xbf1953ee), interpreter 5.950179e0 (0x40be67de)"),
-    ("tgllp", "call_divergent", "differs from pocl: buffer 1: 19 element(s) differ; first element 0: pocl 43, interpreter 64"),
     ("tgllp", "private_array", "`mov` at 0x6b3: GRF bytes 8416..8420 are past the registers (5952 bytes)"),
     ("tgllp", "constant_arg", "differs from pocl: buffer 1: 64 element(s) differ; first element 0: pocl 3454619669, interpreter 0"),
     ("tgllp", "constant_program_scope", "`gather4_scaled` at 0x1e9: binding-table index 2 has no buffer bound"),
-    ("tgllp", "pointer_select", "`svm_gather` at 0x478: 4-byte access at 0x4 in stateless memory falls outside every buffer"),
 ];
 
 /// Opcodes among those that make 99 % of `real-kernels/dg2`'s instructions that no kernel here
