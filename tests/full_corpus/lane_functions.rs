@@ -53,6 +53,10 @@ impl Lanes for Machine {
     fn enabled(&self, lane: u32) -> bool {
         self.mask >> lane & 1 == 1
     }
+    // The test's mask is the execution mask: no predicate disables lanes here.
+    fn enabled_by_mask(&self, lane: u32) -> bool {
+        self.mask >> lane & 1 == 1
+    }
     fn predicate(&self, lane: u32) -> bool {
         self.pred >> lane & 1 == 1
     }

@@ -42,6 +42,9 @@ impl Lanes for StandIn {
     fn enabled(&self, lane: u32) -> bool {
         lane < self.lanes
     }
+    fn enabled_by_mask(&self, lane: u32) -> bool {
+        lane < self.lanes
+    }
     fn predicate(&self, _lane: u32) -> bool {
         true
     }

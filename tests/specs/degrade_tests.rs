@@ -87,6 +87,9 @@ fn an_instruction_with_unreadable_semantics_runs_through_prose() {
         fn enabled(&self, _: u32) -> bool {
             false
         }
+        fn enabled_by_mask(&self, _: u32) -> bool {
+            false
+        }
         fn predicate(&self, _: u32) -> bool {
             false
         }

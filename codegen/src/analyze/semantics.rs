@@ -31,6 +31,8 @@ pub struct LaneFn {
     pub exec_size_packed: bool,
     /// Rust name of the `Pred` field, when the instruction has one.
     pub pred: Option<String>,
+    /// The lane guard is `EM[i]` (SEL), not `ChEn[i]`: the predicate enables no lane.
+    pub guard_em: bool,
     /// Where the lane loop is (`ADD.md:22`).
     pub place: String,
     pub body: Vec<LaneStmt>,
@@ -256,6 +258,7 @@ impl<'a> Resolver<'a> {
             return self.fail("the lane loop's body is not one `if (ChEn[i])`");
         };
         self.span = *span;
+        let guard_em = matches!(&**base, Expr::Name { name } if name == "EM");
         if !(matches!(&**base, Expr::Name { name } if name == "ChEn" || name == "EM")
             && is_lane(index)
             && otherwise.is_empty())
@@ -282,6 +285,7 @@ impl<'a> Resolver<'a> {
             exec_size: exec.rust_name.clone(),
             exec_size_packed,
             pred,
+            guard_em,
             place: format!("{}:{}", self.inst.source, span.line),
             body,
         })

@@ -59,9 +59,6 @@ pub struct Step<'f> {
     pub address_of: Option<VectorOperand>,
     /// MADW: 64-bit results, low dwords then high dwords (see `thread::Inst::wide`).
     pub wide: bool,
-    /// SEL: its doc guards lanes with `EM[i]` and selects with `Pred[i]` (SEL.md: `if (EM[i])
-    /// { dst[i] = Pred[i] ? src0[i] : src1[i]; }`), so the predicate enables no lane.
-    pub select: bool,
 }
 
 /// A call being run: where to return and the caller's masks.
@@ -202,7 +199,6 @@ impl Thread {
             mem: Some(mem),
             address_of: step.address_of,
             wide: step.wide,
-            select: step.select,
         };
         super::interpret(step.inst, &mut x)?;
         self.mode = x.core.mode;
@@ -363,7 +359,6 @@ pub struct Exec<'a> {
     mem: Option<&'a mut Memory>,
     address_of: Option<VectorOperand>,
     wide: bool,
-    select: bool,
 }
 
 impl From<MemoryError> for Fault {
@@ -386,9 +381,6 @@ impl Lanes for Exec<'_> {
         let mut i = evaluate_chen(exec_size, pred, self.core.em, &self.core.regs.preds)?;
         i.address_of = self.address_of;
         i.wide = self.wide;
-        if self.select {
-            i.chen = evaluate_chen(exec_size, None, self.core.em, &self.core.regs.preds)?.chen;
-        }
         self.core.inst = i;
         Ok(i.n)
     }
@@ -396,6 +388,11 @@ impl Lanes for Exec<'_> {
     #[inline(always)]
     fn enabled(&self, lane: u32) -> bool {
         lane < 32 && self.core.inst.chen >> lane & 1 != 0
+    }
+
+    #[inline(always)]
+    fn enabled_by_mask(&self, lane: u32) -> bool {
+        lane < 32 && self.core.inst.em >> lane & 1 != 0
     }
 
     #[inline(always)]

@@ -467,7 +467,6 @@ fn routine<'f, R: crate::object::Routine>(
                 pred: f.pred,
                 address_of: f.src0.filter(|_| inst.name() == "ADDR_ADD"),
                 wide: inst.name() == "MADW",
-                select: inst.name() == "SEL",
             }
         })
         .collect();

@@ -78,6 +78,8 @@ pub struct Inst {
     pub offset: u32,
     /// `ChEn`, lane `i` at bit `i`.
     pub chen: u32,
+    /// `EM` under the mask control, before the predicate: what a doc's `EM[i]` guard reads.
+    pub em: u32,
     /// The predicate after any/all and invert (all ones without one), lane `i` at bit `i`.
     pub pmask: u32,
     /// ADDR_ADD's `Src0`: read, a general operand gives its address, not its value
@@ -159,6 +161,7 @@ pub fn evaluate_chen(
     } else {
         (em >> offset) & ones
     };
+    let em = chen;
     let mut pmask = ones;
     if let Some(p) = pred.filter(|p| p.id() != 0) {
         let bits = *preds
@@ -183,6 +186,7 @@ pub fn evaluate_chen(
         n,
         offset,
         chen,
+        em,
         pmask,
         address_of: None,
         wide: false,

@@ -48,6 +48,11 @@ pub trait Lanes {
     /// instruction's mask control and its predicate all let it.
     fn enabled(&self, lane: u32) -> bool;
 
+    /// `EM[i]`, where a doc guards its lanes with it instead of `ChEn[i]` (SEL): lane `i` runs
+    /// as the execution mask and the instruction's mask control let it; the predicate does not
+    /// disable lanes there, the lane function reads it as `Pred[i]`.
+    fn enabled_by_mask(&self, lane: u32) -> bool;
+
     /// `Pred[i]`: lane `i`'s predicate bit, inversion applied (what SEL selects on).
     fn predicate(&self, lane: u32) -> bool;
 

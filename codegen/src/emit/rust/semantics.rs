@@ -124,6 +124,11 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         None => quote!(None),
     };
     let body: Vec<TokenStream> = f.body.iter().map(stmt).collect();
+    let guard = if f.guard_em {
+        quote!(l.enabled_by_mask(i))
+    } else {
+        quote!(l.enabled(i))
+    };
     let doc = docs(&[format!(
         "The lanes of `{}` ({}): its `## Semantics` pseudo-code.",
         inst.doc_name, f.place
@@ -133,7 +138,7 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         pub fn #name<L: Lanes + ?Sized>(inst: &super::#ty, l: &mut L) -> Result<(), L::Error> {
             let lanes = l.begin(crate::runtime::ExecSize(#exec), #pred)?;
             for i in 0..lanes {
-                if !l.enabled(i) {
+                if !#guard {
                     continue;
                 }
                 #(#body)*

@@ -82,6 +82,9 @@ impl Lanes for TestLanes {
     fn enabled(&self, lane: u32) -> bool {
         lane < self.lanes && !self.off.contains(&lane)
     }
+    fn enabled_by_mask(&self, lane: u32) -> bool {
+        self.enabled(lane)
+    }
     fn predicate(&self, _lane: u32) -> bool {
         true
     }
