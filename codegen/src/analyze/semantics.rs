@@ -4,8 +4,11 @@
 //! Runnable is the shape of 42 docs: the lane loop `for (i = 0; i < exec_size; ++i)` around
 //! one `if (ChEn[i])` (or `EM[i]`), inside it locals, `if`/`else`, `while`, and assignments to
 //! the elements `[i]` of vector operands, computed from the elements `[i]` of vector operands,
-//! `Pred[i]`, the values of plain fields (`BooleanFuncCtrl`), literals and named functions.
-//! Anything else (another lane, memory, a member, a bit range of an element) is reported
+//! `Pred[i]`, the values of plain fields (`BooleanFuncCtrl`), literals and named functions;
+//! bits and bit ranges of elements (`src1[i][7:0]`, `src0.chan[i][idx]`: `.chan[i]` is element
+//! `i`), an element built bit by bit in a counted loop (`for (idx = 0; idx <
+//! CHANNEL_SIZE_IN_BITS; idx++) dst.chan[i][idx] = ...;`) and `sizeof(operand)`.
+//! Anything else (another lane, memory, another member) is reported
 //! (V0141) and the instruction goes to `Lanes::prose`.
 
 use super::{FieldModel, FieldType};
@@ -70,6 +73,20 @@ pub enum LaneStmt {
         cond: LaneExpr,
         body: Vec<LaneStmt>,
     },
+    /// `for (var = from; var < to; var++)` inside the lane (BFN's loop over the bits).
+    For {
+        var: String,
+        from: LaneExpr,
+        to: LaneExpr,
+        body: Vec<LaneStmt>,
+    },
+    /// `field[i][bit] = value;`: bit `bit` of the element being built in local `name` (written
+    /// to the operand once the lane's statements ran).
+    SetBit {
+        name: String,
+        bit: LaneExpr,
+        value: LaneExpr,
+    },
 }
 
 /// How a plain field's value is read.
@@ -112,6 +129,15 @@ pub enum LaneExpr {
     IsClass(String, String),
     /// `field is unsigned` (or `signed`: negated): the type element `i` is read as.
     IsUnsigned(String, bool),
+    /// `e[bit]` of an element `e`: that bit (0 or 1).
+    Bit(Box<LaneExpr>, Box<LaneExpr>),
+    /// `e[hi:lo]` of an element `e`: those bits, extended as `e`'s type is signed or not.
+    BitRange(Box<LaneExpr>, u32, u32),
+    /// `sizeof(field)`: the byte size of the operand's element type.
+    SizeOf(String),
+    /// `CHANNEL_SIZE_IN_BITS`: the bit width of the operand's element type (the operand whose
+    /// bits the lane writes).
+    Width(String),
 }
 
 const DATA_TYPES: &[&str] = &[
@@ -193,6 +219,9 @@ struct Resolver<'a> {
     /// Where the statement being resolved is.
     span: Span,
     depth: usize,
+    /// The operand whose element the lane builds bit by bit (`dst[i][idx] = ...`): field
+    /// doc name → Rust field and the local holding the element.
+    bit_built: Option<(String, String, String)>,
 }
 
 fn is_lane(e: &Expr) -> bool {
@@ -209,6 +238,7 @@ impl<'a> Resolver<'a> {
             kept: BTreeMap::new(),
             span: inst.span,
             depth: 0,
+            bit_built: None,
         }
     }
 
@@ -279,7 +309,26 @@ impl<'a> Resolver<'a> {
             .find(|f| f.ty == FieldType::Predicate)
             .map(|f| f.rust_name.clone());
         self.find_kept(then);
-        let body = self.block(then)?;
+        self.find_bit_built(then)?;
+        let mut body = self.block(then)?;
+        if let Some((_, field, local)) = &self.bit_built {
+            self.assigned.insert(local.clone());
+            // The element starts at 0 and is written once all its bits are set.
+            body.insert(
+                0,
+                LaneStmt::Let {
+                    name: local.clone(),
+                    ty: None,
+                    mutable: true,
+                    value: LaneExpr::Int(0),
+                },
+            );
+            body.push(LaneStmt::Write {
+                field: field.clone(),
+                value: LaneExpr::Local(local.clone()),
+                keep: None,
+            });
+        }
         let body = mark_mutable(body, &self.assigned);
         Ok(LaneFn {
             exec_size: exec.rust_name.clone(),
@@ -289,6 +338,77 @@ impl<'a> Resolver<'a> {
             place: format!("{}:{}", self.inst.source, span.line),
             body,
         })
+    }
+
+    /// `X[i]` or `X.chan[i]` (the docs' name of the same element): the vector operand `X`.
+    fn element_of(&self, e: &Expr) -> Option<&'a FieldModel> {
+        let Expr::Index { base, index } = e else {
+            return None;
+        };
+        if !is_lane(index) {
+            return None;
+        }
+        match &**base {
+            Expr::Name { name } => self.vector(name),
+            Expr::Member { base, name: member } if member == "chan" => match &**base {
+                Expr::Name { name } => self.vector(name),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The operand whose element `i` the lane assigns bit by bit (`X[i][idx] = ...`), if any:
+    /// one operand, never also assigned whole.
+    fn find_bit_built(&mut self, body: &[Stmt]) -> Result<(), Fail> {
+        fn walk<'s>(s: &'s [Stmt], bits: &mut Vec<&'s Expr>, whole: &mut Vec<&'s Expr>) {
+            for s in s {
+                match s {
+                    Stmt::Assign { target, .. } => match target {
+                        Expr::Index { base, .. } if matches!(&**base, Expr::Index { .. }) => {
+                            bits.push(base)
+                        }
+                        _ => whole.push(target),
+                    },
+                    Stmt::If {
+                        then, otherwise, ..
+                    } => {
+                        walk(then, bits, whole);
+                        walk(otherwise, bits, whole);
+                    }
+                    Stmt::While { body, .. } | Stmt::For { body, .. } => walk(body, bits, whole),
+                    _ => {}
+                }
+            }
+        }
+        let (mut bits, mut whole) = (Vec::new(), Vec::new());
+        walk(body, &mut bits, &mut whole);
+        let mut fields = BTreeSet::new();
+        for e in &bits {
+            match self.element_of(e) {
+                Some(f) => fields.insert(f.rust_name.clone()),
+                None => return self.fail("an assignment to a bit of no operand element `X[i]`"),
+            };
+        }
+        let Some(field) = fields.iter().next().cloned() else {
+            return Ok(());
+        };
+        if fields.len() > 1 {
+            return self.fail("the bits of more than one operand are assigned");
+        }
+        if whole
+            .iter()
+            .any(|e| self.element_of(e).is_some_and(|f| f.rust_name == field))
+        {
+            return self.fail(format!("`{field}` is assigned whole and bit by bit"));
+        }
+        let doc = self
+            .fields
+            .values()
+            .find(|f| f.rust_name == field)
+            .map_or(field.clone(), |f| f.doc_name.clone());
+        self.bit_built = Some((doc, field.clone(), format!("{field}_bits")));
+        Ok(())
     }
 
     /// Operands whose element `i` the lane reads after writing it.
@@ -441,13 +561,75 @@ impl<'a> Resolver<'a> {
                 cond: self.expr(cond)?,
                 body: self.block(body)?,
             }),
-            Stmt::For { .. } => self.fail("a loop inside the lane"),
+            Stmt::For {
+                init,
+                cond,
+                step,
+                body,
+                ..
+            } => self.counted_loop(init.as_deref(), cond.as_ref(), step.as_deref(), body),
             Stmt::Eval { .. } => self.fail("a call for its effect only"),
         }
     }
 
+    /// `for (v = from; v < to; v++) { ... }` inside the lane: a counted loop over a new local.
+    fn counted_loop(
+        &mut self,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Stmt>,
+        body: &[Stmt],
+    ) -> Result<LaneStmt, Fail> {
+        let Some(Stmt::Assign {
+            target: Expr::Name { name: var },
+            op,
+            value: from,
+            ..
+        }) = init
+        else {
+            return self.fail("a loop inside the lane that does not start `for (v = ...;`");
+        };
+        let counts = |e: &Expr| matches!(e, Expr::Name { name } if name == var);
+        let to = match cond {
+            Some(Expr::Binary { op: lt, lhs, rhs }) if lt == "<" && counts(lhs) => rhs,
+            _ => {
+                return self.fail(format!(
+                    "a loop inside the lane whose condition is not `{var} < ...`"
+                ))
+            }
+        };
+        let steps = matches!(step, Some(Stmt::Assign { target, op, value: Expr::Int { value: 1 }, .. }) if op == "+=" && counts(target));
+        if op != "=" || !steps || self.locals.contains_key(var) || self.field(var).is_some() {
+            return self.fail(format!("a loop inside the lane that is not `for ({var} = ...; {var} < ...; {var}++)` over a new name"));
+        }
+        let (from, to) = (self.expr(from)?, self.expr(to)?);
+        let rust = self.local_name(var);
+        let scope = self.locals.clone();
+        self.locals.insert(var.clone(), (rust.clone(), None));
+        let body = self.block(body);
+        self.locals = scope;
+        Ok(LaneStmt::For {
+            var: rust,
+            from,
+            to,
+            body: body?,
+        })
+    }
+
     fn assign(&mut self, target: &Expr, op: &str, value: &Expr) -> Result<LaneStmt, Fail> {
         let compound = op.strip_suffix('=').filter(|o| !o.is_empty());
+        if let Expr::Index { base, index } = target {
+            if let (Some(f), Some((_, field, local))) = (self.element_of(base), &self.bit_built) {
+                if &f.rust_name == field && compound.is_none() {
+                    let name = local.clone();
+                    return Ok(LaneStmt::SetBit {
+                        name,
+                        bit: self.expr(index)?,
+                        value: self.expr(value)?,
+                    });
+                }
+            }
+        }
         match target {
             Expr::Index { base, index } => {
                 let Expr::Name { name } = &**base else {
@@ -542,6 +724,12 @@ impl<'a> Resolver<'a> {
                 }
             }
             Expr::Name { name } if name == "i" => LaneExpr::Lane,
+            Expr::Name { name } if name == "CHANNEL_SIZE_IN_BITS" => match &self.bit_built {
+                Some((_, field, _)) => LaneExpr::Width(field.clone()),
+                None => {
+                    return self.fail("`CHANNEL_SIZE_IN_BITS` where no operand is built bit by bit")
+                }
+            },
             Expr::Name { name } => {
                 if let Some((rust, _)) = self.locals.get(name) {
                     LaneExpr::Local(rust.clone())
@@ -561,6 +749,18 @@ impl<'a> Resolver<'a> {
                 } else {
                     return self.fail(format!("`{name}` names no field, local or lane"));
                 }
+            }
+            Expr::Index { base, index } if self.element_of(base).is_some() => {
+                LaneExpr::Bit(Box::new(self.expr(base)?), Box::new(self.expr(index)?))
+            }
+            Expr::Index { base, index }
+                if is_lane(index)
+                    && matches!(&**base, Expr::Member { name, .. } if name == "chan") =>
+            {
+                let Some(f) = self.element_of(e) else {
+                    return self.fail("`.chan[i]` of no vector operand");
+                };
+                LaneExpr::Read(f.rust_name.clone())
             }
             Expr::Index { base, index } => {
                 let Expr::Name { name } = &**base else {
@@ -584,8 +784,16 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
-            Expr::Bits { .. } => {
-                return self.fail("a bit range of an element (its signedness is not stated)")
+            Expr::Bits { base, hi, lo } => {
+                let (Expr::Int { value: hi }, Expr::Int { value: lo }) = (&**hi, &**lo) else {
+                    return self.fail("a bit range `[hi:lo]` whose bounds are no numbers");
+                };
+                if self.element_of(base).is_none() || hi < lo || *hi > 63 {
+                    return self.fail(
+                        "a bit range `[hi:lo]` (hi >= lo, below 64) of no operand element `X[i]`",
+                    );
+                }
+                LaneExpr::BitRange(Box::new(self.expr(base)?), *hi as u32, *lo as u32)
             }
             Expr::Member { name, .. } => return self.fail(format!("a member `.{name}`")),
             Expr::Unary { op, operand } => match op.as_str() {
@@ -618,6 +826,17 @@ impl<'a> Resolver<'a> {
                 Box::new(self.expr(then)?),
                 Box::new(self.expr(otherwise)?),
             ),
+            Expr::Call { name, args } if name == "sizeof" => {
+                let [Expr::Name { name: op }] = args.as_slice() else {
+                    return self.fail("`sizeof` of something other than an operand");
+                };
+                match self.vector(op) {
+                    Some(f) => LaneExpr::SizeOf(f.rust_name.clone()),
+                    None => {
+                        return self.fail(format!("`sizeof({op})`: `{op}` is no vector operand"))
+                    }
+                }
+            }
             Expr::Call { name, args } => {
                 let mut args: Vec<LaneExpr> = args
                     .iter()
@@ -716,6 +935,17 @@ fn mark_mutable(body: Vec<LaneStmt>, assigned: &BTreeSet<String>) -> Vec<LaneStm
             },
             LaneStmt::While { cond, body } => LaneStmt::While {
                 cond,
+                body: mark_mutable(body, assigned),
+            },
+            LaneStmt::For {
+                var,
+                from,
+                to,
+                body,
+            } => LaneStmt::For {
+                var,
+                from,
+                to,
                 body: mark_mutable(body, assigned),
             },
             other => other,

@@ -410,6 +410,10 @@ impl Lanes for Exec<'_> {
         self.core.write(op, lane, value)
     }
 
+    fn element_type(&mut self, op: &VectorOperand, lane: u32) -> Result<DataType, Fault> {
+        self.core.element_type(op, lane)
+    }
+
     fn read_raw(&mut self, op: &RawOperand, ty: DataType, index: u32) -> Result<Value, Fault> {
         self.core.read_raw(op, ty, index)
     }

@@ -687,6 +687,22 @@ impl<'a> Core<'a> {
     }
 
     #[inline(never)]
+    /// The element type of an operand, source or destination (`sizeof(src0)`,
+    /// `CHANNEL_SIZE_IN_BITS`): its variable's, or its indirect type; what else it reads as.
+    pub fn element_type(&mut self, op: &VectorOperand, lane: u32) -> Result<DataType, Fault> {
+        match *op {
+            VectorOperand::General {
+                id,
+                row_offset,
+                col_offset,
+                region,
+                ..
+            } => Ok(self.resolve(id, row_offset, col_offset, region, true)?.ty),
+            VectorOperand::Indirect { .. } => Ok(self.indirect_at(op, lane, false)?.1),
+            _ => Ok(self.read(op, lane)?.ty()),
+        }
+    }
+
     fn write_slow(&mut self, op: &VectorOperand, lane: u32, value: Value) -> Result<(), Fault> {
         match *op {
             VectorOperand::General {

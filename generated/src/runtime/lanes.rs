@@ -60,6 +60,13 @@ pub trait Lanes {
     /// indirect address), source modifier applied.
     fn read(&mut self, op: &VectorOperand, lane: u32) -> Result<Value, Self::Error>;
 
+    /// The element type of an operand at lane `lane` (`sizeof(src0)`, `CHANNEL_SIZE_IN_BITS`
+    /// of the pseudo-code). By default the type its element `lane` reads as; a machine that
+    /// knows its variables' types without reading overrides it.
+    fn element_type(&mut self, op: &VectorOperand, lane: u32) -> Result<DataType, Self::Error> {
+        Ok(self.read(op, lane)?.ty())
+    }
+
     /// Writes element `lane` of a destination: converted to its type, saturated when it says.
     fn write(&mut self, op: &VectorOperand, lane: u32, value: Value) -> Result<(), Self::Error>;
 

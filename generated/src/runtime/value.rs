@@ -457,6 +457,58 @@ impl Value {
         Value::Int(i128::from(v), ty)
     }
 
+    /// The bits of the value as its type holds them: an integer two's complement (exact), a
+    /// float its encoding.
+    fn raw_bits(self) -> i128 {
+        match self {
+            Value::Int(v, _) => v,
+            Value::Float(_, t) => i128::from(self.to_bits(t, false, Rounding::NearestEven)),
+            Value::Bool(b) => i128::from(b),
+        }
+    }
+
+    /// `e[bit]` of the pseudo-code: bit `bit` of the element (0 or 1, an `int`); bits past the
+    /// type's width are its sign (or 0).
+    pub fn bit(self, bit: Value) -> Value {
+        let n = bit.as_i128().clamp(0, 127) as u32;
+        Value::Int((self.raw_bits() >> n) & 1, DataType::D)
+    }
+
+    /// `e[hi:lo]` of the pseudo-code (`src1[i][15:8]`): bits `hi` down to `lo` of the element,
+    /// sign-extended when its type is signed, zero-extended when unsigned, typed as the integer
+    /// type of that width and signedness (DP4A's bytes are B for D, UB for UD).
+    pub fn bits(self, hi: u32, lo: u32) -> Value {
+        let (hi, lo) = (hi.min(127), lo.min(hi));
+        let width = hi - lo + 1;
+        let unsigned = is_unsigned(self.ty()) || self.ty() == DataType::Bool;
+        let field = (self.raw_bits() >> lo) & ((1i128 << width) - 1);
+        let v = if !unsigned && (field >> (width - 1)) & 1 != 0 {
+            field - (1i128 << width)
+        } else {
+            field
+        };
+        let ty = match (width, unsigned) {
+            (..=8, true) => DataType::Ub,
+            (..=8, false) => DataType::B,
+            (..=16, true) => DataType::Uw,
+            (..=16, false) => DataType::W,
+            (..=32, true) => DataType::Ud,
+            (..=32, false) => DataType::D,
+            (_, true) => DataType::Uq,
+            (_, false) => DataType::Q,
+        };
+        Value::Int(v, ty)
+    }
+
+    /// The value with bit `bit` set to the low bit of `to` (`dst[i][idx] = ...`, an element
+    /// built bit by bit).
+    pub fn with_bit(self, bit: Value, to: Value) -> Value {
+        let n = bit.as_i128().clamp(0, 126) as u32;
+        let b = to.raw_bits() & 1;
+        let ty = int_ty(self);
+        Value::Int((self.raw_bits() & !(1i128 << n)) | (b << n), ty)
+    }
+
     /// A lane number as a value (`1 << i`).
     pub fn lane(i: u32) -> Value {
         Value::Int(i128::from(i), DataType::D)
@@ -800,5 +852,28 @@ mod tests {
         assert_eq!(sqrt(16.0), 4.0);
         assert!(sqrt(1e-310) * sqrt(1e-310) > 0.0);
         assert_eq!(Value::Float(1.0, T::F).cast(T::Ud), Value::Int(1, T::Ud));
+    }
+
+    #[test]
+    fn bits_of_elements() {
+        let d = Value::Int(-2, T::D); // 0xffff_fffe
+        assert_eq!(d.bit(Value::literal(0)), Value::Int(0, T::D));
+        assert_eq!(d.bit(Value::literal(31)), Value::Int(1, T::D));
+        let x = Value::Int(0x80_7f_01_ff, T::Ud);
+        // Unsigned: zero-extended bytes, typed UB.
+        assert_eq!(x.bits(7, 0), Value::Int(0xff, T::Ub));
+        assert_eq!(x.bits(31, 24), Value::Int(0x80, T::Ub));
+        // Signed: the same bits sign-extended, typed B.
+        let y = Value::Int(0x80_7f_01_ff_u32 as i32 as i128, T::D);
+        assert_eq!(y.bits(7, 0), Value::Int(-1, T::B));
+        assert_eq!(y.bits(23, 16), Value::Int(0x7f, T::B));
+        assert_eq!(y.bits(31, 24), Value::Int(-128, T::B));
+        assert_eq!(y.bits(15, 0), Value::Int(0x01ff, T::W));
+        // Built bit by bit.
+        let mut v = Value::literal(0);
+        for (n, b) in [(0, 1), (3, 1), (31, 1), (3, 0)] {
+            v = v.with_bit(Value::literal(n), Value::literal(b));
+        }
+        assert_eq!(v.as_i128(), 0x8000_0001);
     }
 }

@@ -218,6 +218,27 @@ fn stmt(s: &LaneStmt) -> TokenStream {
             let body: Vec<TokenStream> = body.iter().map(stmt).collect();
             quote!(while #c { #(#body)* })
         }
+        LaneStmt::For {
+            var,
+            from,
+            to,
+            body,
+        } => {
+            let v = ident(var);
+            let (from, to) = (atom(from), atom(to));
+            let body: Vec<TokenStream> = body.iter().map(stmt).collect();
+            quote! {
+                for #v in #from.as_i128()..#to.as_i128() {
+                    let #v = Value::Int(#v, DataType::D);
+                    #(#body)*
+                }
+            }
+        }
+        LaneStmt::SetBit { name, bit, value } => {
+            let n = ident(name);
+            let (bit, value) = (unparen(expr(bit)), unparen(expr(value)));
+            quote!(#n = #n.with_bit(#bit, #value);)
+        }
     }
 }
 
@@ -237,7 +258,9 @@ fn typed(value: &LaneExpr, ty: Option<&str>) -> TokenStream {
 fn uses_machine(e: &LaneExpr) -> bool {
     match e {
         LaneExpr::Read(_) | LaneExpr::Pred | LaneExpr::Call(..) | LaneExpr::IsUnsigned(..) => true,
-        LaneExpr::Unary(_, a) | LaneExpr::Cast(_, a) => uses_machine(a),
+        LaneExpr::SizeOf(_) | LaneExpr::Width(_) => true,
+        LaneExpr::Unary(_, a) | LaneExpr::Cast(_, a) | LaneExpr::BitRange(a, ..) => uses_machine(a),
+        LaneExpr::Bit(a, b) => uses_machine(a) || uses_machine(b),
         LaneExpr::Binary(_, a, b) => uses_machine(a) || uses_machine(b),
         LaneExpr::Ternary(a, b, c) => uses_machine(a) || uses_machine(b) || uses_machine(c),
         LaneExpr::Lane
@@ -361,7 +384,30 @@ fn expr(e: &LaneExpr) -> TokenStream {
                 quote!(Value::from_bool(!is_unsigned(l.read(&inst.#f, i)?.ty())))
             }
         }
+        LaneExpr::Bit(a, b) => {
+            let (a, b) = (atom(a), unparen(expr(b)));
+            quote!(#a.bit(#b))
+        }
+        LaneExpr::BitRange(a, hi, lo) => {
+            let a = atom(a);
+            let (hi, lo) = (Literal::u32_unsuffixed(*hi), Literal::u32_unsuffixed(*lo));
+            quote!(#a.bits(#hi, #lo))
+        }
+        LaneExpr::SizeOf(f) => {
+            let n = element_bytes(f);
+            quote!(Value::literal(#n))
+        }
+        LaneExpr::Width(f) => {
+            let n = element_bytes(f);
+            quote!(Value::literal(8 * #n))
+        }
     }
+}
+
+/// `sizeof(field)` and `CHANNEL_SIZE_IN_BITS`: the element type of the operand, in bytes.
+fn element_bytes(f: &str) -> TokenStream {
+    let f = ident(f);
+    quote!(l.element_type(&inst.#f, i)?.size() as u64)
 }
 
 fn is_comparison(op: &str) -> bool {
@@ -498,6 +544,58 @@ Made up.
             diags
                 .iter()
                 .any(|d| d.code == "V0141" && d.message.contains("does not step `++i`")),
+            "{diags:?}"
+        );
+    }
+
+    /// Bits of elements: a bit range, `sizeof`, and an element built bit by bit in a counted
+    /// loop over `CHANNEL_SIZE_IN_BITS` (`.chan[i]` is element `i`).
+    #[test]
+    fn bits_of_elements_run() {
+        let doc = LANEY.replace(
+            &LANEY
+                [LANEY.find("        UD cnt").unwrap()..LANEY.find("      }\n    }\n```").unwrap()],
+            "        m = sizeof(src0) * 8 - 1;
+        for (k = 0; k < CHANNEL_SIZE_IN_BITS; k++) {
+          dst.chan[i][k] = (src0.chan[i][k] + src1[i][15:8]) & m;
+        }
+",
+        );
+        let (text, diags) = render(&doc);
+        let ours: Vec<_> = diags
+            .iter()
+            .filter(|d| d.code.starts_with("V014"))
+            .collect();
+        assert!(ours.is_empty(), "{ours:?}\n{doc}");
+        for line in [
+            "let m = (Value::literal(l.element_type(&inst.src0, i)?.size() as u64)",
+            "let mut dst_bits = Value::literal(0);",
+            "for k in Value::literal(0)",
+            "Value::literal(8 * l.element_type(&inst.dst, i)?.size() as u64)",
+            "let k = Value::Int(k, DataType::D);",
+            "dst_bits = dst_bits",
+            ".with_bit(",
+            "l.read(&inst.src0, i)?.bit(k)",
+            "l.read(&inst.src1, i)?.bits(15, 8)",
+            "l.write(&inst.dst, i, dst_bits)?;",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
+        // A bit of an operand also assigned whole has no single meaning.
+        let both = doc.replace("        for (k", "        dst[i] = 1;\n        for (k");
+        let (_, diags) = render(&both);
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.code == "V0141" && d.message.contains("assigned whole and bit by bit")),
+            "{diags:?}"
+        );
+        // A range with bounds that are not numbers.
+        let (_, diags) = render(&doc.replace("[15:8]", "[k:8]"));
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.code == "V0141" && d.message.contains("bounds are no numbers")),
             "{diags:?}"
         );
     }
