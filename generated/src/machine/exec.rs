@@ -56,7 +56,7 @@ pub struct Step<'f> {
     pub flow: Flow,
     pub exec: ExecSize,
     pub pred: Option<PredicateControl>,
-    pub address_of: bool,
+    pub address_of: Option<VectorOperand>,
     /// MADW: 64-bit results, low dwords then high dwords (see `thread::Inst::wide`).
     pub wide: bool,
     /// SEL: its doc guards lanes with `EM[i]` and selects with `Pred[i]` (SEL.md: `if (EM[i])
@@ -361,7 +361,7 @@ pub struct Exec<'a> {
     pub core: Core<'a>,
     /// Taken while a memory message runs (it gets `self` and the memory apart).
     mem: Option<&'a mut Memory>,
-    address_of: bool,
+    address_of: Option<VectorOperand>,
     wide: bool,
     select: bool,
 }

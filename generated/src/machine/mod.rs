@@ -152,6 +152,7 @@ struct Fields {
     label: Option<u32>,
     func: Option<u32>,
     mode: Option<u64>,
+    src0: Option<crate::runtime::VectorOperand>,
 }
 
 impl OperandVisitor for Fields {
@@ -161,7 +162,11 @@ impl OperandVisitor for Fields {
     fn predicate(&mut self, _: &'static str, p: PredicateControl) {
         self.pred = Some(p);
     }
-    fn vector(&mut self, _: &'static str, _: &crate::runtime::VectorOperand) {}
+    fn vector(&mut self, field: &'static str, op: &crate::runtime::VectorOperand) {
+        if field == "Src0" {
+            self.src0 = Some(*op);
+        }
+    }
     fn raw(&mut self, _: &'static str, _: &crate::runtime::RawOperand) {}
     fn index(&mut self, field: &'static str, value: u32) {
         match field {
@@ -460,7 +465,7 @@ fn routine<'f, R: crate::object::Routine>(
                 flow,
                 exec: ExecSize(f.exec.unwrap_or(0)),
                 pred: f.pred,
-                address_of: inst.name() == "ADDR_ADD",
+                address_of: f.src0.filter(|_| inst.name() == "ADDR_ADD"),
                 wide: inst.name() == "MADW",
                 select: inst.name() == "SEL",
             }

@@ -363,10 +363,14 @@ fn predicates_address_registers_and_indirect_operands() {
     assert_eq!(c.read(&p1n, 1).unwrap(), Value::Bool(false));
     c.inst.offset = 0;
     // ADDR_ADD's source: the address of V32(1,2) = base + 32 + 2 * 4.
-    c.inst.address_of = true;
-    let a = c.read(&general(32, 1, 2, region(0, 1, 0), 0), 0).unwrap();
+    let src0 = general(32, 1, 2, region(0, 1, 0), 0);
+    c.inst.address_of = Some(src0);
+    let a = c.read(&src0, 0).unwrap();
     assert_eq!(a, Value::Int(i128::from(base + 40), DataType::Ud));
-    c.inst.address_of = false;
+    // Its Src1, another general operand, is read as a value (V32(0,0) = 100).
+    let src1 = general(32, 0, 0, region(0, 1, 0), 0);
+    assert_eq!(c.read(&src1, 0).unwrap(), Value::Int(100, DataType::D));
+    c.inst.address_of = None;
     // A0(0..4) = base + 0, +8, +16, +24 (written through an address destination).
     for lane in 0..4 {
         let dst = VectorOperand::Address {

@@ -80,8 +80,10 @@ pub struct Inst {
     pub chen: u32,
     /// The predicate after any/all and invert (all ones without one), lane `i` at bit `i`.
     pub pmask: u32,
-    /// ADDR_ADD: a general source gives its address, not its value.
-    pub address_of: bool,
+    /// ADDR_ADD's `Src0`: read, a general operand gives its address, not its value
+    /// (ADDR_ADD.md: "If src0 is a general operand, the byte address of the general variable is
+    /// taken and the row and column offset are added to it").
+    pub address_of: Option<VectorOperand>,
     /// MADW (MADW.md: "The low 32b of results are stored in the lower GRFs and the high 32b of
     /// results are stored in the high GRFs"): a destination element takes the low dword, the
     /// element one register-rounded exec size on takes the high dword.
@@ -182,7 +184,7 @@ pub fn evaluate_chen(
         offset,
         chen,
         pmask,
-        address_of: false,
+        address_of: None,
         wide: false,
     })
 }
@@ -455,7 +457,11 @@ impl<'a> Core<'a> {
         };
         // `%ce0` and `%cr0` are read and written by the slow path, as are ADDR_ADD's and
         // MADW's operands: never cached.
-        if id == layout::CE0 || id == layout::CR0 || self.inst.address_of || self.inst.wide {
+        if id == layout::CE0
+            || id == layout::CR0
+            || self.inst.address_of.is_some()
+            || self.inst.wide
+        {
             return Ok(r);
         }
         self.regs.cache[slot(key) ^ usize::from(destination)] = r;
@@ -582,7 +588,7 @@ impl<'a> Core<'a> {
                 col_offset,
                 region,
             } => {
-                if self.inst.address_of {
+                if self.inst.address_of == Some(*op) {
                     let v = self.var(id)?;
                     let at = v.base
                         + u32::from(row_offset) * self.layout.grf
@@ -638,7 +644,7 @@ impl<'a> Core<'a> {
                 Ok(Value::Int(i128::from(a), DataType::Ud))
             }
             VectorOperand::State { class, id, offset } => {
-                if self.inst.address_of {
+                if self.inst.address_of == Some(*op) {
                     return fault(String::from(
                         "ADDR_ADD of a state variable's address (not supported)",
                     ));
