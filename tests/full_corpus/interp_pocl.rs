@@ -29,8 +29,8 @@ use std::process::Command;
 const PLATFORMS: &[(&str, &str, &str)] = &[("acm-g10 (legacy)", "acm-g10", "-revision_id 0"), ("tgllp", "tgllp", "")];
 
 /// Kernels the interpreter does not run to pocl's bytes yet: (platform column or `*`, kernel or
-/// `*`, why: what the run said on main d83d935, 2026-11-24, the first `visa run` on main; reasons as of 92dd112). Shrink
-/// only: each entry must still fail; the test prints the entries a run needs when it fails.
+/// `*`, why: what the run said on main 92dd112, 2026-11-24). Shrink only: each entry must still
+/// fail (`VISA_BLESS=1` removes those that match); the test prints the entries a run needs.
 const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("acm-g10 (legacy)", "i32_div_signs", "`bfn` at 0xa48: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "sat_arith", "`bfn` at 0x25b: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
