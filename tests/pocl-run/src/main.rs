@@ -5,6 +5,7 @@
 //! ```text
 //! pocl-run K.cl --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...
 //!   ARG: --buffer IN.bin:OUT.bin   a global buffer: its bytes start as IN.bin's, OUT.bin gets them after the run
+//!        --constant IN.bin:OUT.bin a `constant` pointer parameter, likewise
 //!        --scalar TYPE:VALUE       i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (i32:5, u64:7, f32:1.5)
 //!        --local-mem BYTES         a `local` pointer parameter of BYTES bytes
 //! ```
@@ -60,7 +61,7 @@ struct Command {
 
 const USAGE: &str =
     "usage: pocl-run K.cl --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] \
-                     [--buffer IN.bin:OUT.bin | --scalar TYPE:VALUE | --local-mem BYTES]...";
+                     [--buffer IN.bin:OUT.bin | --constant IN.bin:OUT.bin | --scalar TYPE:VALUE | --local-mem BYTES]...";
 
 /// A failure: a bad command line (exit 2) or one that OpenCL or the files report (exit 1).
 enum Error {
@@ -148,12 +149,13 @@ fn parse(argv: &[String]) -> Result<Command, Error> {
             "--global" => global = Some(ndrange("--global", &value("--global")?)?),
             "--local" => local = Some(ndrange("--local", &value("--local")?)?),
             "--platform" => drop(value("--platform")?),
-            "--buffer" => {
-                let v = value("--buffer")?;
+            // A `constant` pointer is a buffer to OpenCL; `visa run` tells the two apart.
+            flag @ ("--buffer" | "--constant") => {
+                let v = value(flag)?;
                 let (i, o) = v
                     .split_once(':')
                     .filter(|(i, o)| !i.is_empty() && !o.is_empty())
-                    .ok_or_else(|| usage(format!("--buffer {v}: expected IN.bin:OUT.bin")))?;
+                    .ok_or_else(|| usage(format!("{flag} {v}: expected IN.bin:OUT.bin")))?;
                 args.push(Arg::Buffer {
                     input: i.into(),
                     output: o.into(),
@@ -371,7 +373,7 @@ mod tests {
     #[test]
     fn parses_the_command_line_of_visa_run() {
         let c = parse(&args(
-            "k.cl --kernel k --global 64,2 --local 16,1 --platform DG2 --buffer a.bin:b.bin --scalar i32:-5 --scalar u64:0x10 --scalar f32:1.5 --local-mem 256",
+            "k.cl --kernel k --global 64,2 --local 16,1 --platform DG2 --constant c.bin:d.bin --buffer a.bin:b.bin --scalar i32:-5 --scalar u64:0x10 --scalar f32:1.5 --local-mem 256",
         ))
         .ok()
         .unwrap();
@@ -383,6 +385,10 @@ mod tests {
         assert_eq!(
             c.args,
             vec![
+                Arg::Buffer {
+                    input: "c.bin".into(),
+                    output: "d.bin".into(),
+                },
                 Arg::Buffer {
                     input: "a.bin".into(),
                     output: "b.bin".into()
