@@ -257,6 +257,36 @@ proptest! {
     }
 
     #[test]
+    fn bfn_and_dp4a(a in lanes32(), b in lanes32(), c in lanes32(), f in any::<u8>(), mask in any::<u16>()) {
+        let mask = u32::from(mask);
+        let s = [bits(&a), bits(&b), bits(&c)];
+        // BFN: bit k of the result is bit (s0 + 2 s1 + 4 s2) of the function byte.
+        let (got, _, _) = run(&format!("bfn.x{f:02x} (M1, 16) {OPS3}"), Ud, Ud, &s, mask, 0);
+        check(&got, mask, |l| {
+            (0..32).fold(0u64, |acc, k| {
+                let sel = (a[l] >> k & 1) | (b[l] >> k & 1) << 1 | (c[l] >> k & 1) << 2;
+                acc | u64::from(f >> sel & 1) << k
+            })
+        }, "bfn");
+        // DP4A: bytes zero-extended for UD, sign-extended for D; the sum wraps.
+        let dot = |l: usize, signed: bool| {
+            (0..4).fold(a[l], |acc, k| {
+                let (x, y) = ((b[l] >> (8 * k)) as u8, (c[l] >> (8 * k)) as u8);
+                let p = if signed {
+                    (i32::from(x as i8) * i32::from(y as i8)) as u32
+                } else {
+                    u32::from(x) * u32::from(y)
+                };
+                acc.wrapping_add(p)
+            })
+        };
+        let (got, _, _) = run(&format!("dp4a (M1, 16) {OPS3}"), Ud, Ud, &s, mask, 0);
+        check(&got, mask, |l| u64::from(dot(l, false)), "dp4a ud");
+        let (got, _, _) = run(&format!("dp4a (M1, 16) {OPS3}"), D, D, &s, mask, 0);
+        check(&got, mask, |l| u64::from(dot(l, true)), "dp4a d");
+    }
+
+    #[test]
     fn bit_counts_and_not(a in lanes32(), mask in any::<u16>()) {
         let mask = u32::from(mask);
         let s = [bits(&a)];
