@@ -39,7 +39,6 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("acm-g10 (legacy)", "ids_2d", "`bfn` at 0x3b0: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "ids_3d", "`bfn` at 0x358: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "stencil_2d", "differs from pocl: buffer 1: 512 element(s) differ; first element 0: pocl -5.989369e-1 (0xbf1953ee), interpreter 5.950179e0 (0x40be67de)"),
-    ("acm-g10 (legacy)", "private_array", "`setp` at 0x790: SETP cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "constant_program_scope", "`gather4_scaled` at 0x1fb: binding-table index 2 has no buffer bound"),
     ("tgllp", "f32_compare", "differs from pocl: buffer 2: 108 element(s) differ; first element 1: pocl 5, interpreter 1082130436"),
     ("tgllp", "f32_pow", "`gather4_scaled` at 0x72e: binding-table index 3 has no buffer bound"),
@@ -48,7 +47,6 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("tgllp", "ids_2d", "differs from pocl: buffer 0: 240 element(s) differ; first element 1: pocl 222, interpreter 296"),
     ("tgllp", "ids_3d", "differs from pocl: buffer 0: 220 element(s) differ; first element 16: pocl 256, interpreter 0"),
     ("tgllp", "stencil_2d", "differs from pocl: buffer 1: 512 element(s) differ; first element 0: pocl -5.989369e-1 (0xbf1953ee), interpreter 5.950179e0 (0x40be67de)"),
-    ("tgllp", "private_array", "`setp` at 0x7bc: SETP cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("tgllp", "constant_program_scope", "`gather4_scaled` at 0x1e9: binding-table index 2 has no buffer bound"),
 ];
 
