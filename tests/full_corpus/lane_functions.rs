@@ -162,6 +162,21 @@ fn lanes32() -> impl Strategy<Value = Vec<u32>> {
     )
 }
 
+/// 64 bits per lane (each width takes its low bits): random, small counts, the edges.
+fn lanes64() -> impl Strategy<Value = Vec<u64>> {
+    prop::collection::vec(
+        prop_oneof![
+            any::<u64>(),
+            0u64..140,
+            Just(0),
+            Just(u64::MAX),
+            Just(0x8000_0000_8000_8080),
+            Just(0x0000_0001_0001_0101)
+        ],
+        16,
+    )
+}
+
 fn floats() -> impl Strategy<Value = Vec<f32>> {
     prop::collection::vec(
         prop_oneof![
@@ -284,6 +299,34 @@ proptest! {
         check(&got, mask, |l| u64::from(dot(l, false)), "dp4a ud");
         let (got, _, _) = run(&format!("dp4a (M1, 16) {OPS3}"), D, D, &s, mask, 0);
         check(&got, mask, |l| u64::from(dot(l, true)), "dp4a d");
+    }
+
+    /// ROL (its erratum: the source's bits zero-extended before `>>`) is the rotate of the
+    /// unsigned bits, for every integer width, signed and unsigned alike (OpenCL's `rotate()`
+    /// on char, short, int and long compiles to one `rol` of that type). B and UB are not
+    /// among ROL's Supported Types: the lane function is the same for them.
+    #[test]
+    fn rol_rotates_the_bits(a in lanes64(), b in lanes64(), mask in any::<u16>()) {
+        let mask = u32::from(mask);
+        let widths = [
+            (DataType::B, 8), (DataType::Ub, 8), (DataType::W, 16), (DataType::Uw, 16),
+            (D, 32), (Ud, 32), (DataType::Q, 64), (DataType::Uq, 64),
+        ];
+        for (ty, width) in widths {
+            let m = u64::MAX >> (64 - width);
+            let s = [a.iter().map(|x| x & m).collect::<Vec<_>>(), b.iter().map(|x| x & m).collect()];
+            let rotate = |l: usize| {
+                let (x, n) = (a[l] & m, (b[l] & m) as u32);
+                match width {
+                    8 => u64::from((x as u8).rotate_left(n)),
+                    16 => u64::from((x as u16).rotate_left(n)),
+                    32 => u64::from((x as u32).rotate_left(n)),
+                    _ => x.rotate_left(n),
+                }
+            };
+            let (got, _, _) = run(&format!("rol (M1, 16) {OPS2}"), ty, ty, &s, mask, 0);
+            check(&got, mask, rotate, &format!("rol:{}", ty.name()));
+        }
     }
 
     #[test]
