@@ -341,10 +341,16 @@ fn per_instruction_type_rules_of_the_errata() {
     let Some(shared) = support::shared() else { return };
     let Some(repo) = repo() else { return };
     type Retype = fn(&mut Instruction, u32);
-    let cases: [(&str, &str, Retype); 2] = [
+    let cases: [(&str, &str, Retype); 3] = [
         // MULH-type-map-d-ud-dst.patch: "mulh only support D/UD dst type".
         ("MULH", "VW", |i, id| {
             if let Instruction::Mulh(m) = i {
+                set_id(&mut m.dst, id);
+            }
+        }),
+        // FRC-type-map-f.patch: "frc only supports single float type".
+        ("FRC", "VD", |i, id| {
+            if let Instruction::Frc(m) = i {
                 set_id(&mut m.dst, id);
             }
         }),
