@@ -124,10 +124,21 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         None => quote!(None),
     };
     let body: Vec<TokenStream> = f.body.iter().map(stmt).collect();
+    let lanes = match f.step {
+        1 => quote!(0..lanes),
+        n => {
+            let n = Literal::usize_unsuffixed(n as usize);
+            quote!((0..lanes).step_by(#n))
+        }
+    };
     let guard = match (f.guarded, f.guard_em) {
         (false, _) => quote!(),
-        (true, true) => quote!(if !l.enabled_by_mask(i) { continue; }),
-        (true, false) => quote!(if !l.enabled(i) { continue; }),
+        (true, true) => quote!(if !l.enabled_by_mask(i) {
+            continue;
+        }),
+        (true, false) => quote!(if !l.enabled(i) {
+            continue;
+        }),
     };
     let doc = docs(&[format!(
         "The lanes of `{}` ({}): its `## Semantics` pseudo-code.",
@@ -137,7 +148,7 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         #doc
         pub fn #name<L: Lanes + ?Sized>(inst: &super::#ty, l: &mut L) -> Result<(), L::Error> {
             let lanes = l.begin(crate::runtime::ExecSize(#exec), #pred)?;
-            for i in 0..lanes {
+            for i in #lanes {
                 #guard
                 #(#body)*
             }
@@ -256,7 +267,7 @@ fn typed(value: &LaneExpr, ty: Option<&str>) -> TokenStream {
 fn uses_machine(e: &LaneExpr) -> bool {
     match e {
         LaneExpr::Read(_) | LaneExpr::Pred | LaneExpr::Call(..) | LaneExpr::IsUnsigned(..) => true,
-        LaneExpr::Scalar(_) | LaneExpr::Enabled(_) => true,
+        LaneExpr::Scalar(_) | LaneExpr::Enabled(_) | LaneExpr::ReadAt(..) => true,
         LaneExpr::SizeOf(_) | LaneExpr::Width(_) => true,
         LaneExpr::Unary(_, a) | LaneExpr::Cast(_, a) | LaneExpr::BitRange(a, ..) => uses_machine(a),
         LaneExpr::Bit(a, b) => uses_machine(a) || uses_machine(b),
@@ -385,6 +396,10 @@ fn expr(e: &LaneExpr) -> TokenStream {
         LaneExpr::Scalar(f) => {
             let f = ident(f);
             quote!(l.read(&inst.#f, 0)?)
+        }
+        LaneExpr::ReadAt(f, index) => {
+            let (f, index) = (ident(f), atom(index));
+            quote!(l.read(&inst.#f, #index.as_i128() as u32)?)
         }
         LaneExpr::IsUnsigned(f, unsigned) => {
             let f = ident(f);
@@ -547,13 +562,99 @@ Made up.
         );
         assert!(!text.contains("pub fn laney"), "{text}");
         assert!(text.contains("fn laney(&mut self, _inst: &super::Laney) -> Self::Output {\n        self.lanes.prose(self.inst)"), "{text}");
-        // SIN's shape: every other lane.
-        let doc = LANEY.replace("++i) {", "i += 2) {");
+        // A step other than 1 (every lane) or 2 (SAD2's pairs).
+        let doc = LANEY.replace("++i) {", "i += 3) {");
         let (_, diags) = render(&doc);
         assert!(
             diags
                 .iter()
                 .any(|d| d.code == "V0141" && d.message.contains("does not step `++i`")),
+            "{diags:?}"
+        );
+    }
+
+    /// SETP's shape (lanes that test `ChEn[i]` themselves, a scalar operand) and SAD2's
+    /// (pairs of lanes, the other lane of a pair, `undefined`).
+    #[test]
+    fn guards_inside_the_lane_and_pairs_of_lanes_run() {
+        let body = "for (i = 0; i < exec_size; ++i) {
+      if (ChEn[i]) {
+        UD cnt = 0;
+        x = (UD) src0[i];
+        while (x != 0 && cnt < 32) {
+          cnt++;
+          x = x >> 1;
+        }
+        dst[i] = floor(src1[i]) + 0.5f;
+        if (dst is predicate) {
+          dst[i] = src0[i] rel_op src1[i];
+        } else if (Pred[i]) {
+          dst[i] = dst[i] * -2;
+        } else {
+          dst[i] = cnt > 3 ? ~cnt : 1 << i;
+        }
+      }
+    }";
+        let start = LANEY.find("for (i").unwrap();
+        let end = start + LANEY[start..].find("\n```").unwrap();
+        let with = |code: &str| format!("{}{}{}", &LANEY[..start], code, &LANEY[end..]);
+        assert_eq!(with(body), LANEY);
+        let setp = with(
+            "for (i = 0; i < exec_size; ++i) {
+      if (src0 is scalar) {
+        dst[i] = (src0 >> i) & 1;
+      } else {
+        if (ChEn[i]) {
+          dst[i] = src0[i] & 1;
+        }
+      }
+    }",
+        );
+        let (text, diags) = render(&setp);
+        assert!(
+            !diags.iter().any(|d| d.code.starts_with("V014")),
+            "{diags:?}"
+        );
+        assert!(
+            text.contains("for i in 0..lanes {\n        if inst.src0.is_scalar() {"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(l.read(&inst.src0, 0)? >> Value::lane(i)) & Value::literal(1)"),
+            "{text}"
+        );
+        assert!(text.contains("} else if l.enabled(i) {"), "{text}");
+        let sad2 = with(
+            "for (i = 0; i < exec_size; i += 2) {
+      if (ChEn[i]) {
+        dst[i] = src0[i] + src0[i+1];
+        dst[i+1] = undefined;
+      }
+    }",
+        );
+        let (text, diags) = render(&sad2);
+        assert!(
+            !diags.iter().any(|d| d.code.starts_with("V014")),
+            "{diags:?}"
+        );
+        assert!(text.contains("for i in (0..lanes).step_by(2) {"), "{text}");
+        assert!(
+            text.contains(
+                "l.read(&inst.src0, (Value::lane(i) + Value::literal(1)).as_i128() as u32)?"
+            ),
+            "{text}"
+        );
+        assert_eq!(text.matches("l.write(").count(), 1, "{text}");
+        // No lane guard at all: which lanes run is not said.
+        let (_, diags) = render(&with(
+            "for (i = 0; i < exec_size; ++i) {
+      dst[i] = src0[i];
+    }",
+        ));
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.code == "V0141" && d.message.contains("tests neither `ChEn[i]`")),
             "{diags:?}"
         );
     }
