@@ -156,9 +156,10 @@ pub enum LaneExpr {
     Width(String),
 }
 
-const DATA_TYPES: &[&str] = &[
-    "UD", "D", "UW", "W", "UB", "B", "UQ", "Q", "F", "DF", "HF", "BF",
-];
+/// A type a lane computes in: a numeric vISA data type.
+fn is_lane_type(ty: &str) -> bool {
+    crate::vocab::data_type(ty).is_some_and(|t| t.is_numeric())
+}
 
 /// Decides what `interpret` does with `inst`; a block that cannot run is warning V0141.
 pub fn lanes(
@@ -589,7 +590,7 @@ impl<'a> Resolver<'a> {
         self.span = stmt_span(s);
         match s {
             Stmt::Local { ty, name, init, .. } => {
-                if !DATA_TYPES.contains(&ty.as_str()) {
+                if !is_lane_type(ty) {
                     return self.fail(format!("local `{name}` has type `{ty}`, no vISA data type"));
                 }
                 let value = match init {
@@ -928,7 +929,7 @@ impl<'a> Resolver<'a> {
                 LaneExpr::Call(name.clone(), args)
             }
             Expr::Cast { ty, operand } => {
-                if !DATA_TYPES.contains(&ty.as_str()) {
+                if !is_lane_type(ty) {
                     return self.fail(format!("a cast to `{ty}`, no vISA data type"));
                 }
                 LaneExpr::Cast(ty.clone(), Box::new(self.expr(operand)?))

@@ -522,12 +522,9 @@ Made up.
 ";
 
     fn render(doc: &str) -> (String, Vec<crate::diag::Diagnostic>) {
-        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
-            name: "LANEY.md".into(),
-            bytes: doc.as_bytes().to_vec(),
-        }]);
-        let (model, mut diags) = crate::analyze::analyze(&parsed.spec);
-        diags.extend(parsed.diagnostics);
+        let analysed = crate::testing::doc("LANEY.md", doc);
+        let (model, mut diags) = (analysed.model, analysed.analysed);
+        diags.extend(analysed.parsed);
         let files = super::super::jobs(&model, &Options::default())
             .into_iter()
             .filter(|j| j.path == "src/generated/semantics.rs")
