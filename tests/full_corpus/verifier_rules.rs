@@ -260,6 +260,25 @@ fn what_the_docs_forbid_and_intel_accepts_is_a_warning() {
             Some(v) => problems.push(format!("{name}: Intel {v:?}, expected it to accept")),
             None => intel_missing = true,
         }
+        // `visa check` prints the warning and exits 0; `--strict` exits 1.
+        if let Some(visa) = option_env!("CARGO_BIN_EXE_visa") {
+            let path = std::env::temp_dir().join(format!("visa-warn-{}-{name}.isa", std::process::id()));
+            std::fs::write(&path, &bytes).expect("temp file");
+            let check = |strict: bool| {
+                let mut c = Command::new(visa);
+                c.args(["check".as_ref(), path.as_os_str(), "--platform".as_ref(), "XEHP".as_ref()]);
+                if strict {
+                    c.arg("--strict");
+                }
+                c.output().expect("visa runs")
+            };
+            let (plain, strict) = (check(false), check(true));
+            let _ = std::fs::remove_file(&path);
+            let stdout = String::from_utf8_lossy(&plain.stdout);
+            if plain.status.code() != Some(0) || !stdout.contains("warning: ") || strict.status.code() != Some(1) {
+                problems.push(format!("{name}: visa check exits {:?} ({stdout}), --strict {:?}", plain.status.code(), strict.status.code()));
+            }
+        }
     }
     if intel_missing {
         assert!(std::env::var_os("CI").is_none(), "Intel's tools are missing and CI is set");
