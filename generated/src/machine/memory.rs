@@ -30,6 +30,7 @@
 //!   order ("they will be serialized and atomically updated, though the order is
 //!   non-deterministic", DWORD_ATOMIC.md, Notes).
 
+use super::image::Image;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -157,6 +158,8 @@ pub struct Memory {
     pub grf_bytes: u32,
     /// Surface accesses out of bounds, read as zeros or dropped as the docs say.
     pub dropped: u64,
+    /// The buffers that are typed surfaces (images): buffer index and geometry.
+    images: Vec<(usize, Image)>,
 }
 
 impl Default for Memory {
@@ -367,6 +370,7 @@ impl Memory {
             scratch: Vec::new(),
             grf_bytes,
             dropped: 0,
+            images: Vec::new(),
         }
     }
 
@@ -382,6 +386,54 @@ impl Memory {
         let base = FIRST_BASE + BASE_STRIDE * self.buffers.len() as u64;
         self.buffers.push(Buffer { base, bytes });
         Ok(BufferId(self.buffers.len() - 1))
+    }
+
+    /// Adds an image (a typed surface) with its texels; `bytes` must hold `image.bytes()`.
+    pub fn add_image(&mut self, image: Image, bytes: Vec<u8>) -> Result<BufferId, MemoryError> {
+        if (bytes.len() as u64) < image.bytes() {
+            return Err(MemoryError::Unsupported {
+                instruction: "launch",
+                what: format!(
+                    "an image of {}x{}x{} {} texels in {} bytes (it needs {})",
+                    image.width,
+                    image.height,
+                    image.depth,
+                    image.format,
+                    bytes.len(),
+                    image.bytes()
+                ),
+            });
+        }
+        let id = self.add_buffer(bytes)?;
+        self.images.push((id.0, image));
+        Ok(id)
+    }
+
+    /// The image bound at a binding-table index and its texels, for typed message
+    /// `instruction` (which an error names).
+    pub fn image_mut(
+        &mut self,
+        instruction: &'static str,
+        bti: u32,
+    ) -> Result<(Image, &mut [u8]), MemoryError> {
+        let b = self
+            .table
+            .get(bti as usize)
+            .copied()
+            .flatten()
+            .ok_or(MemoryError::Unbound { bti })?;
+        let image = self
+            .images
+            .iter()
+            .find(|(i, _)| *i == b)
+            .map(|(_, im)| *im)
+            .ok_or_else(|| MemoryError::Unsupported {
+                instruction,
+                what: format!(
+                    "binding-table index {bti} is a buffer, not an image; a typed access to it"
+                ),
+            })?;
+        Ok((image, &mut self.buffers[b].bytes))
     }
 
     /// Binds a buffer at a binding-table index.

@@ -24,6 +24,7 @@
 
 pub mod convert;
 pub mod exec;
+pub mod image;
 pub mod launch;
 pub mod layout;
 pub mod memory;

@@ -7,17 +7,19 @@
 //! | GATHER4_SCALED, SCATTER4_SCALED, GATHER_SCALED, SCATTER_SCALED, GATHER, SCATTER, OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST, DWORD_ATOMIC | [`legacy`] | a surface variable: T0 SLM, T5 scratch (see [`surface_space`]), T6 and up a binding-table index the surface variable holds |
 //! | SVM_GATHER, SVM_SCATTER, SVM_BLOCK_LD, SVM_BLOCK_ST, SVM_ATOMIC | [`svm`] | 64-bit virtual addresses |
 //! | LSC_UNTYPED (load, store, atomics; strided, quad, block2d and append counters are errors) | [`lsc`] | `.ugm` flat (64-bit addresses) or `bti(N)`, `.slm` |
+//! | SCATTER4_TYPED, 3D_LOAD (`ld_lz`, `ld` at LOD 0) | [`typed`] | an image a surface variable's binding-table index names |
 //! | FENCE, LSC_FENCE, CACHE_FLUSH | here | none: no-ops (below) |
 //!
 //! Fences and cache flushes do nothing here, by design: this machine has no caches and every
 //! access is performed, in program order, when its instruction runs, so "all previous reads and
 //! writes from the issuing thread have been globally observed" (`3_execution_model.md`, "Memory
-//! Model") holds at every instruction boundary. The other memory instructions (typed surfaces,
+//! Model") holds at every instruction boundary. The other memory instructions (typed reads,
 //! samplers, media and VME messages, RAW_SEND) are errors naming them.
 
 pub mod legacy;
 pub mod lsc;
 pub mod svm;
+pub mod typed;
 
 use super::memory::{Memory, MemoryError, Space};
 use crate::generated::Instruction;
@@ -75,6 +77,8 @@ pub const SUPPORTED: &[&str] = &[
     "SVM_BLOCK_ST",
     "SVM_ATOMIC",
     "LSC_UNTYPED",
+    "SCATTER4_TYPED",
+    "3D_LOAD",
 ];
 
 /// Fences and cache flushes: no-ops (see the module docs).
@@ -84,13 +88,11 @@ pub const NO_OPS: &[&str] = &["FENCE", "LSC_FENCE", "CACHE_FLUSH"];
 pub const UNSUPPORTED: &[&str] = &[
     "QW_GATHER",
     "QW_SCATTER",
-    "SCATTER4_TYPED",
     "GATHER4_TYPED",
     "SVM_GATHER4_SCALED",
     "SVM_SCATTER4_SCALED",
     "MEDIA_LD",
     "MEDIA_ST",
-    "3D_LOAD",
     "3D_SAMPLE",
     "SAMPLE_UNORM",
     "AVS",
@@ -124,6 +126,8 @@ where
         "SVM_BLOCK_LD" | "SVM_BLOCK_ST" => svm::block(f, l, mem),
         "SVM_ATOMIC" => svm::atomic(f, l, mem),
         "LSC_UNTYPED" => lsc::untyped(f, l, mem),
+        "SCATTER4_TYPED" => typed::scatter4(f, l, mem),
+        "3D_LOAD" => typed::load(f, l, mem),
         n if NO_OPS.contains(&n) => Ok(()),
         n => Err(MemoryError::Unsupported {
             instruction: f.name,

@@ -1,0 +1,381 @@
+//! Typed-surface (image) messages: SCATTER4_TYPED (`write_imagef` and friends) and 3D_LOAD's
+//! `ld_lz` and `ld` at LOD 0 (`read_imagef(img, int2)`, sampler-less or with a
+//! `CLK_FILTER_NEAREST | CLK_ADDRESS_NONE` sampler, which Intel's compiler turns into
+//! `load_lz.RGBA ... T6 dst u v`, kernel `copy_img` on tgllp and acm-g10, see PAYLOAD.md).
+//! Texel formats and conversions are in [`crate::machine::image`].
+
+use super::{get, lanes, put, scalar, surface_space, Fields, MessageLanes};
+use crate::machine::image::Image;
+use crate::machine::memory::{Memory, MemoryError, Space};
+use alloc::format;
+
+/// The image a typed message's `Surface` names: a surface variable holding a binding-table
+/// index ("It must be a 1D, 2D, or 3D surface. T0 (SLM): no, T5 (stateless): no",
+/// SCATTER4_TYPED.md:83-87).
+fn image_bti<L: MessageLanes + ?Sized>(f: &Fields, l: &mut L) -> Result<u32, L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    match surface_space(f, l, f.int("Surface")? as u32)? {
+        Space::Surface(bti) => Ok(bti),
+        s => Err(f.unsupported(format!("a typed access to {s}")).into()),
+    }
+}
+
+/// A coordinate operand's element `i` (UD), 0 when the operand is absent or `%null`
+/// ("If an offset operand is not applicable ... it should be set to V0", SCATTER4_TYPED.md:142;
+/// "the missing parameters will have a value of 0", 3D_LOAD.md:218).
+fn coord<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    field: &'static str,
+    i: u32,
+) -> Result<u32, L::Error> {
+    match f.raw_opt(field) {
+        Some(op) => Ok(get(l, &op, 4, i)? as u32),
+        None => Ok(0),
+    }
+}
+
+/// Elements of 4 bytes between two channels' data: "The next enabled channel will get its
+/// data from the next register" (SCATTER4_TYPED.md:100), "Each channel's return data start
+/// in the next GRF" (3D_LOAD.md:213): `exec_size` dwords rounded up to whole registers.
+fn channel_stride(n: u32, grf_bytes: u32) -> u32 {
+    let per_grf = (grf_bytes / 4).max(1);
+    n.div_ceil(per_grf) * per_grf
+}
+
+/// SCATTER4_TYPED (SCATTER4_TYPED.md, Semantics): for each enabled channel `c` and enabled
+/// lane `i`, `*(&surface[u][v][r] + c) = src[ch_start+i]; //one pixel, with type conversion`.
+/// A texel out of bounds is dropped (counted in [`Memory::dropped`]); a non-zero LOD is an
+/// error (images here have one level).
+pub fn scatter4<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    mem: &mut Memory,
+) -> Result<(), L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    let exec = f.exec()?;
+    let mask = f.int("Channels")? & 0xf;
+    let bti = image_bti(f, l)?;
+    let src = f.raw("Src")?;
+    let run = lanes(l, exec, f.pred)?;
+    let stride = channel_stride(exec.elements().unwrap_or(1), mem.grf_bytes);
+    let mut dropped = 0;
+    for &i in &run {
+        let (u, v, r) = (
+            coord(f, l, "U", i)?,
+            coord(f, l, "V", i)?,
+            coord(f, l, "R", i)?,
+        );
+        if coord(f, l, "LOD", i)? != 0 {
+            return Err(f.unsupported("a LOD other than 0").into());
+        }
+        let mut data = [0u32; 4];
+        let mut ch_pos = 0;
+        for (c, d) in data.iter_mut().enumerate() {
+            if mask & (1 << c) != 0 {
+                *d = get(l, &src, 4, ch_pos * stride + i)? as u32;
+                ch_pos += 1;
+            }
+        }
+        let (image, bytes) = mem.image_mut(f.name, bti)?;
+        match texel_range(&image, u, v, r, bytes.len()) {
+            Some((at, end)) => {
+                for (c, d) in data.iter().enumerate() {
+                    if mask & (1 << c) != 0 {
+                        image
+                            .format
+                            .write_channel(&mut bytes[at..end], c as u32, *d);
+                    }
+                }
+            }
+            None => dropped += 1,
+        }
+    }
+    mem.dropped += dropped;
+    Ok(())
+}
+
+/// The byte range of texel `(u, v, r)`, `None` when out of bounds.
+fn texel_range(image: &Image, u: u32, v: u32, r: u32, len: usize) -> Option<(usize, usize)> {
+    let at = image.texel(u, v, r)?;
+    let end = at.checked_add(image.format.texel_bytes() as usize)?;
+    (end <= len).then_some((at, end))
+}
+
+/// 3D_LOAD's parameters in order. The generated `visit_operands` gives the counted list
+/// (the first `NumParams` of the format's U, V, Lod, R) under the first name, `U`, once per
+/// parameter; a spec that names each slot gives them as U, V, Lod, R. `%null` reads as absent.
+fn params(f: &Fields) -> alloc::vec::Vec<Option<crate::runtime::RawOperand>> {
+    let listed: alloc::vec::Vec<_> = f.raws.iter().filter(|(n, _)| *n == "U").collect();
+    let keep = |r: crate::runtime::RawOperand| (r.id != 0).then_some(r);
+    if listed.len() > 1 {
+        return listed.iter().map(|(_, r)| keep(*r)).collect();
+    }
+    ["U", "V", "Lod", "R"]
+        .iter()
+        .map(|n| f.raw(n).ok().and_then(keep))
+        .collect()
+}
+
+/// 3D_LOAD's `ld_lz` (parameters u, v, r) and `ld` (u, v, lod, r; LOD 0 only), 3D_LOAD.md:
+/// "Loads data from <surface> at the given integer texel addresses"; "For each enabled channel
+/// <exec_size> elements are returned in RGBA order, with the disabled channels skipped in the
+/// results. Only the enabled pixels are returned in <dst>" (3D_LOAD.md:213). The format table
+/// names the binary's parameter slots U, V, Lod, R; they are taken by position, so for
+/// `ld_lz` the third holds r (the Notes'
+/// table, 3D_LOAD.md:228-230), see [`params`]. Parameters and `Dst` are taken as 32-bit (UD coordinates, F/D/UD
+/// data: what Intel's OpenCL compiler writes); a texel out of bounds reads as zeros. Other
+/// operations, the pixel null mask and `_aoffimmi` offsets other than 0 are errors.
+pub fn load<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    mem: &mut Memory,
+) -> Result<(), L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    let op = f.int("Op")?;
+    let lz = match op & 0xff {
+        0b0001_1010 => true,
+        0b0000_0111 => false,
+        o => return Err(f.unsupported(format!("sampler operation {o:#010b}")).into()),
+    };
+    if op & 0x100 != 0 {
+        return Err(f.unsupported("the pixel null mask").into());
+    }
+    if let Ok(a) = f.vector("Aoffimmi") {
+        let a = scalar(l, &a)?;
+        if a & 0xfff != 0 {
+            return Err(f.unsupported(format!("_aoffimmi offsets {a:#x}")).into());
+        }
+    }
+    let exec = f.exec()?;
+    let mask = f.int("Channels")? & 0xf;
+    let bti = image_bti(f, l)?;
+    let dst = f.raw("Dst")?;
+    let run = lanes(l, exec, f.pred)?;
+    let stride = channel_stride(exec.elements().unwrap_or(1), mem.grf_bytes);
+    // Parameter slots: u, v, r (`ld_lz`) or u, v, lod, r (`ld`); a missing one is 0.
+    let params = params(f);
+    let param = |l: &mut L, slot: usize, i: u32| -> Result<u32, L::Error> {
+        match params.get(slot).copied().flatten() {
+            Some(op) => Ok(get(l, &op, 4, i)? as u32),
+            None => Ok(0),
+        }
+    };
+    let mut dropped = 0;
+    for &i in &run {
+        let (u, v) = (param(l, 0, i)?, param(l, 1, i)?);
+        let r = if lz {
+            param(l, 2, i)?
+        } else {
+            if param(l, 2, i)? != 0 {
+                return Err(f.unsupported("`ld` at a LOD other than 0").into());
+            }
+            param(l, 3, i)?
+        };
+        let (image, bytes) = mem.image_mut(f.name, bti)?;
+        let mut data = [0u32; 4];
+        match texel_range(&image, u, v, r, bytes.len()) {
+            Some((at, end)) => {
+                for (c, d) in data.iter_mut().enumerate() {
+                    *d = image.format.read_channel(&bytes[at..end], c as u32);
+                }
+            }
+            None => dropped += 1,
+        }
+        let mut ch_pos = 0;
+        for (c, d) in data.iter().enumerate() {
+            if mask & (1 << c) != 0 {
+                put(l, &dst, 4, ch_pos * stride + i, u64::from(*d))?;
+                ch_pos += 1;
+            }
+        }
+    }
+    mem.dropped += dropped;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::run_fields;
+    use super::super::test_lanes::{fields, ud, TestLanes};
+    use crate::machine::image::{Image, ImageFormat};
+    use crate::machine::memory::Memory;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// A buffer at binding-table index 0 and a 3x2 image at 1, which T6 holds; texel (x, y) channel c = 100y+10x+c.
+    fn setup(format: &str) -> (Memory, TestLanes) {
+        let format = ImageFormat::parse(format).unwrap();
+        let image = Image::packed(3, 2, 1, format);
+        let mut bytes = vec![0u8; image.bytes() as usize];
+        for y in 0..2 {
+            for x in 0..3 {
+                let at = image.texel(x, y, 0).unwrap();
+                for c in 0..format.order.count() {
+                    let v = (100 * y + 10 * x + c) as f32;
+                    let s = format.ty.size() as usize;
+                    let b = &mut bytes[at + c as usize * s..at + (c as usize + 1) * s];
+                    format.write_channel(b, 0, v.to_bits());
+                }
+            }
+        }
+        let mut mem = Memory::new(32);
+        let buffer = mem.add_buffer(vec![0; 16]).unwrap();
+        mem.bind(0, buffer);
+        let id = mem.add_image(image, bytes).unwrap();
+        mem.bind(1, id);
+        let mut l = TestLanes::default();
+        l.surfaces.insert(6, 1);
+        (mem, l)
+    }
+
+    fn f32s(l: &TestLanes, id: u32, from: usize, n: usize) -> Vec<f32> {
+        (from..from + n)
+            .map(|i| f32::from_bits(l.dword(id, i)))
+            .collect()
+    }
+
+    #[test]
+    fn load_lz_rgba_reads_texels_a_channel_per_register_pair() {
+        // load_lz.RGBA (M1, 16) 0x0:uw T6 V3 V1 V2 (kernel copy_img on acm-g10, PAYLOAD.md):
+        // lanes 0..6 at (i % 3, i / 3), lane 6 at (3, 0) out of bounds, lane 7 masked off.
+        let (mut mem, mut l) = setup("rgba-f32");
+        let mut u: Vec<u32> = (0..16).map(|i| i % 3).collect();
+        let mut v: Vec<u32> = (0..16).map(|i| (i / 3) % 2).collect();
+        (u[6], v[6]) = (3, 0);
+        l.dwords(1, &u);
+        l.dwords(2, &v);
+        l.dwords(3, &[0xffff_ffff; 64]);
+        l.off.push(7);
+        let f = fields(
+            "3D_LOAD",
+            Some(0x04),
+            &[("Op", 0b0001_1010), ("Channels", 0b1111), ("Surface", 6)],
+            &[("Aoffimmi", ud(0))],
+            // The generated visitor's form: every parameter under the list's name, `U`.
+            &[("Dst", 3), ("U", 1), ("U", 2)],
+        );
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        // R of lanes 0..6: texels (0,0) (1,0) (2,0) (0,1) (1,1) (2,1).
+        assert_eq!(f32s(&l, 3, 0, 6), [0.0, 10.0, 20.0, 100.0, 110.0, 120.0]);
+        // G, B, A start 16 dwords (two 32-byte registers) apart.
+        assert_eq!(f32s(&l, 3, 16 + 5, 1), [121.0]);
+        assert_eq!(f32s(&l, 3, 32 + 5, 1), [122.0]);
+        assert_eq!(f32s(&l, 3, 48 + 4, 1), [113.0]);
+        // Out of bounds reads zeros; a masked-off lane is not written.
+        assert_eq!([l.dword(3, 6), l.dword(3, 48 + 6)], [0, 0]);
+        assert_eq!(l.dword(3, 7), 0xffff_ffff);
+        assert_eq!(mem.dropped, 1);
+    }
+
+    #[test]
+    fn load_lz_of_a_one_channel_image_fills_g_b_a_with_0_0_1() {
+        let (mut mem, mut l) = setup("r-f32");
+        l.dwords(1, &[2; 8]);
+        l.dwords(2, &[1; 8]);
+        l.zeros(3, 4 * 32);
+        // Channels .GA only: G then A, a register apart.
+        let f = fields(
+            "3D_LOAD",
+            Some(0x03),
+            &[("Op", 0b0001_1010), ("Channels", 0b1010), ("Surface", 6)],
+            &[],
+            &[("Dst", 3), ("U", 1), ("V", 2)],
+        );
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        assert_eq!(f32s(&l, 3, 0, 1), [0.0]);
+        assert_eq!(f32s(&l, 3, 8, 1), [1.0]);
+        // R alone reads the texel (2, 1) = 120.
+        let mut f = f;
+        f.ints[1] = ("Channels", 0b0001);
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        assert_eq!(f32s(&l, 3, 0, 1), [120.0]);
+    }
+
+    #[test]
+    fn scatter4_typed_writes_converted_channels_and_drops_out_of_bounds() {
+        // scatter4_typed.RGBA (M1, 8) T6 V1 V2 %null %null V3 (kernel copy_img on acm-g10).
+        let (mut mem, mut l) = setup("rgba-unorm8");
+        l.dwords(1, &[0, 1, 2, 0, 1, 2, 5, 0]);
+        l.dwords(2, &[0, 0, 0, 1, 1, 1, 0, 0]);
+        let mut src = Vec::new();
+        for c in 0..4 {
+            src.extend((0..8).map(|i| if c == 0 { 0.5f32 } else { i as f32 / 255.0 }.to_bits()));
+        }
+        l.dwords(3, &src);
+        l.off.push(7);
+        let f = fields(
+            "SCATTER4_TYPED",
+            Some(0x03),
+            &[("Channels", 0b1111), ("Surface", 6)],
+            &[],
+            &[("U", 1), ("V", 2), ("R", 0), ("LOD", 0), ("Src", 3)],
+        );
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        let b = &mem.buffers()[1].bytes;
+        // Texel (2, 1) from lane 5: R 0.5 -> 128 (round to even of 127.5), G B A 5/255 -> 5.
+        assert_eq!(&b[12 + 8..12 + 12], &[128, 5, 5, 5]);
+        // Texel (0, 0) from lane 0 and lane 7 (masked off) leaves it as lane 0 wrote it.
+        assert_eq!(&b[0..4], &[128, 0, 0, 0]);
+        assert_eq!(mem.dropped, 1);
+        // Only the R and A channels (.RA): G and B keep their bytes.
+        let mut f = f;
+        f.ints[0] = ("Channels", 0b1001);
+        l.dwords(3, &[255.0f32.to_bits(); 16]);
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        let b = &mem.buffers()[1].bytes;
+        assert_eq!(&b[12 + 8..12 + 12], &[255, 5, 5, 255]);
+    }
+
+    #[test]
+    fn typed_messages_refuse_buffers_other_ops_and_lods() {
+        let (mut mem, mut l) = setup("r-u32");
+        l.dwords(1, &[0; 8]);
+        l.zeros(3, 128);
+        let load = |op: u64, surface: u32| {
+            fields(
+                "3D_LOAD",
+                Some(0x03),
+                &[("Op", op), ("Channels", 1), ("Surface", 6)],
+                &[],
+                &[("Dst", 3), ("U", 1), ("V", surface)],
+            )
+        };
+        let e = run_fields(&load(0b0000_0111, 1), &mut l, &mut mem);
+        assert!(e.is_ok(), "ld at LOD 0 runs: {e:?}");
+        let e = run_fields(&load(0b0001_1101, 1), &mut l, &mut mem).unwrap_err();
+        assert!(
+            e.0.contains("3D_LOAD") && e.0.contains("0b00011101"),
+            "{}",
+            e.0
+        );
+        let e = run_fields(&load(0x11a, 1), &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("pixel null mask"), "{}", e.0);
+        // T6 holding binding-table index 0, a plain buffer.
+        l.surfaces.insert(6, 0);
+        let e = run_fields(&load(0b0001_1010, 1), &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("not an image"), "{}", e.0);
+        l.surfaces.insert(6, 1);
+        l.dwords(4, &[1; 8]);
+        let f = fields(
+            "SCATTER4_TYPED",
+            Some(0x03),
+            &[("Channels", 1), ("Surface", 6)],
+            &[],
+            &[("U", 1), ("V", 1), ("LOD", 4), ("Src", 3)],
+        );
+        let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("LOD"), "{}", e.0);
+        // T0 (SLM) is no image.
+        let mut f = f;
+        f.ints[1] = ("Surface", 0);
+        let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("typed access to SLM"), "{}", e.0);
+    }
+}
