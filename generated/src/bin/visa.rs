@@ -116,7 +116,8 @@ enum Command {
     /// Run a kernel on the interpreter: `visa run FILE.isa --kernel K --global X[,Y[,Z]]
     /// [--local X[,Y[,Z]]] [--platform P] ARG...`, one ARG per kernel parameter in order:
     /// `--buffer IN.bin:OUT.bin`, `--constant IN.bin:OUT.bin` (a `constant` pointer),
-    /// `--scalar TYPE:VALUE` (i32:5, u64:7, f32:1.5), `--local-mem BYTES`.
+    /// `--scalar TYPE:VALUE` (i32:5, u64:7, f32:1.5), `--local-mem BYTES`,
+    /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image; written when OUT is given).
     Run {
         file: PathBuf,
         /// `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]`, then the ARGs.
@@ -539,7 +540,10 @@ fn run(path: &Path, words: &[String]) -> Result<u8, String> {
              --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
              --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
              --scalar TYPE:VALUE        i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (i32:5, u64:0x7, f32:1.5)\n  \
-             --local-mem BYTES          a local pointer to BYTES of the work-group's SLM"
+             --local-mem BYTES          a local pointer to BYTES of the work-group's SLM\n  \
+             --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]\n                            \
+an image of FORMAT (rgba-f32, r-f32, rgba-unorm8, rgba-u8, r-u32, ...), texels packed\n                            \
+row after row; with OUT.bin a written image, saved after the run, else read-only"
         );
         return Ok(0);
     }
@@ -609,6 +613,35 @@ fn run(path: &Path, words: &[String]) -> Result<u8, String> {
             }
             ArgSpec::Scalar(s) => Arg::Scalar(*s),
             ArgSpec::LocalMem(n) => Arg::LocalMem(*n),
+            ArgSpec::Image {
+                size,
+                format,
+                input,
+                output,
+            } => {
+                let image = visa::machine::image::Image::packed(size[0], size[1], size[2], *format);
+                let bytes = std::fs::read(input).map_err(|e| {
+                    format!("argument {i} (--image): cannot read {input}: {e}")
+                })?;
+                if bytes.len() as u64 != image.bytes() {
+                    return usage(format!(
+                        "argument {i} (--image): {input} has {} bytes; a {}x{}x{} {format} image has {}",
+                        bytes.len(),
+                        size[0],
+                        size[1],
+                        size[2],
+                        image.bytes()
+                    ));
+                }
+                if let Some(o) = output {
+                    outputs.push((i, PathBuf::from(o)));
+                }
+                Arg::Image {
+                    image,
+                    bytes,
+                    written: output.is_some(),
+                }
+            }
         });
     }
     // ARGs that do not fit the kernel's inputs are a usage error, before anything runs.

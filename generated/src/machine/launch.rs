@@ -27,8 +27,10 @@
 //!
 //! Buffers are also bound to binding-table indices 0, 1, ... in parameter order, since Intel's
 //! compiler reaches them through surfaces (`movs T6 0x1` + `gather4_scaled ... T6`) as often as
-//! through their addresses.
+//! through their addresses; read-only images come first in that table, written images take
+//! their place among the buffers, and images have no payload slot (PAYLOAD.md, "Images").
 
+use super::image::{Image, ImageFormat};
 use super::memory::{BufferId, Memory, MemoryError};
 use crate::object::File;
 use crate::runtime::IntelPlatform;
@@ -189,6 +191,13 @@ pub enum Arg {
     Scalar(Scalar),
     /// A `local` pointer to this many bytes of SLM.
     LocalMem(u32),
+    /// An image with its texels; `written` when the kernel writes it (a `write_only` image),
+    /// which decides its binding-table index (PAYLOAD.md, "Images").
+    Image {
+        image: Image,
+        bytes: Vec<u8>,
+        written: bool,
+    },
 }
 
 impl Arg {
@@ -198,6 +207,7 @@ impl Arg {
             Arg::Constant(_) => "--constant",
             Arg::Scalar(_) => "--scalar",
             Arg::LocalMem(_) => "--local-mem",
+            Arg::Image { .. } => "--image",
         }
     }
 }
@@ -479,6 +489,8 @@ pub fn layout(
                 Arg::Buffer(_) => (1, 8, 8),
                 Arg::Constant(_) => (2, 8, 8),
                 Arg::Scalar(s) => (3, s.ty.size().max(4), s.ty.size().max(4)),
+                // Images have no slot: the code reaches them by binding-table index only.
+                Arg::Image { .. } => continue,
             };
             if g == group {
                 offs[i] = place(off, size, align, grf);
@@ -517,6 +529,7 @@ pub fn layout(
                 Arg::LocalMem(_) => s == 4 || s == 8,
                 Arg::Buffer(_) | Arg::Constant(_) => s == 8,
                 Arg::Scalar(sc) => s == sc.ty.size(),
+                Arg::Image { .. } => false,
             };
             if !fits {
                 return err(format!(
@@ -527,6 +540,7 @@ pub fn layout(
                         Arg::LocalMem(_) => "a 4-byte SLM offset".to_string(),
                         Arg::Buffer(_) | Arg::Constant(_) => "an 8-byte address".to_string(),
                         Arg::Scalar(sc) => format!("{} bytes of {}", sc.ty.size(), sc.ty.name()),
+                        Arg::Image { .. } => "none (an image has no payload slot)".to_string(),
                     }
                 ));
             }
@@ -803,6 +817,30 @@ pub struct Outcome {
     pub layout: Layout,
 }
 
+/// Each argument's binding-table index (0 for those without one): the read-only images, then
+/// the `global` buffers and the written images, then the `constant` buffers, each in parameter
+/// order (zeinfo `binding_table_indices` of kernels `mixed` and `copy_img`, and `order`,
+/// PAYLOAD.md).
+fn binding_table(args: &[Arg]) -> Vec<u32> {
+    let class = |a: &Arg| match a {
+        Arg::Image { written: false, .. } => Some(0),
+        Arg::Buffer(_) | Arg::Image { written: true, .. } => Some(1),
+        Arg::Constant(_) => Some(2),
+        Arg::Scalar(_) | Arg::LocalMem(_) => None,
+    };
+    let mut bti = vec![0; args.len()];
+    let mut next = 0;
+    for pass in 0..3 {
+        for (i, a) in args.iter().enumerate() {
+            if class(a) == Some(pass) {
+                bti[i] = next;
+                next += 1;
+            }
+        }
+    }
+    bti
+}
+
 /// Launches kernel `k` of `file` over `nd` with `args` (one per kernel parameter, in order):
 /// builds the memory (buffers at their addresses and bound at binding-table indices 0, 1, ...
 /// in parameter order, the SLM of each work-group, a private area) and each thread's payload,
@@ -820,24 +858,20 @@ pub fn launch(
     let mut values = Vec::with_capacity(args.len());
     let mut buffers = Vec::new();
     let mut slm = STATIC_SLM;
-    // Binding-table indices in payload order: the `global` buffers, then the `constant` ones.
-    let globals = args.iter().filter(|a| matches!(a, Arg::Buffer(_))).count() as u32;
-    let constant: Vec<bool> = args.iter().map(|a| matches!(a, Arg::Constant(_))).collect();
-    let (mut next_global, mut next_constant) = (0, globals);
+    let bti = binding_table(&args);
     for (i, a) in args.into_iter().enumerate() {
         values.push(match a {
             Arg::Buffer(bytes) | Arg::Constant(bytes) => {
-                let bti = if constant[i] {
-                    next_constant += 1;
-                    next_constant - 1
-                } else {
-                    next_global += 1;
-                    next_global - 1
-                };
                 let id = memory.add_buffer(bytes)?;
-                memory.bind(bti, id);
+                memory.bind(bti[i], id);
                 buffers.push((i, id));
                 memory.buffer(id).base
+            }
+            Arg::Image { image, bytes, .. } => {
+                let id = memory.add_image(image, bytes)?;
+                memory.bind(bti[i], id);
+                buffers.push((i, id));
+                0
             }
             Arg::Scalar(s) => s.bits,
             Arg::LocalMem(n) => {
@@ -894,6 +928,34 @@ pub enum ArgSpec {
     },
     Scalar(Scalar),
     LocalMem(u32),
+    /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]`: an image, written (and saved) when OUT is
+    /// given, read-only otherwise.
+    Image {
+        size: [u32; 3],
+        format: ImageFormat,
+        input: String,
+        output: Option<String>,
+    },
+}
+
+/// `W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` of `--image`.
+fn image_spec(v: &str) -> Result<ArgSpec, String> {
+    let bad =
+        |why: String| format!("--image {v}: {why}; expected W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]");
+    let parts: Vec<&str> = v.split(':').collect();
+    if !(3..=4).contains(&parts.len()) || parts.iter().any(|p| p.is_empty()) {
+        return Err(bad("wrong number of parts".into()));
+    }
+    let dims = sizes("--image", parts[0]).map_err(bad)?;
+    let mut size = [1; 3];
+    size[..dims.len()].copy_from_slice(&dims);
+    let format = ImageFormat::parse(parts[1]).map_err(bad)?;
+    Ok(ArgSpec::Image {
+        size,
+        format,
+        input: parts[2].to_string(),
+        output: parts.get(3).map(|o| o.to_string()),
+    })
 }
 
 /// The command line of `visa run` after the file name.
@@ -959,6 +1021,7 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
                     Scalar::parse(v).map_err(|e| format!("--scalar {e}"))?,
                 ));
             }
+            "--image" => args.push(image_spec(value()?)?),
             "--local-mem" => {
                 let v = value()?;
                 match v.parse::<u32>() {
@@ -969,8 +1032,8 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             other => {
                 return Err(format!(
                     "unexpected `{other}`: expected --kernel, --global, --local, --platform, \
-                     --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, --scalar TYPE:VALUE or \
-                     --local-mem BYTES"
+                     --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, --scalar TYPE:VALUE, \
+                     --local-mem BYTES or --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]"
                 ))
             }
         }

@@ -565,3 +565,62 @@ fn constant_pointers_follow_the_global_ones_in_payload_and_binding_table() {
         }]
     );
 }
+
+#[test]
+fn read_only_images_come_first_in_the_binding_table() {
+    // zeinfo of `mixed(global float *out, read_only image2d_t src, int k, write_only
+    // image2d_t dst)`: src -> 0, out -> 1, dst -> 2 (PAYLOAD.md, "Images").
+    let f = ImageFormat::parse("rgba-f32").unwrap();
+    let image = |written| Arg::Image {
+        image: Image::packed(1, 1, 1, f),
+        bytes: vec![0; 16],
+        written,
+    };
+    let scalar = Arg::Scalar(Scalar::parse("i32:1").unwrap());
+    let args = [Arg::Buffer(vec![]), image(false), scalar, image(true)];
+    assert_eq!(binding_table(&args), [1, 0, 0, 2]);
+    // Without images: globals, then constants (`order`, and the `constant` kernels).
+    let args = [Arg::Constant(vec![]), Arg::Buffer(vec![]), Arg::LocalMem(4)];
+    assert_eq!(binding_table(&args), [1, 0, 0]);
+}
+
+#[test]
+fn image_arguments_parse_and_bad_ones_say_why() {
+    let spec = parse_run(&[
+        "--kernel",
+        "k",
+        "--global",
+        "8",
+        "--image",
+        "8,4:rgba-f32:in.bin",
+        "--image",
+        "8:r-u32:a.bin:b.bin",
+    ])
+    .unwrap();
+    assert_eq!(
+        spec.args,
+        [
+            ArgSpec::Image {
+                size: [8, 4, 1],
+                format: ImageFormat::parse("rgba-f32").unwrap(),
+                input: "in.bin".into(),
+                output: None,
+            },
+            ArgSpec::Image {
+                size: [8, 1, 1],
+                format: ImageFormat::parse("r-u32").unwrap(),
+                input: "a.bin".into(),
+                output: Some("b.bin".into()),
+            },
+        ]
+    );
+    for (bad, why) in [
+        ("8,4:rgba-f32", "wrong number of parts"),
+        ("8,0:rgba-f32:i.bin", "not a positive integer"),
+        ("8:bgra-f16:i.bin", "unknown image format"),
+        ("8:r-f32::o.bin", "wrong number of parts"),
+    ] {
+        let e = parse_run(&["--kernel", "k", "--global", "8", "--image", bad]).unwrap_err();
+        assert!(e.contains(bad) && e.contains(why), "{bad}: {e}");
+    }
+}
