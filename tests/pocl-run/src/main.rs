@@ -8,6 +8,10 @@
 //!        --constant IN.bin:OUT.bin a `constant` pointer parameter, likewise
 //!        --scalar TYPE:VALUE       i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (i32:5, u64:7, f32:1.5)
 //!        --local-mem BYTES         a `local` pointer parameter of BYTES bytes
+//!        --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]
+//!                                  an image (1D, 2D or 3D) of FORMAT (r-f32, rgba-f32, rgba-unorm8,
+//!                                  rgba-u8, r-u32, ...: `visa::machine::image`'s names), texels
+//!                                  packed; with OUT.bin it is written and read back after the run
 //! ```
 //!
 //! One ARG per kernel parameter, in order. `--platform` (the vISA platform of `visa run`) is
@@ -18,10 +22,15 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::kernel::Kernel;
-use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_WRITE};
+use opencl3::memory::{
+    Buffer, ClMem, Image, CL_FLOAT, CL_MEM_COPY_HOST_PTR, CL_MEM_OBJECT_IMAGE1D,
+    CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE, CL_R, CL_RG,
+    CL_RGBA, CL_SIGNED_INT32, CL_UNORM_INT8, CL_UNSIGNED_INT32, CL_UNSIGNED_INT8,
+};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
+use opencl3::types::{cl_channel_order, cl_channel_type, cl_image_desc, cl_image_format};
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,9 +38,62 @@ use std::process::ExitCode;
 /// One kernel argument as the command line gives it.
 #[derive(Debug, PartialEq)]
 enum Arg {
-    Buffer { input: PathBuf, output: PathBuf },
+    Buffer {
+        input: PathBuf,
+        output: PathBuf,
+    },
     Scalar(Scalar),
     LocalMem(usize),
+    Image {
+        size: [usize; 3],
+        dims: usize,
+        format: &'static str,
+        input: PathBuf,
+        output: Option<PathBuf>,
+    },
+}
+
+/// The image formats by `visa run`'s names: OpenCL channel order, channel type, bytes per texel.
+const FORMATS: &[(&str, cl_channel_order, cl_channel_type, usize)] = &[
+    ("r-f32", CL_R, CL_FLOAT, 4),
+    ("rg-f32", CL_RG, CL_FLOAT, 8),
+    ("rgba-f32", CL_RGBA, CL_FLOAT, 16),
+    ("r-unorm8", CL_R, CL_UNORM_INT8, 1),
+    ("rgba-unorm8", CL_RGBA, CL_UNORM_INT8, 4),
+    ("r-u8", CL_R, CL_UNSIGNED_INT8, 1),
+    ("rgba-u8", CL_RGBA, CL_UNSIGNED_INT8, 4),
+    ("r-u32", CL_R, CL_UNSIGNED_INT32, 4),
+    ("rgba-u32", CL_RGBA, CL_UNSIGNED_INT32, 16),
+    ("r-i32", CL_R, CL_SIGNED_INT32, 4),
+    ("rgba-i32", CL_RGBA, CL_SIGNED_INT32, 16),
+];
+
+/// `W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` of `--image`.
+fn image(v: &str) -> Result<Arg, Error> {
+    let bad = |why: &str| {
+        usage(format!(
+            "--image {v}: {why}; expected W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]"
+        ))
+    };
+    let parts: Vec<&str> = v.split(':').collect();
+    if !(3..=4).contains(&parts.len()) || parts.iter().any(|p| p.is_empty()) {
+        return Err(bad("wrong number of parts"));
+    }
+    let dims = ndrange("--image", parts[0])?;
+    let mut size = [1; 3];
+    size[..dims.len()].copy_from_slice(&dims);
+    let format = FORMATS
+        .iter()
+        .find(|f| f.0 == parts[1])
+        .ok_or_else(|| bad("unknown image format"))?
+        .0;
+    Ok(Arg::Image {
+        size,
+        dims: dims.len(),
+        format,
+        input: parts[2].into(),
+        output: parts.get(3).map(PathBuf::from),
+    })
 }
 
 /// A scalar argument's value, in the kernel parameter's type.
@@ -162,6 +224,7 @@ fn parse(argv: &[String]) -> Result<Command, Error> {
                 });
             }
             "--scalar" => args.push(Arg::Scalar(scalar(&value("--scalar")?)?)),
+            "--image" => args.push(image(&value("--image")?)?),
             "--local-mem" => {
                 let v = value("--local-mem")?;
                 match v.parse::<usize>() {
@@ -261,6 +324,8 @@ fn run(cmd: &Command) -> Result<(), Error> {
 
     // Each buffer is created from its input file and lives until it is read back.
     let mut buffers: Vec<Option<(Buffer<u8>, &PathBuf)>> = Vec::new();
+    // Every image lives until the end (dropping one releases it), written ones are read back.
+    let mut images: Vec<(Image, [usize; 3], usize, Option<&PathBuf>)> = Vec::new();
     for (i, a) in cmd.args.iter().enumerate() {
         let i = i as u32;
         // SAFETY: buffers are valid for their length (COPY_HOST_PTR copies them at creation);
@@ -290,6 +355,61 @@ fn run(cmd: &Command) -> Result<(), Error> {
                     r
                 }
                 Arg::LocalMem(n) => kernel.set_arg_local_buffer(i, *n),
+                Arg::Image {
+                    size,
+                    dims,
+                    format,
+                    input,
+                    output,
+                } => {
+                    let mut bytes = std::fs::read(input)
+                        .map_err(|e| Error::Run(format!("{}: {e}", input.display())))?;
+                    let &(_, order, ty, texel) = FORMATS.iter().find(|f| f.0 == *format).unwrap();
+                    let want = size.iter().product::<usize>() * texel;
+                    if bytes.len() != want {
+                        return Err(usage(format!(
+                            "--image: {} has {} bytes; a {size:?} {format} image has {want}",
+                            input.display(),
+                            bytes.len()
+                        )));
+                    }
+                    let fmt = cl_image_format {
+                        image_channel_order: order,
+                        image_channel_data_type: ty,
+                    };
+                    let desc = cl_image_desc {
+                        image_type: [
+                            CL_MEM_OBJECT_IMAGE1D,
+                            CL_MEM_OBJECT_IMAGE2D,
+                            CL_MEM_OBJECT_IMAGE3D,
+                        ][dims - 1],
+                        image_width: size[0],
+                        image_height: if *dims >= 2 { size[1] } else { 0 },
+                        image_depth: if *dims == 3 { size[2] } else { 0 },
+                        image_array_size: 0,
+                        image_row_pitch: 0,
+                        image_slice_pitch: 0,
+                        num_mip_levels: 0,
+                        num_samples: 0,
+                        buffer: std::ptr::null_mut(),
+                    };
+                    let access = if output.is_some() {
+                        CL_MEM_READ_WRITE
+                    } else {
+                        CL_MEM_READ_ONLY
+                    };
+                    let m = Image::create(
+                        &context,
+                        access | CL_MEM_COPY_HOST_PTR,
+                        &fmt,
+                        &desc,
+                        bytes.as_mut_ptr() as *mut c_void,
+                    );
+                    let m = cl(&format!("image {}", input.display()), m)?;
+                    let r = kernel.set_arg(i, &m.get());
+                    images.push((m, *size, texel, output.as_ref()));
+                    r
+                }
                 Arg::Scalar(s) => match s {
                     Scalar::I8(v) => kernel.set_arg(i, v),
                     Scalar::U8(v) => kernel.set_arg(i, v),
@@ -333,6 +453,27 @@ fn run(cmd: &Command) -> Result<(), Error> {
         // SAFETY: `bytes` has the buffer's size; the read is blocking.
         let r = unsafe { queue.enqueue_read_buffer(buffer, CL_BLOCKING, 0, &mut bytes, &[]) };
         cl("reading a buffer back", r)?;
+        std::fs::write(output, &bytes)
+            .map_err(|e| Error::Run(format!("{}: {e}", output.display())))?;
+    }
+    for (image, size, texel, output) in &images {
+        let Some(output) = output else { continue };
+        let mut bytes = vec![0u8; size.iter().product::<usize>() * texel];
+        let origin = [0usize; 3];
+        // SAFETY: `bytes` holds the whole image, packed (pitches 0); the read is blocking.
+        let r = unsafe {
+            queue.enqueue_read_image(
+                image,
+                CL_BLOCKING,
+                origin.as_ptr(),
+                size.as_ptr(),
+                0,
+                0,
+                bytes.as_mut_ptr() as *mut c_void,
+                &[],
+            )
+        };
+        cl("reading an image back", r)?;
         std::fs::write(output, &bytes)
             .map_err(|e| Error::Run(format!("{}: {e}", output.display())))?;
     }
@@ -419,6 +560,27 @@ mod tests {
         );
         assert!(usage_error("k.cl --kernel k --global 8 --scalar 5").contains("TYPE:VALUE"));
         assert!(usage_error("k.cl --kernel k --global 8 --buffer a.bin").contains("IN.bin:OUT.bin"));
+        assert!(usage_error("k.cl --kernel k --global 8 --image 8:rgba-f32")
+            .contains("wrong number of parts"));
+        assert!(
+            usage_error("k.cl --kernel k --global 8 --image 8:bgra-f16:a.bin")
+                .contains("unknown image format")
+        );
+        assert_eq!(
+            parse(&args(
+                "k.cl --kernel k --global 8 --image 8,4:r-u32:a.bin:b.bin"
+            ))
+            .ok()
+            .unwrap()
+            .args,
+            [Arg::Image {
+                size: [8, 4, 1],
+                dims: 2,
+                format: "r-u32",
+                input: "a.bin".into(),
+                output: Some("b.bin".into()),
+            }]
+        );
         assert!(usage_error("k.cl --kernel k --global 8 --local-mem -4")
             .contains("positive byte count"));
         assert!(
