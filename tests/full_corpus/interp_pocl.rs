@@ -48,10 +48,7 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
 
 /// Opcodes among those that make 99 % of `real-kernels/dg2`'s instructions that no kernel here
 /// produces, and why: (mnemonic, why). Shrink only.
-const NOT_COVERED: &[(&str, &str)] = &[
-    ("scatter4_typed", "image writes: the machine runs them (messages/typed.rs), but `visa run` and pocl-run take buffers, scalars and local memory, no images"),
-    ("load_lz", "image reads (read_imagef without a sampler): the machine runs them, no image arguments either"),
-];
+const NOT_COVERED: &[(&str, &str)] = &[];
 
 // ---------------------------------------------------------------------------------------------
 // The manifest
@@ -117,6 +114,9 @@ enum Pattern {
 enum KArg {
     /// `--buffer` (or `--constant` for a `constant` pointer parameter).
     Buf { elem: Elem, count: usize, pattern: Pattern, constant: bool },
+    /// `--image DIMS:FORMAT:ro|wo:PATTERN`: an image of `count` channel values of `elem`,
+    /// read-only (`ro`, no output) or written (`wo`, compared afterwards).
+    Image { dims: String, format: String, written: bool, elem: Elem, count: usize, pattern: Pattern },
     /// `--scalar` as written (`i32:5`).
     Scalar(String),
     Local(usize),
@@ -160,6 +160,30 @@ fn buffer(v: &str, constant: bool) -> Result<KArg, String> {
     Ok(KArg::Buf { elem, count, pattern: pattern(pat, elem).map_err(|e| format!("--buffer {v}: {e}"))?, constant })
 }
 
+impl KArg {
+    /// The element type of what the argument leaves to compare: buffers and written images.
+    fn output(&self) -> Option<Elem> {
+        match self {
+            KArg::Buf { elem, .. } | KArg::Image { elem, written: true, .. } => Some(*elem),
+            _ => None,
+        }
+    }
+}
+
+/// `W[,H[,D]]:FORMAT:ro|wo:PATTERN`; the channel type of FORMAT (`rgba-f32`, `r-u32`, ...)
+/// gives the pattern's element type.
+fn image(v: &str) -> Result<KArg, String> {
+    let mut it = v.splitn(4, ':');
+    let (dims, format, access, pat) = (it.next().unwrap_or(""), it.next().unwrap_or(""), it.next().unwrap_or(""), it.next().unwrap_or(""));
+    let bad = |why: String| format!("--image {v}: {why} (W[,H[,D]]:FORMAT:ro|wo:PATTERN)");
+    let texels = dims.split(',').map(|d| d.parse::<usize>().map_err(|e| bad(format!("size `{d}`: {e}")))).product::<Result<usize, _>>()?;
+    let (order, ty) = format.split_once('-').ok_or_else(|| bad(format!("`{format}` is no format")))?;
+    let channels = match order { "r" => 1, "rg" => 2, "rgba" => 4, _ => return Err(bad(format!("`{format}` is no format"))) };
+    let elem = match ty { "f32" => Elem::F32, "unorm8" | "u8" => Elem::U8, "u32" => Elem::U32, "i32" => Elem::I32, _ => return Err(bad(format!("`{format}` is no format"))) };
+    let written = match access { "ro" => false, "wo" => true, a => return Err(bad(format!("`{a}` is neither ro nor wo"))) };
+    Ok(KArg::Image { dims: dims.into(), format: format.into(), written, elem, count: texels * channels, pattern: pattern(pat, elem).map_err(bad)? })
+}
+
 fn manifest(text: &str) -> Result<Vec<Kernel>, String> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
@@ -190,8 +214,9 @@ fn manifest(text: &str) -> Result<Vec<Kernel>, String> {
                 "--buffer" => args.push(buffer(v, false).map_err(at)?),
                 "--constant" => args.push(buffer(v, true).map_err(at)?),
                 "--scalar" => args.push(KArg::Scalar(v.to_string())),
+                "--image" => args.push(image(v).map_err(at)?),
                 "--local-mem" => args.push(KArg::Local(v.parse::<usize>().map_err(|e| at(format!("--local-mem {v}: {e}")))?)),
-                _ => return Err(at(format!("`{flag}` is no option (--global, --local, --buffer, --constant, --scalar, --local-mem)"))),
+                _ => return Err(at(format!("`{flag}` is no option (--global, --local, --buffer, --constant, --scalar, --local-mem, --image)"))),
             }
         }
         let (Some(global), Some(local)) = (global, local) else { return Err(at("--global and --local are required".into())) };
@@ -403,6 +428,15 @@ fn cli_args(k: &Kernel, inputs: &Path, outputs: &Path) -> Vec<String> {
             }
             KArg::Scalar(s) => v.extend(["--scalar".into(), s.clone()]),
             KArg::Local(n) => v.extend(["--local-mem".into(), n.to_string()]),
+            KArg::Image { dims, format, written, .. } => {
+                let input = inputs.join(format!("{i}.bin"));
+                v.push("--image".into());
+                v.push(if *written {
+                    format!("{dims}:{format}:{}:{}", input.display(), outputs.join(format!("{i}.bin")).display())
+                } else {
+                    format!("{dims}:{format}:{}", input.display())
+                });
+            }
         }
     }
     v
@@ -415,7 +449,7 @@ fn launch(tool: &[&std::ffi::OsStr], k: &Kernel, inputs: &Path, outputs: &Path) 
     run_limited(Command::new(tool[0]).args(&tool[1..]).args(cli_args(k, inputs, outputs)), outputs)?;
     let mut bufs = Vec::new();
     for (i, a) in k.args.iter().enumerate() {
-        if let KArg::Buf { .. } = a {
+        if a.output().is_some() {
             bufs.push(std::fs::read(outputs.join(format!("{i}.bin"))).map_err(|e| format!("buffer {i}: {e}"))?);
         }
     }
@@ -585,7 +619,7 @@ fn the_interpreter_leaves_the_buffers_pocl_leaves() {
         let dir = tmp.join("in").join(&k.name);
         std::fs::create_dir_all(&dir).unwrap();
         for (i, a) in k.args.iter().enumerate() {
-            if let KArg::Buf { elem, count, pattern, .. } = a {
+            if let KArg::Buf { elem, count, pattern, .. } | KArg::Image { elem, count, pattern, .. } = a {
                 std::fs::write(dir.join(format!("{i}.bin")), fill(*elem, *count, pattern)).unwrap();
             }
         }
@@ -629,10 +663,7 @@ fn the_interpreter_leaves_the_buffers_pocl_leaves() {
             Err(e) => return Outcome::Fails(e),
         };
         let pocl = pocl_out[ki].as_ref().unwrap();
-        let elems = k.args.iter().filter_map(|a| match a {
-            KArg::Buf { elem, .. } => Some(*elem),
-            _ => None,
-        });
+        let elems = k.args.iter().filter_map(KArg::output);
         for (b, ((elem, p), o)) in elems.zip(pocl).zip(&ours).enumerate() {
             if let Some(d) = compare(elem, k.rule, p, o) {
                 return Outcome::Differs(format!("buffer {b}: {d}"));
@@ -842,6 +873,11 @@ fn manifest_lines() {
     assert!(err("k f.cl exact --global 8").contains("--global and --local are required"));
     assert!(err("k f.cl exact --global 8 --local 4 --buffer f32:4:hash:1").contains("no pattern for F32"));
     assert!(err("x\nk f.cl exact --global 8 --local 4 --image a").starts_with("manifest.txt:1:"));
+    let k = manifest("k f.cl exact --global 8 --local 4 --image 4,2:rgba-unorm8:wo:zero --image 4:r-f32:ro:ramp:1:0\n").unwrap();
+    assert!(matches!(&k[0].args[..], [KArg::Image { written: true, elem: Elem::U8, count: 32, .. }, KArg::Image { written: false, elem: Elem::F32, count: 4, .. }]));
+    assert_eq!(k[0].args.iter().filter_map(KArg::output).collect::<Vec<_>>(), [Elem::U8]);
+    assert!(err("k f.cl exact --global 8 --local 4 --image 4:bgra-f16:ro:zero").contains("is no format"));
+    assert!(err("k f.cl exact --global 8 --local 4 --image 4:r-f32:rw:zero").contains("neither ro nor wo"));
     assert!(err("k f.cl exact --global 8 --local 4 --bogus 1").contains("`--bogus` is no option"));
 }
 

@@ -33,7 +33,9 @@
 //!   after the run), `--scalar TYPE:VALUE` (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64: `i32:5`,
 //!   `u64:0x7`, `f32:1.5`), `--local-mem BYTES` (a `local` pointer parameter),
 //!   `--constant IN.bin:OUT.bin` (a `constant` pointer: Intel's compiler places those after
-//!   the `global` ones, so `--buffer` for one misplaces the others). Without
+//!   the `global` ones, so `--buffer` for one misplaces the others),
+//!   `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image, written and saved when OUT is given,
+//!   read-only otherwise; formats in `visa::machine::image`). Without
 //!   `--local`, dimension 0 takes the largest divisor of its global size up to 64; without
 //!   `--platform`, the platform of the file's GEN binary. How the arguments reach the kernel
 //!   (the thread payload Intel's compiler expects) is `generated/src/machine/PAYLOAD.md`;
