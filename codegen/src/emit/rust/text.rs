@@ -972,7 +972,7 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     let what = format!("{iname} {}", s.field);
     match &s.kind {
         SlotKind::Vector => quote!(print_vector(out, &i.#n, names)?;),
-        SlotKind::AddressOf => quote!(special::address_of::print(out, &i.#n, names)?;),
+        SlotKind::AddressOf => quote!(special::address_of::print_as(out, &i.#n, names, lossy)?;),
         SlotKind::Regionless => quote!(special::regionless::print(out, &i.#n, names)?;),
         SlotKind::Raw => quote!(print_raw(out, i.#n, names)?;),
         SlotKind::ElementCount { hi, counts } => {
