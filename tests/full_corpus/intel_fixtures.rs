@@ -52,7 +52,7 @@ const ITEM_DIS: &str = "issue 18 item 4, open: dis prints Intel's line with a no
 /// evidence, or a printer/parser fix): issue 18 deliverable 2.
 const OPEN: &str = "issue 18 item 2, open: found by these fixtures, not fixed yet";
 /// Found by the lines this branch gave the docs that had none: issue 18 deliverable 2, open.
-const FOUND: &str = "issue 18 item 2, open: found by the new AVS, MEDIA_LD and SVM_SCATTER4_SCALED fixtures";
+const FOUND: &str = "issue 18 item 2, open: found by the new AVS and MEDIA_LD fixtures";
 
 const fn k(rows: &'static [&'static str], check: Check, mnemonic: &'static str, why: &'static str, item: &'static str) -> Known {
     Known { rows, check, mnemonic, why, item }
@@ -80,16 +80,13 @@ const KNOWN: &[Known] = &[
     k(ALL, Check::Asm, "vme_ime", "the same VME_IME: `vme_ime(0,0)` does not parse", OPEN),
     k(ALL, Check::Dis, "vme_sic", "VME_SIC: Intel prints two spaces after the surface (`vme_sic T6  VUD.0`), we one", OPEN),
     k(ALL, Check::Validate, "MOVS", "MOVS with a state source or immediate (`movs T6(0) 0x5:ud`): the operand classes", OPEN),
-    // Found by the lines of the three docs that had none (AVS, MEDIA_LD, SVM_SCATTER4_SCALED,
-    // in GenX_IR's syntax since this branch): each needs an erratum with this evidence, or a
-    // printer/parser fix.
+    // Found by the lines of the docs that had none (AVS, MEDIA_LD; SVM_SCATTER4_SCALED's exec
+    // sizes have their erratum), in GenX_IR's syntax since this branch: each needs an erratum
+    // with this evidence, or a printer/parser fix.
     k(ALL, Check::RoundTrip, "0x37 Modifiers", "MEDIA_LD Modifiers 0x1: GenX_IR's `modified` (its names nomod, modified, top, bottom, top_mod, bottom_mod are 0-5); the doc lists 0, 2, 3 (and names none of them so)", FOUND),
     k(ALL, Check::Dis, "media_ld", "the same MEDIA_LD: the doc's template `MEDIA_LD.<mods> (<block_width>, <block_height>)` has no field for `<mods>` (V0131), so it prints nothing", FOUND),
     k(ALL, Check::Asm, "media_ld", "the same MEDIA_LD: `media_ld.nomod (16,4)` does not parse", FOUND),
     k(ALL, Check::Validate, "MEDIA_LD", "MEDIA_LD X_offset `0x0:d`: the doc says \"Must have type UD\"; GenX_IR and Intel's verifier take D", FOUND),
-    k(ALL, Check::RoundTrip, "0x4e Exec_size", "SVM_SCATTER4_SCALED exec sizes 1, 2, 4 (`(P1) svm_scatter4scaled.RGBA (M1, 1)`): the doc lists 8 and 16 only; GenX_IR and Intel's verifier take them", FOUND),
-    k(ALL, Check::Dis, "svm_scatter4scaled", "the same SVM_SCATTER4_SCALED exec sizes: decoding stops there", FOUND),
-    k(ALL, Check::Asm, "svm_scatter4scaled", "the same SVM_SCATTER4_SCALED exec sizes do not assemble", FOUND),
     k(ALL, Check::Dis, "avs", "AVS: the doc's template (sampler before surface, no u2d, cntrl and execMode as numbers) is not Intel's `avs.RGBA T6 S0 ... AVS_16_FULL 0x0:f AVS_16x4 0x0:ub VUD.0`", FOUND),
     k(ALL, Check::Asm, "avs", "the same AVS: Intel's line does not parse", FOUND),
 ];
