@@ -123,6 +123,20 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         }
         None => quote!(None),
     };
+    if let Some(shape) = super::semantics_block::shape(f) {
+        let doc = docs(&[format!(
+            "The lanes of `{}` ({}): its `## Semantics` pseudo-code, over whole operands.",
+            inst.doc_name, f.place
+        )]);
+        let body = super::semantics_block::body(f, &shape);
+        return quote! {
+            #doc
+            pub fn #name<L: Lanes + ?Sized>(inst: &super::#ty, l: &mut L) -> Result<(), L::Error> {
+                let lanes = l.begin(crate::runtime::ExecSize(#exec), #pred)?;
+                #body
+            }
+        };
+    }
     let body: Vec<TokenStream> = f.body.iter().map(stmt).collect();
     let lanes = match f.step {
         1 => quote!(0..lanes),
@@ -284,7 +298,7 @@ fn uses_machine(e: &LaneExpr) -> bool {
 }
 
 /// A condition as a Rust `bool`.
-fn cond(e: &LaneExpr) -> TokenStream {
+pub(super) fn cond(e: &LaneExpr) -> TokenStream {
     match e {
         LaneExpr::IsClass(f, class) => {
             let (f, class) = (ident(f), ident(class));
@@ -337,7 +351,7 @@ fn atom(e: &LaneExpr) -> TokenStream {
     }
 }
 
-fn expr(e: &LaneExpr) -> TokenStream {
+pub(super) fn expr(e: &LaneExpr) -> TokenStream {
     match e {
         LaneExpr::Read(f) => {
             let f = ident(f);
@@ -654,6 +668,66 @@ Made up.
                 .any(|d| d.code == "V0141" && d.message.contains("tests neither `ChEn[i]`")),
             "{diags:?}"
         );
+    }
+
+    /// The common shape (element writes of source expressions, under tests of operand classes)
+    /// is generated over whole operands: each source read once for every lane before any
+    /// write, each destination written once; other shapes stay lane by lane.
+    #[test]
+    fn the_common_shape_runs_over_whole_operands() {
+        let body = |code: &str| {
+            let start = LANEY.find("        UD cnt").unwrap();
+            let end = LANEY.find("      }\n    }\n```").unwrap();
+            LANEY.replace(&LANEY[start..end], code)
+        };
+        let doc = body(
+            "        if (dst is predicate) {
+          dst[i] = src0[i] rel_op src1[i];
+        } else {
+          dst[i] = Pred[i] ? src1[i] + i : -src0[i];
+        }
+",
+        );
+        let (text, diags) = render(&doc);
+        assert!(
+            !diags.iter().any(|d| d.code.starts_with("V014")),
+            "{diags:?}"
+        );
+        let f = &text[text.find("pub fn laney").unwrap()..];
+        let f = &f[..f.find("\n}\n").unwrap()];
+        for line in [
+            "let chen = l.enabled_lanes(lanes);",
+            "l.read_lanes(&inst.src0, chen, &mut src0_lanes[..n])?;",
+            "l.read_lanes(&inst.src1, chen, &mut src1_lanes[..n])?;",
+            "if inst.dst.class() == OperandClass::Predicate {",
+            "if chen >> i & 1 == 0 {",
+            "let src0 = src0_lanes[k];",
+            "Value::Int(i128::from(inst.rel_op.to_raw()), DataType::Ud),\n                    src0,\n                    src1,",
+            "dst_lanes[k] = if l.predicate(i) { src1 + Value::lane(i) } else { -src0 };",
+            "l.write_lanes(&inst.dst, chen, &dst_lanes[..n])?;",
+        ] {
+            assert!(f.contains(line), "{line}\n{f}");
+        }
+        // Every source is read before the first write.
+        assert!(
+            f.rfind("read_lanes").unwrap() < f.find("write_lanes").unwrap(),
+            "{f}"
+        );
+        assert!(!f.contains("l.read(") && !f.contains("l.write("), "{f}");
+        // A lane that reads its destination back, a local, a class test per lane: lane by lane.
+        for code in [
+            "        dst[i] = src0[i];\n        dst[i] = dst[i] + 1;\n",
+            "        x = src0[i];\n        dst[i] = x;\n",
+            "        if (src0[i] > 0) {\n          dst[i] = src1[i];\n        }\n",
+            "        dst[i] = sizeof(src0);\n",
+        ] {
+            let (text, _) = render(&body(code));
+            let f = &text[text.find("pub fn laney").unwrap()..];
+            assert!(
+                f.contains("if !l.enabled(i) {") && !f.contains("read_lanes"),
+                "{code}\n{f}"
+            );
+        }
     }
 
     /// Bits of elements: a bit range, `sizeof`, and an element built bit by bit in a counted
