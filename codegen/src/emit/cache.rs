@@ -1,7 +1,10 @@
 //! A memo of rendered output, so that a regen after a small spec change re-renders only what
-//! the change reaches. Two kinds of entries, each keyed by a hash of everything its output
+//! the change reaches. Four kinds of entries, each keyed by a hash of everything its output
 //! depends on:
 //!
+//! - one doc's errata applied (keyed by the doc's name and bytes and its errata's names and
+//!   bytes) and one file parsed (keyed by its name and corrected bytes), as JSON
+//!   ([`value_or`]): after one doc changed only that doc is corrected and parsed again;
 //! - a whole file job whose inputs the emitter can name (one instruction's module: its
 //!   `InstModel`; one reference page: its row; `enums.rs`: the shared value sets; `object.rs`:
 //!   the chapters' records), keyed by those inputs and the header;
@@ -24,6 +27,7 @@
 //! about one copy of the output. A memo file from another generator (its `salt` differs) is
 //! ignored, since the same key may then render differently.
 
+use serde::{de::DeserializeOwned, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -42,12 +46,19 @@ static SCOPE: Mutex<()> = Mutex::new(());
 
 /// A 128-bit key over `parts` (length-prefixed, so moving bytes between parts changes it).
 pub fn key(parts: &[&str]) -> u128 {
+    let bytes: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
+    key_bytes(&bytes)
+}
+
+/// [`key`] over raw bytes (a doc's bytes need not be UTF-8: a lossy decoding would give two
+/// different docs one key).
+pub fn key_bytes(parts: &[&[u8]]) -> u128 {
     let mut halves = [DefaultHasher::new(), DefaultHasher::new()];
     for (i, h) in halves.iter_mut().enumerate() {
         h.write_usize(i);
         for p in parts {
             h.write_usize(p.len());
-            h.write(p.as_bytes());
+            h.write(p);
         }
     }
     (u128::from(halves[0].finish()) << 64) | u128::from(halves[1].finish())
@@ -67,23 +78,56 @@ pub(crate) fn active() -> bool {
         .unwrap_or_else(|e| e.into_inner().is_some())
 }
 
-/// The memo's entry for `key`, or `render()` recorded under it.
-pub(crate) fn get_or(key: u128, render: impl FnOnce() -> String) -> String {
-    let memo = ACTIVE
+fn current() -> Option<Arc<Memo>> {
+    ACTIVE
         .read()
         .unwrap_or_else(PoisonError::into_inner)
-        .clone();
-    let Some(memo) = memo else {
+        .clone()
+}
+
+impl Memo {
+    fn keep(&self, key: u128, text: String) {
+        self.used
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, text);
+    }
+}
+
+/// The memo's value for `key`, or `compute()` recorded under it: a stage's result that is not
+/// text (a doc parsed, a doc's errata applied), kept as JSON. An entry that does not read back
+/// as a `T` is a miss, so a memo written by other code is never trusted; and `T` must read back
+/// from its JSON as it was (tested for every type memoised).
+pub(crate) fn value_or<T: Serialize + DeserializeOwned>(
+    key: u128,
+    compute: impl FnOnce() -> T,
+) -> T {
+    let Some(memo) = current() else {
+        return compute();
+    };
+    if let Some(text) = memo.old.get(&key) {
+        if let Ok(value) = serde_json::from_str(text) {
+            memo.keep(key, text.clone());
+            return value;
+        }
+    }
+    let value = compute();
+    if let Ok(text) = serde_json::to_string(&value) {
+        memo.keep(key, text);
+    }
+    value
+}
+
+/// The memo's entry for `key`, or `render()` recorded under it.
+pub(crate) fn get_or(key: u128, render: impl FnOnce() -> String) -> String {
+    let Some(memo) = current() else {
         return render();
     };
     let text = match memo.old.get(&key) {
         Some(t) => t.clone(),
         None => render(),
     };
-    memo.used
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(key, text.clone());
+    memo.keep(key, text.clone());
     text
 }
 
@@ -111,6 +155,13 @@ pub fn with<R>(file: &[u8], salt: &str, f: impl FnOnce() -> R) -> (R, Vec<u8>) {
     drop(guard);
     let used = std::mem::take(&mut *memo.used.lock().unwrap_or_else(PoisonError::into_inner));
     (result, encode(&used, salt))
+}
+
+/// Runs `f` with no memo in use, even while other threads would run with one: what a run
+/// gives without a memo, for comparing.
+pub fn without<R>(f: impl FnOnce() -> R) -> R {
+    let _scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
+    f()
 }
 
 /// `MAGIC salt`, then per entry `key checksum length`, a newline and the text.
