@@ -112,7 +112,7 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
             doc.bytes = text.into_bytes();
         }
         for (&k, r) in ks.iter().zip(c.results) {
-            results[k] = Some(r.map_err(|w| Box::new(w.into())));
+            results[k] = Some(r.map_err(|w| Box::new((*w).into())));
         }
     }
     for r in results.into_iter().flatten() {
@@ -131,7 +131,7 @@ struct DocCorrected {
     text: Option<String>,
     lines: Option<(Vec<usize>, Vec<Origin>)>,
     /// Per erratum, in order: applied, or why not.
-    results: Vec<Result<Applied, crate::diag::Whole>>,
+    results: Vec<Result<Applied, Box<crate::diag::Whole>>>,
 }
 
 /// [`correct`], or with a memo ([`crate::emit::cache`]) what it gave for the same doc (name
@@ -156,7 +156,7 @@ fn correct(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorrected {
     };
     let results = errata
         .iter()
-        .map(|(e, text)| apply_one(&e.name, text, &mut one).map_err(|d| (*d).into()))
+        .map(|(e, text)| apply_one(&e.name, text, &mut one).map_err(|d| Box::new((*d).into())))
         .collect();
     let lines = one.map.docs.remove(&doc.name);
     let text = lines
