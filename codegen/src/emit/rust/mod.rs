@@ -7,6 +7,7 @@ mod instruction;
 pub mod object;
 mod operands;
 mod semantics;
+mod semantics_block;
 mod tests_gen;
 mod text;
 mod text_fields;
@@ -657,16 +658,8 @@ Writes <Dst> at <Offset>.
 
     #[test]
     fn one_small_instruction_renders_as_reviewed() {
-        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
-            name: "TINY.md".into(),
-            bytes: TINY.as_bytes().to_vec(),
-        }]);
-        assert!(
-            !parsed.diagnostics.iter().any(|d| d.is_error()),
-            "{:?}",
-            parsed.diagnostics
-        );
-        let (model, diags) = crate::analyze::analyze(&parsed.spec);
+        let analysed = crate::testing::doc("TINY.md", TINY).readable();
+        let (model, diags) = (analysed.model, analysed.analysed);
         assert!(diags.is_empty(), "{diags:?}");
         let files = render(&model, &Options::default());
         insta::assert_snapshot!("tiny_instruction", files["src/generated/tiny.rs"]);
@@ -701,11 +694,8 @@ Adds.
   -  **Dst types:** F, BF
   -  **Src types:** F, BF
 ";
-        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
-            name: "ADDX.md".into(),
-            bytes: doc.as_bytes().to_vec(),
-        }]);
-        let (model, diags) = crate::analyze::analyze(&parsed.spec);
+        let analysed = crate::testing::doc("ADDX.md", doc);
+        let (model, diags) = (analysed.model, analysed.analysed);
         assert!(diags.is_empty(), "{diags:?}");
         let files = render(&model, &Options::default());
         let code = &files["src/generated/addx.rs"];
@@ -743,9 +733,7 @@ Adds.
             eprintln!("skipped: {} is absent", dir.display());
             return;
         }
-        let files = crate::parse::load_dir(&dir).unwrap();
-        let parsed = crate::parse::parse_spec(&files);
-        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let model = crate::testing::dir(&dir).model;
         let a = render(&model, &Options::default());
         let b = render(&model, &Options::default());
         assert_eq!(a, b);
@@ -758,12 +746,9 @@ Adds.
 
     #[test]
     fn rendering_the_spec_is_deterministic_and_marked() {
-        let files = crate::parse::load_dir(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"),
-        )
-        .unwrap();
-        let parsed = crate::parse::parse_spec(&files);
-        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let model =
+            crate::testing::dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"))
+                .model;
         let a = render(&model, &Options::default());
         let b = render(&model, &Options::default());
         assert_eq!(a, b);
