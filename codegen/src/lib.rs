@@ -10,11 +10,16 @@ pub mod diag;
 pub mod diff;
 pub mod emit;
 pub mod errata;
-pub mod layout;
 pub mod par;
 pub mod parse;
 pub mod schema;
 pub mod timings;
+pub mod vocab;
+
+#[cfg(test)]
+mod edges;
+#[cfg(test)]
+mod testing;
 
 use diag::Diagnostic;
 use std::collections::BTreeMap;

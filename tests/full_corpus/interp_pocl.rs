@@ -32,27 +32,19 @@ const PLATFORMS: &[(&str, &str, &str)] = &[("acm-g10 (legacy)", "acm-g10", "-rev
 /// `*`, why: what the run said on main 92dd112, 2026-11-24). Shrink only: each entry must still
 /// fail (`VISA_BLESS=1` removes those that match); the test prints the entries a run needs.
 const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
-    ("acm-g10 (legacy)", "shifts", "differs from pocl: ROL runs from its doc now, but the doc's `src0[i] >> (-src1[i] & RotateMask)` shifts a signed (D, W) source arithmetically, so the lane sign-fills where the hardware rotates (needs an erratum or a logical shift)"),
-    ("acm-g10 (legacy)", "rotates", "differs from pocl: ROL runs from its doc now, but the doc's `src0[i] >> (-src1[i] & RotateMask)` shifts a signed (D, W) source arithmetically, so the lane sign-fills where the hardware rotates (needs an erratum or a logical shift)"),
     ("acm-g10 (legacy)", "f32_compare", "differs from pocl: buffer 2: 108 element(s) differ; first element 1: pocl 5, interpreter 1082130436 (as on tgllp, past BFN now)"),
     ("acm-g10 (legacy)", "f32_pow", "`bfn` at 0x52f: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "local_transpose", "differs from pocl: buffer 1: 1488 element(s) differ; first element 48: pocl 9.453761e-1 (0x3f72042b), interpreter 8.8459843e-1 (0x3f62750b)"),
-    ("acm-g10 (legacy)", "global_histogram", "`setp` at 0x4a3: SETP cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "ids_2d", "`bfn` at 0x3b0: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "ids_3d", "`bfn` at 0x358: BFN cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "stencil_2d", "differs from pocl: buffer 1: 512 element(s) differ; first element 0: pocl -5.989369e-1 (0xbf1953ee), interpreter 5.950179e0 (0x40be67de)"),
-    ("acm-g10 (legacy)", "private_array", "`setp` at 0x790: SETP cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("acm-g10 (legacy)", "constant_program_scope", "`gather4_scaled` at 0x1fb: binding-table index 2 has no buffer bound"),
-    ("tgllp", "shifts", "differs from pocl: ROL runs from its doc now, but the doc's `src0[i] >> (-src1[i] & RotateMask)` shifts a signed (D, W) source arithmetically, so the lane sign-fills where the hardware rotates (needs an erratum or a logical shift)"),
-    ("tgllp", "rotates", "differs from pocl: ROL runs from its doc now, but the doc's `src0[i] >> (-src1[i] & RotateMask)` shifts a signed (D, W) source arithmetically, so the lane sign-fills where the hardware rotates (needs an erratum or a logical shift)"),
     ("tgllp", "f32_compare", "differs from pocl: buffer 2: 108 element(s) differ; first element 1: pocl 5, interpreter 1082130436"),
     ("tgllp", "f32_pow", "`gather4_scaled` at 0x72e: binding-table index 3 has no buffer bound"),
     ("tgllp", "local_transpose", "differs from pocl: buffer 1: 1488 element(s) differ; first element 48: pocl 9.453761e-1 (0x3f72042b), interpreter 8.8459843e-1 (0x3f62750b)"),
-    ("tgllp", "global_histogram", "`setp` at 0x4cf: SETP cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("tgllp", "ids_2d", "differs from pocl: buffer 0: 240 element(s) differ; first element 1: pocl 222, interpreter 296"),
     ("tgllp", "ids_3d", "differs from pocl: buffer 0: 220 element(s) differ; first element 16: pocl 256, interpreter 0"),
     ("tgllp", "stencil_2d", "differs from pocl: buffer 1: 512 element(s) differ; first element 0: pocl -5.989369e-1 (0xbf1953ee), interpreter 5.950179e0 (0x40be67de)"),
-    ("tgllp", "private_array", "`setp` at 0x7bc: SETP cannot run yet: no lane function (its doc has no pseudo-code the generator reads)"),
     ("tgllp", "constant_program_scope", "`gather4_scaled` at 0x1e9: binding-table index 2 has no buffer bound"),
 ];
 

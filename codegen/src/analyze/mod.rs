@@ -3,6 +3,7 @@
 
 pub mod contradictions;
 pub mod naming;
+pub mod object;
 mod packed;
 pub mod platform;
 pub mod semantics;
@@ -11,7 +12,7 @@ pub mod text;
 use crate::diag::{Code, Diagnostic};
 /// How a counted list is encoded, as the model carries it.
 pub use crate::schema::CountKind;
-use crate::schema::{EnumValue, Field, Instruction, Spec};
+use crate::schema::{EnumValue, Field, Instruction, Spec, TypeMap};
 use naming::{member_name, snake_name, type_name, variant_name, Names};
 use platform::Rule;
 use std::collections::{BTreeMap, BTreeSet};
@@ -262,6 +263,10 @@ pub struct InstModel {
     /// `#### Operand type maps`: the source types each map allows, checked on immediate
     /// sources (the only operands whose bytes carry a type). Any map may hold.
     pub src_type_maps: Vec<TypeMapModel>,
+    /// Every type map with both groups; empty when one names a type that is not a vISA data
+    /// type, lists no type at all, or names a platform the docs do not (then none is checked
+    /// rather than a guess).
+    pub type_maps: Vec<OperandTypeMap>,
     /// What `interpret` runs: the lane function of `## Semantics`, or the machine's prose.
     pub lanes: semantics::LaneModel,
 }
@@ -273,11 +278,6 @@ pub struct TypeMapModel {
     /// Upper-case data type names, as the doc lists them.
     pub types: Vec<String>,
 }
-
-/// The data types of the data types chapter (and the runtime's `DataType`).
-pub const DATA_TYPES: &[&str] = &[
-    "UD", "D", "UW", "W", "UB", "B", "DF", "F", "V", "VF", "BOOL", "UQ", "UV", "Q", "HF", "BF",
-];
 
 /// The analysed spec.
 #[derive(Clone, Debug, Default)]
@@ -291,19 +291,47 @@ pub struct Model {
     pub shared_structs: Vec<(usize, String)>,
     /// Text forms of the instructions with `## Text` templates, by doc name.
     pub text: BTreeMap<String, text::TextInst>,
-    /// The spec has object-format records: the crate has a module `generated::object`.
-    pub object: bool,
-    /// The schema as analysed (the API diff, the operands chapter and the left-out docs
-    /// read it).
-    pub spec: Spec,
+    /// The object-format records of the chapters: the crate has a module `generated::object`
+    /// when there are any.
+    pub object: Option<object::ObjectModel>,
+    /// Docs left out (unreadable or not accepted): decoding their opcode names them.
+    pub left_out: Vec<LeftOutDoc>,
 }
 
+/// A doc the generator left out, as decoding its opcode reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftOutDoc {
+    /// The doc, relative to the spec directory (`BFN.md`).
+    pub doc: String,
+    /// Its opcode and sub-opcode, when they could be read.
+    pub opcode: Option<u8>,
+    pub sub_opcode: Option<u8>,
+    /// Why, with the place.
+    pub why: String,
+}
+
+/// One operand type map with both groups (`Dst types`, `Src types`), for routine-level
+/// validation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OperandTypeMap {
+    /// The platforms it applies to; `None`: every platform.
+    pub rule: Option<Rule>,
+    pub dst: Vec<String>,
+    pub src: Vec<String>,
+    /// The map's line in the doc.
+    pub line: u32,
+}
+
+/// The integer a field of bullet type `ty` is held in. Byte and word fields are held
+/// unsigned whatever their sign (they are codes and counts, never arithmetic), `d` signed;
+/// no doc has a quad-word field, and [`Int`] has none, so `uq`/`q` are not integers here.
 fn int_of(ty: &str) -> Option<Int> {
-    match ty {
-        "ub" | "b" => Some(Int::U8),
-        "uw" | "w" => Some(Int::U16),
-        "ud" => Some(Int::U32),
-        "d" => Some(Int::I32),
+    let t = crate::vocab::field_type(ty).filter(|t| t.is_integer())?;
+    match (t.bytes, t.kind) {
+        (1, _) => Some(Int::U8),
+        (2, _) => Some(Int::U16),
+        (4, crate::vocab::Kind::Signed) => Some(Int::I32),
+        (4, _) => Some(Int::U32),
         _ => None,
     }
 }
@@ -403,7 +431,7 @@ impl Analyzer<'_> {
         let Some(bad) = f
             .allowed_types
             .iter()
-            .find(|t| !DATA_TYPES.contains(&t.as_str()))
+            .find(|t| !crate::vocab::is_data_type(t))
         else {
             return f.allowed_types.clone();
         };
@@ -776,8 +804,47 @@ fn analyze_instruction(
         alias_of: inst.alias_of.clone(),
         claimed_subs: Vec::new(),
         src_type_maps,
+        type_maps: operand_type_maps(&inst.type_maps),
         lanes,
     }
+}
+
+/// The doc's type maps with both groups, all or none (see [`InstModel::type_maps`]). Platform
+/// names are checked once the model's platforms are known ([`analyze`]).
+fn operand_type_maps(maps: &[TypeMap]) -> Vec<OperandTypeMap> {
+    let mut out = Vec::new();
+    for m in maps {
+        let group = |name: &str| {
+            m.types
+                .iter()
+                .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        let (dst, src) = (group("dst types"), group("src types"));
+        if dst
+            .iter()
+            .chain(&src)
+            .any(|t| !crate::vocab::is_data_type(t))
+            || (dst.is_empty() && src.is_empty())
+        {
+            return Vec::new();
+        }
+        let rule = match &m.platform {
+            None => None,
+            Some(a) => match platform::parse(a) {
+                Ok(rule) => Some(rule),
+                Err(_) => return Vec::new(),
+            },
+        };
+        out.push(OperandTypeMap {
+            rule,
+            dst,
+            src,
+            line: m.span.line,
+        });
+    }
+    out
 }
 
 /// The counted lists of each variant. A prefix list is a choice the generator makes (one
@@ -870,7 +937,7 @@ fn src_type_maps(a: &mut Analyzer<'_>) -> Vec<TypeMapModel> {
         else {
             continue;
         };
-        if let Some(bad) = types.iter().find(|t| !DATA_TYPES.contains(&t.as_str())) {
+        if let Some(bad) = types.iter().find(|t| !crate::vocab::is_data_type(t)) {
             a.diags.push(Diagnostic::new(
                 Code::UnknownMapType,
                 &inst.source,
@@ -1050,6 +1117,16 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             .collect();
     }
     let platforms = platform::generations(platforms);
+    for i in &mut instructions {
+        let unknown = i.type_maps.iter().filter_map(|m| m.rule.as_ref()).any(|r| {
+            r.platforms()
+                .iter()
+                .any(|p| !platforms.iter().any(|q| q == p))
+        });
+        if unknown {
+            i.type_maps.clear();
+        }
+    }
     let text = text::analyze(&spec.instructions, &instructions, &mut diags);
     (
         Model {
@@ -1058,8 +1135,17 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             shared_enums,
             shared_structs,
             text,
-            object: !spec.records.is_empty(),
-            spec: spec.clone(),
+            object: object::analyze(spec),
+            left_out: spec
+                .left_out
+                .iter()
+                .map(|l| LeftOutDoc {
+                    doc: l.doc.clone(),
+                    opcode: l.opcode,
+                    sub_opcode: l.sub_opcode,
+                    why: l.why.clone(),
+                })
+                .collect(),
         },
         diags,
     )

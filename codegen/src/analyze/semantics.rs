@@ -1,14 +1,16 @@
 //! Which instructions have runnable semantics, and what their lane functions compute: the
 //! `## Semantics` pseudo-code with its names resolved to the instruction's fields.
 //!
-//! Runnable is the shape of 42 docs: the lane loop `for (i = 0; i < exec_size; ++i)` around
-//! one `if (ChEn[i])` (or `EM[i]`), inside it locals, `if`/`else`, `while`, and assignments to
-//! the elements `[i]` of vector operands, computed from the elements `[i]` of vector operands,
+//! Runnable is the shape of 42 docs: the lane loop `for (i = 0; i < exec_size; ++i)` (or by
+//! pairs, `i += 2`) around one `if (ChEn[i])` (or `EM[i]`), or whose statements test `ChEn[i]`
+//! themselves (SETP), inside it locals, `if`/`else`, `while`, and assignments to the elements
+//! `[i]` of vector operands (`= undefined` writes nothing), computed from the elements of
+//! vector operands (`[i]`, another lane `[i+1]`, a scalar `src0` with `src0 is scalar`),
 //! `Pred[i]`, the values of plain fields (`BooleanFuncCtrl`), literals and named functions;
 //! bits and bit ranges of elements (`src1[i][7:0]`, `src0.chan[i][idx]`: `.chan[i]` is element
 //! `i`), an element built bit by bit in a counted loop (`for (idx = 0; idx <
-//! CHANNEL_SIZE_IN_BITS; idx++) dst.chan[i][idx] = ...;`) and `sizeof(operand)`.
-//! Anything else (another lane, memory, another member) is reported
+//! CHANNEL_SIZE_IN_BITS; idx++) dst.chan[i][idx] = ...;`), bits of locals and
+//! `sizeof(operand)`. Anything else (a write to another lane, memory, another member) is reported
 //! (V0141) and the instruction goes to `Lanes::prose`.
 
 use super::{FieldModel, FieldType};
@@ -34,6 +36,11 @@ pub struct LaneFn {
     pub exec_size_packed: bool,
     /// Rust name of the `Pred` field, when the instruction has one.
     pub pred: Option<String>,
+    /// The lane loop's step: 1, or 2 where the doc goes by pairs of lanes (SAD2).
+    pub step: u32,
+    /// The lane's statements run only on enabled lanes (one `if (ChEn[i])` around them all);
+    /// otherwise they run on every lane and test `ChEn[i]` themselves (`LaneExpr::Enabled`).
+    pub guarded: bool,
     /// The lane guard is `EM[i]` (SEL), not `ChEn[i]`: the predicate enables no lane.
     pub guard_em: bool,
     /// Where the lane loop is (`ADD.md:22`).
@@ -135,14 +142,24 @@ pub enum LaneExpr {
     BitRange(Box<LaneExpr>, u32, u32),
     /// `sizeof(field)`: the byte size of the operand's element type.
     SizeOf(String),
+    /// Element `index` of a vector operand, another lane than `i` (`src0[i+1]`, SAD2).
+    ReadAt(String, Box<LaneExpr>),
+    /// `ChEn[i]` (`EM[i]` when true) inside the lane's statements: lane `i` is enabled.
+    Enabled(bool),
+    /// `field is scalar`: an immediate or a `<0;1,0>` region (`VectorOperand::is_scalar`).
+    IsScalar(String),
+    /// A vector operand named without an element (`src0` where `src0 is scalar`): its
+    /// element 0.
+    Scalar(String),
     /// `CHANNEL_SIZE_IN_BITS`: the bit width of the operand's element type (the operand whose
     /// bits the lane writes).
     Width(String),
 }
 
-const DATA_TYPES: &[&str] = &[
-    "UD", "D", "UW", "W", "UB", "B", "UQ", "Q", "F", "DF", "HF", "BF",
-];
+/// A type a lane computes in: a numeric vISA data type.
+fn is_lane_type(ty: &str) -> bool {
+    crate::vocab::data_type(ty).is_some_and(|t| t.is_numeric())
+}
 
 /// Decides what `interpret` does with `inst`; a block that cannot run is warning V0141.
 pub fn lanes(
@@ -188,6 +205,29 @@ pub fn lanes(
             }
         }
     }
+}
+
+/// Whether a statement of `body` (at any depth) tests `guard` (`ChEn[i]`, `EM[i]`).
+fn tests_guard(body: &[Stmt], guard: &dyn Fn(&Expr) -> bool) -> bool {
+    fn expr(e: &Expr, guard: &dyn Fn(&Expr) -> bool) -> bool {
+        guard(e)
+            || match e {
+                Expr::Binary { lhs, rhs, .. } => expr(lhs, guard) || expr(rhs, guard),
+                Expr::Unary { operand, .. } => expr(operand, guard),
+                _ => false,
+            }
+    }
+    body.iter().any(|s| match s {
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+            ..
+        } => expr(cond, guard) || tests_guard(then, guard) || tests_guard(otherwise, guard),
+        Stmt::While { cond, body, .. } => expr(cond, guard) || tests_guard(body, guard),
+        Stmt::For { body, .. } => tests_guard(body, guard),
+        _ => false,
+    })
 }
 
 fn first_span(body: &[Stmt]) -> Option<Span> {
@@ -271,30 +311,45 @@ impl<'a> Resolver<'a> {
         self.span = *span;
         let init_ok = matches!(init.as_deref(), Some(Stmt::Assign { target, op, value: Expr::Int { value: 0 }, .. }) if op == "=" && is_lane(target));
         let cond_ok = matches!(cond, Some(Expr::Binary { op, lhs, rhs }) if op == "<" && is_lane(lhs) && matches!(&**rhs, Expr::Name { name } if name == "exec_size"));
-        let step_ok = matches!(step.as_deref(), Some(Stmt::Assign { target, op, value: Expr::Int { value: 1 }, .. }) if op == "+=" && is_lane(target));
+        // `++i`, or `i += 2` where the lanes go by pairs (SAD2's 2-tuples).
+        let lane_step = match step.as_deref() {
+            Some(Stmt::Assign {
+                target,
+                op,
+                value: Expr::Int { value },
+                ..
+            }) if op == "+=" && is_lane(target) && (*value == 1 || *value == 2) => *value as u32,
+            _ => 0,
+        };
+        let step_ok = lane_step != 0;
         if !(init_ok && cond_ok) {
             return self.fail("the loop is not `for (i = 0; i < exec_size; ...)`");
         }
         if !step_ok {
-            return self.fail("the lane loop does not step `++i` (every lane once)");
+            return self.fail("the lane loop does not step `++i` (every lane once) or `i += 2`");
         }
-        let [Stmt::If {
-            cond: Expr::Index { base, index },
-            then,
-            otherwise,
-            span,
-        }] = body.as_slice()
-        else {
-            return self.fail("the lane loop's body is not one `if (ChEn[i])`");
+        // The usual shape: the whole lane under one `if (ChEn[i])` (or `EM[i]`). Otherwise the
+        // lane's statements test `ChEn[i]` themselves (SETP writes a scalar's bits to every
+        // lane, and only the enabled lanes from a vector).
+        let guard = |e: &Expr| matches!(e, Expr::Index { base, index } if is_lane(index) && matches!(&**base, Expr::Name { name } if name == "ChEn" || name == "EM"));
+        let (then, guarded, guard_em, span) = match body.as_slice() {
+            [Stmt::If {
+                cond,
+                then,
+                otherwise,
+                span,
+            }] if guard(cond) && otherwise.is_empty() => {
+                self.span = *span;
+                let em = matches!(cond, Expr::Index { base, .. } if matches!(&**base, Expr::Name { name } if name == "EM"));
+                (then, true, em, *span)
+            }
+            _ if tests_guard(body, &guard) => (body, false, false, *span),
+            _ => {
+                return self.fail(
+                    "the lane loop's body tests neither `ChEn[i]` nor `EM[i]` (which lanes run?)",
+                )
+            }
         };
-        self.span = *span;
-        let guard_em = matches!(&**base, Expr::Name { name } if name == "EM");
-        if !(matches!(&**base, Expr::Name { name } if name == "ChEn" || name == "EM")
-            && is_lane(index)
-            && otherwise.is_empty())
-        {
-            return self.fail("the lane loop's body is not one `if (ChEn[i])` without `else`");
-        }
         let Some(exec) = self.field("Exec_size") else {
             return self.fail("the instruction has no `Exec_size` field");
         };
@@ -334,6 +389,8 @@ impl<'a> Resolver<'a> {
             exec_size: exec.rust_name.clone(),
             exec_size_packed,
             pred,
+            step: lane_step,
+            guarded,
             guard_em,
             place: format!("{}:{}", self.inst.source, span.line),
             body,
@@ -499,7 +556,13 @@ impl<'a> Resolver<'a> {
     fn block(&mut self, body: &[Stmt]) -> Result<Vec<LaneStmt>, Fail> {
         self.depth += 1;
         let scope = self.locals.clone();
-        let out = body.iter().map(|s| self.stmt(s)).collect();
+        // `dst[i+1] = undefined;` (SAD2): any value will do, so the element is left as it is.
+        let undefined = |s: &&Stmt| matches!(s, Stmt::Assign { op, value: Expr::Name { name }, .. } if op == "=" && name == "undefined");
+        let out = body
+            .iter()
+            .filter(|s| !undefined(s))
+            .map(|s| self.stmt(s))
+            .collect();
         self.locals = scope;
         self.depth -= 1;
         out
@@ -527,7 +590,7 @@ impl<'a> Resolver<'a> {
         self.span = stmt_span(s);
         match s {
             Stmt::Local { ty, name, init, .. } => {
-                if !DATA_TYPES.contains(&ty.as_str()) {
+                if !is_lane_type(ty) {
                     return self.fail(format!("local `{name}` has type `{ty}`, no vISA data type"));
                 }
                 let value = match init {
@@ -742,6 +805,7 @@ impl<'a> Resolver<'a> {
                         FieldType::Enum(..) => {
                             LaneExpr::Field(f.rust_name.clone(), FieldRead::Enum)
                         }
+                        FieldType::Vector => LaneExpr::Scalar(f.rust_name.clone()),
                         _ => {
                             return self.fail(format!("operand `{name}` without an element index"))
                         }
@@ -751,6 +815,10 @@ impl<'a> Resolver<'a> {
                 }
             }
             Expr::Index { base, index } if self.element_of(base).is_some() => {
+                LaneExpr::Bit(Box::new(self.expr(base)?), Box::new(self.expr(index)?))
+            }
+            // `dScalar[31]` (FBH): a bit of a local holding an element.
+            Expr::Index { base, index } if matches!(&**base, Expr::Name { name } if self.locals.contains_key(name)) => {
                 LaneExpr::Bit(Box::new(self.expr(base)?), Box::new(self.expr(index)?))
             }
             Expr::Index { base, index }
@@ -767,10 +835,19 @@ impl<'a> Resolver<'a> {
                     return self.fail("an index of something other than a name");
                 };
                 if !is_lane(index) {
-                    return self.fail(format!("`{name}[...]` reads another lane than `i`"));
+                    return match self.vector(name) {
+                        Some(f) => Ok(LaneExpr::ReadAt(
+                            f.rust_name.clone(),
+                            Box::new(self.expr(index)?),
+                        )),
+                        _ => self.fail(format!("`{name}[...]` reads another lane than `i`")),
+                    };
                 }
                 if name == "Pred" {
                     return Ok(LaneExpr::Pred);
+                }
+                if name == "ChEn" || name == "EM" {
+                    return Ok(LaneExpr::Enabled(name == "EM"));
                 }
                 if let Some((local, _)) = self.locals.get(&format!("{name}[i]")) {
                     return Ok(LaneExpr::Local(local.clone()));
@@ -852,7 +929,7 @@ impl<'a> Resolver<'a> {
                 LaneExpr::Call(name.clone(), args)
             }
             Expr::Cast { ty, operand } => {
-                if !DATA_TYPES.contains(&ty.as_str()) {
+                if !is_lane_type(ty) {
                     return self.fail(format!("a cast to `{ty}`, no vISA data type"));
                 }
                 LaneExpr::Cast(ty.clone(), Box::new(self.expr(operand)?))
@@ -868,6 +945,7 @@ impl<'a> Resolver<'a> {
                     }
                     (Some(f), "unsigned") => LaneExpr::IsUnsigned(f.rust_name.clone(), true),
                     (Some(f), "signed") => LaneExpr::IsUnsigned(f.rust_name.clone(), false),
+                    (Some(f), "scalar") => LaneExpr::IsScalar(f.rust_name.clone()),
                     (_, "odd") => LaneExpr::Binary(
                         "!=".into(),
                         Box::new(LaneExpr::Binary(

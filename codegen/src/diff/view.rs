@@ -5,8 +5,8 @@
 //! ([`super::SNAPSHOT`]) to say what changed since the last regen.
 
 use crate::analyze::naming::{snake_name, type_name};
+use crate::analyze::object::{RecordModel, RecordValue};
 use crate::analyze::{EnumDef, FieldType, InstModel, MemberType, Model};
-use crate::schema::{EnumValue, Record, RecordFieldKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -170,7 +170,7 @@ pub fn api(model: &Model) -> Api {
             .instructions
             .push(view);
     }
-    for r in &model.spec.records {
+    for r in model.object.iter().flat_map(|o| &o.records) {
         docs.entry(stem(&r.source))
             .or_default()
             .records
@@ -387,7 +387,7 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
     }
 }
 
-fn record_values(values: &[EnumValue]) -> Vec<ValueApi> {
+fn record_values(values: &[RecordValue]) -> Vec<ValueApi> {
     values
         .iter()
         .map(|v| ValueApi {
@@ -399,24 +399,17 @@ fn record_values(values: &[EnumValue]) -> Vec<ValueApi> {
         .collect()
 }
 
-fn record_api(r: &Record) -> RecordApi {
+fn record_api(r: &RecordModel) -> RecordApi {
     RecordApi {
         name: r.name.clone(),
-        rust: type_name(&r.name),
+        rust: r.rust_name.clone(),
         fields: r
-            .fields
+            .items
             .iter()
             .map(|f| RecordFieldApi {
                 name: f.name.clone(),
-                rust: snake_name(&f.name),
-                kind: match &f.kind {
-                    RecordFieldKind::Scalar { ty } => ty.clone(),
-                    RecordFieldKind::Array { ty, count } => format!("{ty}[{count}]"),
-                    RecordFieldKind::Records { ty, count, .. } => format!("{ty}[{count}]"),
-                    RecordFieldKind::Strings { ty, count } => format!("{ty}[{count}] strings"),
-                    RecordFieldKind::Bytes { size } => format!("bytes[{size}]"),
-                    RecordFieldKind::Instructions { size } => format!("instructions[{size}]"),
-                },
+                rust: f.rust_name.clone(),
+                kind: f.declared.clone(),
                 values: record_values(&f.values),
                 members: f
                     .bits

@@ -13,6 +13,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::schema::{
     EnumValue, Predefined, Record, RecordBits, RecordField, RecordFieldKind, Span,
 };
+use crate::vocab::fundamental_width;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -103,17 +104,6 @@ pub fn predefined(name: &str, text: &str) -> Vec<Predefined> {
         }
     }
     out
-}
-
-/// Fundamental types of the chapter and their widths in bytes.
-pub fn fundamental_width(ty: &str) -> Option<u8> {
-    match ty {
-        "UB" | "B" => Some(1),
-        "UW" | "W" => Some(2),
-        "UD" | "D" => Some(4),
-        "UQ" | "Q" => Some(8),
-        _ => None,
-    }
 }
 
 /// A block as written, before types are resolved.

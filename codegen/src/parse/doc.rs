@@ -15,11 +15,6 @@ use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-/// The vISA type names that "Must have type ..." sentences may name (2_datatypes.md).
-const TYPE_NAMES: &[&str] = &[
-    "UD", "D", "UW", "W", "UB", "B", "DF", "F", "V", "VF", "BOOL", "UQ", "UV", "Q", "HF", "BF",
-];
-
 struct Patterns {
     opcode_line: Regex,
     opcode_cell: Regex,
@@ -153,7 +148,7 @@ pub fn allowed_types(text: &str) -> Vec<String> {
                 continue;
             }
             let up = w.to_ascii_uppercase();
-            if TYPE_NAMES.contains(&up.as_str()) && w == up {
+            if crate::vocab::is_data_type(&up) && w == up {
                 if !out.contains(&up) {
                     out.push(up);
                 }

@@ -12,7 +12,6 @@ mod table;
 pub mod template;
 mod text;
 
-pub use chapter::fundamental_width;
 pub use doc::{allowed_types, operand_classes, parse_number, selector};
 pub(crate) use source::Source;
 

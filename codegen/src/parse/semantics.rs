@@ -171,25 +171,8 @@ fn number(s: &str) -> Option<Tok> {
 
 /// Type names a local or a cast may have: the vISA data types as the docs write them, and C's.
 fn is_type(name: &str) -> bool {
-    matches!(
-        name,
-        "UD" | "D"
-            | "UW"
-            | "W"
-            | "UB"
-            | "B"
-            | "UQ"
-            | "Q"
-            | "F"
-            | "DF"
-            | "HF"
-            | "BF"
-            | "bit"
-            | "int"
-            | "bool"
-            | "float"
-            | "double"
-    )
+    crate::vocab::data_type(name).is_some_and(|t| t.is_numeric())
+        || matches!(name, "bit" | "int" | "bool" | "float" | "double")
 }
 
 const KEYWORDS: &[&str] = &["for", "while", "if", "else", "is"];

@@ -554,7 +554,19 @@ impl Value {
 fn compare(a: Value, b: Value) -> Option<core::cmp::Ordering> {
     match (a, b) {
         (Value::Float(..), _) | (_, Value::Float(..)) => a.as_f64().partial_cmp(&b.as_f64()),
-        _ => Some(a.as_i128().cmp(&b.as_i128())),
+        _ => {
+            // C compares in the common type: a negative value meets an unsigned one as its
+            // two's complement in that width (`-1 == 0xFFFFFFFF` of D and UD, FBH.md).
+            let ty = promote(a.ty(), b.ty());
+            let fit = |v: i128| {
+                if is_unsigned(ty) && v < 0 {
+                    v & ((1i128 << int_bits(ty)) - 1)
+                } else {
+                    v
+                }
+            };
+            Some(fit(a.as_i128()).cmp(&fit(b.as_i128())))
+        }
     }
 }
 
@@ -784,6 +796,26 @@ mod tests {
     }
 
     #[test]
+    fn comparisons_meet_in_the_common_type() {
+        // C: `-1 == 0xFFFFFFFF` with D and UD (0xFFFFFFFF is an unsigned int literal).
+        let minus_one = Value::Int(-1, T::D);
+        assert_eq!(
+            minus_one.equal(Value::literal(0xFFFF_FFFF)),
+            Value::Bool(true)
+        );
+        assert_eq!(minus_one.less(Value::literal(0)), Value::Bool(true));
+        assert_eq!(minus_one.greater(Value::Int(1, T::Ud)), Value::Bool(true));
+        assert_eq!(
+            Value::Int(-1, T::Q).equal(Value::literal(0xFFFF_FFFF)),
+            Value::Bool(false)
+        );
+        assert_eq!(
+            Value::Int(-2, T::W).less(Value::Int(3, T::Uw)),
+            Value::Bool(true)
+        );
+    }
+
+    #[test]
     fn integers_truncate_or_saturate_at_write() {
         let v = Value::Int(0x1_0000_0005, T::Q);
         assert_eq!(v.to_bits(T::Ud, false, Rounding::NearestEven), 5);
@@ -880,7 +912,9 @@ mod tests {
         assert_eq!(Value::Int(3, T::W) + Value::Int(4, T::Ub), d(7));
         assert_eq!((d(7) / d(-2)).as_i128(), -3);
         assert_eq!((d(-7) % d(2)).as_i128(), -1);
-        assert_eq!(d(-1).less(ud(0)), Value::Bool(true));
+        // C's comparison in the common type: -1 meets 0u as 0xFFFFFFFF.
+        assert_eq!(d(-1).less(ud(0)), Value::Bool(false));
+        assert_eq!(d(-1).less(d(0)), Value::Bool(true));
         let f = Value::Float(1.5, T::F) * d(2);
         assert_eq!(f, Value::Float(3.0, T::F));
         assert_eq!(Value::literal(0xffff_ffff).ty(), T::Ud);

@@ -7,8 +7,8 @@
 mod text;
 
 use crate::emit::{FileJob, Options};
-use crate::layout::fixed_size;
 use crate::schema::{BitField, CountKind, Counted, EnumValue, Field, Instruction, Spec, Variant};
+use crate::vocab::fixed_size;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use tera::{Context, Tera};

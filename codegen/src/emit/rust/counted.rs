@@ -316,16 +316,9 @@ mod tests {
     /// A parameter list of three raw operands (the shape of `3D_LOAD`) and a jump table (the
     /// shape of `tests/specs/counted`), rendered to Rust with whitespace collapsed.
     fn render(name: &str, doc: &str) -> (String, String) {
-        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
-            name: format!("{name}.md"),
-            bytes: doc.as_bytes().to_vec(),
-        }]);
-        assert!(
-            !parsed.diagnostics.iter().any(|d| d.is_error()),
-            "{:?}",
-            parsed.diagnostics
-        );
-        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let model = crate::testing::doc(&format!("{name}.md"), doc)
+            .readable()
+            .model;
         let files = super::super::render(&model, &Options::default());
         let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
         let module = name.to_lowercase();

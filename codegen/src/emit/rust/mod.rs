@@ -661,16 +661,8 @@ Writes <Dst> at <Offset>.
 
     #[test]
     fn one_small_instruction_renders_as_reviewed() {
-        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
-            name: "TINY.md".into(),
-            bytes: TINY.as_bytes().to_vec(),
-        }]);
-        assert!(
-            !parsed.diagnostics.iter().any(|d| d.is_error()),
-            "{:?}",
-            parsed.diagnostics
-        );
-        let (model, diags) = crate::analyze::analyze(&parsed.spec);
+        let analysed = crate::testing::doc("TINY.md", TINY).readable();
+        let (model, diags) = (analysed.model, analysed.analysed);
         assert!(diags.is_empty(), "{diags:?}");
         let files = render(&model, &Options::default());
         insta::assert_snapshot!("tiny_instruction", files["src/generated/tiny.rs"]);
@@ -705,11 +697,8 @@ Adds.
   -  **Dst types:** F, BF
   -  **Src types:** F, BF
 ";
-        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
-            name: "ADDX.md".into(),
-            bytes: doc.as_bytes().to_vec(),
-        }]);
-        let (model, diags) = crate::analyze::analyze(&parsed.spec);
+        let analysed = crate::testing::doc("ADDX.md", doc);
+        let (model, diags) = (analysed.model, analysed.analysed);
         assert!(diags.is_empty(), "{diags:?}");
         let files = render(&model, &Options::default());
         let code = &files["src/generated/addx.rs"];
@@ -747,9 +736,7 @@ Adds.
             eprintln!("skipped: {} is absent", dir.display());
             return;
         }
-        let files = crate::parse::load_dir(&dir).unwrap();
-        let parsed = crate::parse::parse_spec(&files);
-        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let model = crate::testing::dir(&dir).model;
         let a = render(&model, &Options::default());
         let b = render(&model, &Options::default());
         assert_eq!(a, b);
@@ -762,12 +749,9 @@ Adds.
 
     #[test]
     fn rendering_the_spec_is_deterministic_and_marked() {
-        let files = crate::parse::load_dir(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"),
-        )
-        .unwrap();
-        let parsed = crate::parse::parse_spec(&files);
-        let (model, _) = crate::analyze::analyze(&parsed.spec);
+        let model =
+            crate::testing::dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"))
+                .model;
         let a = render(&model, &Options::default());
         let b = render(&model, &Options::default());
         assert_eq!(a, b);

@@ -6,10 +6,8 @@
 //! writer derives them from what it writes, so they cannot disagree.
 
 use super::{doc_text, docs, extract, format, header, hex, ident, lit, shl, unparen};
-use crate::analyze::naming::{snake_name, type_name};
+use crate::analyze::object::{ItemKind, ItemModel, ObjectModel, RecordModel};
 use crate::emit::{FileJob, Options};
-use crate::parse::fundamental_width;
-use crate::schema::{Predefined, Record, RecordField, RecordFieldKind, Spec};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -18,22 +16,21 @@ const PATH: &str = "src/generated/object.rs";
 
 /// `src/generated/object.rs` as a job, when the spec has records (the parent module declares
 /// it from the model's `object`).
-pub(crate) fn job<'a>(spec: &'a Spec, opts: &'a Options) -> Option<FileJob<'a>> {
-    // The file reads the chapters' records and the header options only.
-    let inputs = move || format!("{:?}{:?}{opts:?}", spec.records, spec.predefined);
-    (!spec.records.is_empty()).then(|| FileJob::keyed(PATH, inputs, move || file(spec, opts)))
+pub(crate) fn job<'a>(object: Option<&'a ObjectModel>, opts: &'a Options) -> Option<FileJob<'a>> {
+    let object = object?;
+    // The file reads the analysed records and the header options only.
+    let inputs = move || format!("{object:?}{opts:?}");
+    Some(FileJob::keyed(PATH, inputs, move || file(object, opts)))
 }
 
-fn file(spec: &Spec, opts: &Options) -> String {
-    let mut sources: Vec<&str> = spec.records.iter().map(|r| r.source.as_str()).collect();
-    sources.sort();
-    sources.dedup();
-    let sources: Vec<String> = sources
+fn file(object: &ObjectModel, opts: &Options) -> String {
+    let sources: Vec<String> = object
+        .sources
         .iter()
         .map(|s| format!("{}/{s}", opts.spec_label))
         .collect();
-    let records: Vec<TokenStream> = spec.records.iter().map(record).collect();
-    let predefined = predefined(&spec.predefined);
+    let records: Vec<TokenStream> = object.records.iter().map(record).collect();
+    let predefined = predefined(object);
     let label = &opts.spec_label;
     let tokens = quote! {
         //! Records of the object-format chapter: one struct per pseudo-structure, read and
@@ -56,22 +53,12 @@ fn file(spec: &Spec, opts: &Options) -> String {
     header(opts, &sources.join(", ")) + &format(tokens)
 }
 
-fn predefined(p: &[Predefined]) -> TokenStream {
-    let vars = p.iter().find(|p| p.class == "V");
-    let names: Vec<TokenStream> = vars
-        .map(|v| {
-            (0..v.count)
-                .map(|i| match v.names.get(&i) {
-                    Some(n) => quote!(Some(#n)),
-                    None => quote!(None),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let surfaces = lit(p
-        .iter()
-        .find(|p| p.class == "T")
-        .map_or(0, |t| u64::from(t.count)));
+fn predefined(object: &ObjectModel) -> TokenStream {
+    let names = object.predefined_variables.iter().map(|n| match n {
+        Some(n) => quote!(Some(#n)),
+        None => quote!(None),
+    });
+    let surfaces = lit(u64::from(object.predefined_surfaces));
     quote! {
         /// Predefined general variables `V0..`, by id, with the names of the chapter's table
         /// (`None`: reserved, no name). User variables start after them.
@@ -81,140 +68,50 @@ fn predefined(p: &[Predefined]) -> TokenStream {
     }
 }
 
-fn scalar_ty(ty: &str) -> TokenStream {
-    match ty {
-        "UB" => quote!(u8),
-        "UW" => quote!(u16),
-        "UD" => quote!(u32),
-        "UQ" => quote!(u64),
-        "B" => quote!(i8),
-        "W" => quote!(i16),
-        "D" => quote!(i32),
-        _ => quote!(i64),
-    }
+fn rust_ty(name: &str) -> TokenStream {
+    let id = ident(name);
+    quote!(#id)
 }
 
-/// The name of the item that `count` counts (or sizes), if any later item uses it.
-fn counted_by<'a>(r: &'a Record, count: &str) -> Option<&'a RecordField> {
-    r.fields.iter().find(|f| match &f.kind {
-        RecordFieldKind::Array { count: c, .. }
-        | RecordFieldKind::Records { count: c, .. }
-        | RecordFieldKind::Strings { count: c, .. } => c == count,
-        RecordFieldKind::Bytes { size } | RecordFieldKind::Instructions { size } => size == count,
-        RecordFieldKind::Scalar { .. } => false,
-    })
-}
-
-fn min_size(r: &Record) -> u64 {
-    r.fields
-        .iter()
-        .map(|f| match &f.kind {
-            RecordFieldKind::Scalar { ty } => u64::from(fundamental_width(ty).unwrap_or(0)),
-            _ => 0,
-        })
-        .sum()
+/// The statements and members one record's items give, gathered in item order.
+#[derive(Default)]
+struct Parts {
+    members: Vec<TokenStream>,
+    reads: Vec<TokenStream>,
+    writes: Vec<TokenStream>,
+    inits: Vec<TokenStream>,
+    accessors: Vec<TokenStream>,
+    derived: Vec<String>,
 }
 
 /// One pseudo-structure: struct, reader, writer, accessors.
-fn record(r: &Record) -> TokenStream {
-    let name = ident(&type_name(&r.name));
-    let mut members = Vec::new();
-    let mut reads = Vec::new();
-    let mut writes = Vec::new();
-    let mut inits = Vec::new();
-    let mut accessors = Vec::new();
-    let mut derived = Vec::new();
+fn record(r: &RecordModel) -> TokenStream {
+    let name = ident(&r.rust_name);
+    let mut p = Parts::default();
     let mut run = Vec::new();
-    for f in &r.fields {
+    for f in &r.items {
         let fname = f.name.as_str();
-        let id = ident(&snake_name(fname));
-        let doc = if f.description.is_empty() {
-            docs(&[format!("`{fname}`.")])
+        let id = ident(&f.rust_name);
+        p.writes.push(quote!(w.mark(#fname);));
+        if let ItemKind::Scalar(s) = &f.kind {
+            run.push((fname, id.clone(), rust_ty(s.rust), s.bytes));
         } else {
-            docs(&[doc_text(&f.description)])
-        };
-        let count_local = |c: &str| ident(&snake_name(c));
-        writes.push(quote!(w.mark(#fname);));
-        if let RecordFieldKind::Scalar { ty } = &f.kind {
-            run.push((
-                fname,
-                id.clone(),
-                scalar_ty(ty),
-                fundamental_width(ty).unwrap_or(0),
-            ));
-        } else {
-            reads.push(scalar_run(&mut run));
+            p.reads.push(scalar_run(&mut run));
             // The reader marks the same items, so a file's layout is checked from where they were.
-            reads.push(quote!(r.mark(#fname);));
+            p.reads.push(quote!(r.mark(#fname);));
         }
-        match &f.kind {
-            RecordFieldKind::Scalar { ty } => {
-                let t = scalar_ty(ty);
-                if let Some(user) = counted_by(r, fname) {
-                    derived.push(format!("`{fname}`"));
-                    let uid = ident(&snake_name(&user.name));
-                    let len = match user.kind {
-                        RecordFieldKind::Instructions { .. } => quote!(self.#uid.encoded_len()),
-                        _ => quote!(self.#uid.len()),
-                    };
-                    writes.push(quote!(w.count::<#t>(#fname, #len)?;));
-                } else {
-                    members.push(quote!(#doc pub #id: #t,));
-                    inits.push(quote!(#id,));
-                    writes.push(quote!(w.scalar::<#t>(self.#id);));
-                    accessors.push(field_accessors(r, f, &t));
-                }
-            }
-            RecordFieldKind::Array { ty, count } => {
-                let t = scalar_ty(ty);
-                let c = count_local(count);
-                members.push(quote!(#doc pub #id: Vec<#t>,));
-                reads.push(quote!(let #id = r.array::<#t>(#fname, u64::from(#c))?;));
-                inits.push(quote!(#id,));
-                writes.push(quote!(w.array(&self.#id);));
-            }
-            RecordFieldKind::Records { record, count, .. } => {
-                let c = count_local(count);
-                inits.push(quote!(#id,));
-                match record {
-                    Some(rec) => {
-                        let rt = ident(&type_name(rec));
-                        members.push(quote!(#doc pub #id: Vec<#rt>,));
-                        reads.push(quote!(let #id = r.records(#fname, u64::from(#c), #rt::MIN_SIZE, #rt::read)?;));
-                        writes.push(quote!(w.records(#fname, &self.#id, #rt::write)?;));
-                    }
-                    None => {
-                        members.push(quote!(#doc pub #id: Vec<Undescribed>,));
-                        reads.push(quote!(let #id = r.undescribed(#fname, u64::from(#c))?;));
-                        writes.push(quote!(w.records(#fname, &self.#id, |x: &Undescribed, _: &mut ObjWriter| match *x {})?;));
-                    }
-                }
-            }
-            RecordFieldKind::Strings { count, .. } => {
-                let c = count_local(count);
-                members.push(quote!(#doc pub #id: Vec<Vec<u8>>,));
-                reads.push(quote!(let #id = r.strings(#fname, u64::from(#c))?;));
-                inits.push(quote!(#id,));
-                writes.push(quote!(w.strings(#fname, &self.#id)?;));
-            }
-            RecordFieldKind::Bytes { size } => {
-                let c = count_local(size);
-                members.push(quote!(#doc pub #id: Vec<u8>,));
-                reads.push(quote!(let #id = r.bytes(#fname, u64::from(#c))?;));
-                inits.push(quote!(#id,));
-                writes.push(quote!(w.out.extend_from_slice(&self.#id);));
-            }
-            RecordFieldKind::Instructions { size } => {
-                let c = count_local(size);
-                members.push(quote!(#doc pub #id: InstructionStream,));
-                reads.push(quote!(let #id = InstructionStream::read(r, #fname, u64::from(#c))?;));
-                inits.push(quote!(#id,));
-                writes.push(quote!(self.#id.write(w);));
-            }
-        }
+        item(f, &mut p);
     }
-    reads.push(scalar_run(&mut run));
-    let mut doc_lines = vec![format!("`{}` of {}:{}.", r.name, r.source, r.span.line)];
+    p.reads.push(scalar_run(&mut run));
+    let Parts {
+        members,
+        reads,
+        writes,
+        inits,
+        accessors,
+        derived,
+    } = p;
+    let mut doc_lines = vec![format!("`{}` of {}:{}.", r.name, r.source, r.line)];
     if !derived.is_empty() {
         doc_lines.push(String::new());
         doc_lines.push(format!(
@@ -228,15 +125,15 @@ fn record(r: &Record) -> TokenStream {
             "Also the format of {}.",
             r.aliases
                 .iter()
-                .map(|a| format!("`{a}`"))
+                .map(|(a, _)| format!("`{a}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
     }
     let doc = docs(&doc_lines);
-    let min = lit(min_size(r));
-    let aliases = r.aliases.iter().map(|a| {
-        let an = ident(&type_name(a));
+    let min = lit(r.min_size);
+    let aliases = r.aliases.iter().map(|(a, rust)| {
+        let an = ident(rust);
         let d = docs(&[format!("`{a}` shares the format of `{}`.", r.name)]);
         quote!(#d pub type #an = #name;)
     });
@@ -264,6 +161,91 @@ fn record(r: &Record) -> TokenStream {
             }
 
             #(#accessors)*
+        }
+    }
+}
+
+/// The member, reads, writes and accessors of one item (scalars are read in runs by
+/// [`record`]).
+fn item(f: &ItemModel, p: &mut Parts) {
+    let fname = f.name.as_str();
+    let id = ident(&f.rust_name);
+    let doc = if f.description.is_empty() {
+        docs(&[format!("`{fname}`.")])
+    } else {
+        docs(&[doc_text(&f.description)])
+    };
+    let local = |c: &crate::analyze::object::CountRef| ident(&c.rust_name);
+    match &f.kind {
+        ItemKind::Scalar(s) => {
+            let t = rust_ty(s.rust);
+            if let Some(user) = &f.derived_for {
+                p.derived.push(format!("`{fname}`"));
+                let uid = ident(&user.rust_name);
+                let len = if user.encoded_len {
+                    quote!(self.#uid.encoded_len())
+                } else {
+                    quote!(self.#uid.len())
+                };
+                p.writes.push(quote!(w.count::<#t>(#fname, #len)?;));
+            } else {
+                p.members.push(quote!(#doc pub #id: #t,));
+                p.inits.push(quote!(#id,));
+                p.writes.push(quote!(w.scalar::<#t>(self.#id);));
+                p.accessors.push(field_accessors(f, &t));
+            }
+        }
+        ItemKind::Array { ty, count } => {
+            let t = rust_ty(ty.rust);
+            let c = local(count);
+            p.members.push(quote!(#doc pub #id: Vec<#t>,));
+            p.reads
+                .push(quote!(let #id = r.array::<#t>(#fname, u64::from(#c))?;));
+            p.inits.push(quote!(#id,));
+            p.writes.push(quote!(w.array(&self.#id);));
+        }
+        ItemKind::Records { record, count } => {
+            let c = local(count);
+            p.inits.push(quote!(#id,));
+            match record {
+                Some(rec) => {
+                    let rt = ident(rec);
+                    p.members.push(quote!(#doc pub #id: Vec<#rt>,));
+                    p.reads.push(quote!(let #id = r.records(#fname, u64::from(#c), #rt::MIN_SIZE, #rt::read)?;));
+                    p.writes
+                        .push(quote!(w.records(#fname, &self.#id, #rt::write)?;));
+                }
+                None => {
+                    p.members.push(quote!(#doc pub #id: Vec<Undescribed>,));
+                    p.reads
+                        .push(quote!(let #id = r.undescribed(#fname, u64::from(#c))?;));
+                    p.writes.push(quote!(w.records(#fname, &self.#id, |x: &Undescribed, _: &mut ObjWriter| match *x {})?;));
+                }
+            }
+        }
+        ItemKind::Strings { count } => {
+            let c = local(count);
+            p.members.push(quote!(#doc pub #id: Vec<Vec<u8>>,));
+            p.reads
+                .push(quote!(let #id = r.strings(#fname, u64::from(#c))?;));
+            p.inits.push(quote!(#id,));
+            p.writes.push(quote!(w.strings(#fname, &self.#id)?;));
+        }
+        ItemKind::Bytes { size } => {
+            let c = local(size);
+            p.members.push(quote!(#doc pub #id: Vec<u8>,));
+            p.reads
+                .push(quote!(let #id = r.bytes(#fname, u64::from(#c))?;));
+            p.inits.push(quote!(#id,));
+            p.writes.push(quote!(w.out.extend_from_slice(&self.#id);));
+        }
+        ItemKind::Instructions { size } => {
+            let c = local(size);
+            p.members.push(quote!(#doc pub #id: InstructionStream,));
+            p.reads
+                .push(quote!(let #id = InstructionStream::read(r, #fname, u64::from(#c))?;));
+            p.inits.push(quote!(#id,));
+            p.writes.push(quote!(self.#id.write(w);));
         }
     }
 }
@@ -310,11 +292,10 @@ fn scalar_run(run: &mut ScalarRun<'_>) -> TokenStream {
 }
 
 /// Enumerated values and bit-packed items of a stored scalar field.
-fn field_accessors(r: &Record, f: &RecordField, ty: &TokenStream) -> TokenStream {
-    let _ = r;
-    let fid = ident(&snake_name(&f.name));
+fn field_accessors(f: &ItemModel, ty: &TokenStream) -> TokenStream {
+    let fid = ident(&f.rust_name);
     let mut out = Vec::new();
-    let values = |vs: &[crate::schema::EnumValue]| {
+    let values = |vs: &[crate::analyze::object::RecordValue]| {
         let items = vs.iter().map(|v| {
             let n = lit(v.value);
             let m = doc_text(&v.meaning);
@@ -323,11 +304,8 @@ fn field_accessors(r: &Record, f: &RecordField, ty: &TokenStream) -> TokenStream
         quote!(&[#(#items),*])
     };
     if !f.values.is_empty() {
-        let konst = ident(&format!(
-            "{}_VALUES",
-            snake_name(&f.name).to_ascii_uppercase()
-        ));
-        let m = ident(&format!("{}_meaning", snake_name(&f.name)));
+        let konst = ident(&format!("{}_VALUES", f.rust_name.to_ascii_uppercase()));
+        let m = ident(&format!("{}_meaning", f.rust_name));
         let table = values(&f.values);
         let d1 = docs(&[format!("Values the chapter lists for `{}`.", f.name)]);
         let d2 = docs(&[format!(
@@ -350,7 +328,7 @@ fn field_accessors(r: &Record, f: &RecordField, ty: &TokenStream) -> TokenStream
         let get_bits = unparen(extract(quote!((self.#fid as u64)), lo, mask, 64));
         let place = unparen(shl(hex(mask), lo));
         let placed = shl(quote!(v), lo);
-        let base = snake_name(&format!("{}_{}", f.name, b.name));
+        let base = b.rust_name.clone();
         let get = ident(&base);
         let set = ident(&format!("set_{base}"));
         let d = docs(&[format!(

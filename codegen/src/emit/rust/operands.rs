@@ -7,9 +7,8 @@
 
 use super::top::{decodable, rule_check};
 use super::{ident, lit};
-use crate::analyze::platform;
 use crate::analyze::{
-    FieldModel, FieldType, InstModel, Int, MemberType, Model, Slot, VariantModel, DATA_TYPES,
+    FieldModel, FieldType, InstModel, Int, MemberType, Model, Slot, VariantModel,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -22,7 +21,7 @@ pub fn render(model: &Model) -> TokenStream {
     let any_visit = arms.iter().any(|(_, used)| *used);
     let param = if any_visit { quote!(v) } else { quote!(_v) };
     let visit_arms = arms.into_iter().map(|(t, _)| t);
-    let maps: Vec<TokenStream> = insts.iter().map(|i| type_maps(model, i)).collect();
+    let maps: Vec<TokenStream> = insts.iter().map(|i| type_maps(i)).collect();
     let any_map = maps.iter().any(|m| !m.is_empty());
     let map_arms = insts.iter().zip(&maps).map(|(i, m)| {
         let ty = ident(&i.rust_name);
@@ -168,52 +167,18 @@ fn visit_value(f: &FieldModel, x: TokenStream) -> TokenStream {
     }
 }
 
-/// The instruction's type maps as a static slice of `TypeMap`s, or nothing when it has none. A
-/// doc whose maps name a type that is not a vISA data type, or a platform the crate lacks, gets
-/// none (the analysis warns about the first; the second cannot happen for the docs' own
-/// platforms).
-fn type_maps(model: &Model, inst: &InstModel) -> TokenStream {
-    let Some(doc) = model
-        .spec
-        .instructions
-        .iter()
-        .find(|d| d.name == inst.doc_name)
-    else {
-        return quote!();
-    };
+/// The instruction's type maps as a static slice of `TypeMap`s, or nothing when it has none
+/// (the analysis keeps none of a doc whose maps it cannot check).
+fn type_maps(inst: &InstModel) -> TokenStream {
     let source = inst.source.as_str();
     let mut maps = Vec::new();
-    for m in &doc.type_maps {
-        let group = |name: &str| {
-            m.types
-                .iter()
-                .find(|(k, _)| k.trim().eq_ignore_ascii_case(name))
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default()
-        };
-        let (dst, src) = (group("dst types"), group("src types"));
-        if dst
-            .iter()
-            .chain(&src)
-            .any(|t| !DATA_TYPES.contains(&t.as_str()))
-            || (dst.is_empty() && src.is_empty())
-        {
-            return quote!();
-        }
-        let applies = match &m.platform {
+    for m in &inst.type_maps {
+        let applies = match &m.rule {
             None => quote!(|_platform: Platform| true),
-            Some(a) => match platform::parse(a) {
-                Ok(rule)
-                    if rule
-                        .platforms()
-                        .iter()
-                        .all(|p| model.platforms.iter().any(|q| q == p)) =>
-                {
-                    let check = rule_check(&rule);
-                    quote!(|platform: Platform| #check)
-                }
-                _ => return quote!(),
-            },
+            Some(rule) => {
+                let check = rule_check(rule);
+                quote!(|platform: Platform| #check)
+            }
         };
         let types = |list: &[String]| {
             let v = list.iter().map(|t| {
@@ -224,8 +189,8 @@ fn type_maps(model: &Model, inst: &InstModel) -> TokenStream {
             });
             quote!(&[#(#v),*])
         };
-        let (d, s) = (types(&dst), types(&src));
-        let line = lit(u64::from(m.span.line));
+        let (d, s) = (types(&m.dst), types(&m.src));
+        let line = lit(u64::from(m.line));
         maps.push(quote! {
             TypeMap { source: #source, line: #line, applies: #applies, dst: #d, src: #s }
         });

@@ -138,10 +138,21 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         };
     }
     let body: Vec<TokenStream> = f.body.iter().map(stmt).collect();
-    let guard = if f.guard_em {
-        quote!(l.enabled_by_mask(i))
-    } else {
-        quote!(l.enabled(i))
+    let lanes = match f.step {
+        1 => quote!(0..lanes),
+        n => {
+            let n = Literal::usize_unsuffixed(n as usize);
+            quote!((0..lanes).step_by(#n))
+        }
+    };
+    let guard = match (f.guarded, f.guard_em) {
+        (false, _) => quote!(),
+        (true, true) => quote!(if !l.enabled_by_mask(i) {
+            continue;
+        }),
+        (true, false) => quote!(if !l.enabled(i) {
+            continue;
+        }),
     };
     let doc = docs(&[format!(
         "The lanes of `{}` ({}): its `## Semantics` pseudo-code.",
@@ -151,10 +162,8 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         #doc
         pub fn #name<L: Lanes + ?Sized>(inst: &super::#ty, l: &mut L) -> Result<(), L::Error> {
             let lanes = l.begin(crate::runtime::ExecSize(#exec), #pred)?;
-            for i in 0..lanes {
-                if !#guard {
-                    continue;
-                }
+            for i in #lanes {
+                #guard
                 #(#body)*
             }
             Ok(())
@@ -272,6 +281,7 @@ fn typed(value: &LaneExpr, ty: Option<&str>) -> TokenStream {
 fn uses_machine(e: &LaneExpr) -> bool {
     match e {
         LaneExpr::Read(_) | LaneExpr::Pred | LaneExpr::Call(..) | LaneExpr::IsUnsigned(..) => true,
+        LaneExpr::Scalar(_) | LaneExpr::Enabled(_) | LaneExpr::ReadAt(..) => true,
         LaneExpr::SizeOf(_) | LaneExpr::Width(_) => true,
         LaneExpr::Unary(_, a) | LaneExpr::Cast(_, a) | LaneExpr::BitRange(a, ..) => uses_machine(a),
         LaneExpr::Bit(a, b) => uses_machine(a) || uses_machine(b),
@@ -282,7 +292,8 @@ fn uses_machine(e: &LaneExpr) -> bool {
         | LaneExpr::Float(..)
         | LaneExpr::Local(_)
         | LaneExpr::Field(..)
-        | LaneExpr::IsClass(..) => false,
+        | LaneExpr::IsClass(..)
+        | LaneExpr::IsScalar(_) => false,
     }
 }
 
@@ -306,6 +317,12 @@ pub(super) fn cond(e: &LaneExpr) -> TokenStream {
             quote!(!#a)
         }
         LaneExpr::Pred => quote!(l.predicate(i)),
+        LaneExpr::Enabled(false) => quote!(l.enabled(i)),
+        LaneExpr::Enabled(true) => quote!(l.enabled_by_mask(i)),
+        LaneExpr::IsScalar(f) => {
+            let f = ident(f);
+            quote!(inst.#f.is_scalar())
+        }
         _ => {
             let a = atom(e);
             quote!(#a.truth())
@@ -386,9 +403,17 @@ pub(super) fn expr(e: &LaneExpr) -> TokenStream {
             let a = atom(a);
             quote!(#a.cast(#t))
         }
-        LaneExpr::IsClass(..) => {
+        LaneExpr::IsClass(..) | LaneExpr::IsScalar(_) | LaneExpr::Enabled(_) => {
             let c = cond(e);
             quote!(Value::from_bool(#c))
+        }
+        LaneExpr::Scalar(f) => {
+            let f = ident(f);
+            quote!(l.read(&inst.#f, 0)?)
+        }
+        LaneExpr::ReadAt(f, index) => {
+            let (f, index) = (ident(f), atom(index));
+            quote!(l.read(&inst.#f, #index.as_i128() as u32)?)
         }
         LaneExpr::IsUnsigned(f, unsigned) => {
             let f = ident(f);
@@ -511,12 +536,9 @@ Made up.
 ";
 
     fn render(doc: &str) -> (String, Vec<crate::diag::Diagnostic>) {
-        let parsed = crate::parse::parse_spec(&[crate::parse::SourceFile {
-            name: "LANEY.md".into(),
-            bytes: doc.as_bytes().to_vec(),
-        }]);
-        let (model, mut diags) = crate::analyze::analyze(&parsed.spec);
-        diags.extend(parsed.diagnostics);
+        let analysed = crate::testing::doc("LANEY.md", doc);
+        let (model, mut diags) = (analysed.model, analysed.analysed);
+        diags.extend(analysed.parsed);
         let files = super::super::jobs(&model, &Options::default())
             .into_iter()
             .filter(|j| j.path == "src/generated/semantics.rs")
@@ -551,13 +573,99 @@ Made up.
         );
         assert!(!text.contains("pub fn laney"), "{text}");
         assert!(text.contains("fn laney(&mut self, _inst: &super::Laney) -> Self::Output {\n        self.lanes.prose(self.inst)"), "{text}");
-        // SIN's shape: every other lane.
-        let doc = LANEY.replace("++i) {", "i += 2) {");
+        // A step other than 1 (every lane) or 2 (SAD2's pairs).
+        let doc = LANEY.replace("++i) {", "i += 3) {");
         let (_, diags) = render(&doc);
         assert!(
             diags
                 .iter()
                 .any(|d| d.code == "V0141" && d.message.contains("does not step `++i`")),
+            "{diags:?}"
+        );
+    }
+
+    /// SETP's shape (lanes that test `ChEn[i]` themselves, a scalar operand) and SAD2's
+    /// (pairs of lanes, the other lane of a pair, `undefined`).
+    #[test]
+    fn guards_inside_the_lane_and_pairs_of_lanes_run() {
+        let body = "for (i = 0; i < exec_size; ++i) {
+      if (ChEn[i]) {
+        UD cnt = 0;
+        x = (UD) src0[i];
+        while (x != 0 && cnt < 32) {
+          cnt++;
+          x = x >> 1;
+        }
+        dst[i] = floor(src1[i]) + 0.5f;
+        if (dst is predicate) {
+          dst[i] = src0[i] rel_op src1[i];
+        } else if (Pred[i]) {
+          dst[i] = dst[i] * -2;
+        } else {
+          dst[i] = cnt > 3 ? ~cnt : 1 << i;
+        }
+      }
+    }";
+        let start = LANEY.find("for (i").unwrap();
+        let end = start + LANEY[start..].find("\n```").unwrap();
+        let with = |code: &str| format!("{}{}{}", &LANEY[..start], code, &LANEY[end..]);
+        assert_eq!(with(body), LANEY);
+        let setp = with(
+            "for (i = 0; i < exec_size; ++i) {
+      if (src0 is scalar) {
+        dst[i] = (src0 >> i) & 1;
+      } else {
+        if (ChEn[i]) {
+          dst[i] = src0[i] & 1;
+        }
+      }
+    }",
+        );
+        let (text, diags) = render(&setp);
+        assert!(
+            !diags.iter().any(|d| d.code.starts_with("V014")),
+            "{diags:?}"
+        );
+        assert!(
+            text.contains("for i in 0..lanes {\n        if inst.src0.is_scalar() {"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(l.read(&inst.src0, 0)? >> Value::lane(i)) & Value::literal(1)"),
+            "{text}"
+        );
+        assert!(text.contains("} else if l.enabled(i) {"), "{text}");
+        let sad2 = with(
+            "for (i = 0; i < exec_size; i += 2) {
+      if (ChEn[i]) {
+        dst[i] = src0[i] + src0[i+1];
+        dst[i+1] = undefined;
+      }
+    }",
+        );
+        let (text, diags) = render(&sad2);
+        assert!(
+            !diags.iter().any(|d| d.code.starts_with("V014")),
+            "{diags:?}"
+        );
+        assert!(text.contains("for i in (0..lanes).step_by(2) {"), "{text}");
+        assert!(
+            text.contains(
+                "l.read(&inst.src0, (Value::lane(i) + Value::literal(1)).as_i128() as u32)?"
+            ),
+            "{text}"
+        );
+        assert_eq!(text.matches("l.write(").count(), 1, "{text}");
+        // No lane guard at all: which lanes run is not said.
+        let (_, diags) = render(&with(
+            "for (i = 0; i < exec_size; ++i) {
+      dst[i] = src0[i];
+    }",
+        ));
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.code == "V0141" && d.message.contains("tests neither `ChEn[i]`")),
             "{diags:?}"
         );
     }

@@ -32,6 +32,10 @@ pub(super) struct Shape {
 
 /// Whether `f`'s body has the whole-operand shape.
 pub(super) fn shape(f: &LaneFn) -> Option<Shape> {
+    // Only the plain lane loop: one lane per step, guarded by ChEn (or EM) around the body.
+    if f.step != 1 || !f.guarded {
+        return None;
+    }
     let (mut reads, mut writes) = (BTreeSet::new(), BTreeSet::new());
     if f.body.is_empty() || !f.body.iter().all(|s| stmt_fits(s, &mut reads, &mut writes)) {
         return None;
@@ -94,7 +98,12 @@ fn expr_fits(e: &LaneExpr, reads: &mut BTreeSet<String>) -> bool {
         LaneExpr::Local(_)
         | LaneExpr::IsUnsigned(..)
         | LaneExpr::SizeOf(_)
-        | LaneExpr::Width(_) => false,
+        | LaneExpr::Width(_)
+        // Another lane, the lane's own guard, a scalar's element 0: lane by lane.
+        | LaneExpr::ReadAt(..)
+        | LaneExpr::Enabled(_)
+        | LaneExpr::IsScalar(_)
+        | LaneExpr::Scalar(_) => false,
     }
 }
 

@@ -204,7 +204,7 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
                 #build
             })
         });
-        let left_out = model.spec.left_out.iter().filter_map(|l| {
+        let left_out = model.left_out.iter().filter_map(|l| {
             let sub = l.sub_opcode.filter(|s| l.opcode == Some(*op) && !subs.iter().any(|i| i.sub_opcode == Some(*s)))?;
             let sub = super::hex(u64::from(sub));
             let err = left_out_error(l, *op);
@@ -231,8 +231,8 @@ fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
 
 /// Arms for the opcodes of docs left out (and of no doc kept): an error naming the doc.
 fn left_out_arms(model: &Model, kept: &BTreeMap<u8, Vec<&InstModel>>) -> Vec<TokenStream> {
-    let mut by_opcode: BTreeMap<u8, Vec<&crate::schema::LeftOut>> = BTreeMap::new();
-    for l in &model.spec.left_out {
+    let mut by_opcode: BTreeMap<u8, Vec<&crate::analyze::LeftOutDoc>> = BTreeMap::new();
+    for l in &model.left_out {
         if let Some(op) = l.opcode.filter(|op| !kept.contains_key(op)) {
             by_opcode.entry(op).or_default().push(l);
         }
@@ -266,7 +266,7 @@ fn left_out_arms(model: &Model, kept: &BTreeMap<u8, Vec<&InstModel>>) -> Vec<Tok
 }
 
 /// `DecodeError` of a left-out doc's opcode.
-fn left_out_error(l: &crate::schema::LeftOut, op: u8) -> TokenStream {
+fn left_out_error(l: &crate::analyze::LeftOutDoc, op: u8) -> TokenStream {
     let (doc, why) = (&l.doc, &l.why);
     let op = super::hex(u64::from(op));
     quote!(DecodeError::new("opcode", 0, DecodeErrorKind::LeftOut { opcode: #op, doc: #doc, why: #why }))
@@ -325,7 +325,7 @@ pub fn render(model: &Model) -> TokenStream {
         let doc = format!(" `{}` ({}).", i.doc_name, i.source);
         quote!(#[doc = #doc] pub mod #m;)
     });
-    let object = if model.object {
+    let object = if model.object.is_some() {
         quote!(
             /// Records of the object-format chapter.
             pub mod object;

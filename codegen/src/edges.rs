@@ -1,4 +1,5 @@
-//! Every list-valued construct of the schema at size 0 and 1, through analysis and each emitter:
+//! Every list-valued construct of the schema at size 0 and 1, through analysis and each emitter
+//! (tests of the whole pipeline, so they live beside it, not inside an emitter):
 //! the Rust emitters (instruction modules, the parent module, the shared enums, the property
 //! tests) and the docs emitter. Schemas are built by hand; the facts asserted were worked out
 //! from the docs' rules, not copied from the output.

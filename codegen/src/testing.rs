@@ -1,0 +1,62 @@
+//! Test helpers: the analysed model of a doc, a directory or the workspace's `spec/`, so the
+//! emitters' unit tests build what they render through the pipeline and never name the parser
+//! or the schema themselves.
+
+use crate::analyze::{analyze, Model};
+use crate::diag::Diagnostic;
+use crate::parse::{self, SourceFile};
+use crate::schema::Spec;
+use std::path::Path;
+
+/// What parsing and analysing gave.
+pub(crate) struct Analysed {
+    pub model: Model,
+    /// The parser's diagnostics.
+    pub parsed: Vec<Diagnostic>,
+    /// The analysis' diagnostics.
+    pub analysed: Vec<Diagnostic>,
+    /// The schema, for the reference pages (which render the docs as written).
+    pub spec: Spec,
+}
+
+impl Analysed {
+    /// Panics when the parser reported an error.
+    pub fn readable(self) -> Self {
+        assert!(
+            !self.parsed.iter().any(|d| d.is_error()),
+            "{:?}",
+            self.parsed
+        );
+        self
+    }
+}
+
+fn of(files: &[SourceFile]) -> Analysed {
+    let parsed = parse::parse_spec(files);
+    let (model, analysed) = analyze(&parsed.spec);
+    Analysed {
+        model,
+        parsed: parsed.diagnostics,
+        analysed,
+        spec: parsed.spec,
+    }
+}
+
+/// One doc named `name` (e.g. `TINY.md`).
+pub(crate) fn doc(name: &str, text: &str) -> Analysed {
+    of(&[SourceFile {
+        name: name.into(),
+        bytes: text.as_bytes().to_vec(),
+    }])
+}
+
+/// Every doc of `dir` (without chapters).
+pub(crate) fn dir(dir: &Path) -> Analysed {
+    of(&parse::load_dir(dir).unwrap())
+}
+
+/// The workspace's `spec/` with its chapters.
+pub(crate) fn workspace_spec() -> Analysed {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    of(&parse::load_spec(&root, None).unwrap())
+}
