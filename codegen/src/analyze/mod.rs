@@ -6,6 +6,7 @@ pub mod naming;
 pub mod object;
 mod packed;
 pub mod platform;
+pub mod reference;
 pub mod semantics;
 pub mod text;
 
