@@ -651,6 +651,56 @@ fn analyze_instruction(
     }
     let src_type_maps = src_type_maps(&mut a);
     let Analyzer { enums, diags, .. } = a;
+    layout_warnings(inst, &fields, diags);
+    let rust_name = type_name(&inst.name);
+    let counted = counted_lists(inst, &fields, &mut rust_names, diags);
+    let prefix = common_prefix(
+        &inst
+            .variants
+            .iter()
+            .map(|v| v.fields.clone())
+            .collect::<Vec<_>>(),
+    );
+    let variants = variants(inst, &fields, &enums, &counted, prefix, &rust_name, diags);
+    // The common prefix is read before the variant is known; a list ends it.
+    let prefix = variants.first().map_or(prefix, |v| {
+        v.counted
+            .iter()
+            .filter_map(|c| v.fields.iter().position(|f| c.items.first() == Some(f)))
+            .fold(prefix, usize::min)
+    });
+    let lanes = semantics::lanes(inst, &fields, variants.len(), diags);
+    InstModel {
+        doc_name: inst.name.clone(),
+        source: inst.source.clone(),
+        module: snake_name(&inst.name),
+        rust_name,
+        opcode: inst.opcode.value,
+        opcode_name: inst.opcode.name.clone(),
+        sub_opcode: inst.sub_opcode.as_ref().map(|s| s.value),
+        description: inst.description.clone(),
+        semantics: inst.semantics.clone(),
+        text: inst.text.clone(),
+        notes: inst.notes.clone(),
+        fields,
+        variants,
+        prefix: if inst.variants.len() > 1 { prefix } else { 0 },
+        enums,
+        alias_of: inst.alias_of.clone(),
+        claimed_subs: Vec::new(),
+        src_type_maps,
+        type_maps: operand_type_maps(&inst.type_maps),
+        lanes,
+    }
+}
+
+/// Warnings about the layout the doc leaves open: optional fields (always encoded) and a
+/// field of no fixed layout before the last.
+fn layout_warnings(
+    inst: &Instruction,
+    fields: &BTreeMap<String, FieldModel>,
+    diags: &mut Vec<Diagnostic>,
+) {
     // Items of a prefix list are absent when the count says so, not "always encoded".
     let listed: BTreeSet<&str> = inst
         .variants
@@ -696,15 +746,20 @@ fn analyze_instruction(
             }
         }
     }
-    let rust_name = type_name(&inst.name);
-    let counted = counted_lists(inst, &fields, &mut rust_names, diags);
-    let prefix = common_prefix(
-        &inst
-            .variants
-            .iter()
-            .map(|v| v.fields.clone())
-            .collect::<Vec<_>>(),
-    );
+}
+
+/// The instruction's variants: how each is selected (and whether an earlier one shadows
+/// it), its Rust name and counted lists; a selector that cannot be read in time, on an
+/// operand type or missing is warned about.
+fn variants(
+    inst: &Instruction,
+    fields: &BTreeMap<String, FieldModel>,
+    enums: &[EnumDef],
+    counted: &[Vec<CountedModel>],
+    prefix: usize,
+    rust_name: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<VariantModel> {
     let mut variants = Vec::new();
     let mut taken: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut names = Names::default();
@@ -716,7 +771,7 @@ fn analyze_instruction(
                 operand_type = true;
                 continue;
             }
-            match resolve_choice(&fields, &enums, sel) {
+            match resolve_choice(fields, enums, sel) {
                 Some(c) if v.fields.iter().take(prefix).any(|f| *f == c.field) => choices.push(c),
                 Some(c) => diags.push(Diagnostic::new(Code::LateSelector, &inst.source, v.span, format!("variant selector `{}` is not read before the variants' fields differ; the first variant decodes", c.field))),
                 None => diags.push(
@@ -744,7 +799,7 @@ fn analyze_instruction(
                 .extend(c.values.iter().cloned());
         }
         let base = if inst.variants.len() == 1 {
-            rust_name.clone()
+            rust_name.to_string()
         } else {
             let first: Vec<String> = v
                 .selectors
@@ -778,36 +833,7 @@ fn analyze_instruction(
             "variants without a readable selector; the first decodes",
         ));
     }
-    // The common prefix is read before the variant is known; a list ends it.
-    let prefix = variants.first().map_or(prefix, |v| {
-        v.counted
-            .iter()
-            .filter_map(|c| v.fields.iter().position(|f| c.items.first() == Some(f)))
-            .fold(prefix, usize::min)
-    });
-    let lanes = semantics::lanes(inst, &fields, variants.len(), diags);
-    InstModel {
-        doc_name: inst.name.clone(),
-        source: inst.source.clone(),
-        module: snake_name(&inst.name),
-        rust_name,
-        opcode: inst.opcode.value,
-        opcode_name: inst.opcode.name.clone(),
-        sub_opcode: inst.sub_opcode.as_ref().map(|s| s.value),
-        description: inst.description.clone(),
-        semantics: inst.semantics.clone(),
-        text: inst.text.clone(),
-        notes: inst.notes.clone(),
-        fields,
-        variants,
-        prefix: if inst.variants.len() > 1 { prefix } else { 0 },
-        enums,
-        alias_of: inst.alias_of.clone(),
-        claimed_subs: Vec::new(),
-        src_type_maps,
-        type_maps: operand_type_maps(&inst.type_maps),
-        lanes,
-    }
+    variants
 }
 
 /// The doc's type maps with both groups, all or none (see [`InstModel::type_maps`]). Platform
