@@ -448,6 +448,77 @@ impl Analyzer<'_> {
         Vec::new()
     }
 
+    /// A bit-packed field: one member per bit range (overlapping or out-of-range ones are
+    /// errors and skipped), the bits no range covers reserved.
+    fn bits(&mut self, f: &Field, base: Int, tyname: &str) -> FieldType {
+        let mut members = Vec::new();
+        let mut used = 0u64;
+        // `reserved` holds the bits no range covers.
+        let mut names = Names::reserving(&["reserved"]);
+        for b in &f.bitfields {
+            let name = names.claim(
+                &member_name(&b.summary, b.hi, b.lo),
+                &format!("bits_{}_{}", b.hi, b.lo),
+            );
+            let m = Member {
+                name: name.clone(),
+                hi: b.hi,
+                lo: b.lo,
+                ty: MemberType::Int,
+                summary: b.summary.clone(),
+                rule: None,
+                nonzero: None,
+            };
+            let mask = m.mask() << b.lo;
+            if u32::from(b.hi) >= base.bits() || used & mask != 0 {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::BadBitRange,
+                        &self.inst.source,
+                        b.span,
+                        format!(
+                            "bit range [{}..{}] of `{}` overlaps another or exceeds its {} bits",
+                            b.hi,
+                            b.lo,
+                            f.name,
+                            base.bits()
+                        ),
+                    )
+                    .expected("disjoint bit ranges within the field's type"),
+                );
+                continue;
+            }
+            used |= mask;
+            let ty = if b.values.is_empty() {
+                MemberType::Int
+            } else {
+                MemberType::Enum(self.enum_def(format!("{tyname}{}", type_name(&name)), &b.values))
+            };
+            let rule = self.rule(&b.platform, b.span);
+            let nonzero = b
+                .summary
+                .to_ascii_lowercase()
+                .contains(NONZERO)
+                .then(|| sentence(&b.summary, NONZERO).unwrap_or_default());
+            members.push(Member {
+                ty,
+                rule,
+                nonzero,
+                ..m
+            });
+        }
+        if !f.values.is_empty() {
+            self.diags.push(Diagnostic::new(Code::UnrangedValues, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
+        }
+        FieldType::Bits {
+            base,
+            name: tyname.to_string(),
+            members,
+            reserved_mask: base.unsigned().mask() & !used,
+            reserved_ignored: f.description.to_ascii_lowercase().contains(IGNORED_BITS),
+        }
+    }
+
     fn field(&mut self, f: &Field) -> FieldModel {
         let tyname = type_name(&f.name);
         let int = int_of(&f.ty);
@@ -473,65 +544,7 @@ impl Analyzer<'_> {
                 }
                 FieldType::Enum(i, e)
             }
-            (Some(base), false, _) => {
-                let mut members = Vec::new();
-                let mut used = 0u64;
-                // `reserved` holds the bits no range covers.
-                let mut names = Names::reserving(&["reserved"]);
-                for b in &f.bitfields {
-                    let name = names.claim(
-                        &member_name(&b.summary, b.hi, b.lo),
-                        &format!("bits_{}_{}", b.hi, b.lo),
-                    );
-                    let m = Member {
-                        name: name.clone(),
-                        hi: b.hi,
-                        lo: b.lo,
-                        ty: MemberType::Int,
-                        summary: b.summary.clone(),
-                        rule: None,
-                        nonzero: None,
-                    };
-                    let mask = m.mask() << b.lo;
-                    if u32::from(b.hi) >= base.bits() || used & mask != 0 {
-                        self.diags.push(
-                            Diagnostic::new(Code::BadBitRange, &self.inst.source, b.span, format!("bit range [{}..{}] of `{}` overlaps another or exceeds its {} bits", b.hi, b.lo, f.name, base.bits()))
-                                .expected("disjoint bit ranges within the field's type"),
-                        );
-                        continue;
-                    }
-                    used |= mask;
-                    let ty = if b.values.is_empty() {
-                        MemberType::Int
-                    } else {
-                        MemberType::Enum(
-                            self.enum_def(format!("{tyname}{}", type_name(&name)), &b.values),
-                        )
-                    };
-                    let rule = self.rule(&b.platform, b.span);
-                    let nonzero = b
-                        .summary
-                        .to_ascii_lowercase()
-                        .contains(NONZERO)
-                        .then(|| sentence(&b.summary, NONZERO).unwrap_or_default());
-                    members.push(Member {
-                        ty,
-                        rule,
-                        nonzero,
-                        ..m
-                    });
-                }
-                if !f.values.is_empty() {
-                    self.diags.push(Diagnostic::new(Code::UnrangedValues, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
-                }
-                FieldType::Bits {
-                    base,
-                    name: tyname.clone(),
-                    members,
-                    reserved_mask: base.unsigned().mask() & !used,
-                    reserved_ignored: f.description.to_ascii_lowercase().contains(IGNORED_BITS),
-                }
-            }
+            (Some(base), false, _) => self.bits(f, base, &tyname),
             (None, _, _) => match f.ty.as_str() {
                 "vec_operand" | "scalar" => FieldType::Vector,
                 "raw_operand" => FieldType::Raw,
