@@ -189,4 +189,46 @@ mod tests {
             .collect();
         assert_eq!(rows, ours);
     }
+
+    /// The table is the data types chapter's: every row's text format, binary format and size
+    /// (`../shared/visa-docs/chapters/2_datatypes.md`).
+    #[test]
+    fn the_table_is_the_chapters() {
+        let dir = std::env::var_os("VISA_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared").into());
+        let path = dir.join("visa-docs/chapters/2_datatypes.md");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{} is missing in CI",
+                path.display()
+            );
+            eprintln!("skipped: {} is absent", path.display());
+            return;
+        };
+        // | unsigned double word | 32 | [0, 2<sup>32</sup>-1] | 0b0000 | UD |
+        let rows: Vec<(u8, String, u8)> = text
+            .lines()
+            .filter_map(|l| {
+                let cells: Vec<&str> = l
+                    .trim()
+                    .trim_matches('|')
+                    .split('|')
+                    .map(str::trim)
+                    .collect();
+                let [_, bits, _, code, name] = cells[..] else {
+                    return None;
+                };
+                let code = u8::from_str_radix(code.strip_prefix("0b")?, 2).ok()?;
+                let bits: u8 = bits.parse().ok()?;
+                Some((code, name.to_string(), bits / 8))
+            })
+            .collect();
+        let ours: Vec<(u8, String, u8)> = DATA_TYPES
+            .iter()
+            .map(|t| (t.code, t.name.to_string(), t.bytes))
+            .collect();
+        assert_eq!(rows, ours);
+    }
 }
