@@ -69,8 +69,11 @@ impl Lanes for Machine {
     }
     fn write(&mut self, op: &VectorOperand, lane: u32, value: Value) -> Result<(), String> {
         if let VectorOperand::Predicate(_) = op {
-            let Value::Bool(b) = value else {
-                return Err(format!("{value:?} to a predicate"));
+            // A truth value (CMP), or an integer whose low bit the lane holds (SETP's `& 1`).
+            let b = match value {
+                Value::Bool(b) => b,
+                Value::Int(v, _) => v & 1 == 1,
+                Value::Float(..) => return Err(format!("{value:?} to a predicate")),
             };
             self.flag = self.flag & !(1 << lane) | u32::from(b) << lane;
             return Ok(());
@@ -327,6 +330,23 @@ proptest! {
             let (got, _, _) = run(&format!("rol (M1, 16) {OPS2}"), ty, ty, &s, mask, 0);
             check(&got, mask, rotate, &format!("rol:{}", ty.name()));
         }
+    }
+
+    /// SETP (its erratum: bit `i` of a scalar, `(src0 >> i) & 1`): a scalar source (an
+    /// immediate, a `<0;1,0>` region) sets every lane, enabled or not, to its bit `i`, as
+    /// Intel's finalizer moves it into the flag register with NoMask; a vector source sets the
+    /// enabled lanes to bit 0 of their element and leaves the others.
+    #[test]
+    fn setp_sets_lanes_from_bits(a in lanes32(), imm in any::<u32>(), mask in any::<u16>()) {
+        let mask = u32::from(mask);
+        let s = [bits(&a)];
+        let (_, _, flag) = run(&format!("setp (M1, 16) P1 0x{imm:x}:ud"), Ud, Ud, &s, mask, 0);
+        prop_assert_eq!(flag, imm & 0xffff, "setp of an immediate");
+        let (_, _, flag) = run("setp (M1, 16) P1 V33(0,0)<0;1,0>", Ud, Ud, &s, mask, 0);
+        prop_assert_eq!(flag, a[0] & 0xffff, "setp of a scalar region");
+        let (_, _, flag) = run("setp (M1, 16) P1 V33(0,0)<1;1,0>", Ud, Ud, &s, mask, 0);
+        let want = (0..16).filter(|&l| mask >> l & 1 == 1 && a[l] & 1 == 1).fold(0, |m, l| m | 1 << l);
+        prop_assert_eq!(flag, want, "setp of a vector");
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub struct LaneFn {
     pub exec_size_packed: bool,
     /// Rust name of the `Pred` field, when the instruction has one.
     pub pred: Option<String>,
+    /// The lane's statements run only on enabled lanes (one `if (ChEn[i])` around them all);
+    /// otherwise they run on every lane and test `ChEn[i]` themselves (`LaneExpr::Enabled`).
+    pub guarded: bool,
     /// The lane guard is `EM[i]` (SEL), not `ChEn[i]`: the predicate enables no lane.
     pub guard_em: bool,
     /// Where the lane loop is (`ADD.md:22`).
@@ -135,6 +138,13 @@ pub enum LaneExpr {
     BitRange(Box<LaneExpr>, u32, u32),
     /// `sizeof(field)`: the byte size of the operand's element type.
     SizeOf(String),
+    /// `ChEn[i]` (`EM[i]` when true) inside the lane's statements: lane `i` is enabled.
+    Enabled(bool),
+    /// `field is scalar`: an immediate or a `<0;1,0>` region (`VectorOperand::is_scalar`).
+    IsScalar(String),
+    /// A vector operand named without an element (`src0` where `src0 is scalar`): its
+    /// element 0.
+    Scalar(String),
     /// `CHANNEL_SIZE_IN_BITS`: the bit width of the operand's element type (the operand whose
     /// bits the lane writes).
     Width(String),
@@ -189,6 +199,29 @@ pub fn lanes(
             }
         }
     }
+}
+
+/// Whether a statement of `body` (at any depth) tests `guard` (`ChEn[i]`, `EM[i]`).
+fn tests_guard(body: &[Stmt], guard: &dyn Fn(&Expr) -> bool) -> bool {
+    fn expr(e: &Expr, guard: &dyn Fn(&Expr) -> bool) -> bool {
+        guard(e)
+            || match e {
+                Expr::Binary { lhs, rhs, .. } => expr(lhs, guard) || expr(rhs, guard),
+                Expr::Unary { operand, .. } => expr(operand, guard),
+                _ => false,
+            }
+    }
+    body.iter().any(|s| match s {
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+            ..
+        } => expr(cond, guard) || tests_guard(then, guard) || tests_guard(otherwise, guard),
+        Stmt::While { cond, body, .. } => expr(cond, guard) || tests_guard(body, guard),
+        Stmt::For { body, .. } => tests_guard(body, guard),
+        _ => false,
+    })
 }
 
 fn first_span(body: &[Stmt]) -> Option<Span> {
@@ -279,23 +312,28 @@ impl<'a> Resolver<'a> {
         if !step_ok {
             return self.fail("the lane loop does not step `++i` (every lane once)");
         }
-        let [Stmt::If {
-            cond: Expr::Index { base, index },
-            then,
-            otherwise,
-            span,
-        }] = body.as_slice()
-        else {
-            return self.fail("the lane loop's body is not one `if (ChEn[i])`");
+        // The usual shape: the whole lane under one `if (ChEn[i])` (or `EM[i]`). Otherwise the
+        // lane's statements test `ChEn[i]` themselves (SETP writes a scalar's bits to every
+        // lane, and only the enabled lanes from a vector).
+        let guard = |e: &Expr| matches!(e, Expr::Index { base, index } if is_lane(index) && matches!(&**base, Expr::Name { name } if name == "ChEn" || name == "EM"));
+        let (then, guarded, guard_em, span) = match body.as_slice() {
+            [Stmt::If {
+                cond,
+                then,
+                otherwise,
+                span,
+            }] if guard(cond) && otherwise.is_empty() => {
+                self.span = *span;
+                let em = matches!(cond, Expr::Index { base, .. } if matches!(&**base, Expr::Name { name } if name == "EM"));
+                (then, true, em, *span)
+            }
+            _ if tests_guard(body, &guard) => (body, false, false, *span),
+            _ => {
+                return self.fail(
+                    "the lane loop's body tests neither `ChEn[i]` nor `EM[i]` (which lanes run?)",
+                )
+            }
         };
-        self.span = *span;
-        let guard_em = matches!(&**base, Expr::Name { name } if name == "EM");
-        if !(matches!(&**base, Expr::Name { name } if name == "ChEn" || name == "EM")
-            && is_lane(index)
-            && otherwise.is_empty())
-        {
-            return self.fail("the lane loop's body is not one `if (ChEn[i])` without `else`");
-        }
         let Some(exec) = self.field("Exec_size") else {
             return self.fail("the instruction has no `Exec_size` field");
         };
@@ -335,6 +373,7 @@ impl<'a> Resolver<'a> {
             exec_size: exec.rust_name.clone(),
             exec_size_packed,
             pred,
+            guarded,
             guard_em,
             place: format!("{}:{}", self.inst.source, span.line),
             body,
@@ -743,6 +782,7 @@ impl<'a> Resolver<'a> {
                         FieldType::Enum(..) => {
                             LaneExpr::Field(f.rust_name.clone(), FieldRead::Enum)
                         }
+                        FieldType::Vector => LaneExpr::Scalar(f.rust_name.clone()),
                         _ => {
                             return self.fail(format!("operand `{name}` without an element index"))
                         }
@@ -772,6 +812,9 @@ impl<'a> Resolver<'a> {
                 }
                 if name == "Pred" {
                     return Ok(LaneExpr::Pred);
+                }
+                if name == "ChEn" || name == "EM" {
+                    return Ok(LaneExpr::Enabled(name == "EM"));
                 }
                 if let Some((local, _)) = self.locals.get(&format!("{name}[i]")) {
                     return Ok(LaneExpr::Local(local.clone()));
@@ -869,6 +912,7 @@ impl<'a> Resolver<'a> {
                     }
                     (Some(f), "unsigned") => LaneExpr::IsUnsigned(f.rust_name.clone(), true),
                     (Some(f), "signed") => LaneExpr::IsUnsigned(f.rust_name.clone(), false),
+                    (Some(f), "scalar") => LaneExpr::IsScalar(f.rust_name.clone()),
                     (_, "odd") => LaneExpr::Binary(
                         "!=".into(),
                         Box::new(LaneExpr::Binary(

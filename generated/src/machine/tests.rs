@@ -361,6 +361,16 @@ fn predicates_address_registers_and_indirect_operands() {
     let p1n =
         VectorOperand::Predicate(PredicateControl::new(1, PredicateCombine::Sequential, true));
     assert_eq!(c.read(&p1n, 1).unwrap(), Value::Bool(false));
+    // One lane (`mov (M1_NM, 1) V P1`, MOV.md: "The value of the predicate variable is
+    // interpreted as an unsigned integer"): the whole variable from the mask offset on.
+    c.regs.preds[1] = 0x8000_0f21;
+    c.inst.n = 1;
+    c.inst.offset = 0;
+    assert_eq!(c.read(&p1, 0).unwrap(), Value::Int(0x8000_0f21, DataType::Ud));
+    assert_eq!(c.read(&p1n, 0).unwrap(), Value::Int(0x7fff_f0de, DataType::Ud));
+    c.inst.offset = 4;
+    assert_eq!(c.read(&p1, 0).unwrap(), Value::Int(0x0800_00f2, DataType::Ud));
+    c.inst.n = 4;
     c.inst.offset = 0;
     // ADDR_ADD's source: the address of V32(1,2) = base + 32 + 2 * 4.
     let src0 = general(32, 1, 2, region(0, 1, 0), 0);

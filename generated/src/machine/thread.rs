@@ -637,6 +637,18 @@ impl<'a> Core<'a> {
             }
             VectorOperand::Predicate(p) => {
                 let bits = self.predicate_word(p.id())?;
+                if self.inst.n == 1 {
+                    // MOV.md:110: "If <src0> is a predicate operand, <exec_size> must be one
+                    // [...] The value of the predicate variable is interpreted as an unsigned
+                    // integer, with element 0 corresponding to the LSB". With one lane, a
+                    // predicate source is its whole variable (a logic instruction's one-bit
+                    // destination keeps bit 0 of it, the same bit a lane would read).
+                    let bits = if p.inverse() { !bits } else { bits };
+                    return Ok(Value::Int(
+                        i128::from(bits >> (self.inst.offset & 31)),
+                        DataType::Ud,
+                    ));
+                }
                 let bit = bits >> ((self.inst.offset + lane) & 31) & 1 != 0;
                 Ok(Value::Bool(bit != p.inverse()))
             }

@@ -345,6 +345,19 @@ impl VectorOperand {
     /// What decoding in place starts from.
     pub(crate) const PLACEHOLDER: VectorOperand = VectorOperand::Predicate(PredicateControl::NONE);
 
+    /// `src0 is scalar` of the pseudo-code (SETP): an immediate, or a general or indirect
+    /// operand whose region repeats one element (vertical stride 0, width 1: `<0;1,0>`).
+    pub fn is_scalar(&self) -> bool {
+        match self {
+            VectorOperand::Immediate(_) => true,
+            VectorOperand::General { region, .. } | VectorOperand::Indirect { region, .. } => {
+                Region::elements(region.vertical_stride()) == Some(0)
+                    && Region::elements(region.width()) == Some(1)
+            }
+            _ => false,
+        }
+    }
+
     pub fn class(&self) -> OperandClass {
         match self {
             VectorOperand::General { .. } => OperandClass::General,

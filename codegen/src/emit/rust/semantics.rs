@@ -124,10 +124,10 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         None => quote!(None),
     };
     let body: Vec<TokenStream> = f.body.iter().map(stmt).collect();
-    let guard = if f.guard_em {
-        quote!(l.enabled_by_mask(i))
-    } else {
-        quote!(l.enabled(i))
+    let guard = match (f.guarded, f.guard_em) {
+        (false, _) => quote!(),
+        (true, true) => quote!(if !l.enabled_by_mask(i) { continue; }),
+        (true, false) => quote!(if !l.enabled(i) { continue; }),
     };
     let doc = docs(&[format!(
         "The lanes of `{}` ({}): its `## Semantics` pseudo-code.",
@@ -138,9 +138,7 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         pub fn #name<L: Lanes + ?Sized>(inst: &super::#ty, l: &mut L) -> Result<(), L::Error> {
             let lanes = l.begin(crate::runtime::ExecSize(#exec), #pred)?;
             for i in 0..lanes {
-                if !#guard {
-                    continue;
-                }
+                #guard
                 #(#body)*
             }
             Ok(())
@@ -258,6 +256,7 @@ fn typed(value: &LaneExpr, ty: Option<&str>) -> TokenStream {
 fn uses_machine(e: &LaneExpr) -> bool {
     match e {
         LaneExpr::Read(_) | LaneExpr::Pred | LaneExpr::Call(..) | LaneExpr::IsUnsigned(..) => true,
+        LaneExpr::Scalar(_) | LaneExpr::Enabled(_) => true,
         LaneExpr::SizeOf(_) | LaneExpr::Width(_) => true,
         LaneExpr::Unary(_, a) | LaneExpr::Cast(_, a) | LaneExpr::BitRange(a, ..) => uses_machine(a),
         LaneExpr::Bit(a, b) => uses_machine(a) || uses_machine(b),
@@ -268,7 +267,8 @@ fn uses_machine(e: &LaneExpr) -> bool {
         | LaneExpr::Float(..)
         | LaneExpr::Local(_)
         | LaneExpr::Field(..)
-        | LaneExpr::IsClass(..) => false,
+        | LaneExpr::IsClass(..)
+        | LaneExpr::IsScalar(_) => false,
     }
 }
 
@@ -292,6 +292,12 @@ fn cond(e: &LaneExpr) -> TokenStream {
             quote!(!#a)
         }
         LaneExpr::Pred => quote!(l.predicate(i)),
+        LaneExpr::Enabled(false) => quote!(l.enabled(i)),
+        LaneExpr::Enabled(true) => quote!(l.enabled_by_mask(i)),
+        LaneExpr::IsScalar(f) => {
+            let f = ident(f);
+            quote!(inst.#f.is_scalar())
+        }
         _ => {
             let a = atom(e);
             quote!(#a.truth())
@@ -372,9 +378,13 @@ fn expr(e: &LaneExpr) -> TokenStream {
             let a = atom(a);
             quote!(#a.cast(#t))
         }
-        LaneExpr::IsClass(..) => {
+        LaneExpr::IsClass(..) | LaneExpr::IsScalar(_) | LaneExpr::Enabled(_) => {
             let c = cond(e);
             quote!(Value::from_bool(#c))
+        }
+        LaneExpr::Scalar(f) => {
+            let f = ident(f);
+            quote!(l.read(&inst.#f, 0)?)
         }
         LaneExpr::IsUnsigned(f, unsigned) => {
             let f = ident(f);
