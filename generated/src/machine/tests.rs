@@ -366,10 +366,19 @@ fn predicates_address_registers_and_indirect_operands() {
     c.regs.preds[1] = 0x8000_0f21;
     c.inst.n = 1;
     c.inst.offset = 0;
-    assert_eq!(c.read(&p1, 0).unwrap(), Value::Int(0x8000_0f21, DataType::Ud));
-    assert_eq!(c.read(&p1n, 0).unwrap(), Value::Int(0x7fff_f0de, DataType::Ud));
+    assert_eq!(
+        c.read(&p1, 0).unwrap(),
+        Value::Int(0x8000_0f21, DataType::Ud)
+    );
+    assert_eq!(
+        c.read(&p1n, 0).unwrap(),
+        Value::Int(0x7fff_f0de, DataType::Ud)
+    );
     c.inst.offset = 4;
-    assert_eq!(c.read(&p1, 0).unwrap(), Value::Int(0x0800_00f2, DataType::Ud));
+    assert_eq!(
+        c.read(&p1, 0).unwrap(),
+        Value::Int(0x0800_00f2, DataType::Ud)
+    );
     c.inst.n = 4;
     c.inst.offset = 0;
     // ADDR_ADD's source: the address of V32(1,2) = base + 32 + 2 * 4.

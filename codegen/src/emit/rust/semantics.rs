@@ -126,8 +126,12 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
     let body: Vec<TokenStream> = f.body.iter().map(stmt).collect();
     let guard = match (f.guarded, f.guard_em) {
         (false, _) => quote!(),
-        (true, true) => quote!(if !l.enabled_by_mask(i) { continue; }),
-        (true, false) => quote!(if !l.enabled(i) { continue; }),
+        (true, true) => quote!(if !l.enabled_by_mask(i) {
+            continue;
+        }),
+        (true, false) => quote!(if !l.enabled(i) {
+            continue;
+        }),
     };
     let doc = docs(&[format!(
         "The lanes of `{}` ({}): its `## Semantics` pseudo-code.",
