@@ -7,7 +7,7 @@
 mod text;
 
 use crate::analyze::reference::{
-    LayoutSlot, Page, PageCounted, PageValue, PageVariant, Presence, Reference,
+    LayoutSlot, Page, PageCounted, PageField, PageValue, PageVariant, Presence, Reference,
 };
 use crate::analyze::CountKind;
 use crate::emit::{FileJob, Options};
@@ -222,6 +222,31 @@ fn variant_heading(v: &PageVariant) -> String {
     }
 }
 
+/// A field's section of its page.
+fn field_row(f: &PageField, anchors: &BTreeMap<&str, String>) -> FieldRow {
+    FieldRow {
+        name: name_cell(&f.name),
+        heading: name_cell(&field_heading(&f.name)),
+        anchor: anchors.get(f.name.as_str()).cloned().unwrap_or_default(),
+        ty: code_cell(&f.ty),
+        optional: if f.optional { "yes" } else { "no" },
+        allowed_types: cell(&f.allowed_types.join(", ")),
+        operand_classes: cell(&f.operand_classes.join(", ")),
+        description: cell(&f.description),
+        values: value_rows(&f.values, None),
+        bitfields: f
+            .bitfields
+            .iter()
+            .map(|b| BitRow {
+                bits: bits(b.hi, b.lo),
+                summary: cell(&b.summary),
+                platform: b.platform.as_deref().map(cell).unwrap_or_default(),
+                values: value_rows(&b.values, Some(b.width())),
+            })
+            .collect(),
+    }
+}
+
 fn instruction_row(inst: &Page) -> InstructionRow {
     let anchors = field_anchors(inst);
     let variants = inst
@@ -234,31 +259,7 @@ fn instruction_row(inst: &Page) -> InstructionRow {
         })
         .collect();
     let size = inst.size.map_or("variable".into(), |s| s.to_string());
-    let fields = inst
-        .fields
-        .iter()
-        .map(|f| FieldRow {
-            name: name_cell(&f.name),
-            heading: name_cell(&field_heading(&f.name)),
-            anchor: anchors.get(f.name.as_str()).cloned().unwrap_or_default(),
-            ty: code_cell(&f.ty),
-            optional: if f.optional { "yes" } else { "no" },
-            allowed_types: cell(&f.allowed_types.join(", ")),
-            operand_classes: cell(&f.operand_classes.join(", ")),
-            description: cell(&f.description),
-            values: value_rows(&f.values, None),
-            bitfields: f
-                .bitfields
-                .iter()
-                .map(|b| BitRow {
-                    bits: bits(b.hi, b.lo),
-                    summary: cell(&b.summary),
-                    platform: b.platform.as_deref().map(cell).unwrap_or_default(),
-                    values: value_rows(&b.values, Some(b.width())),
-                })
-                .collect(),
-        })
-        .collect();
+    let fields = inst.fields.iter().map(|f| field_row(f, &anchors)).collect();
     InstructionRow {
         name: name_cell(&inst.name),
         page: format!("{}.md", url_path(&inst.name)),
@@ -497,7 +498,7 @@ fn finish(rendered: tera::Result<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::reference::{PageBits, PageField};
+    use crate::analyze::reference::PageBits;
 
     fn field(name: &str, ty: &str) -> PageField {
         PageField {

@@ -31,6 +31,106 @@ pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (Strin
     ("src/generated/text.rs".to_string(), text)
 }
 
+/// The arms of `parse_instruction`'s dispatch and what the dispatch test checks.
+struct DispatchArms<'a> {
+    literal_arms: Vec<TokenStream>,
+    literals: Vec<&'a str>,
+    special_arms: Vec<TokenStream>,
+    special_tests: Vec<TokenStream>,
+}
+
+/// The dispatch's arms by mnemonic, literal and recognised apart.
+fn dispatch_arms(by_mnemonic: &BTreeMap<Mnemonics, Vec<TokenStream>>) -> DispatchArms<'_> {
+    // Literal mnemonics first, in one `match` on the string; the special forms' tables after
+    // them, so the common lines never scan those tables (a generated test checks that no
+    // literal mnemonic is in one: the order then changes nothing).
+    let mut literal_arms = Vec::new();
+    let mut literals = Vec::new();
+    let mut special_arms = Vec::new();
+    let mut special_tests = Vec::new();
+    for (m, fs) in by_mnemonic {
+        match m {
+            Mnemonics::Recognised {
+                by_table: false,
+                module,
+            } => {
+                let sm = ident(module);
+                special_arms.push(quote!(b if special::#sm::is_mnemonic(b) => &[#(#fs),*],));
+                special_tests.push(quote!(special::#sm::is_mnemonic(m)));
+            }
+            Mnemonics::Recognised {
+                by_table: true,
+                module,
+            } => {
+                let sm = ident(module);
+                special_arms
+                    .push(quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],));
+                special_tests.push(quote!(special::#sm::MNEMONICS.contains(&m)));
+            }
+            Mnemonics::Literal(m) => {
+                literal_arms.push(quote!(#m => &[#(#fs),*],));
+                literals.push(m.as_str());
+            }
+        }
+    }
+    DispatchArms {
+        literal_arms,
+        literals,
+        special_arms,
+        special_tests,
+    }
+}
+
+/// The generated test that no literal mnemonic is one a special form recognises (the
+/// dispatch matches literals first, so such a mnemonic would never reach its special parser).
+fn dispatch_test(literals: &[&str], special_tests: &[TokenStream]) -> TokenStream {
+    if special_tests.is_empty() || literals.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[cfg(test)]
+            mod dispatch_tests {
+                use super::*;
+
+                /// `parse_instruction` matches literal mnemonics before the special forms'
+                /// tables: a literal mnemonic in one of them would no longer reach its special
+                /// parser.
+                #[test]
+                fn no_literal_mnemonic_is_a_special_one() {
+                    let literals: &[&str] = &[#(#literals),*];
+                    for &m in literals {
+                        assert!(!(#(#special_tests)||*), "{m}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `finish` (decodes what a parser assembled), when some parser calls it.
+fn finish_fn(used: &BTreeSet<String>) -> TokenStream {
+    // Only parsers of token templates encode what they read (a spec of counted lists only
+    // has none).
+    if used.contains("finish") {
+        quote! {
+            /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
+            /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
+            /// grew from empty was reallocated two or three times per instruction.
+            const ENCODED_CAPACITY: usize = 192;
+            /// Decodes the bytes a parser assembled.
+            fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
+                match decode(bytes) {
+                    Ok((i, n)) if n == bytes.len() => Ok(i),
+                    Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
+                    Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
+                }
+            }
+        }
+    } else {
+        quote!()
+    }
+}
+
 /// Instructions that decode (aliases do not), with their text forms.
 fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextInst>)> {
     model
@@ -265,38 +365,12 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
             by_mnemonic.entry(m).or_default().push(pp);
         }
     }
-    // Literal mnemonics first, in one `match` on the string; the special forms' tables after
-    // them, so the common lines never scan those tables (a generated test checks that no
-    // literal mnemonic is in one: the order then changes nothing).
-    let mut literal_arms = Vec::new();
-    let mut literals = Vec::new();
-    let mut special_arms = Vec::new();
-    let mut special_tests = Vec::new();
-    for (m, fs) in &by_mnemonic {
-        match m {
-            Mnemonics::Recognised {
-                by_table: false,
-                module,
-            } => {
-                let sm = ident(module);
-                special_arms.push(quote!(b if special::#sm::is_mnemonic(b) => &[#(#fs),*],));
-                special_tests.push(quote!(special::#sm::is_mnemonic(m)));
-            }
-            Mnemonics::Recognised {
-                by_table: true,
-                module,
-            } => {
-                let sm = ident(module);
-                special_arms
-                    .push(quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],));
-                special_tests.push(quote!(special::#sm::MNEMONICS.contains(&m)));
-            }
-            Mnemonics::Literal(m) => {
-                literal_arms.push(quote!(#m => &[#(#fs),*],));
-                literals.push(m.as_str());
-            }
-        }
-    }
+    let DispatchArms {
+        literal_arms,
+        literals,
+        special_arms,
+        special_tests,
+    } = dispatch_arms(&by_mnemonic);
     // Mnemonics of forms that name a string of the pool: the assembler parses those lines
     // before it builds the pool (their strings take their place in it).
     let mut symbol_mnemonics: Vec<&str> = decodable(model)
@@ -311,47 +385,8 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
         .collect();
     symbol_mnemonics.sort_unstable();
     symbol_mnemonics.dedup();
-    let dispatch_test = if special_tests.is_empty() || literals.is_empty() {
-        quote!()
-    } else {
-        quote! {
-            #[cfg(test)]
-            mod dispatch_tests {
-                use super::*;
-
-                /// `parse_instruction` matches literal mnemonics before the special forms'
-                /// tables: a literal mnemonic in one of them would no longer reach its special
-                /// parser.
-                #[test]
-                fn no_literal_mnemonic_is_a_special_one() {
-                    let literals: &[&str] = &[#(#literals),*];
-                    for &m in literals {
-                        assert!(!(#(#special_tests)||*), "{m}");
-                    }
-                }
-            }
-        }
-    };
-    // Only parsers of token templates encode what they read (a spec of counted lists only
-    // has none).
-    let finish = if used.contains("finish") {
-        quote! {
-            /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
-            /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
-            /// grew from empty was reallocated two or three times per instruction.
-            const ENCODED_CAPACITY: usize = 192;
-            /// Decodes the bytes a parser assembled.
-            fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
-                match decode(bytes) {
-                    Ok((i, n)) if n == bytes.len() => Ok(i),
-                    Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
-                    Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
-                }
-            }
-        }
-    } else {
-        quote!()
-    };
+    let dispatch_test = dispatch_test(&literals, &special_tests);
+    let finish = finish_fn(used);
     let print_arms = quote!(#(#print_arms)*);
     let (names, out) = (param("names", &print_arms), param("out", &print_arms));
     let lossy = param("lossy", &print_arms);
