@@ -245,6 +245,11 @@ pub struct InstModel {
     pub module: String,
     pub opcode: u8,
     pub opcode_name: String,
+    /// The `Opcode` variant of its opcode byte: named after the first doc (that decodes) of
+    /// that opcode, so docs sharing an opcode (sub-opcodes) name one variant.
+    pub opcode_variant: String,
+    /// The `Execute` method that handles it.
+    pub execute_method: String,
     pub sub_opcode: Option<u8>,
     pub description: String,
     pub semantics: String,
@@ -690,6 +695,8 @@ fn analyze_instruction(
         rust_name,
         opcode: inst.opcode.value,
         opcode_name: inst.opcode.name.clone(),
+        opcode_variant: type_name(&inst.opcode.name),
+        execute_method: snake_name(&inst.name),
         sub_opcode: inst.sub_opcode.as_ref().map(|s| s.value),
         description: inst.description.clone(),
         semantics: inst.semantics.clone(),
@@ -847,6 +854,22 @@ fn variants(
         ));
     }
     variants
+}
+
+/// One `Opcode` variant per opcode byte, named after the first doc of that opcode that
+/// decodes (aliases do not).
+fn name_opcodes(instructions: &mut [InstModel]) {
+    let mut by_value: BTreeMap<u8, String> = BTreeMap::new();
+    for i in instructions.iter().filter(|i| i.alias_of.is_none()) {
+        by_value
+            .entry(i.opcode)
+            .or_insert_with(|| i.opcode_variant.clone());
+    }
+    for i in instructions.iter_mut() {
+        if let Some(v) = by_value.get(&i.opcode) {
+            i.opcode_variant = v.clone();
+        }
+    }
 }
 
 /// The doc's type maps with both groups, all or none (see [`InstModel::type_maps`]). Platform
@@ -1156,6 +1179,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             .map(|s| (s.1, s.2.clone()))
             .collect();
     }
+    name_opcodes(&mut instructions);
     let platforms = platform::generations(platforms);
     for i in &mut instructions {
         let unknown = i.type_maps.iter().filter_map(|m| m.rule.as_ref()).any(|r| {
