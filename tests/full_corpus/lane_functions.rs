@@ -349,6 +349,47 @@ proptest! {
         prop_assert_eq!(flag, want, "setp of a vector");
     }
 
+    /// FBH (its erratum: the loop runs while bit 31 is the sign bit): leading zeros of UD and
+    /// of non-negative D, leading ones of negative D; 0xFFFFFFFF for 0 and for -1.
+    #[test]
+    fn fbh_counts_leading_sign_bits(a in lanes32(), mask in any::<u16>()) {
+        let mask = u32::from(mask);
+        let s = [bits(&a)];
+        let (got, _, _) = run(&format!("fbh (M1, 16) {OPS1}"), Ud, Ud, &s, mask, 0);
+        check(&got, mask, |l| if a[l] == 0 { 0xffff_ffff } else { u64::from(a[l].leading_zeros()) }, "fbh:UD");
+        let (got, _, _) = run(&format!("fbh (M1, 16) {OPS1}"), D, Ud, &s, mask, 0);
+        check(&got, mask, |l| {
+            let x = a[l] as i32;
+            match x {
+                0 | -1 => 0xffff_ffff,
+                x if x < 0 => u64::from(x.leading_ones()),
+                x => u64::from(x.leading_zeros()),
+            }
+        }, "fbh:D");
+    }
+
+    /// SAD2 (its erratum: the lanes go by 2-tuples): each even enabled lane gets the sum of
+    /// the absolute differences of its pair, bytes signed for B and unsigned for UB; odd lanes
+    /// (undefined) and disabled pairs are left as they were.
+    #[test]
+    fn sad2_sums_pairs(a in lanes32(), b in lanes32(), mask in any::<u16>()) {
+        let mask = u32::from(mask);
+        let s = [bits(&a).iter().map(|x| x & 0xff).collect::<Vec<_>>(), bits(&b).iter().map(|x| x & 0xff).collect()];
+        let even = mask & 0x5555;
+        let sad = |l: usize, signed: bool| {
+            let d = |k: usize| if signed {
+                (i32::from(a[k] as u8 as i8) - i32::from(b[k] as u8 as i8)).unsigned_abs()
+            } else {
+                (i32::from(a[k] as u8) - i32::from(b[k] as u8)).unsigned_abs()
+            };
+            u64::from(d(l) + d(l + 1))
+        };
+        let (got, _, _) = run(&format!("sad2 (M1, 16) {OPS2}"), DataType::Ub, DataType::Uw, &s, mask, 0);
+        check(&got, even, |l| sad(l, false), "sad2:UB");
+        let (got, _, _) = run(&format!("sad2 (M1, 16) {OPS2}"), DataType::B, DataType::W, &s, mask, 0);
+        check(&got, even, |l| sad(l, true), "sad2:B");
+    }
+
     #[test]
     fn bit_counts_and_not(a in lanes32(), mask in any::<u16>()) {
         let mask = u32::from(mask);
@@ -359,6 +400,8 @@ proptest! {
         check(&got, mask, |l| if a[l] == 0 { 0xffff_ffff } else { u64::from(a[l].trailing_zeros()) }, "fbl");
         let (got, _, _) = run(&format!("lzd (M1, 16) {OPS1}"), Ud, Ud, &s, mask, 0);
         check(&got, mask, |l| u64::from(a[l].leading_zeros()), "lzd");
+        let (got, _, _) = run(&format!("bfrev (M1, 16) {OPS1}"), Ud, Ud, &s, mask, 0);
+        check(&got, mask, |l| u64::from(a[l].reverse_bits()), "bfrev");
         let (got, _, _) = run(&format!("not (M1, 16) {OPS1}"), Ud, Ud, &s, mask, 0);
         check(&got, mask, |l| u64::from(!a[l]), "not");
         let (got, _, _) = run(&format!("mov (M1, 16) {OPS1}"), D, DataType::W, &s, mask, 0);

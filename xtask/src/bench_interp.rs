@@ -14,6 +14,19 @@ pub const GOAL: f64 = 50e6;
 pub struct Interp {
     pub run: Estimate,
     pub lane_ops: f64,
+    /// The 1-minute load average before and after the bench (Linux), when known: criterion
+    /// times wall-clock, so other work on the machine's cores slows the figure.
+    pub load: Option<(f64, f64)>,
+}
+
+/// The 1-minute load average (`/proc/loadavg`), where the system has one.
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 impl Interp {
@@ -40,6 +53,7 @@ pub fn measure(manifest: &Path, target: &Path, shared: &Path) -> Result<Interp, 
     .env("VISA_SHARED", shared)
     .env("CARGO_TARGET_DIR", target);
     eprintln!("bench: running {cmd:?}");
+    let before = load_average();
     let status = cmd.status().map_err(|e| format!("{cmd:?}: {e}"))?;
     if !status.success() {
         return Err(format!("{cmd:?} failed with {status}"));
@@ -54,7 +68,12 @@ pub fn measure(manifest: &Path, target: &Path, shared: &Path) -> Result<Interp, 
     let lane_ops = json["lane_ops_per_run"]
         .as_f64()
         .ok_or("machine.json has no lane_ops_per_run")?;
-    Ok(Interp { run, lane_ops })
+    let load = before.zip(load_average());
+    Ok(Interp {
+        run,
+        lane_ops,
+        load,
+    })
 }
 
 /// The `## Machine (interpreter)` section.
@@ -66,8 +85,9 @@ pub fn section(i: &Interp, date: &str, host: &str) -> String {
         "Measured on {date}, {host}. `generated/benches/machine.rs` in the full-family crate \
          (`--features machine`): one SIMD16 thread runs 1000 passes of a loop of ten integer and \
          float ALU instructions (add, mul, and, or, xor, shl, asr, mad; float add and mul) plus \
-         the loop's counter, compare and backward goto, through the generated lane functions. \
-         A lane operation is one enabled channel of one instruction that is not control flow; \
+         the loop's counter, compare and backward goto, through the generated lane functions \
+         (over whole operands: each source read and each destination written once per \
+         instruction). A lane operation is one enabled channel of one instruction that is not control flow; \
          {:.0} per run.\n",
         i.lane_ops
     );
@@ -84,6 +104,13 @@ pub fn section(i: &Interp, date: &str, host: &str) -> String {
         GOAL / 1e6,
         if median >= GOAL { "met" } else { "missed" }
     );
+    if let Some((before, after)) = i.load {
+        let _ = writeln!(
+            md,
+            "Load average (1 minute) {before:.1} before the bench, {after:.1} after: criterion \
+             times wall-clock, so work of other processes on the cores lowers the figure.\n"
+        );
+    }
     md
 }
 
@@ -115,6 +142,7 @@ mod tests {
                 high: median_ns * 1.1,
             },
             lane_ops: 100_000.0,
+            load: Some((0.5, 1.5)),
         }
     }
 
@@ -126,6 +154,10 @@ mod tests {
         assert!(slow < m && m < fast);
         let md = section(&figures(1e6), "D", "H");
         assert!(md.contains("| 100.0 M") && md.contains("| met |"), "{md}");
+        assert!(
+            md.contains("Load average (1 minute) 0.5 before the bench, 1.5 after"),
+            "{md}"
+        );
         assert!(section(&figures(4e6), "D", "H").contains("| missed |"));
     }
 

@@ -1,14 +1,16 @@
 //! Which instructions have runnable semantics, and what their lane functions compute: the
 //! `## Semantics` pseudo-code with its names resolved to the instruction's fields.
 //!
-//! Runnable is the shape of 42 docs: the lane loop `for (i = 0; i < exec_size; ++i)` around
-//! one `if (ChEn[i])` (or `EM[i]`), inside it locals, `if`/`else`, `while`, and assignments to
-//! the elements `[i]` of vector operands, computed from the elements `[i]` of vector operands,
+//! Runnable is the shape of 42 docs: the lane loop `for (i = 0; i < exec_size; ++i)` (or by
+//! pairs, `i += 2`) around one `if (ChEn[i])` (or `EM[i]`), or whose statements test `ChEn[i]`
+//! themselves (SETP), inside it locals, `if`/`else`, `while`, and assignments to the elements
+//! `[i]` of vector operands (`= undefined` writes nothing), computed from the elements of
+//! vector operands (`[i]`, another lane `[i+1]`, a scalar `src0` with `src0 is scalar`),
 //! `Pred[i]`, the values of plain fields (`BooleanFuncCtrl`), literals and named functions;
 //! bits and bit ranges of elements (`src1[i][7:0]`, `src0.chan[i][idx]`: `.chan[i]` is element
 //! `i`), an element built bit by bit in a counted loop (`for (idx = 0; idx <
-//! CHANNEL_SIZE_IN_BITS; idx++) dst.chan[i][idx] = ...;`) and `sizeof(operand)`.
-//! Anything else (another lane, memory, another member) is reported
+//! CHANNEL_SIZE_IN_BITS; idx++) dst.chan[i][idx] = ...;`), bits of locals and
+//! `sizeof(operand)`. Anything else (a write to another lane, memory, another member) is reported
 //! (V0141) and the instruction goes to `Lanes::prose`.
 
 use super::{FieldModel, FieldType};
@@ -34,6 +36,8 @@ pub struct LaneFn {
     pub exec_size_packed: bool,
     /// Rust name of the `Pred` field, when the instruction has one.
     pub pred: Option<String>,
+    /// The lane loop's step: 1, or 2 where the doc goes by pairs of lanes (SAD2).
+    pub step: u32,
     /// The lane's statements run only on enabled lanes (one `if (ChEn[i])` around them all);
     /// otherwise they run on every lane and test `ChEn[i]` themselves (`LaneExpr::Enabled`).
     pub guarded: bool,
@@ -138,6 +142,8 @@ pub enum LaneExpr {
     BitRange(Box<LaneExpr>, u32, u32),
     /// `sizeof(field)`: the byte size of the operand's element type.
     SizeOf(String),
+    /// Element `index` of a vector operand, another lane than `i` (`src0[i+1]`, SAD2).
+    ReadAt(String, Box<LaneExpr>),
     /// `ChEn[i]` (`EM[i]` when true) inside the lane's statements: lane `i` is enabled.
     Enabled(bool),
     /// `field is scalar`: an immediate or a `<0;1,0>` region (`VectorOperand::is_scalar`).
@@ -305,12 +311,22 @@ impl<'a> Resolver<'a> {
         self.span = *span;
         let init_ok = matches!(init.as_deref(), Some(Stmt::Assign { target, op, value: Expr::Int { value: 0 }, .. }) if op == "=" && is_lane(target));
         let cond_ok = matches!(cond, Some(Expr::Binary { op, lhs, rhs }) if op == "<" && is_lane(lhs) && matches!(&**rhs, Expr::Name { name } if name == "exec_size"));
-        let step_ok = matches!(step.as_deref(), Some(Stmt::Assign { target, op, value: Expr::Int { value: 1 }, .. }) if op == "+=" && is_lane(target));
+        // `++i`, or `i += 2` where the lanes go by pairs (SAD2's 2-tuples).
+        let lane_step = match step.as_deref() {
+            Some(Stmt::Assign {
+                target,
+                op,
+                value: Expr::Int { value },
+                ..
+            }) if op == "+=" && is_lane(target) && (*value == 1 || *value == 2) => *value as u32,
+            _ => 0,
+        };
+        let step_ok = lane_step != 0;
         if !(init_ok && cond_ok) {
             return self.fail("the loop is not `for (i = 0; i < exec_size; ...)`");
         }
         if !step_ok {
-            return self.fail("the lane loop does not step `++i` (every lane once)");
+            return self.fail("the lane loop does not step `++i` (every lane once) or `i += 2`");
         }
         // The usual shape: the whole lane under one `if (ChEn[i])` (or `EM[i]`). Otherwise the
         // lane's statements test `ChEn[i]` themselves (SETP writes a scalar's bits to every
@@ -373,6 +389,7 @@ impl<'a> Resolver<'a> {
             exec_size: exec.rust_name.clone(),
             exec_size_packed,
             pred,
+            step: lane_step,
             guarded,
             guard_em,
             place: format!("{}:{}", self.inst.source, span.line),
@@ -539,7 +556,13 @@ impl<'a> Resolver<'a> {
     fn block(&mut self, body: &[Stmt]) -> Result<Vec<LaneStmt>, Fail> {
         self.depth += 1;
         let scope = self.locals.clone();
-        let out = body.iter().map(|s| self.stmt(s)).collect();
+        // `dst[i+1] = undefined;` (SAD2): any value will do, so the element is left as it is.
+        let undefined = |s: &&Stmt| matches!(s, Stmt::Assign { op, value: Expr::Name { name }, .. } if op == "=" && name == "undefined");
+        let out = body
+            .iter()
+            .filter(|s| !undefined(s))
+            .map(|s| self.stmt(s))
+            .collect();
         self.locals = scope;
         self.depth -= 1;
         out
@@ -794,6 +817,10 @@ impl<'a> Resolver<'a> {
             Expr::Index { base, index } if self.element_of(base).is_some() => {
                 LaneExpr::Bit(Box::new(self.expr(base)?), Box::new(self.expr(index)?))
             }
+            // `dScalar[31]` (FBH): a bit of a local holding an element.
+            Expr::Index { base, index } if matches!(&**base, Expr::Name { name } if self.locals.contains_key(name)) => {
+                LaneExpr::Bit(Box::new(self.expr(base)?), Box::new(self.expr(index)?))
+            }
             Expr::Index { base, index }
                 if is_lane(index)
                     && matches!(&**base, Expr::Member { name, .. } if name == "chan") =>
@@ -808,7 +835,13 @@ impl<'a> Resolver<'a> {
                     return self.fail("an index of something other than a name");
                 };
                 if !is_lane(index) {
-                    return self.fail(format!("`{name}[...]` reads another lane than `i`"));
+                    return match self.vector(name) {
+                        Some(f) => Ok(LaneExpr::ReadAt(
+                            f.rust_name.clone(),
+                            Box::new(self.expr(index)?),
+                        )),
+                        _ => self.fail(format!("`{name}[...]` reads another lane than `i`")),
+                    };
                 }
                 if name == "Pred" {
                     return Ok(LaneExpr::Pred);

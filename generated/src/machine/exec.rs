@@ -401,8 +401,38 @@ impl Lanes for Exec<'_> {
     }
 
     #[inline(always)]
+    fn enabled_lanes(&self, n: u32) -> u32 {
+        self.core.inst.chen & lanes(n)
+    }
+
+    #[inline(always)]
+    fn enabled_by_mask_lanes(&self, n: u32) -> u32 {
+        self.core.inst.em & lanes(n)
+    }
+
+    #[inline(always)]
     fn read(&mut self, op: &VectorOperand, lane: u32) -> Result<Value, Fault> {
         self.core.read(op, lane)
+    }
+
+    #[inline(always)]
+    fn read_lanes(
+        &mut self,
+        op: &VectorOperand,
+        mask: u32,
+        out: &mut [Value],
+    ) -> Result<(), Fault> {
+        self.core.read_lanes(op, mask, out)
+    }
+
+    #[inline(always)]
+    fn write_lanes(
+        &mut self,
+        op: &VectorOperand,
+        mask: u32,
+        values: &[Value],
+    ) -> Result<(), Fault> {
+        self.core.write_lanes(op, mask, values)
     }
 
     #[inline(always)]

@@ -575,6 +575,213 @@ impl<'a> Core<'a> {
         self.read_slow(op, lane)
     }
 
+    /// Elements of a source operand for the lanes of `mask` (below `out.len()`), modifier
+    /// applied (`Lanes::read_lanes`): a general operand's region is decoded once for all its
+    /// lanes and its type matched once; what that cannot read goes lane by lane through `read`.
+    pub fn read_lanes(
+        &mut self,
+        op: &VectorOperand,
+        mask: u32,
+        out: &mut [Value],
+    ) -> Result<(), Fault> {
+        let mask = mask & lanes(out.len().min(32) as u32);
+        match *op {
+            VectorOperand::General {
+                modifier: 0,
+                id,
+                row_offset,
+                col_offset,
+                region,
+            } if id != layout::CE0 && self.inst.address_of.is_none() => {
+                let r = self.resolve(id, row_offset, col_offset, region, false)?;
+                if self.load_lanes(&r, mask, out) {
+                    return Ok(());
+                }
+            }
+            VectorOperand::Immediate(imm)
+                if !matches!(imm.ty, DataType::V | DataType::Uv | DataType::Vf) =>
+            {
+                let v = convert::from_bits(imm.value, imm.ty);
+                for (i, o) in out.iter_mut().enumerate().take(32) {
+                    if mask >> i & 1 != 0 {
+                        *o = v;
+                    }
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            let v = self.read(op, i)?;
+            if let Some(o) = out.get_mut(i as usize) {
+                *o = v;
+            }
+        }
+        Ok(())
+    }
+
+    /// The lanes of `mask` of a resolved source, its type matched once; false (some lanes
+    /// perhaps read) when an element lies outside its variable or its type is not one of the
+    /// common ones: the caller reads lane by lane then.
+    #[inline(always)]
+    fn load_lanes(&self, r: &Resolved, mask: u32, out: &mut [Value]) -> bool {
+        let grf = &self.regs.grf;
+        let grf = &grf[..(r.end as usize).min(grf.len())];
+        let ty = r.ty;
+        macro_rules! each {
+            ($size:literal, |$b:ident| $value:expr) => {{
+                let mut m = mask;
+                while m != 0 {
+                    let i = m.trailing_zeros();
+                    m &= m - 1;
+                    let at =
+                        (r.origin + (i >> r.row_shift) * r.row + (i & r.col_mask) * r.col) as usize;
+                    let Some(Ok($b)) = grf.get(at..at + $size).map(<[u8; $size]>::try_from) else {
+                        return false;
+                    };
+                    let Some(o) = out.get_mut(i as usize) else {
+                        return false;
+                    };
+                    *o = $value;
+                }
+                true
+            }};
+        }
+        let keep_f = self.mode.denorm_f;
+        match ty {
+            DataType::D => each!(4, |b| Value::Int(i128::from(i32::from_le_bytes(b)), ty)),
+            DataType::Ud => each!(4, |b| Value::Int(i128::from(u32::from_le_bytes(b)), ty)),
+            DataType::W => each!(2, |b| Value::Int(i128::from(i16::from_le_bytes(b)), ty)),
+            DataType::Uw => each!(2, |b| Value::Int(i128::from(u16::from_le_bytes(b)), ty)),
+            DataType::B => each!(1, |b| Value::Int(i128::from(b[0] as i8), ty)),
+            DataType::Ub => each!(1, |b| Value::Int(i128::from(b[0]), ty)),
+            DataType::Q => each!(8, |b| Value::Int(i128::from(i64::from_le_bytes(b)), ty)),
+            DataType::Uq => each!(8, |b| Value::Int(i128::from(u64::from_le_bytes(b)), ty)),
+            DataType::F => each!(4, |b| {
+                let x = f32::from_le_bytes(b);
+                // A denormal source is flushed to a signed zero unless `%cr0` keeps them.
+                if x.is_subnormal() && !keep_f {
+                    Value::Float(0.0f64.copysign(f64::from(x)), ty)
+                } else {
+                    Value::Float(f64::from(x), ty)
+                }
+            }),
+            _ => false,
+        }
+    }
+
+    /// Integers into a resolved destination of an integer type (its low bits), its type
+    /// matched once; false (some lanes perhaps written, each as `write` would) when a value
+    /// is not an integer or an element lies outside its variable: the caller writes lane by
+    /// lane then.
+    #[inline(always)]
+    fn store_lanes(&mut self, r: &Resolved, mask: u32, values: &[Value]) -> bool {
+        let end = (r.end as usize).min(self.regs.grf.len());
+        let grf = &mut self.regs.grf[..end];
+        macro_rules! each {
+            ($t:ty) => {{
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let mut m = mask;
+                while m != 0 {
+                    let i = m.trailing_zeros();
+                    m &= m - 1;
+                    let Some(&Value::Int(v, _)) = values.get(i as usize) else {
+                        return false;
+                    };
+                    let at =
+                        (r.origin + (i >> r.row_shift) * r.row + (i & r.col_mask) * r.col) as usize;
+                    let Some(b) = grf.get_mut(at..at + SIZE) else {
+                        return false;
+                    };
+                    b.copy_from_slice(&(v as $t).to_le_bytes());
+                }
+                true
+            }};
+        }
+        match r.ty {
+            DataType::D | DataType::Ud => each!(u32),
+            DataType::W | DataType::Uw => each!(u16),
+            DataType::B | DataType::Ub => each!(u8),
+            DataType::Q | DataType::Uq => each!(u64),
+            _ => false,
+        }
+    }
+
+    /// Writes `values[i]` to the lanes `i` of `mask` of a destination (`Lanes::write_lanes`):
+    /// a general destination's region is decoded once; each element is converted as `write`
+    /// converts it.
+    pub fn write_lanes(
+        &mut self,
+        op: &VectorOperand,
+        mask: u32,
+        values: &[Value],
+    ) -> Result<(), Fault> {
+        let mask = mask & lanes(values.len().min(32) as u32);
+        if let (VectorOperand::Predicate(p), true) = (*op, mask != 0) {
+            // One update of the predicate word for all lanes, each bit as `write` sets it.
+            let (mut written, mut set) = (0u32, 0u32);
+            let mut m = mask;
+            while m != 0 {
+                let i = m.trailing_zeros();
+                m &= m - 1;
+                let bit = match values.get(i as usize) {
+                    Some(Value::Bool(b)) => *b,
+                    Some(Value::Int(v, _)) => v & 1 != 0,
+                    Some(Value::Float(f, _)) => *f != 0.0,
+                    None => continue,
+                };
+                let shift = (self.inst.offset + i) & 31;
+                written |= 1 << shift;
+                set |= u32::from(bit) << shift;
+            }
+            let word = self.predicate_slot(p.id())?;
+            *word = (*word & !written) | set;
+            return Ok(());
+        }
+        if let VectorOperand::General {
+            modifier: 0,
+            id,
+            row_offset,
+            col_offset,
+            region,
+        } = *op
+        {
+            if id != layout::CR0 && !self.inst.wide {
+                let r = self.resolve(id, row_offset, col_offset, region, true)?;
+                if self.store_lanes(&r, mask, values) {
+                    return Ok(());
+                }
+                let mut m = mask;
+                while m != 0 {
+                    let i = m.trailing_zeros();
+                    m &= m - 1;
+                    let Some(&v) = values.get(i as usize) else {
+                        continue;
+                    };
+                    let at = r.origin + (i >> r.row_shift) * r.row + (i & r.col_mask) * r.col;
+                    if at + r.size > r.end
+                        || !fast_store(&mut self.regs.grf, at as usize, r.ty, v, self.mode)
+                    {
+                        self.write_slow(op, i, v)?;
+                    }
+                }
+                return Ok(());
+            }
+        }
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            if let Some(&v) = values.get(i as usize) {
+                self.write(op, i, v)?;
+            }
+        }
+        Ok(())
+    }
+
     /// A resolved general operand of this instruction, if an earlier lane resolved it.
     #[inline(always)]
     fn cached(&self, key: u64, destination: bool) -> Option<Resolved> {

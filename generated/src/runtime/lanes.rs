@@ -56,6 +56,22 @@ pub trait Lanes {
     /// `Pred[i]`: lane `i`'s predicate bit, inversion applied (what SEL selects on).
     fn predicate(&self, lane: u32) -> bool;
 
+    /// `ChEn` of the first `lanes` lanes (at most 32), lane `i` at bit `i`: which lanes a
+    /// whole-operand lane function computes. By default from [`Lanes::enabled`].
+    fn enabled_lanes(&self, lanes: u32) -> u32 {
+        (0..lanes.min(32))
+            .filter(|&i| self.enabled(i))
+            .fold(0, |m, i| m | 1 << i)
+    }
+
+    /// `EM` of the first `lanes` lanes, lane `i` at bit `i` (the guard of SEL's lanes). By
+    /// default from [`Lanes::enabled_by_mask`].
+    fn enabled_by_mask_lanes(&self, lanes: u32) -> u32 {
+        (0..lanes.min(32))
+            .filter(|&i| self.enabled_by_mask(i))
+            .fold(0, |m, i| m | 1 << i)
+    }
+
     /// Element `lane` of a source operand, through its region (or the immediate, or the
     /// indirect address), source modifier applied.
     fn read(&mut self, op: &VectorOperand, lane: u32) -> Result<Value, Self::Error>;
@@ -69,6 +85,41 @@ pub trait Lanes {
 
     /// Writes element `lane` of a destination: converted to its type, saturated when it says.
     fn write(&mut self, op: &VectorOperand, lane: u32, value: Value) -> Result<(), Self::Error>;
+
+    /// Element `i` of a source operand into `out[i]` for every lane `i` of `mask` (bit `i`)
+    /// below `out.len()`, as [`Lanes::read`] reads it; the other elements of `out` are left as
+    /// they are. A whole-operand lane function reads each source once this way, before it
+    /// writes (as the hardware reads every source of an instruction before it writes). By
+    /// default lane by lane; a machine decodes the region once here.
+    fn read_lanes(
+        &mut self,
+        op: &VectorOperand,
+        mask: u32,
+        out: &mut [Value],
+    ) -> Result<(), Self::Error> {
+        for (i, v) in out.iter_mut().enumerate().take(32) {
+            if mask >> i & 1 != 0 {
+                *v = self.read(op, i as u32)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `values[i]` to element `i` of a destination for every lane `i` of `mask` below
+    /// `values.len()`, as [`Lanes::write`] does, in lane order. By default lane by lane.
+    fn write_lanes(
+        &mut self,
+        op: &VectorOperand,
+        mask: u32,
+        values: &[Value],
+    ) -> Result<(), Self::Error> {
+        for (i, v) in values.iter().enumerate().take(32) {
+            if mask >> i & 1 != 0 {
+                self.write(op, i as u32, *v)?;
+            }
+        }
+        Ok(())
+    }
 
     /// Element `index` of type `ty` of a raw operand (contiguous from its offset).
     fn read_raw(&mut self, op: &RawOperand, ty: DataType, index: u32)

@@ -41,11 +41,13 @@ impl Rounding {
 
 /// Whether a type is one of the floating-point types (VF, the packed restricted floats, is
 /// not an element type and reads as its dword).
+#[inline]
 pub fn is_float(ty: DataType) -> bool {
     matches!(ty, DataType::F | DataType::Df | DataType::Hf | DataType::Bf)
 }
 
 /// Whether a type is an unsigned integer type.
+#[inline]
 pub fn is_unsigned(ty: DataType) -> bool {
     matches!(
         ty,
@@ -54,6 +56,7 @@ pub fn is_unsigned(ty: DataType) -> bool {
 }
 
 /// Width in bits of an integer type's element (32 for the packed V, UV and VF dwords).
+#[inline]
 fn int_bits(ty: DataType) -> u32 {
     match ty {
         DataType::Ub | DataType::B => 8,
@@ -407,6 +410,7 @@ impl Value {
     }
 
     /// The type of the value (`BOOL` for a truth value).
+    #[inline]
     pub fn ty(self) -> DataType {
         match self {
             Value::Int(_, t) | Value::Float(_, t) => t,
@@ -424,6 +428,7 @@ impl Value {
     }
 
     /// The value as a float (integers rounded to nearest, truth values 0.0 or 1.0).
+    #[inline]
     pub fn as_f64(self) -> f64 {
         match self {
             Value::Int(v, _) => v as f64,
@@ -433,6 +438,7 @@ impl Value {
     }
 
     /// The value as an integer (floats toward zero, saturated to `i128`).
+    #[inline]
     pub fn as_i128(self) -> i128 {
         match self {
             Value::Int(v, _) => v,
@@ -548,32 +554,71 @@ impl Value {
 fn compare(a: Value, b: Value) -> Option<core::cmp::Ordering> {
     match (a, b) {
         (Value::Float(..), _) | (_, Value::Float(..)) => a.as_f64().partial_cmp(&b.as_f64()),
-        _ => Some(a.as_i128().cmp(&b.as_i128())),
+        _ => {
+            // C compares in the common type: a negative value meets an unsigned one as its
+            // two's complement in that width (`-1 == 0xFFFFFFFF` of D and UD, FBH.md).
+            let ty = promote(a.ty(), b.ty());
+            let fit = |v: i128| {
+                if is_unsigned(ty) && v < 0 {
+                    v & ((1i128 << int_bits(ty)) - 1)
+                } else {
+                    v
+                }
+            };
+            Some(fit(a.as_i128()).cmp(&fit(b.as_i128())))
+        }
     }
 }
 
 /// C's usual arithmetic conversions on vISA types: the wider float wins over any integer;
 /// integers narrower than a dword promote to D ("integer promotion"); of two dword or qword
-/// integers, the wider, and unsigned at equal width.
+/// integers, the wider, and unsigned at equal width. A table of [`promotion`] by the types'
+/// 4-bit encodings: every operator of every lane asks it.
+#[inline]
 pub fn promote(a: DataType, b: DataType) -> DataType {
+    PROMOTE[a as usize & 15][b as usize & 15]
+}
+
+const PROMOTE: [[DataType; 16]; 16] = {
+    let mut t = [[DataType::D; 16]; 16];
+    let mut i = 0;
+    while i < DataType::ALL.len() && i < 16 {
+        let mut j = 0;
+        while j < DataType::ALL.len() && j < 16 {
+            let (a, b) = (DataType::ALL[i], DataType::ALL[j]);
+            t[a as usize & 15][b as usize & 15] = promotion(a, b);
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The rule [`promote`] tabulates.
+const fn promotion(a: DataType, b: DataType) -> DataType {
     use DataType as T;
-    let float_rank = |t: DataType| match t {
-        T::Df => 3,
-        T::F => 2,
-        T::Hf | T::Bf => 1,
-        _ => 0,
-    };
+    const fn float_rank(t: DataType) -> u8 {
+        match t {
+            T::Df => 3,
+            T::F => 2,
+            T::Hf | T::Bf => 1,
+            _ => 0,
+        }
+    }
+    const fn int_rank(t: DataType) -> u8 {
+        match t {
+            T::Uq => 4,
+            T::Q => 3,
+            T::Ud | T::Uv | T::Vf => 2,
+            _ => 1,
+        }
+    }
     let (fa, fb) = (float_rank(a), float_rank(b));
     if fa > 0 || fb > 0 {
         return if fa >= fb { a } else { b };
     }
-    let int_rank = |t: DataType| match t {
-        T::Uq => 4,
-        T::Q => 3,
-        T::Ud | T::Uv | T::Vf => 2,
-        _ => 1,
-    };
-    match int_rank(a).max(int_rank(b)) {
+    let (ia, ib) = (int_rank(a), int_rank(b));
+    match if ia > ib { ia } else { ib } {
         4 => T::Uq,
         3 => T::Q,
         2 => T::Ud,
@@ -582,10 +627,12 @@ pub fn promote(a: DataType, b: DataType) -> DataType {
 }
 
 /// One operand's promotion alone (`~a`, `-a`, shifts take the left operand's).
+#[inline]
 fn promote1(a: DataType) -> DataType {
     promote(a, DataType::D)
 }
 
+#[inline]
 fn arith(a: Value, b: Value, int: fn(i128, i128) -> i128, float: fn(f64, f64) -> f64) -> Value {
     let ty = promote(a.ty(), b.ty());
     if is_float(ty) {
@@ -597,6 +644,7 @@ fn arith(a: Value, b: Value, int: fn(i128, i128) -> i128, float: fn(f64, f64) ->
 
 impl ops::Add for Value {
     type Output = Value;
+    #[inline]
     fn add(self, rhs: Value) -> Value {
         arith(self, rhs, i128::wrapping_add, |a, b| a + b)
     }
@@ -604,6 +652,7 @@ impl ops::Add for Value {
 
 impl ops::Sub for Value {
     type Output = Value;
+    #[inline]
     fn sub(self, rhs: Value) -> Value {
         arith(self, rhs, i128::wrapping_sub, |a, b| a - b)
     }
@@ -611,6 +660,7 @@ impl ops::Sub for Value {
 
 impl ops::Mul for Value {
     type Output = Value;
+    #[inline]
     fn mul(self, rhs: Value) -> Value {
         arith(self, rhs, i128::wrapping_mul, |a, b| a * b)
     }
@@ -643,11 +693,13 @@ impl ops::Rem for Value {
     }
 }
 
+#[inline]
 fn bitwise(a: Value, b: Value, op: fn(i128, i128) -> i128) -> Value {
     Value::Int(op(a.as_i128(), b.as_i128()), promote(int_ty(a), int_ty(b)))
 }
 
 /// The type an operand of a bitwise operator has: floats have none in C; their value is used.
+#[inline]
 fn int_ty(v: Value) -> DataType {
     if is_float(v.ty()) {
         DataType::D
@@ -658,6 +710,7 @@ fn int_ty(v: Value) -> DataType {
 
 impl ops::BitAnd for Value {
     type Output = Value;
+    #[inline]
     fn bitand(self, rhs: Value) -> Value {
         bitwise(self, rhs, |a, b| a & b)
     }
@@ -665,6 +718,7 @@ impl ops::BitAnd for Value {
 
 impl ops::BitOr for Value {
     type Output = Value;
+    #[inline]
     fn bitor(self, rhs: Value) -> Value {
         bitwise(self, rhs, |a, b| a | b)
     }
@@ -672,6 +726,7 @@ impl ops::BitOr for Value {
 
 impl ops::BitXor for Value {
     type Output = Value;
+    #[inline]
     fn bitxor(self, rhs: Value) -> Value {
         bitwise(self, rhs, |a, b| a ^ b)
     }
@@ -679,6 +734,7 @@ impl ops::BitXor for Value {
 
 /// The shift count: its low bits, 5 for a left operand of up to 32 bits, 6 for 64 bits (a
 /// C shift by the width or more is undefined; this is what the hardware's shifters keep).
+#[inline]
 fn shift_count(ty: DataType, count: Value) -> u32 {
     let mask = if int_bits(ty) == 64 { 63 } else { 31 };
     (count.as_i128() & mask) as u32
@@ -686,6 +742,7 @@ fn shift_count(ty: DataType, count: Value) -> u32 {
 
 impl ops::Shl for Value {
     type Output = Value;
+    #[inline]
     fn shl(self, rhs: Value) -> Value {
         let ty = promote1(int_ty(self));
         Value::Int(self.as_i128().wrapping_shl(shift_count(ty, rhs)), ty)
@@ -696,6 +753,7 @@ impl ops::Shr for Value {
     type Output = Value;
     /// Arithmetic for a signed left operand, logical for an unsigned one (C's, on its
     /// promoted type); an exact negative value of an unsigned type is taken modulo its width.
+    #[inline]
     fn shr(self, rhs: Value) -> Value {
         let ty = promote1(int_ty(self));
         let v = self.as_i128();
@@ -711,6 +769,7 @@ impl ops::Shr for Value {
 impl ops::Not for Value {
     type Output = Value;
     /// `~a` (bitwise complement, exact: the low bits are the complement's in any width).
+    #[inline]
     fn not(self) -> Value {
         Value::Int(!self.as_i128(), promote1(int_ty(self)))
     }
@@ -718,6 +777,7 @@ impl ops::Not for Value {
 
 impl ops::Neg for Value {
     type Output = Value;
+    #[inline]
     fn neg(self) -> Value {
         match self {
             Value::Float(x, t) => Value::Float(-x, t),
@@ -733,6 +793,26 @@ mod tests {
 
     fn f32_bits(x: f64, r: Rounding) -> u32 {
         Value::Float(x, T::Df).to_bits(T::F, false, r) as u32
+    }
+
+    #[test]
+    fn comparisons_meet_in_the_common_type() {
+        // C: `-1 == 0xFFFFFFFF` with D and UD (0xFFFFFFFF is an unsigned int literal).
+        let minus_one = Value::Int(-1, T::D);
+        assert_eq!(
+            minus_one.equal(Value::literal(0xFFFF_FFFF)),
+            Value::Bool(true)
+        );
+        assert_eq!(minus_one.less(Value::literal(0)), Value::Bool(true));
+        assert_eq!(minus_one.greater(Value::Int(1, T::Ud)), Value::Bool(true));
+        assert_eq!(
+            Value::Int(-1, T::Q).equal(Value::literal(0xFFFF_FFFF)),
+            Value::Bool(false)
+        );
+        assert_eq!(
+            Value::Int(-2, T::W).less(Value::Int(3, T::Uw)),
+            Value::Bool(true)
+        );
     }
 
     #[test]
@@ -832,7 +912,9 @@ mod tests {
         assert_eq!(Value::Int(3, T::W) + Value::Int(4, T::Ub), d(7));
         assert_eq!((d(7) / d(-2)).as_i128(), -3);
         assert_eq!((d(-7) % d(2)).as_i128(), -1);
-        assert_eq!(d(-1).less(ud(0)), Value::Bool(true));
+        // C's comparison in the common type: -1 meets 0u as 0xFFFFFFFF.
+        assert_eq!(d(-1).less(ud(0)), Value::Bool(false));
+        assert_eq!(d(-1).less(d(0)), Value::Bool(true));
         let f = Value::Float(1.5, T::F) * d(2);
         assert_eq!(f, Value::Float(3.0, T::F));
         assert_eq!(Value::literal(0xffff_ffff).ty(), T::Ud);

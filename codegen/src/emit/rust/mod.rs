@@ -7,6 +7,7 @@ mod instruction;
 pub mod object;
 mod operands;
 mod semantics;
+mod semantics_block;
 mod tests_gen;
 mod text;
 mod text_fields;

@@ -123,7 +123,28 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         }
         None => quote!(None),
     };
+    if let Some(shape) = super::semantics_block::shape(f) {
+        let doc = docs(&[format!(
+            "The lanes of `{}` ({}): its `## Semantics` pseudo-code, over whole operands.",
+            inst.doc_name, f.place
+        )]);
+        let body = super::semantics_block::body(f, &shape);
+        return quote! {
+            #doc
+            pub fn #name<L: Lanes + ?Sized>(inst: &super::#ty, l: &mut L) -> Result<(), L::Error> {
+                let lanes = l.begin(crate::runtime::ExecSize(#exec), #pred)?;
+                #body
+            }
+        };
+    }
     let body: Vec<TokenStream> = f.body.iter().map(stmt).collect();
+    let lanes = match f.step {
+        1 => quote!(0..lanes),
+        n => {
+            let n = Literal::usize_unsuffixed(n as usize);
+            quote!((0..lanes).step_by(#n))
+        }
+    };
     let guard = match (f.guarded, f.guard_em) {
         (false, _) => quote!(),
         (true, true) => quote!(if !l.enabled_by_mask(i) {
@@ -141,7 +162,7 @@ fn lane_fn(inst: &InstModel, f: &LaneFn) -> TokenStream {
         #doc
         pub fn #name<L: Lanes + ?Sized>(inst: &super::#ty, l: &mut L) -> Result<(), L::Error> {
             let lanes = l.begin(crate::runtime::ExecSize(#exec), #pred)?;
-            for i in 0..lanes {
+            for i in #lanes {
                 #guard
                 #(#body)*
             }
@@ -260,7 +281,7 @@ fn typed(value: &LaneExpr, ty: Option<&str>) -> TokenStream {
 fn uses_machine(e: &LaneExpr) -> bool {
     match e {
         LaneExpr::Read(_) | LaneExpr::Pred | LaneExpr::Call(..) | LaneExpr::IsUnsigned(..) => true,
-        LaneExpr::Scalar(_) | LaneExpr::Enabled(_) => true,
+        LaneExpr::Scalar(_) | LaneExpr::Enabled(_) | LaneExpr::ReadAt(..) => true,
         LaneExpr::SizeOf(_) | LaneExpr::Width(_) => true,
         LaneExpr::Unary(_, a) | LaneExpr::Cast(_, a) | LaneExpr::BitRange(a, ..) => uses_machine(a),
         LaneExpr::Bit(a, b) => uses_machine(a) || uses_machine(b),
@@ -277,7 +298,7 @@ fn uses_machine(e: &LaneExpr) -> bool {
 }
 
 /// A condition as a Rust `bool`.
-fn cond(e: &LaneExpr) -> TokenStream {
+pub(super) fn cond(e: &LaneExpr) -> TokenStream {
     match e {
         LaneExpr::IsClass(f, class) => {
             let (f, class) = (ident(f), ident(class));
@@ -330,7 +351,7 @@ fn atom(e: &LaneExpr) -> TokenStream {
     }
 }
 
-fn expr(e: &LaneExpr) -> TokenStream {
+pub(super) fn expr(e: &LaneExpr) -> TokenStream {
     match e {
         LaneExpr::Read(f) => {
             let f = ident(f);
@@ -389,6 +410,10 @@ fn expr(e: &LaneExpr) -> TokenStream {
         LaneExpr::Scalar(f) => {
             let f = ident(f);
             quote!(l.read(&inst.#f, 0)?)
+        }
+        LaneExpr::ReadAt(f, index) => {
+            let (f, index) = (ident(f), atom(index));
+            quote!(l.read(&inst.#f, #index.as_i128() as u32)?)
         }
         LaneExpr::IsUnsigned(f, unsigned) => {
             let f = ident(f);
@@ -548,8 +573,8 @@ Made up.
         );
         assert!(!text.contains("pub fn laney"), "{text}");
         assert!(text.contains("fn laney(&mut self, _inst: &super::Laney) -> Self::Output {\n        self.lanes.prose(self.inst)"), "{text}");
-        // SIN's shape: every other lane.
-        let doc = LANEY.replace("++i) {", "i += 2) {");
+        // A step other than 1 (every lane) or 2 (SAD2's pairs).
+        let doc = LANEY.replace("++i) {", "i += 3) {");
         let (_, diags) = render(&doc);
         assert!(
             diags
@@ -557,6 +582,152 @@ Made up.
                 .any(|d| d.code == "V0141" && d.message.contains("does not step `++i`")),
             "{diags:?}"
         );
+    }
+
+    /// SETP's shape (lanes that test `ChEn[i]` themselves, a scalar operand) and SAD2's
+    /// (pairs of lanes, the other lane of a pair, `undefined`).
+    #[test]
+    fn guards_inside_the_lane_and_pairs_of_lanes_run() {
+        let body = "for (i = 0; i < exec_size; ++i) {
+      if (ChEn[i]) {
+        UD cnt = 0;
+        x = (UD) src0[i];
+        while (x != 0 && cnt < 32) {
+          cnt++;
+          x = x >> 1;
+        }
+        dst[i] = floor(src1[i]) + 0.5f;
+        if (dst is predicate) {
+          dst[i] = src0[i] rel_op src1[i];
+        } else if (Pred[i]) {
+          dst[i] = dst[i] * -2;
+        } else {
+          dst[i] = cnt > 3 ? ~cnt : 1 << i;
+        }
+      }
+    }";
+        let start = LANEY.find("for (i").unwrap();
+        let end = start + LANEY[start..].find("\n```").unwrap();
+        let with = |code: &str| format!("{}{}{}", &LANEY[..start], code, &LANEY[end..]);
+        assert_eq!(with(body), LANEY);
+        let setp = with(
+            "for (i = 0; i < exec_size; ++i) {
+      if (src0 is scalar) {
+        dst[i] = (src0 >> i) & 1;
+      } else {
+        if (ChEn[i]) {
+          dst[i] = src0[i] & 1;
+        }
+      }
+    }",
+        );
+        let (text, diags) = render(&setp);
+        assert!(
+            !diags.iter().any(|d| d.code.starts_with("V014")),
+            "{diags:?}"
+        );
+        assert!(
+            text.contains("for i in 0..lanes {\n        if inst.src0.is_scalar() {"),
+            "{text}"
+        );
+        assert!(
+            text.contains("(l.read(&inst.src0, 0)? >> Value::lane(i)) & Value::literal(1)"),
+            "{text}"
+        );
+        assert!(text.contains("} else if l.enabled(i) {"), "{text}");
+        let sad2 = with(
+            "for (i = 0; i < exec_size; i += 2) {
+      if (ChEn[i]) {
+        dst[i] = src0[i] + src0[i+1];
+        dst[i+1] = undefined;
+      }
+    }",
+        );
+        let (text, diags) = render(&sad2);
+        assert!(
+            !diags.iter().any(|d| d.code.starts_with("V014")),
+            "{diags:?}"
+        );
+        assert!(text.contains("for i in (0..lanes).step_by(2) {"), "{text}");
+        assert!(
+            text.contains(
+                "l.read(&inst.src0, (Value::lane(i) + Value::literal(1)).as_i128() as u32)?"
+            ),
+            "{text}"
+        );
+        assert_eq!(text.matches("l.write(").count(), 1, "{text}");
+        // No lane guard at all: which lanes run is not said.
+        let (_, diags) = render(&with(
+            "for (i = 0; i < exec_size; ++i) {
+      dst[i] = src0[i];
+    }",
+        ));
+        assert!(
+            diags
+                .iter()
+                .any(|d| d.code == "V0141" && d.message.contains("tests neither `ChEn[i]`")),
+            "{diags:?}"
+        );
+    }
+
+    /// The common shape (element writes of source expressions, under tests of operand classes)
+    /// is generated over whole operands: each source read once for every lane before any
+    /// write, each destination written once; other shapes stay lane by lane.
+    #[test]
+    fn the_common_shape_runs_over_whole_operands() {
+        let body = |code: &str| {
+            let start = LANEY.find("        UD cnt").unwrap();
+            let end = LANEY.find("      }\n    }\n```").unwrap();
+            LANEY.replace(&LANEY[start..end], code)
+        };
+        let doc = body(
+            "        if (dst is predicate) {
+          dst[i] = src0[i] rel_op src1[i];
+        } else {
+          dst[i] = Pred[i] ? src1[i] + i : -src0[i];
+        }
+",
+        );
+        let (text, diags) = render(&doc);
+        assert!(
+            !diags.iter().any(|d| d.code.starts_with("V014")),
+            "{diags:?}"
+        );
+        let f = &text[text.find("pub fn laney").unwrap()..];
+        let f = &f[..f.find("\n}\n").unwrap()];
+        for line in [
+            "let chen = l.enabled_lanes(lanes);",
+            "l.read_lanes(&inst.src0, chen, &mut src0_lanes[..n])?;",
+            "l.read_lanes(&inst.src1, chen, &mut src1_lanes[..n])?;",
+            "if inst.dst.class() == OperandClass::Predicate {",
+            "if chen >> i & 1 == 0 {",
+            "let src0 = src0_lanes[k];",
+            "Value::Int(i128::from(inst.rel_op.to_raw()), DataType::Ud),\n                    src0,\n                    src1,",
+            "dst_lanes[k] = if l.predicate(i) { src1 + Value::lane(i) } else { -src0 };",
+            "l.write_lanes(&inst.dst, chen, &dst_lanes[..n])?;",
+        ] {
+            assert!(f.contains(line), "{line}\n{f}");
+        }
+        // Every source is read before the first write.
+        assert!(
+            f.rfind("read_lanes").unwrap() < f.find("write_lanes").unwrap(),
+            "{f}"
+        );
+        assert!(!f.contains("l.read(") && !f.contains("l.write("), "{f}");
+        // A lane that reads its destination back, a local, a class test per lane: lane by lane.
+        for code in [
+            "        dst[i] = src0[i];\n        dst[i] = dst[i] + 1;\n",
+            "        x = src0[i];\n        dst[i] = x;\n",
+            "        if (src0[i] > 0) {\n          dst[i] = src1[i];\n        }\n",
+            "        dst[i] = sizeof(src0);\n",
+        ] {
+            let (text, _) = render(&body(code));
+            let f = &text[text.find("pub fn laney").unwrap()..];
+            assert!(
+                f.contains("if !l.enabled(i) {") && !f.contains("read_lanes"),
+                "{code}\n{f}"
+            );
+        }
     }
 
     /// Bits of elements: a bit range, `sizeof`, and an element built bit by bit in a counted
