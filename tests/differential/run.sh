@@ -10,7 +10,7 @@
 # 4. runs tests/full_corpus/verifier_differential.rs over those files and ../shared/real-kernels/dg2
 #    with CASES single-byte changes, VISA_DIFF_JOBS (default 2) GenX_IR processes at a time,
 #    and prints the confusion table with every class of disagreement; it fails below
-#    VISA_DIFF_MIN percent agreement where Intel's reader does not crash (default 96).
+#    VISA_DIFF_MIN percent agreement where Intel's reader does not crash (default 96.5).
 # Needs ../shared beside the repository and Intel's tools (apt-get install -y libigc-tools
 # intel-opencl-icd). Takes about a minute per 4,000 cases on an idle 2-core machine.
 set -euo pipefail
@@ -25,7 +25,18 @@ for dev in tgllp acm-g10 pvc; do
   if [ ! -d "$out" ]; then
     mkdir -p "$out.tmp"
     for cl in "$repo"/tests/ocl/kernels/*.cl; do
-      "$shared/tools/intel-isa/intel-isa" ocl "$cl" "$dev" "$out.tmp" >/dev/null
+      # A kernel the device cannot run (double.cl on tgllp, which has no fp64) is left out.
+      "$shared/tools/intel-isa/intel-isa" ocl "$cl" "$dev" "$out.tmp" >/dev/null 2>&1 \
+        || echo "note: Intel's compiler refuses $(basename "$cl") for $dev; left out"
+    done
+    # A file Intel's own verifier rejects is no valid file to mutate (ocloc writes DPAS for
+    # tgllp, which GenX_IR then calls "not supported on this platform"): left out.
+    case $dev in tgllp) p=TGLLP;; acm-g10) p=DG2;; pvc) p=PVC;; esac
+    for isa in "$out.tmp"/*.isa; do
+      if ! "$shared/tools/intel-isa/intel-isa" read "$isa" "$p" >/dev/null 2>&1; then
+        echo "note: Intel's verifier rejects $(basename "$isa") for $dev; left out"
+        rm -f "$isa"
+      fi
     done
     mv "$out.tmp" "$out"
   fi
@@ -37,5 +48,5 @@ export VISA_SHARED="$shared" VISA_REPO="$repo"
 export VISA_VALID_DIRS="$work/isa/tgllp=TGLLP:$work/isa/acm-g10=XEHP:$work/isa/pvc=PVC"
 export VISA_DIFF_DIRS="$work/isa/tgllp=TGLLP:$work/isa/acm-g10=DG2:$work/isa/pvc=PVC"
 cargo test --release --manifest-path "$crate/Cargo.toml" --test verifier_valid -- --nocapture
-VISA_DIFF_CASES=$cases VISA_DIFF_SEED=$seed VISA_DIFF_MIN=${VISA_DIFF_MIN:-96} \
+VISA_DIFF_CASES=$cases VISA_DIFF_SEED=$seed VISA_DIFF_MIN=${VISA_DIFF_MIN:-96.5} \
   cargo test --release --manifest-path "$crate/Cargo.toml" --test verifier_differential -- --nocapture

@@ -465,6 +465,24 @@ proptest! {
                 check(&got, mask, want, &text);
             }
         }
+        // CMP to a general F destination writes all ones or all zeros (CMP.md:143, its
+        // erratum): the bits 0xFFFFFFFF, not -1.0; to an HF or W destination 0xFFFF.
+        let (got, _, _) = run(&format!("cmp.lt (M1, 16) {OPS2}"), F, F, &s, mask, 0);
+        check(&got, mask, |l| if x[l] < y[l] { 0xffff_ffff } else { 0 }, "cmp.lt to F");
+        let (got, _, _) = run(&format!("cmp.ge (M1, 16) {OPS2}"), F, DataType::Hf, &s, mask, 0);
+        check(&got, mask, |l| if x[l] >= y[l] { 0xffff } else { 0 }, "cmp.ge to HF");
+        let (got, _, _) = run(&format!("cmp.ne (M1, 16) {OPS2}"), F, DataType::W, &s, mask, 0);
+        check(&got, mask, |l| if x[l] != y[l] { 0xffff } else { 0 }, "cmp.ne to W");
+        // PLN (its erratum: per 8 lanes, 8 u's then 8 v's): p * u + q * v + r with p, q, r
+        // elements 0, 1 and 3 of src0, rounded once.
+        let uv = [fbits(&y), fbits(&z)].concat();
+        let (got, _, _) = run(&format!("plane (M1, 16) {OPS2}"), F, F, &[s[0].clone(), uv], mask, 0);
+        let uv: Vec<f32> = [y.clone(), z.clone()].concat();
+        check(&got, mask, |l| {
+            let (u, v) = (uv[l / 8 * 16 + l % 8], uv[l / 8 * 16 + l % 8 + 8]);
+            let p = |k: usize| f64::from(x[k]);
+            f((p(0) * f64::from(u) + p(1) * f64::from(v) + p(3)) as f32)
+        }, "pln");
         // MOV F to D: toward zero, clamped ("Float to Integer"): Rust's `as` is the same.
         let (got, _, _) = run(&format!("mov (M1, 16) {OPS1}"), F, D, &s, mask, 0);
         check(&got, mask, |l| u64::from(x[l] as i32 as u32), "mov F to D");

@@ -11,7 +11,7 @@
 //! GenX_IR processes, default 2), `VISA_DIFF_DIRS` (more `DIR=PLATFORM` pairs, `:`-separated,
 //! PLATFORM as GenX_IR names it: `TGLLP`, `DG2`, `PVC`), `VISA_DIFF_MIN` (the agreement, in
 //! percent of the cases where Intel's reader does not crash, below which the test fails;
-//! default 98, the CI sample's floor), `VISA_DIFF_LOG` (a file: every case, one line each).
+//! default 99, the CI sample's floor), `VISA_DIFF_LOG` (a file: every case, one line each).
 //! Intel's tools absent: the test says so and passes, unless `CI` is set.
 
 #[path = "support/mod.rs"]
@@ -194,32 +194,42 @@ fn mask(line: &str) -> String {
     out
 }
 
-/// Our verdict: `None` accepts, else the class (the first failure's rule).
-fn ours(bytes: &[u8], platform: Platform) -> Option<String> {
+/// Our verdict: `None` accepts, else the class (the first error's rule); and the class of
+/// the first warning (what the docs forbid and Intel's verifier accepts), which does not make
+/// us reject the file.
+fn ours(bytes: &[u8], platform: Platform) -> (Option<String>, Option<String>) {
     match File::parse(bytes) {
-        Err(e) => Some(format!("file does not read: {}", e.path.split('[').next().unwrap_or(""))),
-        Ok(f) => f.validate(platform).first().map(|e| {
-            if e.instruction.is_none() {
-                // The decode error names the field and what it expected.
-                let rule = e.rule.split(" at instruction offset").next().unwrap_or("");
-                let why = match rule.split_once(": ") {
-                    Some((_, why)) => why,
-                    None => rule,
-                };
-                format!("does not decode: {}", mask(why))
-            } else {
-                let rule: String = e.rule.split(" (").next().unwrap_or("").chars().take(90).collect();
-                // The mnemonic, after a predicate (`(P1) cmp.lt ...`).
-                let text = e.text.strip_prefix('(').and_then(|t| t.split_once(") ")).map_or(e.text.as_str(), |t| t.1);
-                let mnemonic = text.split([' ', '.']).next().unwrap_or("");
-                let what = if e.source == "instruction doc" || rule.contains("type maps") {
-                    format!(" [{mnemonic}]")
-                } else {
-                    String::new()
-                };
-                format!("{}: {rule}{what}", e.source)
-            }
-        }),
+        Err(e) => (Some(format!("file does not read: {}", e.path.split('[').next().unwrap_or(""))), None),
+        Ok(f) => {
+            let failures = f.validate(platform);
+            let error = failures.iter().find(|e| e.is_error()).map(class_of);
+            let warning = failures.iter().find(|e| !e.is_error()).map(class_of);
+            (error, warning)
+        }
+    }
+}
+
+/// The class of one of our failures: its rule, with the mnemonic for the docs' own rules.
+fn class_of(e: &visa::object::Failure) -> String {
+    if e.instruction.is_none() {
+        // The decode error names the field and what it expected.
+        let rule = e.rule.split(" at instruction offset").next().unwrap_or("");
+        let why = match rule.split_once(": ") {
+            Some((_, why)) => why,
+            None => rule,
+        };
+        format!("does not decode: {}", mask(why))
+    } else {
+        let rule: String = e.rule.split(" (").next().unwrap_or("").chars().take(90).collect();
+        // The mnemonic, after a predicate (`(P1) cmp.lt ...`).
+        let text = e.text.strip_prefix('(').and_then(|t| t.split_once(") ")).map_or(e.text.as_str(), |t| t.1);
+        let mnemonic = text.split([' ', '.']).next().unwrap_or("");
+        let what = if e.source == "instruction doc" || rule.contains("type maps") {
+            format!(" [{mnemonic}]")
+        } else {
+            String::new()
+        };
+        format!("{}: {rule}{what}", e.source)
     }
 }
 
@@ -250,6 +260,8 @@ struct Table {
     we_reject_intel_accepts: BTreeMap<String, (usize, String)>,
     /// Every class of ours, with Intel's verdicts on its cases: accepts, rejects, crashes.
     ours_by_class: BTreeMap<String, [usize; 3]>,
+    /// Every class of our warnings (in files without errors), with Intel's verdicts.
+    warnings_by_class: BTreeMap<String, [usize; 3]>,
     /// `VISA_DIFF_LOG`: every case, one line each (file, byte, Intel's verdict, ours).
     log: Option<std::fs::File>,
     intel_rejects_we_accept: BTreeMap<String, (usize, String)>,
@@ -311,22 +323,24 @@ fn mutated_instructions_agree_with_intels_verifier() {
                 let src = &sources[s];
                 let mut bytes = src.bytes.clone();
                 bytes[byte] = new;
-                let we = ours(&bytes, src.platform);
+                let (we, warning) = ours(&bytes, src.platform);
                 let they = intel(fixed, &work, &bytes, &src.intel_platform);
                 let example = format!("{}={} byte {byte:#x} {:#04x}->{new:#04x}", src.name, src.intel_platform, src.bytes[byte]);
                 let mut t = table.lock().unwrap();
                 if let Some(log) = &mut t.log {
                     use std::io::Write;
-                    let _ = writeln!(log, "{example}\t{they:?}\t{we:?}");
+                    let _ = writeln!(log, "{example}\t{they:?}\t{we:?}\t{warning:?}");
                 }
                 t.cases += 1;
+                let verdict = match they {
+                    Intel::Accepts => 0,
+                    Intel::Rejects(_) => 1,
+                    Intel::Crashes => 2,
+                };
                 if let Some(class) = &we {
-                    let verdict = match they {
-                        Intel::Accepts => 0,
-                        Intel::Rejects(_) => 1,
-                        Intel::Crashes => 2,
-                    };
                     t.ours_by_class.entry(class.clone()).or_default()[verdict] += 1;
+                } else if let Some(class) = warning {
+                    t.warnings_by_class.entry(class).or_default()[verdict] += 1;
                 }
                 match (they, we) {
                     (Intel::Crashes, _) => t.intel_crashes += 1,
@@ -368,8 +382,12 @@ fn mutated_instructions_agree_with_intels_verifier() {
     for (class, [a, r, c]) in &t.ours_by_class {
         println!("  {a:5} {r:5} {c:5}  {class}");
     }
+    println!("Our warnings in files without errors (not rejections): Intel accepts / rejects / crashes");
+    for (class, [a, r, c]) in &t.warnings_by_class {
+        println!("  {a:5} {r:5} {c:5}  {class}");
+    }
     // The floor: the CI sample (300 cases of the dg2 files, seed 1) agrees on 116 of 117
-    // (99.15 %); `tests/differential/run.sh` sets 96 for the large run (96.18 %, README).
-    let min: f64 = std::env::var("VISA_DIFF_MIN").ok().and_then(|v| v.parse().ok()).unwrap_or(98.0);
+    // (99.15 %); `tests/differential/run.sh` sets 96.5 for the large run (96.8 %, README).
+    let min: f64 = std::env::var("VISA_DIFF_MIN").ok().and_then(|v| v.parse().ok()).unwrap_or(99.0);
     assert!(pct >= min, "agreement {pct:.2}% is below VISA_DIFF_MIN={min}%");
 }

@@ -86,6 +86,10 @@ pub enum LaneStmt {
         from: LaneExpr,
         to: LaneExpr,
         body: Vec<LaneStmt>,
+        /// The loop sets the bits of an element (`dst[i][idx] = ...`): (field, local). The
+        /// local starts at 0 and, after the loop, is written to the field as the bits of its
+        /// element type (CMP's all ones of a float destination are 0xFFFFFFFF, not -1.0).
+        builds: Option<(String, String)>,
     },
     /// `field[i][bit] = value;`: bit `bit` of the element being built in local `name` (written
     /// to the operand once the lane's statements ran).
@@ -262,6 +266,8 @@ struct Resolver<'a> {
     /// The operand whose element the lane builds bit by bit (`dst[i][idx] = ...`): field
     /// doc name → Rust field and the local holding the element.
     bit_built: Option<(String, String, String)>,
+    /// Counted loops around the statement being resolved.
+    loops: usize,
 }
 
 fn is_lane(e: &Expr) -> bool {
@@ -279,6 +285,7 @@ impl<'a> Resolver<'a> {
             span: inst.span,
             depth: 0,
             bit_built: None,
+            loops: 0,
         }
     }
 
@@ -365,25 +372,7 @@ impl<'a> Resolver<'a> {
             .map(|f| f.rust_name.clone());
         self.find_kept(then);
         self.find_bit_built(then)?;
-        let mut body = self.block(then)?;
-        if let Some((_, field, local)) = &self.bit_built {
-            self.assigned.insert(local.clone());
-            // The element starts at 0 and is written once all its bits are set.
-            body.insert(
-                0,
-                LaneStmt::Let {
-                    name: local.clone(),
-                    ty: None,
-                    mutable: true,
-                    value: LaneExpr::Int(0),
-                },
-            );
-            body.push(LaneStmt::Write {
-                field: field.clone(),
-                value: LaneExpr::Local(local.clone()),
-                keep: None,
-            });
-        }
+        let body = self.block(then)?;
         let body = mark_mutable(body, &self.assigned);
         Ok(LaneFn {
             exec_size: exec.rust_name.clone(),
@@ -453,12 +442,9 @@ impl<'a> Resolver<'a> {
         if fields.len() > 1 {
             return self.fail("the bits of more than one operand are assigned");
         }
-        if whole
-            .iter()
-            .any(|e| self.element_of(e).is_some_and(|f| f.rust_name == field))
-        {
-            return self.fail(format!("`{field}` is assigned whole and bit by bit"));
-        }
+        // Whole assignments elsewhere (CMP's predicate case) write their own values; the
+        // element built bit by bit is written after the loop that sets its bits.
+        let _ = whole;
         let doc = self
             .fields
             .values()
@@ -669,13 +655,25 @@ impl<'a> Resolver<'a> {
         let rust = self.local_name(var);
         let scope = self.locals.clone();
         self.locals.insert(var.clone(), (rust.clone(), None));
+        self.loops += 1;
         let body = self.block(body);
+        self.loops -= 1;
         self.locals = scope;
+        let body = body?;
+        // The loop that sets the bits of an element starts it at 0 and writes it after.
+        let builds = match &self.bit_built {
+            Some((_, field, local)) if sets_bits(&body, local) => {
+                self.assigned.insert(local.clone());
+                Some((field.clone(), local.clone()))
+            }
+            _ => None,
+        };
         Ok(LaneStmt::For {
             var: rust,
             from,
             to,
-            body: body?,
+            body,
+            builds,
         })
     }
 
@@ -684,6 +682,11 @@ impl<'a> Resolver<'a> {
         if let Expr::Index { base, index } = target {
             if let (Some(f), Some((_, field, local))) = (self.element_of(base), &self.bit_built) {
                 if &f.rust_name == field && compound.is_none() {
+                    if self.loops == 0 {
+                        return self.fail(format!(
+                            "a bit of `{field}` set outside a counted loop over its bits"
+                        ));
+                    }
                     let name = local.clone();
                     return Ok(LaneStmt::SetBit {
                         name,
@@ -981,6 +984,18 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// Whether `body` sets a bit of the element held in `local`.
+fn sets_bits(body: &[LaneStmt], local: &str) -> bool {
+    body.iter().any(|s| match s {
+        LaneStmt::SetBit { name, .. } => name == local,
+        LaneStmt::If {
+            then, otherwise, ..
+        } => sets_bits(then, local) || sets_bits(otherwise, local),
+        LaneStmt::While { body, .. } | LaneStmt::For { body, .. } => sets_bits(body, local),
+        _ => false,
+    })
+}
+
 /// Marks the locals assigned after their declaration `mut`.
 fn mark_mutable(body: Vec<LaneStmt>, assigned: &BTreeSet<String>) -> Vec<LaneStmt> {
     body.into_iter()
@@ -1020,11 +1035,13 @@ fn mark_mutable(body: Vec<LaneStmt>, assigned: &BTreeSet<String>) -> Vec<LaneStm
                 from,
                 to,
                 body,
+                builds,
             } => LaneStmt::For {
                 var,
                 from,
                 to,
                 body: mark_mutable(body, assigned),
+                builds,
             },
             other => other,
         })

@@ -73,8 +73,13 @@ pub fn check(sources: &[Source<'_>], file: &File, platform: Platform) -> Vec<Dia
                     "{}: field {}: {} ({})",
                     f.routine, f.field, f.rule, f.source
                 ),
-                label: String::from("breaks this rule; `--no-check` assembles it anyway"),
+                label: String::from(if f.is_error() {
+                    "breaks this rule; `--no-check` assembles it anyway"
+                } else {
+                    "the doc forbids it, Intel's verifier accepts it; `--strict` refuses it"
+                }),
                 source_line: text.to_string(),
+                severity: f.severity,
             }
         })
         .collect()

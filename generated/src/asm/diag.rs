@@ -9,6 +9,7 @@
 //!   │                           ^^ found `xx`
 //! ```
 
+use crate::object::Severity;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -31,6 +32,9 @@ pub struct Diagnostic {
     pub label: String,
     /// The whole source line, for the excerpt.
     pub source_line: String,
+    /// An error, or a warning of the checks (what the docs forbid and Intel's verifier
+    /// accepts), which `visa asm` prints and assembles anyway unless `--strict`.
+    pub severity: Severity,
 }
 
 impl Diagnostic {
@@ -50,7 +54,11 @@ pub fn render(diags: &[Diagnostic]) -> String {
     for d in diags {
         let number = format!("{}", d.line);
         let pad = " ".repeat(number.len());
-        let _ = writeln!(out, "error: {}", d.message);
+        let kind = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(out, "{kind}: {}", d.message);
         let _ = writeln!(out, "{pad} ┌─ {}", d.location());
         let _ = writeln!(out, "{pad} │");
         let _ = writeln!(out, "{number} │ {}", d.source_line);
@@ -91,6 +99,7 @@ mod tests {
             message: "expected a data type".to_string(),
             label: "found `xx`".to_string(),
             source_line: ".decl V0032 v_type=G type=xx num_elts=8".to_string(),
+            severity: Severity::Error,
         };
         let want = "error: expected a data type\n   ┌─ k.visaasm:12:27\n   │\n12 │ .decl V0032 v_type=G type=xx num_elts=8\n   │                           ^^ found `xx`\n\n";
         assert_eq!(render(&[d]), want);

@@ -28,6 +28,7 @@ impl Errors<'_> {
             message,
             label,
             source_line: span.line.text.to_string(),
+            severity: crate::object::Severity::Error,
         });
     }
 

@@ -103,6 +103,7 @@ fn assemble_with(
                 message: "expected `.kernel \"name\"` or `.global_function \"name\"`".to_string(),
                 label: "the file declares no routine".to_string(),
                 source_line: src.text.lines().next().unwrap_or("").to_string(),
+                severity: crate::object::Severity::Error,
             });
         }
         for r in &routines {
@@ -176,6 +177,7 @@ fn assemble_with(
                     .and_then(|s| s.text.lines().next())
                     .unwrap_or("")
                     .to_string(),
+                severity: crate::object::Severity::Error,
             }),
         }
     }

@@ -1,8 +1,10 @@
 //! `visa`: look into vISA object files with the crate generated from the docs.
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
-//! - `visa check FILE.isa [--platform P]`: validate every routine for platform P
-//!   (`File::validate`: instruction docs, operands chapter, declarations, type maps, labels),
+//! - `visa check FILE.isa [--platform P] [--strict]`: validate every routine for platform P
+//!   (`File::validate`: instruction docs, operands chapter, declarations, type maps, labels);
+//!   errors exit 1, warnings (what the docs forbid and Intel's verifier accepts) print as
+//!   `warning: ...` and exit 0 unless `--strict`;
 //!   P by any name: the docs' (`XEHP`, `pre-ICLLP`), GenX_IR's (`SKL`, `XeHP_SDV`, `DG2`,
 //!   `PVCXT`) or an ocloc device (`acm-g10`, `pvc`), case-insensitively; without `--platform`,
 //!   the platform the file's first GEN binary names (`gen_platform`);
@@ -18,8 +20,9 @@
 //! and make the exit status 1. An instruction with bits its text cannot show prints as Intel
 //! prints it, with a note on stderr (that line assembles to other bytes); `--strict` makes
 //! those notes errors (exit status 1).
-//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P] [--no-check]`: assemble
-//!   Intel's text, refusing instructions that fail `visa check` (file:line:col); the platform,
+//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P] [--no-check] [--strict]`:
+//!   assemble Intel's text, refusing instructions with errors of `visa check` (file:line:col;
+//!   its warnings are printed, and refused too under `--strict`); the platform,
 //!   as GenX_IR's `-platform`, also places ADDR_ADD's `&V[bytes]`; each input holds
 //!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
 //!   its own `K.func.F.visaasm`), which join the file in the order given.
@@ -69,6 +72,9 @@ enum Command {
         /// the file's GEN binary.
         #[arg(long)]
         platform: Option<String>,
+        /// Count warnings (what the docs forbid and Intel's verifier accepts) as errors.
+        #[arg(long)]
+        strict: bool,
     },
     /// Read, write back and compare byte for byte.
     Roundtrip { file: PathBuf },
@@ -97,6 +103,10 @@ enum Command {
         /// Write the file even when its instructions break the rules `visa check` applies.
         #[arg(long)]
         no_check: bool,
+        /// Refuse the text on warnings of the checks too (what the docs forbid and Intel's
+        /// verifier accepts), as `visa check --strict` does.
+        #[arg(long)]
+        strict: bool,
         /// The platform the text is for, as GenX_IR's `-platform` (the docs', GenX_IR's or
         /// ocloc's names): checked for (default XEHP, else the newest the docs name), and its
         /// register size places ADDR_ADD's `&V[bytes]`.
@@ -126,7 +136,11 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
-        Command::Check { file, platform } => check(&file, platform.as_deref()),
+        Command::Check {
+            file,
+            platform,
+            strict,
+        } => check(&file, platform.as_deref(), strict),
         Command::Roundtrip { file } => roundtrip(&file),
         Command::Dis { file, out, strict } => dis(&file, out.as_deref(), strict),
         Command::Asm {
@@ -134,12 +148,14 @@ fn main() -> ExitCode {
             output,
             declarations_only,
             no_check,
+            strict,
             platform,
         } => asm(
             &inputs,
             &output,
             !declarations_only,
             (!no_check).then_some(platform.as_deref()),
+            strict,
             platform.as_deref(),
         ),
         Command::Run { file, args } => run(&file, &args),
@@ -281,7 +297,9 @@ fn described(name: &str, p: Platform) -> String {
     }
 }
 
-fn check(path: &Path, platform: Option<&str>) -> Result<u8, String> {
+/// Errors exit 1; warnings (what the docs forbid and Intel's verifier accepts) are printed
+/// as `warning: ...` and exit 0, unless `strict`.
+fn check(path: &Path, platform: Option<&str>, strict: bool) -> Result<u8, String> {
     let (_, f) = read(path)?;
     let (p, shown) = match platform_of(&f, platform) {
         Ok(p) => p,
@@ -296,13 +314,23 @@ fn check(path: &Path, platform: Option<&str>) -> Result<u8, String> {
         .sum();
     let failures = f.validate(p);
     for e in &failures {
-        println!("{e}");
+        if e.is_error() {
+            println!("{e}");
+        } else {
+            println!("warning: {e}");
+        }
     }
+    let errors = failures.iter().filter(|e| e.is_error()).count();
+    let warnings = failures.len() - errors;
     println!(
-        "{checked} instruction(s) checked for {shown}, {} failure(s)",
-        failures.len()
+        "{checked} instruction(s) checked for {shown}, {errors} error(s), {warnings} warning(s){}",
+        if strict && warnings > 0 {
+            " (--strict: warnings count as errors)"
+        } else {
+            ""
+        }
     );
-    Ok(u8::from(!failures.is_empty()))
+    Ok(u8::from(errors > 0 || (strict && warnings > 0)))
 }
 
 fn roundtrip(path: &Path) -> Result<u8, String> {
@@ -423,6 +451,7 @@ fn asm(
     output: &Path,
     instructions: bool,
     check: Option<Option<&str>>,
+    strict: bool,
     platform: Option<&str>,
 ) -> Result<u8, String> {
     let target = match platform {
@@ -467,11 +496,15 @@ fn asm(
     if let Some(name) = check {
         let platform = platform_or_default(name)?;
         let diags = visa::asm::check(&sources, &file, platform);
-        if !diags.is_empty() {
-            eprint!("{}", visa::asm::render(&diags));
+        eprint!("{}", visa::asm::render(&diags));
+        let refused = diags
+            .iter()
+            .filter(|d| strict || d.severity == visa::object::Severity::Error)
+            .count();
+        if refused > 0 {
             eprintln!(
                 "error: {} instruction(s) break the rules of `visa check` for {}; nothing written (`--no-check` writes it anyway)",
-                diags.len(),
+                refused,
                 platform.name()
             );
             return Ok(1);

@@ -34,7 +34,7 @@ pub use crate::generated::object::*;
 pub use crate::runtime::object::{FileError, ObjReader, ObjWriter, Undescribed};
 pub use names::{Label, Predicate, Routine, Surface, Variable};
 pub use stream::{InstructionStream, KeptBits, StreamStop};
-pub use verify::{Failure, Rule};
+pub use verify::{Failure, Rule, Severity};
 
 use alloc::format;
 use alloc::string::String;

@@ -116,7 +116,8 @@ fn decode_float(bits: u64, f: Format) -> f64 {
         if frac == 0 {
             f64::INFINITY
         } else {
-            f64::NAN
+            // The payload kept (in the top of f64's), the sign applied below.
+            f64::from_bits(0x7ffu64 << 52 | frac << (52 - f.frac))
         }
     } else if exp == 0 {
         scale(frac as f64, 1 - bias - f.frac as i32)
@@ -220,10 +221,13 @@ fn round_bits(neg: bool, sig: u128, ex: i32, f: Format, r: Rounding) -> u64 {
 fn float_bits(x: f64, f: Format, r: Rounding) -> u64 {
     let top = f.exp + f.frac;
     if x.is_nan() {
-        // A quiet NaN with the sign kept.
+        // A quiet NaN with the sign and the top of the payload kept (a NaN read from an
+        // element is written back with its bits: CMP's all ones in an F element).
+        let payload = (x.to_bits() & ((1u64 << 52) - 1)) >> (52 - f.frac);
         return u64::from(x.is_sign_negative()) << top
             | ((1u64 << f.exp) - 1) << f.frac
-            | 1u64 << (f.frac - 1);
+            | 1u64 << (f.frac - 1)
+            | payload;
     }
     if x.is_infinite() {
         return u64::from(x < 0.0) << top | ((1u64 << f.exp) - 1) << f.frac;
@@ -793,6 +797,26 @@ mod tests {
 
     fn f32_bits(x: f64, r: Rounding) -> u32 {
         Value::Float(x, T::Df).to_bits(T::F, false, r) as u32
+    }
+
+    #[test]
+    fn nan_bits_survive_a_round_trip() {
+        let r = Rounding::NearestEven;
+        for (bits, ty) in [
+            (0xffff_ffffu64, T::F),
+            (0x7fc0_0001, T::F),
+            (0xffff, T::Hf),
+            (0xfff8_0000_0000_0001, T::Df),
+        ] {
+            let v = Value::from_bits(bits, ty);
+            assert!(v.as_f64().is_nan());
+            assert_eq!(v.to_bits(ty, false, r), bits, "{bits:#x} {ty:?}");
+        }
+        // A signalling NaN comes back quiet.
+        assert_eq!(
+            Value::from_bits(0x7f80_0001, T::F).to_bits(T::F, false, r),
+            0x7fc0_0001
+        );
     }
 
     #[test]

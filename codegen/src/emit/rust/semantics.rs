@@ -246,14 +246,27 @@ fn stmt(s: &LaneStmt) -> TokenStream {
             from,
             to,
             body,
+            builds,
         } => {
             let v = ident(var);
             let (from, to) = (atom(from), atom(to));
             let body: Vec<TokenStream> = body.iter().map(stmt).collect();
-            quote! {
+            let the_loop = quote! {
                 for #v in #from.as_i128()..#to.as_i128() {
                     let #v = Value::Int(#v, DataType::D);
                     #(#body)*
+                }
+            };
+            match builds {
+                None => the_loop,
+                Some((field, local)) => {
+                    let (f, n) = (ident(field), ident(local));
+                    quote! {
+                        let mut #n = Value::literal(0);
+                        #the_loop
+                        let ty = l.element_type(&inst.#f, i)?;
+                        l.write(&inst.#f, i, Value::from_bits(#n.as_i128() as u64, ty))?;
+                    }
                 }
             }
         }
@@ -759,17 +772,28 @@ Made up.
             ".with_bit(",
             "l.read(&inst.src0, i)?.bit(k)",
             "l.read(&inst.src1, i)?.bits(15, 8)",
-            "l.write(&inst.dst, i, dst_bits)?;",
+            "let ty = l.element_type(&inst.dst, i)?;",
+            "l.write(&inst.dst, i, Value::from_bits(dst_bits.as_i128() as u64, ty))?;",
         ] {
             assert!(text.contains(line), "{line}\n{text}");
         }
-        // A bit of an operand also assigned whole has no single meaning.
+        // Assigned whole before the loop (CMP's predicate case assigns it whole in another
+        // branch): the loop's element, written after it, is the one that stays.
         let both = doc.replace("        for (k", "        dst[i] = 1;\n        for (k");
-        let (_, diags) = render(&both);
+        let (text, diags) = render(&both);
+        assert!(!diags.iter().any(|d| d.code == "V0141"), "{diags:?}");
+        let (whole, bits) = (
+            text.find("l.write(&inst.dst, i, Value::literal(1))?;")
+                .unwrap(),
+            text.find("Value::from_bits(dst_bits").unwrap(),
+        );
+        assert!(whole < bits, "{text}");
+        // A bit set outside a counted loop.
+        let (_, diags) = render(&doc.replace("        for (k = 0; k < CHANNEL_SIZE_IN_BITS; k++) {\n          dst.chan[i][k] = (src0.chan[i][k] + src1[i][15:8]) & m;\n        }", "        dst.chan[i][3] = 1;"));
         assert!(
             diags
                 .iter()
-                .any(|d| d.code == "V0141" && d.message.contains("assigned whole and bit by bit")),
+                .any(|d| d.code == "V0141" && d.message.contains("outside a counted loop")),
             "{diags:?}"
         );
         // A range with bounds that are not numbers.
