@@ -4,7 +4,7 @@
 //!
 //! - one doc's errata applied (keyed by the doc's name and bytes and its errata's names and
 //!   bytes) and one file parsed (keyed by its name and corrected bytes), as JSON
-//!   ([`value_or`]): after one doc changed only that doc is corrected and parsed again;
+//!   (`value_or`): after one doc changed only that doc is corrected and parsed again;
 //! - a whole file job whose inputs the emitter can name (one instruction's module: its
 //!   `InstModel`; one reference page: its row; `enums.rs`: the shared value sets; `object.rs`:
 //!   the chapters' records), keyed by those inputs and the header;
