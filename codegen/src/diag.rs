@@ -94,6 +94,7 @@ codes! {
     CountedParameters = "V0213", Warning, Nothing, "a count of the parameters after it: they are one list of which exactly the count are encoded";
     UnknownMapType = "V0214", Warning, Nothing, "a type map names a type that is not a vISA data type; the doc's type maps are not checked";
     SelfContradiction = "V0220", Warning, Nothing, "a doc contradicts itself: its `Supported Types` property and its type maps name different types (raised at both places)";
+    BulletAgainstTable = "V0221", Warning, Nothing, "a doc contradicts itself: a field bullet's listed values and the values table inside the same bullet name different values (raised at both places)";
     // Cross-doc checks.
     ConflictingOpcode = "V0301", Warning, Doc, "two docs claim the same opcode and sub-opcode with different formats";
     AliasOpcode = "V0302", Warning, Nothing, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";
@@ -156,6 +157,63 @@ pub struct Diagnostic {
     /// (`file` then names the erratum).
     #[serde(skip)]
     pub corrected_doc: Option<String>,
+}
+
+/// A diagnostic whole, with the span and corrected doc its JSON for users leaves out: how the
+/// render cache ([`crate::emit::cache`]) keeps the diagnostics of a memoised stage.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Whole {
+    diagnostic: Diagnostic,
+    span: Span,
+    corrected_doc: Option<String>,
+}
+
+impl From<Diagnostic> for Whole {
+    fn from(d: Diagnostic) -> Self {
+        Whole {
+            span: d.span,
+            corrected_doc: d.corrected_doc.clone(),
+            diagnostic: d,
+        }
+    }
+}
+
+impl From<Whole> for Diagnostic {
+    fn from(w: Whole) -> Self {
+        Diagnostic {
+            span: w.span,
+            corrected_doc: w.corrected_doc,
+            ..w.diagnostic
+        }
+    }
+}
+
+/// `#[serde(with = "whole")]` for a `Vec<Diagnostic>` kept whole ([`Whole`]).
+pub(crate) mod whole {
+    use super::{Diagnostic, Whole};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize)]
+    struct Ref<'a> {
+        diagnostic: &'a Diagnostic,
+        span: &'a crate::schema::Span,
+        corrected_doc: &'a Option<String>,
+    }
+
+    pub(crate) fn serialize<S: Serializer>(v: &[Diagnostic], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|d| Ref {
+            diagnostic: d,
+            span: &d.span,
+            corrected_doc: &d.corrected_doc,
+        }))
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<Diagnostic>, D::Error> {
+        let v = Vec::<Whole>::deserialize(d)?;
+        Ok(v.into_iter().map(Diagnostic::from).collect())
+    }
 }
 
 impl Diagnostic {

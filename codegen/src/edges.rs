@@ -141,7 +141,10 @@ fn generate(insts: Vec<Instruction>) -> Out {
     let (model, diags) = analyze(&spec);
     assert!(!diags.iter().any(Diagnostic::is_error), "{diags:#?}");
     let mut files = rust::render(&model, &Options::default());
-    files.extend(docs::render(&spec, &Options::default()));
+    files.extend(docs::render(
+        crate::analyze::reference::build(&spec),
+        &Options::default(),
+    ));
     let out = Out {
         model,
         diags,

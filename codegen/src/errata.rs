@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 pub const REQUIRED_KEYS: [&str; 4] = ["Erratum", "Doc says", "Intel does", "Evidence"];
 
 /// Where a line of a corrected doc came from: a file and the byte offset of the line's text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Origin {
     file: String,
     offset: usize,
@@ -74,13 +74,49 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
         files: docs.to_vec(),
         ..Corrected::default()
     };
-    for e in errata {
-        let text = String::from_utf8_lossy(&e.bytes).into_owned();
-        out.map.texts.insert(e.name.clone(), text);
+    let texts: Vec<String> = errata
+        .iter()
+        .map(|e| String::from_utf8_lossy(&e.bytes).into_owned())
+        .collect();
+    // An erratum changes only the doc it names (its text and its lines' provenance), so the
+    // errata of each doc apply apart from the others, in file-name order: on every core, and
+    // with a memo not again for a doc whose bytes and errata are unchanged.
+    let mut results: Vec<Option<Result<Applied, Box<Diagnostic>>>> =
+        errata.iter().map(|_| None).collect();
+    let mut of_doc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
+        match resolve(&e.name, text, &out.files) {
+            Ok(r) => of_doc.entry(r.index).or_default().push(k),
+            Err(d) => results[k] = Some(Err(d)),
+        }
     }
-    for e in errata {
-        let text = out.map.texts[&e.name].clone();
-        match apply_one(&e.name, &text, &mut out) {
+    let groups: Vec<(usize, Vec<usize>)> = of_doc.into_iter().collect();
+    let corrected = crate::par::map(&groups, |(index, ks)| {
+        let errata: Vec<(&SourceFile, &str)> = ks
+            .iter()
+            .map(|&k| (&errata[k], texts[k].as_str()))
+            .collect();
+        correct_memoised(&docs[*index], &errata)
+    });
+    for (e, text) in errata.iter().zip(&texts) {
+        out.map.texts.insert(e.name.clone(), text.clone());
+    }
+    for ((index, ks), c) in groups.iter().zip(corrected) {
+        let doc = &mut out.files[*index];
+        if let (Some(text), Some(lines)) = (c.text, c.lines) {
+            out.map.texts.insert(
+                doc.name.clone(),
+                String::from_utf8_lossy(&doc.bytes).into_owned(),
+            );
+            out.map.docs.insert(doc.name.clone(), lines);
+            doc.bytes = text.into_bytes();
+        }
+        for (&k, r) in ks.iter().zip(c.results) {
+            results[k] = Some(r.map_err(|w| Box::new((*w).into())));
+        }
+    }
+    for r in results.into_iter().flatten() {
+        match r {
             Ok(applied) => out.applied.push(applied),
             Err(d) => out.diagnostics.push(*d),
         }
@@ -88,7 +124,67 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
     out
 }
 
-fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box<Diagnostic>> {
+/// One doc with its errata applied in order: what [`apply`] takes from it.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct DocCorrected {
+    /// The corrected text and its lines' provenance, when an erratum applied.
+    text: Option<String>,
+    lines: Option<(Vec<usize>, Vec<Origin>)>,
+    /// Per erratum, in order: applied, or why not.
+    results: Vec<Result<Applied, Box<crate::diag::Whole>>>,
+}
+
+/// [`correct`], or with a memo ([`crate::emit::cache`]) what it gave for the same doc (name
+/// and bytes) and errata (names and bytes): a pure function of them.
+fn correct_memoised(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorrected {
+    if !crate::emit::cache::active() {
+        return correct(doc, errata);
+    }
+    let mut parts: Vec<&[u8]> = vec![b"errata of a doc", doc.name.as_bytes(), &doc.bytes];
+    for (e, _) in errata {
+        parts.extend([e.name.as_bytes(), e.bytes.as_slice()]);
+    }
+    let key = crate::emit::cache::key_bytes(&parts);
+    crate::emit::cache::value_or(key, || correct(doc, errata))
+}
+
+/// Applies `errata` (each naming `doc`: [`resolve`]) to `doc`, in order.
+fn correct(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorrected {
+    let mut one = Corrected {
+        files: vec![doc.clone()],
+        ..Corrected::default()
+    };
+    let results = errata
+        .iter()
+        .map(|(e, text)| apply_one(&e.name, text, &mut one).map_err(|d| Box::new((*d).into())))
+        .collect();
+    let lines = one.map.docs.remove(&doc.name);
+    let text = lines
+        .is_some()
+        .then(|| String::from_utf8_lossy(&one.files[0].bytes).into_owned());
+    DocCorrected {
+        text,
+        lines,
+        results,
+    }
+}
+
+/// An erratum read, and the doc of `files` it names.
+struct Resolved<'a> {
+    header: BTreeMap<String, String>,
+    diff_start: usize,
+    patch: diffy::Patch<'a, str>,
+    doc: String,
+    index: usize,
+}
+
+/// Reads erratum `name` (`text`) and finds the doc of `files` it corrects, or says why it
+/// cannot be applied to any.
+fn resolve<'a>(
+    name: &str,
+    text: &'a str,
+    files: &[SourceFile],
+) -> Result<Resolved<'a>, Box<Diagnostic>> {
     let src = crate::parse::Source::new(name, text);
     let at = |start: usize, end: usize| src.span(start, end);
     let diff_start = text
@@ -129,7 +225,7 @@ fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box
             "one erratum per doc: split it into one file per doc",
         ));
     }
-    let Some(index) = out.files.iter().position(|f| f.name == doc) else {
+    let Some(index) = files.iter().position(|f| f.name == doc) else {
         return Err(Box::new(
             Diagnostic::new(
                 Code::ErratumUnknownDoc,
@@ -140,6 +236,26 @@ fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box
             .expected("a doc of the spec directory (was it renamed or removed upstream?)"),
         ));
     };
+    Ok(Resolved {
+        header,
+        diff_start,
+        patch,
+        doc,
+        index,
+    })
+}
+
+fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box<Diagnostic>> {
+    let Resolved {
+        header,
+        diff_start,
+        patch,
+        doc,
+        index,
+    } = resolve(name, text, &out.files)?;
+    let src = crate::parse::Source::new(name, text);
+    let at = |start: usize, end: usize| src.span(start, end);
+    let diff = &text[diff_start..];
     let before = String::from_utf8_lossy(&out.files[index].bytes).into_owned();
     let hunk_at = |k: usize| {
         let start = diff_start + diff.match_indices("\n@@").nth(k).map_or(0, |(i, _)| i + 1);

@@ -136,9 +136,7 @@ pub fn generate_corrected(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let mut files = timings::time("emit (wall)", || {
-        emit::render_with(&model, &parsed.spec, &pages, opts)
-    });
+    let mut files = timings::time("emit (wall)", || emit::render_with(&model, &pages, opts));
     let api = timings::time("api snapshot", || diff::view::api(&model));
     files.insert(
         diff::SNAPSHOT.to_string(),
@@ -161,10 +159,11 @@ fn analyze_degrading(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (analyze::Model, emit::docs::Prepared) {
     loop {
-        // The reference pages need the schema only: their rows are made while it is analysed.
+        // The reference pages need the docs as written only: their content and rows are
+        // made while the schema is analysed.
         let ((model, mut analysis), pages) = par::join(
             || timings::time("analyze", || analyze::analyze(spec)),
-            || emit::docs::Prepared::new(spec),
+            || emit::docs::Prepared::new(analyze::reference::build(spec)),
         );
         for d in &mut analysis {
             map.remap(d);

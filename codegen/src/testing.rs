@@ -2,10 +2,10 @@
 //! emitters' unit tests build what they render through the pipeline and never name the parser
 //! or the schema themselves.
 
+use crate::analyze::reference::{self, Reference};
 use crate::analyze::{analyze, Model};
 use crate::diag::Diagnostic;
 use crate::parse::{self, SourceFile};
-use crate::schema::Spec;
 use std::path::Path;
 
 /// What parsing and analysing gave.
@@ -15,8 +15,8 @@ pub(crate) struct Analysed {
     pub parsed: Vec<Diagnostic>,
     /// The analysis' diagnostics.
     pub analysed: Vec<Diagnostic>,
-    /// The schema, for the reference pages (which render the docs as written).
-    pub spec: Spec,
+    /// What the reference pages show.
+    pub reference: Reference,
 }
 
 impl Analysed {
@@ -38,7 +38,7 @@ fn of(files: &[SourceFile]) -> Analysed {
         model,
         parsed: parsed.diagnostics,
         analysed,
-        spec: parsed.spec,
+        reference: reference::build(&parsed.spec),
     }
 }
 

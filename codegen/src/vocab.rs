@@ -24,6 +24,8 @@ pub enum Kind {
 pub struct DataType {
     /// As the docs write it, upper case (`UD`).
     pub name: &'static str,
+    /// The variant of the runtime's `DataType` (`Ud`).
+    pub variant: &'static str,
     /// The 4-bit type code of the binary format.
     pub code: u8,
     /// Size of one element in bytes; 0 for `BOOL` (one bit).
@@ -64,9 +66,10 @@ impl DataType {
     }
 }
 
-const fn t(name: &'static str, code: u8, bytes: u8, kind: Kind) -> DataType {
+const fn t(name: &'static str, variant: &'static str, code: u8, bytes: u8, kind: Kind) -> DataType {
     DataType {
         name,
+        variant,
         code,
         bytes,
         kind,
@@ -75,22 +78,22 @@ const fn t(name: &'static str, code: u8, bytes: u8, kind: Kind) -> DataType {
 
 /// Every vISA data type, in binary-format order (the code is the index).
 pub const DATA_TYPES: &[DataType] = &[
-    t("UD", 0b0000, 4, Kind::Unsigned),
-    t("D", 0b0001, 4, Kind::Signed),
-    t("UW", 0b0010, 2, Kind::Unsigned),
-    t("W", 0b0011, 2, Kind::Signed),
-    t("UB", 0b0100, 1, Kind::Unsigned),
-    t("B", 0b0101, 1, Kind::Signed),
-    t("DF", 0b0110, 8, Kind::Float),
-    t("F", 0b0111, 4, Kind::Float),
-    t("V", 0b1000, 4, Kind::Packed),
-    t("VF", 0b1001, 4, Kind::Packed),
-    t("BOOL", 0b1010, 0, Kind::Bool),
-    t("UQ", 0b1011, 8, Kind::Unsigned),
-    t("UV", 0b1100, 4, Kind::Packed),
-    t("Q", 0b1101, 8, Kind::Signed),
-    t("HF", 0b1110, 2, Kind::Float),
-    t("BF", 0b1111, 2, Kind::Float),
+    t("UD", "Ud", 0b0000, 4, Kind::Unsigned),
+    t("D", "D", 0b0001, 4, Kind::Signed),
+    t("UW", "Uw", 0b0010, 2, Kind::Unsigned),
+    t("W", "W", 0b0011, 2, Kind::Signed),
+    t("UB", "Ub", 0b0100, 1, Kind::Unsigned),
+    t("B", "B", 0b0101, 1, Kind::Signed),
+    t("DF", "Df", 0b0110, 8, Kind::Float),
+    t("F", "F", 0b0111, 4, Kind::Float),
+    t("V", "V", 0b1000, 4, Kind::Packed),
+    t("VF", "Vf", 0b1001, 4, Kind::Packed),
+    t("BOOL", "Bool", 0b1010, 0, Kind::Bool),
+    t("UQ", "Uq", 0b1011, 8, Kind::Unsigned),
+    t("UV", "Uv", 0b1100, 4, Kind::Packed),
+    t("Q", "Q", 0b1101, 8, Kind::Signed),
+    t("HF", "Hf", 0b1110, 2, Kind::Float),
+    t("BF", "Bf", 0b1111, 2, Kind::Float),
 ];
 
 /// The data type spelled `name` as the docs write it (upper case, `UD`).
@@ -168,19 +171,62 @@ mod tests {
         let start = text.find("data_types! {\n").expect("the runtime's table");
         let body = &text[start..];
         let body = &body[..body.find("\n}").unwrap()];
-        let rows: Vec<(u8, String, u8)> = body
+        let rows: Vec<(String, u8, String, u8)> = body
             .lines()
             .skip(1)
             .map(|l| {
                 // `Ud = 0b0000, "UD", 4;`
                 let l = l.trim().trim_end_matches(';');
-                let (_, rest) = l.split_once(" = 0b").unwrap();
+                let (variant, rest) = l.split_once(" = 0b").unwrap();
                 let parts: Vec<&str> = rest.split(", ").collect();
                 (
+                    variant.to_string(),
                     u8::from_str_radix(parts[0], 2).unwrap(),
                     parts[1].trim_matches('"').to_string(),
                     parts[2].parse().unwrap(),
                 )
+            })
+            .collect();
+        let ours: Vec<(String, u8, String, u8)> = DATA_TYPES
+            .iter()
+            .map(|t| (t.variant.to_string(), t.code, t.name.to_string(), t.bytes))
+            .collect();
+        assert_eq!(rows, ours);
+    }
+
+    /// The table is the data types chapter's: every row's text format, binary format and size
+    /// (`../shared/visa-docs/chapters/2_datatypes.md`).
+    #[test]
+    fn the_table_is_the_chapters() {
+        let dir = std::env::var_os("VISA_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared").into());
+        let path = dir.join("visa-docs/chapters/2_datatypes.md");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{} is missing in CI",
+                path.display()
+            );
+            eprintln!("skipped: {} is absent", path.display());
+            return;
+        };
+        // | unsigned double word | 32 | [0, 2<sup>32</sup>-1] | 0b0000 | UD |
+        let rows: Vec<(u8, String, u8)> = text
+            .lines()
+            .filter_map(|l| {
+                let cells: Vec<&str> = l
+                    .trim()
+                    .trim_matches('|')
+                    .split('|')
+                    .map(str::trim)
+                    .collect();
+                let [_, bits, _, code, name] = cells[..] else {
+                    return None;
+                };
+                let code = u8::from_str_radix(code.strip_prefix("0b")?, 2).ok()?;
+                let bits: u8 = bits.parse().ok()?;
+                Some((code, name.to_string(), bits / 8))
             })
             .collect();
         let ours: Vec<(u8, String, u8)> = DATA_TYPES

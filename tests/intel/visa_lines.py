@@ -236,13 +236,16 @@ def special(name):
             if name == "SCATTER4_TYPED":
                 L.append(f"{m}.{ch} (M1, 8) T6 VUD.0 VUD.64 VUD.128 VUD.192 VF.256")
             elif name == "SVM_SCATTER4_SCALED":
-                L.append(f"svm_scatter4scaled.{ch} (M1, 16) VUQ.0 VUQ.256 VF.512")
+                # GenX_IR's form (notes/visa-text-syntax.md): an address (uq scalar) first.
+                L.append(f"svm_scatter4scaled.{ch} (M1, 16) 0x0:uq VUQ.0 VF.512")
             else:
                 L.append(f"{m}.{ch} (M1, 16) T6 0x0:ud VUD.0 VF.256")
         for es in [1, 2, 4, 8, 16]:
             if name == "SCATTER4_TYPED":
                 L.append(f"(P1) {m}.RGBA (M1, {es}) T6 VUD.0 VUD.64 VUD.128 VUD.192 VF.256")
-            elif name != "SVM_SCATTER4_SCALED":
+            elif name == "SVM_SCATTER4_SCALED":
+                L.append(f"(P1) svm_scatter4scaled.RGBA (M1, {es}) VUQ(0,0)<0;1,0> VUQ.0 VF.512")
+            else:
                 L.append(f"(P1) {m}.R (M1, {es}) %slm VUD(1,0)<0;1,0> VUD.0 VF.256")
     elif name in ("GATHER_SCALED", "SCATTER_SCALED"):
         m = name.lower()
@@ -330,8 +333,12 @@ def special(name):
         L += ["rt_read (M1, 16) T6 VF.0", "rt_read.ps (M1, 8) T6 VF.0",
               "rt_read.si (M1, 16) T6 VUD(0,0)<0;1,0> VF.256"]
     elif name == "MEDIA_LD":
-        L += ["media_ld.nomod (16, 4) T6 0x0 VUD(0,0)<0;1,0> VUD(0,1)<0;1,0> VUD.256",
-              "media_ld.top (8, 2) T6 0x1 0x0:ud 0x0:ud VUD.256"]
+        # GenX_IR's form (notes/visa-text-syntax.md): the modifier by name, `(w,h)` with no
+        # space, the plane a bare number.
+        for mod in ["nomod", "modified", "top", "bottom", "top_mod", "bottom_mod"]:
+            L.append(f"media_ld.{mod} (16,4) T6 0 0x0:d 0x0:d VUD.0")
+        for w, h in [(1, 1), (4, 8), (8, 2), (32, 8), (64, 4)]:
+            L.append(f"media_ld.nomod ({w},{h}) T6 1 VUD(0,0)<0;1,0> VUD(0,1)<0;1,0> VUD.256")
     elif name == "FCVT":
         L += ["fcvt (M1, 16) VUB(0,0)<1> VHF(1,0)<1;1,0>", "fcvt (M1, 16) VHF(0,0)<1> VUB(1,0)<1;1,0>"]
     return L
@@ -344,7 +351,17 @@ MORE = {
                 "load_3d.R (M1, 16) 0x0:uw T6 VF.0 VUD.256 VUD.384 VUD.512"],
     "3D_SAMPLE": ["sample_3d.RGBA (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384",
                   "sample_l.RGBA (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384 VF.512"],
-    "AVS": ["avs.RGBA (M1, 1) S0 T6 0x0:f 0x0:f 0x0:f 0x0:f 0x0:uw 0x0:uw 0x0 0x0:f 0x0 0x0 VUD.0"],
+    # GenX_IR's form (notes/visa-text-syntax.md): no exec size, the surface before the sampler,
+    # u2d after deltaV, cntrl and execMode by name (`avs_control_str`, `avs_exec_mode`: GenX_IR
+    # names exec mode 1, the doc's 8x4, `AVS_INVALID`, and has no name for 3, the doc's 4x4).
+    "AVS": [
+        f"avs.{ch} T6 S0 0x0:f 0x0:f 0x0:f 0x0:f 0x0:f 0x0:ud 0x0:ud {cntrl} 0x0:f {mode} 0x0:ub VUD.0"
+        for ch, cntrl, mode in [
+            ("RGBA", "AVS_16_FULL", "AVS_16x4"), ("R", "AVS_16_DOWN_SAMPLE", "AVS_16x4"),
+            ("GB", "AVS_8_FULL", "AVS_16x8"), ("RGA", "AVS_8_DOWN_SAMPLE", "AVS_16x8"),
+            ("RGBA", "AVS_16_FULL", "AVS_INVALID"),
+        ]
+    ],
     "SAMPLE_UNORM": ["sample_unorm.RGBA.16-full S0 T6 0x0:f 0x0:f 0x0:f 0x0:f VUD.0"],
     "VME_IME": ["vme_ime (0, 0) T6 VUD.0 VUD.256 VUD.384 VUD.512 VUD.640 VUD.768"],
     "VME_SIC": ["vme_sic T6 VUD.0 VUD.256 VUD.512"],

@@ -9,7 +9,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use visa_tests::{shared, CORPORA};
 
 fn render(spec: &Spec) -> BTreeMap<String, String> {
-    docs::render(spec, &codegen::emit::Options::default())
+    docs::render(
+        codegen::analyze::reference::build(spec),
+        &codegen::emit::Options::default(),
+    )
 }
 
 /// Counts the cells of a raw table line the way GFM splits them: unescaped `|` separators,

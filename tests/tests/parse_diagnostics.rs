@@ -594,6 +594,68 @@ fn v0220_self_contradiction() {
     }
 }
 
+/// The 1-based line of `text` that starts (after indentation) with `start`.
+fn line_of(text: &str, start: &str) -> u32 {
+    let n = text.lines().position(|l| l.trim_start().starts_with(start));
+    u32::try_from(n.expect("the line is in the text") + 1).unwrap()
+}
+
+#[test]
+fn v0221_bullet_against_table() {
+    // A field listing its values as items and as a table inside the same bullet (as
+    // LSC_UNTYPED's `DataElemsPerAddr` has a table): the items lack 2, the table lacks 3.
+    let doc = |items: &str, rows: &str| {
+        BASE.replace("| Exec_size | Src |", "| Exec_size | Mode | Src |")
+            .replace("| --- | --- | --- |", "| --- | --- | --- | --- |")
+            .replace("| | | |", "| | | | |")
+            .replace(
+                "- **Src(raw_operand):**",
+                &format!("- **Mode(ub):** The mode. Valid values are:\n\n{items}\n      | Encoding | Meaning |\n      | --- | --- |\n{rows}\n- **Src(raw_operand):**"),
+            )
+    };
+    let text = doc(
+        "  - 0: invalid\n  - 1: d8\n  - 3: d32\n",
+        "      | 0        | INVALID |\n      | 1        | d8      |\n      | 2        | d16     |\n",
+    );
+    let files = vec![SourceFile {
+        name: "FOO.md".into(),
+        bytes: text.clone().into_bytes(),
+    }];
+    let parsed = parse_spec(&files);
+    let d = codegen::analyze::contradictions::check(&parsed.spec, &files);
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert!(d
+        .iter()
+        .all(|d| d.code == "V0221" && d.severity == Severity::Warning));
+    let both = "field `Mode` contradicts itself: its items list 3 that its table lacks; its table lists 2 that its items lack";
+    let (item, row) = (line_of(&text, "- 0: invalid"), line_of(&text, "| 0 "));
+    at(&d[0], item, 1, both);
+    assert!(
+        d[0].message.contains(&format!("(table from line {row})")),
+        "{d:#?}"
+    );
+    at(&d[1], row, 9, both);
+    assert!(
+        d[1].message.contains(&format!("(items from line {item})")),
+        "{d:#?}"
+    );
+    // Items and a table that agree, and the base doc, are clean.
+    let agree = doc(
+        "  - 0: invalid\n  - 1: d8\n",
+        "      | 0        | INVALID |\n      | 1        | d8      |\n",
+    );
+    for t in [BASE.to_string(), agree] {
+        let files = vec![SourceFile {
+            name: "FOO.md".into(),
+            bytes: t.into_bytes(),
+        }];
+        assert_eq!(
+            codegen::analyze::contradictions::check(&parse_spec(&files).spec, &files),
+            vec![]
+        );
+    }
+}
+
 #[test]
 fn v0301_conflicting_opcode() {
     let other = BASE

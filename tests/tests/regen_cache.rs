@@ -120,7 +120,8 @@ fn a_damaged_or_stale_cache_changes_no_byte() {
 
 /// A sequence of spec edits, each regenerated into the same crate with the cache the regen
 /// before left, and each compared with a full regen of the same docs into an empty dir: a doc
-/// added, one changed, one removed, an erratum changed and a chapter changed. Every edit must
+/// added, one changed, one removed, an erratum changed, a doc's semantics made readable and
+/// changed, an erratum added, one made obsolete by its doc, and a chapter changed. Every edit must
 /// reach the output (else the comparison would prove nothing), and after each one the cached
 /// regen gives the bytes of the full one, re-emitted files and the others alike.
 #[test]
@@ -131,7 +132,7 @@ fn a_sequence_of_edits_regenerates_with_the_cache_as_without() {
     let out = work.path().join("out");
     assert_eq!(xtask::regen(&spec, &out, false), 0);
     let odd = workspace().join("tests/specs");
-    let steps: [(&str, &dyn Fn()); 6] = [
+    let steps: [(&str, &dyn Fn()); 11] = [
         ("a doc added", &|| {
             std::fs::copy(odd.join("counted/SWITCHJMP.md"), spec.join("SWITCHJMP.md")).unwrap();
         }),
@@ -149,6 +150,40 @@ fn a_sequence_of_edits_regenerates_with_the_cache_as_without() {
                 &spec.join("errata/QW_SCATTER-num-blocks-2-4.patch"),
                 "+    - 0b10:  4 blocks",
                 "+    - 0b10:  4 blocks each",
+            )
+        }),
+        ("a doc with unreadable semantics added", &|| {
+            let doc = odd.join("degrade/BAD_SEMANTICS.md");
+            std::fs::copy(doc, spec.join("BAD_SEMANTICS.md")).unwrap();
+        }),
+        ("its semantics made readable", &|| {
+            edit(
+                &spec.join("BAD_SEMANTICS.md"),
+                "        dst[i] = src0[i];\n",
+                "        dst[i] = src0[i];\n      }\n",
+            )
+        }),
+        ("its semantics changed", &|| {
+            edit(
+                &spec.join("BAD_SEMANTICS.md"),
+                "dst[i] = src0[i];",
+                "dst[i] = src0[i] + src0[i];",
+            )
+        }),
+        ("an erratum added", &|| {
+            let patch = "Erratum: OWORD_ST: a test erratum\nDoc says: contiguous\nIntel does: \
+                         nothing; a test\nEvidence: none\n\n--- a/OWORD_ST.md\n+++ b/OWORD_ST.md\n\
+                         @@ -50,1 +50,1 @@\n-    Writes contiguous owords (one oword is 16 byte) to \
+                         <surface> starting at <offset>, taking the values from <Src>. The execution \
+                         mask is set to 'NoMask' (i.e., every element is written to).\n+    Writes \
+                         owords, corrected.\n";
+            std::fs::write(spec.join("errata/OWORD_ST-test.patch"), patch).unwrap();
+        }),
+        ("a correction made upstream: its erratum obsolete", &|| {
+            edit(
+                &spec.join("SCATTER.md"),
+                "SCATTER.<elt_size> <surface>",
+                "SCATTER.<elt_size> (<num_elts>) <surface>",
             )
         }),
         ("a chapter changed", &|| {
@@ -169,4 +204,68 @@ fn a_sequence_of_edits_regenerates_with_the_cache_as_without() {
         assert_eq!(cached, full(&spec), "{what}");
         before = cached;
     }
+}
+
+/// What the generator returns, comparable: the files, every diagnostic (in order) and the
+/// errata applied; or the diagnostics that stopped it.
+type Outcome = (
+    BTreeMap<String, String>,
+    Vec<codegen::diag::Diagnostic>,
+    Vec<codegen::schema::Erratum>,
+);
+
+fn outcome(r: Result<codegen::Generated, Vec<codegen::diag::Diagnostic>>) -> Outcome {
+    match r {
+        Ok(g) => (g.files, g.diagnostics, g.errata),
+        Err(d) => (BTreeMap::new(), d, Vec::new()),
+    }
+}
+
+/// The memo also holds each doc parsed and each doc's errata applied: with it, cold and then
+/// warm, the generator returns what it returns without one, files, diagnostics (parse, errata
+/// and analysis warnings, at their places) and errata alike. On the seeds, and when
+/// `../shared` is present on both families: the current one with its errata, and 2021 with
+/// the current family's errata, which stops at errata no longer applying (stale, obsolete).
+#[test]
+fn parsing_and_errata_from_the_memo_give_what_they_give_without_it() {
+    let root = workspace();
+    let seeds = codegen::parse::load_spec(&root.join("spec"), None).unwrap();
+    let seed_errata = codegen::errata::load_dir(&root.join("spec/errata"), "errata").unwrap();
+    let mut sets = vec![("spec".to_string(), seeds, seed_errata)];
+    for corpus in visa_tests::CORPORA {
+        if let Some(dir) = visa_tests::shared(corpus) {
+            let (docs, errata) = visa_tests::family_with_errata(&dir, corpus);
+            sets.push((corpus.to_string(), docs.clone(), errata));
+            if corpus.contains("2021") {
+                let (_, current) = visa_tests::family_with_errata(&dir, "current");
+                sets.push((format!("{corpus} with the current errata"), docs, current));
+            }
+        }
+    }
+    let opts = codegen::emit::Options::default();
+    for (what, docs, errata) in &sets {
+        let run = || outcome(codegen::generate_corrected(docs, errata, &opts));
+        let plain = codegen::emit::cache::without(run);
+        let (cold, memo) = codegen::emit::cache::with(b"", "test", run);
+        let (warm, again) = codegen::emit::cache::with(&memo, "test", run);
+        for (memo, got) in [("cold", &cold), ("warm", &warm)] {
+            let differ: Vec<&String> = (plain.0.keys().chain(got.0.keys()))
+                .filter(|p| plain.0.get(*p) != got.0.get(*p))
+                .collect();
+            assert!(
+                differ.is_empty(),
+                "{what}, {memo} memo: files {differ:?} differ"
+            );
+            assert_eq!(plain.1, got.1, "{what}, {memo} memo: diagnostics");
+            assert_eq!(plain.2, got.2, "{what}, {memo} memo: errata applied");
+        }
+        // A warm run keeps what it used; a run from that keeps the same (no entry flips).
+        let (_, third) = codegen::emit::cache::with(&again, "test", run);
+        assert!(again == third, "{what}: a memo from a warm run is stable");
+        assert!(memo.len() > again.len() / 2, "{what}: the memo was used");
+    }
+    assert!(
+        sets.iter().any(|(_, _, e)| !e.is_empty()),
+        "errata are exercised"
+    );
 }

@@ -17,6 +17,9 @@ pub struct Interp {
     /// The 1-minute load average before and after the bench (Linux), when known: criterion
     /// times wall-clock, so other work on the machine's cores slows the figure.
     pub load: Option<(f64, f64)>,
+    /// Lane operations per CPU second of the bench's thread (Linux), measured after
+    /// criterion's runs: what one core does whatever else shares the machine.
+    pub cpu_rate: Option<f64>,
 }
 
 /// The 1-minute load average (`/proc/loadavg`), where the system has one.
@@ -68,11 +71,13 @@ pub fn measure(manifest: &Path, target: &Path, shared: &Path) -> Result<Interp, 
     let lane_ops = json["lane_ops_per_run"]
         .as_f64()
         .ok_or("machine.json has no lane_ops_per_run")?;
+    let cpu_rate = json["lane_ops_per_cpu_second"].as_f64();
     let load = before.zip(load_average());
     Ok(Interp {
         run,
         lane_ops,
         load,
+        cpu_rate,
     })
 }
 
@@ -104,6 +109,15 @@ pub fn section(i: &Interp, date: &str, host: &str) -> String {
         GOAL / 1e6,
         if median >= GOAL { "met" } else { "missed" }
     );
+    if let Some(r) = i.cpu_rate {
+        let _ = writeln!(
+            md,
+            "Per CPU second of the bench's thread (user and system time of \
+             `/proc/thread-self/stat`, at least 3 s of runs after criterion's): {:.1} M lane \
+             operations per second.\n",
+            r / 1e6
+        );
+    }
     if let Some((before, after)) = i.load {
         let _ = writeln!(
             md,
@@ -143,6 +157,7 @@ mod tests {
             },
             lane_ops: 100_000.0,
             load: Some((0.5, 1.5)),
+            cpu_rate: Some(123.45e6),
         }
     }
 

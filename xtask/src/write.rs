@@ -187,14 +187,22 @@ fn candidate_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(),
 pub fn plan(out: &Path, files: &BTreeMap<String, String>) -> Result<Plan, WriteError> {
     let mut plan = Plan::default();
     let mut foreign = Vec::new();
+    let mut paths = Vec::with_capacity(files.len());
     for (rel, contents) in files {
-        let path = out.join(checked_relative(rel)?);
-        // Most files of a regen are as they were: equal bytes need no decoding or copy.
-        let bytes = read_bytes_if_exists(&path)?;
-        if bytes.as_deref() == Some(contents.as_bytes()) && is_generated(contents) {
+        paths.push((rel, contents, out.join(checked_relative(rel)?)));
+    }
+    // Most files of a regen are as they were: equal bytes need no decoding or copy. Files are
+    // read on every core, and only those that differ are kept.
+    let read = codegen::par::map(&paths, |(_, contents, path)| {
+        let bytes = read_bytes_if_exists(path)?;
+        let same = bytes.as_deref() == Some(contents.as_bytes()) && is_generated(contents);
+        Ok::<_, WriteError>((!same).then_some(bytes))
+    });
+    for ((rel, contents, path), bytes) in paths.into_iter().zip(read) {
+        let Some(bytes) = bytes? else {
             plan.unchanged += 1;
             continue;
-        }
+        };
         match bytes.map(|b| String::from_utf8_lossy(&b).into_owned()) {
             None => plan.changes.push(Change::Create {
                 path: rel.clone(),

@@ -5,10 +5,16 @@
 //!
 //! The property has no span in the schema, so its line is found in the doc's text; the warning
 //! is raised at both places, each naming the other's line.
+//!
+//! A bullet against a table (warning V0221): a field bullet may list its values as items
+//! (`- 0: invalid`) and as a table inside it (LSC_UNTYPED's `DataElemsPerAddr`: `| 0 |
+//! INVALID | ...`); the parser takes both, so when they name different values the decoder accepts
+//! the union while each place says something else. Raised at the first item and the first
+//! table row.
 
 use crate::diag::{Code, Diagnostic};
 use crate::parse::SourceFile;
-use crate::schema::{Instruction, Span, Spec};
+use crate::schema::{EnumValue, Instruction, Span, Spec};
 use std::collections::BTreeSet;
 
 const PROPERTY: &str = "Supported Types";
@@ -20,10 +26,9 @@ pub fn check(spec: &Spec, files: &[SourceFile]) -> Vec<Diagnostic> {
         let Some(file) = files.iter().find(|f| f.name == inst.source) else {
             continue;
         };
-        out.extend(supported_types_against_maps(
-            inst,
-            &String::from_utf8_lossy(&file.bytes),
-        ));
+        let text = String::from_utf8_lossy(&file.bytes);
+        out.extend(supported_types_against_maps(inst, &text));
+        out.extend(bullet_values_against_tables(inst, &text));
     }
     out
 }
@@ -106,6 +111,84 @@ fn supported_types_against_maps(inst: &Instruction, text: &str) -> Vec<Diagnosti
         )
         .expected(expected),
     ]
+}
+
+/// Whether a value's span lies on a table row (`| 0 | INVALID |`) of the doc's text.
+fn on_table_row(text: &str, span: &Span) -> bool {
+    let start = text[..span.start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |n| n + 1);
+    text[start..].trim_start().starts_with('|')
+}
+
+fn value_list(values: &BTreeSet<u64>) -> String {
+    values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// V0221 for each field whose bullet lists values both as items and in a table, when the two
+/// lists differ.
+fn bullet_values_against_tables(inst: &Instruction, text: &str) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for field in &inst.fields {
+        let (table, items): (Vec<&EnumValue>, Vec<&EnumValue>) = field
+            .values
+            .iter()
+            .partition(|v| on_table_row(text, &v.span));
+        let (Some(first_item), Some(first_row)) = (items.first(), table.first()) else {
+            continue;
+        };
+        let listed: BTreeSet<u64> = items.iter().map(|v| v.value).collect();
+        let tabled: BTreeSet<u64> = table.iter().map(|v| v.value).collect();
+        if listed == tabled {
+            continue;
+        }
+        let mut what = Vec::new();
+        let only_items: BTreeSet<u64> = listed.difference(&tabled).copied().collect();
+        let only_table: BTreeSet<u64> = tabled.difference(&listed).copied().collect();
+        if !only_items.is_empty() {
+            what.push(format!(
+                "its items list {} that its table lacks",
+                value_list(&only_items)
+            ));
+        }
+        if !only_table.is_empty() {
+            what.push(format!(
+                "its table lists {} that its items lack",
+                value_list(&only_table)
+            ));
+        }
+        let what = what.join("; ");
+        let expected = "the same values in the bullet's items and in its table; settle which is right with Intel's tools and correct the doc with an erratum";
+        out.push(
+            Diagnostic::new(
+                Code::BulletAgainstTable,
+                &inst.source,
+                first_item.span,
+                format!(
+                    "`{}` field `{}` contradicts itself: {what} (table from line {})",
+                    inst.name, field.name, first_row.span.line
+                ),
+            )
+            .expected(expected),
+        );
+        out.push(
+            Diagnostic::new(
+                Code::BulletAgainstTable,
+                &inst.source,
+                first_row.span,
+                format!(
+                    "`{}` field `{}` contradicts itself: {what} (items from line {})",
+                    inst.name, field.name, first_item.span.line
+                ),
+            )
+            .expected(expected),
+        );
+    }
+    out
 }
 
 /// The `- **Supported Types:** ...` line of a doc's text.

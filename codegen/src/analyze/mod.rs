@@ -6,6 +6,7 @@ pub mod naming;
 pub mod object;
 mod packed;
 pub mod platform;
+pub mod reference;
 pub mod semantics;
 pub mod text;
 
@@ -244,6 +245,11 @@ pub struct InstModel {
     pub module: String,
     pub opcode: u8,
     pub opcode_name: String,
+    /// The `Opcode` variant of its opcode byte: named after the first doc (that decodes) of
+    /// that opcode, so docs sharing an opcode (sub-opcodes) name one variant.
+    pub opcode_variant: String,
+    /// The `Execute` method that handles it.
+    pub execute_method: String,
     pub sub_opcode: Option<u8>,
     pub description: String,
     pub semantics: String,
@@ -447,6 +453,77 @@ impl Analyzer<'_> {
         Vec::new()
     }
 
+    /// A bit-packed field: one member per bit range (overlapping or out-of-range ones are
+    /// errors and skipped), the bits no range covers reserved.
+    fn bits(&mut self, f: &Field, base: Int, tyname: &str) -> FieldType {
+        let mut members = Vec::new();
+        let mut used = 0u64;
+        // `reserved` holds the bits no range covers.
+        let mut names = Names::reserving(&["reserved"]);
+        for b in &f.bitfields {
+            let name = names.claim(
+                &member_name(&b.summary, b.hi, b.lo),
+                &format!("bits_{}_{}", b.hi, b.lo),
+            );
+            let m = Member {
+                name: name.clone(),
+                hi: b.hi,
+                lo: b.lo,
+                ty: MemberType::Int,
+                summary: b.summary.clone(),
+                rule: None,
+                nonzero: None,
+            };
+            let mask = m.mask() << b.lo;
+            if u32::from(b.hi) >= base.bits() || used & mask != 0 {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::BadBitRange,
+                        &self.inst.source,
+                        b.span,
+                        format!(
+                            "bit range [{}..{}] of `{}` overlaps another or exceeds its {} bits",
+                            b.hi,
+                            b.lo,
+                            f.name,
+                            base.bits()
+                        ),
+                    )
+                    .expected("disjoint bit ranges within the field's type"),
+                );
+                continue;
+            }
+            used |= mask;
+            let ty = if b.values.is_empty() {
+                MemberType::Int
+            } else {
+                MemberType::Enum(self.enum_def(format!("{tyname}{}", type_name(&name)), &b.values))
+            };
+            let rule = self.rule(&b.platform, b.span);
+            let nonzero = b
+                .summary
+                .to_ascii_lowercase()
+                .contains(NONZERO)
+                .then(|| sentence(&b.summary, NONZERO).unwrap_or_default());
+            members.push(Member {
+                ty,
+                rule,
+                nonzero,
+                ..m
+            });
+        }
+        if !f.values.is_empty() {
+            self.diags.push(Diagnostic::new(Code::UnrangedValues, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
+        }
+        FieldType::Bits {
+            base,
+            name: tyname.to_string(),
+            members,
+            reserved_mask: base.unsigned().mask() & !used,
+            reserved_ignored: f.description.to_ascii_lowercase().contains(IGNORED_BITS),
+        }
+    }
+
     fn field(&mut self, f: &Field) -> FieldModel {
         let tyname = type_name(&f.name);
         let int = int_of(&f.ty);
@@ -472,65 +549,7 @@ impl Analyzer<'_> {
                 }
                 FieldType::Enum(i, e)
             }
-            (Some(base), false, _) => {
-                let mut members = Vec::new();
-                let mut used = 0u64;
-                // `reserved` holds the bits no range covers.
-                let mut names = Names::reserving(&["reserved"]);
-                for b in &f.bitfields {
-                    let name = names.claim(
-                        &member_name(&b.summary, b.hi, b.lo),
-                        &format!("bits_{}_{}", b.hi, b.lo),
-                    );
-                    let m = Member {
-                        name: name.clone(),
-                        hi: b.hi,
-                        lo: b.lo,
-                        ty: MemberType::Int,
-                        summary: b.summary.clone(),
-                        rule: None,
-                        nonzero: None,
-                    };
-                    let mask = m.mask() << b.lo;
-                    if u32::from(b.hi) >= base.bits() || used & mask != 0 {
-                        self.diags.push(
-                            Diagnostic::new(Code::BadBitRange, &self.inst.source, b.span, format!("bit range [{}..{}] of `{}` overlaps another or exceeds its {} bits", b.hi, b.lo, f.name, base.bits()))
-                                .expected("disjoint bit ranges within the field's type"),
-                        );
-                        continue;
-                    }
-                    used |= mask;
-                    let ty = if b.values.is_empty() {
-                        MemberType::Int
-                    } else {
-                        MemberType::Enum(
-                            self.enum_def(format!("{tyname}{}", type_name(&name)), &b.values),
-                        )
-                    };
-                    let rule = self.rule(&b.platform, b.span);
-                    let nonzero = b
-                        .summary
-                        .to_ascii_lowercase()
-                        .contains(NONZERO)
-                        .then(|| sentence(&b.summary, NONZERO).unwrap_or_default());
-                    members.push(Member {
-                        ty,
-                        rule,
-                        nonzero,
-                        ..m
-                    });
-                }
-                if !f.values.is_empty() {
-                    self.diags.push(Diagnostic::new(Code::UnrangedValues, &self.inst.source, f.span, format!("`{}` lists values both with and without bit ranges; the values without a range are documentation only", f.name)));
-                }
-                FieldType::Bits {
-                    base,
-                    name: tyname.clone(),
-                    members,
-                    reserved_mask: base.unsigned().mask() & !used,
-                    reserved_ignored: f.description.to_ascii_lowercase().contains(IGNORED_BITS),
-                }
-            }
+            (Some(base), false, _) => self.bits(f, base, &tyname),
             (None, _, _) => match f.ty.as_str() {
                 "vec_operand" | "scalar" => FieldType::Vector,
                 "raw_operand" => FieldType::Raw,
@@ -650,6 +669,58 @@ fn analyze_instruction(
     }
     let src_type_maps = src_type_maps(&mut a);
     let Analyzer { enums, diags, .. } = a;
+    layout_warnings(inst, &fields, diags);
+    let rust_name = type_name(&inst.name);
+    let counted = counted_lists(inst, &fields, &mut rust_names, diags);
+    let prefix = common_prefix(
+        &inst
+            .variants
+            .iter()
+            .map(|v| v.fields.clone())
+            .collect::<Vec<_>>(),
+    );
+    let variants = variants(inst, &fields, &enums, &counted, prefix, &rust_name, diags);
+    // The common prefix is read before the variant is known; a list ends it.
+    let prefix = variants.first().map_or(prefix, |v| {
+        v.counted
+            .iter()
+            .filter_map(|c| v.fields.iter().position(|f| c.items.first() == Some(f)))
+            .fold(prefix, usize::min)
+    });
+    let lanes = semantics::lanes(inst, &fields, variants.len(), diags);
+    InstModel {
+        doc_name: inst.name.clone(),
+        source: inst.source.clone(),
+        module: snake_name(&inst.name),
+        rust_name,
+        opcode: inst.opcode.value,
+        opcode_name: inst.opcode.name.clone(),
+        opcode_variant: type_name(&inst.opcode.name),
+        execute_method: snake_name(&inst.name),
+        sub_opcode: inst.sub_opcode.as_ref().map(|s| s.value),
+        description: inst.description.clone(),
+        semantics: inst.semantics.clone(),
+        text: inst.text.clone(),
+        notes: inst.notes.clone(),
+        fields,
+        variants,
+        prefix: if inst.variants.len() > 1 { prefix } else { 0 },
+        enums,
+        alias_of: inst.alias_of.clone(),
+        claimed_subs: Vec::new(),
+        src_type_maps,
+        type_maps: operand_type_maps(&inst.type_maps),
+        lanes,
+    }
+}
+
+/// Warnings about the layout the doc leaves open: optional fields (always encoded) and a
+/// field of no fixed layout before the last.
+fn layout_warnings(
+    inst: &Instruction,
+    fields: &BTreeMap<String, FieldModel>,
+    diags: &mut Vec<Diagnostic>,
+) {
     // Items of a prefix list are absent when the count says so, not "always encoded".
     let listed: BTreeSet<&str> = inst
         .variants
@@ -695,15 +766,20 @@ fn analyze_instruction(
             }
         }
     }
-    let rust_name = type_name(&inst.name);
-    let counted = counted_lists(inst, &fields, &mut rust_names, diags);
-    let prefix = common_prefix(
-        &inst
-            .variants
-            .iter()
-            .map(|v| v.fields.clone())
-            .collect::<Vec<_>>(),
-    );
+}
+
+/// The instruction's variants: how each is selected (and whether an earlier one shadows
+/// it), its Rust name and counted lists; a selector that cannot be read in time, on an
+/// operand type or missing is warned about.
+fn variants(
+    inst: &Instruction,
+    fields: &BTreeMap<String, FieldModel>,
+    enums: &[EnumDef],
+    counted: &[Vec<CountedModel>],
+    prefix: usize,
+    rust_name: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<VariantModel> {
     let mut variants = Vec::new();
     let mut taken: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut names = Names::default();
@@ -715,7 +791,7 @@ fn analyze_instruction(
                 operand_type = true;
                 continue;
             }
-            match resolve_choice(&fields, &enums, sel) {
+            match resolve_choice(fields, enums, sel) {
                 Some(c) if v.fields.iter().take(prefix).any(|f| *f == c.field) => choices.push(c),
                 Some(c) => diags.push(Diagnostic::new(Code::LateSelector, &inst.source, v.span, format!("variant selector `{}` is not read before the variants' fields differ; the first variant decodes", c.field))),
                 None => diags.push(
@@ -743,7 +819,7 @@ fn analyze_instruction(
                 .extend(c.values.iter().cloned());
         }
         let base = if inst.variants.len() == 1 {
-            rust_name.clone()
+            rust_name.to_string()
         } else {
             let first: Vec<String> = v
                 .selectors
@@ -777,35 +853,22 @@ fn analyze_instruction(
             "variants without a readable selector; the first decodes",
         ));
     }
-    // The common prefix is read before the variant is known; a list ends it.
-    let prefix = variants.first().map_or(prefix, |v| {
-        v.counted
-            .iter()
-            .filter_map(|c| v.fields.iter().position(|f| c.items.first() == Some(f)))
-            .fold(prefix, usize::min)
-    });
-    let lanes = semantics::lanes(inst, &fields, variants.len(), diags);
-    InstModel {
-        doc_name: inst.name.clone(),
-        source: inst.source.clone(),
-        module: snake_name(&inst.name),
-        rust_name,
-        opcode: inst.opcode.value,
-        opcode_name: inst.opcode.name.clone(),
-        sub_opcode: inst.sub_opcode.as_ref().map(|s| s.value),
-        description: inst.description.clone(),
-        semantics: inst.semantics.clone(),
-        text: inst.text.clone(),
-        notes: inst.notes.clone(),
-        fields,
-        variants,
-        prefix: if inst.variants.len() > 1 { prefix } else { 0 },
-        enums,
-        alias_of: inst.alias_of.clone(),
-        claimed_subs: Vec::new(),
-        src_type_maps,
-        type_maps: operand_type_maps(&inst.type_maps),
-        lanes,
+    variants
+}
+
+/// One `Opcode` variant per opcode byte, named after the first doc of that opcode that
+/// decodes (aliases do not).
+fn name_opcodes(instructions: &mut [InstModel]) {
+    let mut by_value: BTreeMap<u8, String> = BTreeMap::new();
+    for i in instructions.iter().filter(|i| i.alias_of.is_none()) {
+        by_value
+            .entry(i.opcode)
+            .or_insert_with(|| i.opcode_variant.clone());
+    }
+    for i in instructions.iter_mut() {
+        if let Some(v) = by_value.get(&i.opcode) {
+            i.opcode_variant = v.clone();
+        }
     }
 }
 
@@ -1116,6 +1179,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             .map(|s| (s.1, s.2.clone()))
             .collect();
     }
+    name_opcodes(&mut instructions);
     let platforms = platform::generations(platforms);
     for i in &mut instructions {
         let unknown = i.type_maps.iter().filter_map(|m| m.rule.as_ref()).any(|r| {

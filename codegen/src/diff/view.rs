@@ -4,7 +4,7 @@
 //! all [`super::compare`] needs, so it is also what regen keeps beside its output
 //! ([`super::SNAPSHOT`]) to say what changed since the last regen.
 
-use crate::analyze::naming::{snake_name, type_name};
+use crate::analyze::naming::type_name;
 use crate::analyze::object::{RecordModel, RecordValue};
 use crate::analyze::{EnumDef, FieldType, InstModel, MemberType, Model};
 use serde::{Deserialize, Serialize};
@@ -362,9 +362,9 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
     InstApi {
         name: inst.doc_name.clone(),
         rust: inst.rust_name.clone(),
-        execute: snake_name(&inst.doc_name),
+        execute: inst.execute_method.clone(),
         module: inst.module.clone(),
-        opcode_rust: type_name(&inst.opcode_name),
+        opcode_rust: inst.opcode_variant.clone(),
         opcode: inst.opcode,
         sub_opcode: inst.sub_opcode,
         alias_of: inst.alias_of.clone(),

@@ -1,7 +1,10 @@
 //! A memo of rendered output, so that a regen after a small spec change re-renders only what
-//! the change reaches. Two kinds of entries, each keyed by a hash of everything its output
+//! the change reaches. Four kinds of entries, each keyed by a hash of everything its output
 //! depends on:
 //!
+//! - one doc's errata applied (keyed by the doc's name and bytes and its errata's names and
+//!   bytes) and one file parsed (keyed by its name and corrected bytes), as JSON
+//!   (`value_or`): after one doc changed only that doc is corrected and parsed again;
 //! - a whole file job whose inputs the emitter can name (one instruction's module: its
 //!   `InstModel`; one reference page: its row; `enums.rs`: the shared value sets; `object.rs`:
 //!   the chapters' records), keyed by those inputs and the header;
@@ -24,16 +27,48 @@
 //! about one copy of the output. A memo file from another generator (its `salt` differs) is
 //! ignored, since the same key may then render differently.
 
+use serde::{de::DeserializeOwned, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{DefaultHasher, Hasher};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 /// The first line of a memo file.
-const MAGIC: &str = "visa-regen-cache v1";
+const MAGIC: &str = "visa-regen-cache v2";
+
+/// A memo file read: its text, and where each entry's body is in it. Nothing is copied or
+/// checked until an entry is used (a run uses a few of them after a small change, or reads
+/// them all once): a damaged entry is then a miss.
+#[derive(Default)]
+struct Old {
+    text: String,
+    /// Key → (checksum, start of the entry's line, start and end of its body).
+    entries: HashMap<u128, (u64, usize, usize, usize)>,
+}
+
+impl Old {
+    /// The body of `key`'s entry, if there is one and it is as it was written.
+    fn get(&self, key: u128) -> Option<&str> {
+        let &(sum, _, start, end) = self.entries.get(&key)?;
+        let body = self.text.get(start..end)?;
+        (checksum(body) == sum).then_some(body)
+    }
+
+    /// The whole entry of `key` (its line and body), to copy into the next memo file.
+    fn raw(&self, key: u128) -> Option<&str> {
+        let &(_, line, _, end) = self.entries.get(&key)?;
+        self.text.get(line..end)
+    }
+}
+
+/// What a run used: an old entry (by key, its bytes still in the old file) or a new text.
+enum Kept {
+    Old,
+    New(String),
+}
 
 struct Memo {
-    old: HashMap<u128, String>,
-    used: Mutex<BTreeMap<u128, String>>,
+    old: Old,
+    used: Mutex<BTreeMap<u128, Kept>>,
 }
 
 /// The memo of the run in progress, if any; one run at a time ([`SCOPE`]).
@@ -42,21 +77,69 @@ static SCOPE: Mutex<()> = Mutex::new(());
 
 /// A 128-bit key over `parts` (length-prefixed, so moving bytes between parts changes it).
 pub fn key(parts: &[&str]) -> u128 {
+    let bytes: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
+    key_bytes(&bytes)
+}
+
+/// [`key`] over raw bytes (a doc's bytes need not be UTF-8: a lossy decoding would give two
+/// different docs one key).
+pub fn key_bytes(parts: &[&[u8]]) -> u128 {
     let mut halves = [DefaultHasher::new(), DefaultHasher::new()];
     for (i, h) in halves.iter_mut().enumerate() {
         h.write_usize(i);
         for p in parts {
             h.write_usize(p.len());
-            h.write(p.as_bytes());
+            h.write(p);
         }
     }
     (u128::from(halves[0].finish()) << 64) | u128::from(halves[1].finish())
 }
 
+/// [`key`] over `tag` and the `Debug` text of `value`, hashed as it is written (a model's
+/// text is large: it is never built whole).
+pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
+    struct Halves([DefaultHasher; 2], usize);
+    impl std::fmt::Write for Halves {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            for h in &mut self.0 {
+                h.write(s.as_bytes());
+            }
+            self.1 += s.len();
+            Ok(())
+        }
+    }
+    let mut w = Halves([DefaultHasher::new(), DefaultHasher::new()], 0);
+    for (i, h) in w.0.iter_mut().enumerate() {
+        h.write_usize(i);
+        h.write_usize(tag.len());
+        h.write(tag.as_bytes());
+    }
+    // Writing into a hasher cannot fail; a `Debug` that fails leaves a key of what it wrote.
+    let _ = std::fmt::write(&mut w, format_args!("{value:?}"));
+    let n = w.1;
+    let [a, b] = &mut w.0;
+    a.write_usize(n);
+    b.write_usize(n);
+    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+}
+
+/// A checksum of an entry's body, against damage to the file (not against an adversary): any
+/// one changed 8-byte word changes it, since each step is a bijection of the state for a fixed
+/// word and of the word for a fixed state. Fast, as a run checks most of the file.
 fn checksum(text: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    h.write(text.as_bytes());
-    h.finish()
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let bytes = text.as_bytes();
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in chunks.by_ref() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    for &b in chunks.remainder() {
+        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
 }
 
 /// Whether a memo is in use (callers that would pay to compute a key skip it otherwise).
@@ -67,23 +150,57 @@ pub(crate) fn active() -> bool {
         .unwrap_or_else(|e| e.into_inner().is_some())
 }
 
-/// The memo's entry for `key`, or `render()` recorded under it.
-pub(crate) fn get_or(key: u128, render: impl FnOnce() -> String) -> String {
-    let memo = ACTIVE
+fn current() -> Option<Arc<Memo>> {
+    ACTIVE
         .read()
         .unwrap_or_else(PoisonError::into_inner)
-        .clone();
-    let Some(memo) = memo else {
+        .clone()
+}
+
+impl Memo {
+    fn keep(&self, key: u128, kept: Kept) {
+        self.used
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, kept);
+    }
+}
+
+/// The memo's value for `key`, or `compute()` recorded under it: a stage's result that is not
+/// text (a doc parsed, a doc's errata applied), kept as JSON. An entry that does not read back
+/// as a `T` is a miss, so a memo written by other code is never trusted; and `T` must read back
+/// from its JSON as it was (tested for every type memoised).
+pub(crate) fn value_or<T: Serialize + DeserializeOwned>(
+    key: u128,
+    compute: impl FnOnce() -> T,
+) -> T {
+    let Some(memo) = current() else {
+        return compute();
+    };
+    if let Some(text) = memo.old.get(key) {
+        if let Ok(value) = serde_json::from_str(text) {
+            memo.keep(key, Kept::Old);
+            return value;
+        }
+    }
+    let value = compute();
+    if let Ok(text) = serde_json::to_string(&value) {
+        memo.keep(key, Kept::New(text));
+    }
+    value
+}
+
+/// The memo's entry for `key`, or `render()` recorded under it.
+pub(crate) fn get_or(key: u128, render: impl FnOnce() -> String) -> String {
+    let Some(memo) = current() else {
         return render();
     };
-    let text = match memo.old.get(&key) {
-        Some(t) => t.clone(),
-        None => render(),
-    };
-    memo.used
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(key, text.clone());
+    if let Some(text) = memo.old.get(key) {
+        memo.keep(key, Kept::Old);
+        return text.to_string();
+    }
+    let text = render();
+    memo.keep(key, Kept::New(text.clone()));
     text
 }
 
@@ -110,66 +227,121 @@ pub fn with<R>(file: &[u8], salt: &str, f: impl FnOnce() -> R) -> (R, Vec<u8>) {
     let result = f();
     drop(guard);
     let used = std::mem::take(&mut *memo.used.lock().unwrap_or_else(PoisonError::into_inner));
-    (result, encode(&used, salt))
+    let file = crate::timings::time("cache: encode", || encode(&used, &memo.old, salt));
+    (result, file)
 }
 
-/// `MAGIC salt`, then per entry `key checksum length`, a newline and the text.
-fn encode(entries: &BTreeMap<u128, String>, salt: &str) -> Vec<u8> {
+/// Runs `f` with no memo in use, even while other threads would run with one: what a run
+/// gives without a memo, for comparing.
+pub fn without<R>(f: impl FnOnce() -> R) -> R {
+    let _scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
+    f()
+}
+
+/// `MAGIC salt`, then per entry `key checksum length`, a newline and the text. An old entry
+/// is copied as it was read (it was checked when used).
+fn encode(entries: &BTreeMap<u128, Kept>, old: &Old, salt: &str) -> Vec<u8> {
     let mut out = format!("{MAGIC} {salt}\n").into_bytes();
-    for (k, text) in entries {
-        out.extend_from_slice(
-            format!("{k:032x} {:016x} {}\n", checksum(text), text.len()).as_bytes(),
-        );
-        out.extend_from_slice(text.as_bytes());
+    out.reserve(old.text.len() + old.text.len() / 4);
+    for (&k, kept) in entries {
+        match (kept, old.raw(k)) {
+            (Kept::Old, Some(raw)) => out.extend_from_slice(raw.as_bytes()),
+            (Kept::Old, None) => {}
+            (Kept::New(text), _) => {
+                out.extend_from_slice(
+                    format!("{k:032x} {:016x} {}\n", checksum(text), text.len()).as_bytes(),
+                );
+                out.extend_from_slice(text.as_bytes());
+            }
+        }
     }
     out
 }
 
-/// The entries of a memo file; `None` when it is not one of this salt or any entry is damaged
-/// (then nothing of it is trusted).
-fn decode(file: &[u8], salt: &str) -> Option<HashMap<u128, String>> {
+/// Where each entry of a memo file is; `None` when it is not one of this salt or its structure
+/// is damaged (then nothing of it is trusted). Bodies are checked when used ([`Old::get`]).
+fn decode(file: &[u8], salt: &str) -> Option<Old> {
     let text = std::str::from_utf8(file).ok()?;
-    let (head, mut rest) = text.split_once('\n')?;
+    let (head, _) = text.split_once('\n')?;
     if head != format!("{MAGIC} {salt}") {
         return None;
     }
-    let mut map = HashMap::new();
-    while !rest.is_empty() {
-        let (line, after) = rest.split_once('\n')?;
+    let mut entries = HashMap::new();
+    let mut at = head.len() + 1;
+    while at < text.len() {
+        let rest = &text[at..];
+        let (line, _) = rest.split_once('\n')?;
         let mut parts = line.split(' ');
         let k = u128::from_str_radix(parts.next()?, 16).ok()?;
         let sum = u64::from_str_radix(parts.next()?, 16).ok()?;
         let len: usize = parts.next()?.parse().ok()?;
-        let body = after.get(..len)?;
-        if checksum(body) != sum {
+        if parts.next().is_some() {
             return None;
         }
-        map.insert(k, body.to_string());
-        rest = &after[len..];
+        let start = at + line.len() + 1;
+        let end = start.checked_add(len)?;
+        text.get(start..end)?;
+        entries.insert(k, (sum, at, start, end));
+        at = end;
     }
-    Some(map)
+    Some(Old {
+        text: text.to_string(),
+        entries,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn new_entries(texts: &[(&str, &str)]) -> BTreeMap<u128, Kept> {
+        texts
+            .iter()
+            .map(|(k, t)| (key(&[k]), Kept::New(t.to_string())))
+            .collect()
+    }
+
     #[test]
-    fn a_memo_file_reads_back_and_a_damaged_one_is_dropped_whole() {
-        let mut entries = BTreeMap::new();
-        entries.insert(key(&["a"]), "fn a() {}\n".to_string());
-        entries.insert(key(&["b"]), "multi\nline\n".to_string());
-        let file = encode(&entries, "g1");
+    fn a_memo_file_reads_back_and_a_damaged_one_is_dropped() {
+        let entries = new_entries(&[("a", "fn a() {}\n"), ("b", "multi\nline\n")]);
+        let file = encode(&entries, &Old::default(), "g1");
         let back = decode(&file, "g1").unwrap();
-        assert_eq!(back.len(), 2);
-        assert_eq!(back[&key(&["b"])], "multi\nline\n");
+        assert_eq!(back.entries.len(), 2);
+        assert_eq!(back.get(key(&["b"])), Some("multi\nline\n"));
+        assert_eq!(back.get(key(&["a"])), Some("fn a() {}\n"));
         assert!(decode(&file, "g2").is_none(), "another generator");
+        // A flipped byte in a body: that entry is a miss, the other still reads.
         let mut bad = file.clone();
         let last = bad.len() - 2;
         bad[last] ^= 1;
-        assert!(decode(&bad, "g1").is_none(), "a flipped byte");
+        let back = decode(&bad, "g1").unwrap();
+        let (damaged, intact) = if back.get(key(&["a"])).is_none() {
+            ("a", "b")
+        } else {
+            ("b", "a")
+        };
+        assert_eq!(back.get(key(&[damaged])), None, "a flipped byte");
+        assert!(back.get(key(&[intact])).is_some());
+        // A flipped byte in a line of keys and lengths: the file is not read.
+        let mut bad = file.clone();
+        let line = MAGIC.len() + 5;
+        bad[line] = b'g';
+        assert!(decode(&bad, "g1").is_none(), "a damaged entry line");
         assert!(decode(&file[..file.len() - 3], "g1").is_none(), "cut short");
         assert!(decode(b"\xff\xfe", "g1").is_none(), "not text");
+    }
+
+    #[test]
+    fn the_checksum_sees_any_one_changed_byte() {
+        let text = "fn a() -> u32 { 7 }\n// and a comment that runs past a few words\n";
+        let sum = checksum(text);
+        for i in 0..text.len() {
+            let mut b = text.as_bytes().to_vec();
+            b[i] ^= 0x20;
+            let changed = String::from_utf8_lossy(&b).into_owned();
+            assert_ne!(checksum(&changed), sum, "byte {i}");
+        }
+        assert_ne!(checksum(&text[1..]), sum, "shorter");
     }
 
     #[test]
@@ -187,7 +359,8 @@ mod tests {
         let (got, second) = with(&first, "s", || get_or(2, || unreachable!("memoised")));
         assert_eq!(got, "two");
         let kept = decode(&second, "s").unwrap();
-        assert_eq!(kept.len(), 1);
+        assert_eq!(kept.entries.len(), 1);
+        assert_eq!(kept.get(2), Some("two"));
         assert!(!active(), "no memo outside a run");
     }
 }

@@ -56,23 +56,22 @@ impl<'a> FileJob<'a> {
 /// rendered in one pool of jobs.
 pub fn render(
     model: &crate::analyze::Model,
-    spec: &crate::schema::Spec,
+    reference: crate::analyze::reference::Reference,
     opts: &Options,
 ) -> BTreeMap<String, String> {
-    render_with(model, spec, &docs::Prepared::new(spec), opts)
+    render_with(model, &docs::Prepared::new(reference), opts)
 }
 
 /// [`render`] with the reference pages' shared part prepared already (while the schema was
 /// analysed).
 pub(crate) fn render_with(
     model: &crate::analyze::Model,
-    spec: &crate::schema::Spec,
     pages: &docs::Prepared,
     opts: &Options,
 ) -> BTreeMap<String, String> {
     let mut jobs = rust::jobs(model, opts);
     jobs.extend(rust::object::job(model.object.as_ref(), opts));
-    jobs.extend(pages.jobs(spec, opts));
+    jobs.extend(pages.jobs(opts));
     crate::timings::time("emit: all file jobs (wall)", || run(jobs))
 }
 
@@ -115,21 +114,25 @@ mod tests {
         let parsed = crate::testing::workspace_spec();
         let model = &parsed.model;
         let opts = Options::default();
-        let pages = docs::Prepared::new(&parsed.spec);
+        let pages = docs::Prepared::new(parsed.reference.clone());
         let mut jobs = rust::jobs(model, &opts);
         jobs.extend(rust::object::job(model.object.as_ref(), &opts));
-        jobs.extend(pages.jobs(&parsed.spec, &opts));
+        jobs.extend(pages.jobs(&opts));
         let sequential: BTreeMap<String, String> = jobs
             .iter()
             .map(|j| (j.path.clone(), (j.render)()))
             .collect();
-        let parallel = render(model, &parsed.spec, &opts);
+        let parallel = render(model, parsed.reference.clone(), &opts);
         assert_eq!(parallel, sequential);
         // With a memo (empty, then the one the first run left), item by item and section by
         // section: the same bytes.
-        let (first, memo) = cache::with(b"", "test", || render(model, &parsed.spec, &opts));
+        let (first, memo) = cache::with(b"", "test", || {
+            render(model, parsed.reference.clone(), &opts)
+        });
         assert_eq!(first, sequential, "formatted in parts");
-        let (second, _) = cache::with(&memo, "test", || render(model, &parsed.spec, &opts));
+        let (second, _) = cache::with(&memo, "test", || {
+            render(model, parsed.reference.clone(), &opts)
+        });
         assert_eq!(second, sequential, "from the memo");
         assert!(parallel.contains_key("src/generated/object.rs"));
         assert!(parallel["src/generated/mod.rs"].contains("pub mod object;\n"));

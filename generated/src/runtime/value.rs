@@ -576,7 +576,7 @@ fn compare(a: Value, b: Value) -> Option<core::cmp::Ordering> {
 
 /// C's usual arithmetic conversions on vISA types: the wider float wins over any integer;
 /// integers narrower than a dword promote to D ("integer promotion"); of two dword or qword
-/// integers, the wider, and unsigned at equal width. A table of [`promotion`] by the types'
+/// integers, the wider, and unsigned at equal width. A table of `promotion` by the types'
 /// 4-bit encodings: every operator of every lane asks it.
 #[inline]
 pub fn promote(a: DataType, b: DataType) -> DataType {

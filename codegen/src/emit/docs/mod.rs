@@ -6,9 +6,11 @@
 
 mod text;
 
+use crate::analyze::reference::{
+    LayoutSlot, Page, PageCounted, PageField, PageValue, PageVariant, Presence, Reference,
+};
+use crate::analyze::CountKind;
 use crate::emit::{FileJob, Options};
-use crate::schema::{BitField, CountKind, Counted, EnumValue, Field, Instruction, Spec, Variant};
-use crate::vocab::fixed_size;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use tera::{Context, Tera};
@@ -18,7 +20,7 @@ const INDEX: &str = include_str!("../../../templates/index.md.tera");
 const INSTRUCTION: &str = include_str!("../../../templates/instruction.md.tera");
 
 /// Path of an instruction's page, relative to the generated crate root.
-pub fn page_path(i: &Instruction) -> String {
+pub fn page_path(i: &Page) -> String {
     format!("docs/{}.md", i.name)
 }
 
@@ -76,7 +78,7 @@ struct VariantRow {
 }
 
 /// What the reference page says of a counted list.
-fn counted_text(c: &Counted) -> String {
+fn counted_text(c: &PageCounted) -> String {
     let range = c
         .range_sentence
         .as_ref()
@@ -152,10 +154,6 @@ fn bits(hi: u8, lo: u8) -> String {
     }
 }
 
-fn bit_width(b: &BitField) -> u8 {
-    b.hi.saturating_sub(b.lo).saturating_add(1)
-}
-
 /// Values are shown as the docs write most of them: binary inside a bit range, else decimal
 /// with hex.
 fn value_text(v: u64, width: Option<u8>) -> String {
@@ -165,7 +163,7 @@ fn value_text(v: u64, width: Option<u8>) -> String {
     }
 }
 
-fn value_rows(values: &[EnumValue], width: Option<u8>) -> Vec<ValueRow> {
+fn value_rows(values: &[PageValue], width: Option<u8>) -> Vec<ValueRow> {
     values
         .iter()
         .map(|v| ValueRow {
@@ -176,61 +174,34 @@ fn value_rows(values: &[EnumValue], width: Option<u8>) -> Vec<ValueRow> {
         .collect()
 }
 
-/// Byte offset and size of every field of a variant, while they are fixed: offsets become
-/// variable after the first field of variable size, or that may be absent.
-fn layout(
-    inst: &Instruction,
-    v: &Variant,
-    anchors: &BTreeMap<&str, String>,
-) -> (Vec<LayoutRow>, Option<usize>) {
-    let by_name: BTreeMap<&str, &Field> =
-        inst.fields.iter().map(|f| (f.name.as_str(), f)).collect();
-    let mut offset = Some(1 + usize::from(inst.sub_opcode.is_some()));
-    let rows = v
-        .fields
-        .iter()
-        .map(|name| {
-            let ty = by_name
-                .get(name.as_str())
-                .map(|f| f.ty.as_str())
-                .unwrap_or("unknown");
-            let mut optional = v.optional_fields.contains(name);
-            let mut size = fixed_size(ty);
-            let mut size_text = size.map_or("variable".into(), |s| s.to_string());
-            let mut optional_text = if optional { "yes" } else { "no" }.to_string();
-            for c in &v.counted {
-                let Some(i) = c.fields.iter().position(|f| f == name) else {
-                    continue;
-                };
-                match c.kind {
-                    CountKind::Repeat => {
-                        size_text = format!("{size_text} × {}", c.count);
-                        size = None;
-                    }
-                    CountKind::Prefix => {
-                        optional = true;
-                        optional_text = format!("if {} > {i}", c.count);
-                    }
-                }
-            }
-            let row = LayoutRow {
-                name: name_cell(name),
-                anchor: anchors.get(name.as_str()).cloned().unwrap_or_default(),
-                ty: code_cell(ty),
-                optional: cell(&optional_text),
-                offset: offset.map_or("variable".into(), |o| o.to_string()),
-                size: cell(&size_text),
-            };
-            offset = offset.zip(size).map(|(o, s)| o + s).filter(|_| !optional);
-            row
-        })
-        .collect();
-    (rows, offset)
+/// The layout table of a format, as the analysis decided it.
+fn layout(v: &PageVariant, anchors: &BTreeMap<&str, String>) -> Vec<LayoutRow> {
+    v.slots.iter().map(|s| layout_row(s, anchors)).collect()
+}
+
+fn layout_row(s: &LayoutSlot, anchors: &BTreeMap<&str, String>) -> LayoutRow {
+    let mut size = s.unit_size.map_or("variable".into(), |n| n.to_string());
+    for count in &s.repeated_by {
+        size = format!("{size} × {count}");
+    }
+    let optional = match &s.presence {
+        Presence::Always => "no".to_string(),
+        Presence::Optional => "yes".to_string(),
+        Presence::IfCountAbove { count, index } => format!("if {count} > {index}"),
+    };
+    LayoutRow {
+        name: name_cell(&s.name),
+        anchor: anchors.get(s.name.as_str()).cloned().unwrap_or_default(),
+        ty: code_cell(&s.ty),
+        optional: cell(&optional),
+        offset: s.offset.map_or("variable".into(), |o| o.to_string()),
+        size: cell(&size),
+    }
 }
 
 /// Anchors of the field headings, deduplicated as GitHub does against every heading that
 /// precedes them on the page (the instruction name, the format section, the fields table).
-fn field_anchors(inst: &Instruction) -> BTreeMap<&str, String> {
+fn field_anchors(inst: &Page) -> BTreeMap<&str, String> {
     let mut anchors = Anchors::default();
     anchors.add(&inst.name);
     anchors.add("Format");
@@ -244,71 +215,61 @@ fn field_anchors(inst: &Instruction) -> BTreeMap<&str, String> {
         .collect()
 }
 
-fn variant_heading(v: &Variant) -> String {
+fn variant_heading(v: &PageVariant) -> String {
     match &v.condition {
         Some(c) => format!("When {c}"),
         None => "Layout".into(),
     }
 }
 
-fn instruction_row(inst: &Instruction) -> InstructionRow {
+/// A field's section of its page.
+fn field_row(f: &PageField, anchors: &BTreeMap<&str, String>) -> FieldRow {
+    FieldRow {
+        name: name_cell(&f.name),
+        heading: name_cell(&field_heading(&f.name)),
+        anchor: anchors.get(f.name.as_str()).cloned().unwrap_or_default(),
+        ty: code_cell(&f.ty),
+        optional: if f.optional { "yes" } else { "no" },
+        allowed_types: cell(&f.allowed_types.join(", ")),
+        operand_classes: cell(&f.operand_classes.join(", ")),
+        description: cell(&f.description),
+        values: value_rows(&f.values, None),
+        bitfields: f
+            .bitfields
+            .iter()
+            .map(|b| BitRow {
+                bits: bits(b.hi, b.lo),
+                summary: cell(&b.summary),
+                platform: b.platform.as_deref().map(cell).unwrap_or_default(),
+                values: value_rows(&b.values, Some(b.width())),
+            })
+            .collect(),
+    }
+}
+
+fn instruction_row(inst: &Page) -> InstructionRow {
     let anchors = field_anchors(inst);
-    let mut sizes = Vec::new();
     let variants = inst
         .variants
         .iter()
-        .map(|v| {
-            let (fields, size) = layout(inst, v, &anchors);
-            sizes.push(size);
-            VariantRow {
-                heading: cell(&variant_heading(v)),
-                fields,
-                counted: v.counted.iter().map(counted_text).collect(),
-            }
+        .map(|v| VariantRow {
+            heading: cell(&variant_heading(v)),
+            fields: layout(v, &anchors),
+            counted: v.counted.iter().map(counted_text).collect(),
         })
         .collect();
-    sizes.dedup();
-    let size = match sizes.as_slice() {
-        [Some(s)] => s.to_string(),
-        // No format table: only the opcode bytes are known.
-        [] => (1 + usize::from(inst.sub_opcode.is_some())).to_string(),
-        _ => "variable".into(),
-    };
-    let fields = inst
-        .fields
-        .iter()
-        .map(|f| FieldRow {
-            name: name_cell(&f.name),
-            heading: name_cell(&field_heading(&f.name)),
-            anchor: anchors.get(f.name.as_str()).cloned().unwrap_or_default(),
-            ty: code_cell(&f.ty),
-            optional: if f.optional { "yes" } else { "no" },
-            allowed_types: cell(&f.allowed_types.join(", ")),
-            operand_classes: cell(&f.operand_classes.join(", ")),
-            description: cell(&f.description),
-            values: value_rows(&f.values, None),
-            bitfields: f
-                .bitfields
-                .iter()
-                .map(|b| BitRow {
-                    bits: bits(b.hi, b.lo),
-                    summary: cell(&b.summary),
-                    platform: b.platform.as_deref().map(cell).unwrap_or_default(),
-                    values: value_rows(&b.values, Some(bit_width(b))),
-                })
-                .collect(),
-        })
-        .collect();
+    let size = inst.size.map_or("variable".into(), |s| s.to_string());
+    let fields = inst.fields.iter().map(|f| field_row(f, &anchors)).collect();
     InstructionRow {
         name: name_cell(&inst.name),
         page: format!("{}.md", url_path(&inst.name)),
         source: code_cell(&inst.source),
         source_file: comment_text(&inst.source),
-        opcode: format!("`{:#04x}`", inst.opcode.value),
+        opcode: format!("`{:#04x}`", inst.opcode),
         sub_opcode: inst
             .sub_opcode
             .as_ref()
-            .map(|s| format!("`{:#04x}` ({})", s.value, name_cell(&s.name)))
+            .map(|(value, name)| format!("`{value:#04x}` ({})", name_cell(name)))
             .unwrap_or_else(|| "none".into()),
         field_count: inst.fields.len(),
         size,
@@ -377,14 +338,14 @@ fn cell_paragraphs(s: &str) -> String {
         .join("\n\n")
 }
 
-fn platform_rows(spec: &Spec) -> Vec<PlatformRow> {
+fn platform_rows(reference: &Reference) -> Vec<PlatformRow> {
     let mut rows = Vec::new();
-    for inst in &spec.instructions {
+    for inst in &reference.pages {
         let anchors = field_anchors(inst);
         for f in &inst.fields {
             let anchor = anchors.get(f.name.as_str()).cloned().unwrap_or_default();
             let link = format!("{}.md#{anchor}", url_path(&inst.name));
-            let mut push = |bits: String, v: &EnumValue, width: Option<u8>, platform: &str| {
+            let mut push = |bits: String, v: &PageValue, width: Option<u8>, platform: &str| {
                 rows.push(PlatformRow {
                     instruction: name_cell(&inst.name),
                     link: link.clone(),
@@ -403,7 +364,7 @@ fn platform_rows(spec: &Spec) -> Vec<PlatformRow> {
             for b in &f.bitfields {
                 for v in &b.values {
                     if let Some(p) = v.platform.as_ref().or(b.platform.as_ref()) {
-                        push(bits(b.hi, b.lo), v, Some(bit_width(b)), p);
+                        push(bits(b.hi, b.lo), v, Some(b.width()), p);
                     }
                 }
             }
@@ -423,8 +384,9 @@ struct ErratumRow {
     evidence: String,
 }
 
-fn errata_rows(spec: &Spec) -> Vec<ErratumRow> {
-    spec.errata
+fn errata_rows(reference: &Reference) -> Vec<ErratumRow> {
+    reference
+        .errata
         .iter()
         .map(|e| ErratumRow {
             title: text::escape_inline(&e.title),
@@ -447,38 +409,40 @@ fn templates() -> Tera {
 }
 
 /// Renders the reference: `docs/README.md` and one page per instruction.
-pub fn render(spec: &Spec, opts: &Options) -> BTreeMap<String, String> {
-    super::run(Prepared::new(spec).jobs(spec, opts))
+pub fn render(reference: Reference, opts: &Options) -> BTreeMap<String, String> {
+    super::run(Prepared::new(reference).jobs(opts))
 }
 
 /// What every page shares: the templates, compiled once, and one row per instruction.
 pub(crate) struct Prepared {
     tera: Tera,
     rows: Vec<InstructionRow>,
+    reference: Reference,
 }
 
 impl Prepared {
-    pub(crate) fn new(spec: &Spec) -> Prepared {
+    pub(crate) fn new(reference: Reference) -> Prepared {
         crate::timings::time("docs: rows and templates", || Prepared {
             tera: templates(),
-            rows: crate::par::map(&spec.instructions, instruction_row),
+            rows: crate::par::map(&reference.pages, instruction_row),
+            reference,
         })
     }
 
     /// The index and each page as a job of its own.
-    pub(crate) fn jobs<'a>(&'a self, spec: &'a Spec, opts: &'a Options) -> Vec<FileJob<'a>> {
-        let (tera, rows) = (&self.tera, &self.rows);
+    pub(crate) fn jobs<'a>(&'a self, opts: &'a Options) -> Vec<FileJob<'a>> {
+        let (tera, rows, reference) = (&self.tera, &self.rows, &self.reference);
         let mut jobs = vec![FileJob::new("docs/README.md", move || {
             let mut ctx = Context::new();
             ctx.insert("command", &comment_text(&opts.regen_command));
             ctx.insert("spec_label", &comment_text(&opts.spec_label));
             ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
             ctx.insert("instructions", rows);
-            ctx.insert("platform_values", &platform_rows(spec));
-            ctx.insert("errata", &errata_rows(spec));
+            ctx.insert("platform_values", &platform_rows(reference));
+            ctx.insert("errata", &errata_rows(reference));
             crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
         })];
-        for (inst, row) in spec.instructions.iter().zip(rows) {
+        for (inst, row) in reference.pages.iter().zip(rows) {
             // A page reads its row and the header options only.
             let inputs =
                 move || format!("{}{opts:?}", serde_json::to_string(row).unwrap_or_default());
@@ -534,176 +498,93 @@ fn finish(rendered: tera::Result<String>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{OpcodeDef, Span};
+    use crate::analyze::reference::PageBits;
 
-    fn field(name: &str, ty: &str) -> Field {
-        Field {
+    fn field(name: &str, ty: &str) -> PageField {
+        PageField {
             name: name.into(),
             ty: ty.into(),
-            optional: false,
-            description: String::new(),
-            bitfields: vec![],
-            values: vec![],
-            allowed_types: vec![],
-            operand_classes: vec![],
-            span: Span::default(),
+            ..PageField::default()
         }
     }
 
-    fn variant(condition: Option<&str>, fields: &[&str], optional: &[&str]) -> Variant {
-        Variant {
-            condition: condition.map(Into::into),
-            fields: fields.iter().map(|s| s.to_string()).collect(),
-            selectors: vec![],
-            optional_fields: optional.iter().map(|s| s.to_string()).collect(),
-            counted: vec![],
-            span: Span::default(),
-        }
-    }
-
-    fn opcode(name: &str, value: u8) -> OpcodeDef {
-        OpcodeDef {
-            name: name.into(),
-            value,
-            span: Span::default(),
-        }
-    }
-
-    fn instruction(name: &str, fields: Vec<Field>, variants: Vec<Variant>) -> Instruction {
-        Instruction {
-            name: name.into(),
-            source: format!("{name}.md"),
-            opcode: opcode(name, 0x36),
-            sub_opcode: None,
-            fields,
-            variants,
-            properties: BTreeMap::new(),
-            semantics: String::new(),
-            description: String::new(),
-            text: String::new(),
-            notes: String::new(),
-            type_maps: vec![],
-            other_sections: BTreeMap::new(),
-            aliases: vec![],
-            alias_of: None,
-            syntax: None,
-            pseudo_code: Default::default(),
-            span: Span::default(),
-        }
-    }
-
-    fn value(v: u64, meaning: &str, platform: Option<&str>) -> EnumValue {
-        EnumValue {
+    fn value(v: u64, meaning: &str, platform: Option<&str>) -> PageValue {
+        PageValue {
             value: v,
             meaning: meaning.into(),
             platform: platform.map(Into::into),
-            span: Span::default(),
         }
     }
 
-    /// The (offset, size) cells of a variant's layout table.
-    fn cells(inst: &Instruction, v: usize) -> Vec<(String, String)> {
-        let anchors = field_anchors(inst);
-        layout(inst, &inst.variants[v], &anchors)
-            .0
-            .into_iter()
-            .map(|r| (r.offset, r.size))
-            .collect()
+    fn slot(name: &str, ty: &str, offset: usize, size: usize) -> LayoutSlot {
+        LayoutSlot {
+            name: name.into(),
+            ty: ty.into(),
+            offset: Some(offset),
+            unit_size: Some(size),
+            repeated_by: vec![],
+            presence: Presence::Always,
+        }
     }
 
-    fn pair(o: &str, s: &str) -> (String, String) {
-        (o.to_string(), s.to_string())
+    fn page(name: &str, fields: Vec<PageField>, slots: Vec<LayoutSlot>) -> Page {
+        Page {
+            name: name.into(),
+            source: format!("{name}.md"),
+            opcode: 0x36,
+            fields,
+            variants: vec![PageVariant {
+                condition: None,
+                slots,
+                counted: vec![],
+                end: None,
+            }],
+            ..Page::default()
+        }
     }
 
     #[test]
-    fn offsets_are_fixed_until_a_variable_field() {
-        // OWORD_ST: 0x36 | Size(ub) | Surface(ub) | Offset(scalar) | Src(raw_operand)
-        let i = instruction(
-            "OWORD_ST",
-            vec![
-                field("Size", "ub"),
-                field("Surface", "ub"),
-                field("Offset", "scalar"),
-                field("Src", "raw_operand"),
-            ],
-            vec![variant(None, &["Size", "Surface", "Offset", "Src"], &[])],
-        );
+    fn layout_cells_say_variable_repeated_and_present_by_count() {
+        let mut repeated = slot("Label", "uw", 2, 2);
+        repeated.offset = None;
+        repeated.repeated_by = vec!["Num_labels".into()];
+        let mut listed = slot("P1", "raw_operand", 9, 0);
+        listed.unit_size = None;
+        listed.presence = Presence::IfCountAbove {
+            count: "NumParams".into(),
+            index: 1,
+        };
+        let mut optional = slot("Opt", "ub", 3, 1);
+        optional.presence = Presence::Optional;
+        let anchors = BTreeMap::new();
+        let cells: Vec<(String, String, String)> = [repeated, listed, optional]
+            .iter()
+            .map(|s| layout_row(s, &anchors))
+            .map(|r| (r.offset, r.size, r.optional))
+            .collect();
+        let t = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
         assert_eq!(
-            cells(&i, 0),
+            cells,
             vec![
-                pair("1", "1"),
-                pair("2", "1"),
-                pair("3", "variable"),
-                pair("variable", "variable"),
+                t("variable", "2 × Num\\_labels", "no"),
+                t("9", "variable", "if NumParams &gt; 1"),
+                t("3", "1", "yes"),
             ]
         );
-        assert_eq!(instruction_row(&i).size, "variable");
     }
 
     #[test]
-    fn fixed_sizes_count_opcode_and_sub_opcode_bytes() {
-        // JMP: opcode(1) + Exec_size ub(1) + Pred uw(2) + Label uw(2) = 6.
-        let jmp = instruction(
-            "JMP",
-            vec![
-                field("Exec_size", "ub"),
-                field("Pred", "uw"),
-                field("Label", "uw"),
-            ],
-            vec![variant(None, &["Exec_size", "Pred", "Label"], &[])],
-        );
-        assert_eq!(instruction_row(&jmp).size, "6");
-        // With a sub-opcode the first field sits at byte 2: 1 + 1 + ud(4) = 6.
-        let mut sub = instruction(
-            "SUB",
-            vec![field("X", "ud")],
-            vec![variant(None, &["X"], &[])],
-        );
-        sub.sub_opcode = Some(opcode("SUB_OP", 3));
-        assert_eq!(cells(&sub, 0), vec![pair("2", "4")]);
+    fn sizes_and_sub_opcodes_as_the_index_shows_them() {
+        let mut sub = page("SUB", vec![field("X", "ud")], vec![slot("X", "ud", 2, 4)]);
+        sub.sub_opcode = Some((3, "SUB_OP".into()));
+        sub.size = Some(6);
         let row = instruction_row(&sub);
-        assert_eq!(row.size, "6");
-        assert_eq!(row.sub_opcode, "`0x03` (SUB\\_OP)");
-        // No fields at all (BARRIER): the opcode byte alone.
-        let barrier = instruction("BARRIER", vec![], vec![variant(None, &[], &[])]);
-        assert_eq!(instruction_row(&barrier).size, "1");
-    }
-
-    #[test]
-    fn an_optional_field_makes_later_offsets_and_the_size_variable() {
-        let i = instruction(
-            "OPT",
-            vec![field("A", "ub"), field("B", "uw"), field("C", "ub")],
-            vec![variant(None, &["A", "B", "C"], &["B"])],
-        );
         assert_eq!(
-            cells(&i, 0),
-            vec![pair("1", "1"), pair("2", "2"), pair("variable", "1")]
+            (row.size.as_str(), row.sub_opcode.as_str()),
+            ("6", "`0x03` (SUB\\_OP)")
         );
-        assert_eq!(instruction_row(&i).size, "variable");
-    }
-
-    #[test]
-    fn variants_of_different_sizes_make_the_size_variable() {
-        let fields = vec![field("Op", "ub"), field("A", "ub"), field("B", "ud")];
-        let same = instruction(
-            "SAME",
-            fields.clone(),
-            vec![
-                variant(Some("Op=x"), &["Op", "A"], &[]),
-                variant(Some("Op=y"), &["Op", "A"], &[]),
-            ],
-        );
-        assert_eq!(instruction_row(&same).size, "3");
-        let differ = instruction(
-            "DIFFER",
-            fields,
-            vec![
-                variant(Some("Op=x"), &["Op", "A"], &[]),
-                variant(Some("Op=y"), &["Op", "B"], &[]),
-            ],
-        );
-        assert_eq!(instruction_row(&differ).size, "variable");
+        sub.size = None;
+        assert_eq!(instruction_row(&sub).size, "variable");
     }
 
     #[test]
@@ -711,33 +592,27 @@ mod tests {
         // FENCE: {ICLLP+}Bit[5] with 0b0 / 0b1; a plain Bit[0] with no annotation.
         let mut mask = field("Mask", "ub");
         mask.bitfields = vec![
-            BitField {
+            PageBits {
                 hi: 0,
                 lo: 0,
                 summary: "commit enable".into(),
                 values: vec![],
                 platform: None,
-                span: Span::default(),
             },
-            BitField {
+            PageBits {
                 hi: 5,
                 lo: 5,
                 summary: String::new(),
                 values: vec![value(0, "global", None), value(1, "SLM | only", None)],
                 platform: Some("ICLLP+".into()),
-                span: Span::default(),
             },
         ];
         mask.values = vec![value(7, "<all>", Some("XEHP+")), value(8, "none", None)];
-        let spec = Spec {
-            instructions: vec![instruction(
-                "FENCE",
-                vec![mask],
-                vec![variant(None, &["Mask"], &[])],
-            )],
-            ..Spec::default()
+        let reference = Reference {
+            pages: vec![page("FENCE", vec![mask], vec![slot("Mask", "ub", 1, 1)])],
+            ..Reference::default()
         };
-        let rows: Vec<_> = platform_rows(&spec)
+        let rows: Vec<_> = platform_rows(&reference)
             .into_iter()
             .map(|r| (r.link, r.bits, r.value, r.meaning, r.platform))
             .collect();
@@ -772,15 +647,16 @@ mod tests {
 
     #[test]
     fn pages_carry_the_marker_and_field_anchors_that_differ_only_in_case_stay_distinct() {
-        let i = instruction(
+        let mut i = page(
             "CASE",
             vec![field("Src", "ub"), field("src", "ub")],
-            vec![variant(None, &["Src", "src"], &[])],
+            vec![slot("Src", "ub", 1, 1), slot("src", "ub", 2, 1)],
         );
+        i.size = Some(3);
         let out = render(
-            &Spec {
-                instructions: vec![i],
-                ..Spec::default()
+            Reference {
+                pages: vec![i],
+                ..Reference::default()
             },
             &Options::default(),
         );

@@ -369,7 +369,7 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
                 .types
                 .iter()
                 .map(|t| {
-                    let v = ident(&crate::analyze::naming::type_name(t));
+                    let v = ident(crate::vocab::data_type(t).map_or(t.as_str(), |d| d.variant));
                     quote!(DataType::#v)
                 })
                 .collect();
@@ -407,7 +407,7 @@ pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -
                 // Packed immediates (V, UV, VF) pass where a compatible element type is listed.
                 let admitted = m.immediate_types();
                 let types = admitted.iter().map(|t| {
-                    let v = ident(&crate::analyze::naming::type_name(t));
+                    let v = ident(crate::vocab::data_type(t).map_or(t.as_str(), |d| d.variant));
                     quote!(DataType::#v)
                 });
                 match &m.rule {

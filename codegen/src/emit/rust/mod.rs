@@ -154,7 +154,7 @@ pub(crate) fn section(
 }
 
 /// What each instruction's model is, as the key of what is rendered from it: its `Debug`
-/// text, hashed once per run however many files read it (its module and its sections of the
+/// text, hashed as it is written, once per run however many files read it (its module and its sections of the
 /// shared files), and only when a memo is in use.
 pub(crate) struct Digests<'a> {
     each: BTreeMap<&'a str, std::sync::OnceLock<String>>,
@@ -172,10 +172,7 @@ impl<'a> Digests<'a> {
 
     /// The digest of `inst` (computed once for an instruction of the model).
     pub(crate) fn of(&self, inst: &InstModel) -> String {
-        let digest = || {
-            let text = format!("{inst:?}");
-            format!("{:032x}", super::cache::key(&["instruction", &text]))
-        };
+        let digest = || format!("{:032x}", super::cache::key_of_debug("instruction", inst));
         match self.each.get(inst.module.as_str()) {
             Some(cell) => cell.get_or_init(digest).clone(),
             None => digest(),

@@ -182,9 +182,7 @@ fn type_maps(inst: &InstModel) -> TokenStream {
         };
         let types = |list: &[String]| {
             let v = list.iter().map(|t| {
-                let mut name = t.to_ascii_lowercase();
-                name[..1].make_ascii_uppercase();
-                let id = ident(&name);
+                let id = ident(crate::vocab::data_type(t).map_or(t.as_str(), |d| d.variant));
                 quote!(DataType::#id)
             });
             quote!(&[#(#v),*])

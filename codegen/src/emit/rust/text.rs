@@ -4,7 +4,7 @@
 //! the bytes, so every rule of the binary form (enumerated values, reserved bits) holds for
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
-use super::text_fields::{self, SPECIAL_FIELDS};
+use super::text_fields;
 use super::{
     and_mask, extract, format, header, hex, ident, idents_in, lit, param, shl, unparen, use_only,
 };
@@ -31,6 +31,106 @@ pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (Strin
     ("src/generated/text.rs".to_string(), text)
 }
 
+/// The arms of `parse_instruction`'s dispatch and what the dispatch test checks.
+struct DispatchArms<'a> {
+    literal_arms: Vec<TokenStream>,
+    literals: Vec<&'a str>,
+    special_arms: Vec<TokenStream>,
+    special_tests: Vec<TokenStream>,
+}
+
+/// The dispatch's arms by mnemonic, literal and recognised apart.
+fn dispatch_arms(by_mnemonic: &BTreeMap<Mnemonics, Vec<TokenStream>>) -> DispatchArms<'_> {
+    // Literal mnemonics first, in one `match` on the string; the special forms' tables after
+    // them, so the common lines never scan those tables (a generated test checks that no
+    // literal mnemonic is in one: the order then changes nothing).
+    let mut literal_arms = Vec::new();
+    let mut literals = Vec::new();
+    let mut special_arms = Vec::new();
+    let mut special_tests = Vec::new();
+    for (m, fs) in by_mnemonic {
+        match m {
+            Mnemonics::Recognised {
+                by_table: false,
+                module,
+            } => {
+                let sm = ident(module);
+                special_arms.push(quote!(b if special::#sm::is_mnemonic(b) => &[#(#fs),*],));
+                special_tests.push(quote!(special::#sm::is_mnemonic(m)));
+            }
+            Mnemonics::Recognised {
+                by_table: true,
+                module,
+            } => {
+                let sm = ident(module);
+                special_arms
+                    .push(quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],));
+                special_tests.push(quote!(special::#sm::MNEMONICS.contains(&m)));
+            }
+            Mnemonics::Literal(m) => {
+                literal_arms.push(quote!(#m => &[#(#fs),*],));
+                literals.push(m.as_str());
+            }
+        }
+    }
+    DispatchArms {
+        literal_arms,
+        literals,
+        special_arms,
+        special_tests,
+    }
+}
+
+/// The generated test that no literal mnemonic is one a special form recognises (the
+/// dispatch matches literals first, so such a mnemonic would never reach its special parser).
+fn dispatch_test(literals: &[&str], special_tests: &[TokenStream]) -> TokenStream {
+    if special_tests.is_empty() || literals.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[cfg(test)]
+            mod dispatch_tests {
+                use super::*;
+
+                /// `parse_instruction` matches literal mnemonics before the special forms'
+                /// tables: a literal mnemonic in one of them would no longer reach its special
+                /// parser.
+                #[test]
+                fn no_literal_mnemonic_is_a_special_one() {
+                    let literals: &[&str] = &[#(#literals),*];
+                    for &m in literals {
+                        assert!(!(#(#special_tests)||*), "{m}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `finish` (decodes what a parser assembled), when some parser calls it.
+fn finish_fn(used: &BTreeSet<String>) -> TokenStream {
+    // Only parsers of token templates encode what they read (a spec of counted lists only
+    // has none).
+    if used.contains("finish") {
+        quote! {
+            /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
+            /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
+            /// grew from empty was reallocated two or three times per instruction.
+            const ENCODED_CAPACITY: usize = 192;
+            /// Decodes the bytes a parser assembled.
+            fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
+                match decode(bytes) {
+                    Ok((i, n)) if n == bytes.len() => Ok(i),
+                    Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
+                    Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
+                }
+            }
+        }
+    } else {
+        quote!()
+    }
+}
+
 /// Instructions that decode (aliases do not), with their text forms.
 fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextInst>)> {
     model
@@ -40,16 +140,75 @@ fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextIns
         .map(|i| (i, model.text.get(&i.doc_name)))
 }
 
-/// Instructions printed by a hand-written formatter of `runtime::text::special` over their
-/// scalar fields (one raw value per field, format order): the doc name and the module, which
-/// has `print_as(fields..., out, lossy)` (`lossy`: Intel's line even where bits have no text).
-const SPECIAL: &[(&str, &str)] = &[("FENCE", "fence")];
+/// How a hand-written formatter of `runtime::text::special` receives an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Handover {
+    /// Its scalar fields, one raw value each, in format order: the module has
+    /// `print_as(fields..., out, lossy)` (`lossy`: Intel's line even where bits have no text)
+    /// and `MNEMONICS`.
+    Scalars,
+    /// Every member in format order (`special::members`, a counted list as one member): the
+    /// module has `is_mnemonic`, `print` and `parse`.
+    Members,
+    /// Every field by doc name (`special::fields`, operands included), its parser trying each
+    /// format: the module has `is_mnemonic`, `print(Fields, ..)` and `parse(..) -> Parsed`.
+    Fields,
+}
 
-/// Instructions printed by a hand-written formatter over all their members in format order
-/// (`special::members`: a counted list as one member), rather than over fields by doc name
-/// (`SPECIAL_FIELDS`, whose parser tries each format): the doc name and the module, which has
-/// `is_mnemonic`, `print` and `parse`.
-const SPECIAL_MEMBERS: &[(&str, &str)] = &[("3D_LOAD", "load_3d"), ("3D_SAMPLE", "sample_3d")];
+/// An instruction printed by a hand-written formatter: its doc, the formatter's module of
+/// `runtime::text::special`, and how the formatter receives it.
+#[derive(Debug)]
+struct Special {
+    doc: &'static str,
+    module: &'static str,
+    handover: Handover,
+}
+
+/// Every hand-written formatter, in one registry.
+const SPECIALS: &[Special] = &[
+    Special {
+        doc: "FENCE",
+        module: "fence",
+        handover: Handover::Scalars,
+    },
+    Special {
+        doc: "3D_LOAD",
+        module: "load_3d",
+        handover: Handover::Members,
+    },
+    Special {
+        doc: "3D_SAMPLE",
+        module: "sample_3d",
+        handover: Handover::Members,
+    },
+    Special {
+        doc: "INFO",
+        module: "info",
+        handover: Handover::Fields,
+    },
+    Special {
+        doc: "LSC_UNTYPED",
+        module: "lsc",
+        handover: Handover::Fields,
+    },
+];
+
+/// The formatter of `inst`, if a hand-written one prints it.
+fn special(inst: &InstModel) -> Option<&'static Special> {
+    SPECIALS.iter().find(|s| s.doc == inst.doc_name)
+}
+
+/// Which line starts reach a parser: a literal mnemonic, or those a formatter recognises
+/// (`is_mnemonic`, or its `MNEMONICS` table when `by_table`). Ordered as the dispatch tries
+/// them: recognisers by module, then the tables.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Mnemonics {
+    Literal(String),
+    Recognised {
+        by_table: bool,
+        module: &'static str,
+    },
+}
 
 /// The text of an instruction whose template cannot be read: one form, no mnemonic.
 fn unreadable(t: &TextInst) -> bool {
@@ -77,7 +236,7 @@ fn inst_parts(
     inst: &InstModel,
     t: Option<&TextInst>,
     mut fns: Option<&mut Vec<TokenStream>>,
-) -> (TokenStream, Vec<(String, TokenStream)>) {
+) -> (TokenStream, Vec<(Mnemonics, TokenStream)>) {
     let want_fns = fns.is_some();
     let mut push = |f: TokenStream| {
         if let Some(fns) = fns.as_deref_mut() {
@@ -86,23 +245,30 @@ fn inst_parts(
     };
     let ty = ident(&inst.rust_name);
     let name = &inst.doc_name;
-    if let Some((_, m)) = SPECIAL_FIELDS.iter().find(|(d, _)| *d == inst.doc_name) {
-        let (p, f) = text_fields::arms(inst, m);
+    if let Some(sp) = special(inst) {
+        let m = sp.module;
+        let (p, f, pp) = match sp.handover {
+            Handover::Fields => {
+                let (p, f) = text_fields::arms(inst, m);
+                (p, f, text_fields::parse_fn(inst))
+            }
+            Handover::Scalars => {
+                let (p, a) = special_arms(inst, m);
+                let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
+                (p, a, pp)
+            }
+            Handover::Members => {
+                let (p, a) = special_members_arms(inst, m);
+                let pp = format_ident!("parse_{}_members", inst.module.trim_end_matches('_'));
+                (p, a, pp)
+            }
+        };
         push(f);
-        let pp = text_fields::parse_fn(inst);
-        return (p, vec![(format!("#fields {m}"), quote!(#pp))]);
-    }
-    if let Some((_, m)) = SPECIAL.iter().find(|(d, _)| *d == inst.doc_name) {
-        let (p, a) = special_arms(inst, m);
-        push(a);
-        let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
-        return (p, vec![(format!("#special {}", inst.module), quote!(#pp))]);
-    }
-    if let Some((_, m)) = SPECIAL_MEMBERS.iter().find(|(d, _)| *d == inst.doc_name) {
-        let (p, a) = special_members_arms(inst, m);
-        push(a);
-        let pp = format_ident!("parse_{}_members", inst.module.trim_end_matches('_'));
-        return (p, vec![(format!("#fields {m}"), quote!(#pp))]);
+        let key = Mnemonics::Recognised {
+            by_table: sp.handover == Handover::Scalars,
+            module: m,
+        };
+        return (p, vec![(key, quote!(#pp))]);
     }
     let forms = usable(inst, t);
     if forms.is_empty() {
@@ -125,7 +291,7 @@ fn inst_parts(
                 Err(words.error(#expected))
             }
         });
-        return (arm, vec![(mnemonic, quote!(#pp))]);
+        return (arm, vec![(Mnemonics::Literal(mnemonic), quote!(#pp))]);
     }
     // Forms are tried in doc order; the first whose selector always holds ends the chain.
     let mut tries = Vec::new();
@@ -144,7 +310,7 @@ fn inst_parts(
             push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
             push(parse_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pp));
         }
-        entries.push((f.mnemonic.clone(), quote!(#pp)));
+        entries.push((Mnemonics::Literal(f.mnemonic.clone()), quote!(#pp)));
     }
     let otherwise = always.unwrap_or_else(|| {
         quote!(Err(PrintError::NoTextForm { instruction: #name, why: "no form's selector holds" }))
@@ -196,7 +362,7 @@ fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section>
 /// which come between `finish` and the dispatch test: `(head, tail)`.
 fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) {
     let mut print_arms = Vec::new();
-    let mut by_mnemonic: BTreeMap<String, Vec<TokenStream>> = BTreeMap::new();
+    let mut by_mnemonic: BTreeMap<Mnemonics, Vec<TokenStream>> = BTreeMap::new();
     for (inst, t) in decodable(model) {
         let (arm, entries) = inst_parts(model, inst, t, None);
         print_arms.push(arm);
@@ -204,36 +370,12 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
             by_mnemonic.entry(m).or_default().push(pp);
         }
     }
-    // Literal mnemonics first, in one `match` on the string; the special forms' tables after
-    // them, so the common lines never scan those tables (a generated test checks that no
-    // literal mnemonic is in one: the order then changes nothing).
-    let mut literal_arms = Vec::new();
-    let mut literals = Vec::new();
-    let mut special_arms = Vec::new();
-    let mut special_tests = Vec::new();
-    for (m, fs) in &by_mnemonic {
-        if let Some(sm) = m.strip_prefix("#fields ") {
-            let sm = ident(sm);
-            special_arms.push(quote!(b if special::#sm::is_mnemonic(b) => &[#(#fs),*],));
-            special_tests.push(quote!(special::#sm::is_mnemonic(m)));
-        } else if let Some(module) = m.strip_prefix("#special ") {
-            let (_, sm) = SPECIAL
-                .iter()
-                .find(|(d, _)| {
-                    model
-                        .instructions
-                        .iter()
-                        .any(|i| i.module == module && i.doc_name == *d)
-                })
-                .expect("registered special");
-            let sm = ident(sm);
-            special_arms.push(quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],));
-            special_tests.push(quote!(special::#sm::MNEMONICS.contains(&m)));
-        } else {
-            literal_arms.push(quote!(#m => &[#(#fs),*],));
-            literals.push(m.as_str());
-        }
-    }
+    let DispatchArms {
+        literal_arms,
+        literals,
+        special_arms,
+        special_tests,
+    } = dispatch_arms(&by_mnemonic);
     // Mnemonics of forms that name a string of the pool: the assembler parses those lines
     // before it builds the pool (their strings take their place in it).
     let mut symbol_mnemonics: Vec<&str> = decodable(model)
@@ -248,47 +390,8 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
         .collect();
     symbol_mnemonics.sort_unstable();
     symbol_mnemonics.dedup();
-    let dispatch_test = if special_tests.is_empty() || literals.is_empty() {
-        quote!()
-    } else {
-        quote! {
-            #[cfg(test)]
-            mod dispatch_tests {
-                use super::*;
-
-                /// `parse_instruction` matches literal mnemonics before the special forms'
-                /// tables: a literal mnemonic in one of them would no longer reach its special
-                /// parser.
-                #[test]
-                fn no_literal_mnemonic_is_a_special_one() {
-                    let literals: &[&str] = &[#(#literals),*];
-                    for &m in literals {
-                        assert!(!(#(#special_tests)||*), "{m}");
-                    }
-                }
-            }
-        }
-    };
-    // Only parsers of token templates encode what they read (a spec of counted lists only
-    // has none).
-    let finish = if used.contains("finish") {
-        quote! {
-            /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
-            /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
-            /// grew from empty was reallocated two or three times per instruction.
-            const ENCODED_CAPACITY: usize = 192;
-            /// Decodes the bytes a parser assembled.
-            fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
-                match decode(bytes) {
-                    Ok((i, n)) if n == bytes.len() => Ok(i),
-                    Ok(_) => Err(error(at, "values the instruction's format can hold", "")),
-                    Err(e) => Err(error(at, "values the instruction's doc allows (a listed value, reserved bits zero)", e.field)),
-                }
-            }
-        }
-    } else {
-        quote!()
-    };
+    let dispatch_test = dispatch_test(&literals, &special_tests);
+    let finish = finish_fn(used);
     let print_arms = quote!(#(#print_arms)*);
     let (names, out) = (param("names", &print_arms), param("out", &print_arms));
     let lossy = param("lossy", &print_arms);
@@ -515,7 +618,7 @@ fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
 }
 
 /// The print arm and parse function of an instruction printed over its members
-/// (`SPECIAL_MEMBERS`): each variant's members in format order; the parser's members are
+/// ([`Handover::Members`]): each variant's members in format order; the parser's members are
 /// encoded in the first variant's order (variants of a counted instruction share the layout
 /// before the list) and decoded, which picks the variant.
 fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
@@ -972,7 +1075,7 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     let what = format!("{iname} {}", s.field);
     match &s.kind {
         SlotKind::Vector => quote!(print_vector(out, &i.#n, names)?;),
-        SlotKind::AddressOf => quote!(special::address_of::print(out, &i.#n, names)?;),
+        SlotKind::AddressOf => quote!(special::address_of::print_as(out, &i.#n, names, lossy)?;),
         SlotKind::Regionless => quote!(special::regionless::print(out, &i.#n, names)?;),
         SlotKind::Raw => quote!(print_raw(out, i.#n, names)?;),
         SlotKind::ElementCount { hi, counts } => {

@@ -10,11 +10,6 @@ use crate::analyze::{FieldType, InstModel, VariantModel};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-/// Instructions with such a formatter: the doc name and the module of `runtime::text::special`
-/// (which has `print(Fields, names, out)`, `parse(pred, words, cursor, names) -> Parsed` and
-/// `is_mnemonic(&str)`).
-pub const SPECIAL_FIELDS: &[(&str, &str)] = &[("LSC_UNTYPED", "lsc")];
-
 /// The parse function's name.
 pub fn parse_fn(inst: &InstModel) -> proc_macro2::Ident {
     format_ident!("parse_{}_fields", inst.module.trim_end_matches('_'))

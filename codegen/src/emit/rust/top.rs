@@ -1,7 +1,7 @@
 //! The parent module: what spans instructions.
 
 use super::{docs, ident, idents_in, use_only};
-use crate::analyze::naming::{snake_name, type_name};
+use crate::analyze::naming::type_name;
 use crate::analyze::platform::Rule;
 use crate::analyze::{InstModel, Model};
 use proc_macro2::TokenStream;
@@ -111,7 +111,10 @@ fn opcode_enum(model: &Model) -> TokenStream {
             .entry(i.opcode)
             .or_insert_with(|| i.opcode_name.clone());
     }
-    let names: Vec<_> = by_value.values().map(|n| ident(&type_name(n))).collect();
+    let variants: BTreeMap<u8, &str> = decodable(model)
+        .map(|i| (i.opcode, i.opcode_variant.as_str()))
+        .collect();
+    let names: Vec<_> = variants.values().map(|n| ident(n)).collect();
     let values: Vec<_> = by_value.keys().map(|v| super::hex(u64::from(*v))).collect();
     let mnemonics: Vec<&String> = by_value.values().collect();
     let opdocs: Vec<TokenStream> = by_value
@@ -341,14 +344,8 @@ pub fn render(model: &Model) -> TokenStream {
     let insts: Vec<&InstModel> = decodable(model).collect();
     let tys: Vec<_> = insts.iter().map(|i| ident(&i.rust_name)).collect();
     let names: Vec<&str> = insts.iter().map(|i| i.doc_name.as_str()).collect();
-    let opnames: Vec<_> = insts
-        .iter()
-        .map(|i| ident(&type_name(&i.opcode_name)))
-        .collect();
-    let methods: Vec<_> = insts
-        .iter()
-        .map(|i| ident(&snake_name(&i.doc_name)))
-        .collect();
+    let opnames: Vec<_> = insts.iter().map(|i| ident(&i.opcode_variant)).collect();
+    let methods: Vec<_> = insts.iter().map(|i| ident(&i.execute_method)).collect();
     let variant_docs: Vec<TokenStream> = insts
         .iter()
         .map(|i| {

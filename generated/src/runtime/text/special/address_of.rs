@@ -3,17 +3,36 @@
 //! element size (Intel's assembler writes `&V0060[64]` of a `d` variable as row 1, column 0 on
 //! PVC, 64-byte registers, and row 2 on DG2; `[96]` as (1,8) and (3,0)). The sizes come from
 //! [`Names::general_element_bytes`] and [`Names::grf_bytes`]; without them only (0,0) prints.
+//! A state operand (ADDR_ADD.md: "Operand class: address,general,state") is the address of a
+//! surface or sampler, `&T6`, `&S0` (GenX_IR 12504.6 on SKL: `addr_add (M1_NM, 1) A0(0)<1> &T6
+//! 0x0:uw` assembles to a state operand with offset 0 and prints so again).
 
 use crate::runtime::text::address::{parse_address_of, print_address_of, AddressOf};
 use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::names::Names;
+use crate::runtime::text::state::{print_state_name, state_of};
 use crate::runtime::text::vector::{parse_vector, print_vector};
 use crate::runtime::text::Cursor;
 use crate::runtime::VectorOperand;
 use alloc::string::String;
+use core::fmt::Write;
 
-/// Prints `&V` or `&V[bytes]` for a general operand with IGC's region, any other class as usual.
+/// Prints `&V` or `&V[bytes]` for a general operand with IGC's region, `&T6` for a surface or
+/// sampler, any other class as usual.
 pub fn print(out: &mut String, op: &VectorOperand, names: &dyn Names) -> Result<(), PrintError> {
+    print_as(out, op, names, false)
+}
+
+/// [`print`], or with `lossy` Intel's line whatever it cannot show: a surface or sampler with
+/// an offset, which GenX_IR prints as `&T6[<offset × 4>]` but parses `&T6[k]` as offset k (12504.6
+/// on SKL: `&T6[1]` assembles to offset 1 and prints `&T6[4]`; `&S0[8]` prints `&S0[32]`), so
+/// the line does not assemble back to the same bytes.
+pub fn print_as(
+    out: &mut String,
+    op: &VectorOperand,
+    names: &dyn Names,
+    lossy: bool,
+) -> Result<(), PrintError> {
     match *op {
         VectorOperand::General {
             modifier: 0,
@@ -40,6 +59,25 @@ pub fn print(out: &mut String, op: &VectorOperand, names: &dyn Names) -> Result<
             what: "ADDR_ADD src0: a general operand prints as `&V`, with region <0;1,0> and no modifier",
             value: 0,
         }),
+        VectorOperand::State {
+            class,
+            id,
+            offset: 0,
+        } => {
+            out.push('&');
+            print_state_name(out, class, id, names);
+            Ok(())
+        }
+        VectorOperand::State { class, id, offset } if lossy => {
+            out.push('&');
+            print_state_name(out, class, id, names);
+            let _ = write!(out, "[{}]", u32::from(offset) * 4);
+            Ok(())
+        }
+        VectorOperand::State { offset, .. } => Err(PrintError::Unprintable {
+            what: "ADDR_ADD src0: a surface or sampler with an offset (Intel prints `&T6[<offset × 4>]` and reads `&T6[k]` as offset k)",
+            value: u64::from(offset),
+        }),
         _ => print_vector(out, op, names),
     }
 }
@@ -50,6 +88,25 @@ pub fn parse(c: &mut Cursor<'_>, names: &dyn Names) -> Result<VectorOperand, Par
         return parse_vector(c, names);
     }
     let at = c.column();
+    let mut state = c.clone();
+    state.expect("&", "`&`")?;
+    if let Some((class, id)) = state
+        .identifier("a surface or sampler")
+        .ok()
+        .filter(|name| names.general_id(name).is_none())
+        .and_then(|name| state_of(name, names))
+    {
+        // GenX_IR reads `[k]` after a surface or sampler as its offset k.
+        let offset = if state.eat("[") {
+            let k = state.unsigned_as::<u8>("an offset 0..=255")?;
+            state.expect("]", "`]` closing the offset")?;
+            k
+        } else {
+            0
+        };
+        *c = state;
+        return Ok(VectorOperand::State { class, id, offset });
+    }
     let a = parse_address_of(c, names)?;
     let (row_offset, col_offset) = if a.byte_offset == 0 {
         (0, 0)
@@ -131,6 +188,31 @@ mod tests {
             print(&mut s, &op, &names).unwrap();
             assert_eq!(s, text);
         }
+        // A surface's and a sampler's address (GenX_IR on SKL: `&T6`, `&S0`, offset 0).
+        for (text, class, id) in [
+            ("&T6", crate::runtime::StateClass::Surface, 6),
+            ("&S0", crate::runtime::StateClass::Sampler, 0),
+        ] {
+            let op = VectorOperand::State {
+                class,
+                id,
+                offset: 0,
+            };
+            assert_eq!(parse(&mut Cursor::new(text), &IntelNames), Ok(op), "{text}");
+            let mut s = String::new();
+            print(&mut s, &op, &IntelNames).unwrap();
+            assert_eq!(s, text);
+        }
+        let offset = VectorOperand::State {
+            class: crate::runtime::StateClass::Surface,
+            id: 6,
+            offset: 1,
+        };
+        assert!(print(&mut String::new(), &offset, &IntelNames).is_err());
+        let mut s = String::new();
+        print_as(&mut s, &offset, &IntelNames, true).unwrap();
+        assert_eq!(s, "&T6[4]");
+        assert_eq!(parse(&mut Cursor::new("&T6[1]"), &IntelNames), Ok(offset));
         // Not a whole element; no sizes known.
         assert!(parse(&mut Cursor::new("&V0060[66]"), &Sized(4, 64)).is_err());
         assert!(parse(&mut Cursor::new("&V0060[64]"), &IntelNames).is_err());

@@ -9,6 +9,7 @@
 pub mod address_of;
 pub mod fence;
 pub mod fields;
+pub mod info;
 pub mod load_3d;
 pub mod lsc;
 pub mod members;
