@@ -225,28 +225,15 @@ fn default_spec() -> PathBuf {
 
 /// Reads the docs, errata and configuration, or explains on stderr why it cannot.
 fn load(args: InputArgs) -> Result<Input, u8> {
-    let spec = args.spec.unwrap_or_else(default_spec);
+    let spec = args.spec.clone().unwrap_or_else(default_spec);
     let fallback = workspace_root().join("spec/chapters");
     let chapters = args.chapters.clone().or_else(|| {
         (!spec.join("chapters").is_dir() && fallback.is_dir()).then_some(fallback.clone())
     });
-    let docs = match codegen::parse::load_spec(&spec, chapters.as_deref()) {
-        Ok(files) if files.iter().all(|f| f.name.starts_with(CHAPTERS_PREFIX)) => {
-            eprintln!("error: no *.md doc in {}", spec.display());
-            return Err(EXIT_USAGE);
-        }
-        Ok(files) => files,
-        Err(e) => {
-            eprintln!(
-                "error: cannot read spec directory {} (or its chapters): {e}",
-                spec.display()
-            );
-            return Err(EXIT_USAGE);
-        }
-    };
-    let errata_dir = match (args.no_errata, args.errata) {
+    let docs = load_docs(&spec, chapters.as_deref())?;
+    let errata_dir = match (args.no_errata, &args.errata) {
         (true, _) => None,
-        (false, Some(dir)) => Some(dir),
+        (false, Some(dir)) => Some(dir.clone()),
         (false, None) => Some(spec.join("errata")).filter(|d| d.is_dir()),
     };
     let mut errata = match &errata_dir {
@@ -262,14 +249,8 @@ fn load(args: InputArgs) -> Result<Input, u8> {
     // The workspace's chapters, taken because the spec directory has none, come with the
     // workspace's errata of those chapters (unless errata are off or already given).
     let borrowed = args.chapters.is_none() && chapters.as_deref() == Some(fallback.as_path());
-    let corrects_chapter = |f: &SourceFile| {
-        String::from_utf8_lossy(&f.bytes).contains(&format!("\n+++ b/{CHAPTERS_PREFIX}"))
-    };
-    if borrowed && !args.no_errata && !errata.iter().any(corrects_chapter) {
-        let dir = workspace_root().join("spec/errata");
-        if let Ok(files) = codegen::errata::load_dir(&dir, &dir_label(&dir)) {
-            errata.extend(files.into_iter().filter(corrects_chapter));
-        }
+    if borrowed && !args.no_errata {
+        add_workspace_chapter_errata(&mut errata);
     }
     let config_path = args
         .config
@@ -277,27 +258,7 @@ fn load(args: InputArgs) -> Result<Input, u8> {
         .or_else(|| Some(spec.join("regen.toml")).filter(|p| p.is_file()));
     let config = match &config_path {
         None => codegen::config::Config::default(),
-        Some(path) => {
-            let text = match std::fs::read_to_string(path) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: cannot read {}: {e}", path.display());
-                    return Err(EXIT_USAGE);
-                }
-            };
-            let name = "regen.toml".to_string();
-            match codegen::config::Config::parse(&name, &text) {
-                Ok(c) => c,
-                Err(d) => {
-                    let file = SourceFile {
-                        name,
-                        bytes: text.into_bytes(),
-                    };
-                    eprint!("{}", codegen::diag::render(&[*d], &[file]));
-                    return Err(EXIT_FAILURE);
-                }
-            }
-        }
+        Some(path) => load_config(path)?,
     };
     Ok(Input {
         spec,
@@ -308,6 +269,59 @@ fn load(args: InputArgs) -> Result<Input, u8> {
         config,
         verbose: args.verbose,
         deny_warnings: args.deny_warnings,
+    })
+}
+
+/// The docs of `spec` and the chapters; a directory without docs is a usage error.
+fn load_docs(spec: &Path, chapters: Option<&Path>) -> Result<Vec<SourceFile>, u8> {
+    match codegen::parse::load_spec(spec, chapters) {
+        Ok(files) if files.iter().all(|f| f.name.starts_with(CHAPTERS_PREFIX)) => {
+            eprintln!("error: no *.md doc in {}", spec.display());
+            Err(EXIT_USAGE)
+        }
+        Ok(files) => Ok(files),
+        Err(e) => {
+            eprintln!(
+                "error: cannot read spec directory {} (or its chapters): {e}",
+                spec.display()
+            );
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// Adds the workspace's errata of the chapters to `errata`, unless one of `errata` already
+/// corrects a chapter.
+fn add_workspace_chapter_errata(errata: &mut Vec<SourceFile>) {
+    let corrects_chapter = |f: &SourceFile| {
+        String::from_utf8_lossy(&f.bytes).contains(&format!("\n+++ b/{CHAPTERS_PREFIX}"))
+    };
+    if errata.iter().any(corrects_chapter) {
+        return;
+    }
+    let dir = workspace_root().join("spec/errata");
+    if let Ok(files) = codegen::errata::load_dir(&dir, &dir_label(&dir)) {
+        errata.extend(files.into_iter().filter(corrects_chapter));
+    }
+}
+
+/// Reads and parses a `regen.toml`; what is wrong with it is printed as a diagnostic.
+fn load_config(path: &Path) -> Result<codegen::config::Config, u8> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return Err(EXIT_USAGE);
+        }
+    };
+    let name = "regen.toml".to_string();
+    codegen::config::Config::parse(&name, &text).map_err(|d| {
+        let file = SourceFile {
+            name,
+            bytes: text.into_bytes(),
+        };
+        eprint!("{}", codegen::diag::render(&[*d], &[file]));
+        EXIT_FAILURE
     })
 }
 
@@ -591,19 +605,9 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         )
     });
     let template = workspace_root().join("generated");
-    // A stamp says the inputs are unchanged, not that they were clean: strictness reruns. A
-    // runtime can change without the docs or the generator: then the regen runs too.
-    if !check && !input.deny_warnings {
-        let runtime_current =
-            || scaffold::stale_runtime(out, &template).is_ok_and(|s| s.is_empty());
-        if let Some(n) = stamp::fresh(out, &key).filter(|_| runtime_current()) {
-            eprintln!(
-                "regen: nothing changed since the last regen into {} (docs, errata, generator and \
-                 its {n} files as they were); nothing was written",
-                out.display()
-            );
-            return 0;
-        }
+    // A stamp says the inputs are unchanged, not that they were clean: strictness reruns.
+    if !check && !input.deny_warnings && unchanged_since_last_regen(out, &key, &template) {
+        return 0;
     }
     // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
     let memo = codegen::timings::time("cache: read", || {
@@ -614,6 +618,47 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             codegen::generate_corrected(&input.docs, &input.errata, &opts)
         })
     });
+    let Some(generated) = accept(generated, input) else {
+        return EXIT_FAILURE;
+    };
+    if check {
+        return check_out(out, &template, &generated.files, &opts.regen_command);
+    }
+    let summary = codegen::timings::time("changes since the last regen", || {
+        let snapshot = &generated.files[codegen::diff::SNAPSHOT];
+        changes_against(out, &generated.api, snapshot)
+    });
+    if let Some(summary) = summary {
+        eprint!("{summary}");
+    }
+    if !scaffold_out(out, &template) {
+        return EXIT_FAILURE;
+    }
+    write_out(out, &generated.files, &key, (&memo, &kept))
+}
+
+/// Whether the stamp in `out` says the docs, errata and generator are as the last regen saw
+/// them and the hand-written runtime is current (a runtime can change without the docs or the
+/// generator: then the regen runs); says so on stderr.
+fn unchanged_since_last_regen(out: &Path, key: &str, template: &Path) -> bool {
+    let runtime_current = || scaffold::stale_runtime(out, template).is_ok_and(|s| s.is_empty());
+    let Some(n) = stamp::fresh(out, key).filter(|_| runtime_current()) else {
+        return false;
+    };
+    eprintln!(
+        "regen: nothing changed since the last regen into {} (docs, errata, generator and \
+         its {n} files as they were); nothing was written",
+        out.display()
+    );
+    true
+}
+
+/// The generated crate when the docs allow it (no errors, and no unacknowledged warning under
+/// `--deny-warnings`), with its diagnostics and errata reported; else `None`, said why.
+fn accept(
+    generated: Result<codegen::Generated, Vec<Diagnostic>>,
+    input: &Input,
+) -> Option<codegen::Generated> {
     let generated = match generated {
         Ok(mut g) if input.deny_warnings => {
             match codegen::config::deny_warnings(&mut g.diagnostics, &input.config) {
@@ -623,76 +668,81 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         }
         other => other,
     };
-    let generated = match generated {
-        Ok(g) => g,
+    match generated {
+        Ok(g) => {
+            report(g.diagnostics.clone(), input);
+            report_errata(&g.errata);
+            Some(g)
+        }
         Err(diags) if input.deny_warnings => {
             report(diags, input);
             eprintln!(
                 "error: --deny-warnings: the docs have warnings or errors; nothing was written"
             );
-            return EXIT_FAILURE;
+            None
         }
         Err(diags) => {
             report(diags, input);
             eprintln!("error: the docs have errors; nothing was written");
+            None
+        }
+    }
+}
+
+/// Makes `out` a crate and refreshes its hand-written runtime from the workspace's; false
+/// (said why) when it cannot.
+fn scaffold_out(out: &Path, template: &Path) -> bool {
+    let scaffolded = codegen::timings::time("scaffold", || {
+        scaffold::ensure_crate(out, template)?;
+        scaffold::refresh_runtime(out, template)
+    });
+    match scaffolded {
+        Ok(refreshed) => {
+            if !refreshed.is_empty() {
+                eprintln!(
+                    "regen: {} hand-written runtime file(s) refreshed from the workspace's: {}",
+                    refreshed.len(),
+                    refreshed.join(", ")
+                );
+            }
+            true
+        }
+        Err(e) => {
+            eprintln!("error: cannot scaffold {}: {e}", out.display());
+            false
+        }
+    }
+}
+
+/// Writes the generated files into `out`, then the stamp and the render cache (`old` as read,
+/// `new` as this regen left it) for the next regen.
+fn write_out(
+    out: &Path,
+    files: &std::collections::BTreeMap<String, String>,
+    key: &str,
+    (old, new): (&[u8], &[u8]),
+) -> u8 {
+    let summary = match codegen::timings::time("write (wall)", || write::apply(out, files)) {
+        Ok(summary) => summary,
+        Err(e) => {
+            eprintln!("error: {e}\nnothing was written");
             return EXIT_FAILURE;
         }
     };
-    report(generated.diagnostics.clone(), input);
-    report_errata(&generated.errata);
-    if !check {
-        let summary = codegen::timings::time("changes since the last regen", || {
-            let snapshot = &generated.files[codegen::diff::SNAPSHOT];
-            changes_against(out, &generated.api, snapshot)
-        });
-        if let Some(summary) = summary {
-            eprint!("{summary}");
-        }
+    eprintln!(
+        "regen: {} written, {} unchanged, {} removed",
+        summary.written.len(),
+        summary.unchanged,
+        summary.removed.len()
+    );
+    // A stamp that cannot be written only costs the next regen its fast path.
+    let stamped = codegen::timings::time("stamp: record", || stamp::record(out, key, files));
+    if let Err(e) = stamped {
+        eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
     }
-    if check {
-        return check_out(out, &template, &generated.files, &opts.regen_command);
+    let cached = codegen::timings::time("cache: write", || stamp::write_cache(out, old, new));
+    if let Err(e) = cached {
+        eprintln!("note: no render cache written ({e}); the next regen renders every file");
     }
-    let scaffolded = codegen::timings::time("scaffold", || {
-        scaffold::ensure_crate(out, &template)?;
-        scaffold::refresh_runtime(out, &template)
-    });
-    match scaffolded {
-        Ok(refreshed) if !refreshed.is_empty() => eprintln!(
-            "regen: {} hand-written runtime file(s) refreshed from the workspace's: {}",
-            refreshed.len(),
-            refreshed.join(", ")
-        ),
-        Ok(_) => {}
-        Err(e) => {
-            eprintln!("error: cannot scaffold {}: {e}", out.display());
-            return EXIT_FAILURE;
-        }
-    }
-    match codegen::timings::time("write (wall)", || write::apply(out, &generated.files)) {
-        Ok(summary) => {
-            eprintln!(
-                "regen: {} written, {} unchanged, {} removed",
-                summary.written.len(),
-                summary.unchanged,
-                summary.removed.len()
-            );
-            // A stamp that cannot be written only costs the next regen its fast path.
-            let stamped = codegen::timings::time("stamp: record", || {
-                stamp::record(out, &key, &generated.files)
-            });
-            if let Err(e) = stamped {
-                eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
-            }
-            let cached =
-                codegen::timings::time("cache: write", || stamp::write_cache(out, &memo, &kept));
-            if let Err(e) = cached {
-                eprintln!("note: no render cache written ({e}); the next regen renders every file");
-            }
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e}\nnothing was written");
-            EXIT_FAILURE
-        }
-    }
+    0
 }
