@@ -80,49 +80,18 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
     let name_i = ident(name);
     let raw = int_ty(base.unsigned());
     let field_name = &f.doc_name;
-    let mut decls = Vec::new();
-    let mut to_raw = Vec::new();
-    let mut from_raw = Vec::new();
-    let mut inits = Vec::new();
-    let mut blanks = Vec::new();
     let width = base.bits();
-    for m in members {
-        let mn = ident(&m.name);
-        let lo = m.lo as u32;
-        let doc = docs(&[format!(
-            "{}Bit[{}..{}]: {}",
-            m.rule
-                .as_ref()
-                .map(|r| format!("{{{}}}", r.annotation()))
-                .unwrap_or_default(),
-            m.hi,
-            m.lo,
-            doc_text(&m.summary)
-        )]);
-        match &m.ty {
-            MemberType::Enum(e) => {
-                let en = ident(&inst.enums[*e].name);
-                decls.push(quote!(#doc pub #mn: #en));
-                blanks.push(quote!(#mn: #en::PLACEHOLDER));
-                to_raw.push(shl(quote!((self.#mn.bits() as #raw)), lo));
-                let bits = unparen(extract(quote!(u64::from(raw_)), lo, m.mask(), width));
-                from_raw.push(quote! {
-                    let bits_ = #bits;
-                    let #mn = #en::from_bits(bits_).ok_or_else(|| DecodeError::new(
-                        #field_name, at_, DecodeErrorKind::InvalidValue { value: bits_, expected: #en::EXPECTED },
-                    ))?;
-                });
-            }
-            MemberType::Int => {
-                decls.push(quote!(#doc pub #mn: #raw));
-                blanks.push(quote!(#mn: 0));
-                to_raw.push(shl(and_mask(quote!(self.#mn), m.mask(), width), lo));
-                let bits = unparen(extract(quote!(raw_), lo, m.mask(), width));
-                from_raw.push(quote!(let #mn = #bits;));
-            }
-        }
-        inits.push(quote!(#mn));
+    let parts = members
+        .iter()
+        .map(|m| member_parts(inst, field_name, m, &raw, width));
+    let (mut decls, mut blanks, mut to_raw, mut from_raw) = (vec![], vec![], vec![], vec![]);
+    for (decl, blank, to, from) in parts {
+        decls.push(decl);
+        blanks.push(blank);
+        to_raw.push(to);
+        from_raw.push(from);
     }
+    let inits = members.iter().map(|m| ident(&m.name));
     // `at_` names the field's offset in decode errors, which only enumerated members raise.
     let at = if members.iter().any(|m| matches!(m.ty, MemberType::Enum(_))) {
         quote!(at_)
@@ -158,6 +127,55 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
                 #(#from_raw)*
                 Ok(Self { #(#inits,)* reserved: raw_ & Self::RESERVED_MASK })
             }
+        }
+    }
+}
+
+/// What member `m` of the bit-packed field `field_name` (raw type `raw`, `width` bits) gives
+/// its struct: the declaration, the placeholder, its part of `to_raw` and of `from_raw`.
+fn member_parts(
+    inst: &InstModel,
+    field_name: &str,
+    m: &Member,
+    raw: &TokenStream,
+    width: u32,
+) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+    let mn = ident(&m.name);
+    let lo = m.lo as u32;
+    let doc = docs(&[format!(
+        "{}Bit[{}..{}]: {}",
+        m.rule
+            .as_ref()
+            .map(|r| format!("{{{}}}", r.annotation()))
+            .unwrap_or_default(),
+        m.hi,
+        m.lo,
+        doc_text(&m.summary)
+    )]);
+    match &m.ty {
+        MemberType::Enum(e) => {
+            let en = ident(&inst.enums[*e].name);
+            let bits = unparen(extract(quote!(u64::from(raw_)), lo, m.mask(), width));
+            (
+                quote!(#doc pub #mn: #en),
+                quote!(#mn: #en::PLACEHOLDER),
+                shl(quote!((self.#mn.bits() as #raw)), lo),
+                quote! {
+                    let bits_ = #bits;
+                    let #mn = #en::from_bits(bits_).ok_or_else(|| DecodeError::new(
+                        #field_name, at_, DecodeErrorKind::InvalidValue { value: bits_, expected: #en::EXPECTED },
+                    ))?;
+                },
+            )
+        }
+        MemberType::Int => {
+            let bits = unparen(extract(quote!(raw_), lo, m.mask(), width));
+            (
+                quote!(#doc pub #mn: #raw),
+                quote!(#mn: 0),
+                shl(and_mask(quote!(self.#mn), m.mask(), width), lo),
+                quote!(let #mn = #bits;),
+            )
         }
     }
 }
@@ -519,7 +537,6 @@ fn struct_parts(inst: &InstModel, v: &VariantModel) -> StructParts {
                 p.blanks.push(quote!(#lname: #empty));
                 p.in_place.push(counted::decode_list(
                     inst,
-                    v,
                     c,
                     item,
                     quote!(Self),
@@ -963,7 +980,7 @@ fn variant_rest_decode(inst: &InstModel, v: &VariantModel) -> (TokenStream, Toke
             .map(|(_, slot)| match slot {
                 Slot::Field(f) | Slot::Count(f, _) => decode_field(inst, f),
                 Slot::List(c, item) => {
-                    counted::decode_list(inst, v, c, item, quote!(#sn), counted::ListTarget::Local)
+                    counted::decode_list(inst, c, item, quote!(#sn), counted::ListTarget::Local)
                 }
             });
     let all = slots.iter().filter_map(|(_, slot)| match slot {
