@@ -43,8 +43,10 @@ fn code_lines(text: &str) -> Vec<String> {
                 while let Some(s) = chars.next() {
                     match s {
                         '\n' => out.push(String::new()),
+                        // An escape takes the next char (a line break continues the string).
                         '\\' if hashes == usize::MAX => {
-                            if chars.next() == Some('\n') {
+                            let escaped = chars.next();
+                            if escaped == Some('\n') {
                                 out.push(String::new());
                             }
                         }
