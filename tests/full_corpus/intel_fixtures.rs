@@ -63,10 +63,6 @@ const fn k(rows: &'static [&'static str], check: Check, mnemonic: &'static str, 
 /// Failures still open. Each names the issue item whose fix removes it; when the fix lands
 /// (merge main), the test fails until its entry is removed.
 const KNOWN: &[Known] = &[
-    k(ALL, Check::RoundTrip, "0x89 DataElemsPerAddr", "lsc_load_quad: a channel mask (0xf) in DataElemsPerAddr, which the doc lists as a vector size", OPEN),
-    k(ALL, Check::Dis, "lsc_load_quad", "the same lsc_load_quad", OPEN),
-    k(ALL, Check::Asm, "lsc_load_quad", "the same lsc_load_quad", OPEN),
-    k(ALL, Check::Validate, "MOVS", "MOVS with a state source (`movs VUD(0,0)<1> T6(0)`): the operand classes", OPEN),
     k(ALL, Check::Dis, "raw_send", "raw_send prints ExMsgDesc as a decimal (`10`), Intel `0xa` and two spaces after NumDst", OPEN),
     k(ALL, Check::Asm, "raw_send", "`raw_send (M1, 16) 0xa 1 2 ...`: Intel's form does not parse", OPEN),
     // Found once the harness named the instruction of GenX_IR's first line (printed on the
