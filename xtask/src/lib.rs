@@ -596,7 +596,11 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     if !check && !input.deny_warnings {
         let runtime_current =
             || scaffold::stale_runtime(out, &template).is_ok_and(|s| s.is_empty());
-        if let Some(n) = stamp::fresh(out, &key).filter(|_| runtime_current()) {
+        if let Some((n, reported)) = stamp::fresh(out, &key).filter(|_| runtime_current()) {
+            // What the full regen reported, as it reported it (under today's `regen.toml`
+            // and `--verbose`).
+            report(reported.diagnostics, input);
+            report_errata(&reported.errata);
             eprintln!(
                 "regen: nothing changed since the last regen into {} (docs, errata, generator and \
                  its {n} files as they were); nothing was written",
@@ -609,7 +613,7 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let memo = codegen::timings::time("cache: read", || {
         std::fs::read(out.join(stamp::CACHE)).unwrap_or_default()
     });
-    let (generated, kept) = codegen::emit::cache::with(&memo, stamp::GENERATOR, || {
+    let (generated, kept) = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
         codegen::timings::time("generate (wall)", || {
             codegen::generate_corrected(&input.docs, &input.errata, &opts)
         })
@@ -678,13 +682,16 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             );
             // A stamp that cannot be written only costs the next regen its fast path.
             let stamped = codegen::timings::time("stamp: record", || {
-                stamp::record(out, &key, &generated.files)
+                let reported = stamp::Reported {
+                    diagnostics: generated.diagnostics.clone(),
+                    errata: generated.errata.clone(),
+                };
+                stamp::record(out, &key, &reported, &generated.files)
             });
             if let Err(e) = stamped {
                 eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
             }
-            let cached =
-                codegen::timings::time("cache: write", || stamp::write_cache(out, &memo, &kept));
+            let cached = codegen::timings::time("cache: write", || stamp::write_cache(out, kept));
             if let Err(e) = cached {
                 eprintln!("note: no render cache written ({e}); the next regen renders every file");
             }
