@@ -606,17 +606,30 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     });
     let template = workspace_root().join("generated");
     // A stamp says the inputs are unchanged, not that they were clean: strictness reruns.
-    if !check && !input.deny_warnings && unchanged_since_last_regen(out, &key, &template) {
+    if !check && !input.deny_warnings && unchanged_since_last_regen(input, out, &key, &template) {
         return 0;
     }
     // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
     let memo = codegen::timings::time("cache: read", || {
         std::fs::read(out.join(stamp::CACHE)).unwrap_or_default()
     });
-    let (generated, kept) = codegen::emit::cache::with(&memo, stamp::GENERATOR, || {
-        codegen::timings::time("generate (wall)", || {
-            codegen::generate_corrected(&input.docs, &input.errata, &opts)
-        })
+    // Which hand-written files of `out` are stale is read while the crate is generated (it
+    // reads only the two runtimes); they are rewritten with the generated files.
+    let ((generated, kept), stale) = std::thread::scope(|s| {
+        let stale = s.spawn(|| {
+            codegen::timings::time("scaffold: stale runtime", || {
+                scaffold::stale_runtime(out, &template)
+            })
+        });
+        let generated = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
+            codegen::timings::time("generate (wall)", || {
+                codegen::generate_corrected(&input.docs, &input.errata, &opts)
+            })
+        });
+        let stale = stale
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the runtime check panicked")));
+        (generated, stale)
     });
     let Some(generated) = accept(generated, input) else {
         return EXIT_FAILURE;
@@ -631,20 +644,24 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     if let Some(summary) = summary {
         eprint!("{summary}");
     }
-    if !scaffold_out(out, &template) {
+    if !scaffold_out(out, &template, stale) {
         return EXIT_FAILURE;
     }
-    write_out(out, &generated.files, &key, (&memo, &kept))
+    write_out(out, &generated, &key, kept)
 }
 
 /// Whether the stamp in `out` says the docs, errata and generator are as the last regen saw
 /// them and the hand-written runtime is current (a runtime can change without the docs or the
-/// generator: then the regen runs); says so on stderr.
-fn unchanged_since_last_regen(out: &Path, key: &str, template: &Path) -> bool {
+/// generator: then the regen runs); then reports what that regen reported, and says so.
+fn unchanged_since_last_regen(input: &Input, out: &Path, key: &str, template: &Path) -> bool {
     let runtime_current = || scaffold::stale_runtime(out, template).is_ok_and(|s| s.is_empty());
-    let Some(n) = stamp::fresh(out, key).filter(|_| runtime_current()) else {
+    let Some((n, reported)) = stamp::fresh(out, key).filter(|_| runtime_current()) else {
         return false;
     };
+    // What the full regen reported, as it reported it (under today's `regen.toml` and
+    // `--verbose`).
+    report(reported.diagnostics, input);
+    report_errata(&reported.errata);
     eprintln!(
         "regen: nothing changed since the last regen into {} (docs, errata, generator and \
          its {n} files as they were); nothing was written",
@@ -689,12 +706,14 @@ fn accept(
     }
 }
 
-/// Makes `out` a crate and refreshes its hand-written runtime from the workspace's; false
-/// (said why) when it cannot.
-fn scaffold_out(out: &Path, template: &Path) -> bool {
+/// Makes `out` a crate and rewrites its `stale` hand-written runtime files from the
+/// workspace's; false (said why) when it cannot.
+fn scaffold_out(out: &Path, template: &Path, stale: std::io::Result<Vec<String>>) -> bool {
     let scaffolded = codegen::timings::time("scaffold", || {
+        let stale = stale?;
         scaffold::ensure_crate(out, template)?;
-        scaffold::refresh_runtime(out, template)
+        scaffold::refresh_listed(out, template, &stale)?;
+        Ok::<_, std::io::Error>(stale)
     });
     match scaffolded {
         Ok(refreshed) => {
@@ -714,15 +733,16 @@ fn scaffold_out(out: &Path, template: &Path) -> bool {
     }
 }
 
-/// Writes the generated files into `out`, then the stamp and the render cache (`old` as read,
-/// `new` as this regen left it) for the next regen.
+/// Writes the generated files into `out`, then the stamp (with what this regen reported) and
+/// the render cache for the next regen.
 fn write_out(
     out: &Path,
-    files: &std::collections::BTreeMap<String, String>,
+    generated: &codegen::Generated,
     key: &str,
-    (old, new): (&[u8], &[u8]),
+    kept: codegen::emit::cache::Update,
 ) -> u8 {
-    let summary = match codegen::timings::time("write (wall)", || write::apply(out, files)) {
+    let written = codegen::timings::time("write (wall)", || write::apply(out, &generated.files));
+    let summary = match written {
         Ok(summary) => summary,
         Err(e) => {
             eprintln!("error: {e}\nnothing was written");
@@ -736,11 +756,17 @@ fn write_out(
         summary.removed.len()
     );
     // A stamp that cannot be written only costs the next regen its fast path.
-    let stamped = codegen::timings::time("stamp: record", || stamp::record(out, key, files));
+    let stamped = codegen::timings::time("stamp: record", || {
+        let reported = stamp::Reported {
+            diagnostics: generated.diagnostics.clone(),
+            errata: generated.errata.clone(),
+        };
+        stamp::record(out, key, &reported, &generated.files)
+    });
     if let Err(e) = stamped {
         eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
     }
-    let cached = codegen::timings::time("cache: write", || stamp::write_cache(out, old, new));
+    let cached = codegen::timings::time("cache: write", || stamp::write_cache(out, kept));
     if let Err(e) = cached {
         eprintln!("note: no render cache written ({e}); the next regen renders every file");
     }
