@@ -116,31 +116,7 @@ fn read_line<'a>(
         let routine = routines
             .last_mut()
             .ok_or_else(|| c.error("`.kernel \"name\"` or `.global_function \"name\"` first"))?;
-        if let Some(name) = label_definition(line.code) {
-            let span = Span {
-                line,
-                column: line.column,
-                len: name.len(),
-            };
-            let subroutine = match pending_function.take() {
-                Some((f, _)) if f == name => true,
-                Some(_) => {
-                    return Err(c.error("the label the preceding `.function` line names"));
-                }
-                None => false,
-            };
-            routine.body.push(Body::Label {
-                name,
-                subroutine,
-                span,
-            });
-        } else {
-            if pending_function.is_some() {
-                return Err(c.error("the label the preceding `.function` line names"));
-            }
-            routine.body.push(Body::Instruction(line));
-        }
-        return Ok(());
+        return body_line(line, &c, routine, pending_function);
     }
     let start = c.column();
     let directive = c.take_while(|ch| ch == '.' || ch == '_' || ch.is_ascii_alphanumeric());
@@ -174,44 +150,95 @@ fn read_line<'a>(
             let routine = routines
                 .last_mut()
                 .ok_or_else(|| c.error_at(start, "`.kernel` or `.global_function` first"))?;
-            match directive {
-                ".decl" => decl(line, &mut c, routine)?,
-                ".input" => input(line, &mut c, routine, 0)?,
-                ".kernel_attr" => {
-                    c.skip_spaces();
-                    routine.attributes.push(attribute(&mut c)?);
-                    // GenX_IR's print runs a first instruction that is not a label onto the
-                    // last header line (object-file note §2.9): `SimdSize=8    mov ...`.
-                    if c.skip_spaces() > 0 && !c.at_end() {
-                        let at = c.column();
-                        routine.body.push(Body::Instruction(SourceLine {
-                            column: line.column + at,
-                            code: c.rest(),
-                            ..line
-                        }));
-                        return Ok(());
-                    }
-                }
-                d if d.starts_with(".implicit_") => {
-                    let kind = &d[".implicit_".len()..];
-                    let provenance = IMPLICIT_INPUTS
-                        .iter()
-                        .find(|i| i.0 == kind)
-                        .map(|i| i.1)
-                        .or_else(|| kind.strip_prefix("UNDEFINED_")?.parse::<u8>().ok())
-                        .filter(|p| *p < 32)
-                        .ok_or_else(|| {
-                            c.error_at(start, "an implicit input kind: LOCAL_SIZE, GROUP_COUNT, LOCAL_ID or UNDEFINED_<0-31>")
-                        })?;
-                    input(line, &mut c, routine, provenance)?;
-                }
-                _ => return Err(c.error_at(start, DIRECTIVES)),
+            if routine_directive(line, &mut c, start, directive, routine)? {
+                return Ok(());
             }
         }
     }
     c.skip_spaces();
     c.finish().map_err(|_| c.error("the end of the line"))
 }
+
+/// A line of a routine's body: a label definition (the subroutine a `.function` line
+/// announced, when it names it) or an instruction.
+fn body_line<'a>(
+    line: SourceLine<'a>,
+    c: &Cursor<'a>,
+    routine: &mut RoutineText<'a>,
+    pending_function: &mut Option<(Cow<'a, str>, Span<'a>)>,
+) -> Result<(), ParseError> {
+    let Some(name) = label_definition(line.code) else {
+        if pending_function.is_some() {
+            return Err(c.error("the label the preceding `.function` line names"));
+        }
+        routine.body.push(Body::Instruction(line));
+        return Ok(());
+    };
+    let span = Span {
+        line,
+        column: line.column,
+        len: name.len(),
+    };
+    let subroutine = match pending_function.take() {
+        Some((f, _)) if f == name => true,
+        Some(_) => {
+            return Err(c.error("the label the preceding `.function` line names"));
+        }
+        None => false,
+    };
+    routine.body.push(Body::Label {
+        name,
+        subroutine,
+        span,
+    });
+    Ok(())
+}
+
+/// A directive of the current routine's header (`directive` starts at column `start`); true
+/// when the rest of the line was taken as the routine's first instruction.
+fn routine_directive<'a>(
+    line: SourceLine<'a>,
+    c: &mut Cursor<'a>,
+    start: usize,
+    directive: &str,
+    routine: &mut RoutineText<'a>,
+) -> Result<bool, ParseError> {
+    match directive {
+        ".decl" => decl(line, c, routine)?,
+        ".input" => input(line, c, routine, 0)?,
+        ".kernel_attr" => {
+            c.skip_spaces();
+            routine.attributes.push(attribute(c)?);
+            // GenX_IR's print runs a first instruction that is not a label onto the
+            // last header line (object-file note §2.9): `SimdSize=8    mov ...`.
+            if c.skip_spaces() > 0 && !c.at_end() {
+                let at = c.column();
+                routine.body.push(Body::Instruction(SourceLine {
+                    column: line.column + at,
+                    code: c.rest(),
+                    ..line
+                }));
+                return Ok(true);
+            }
+        }
+        d if d.starts_with(".implicit_") => {
+            let kind = &d[".implicit_".len()..];
+            let provenance = IMPLICIT_INPUTS
+                .iter()
+                .find(|i| i.0 == kind)
+                .map(|i| i.1)
+                .or_else(|| kind.strip_prefix("UNDEFINED_")?.parse::<u8>().ok())
+                .filter(|p| *p < 32)
+                .ok_or_else(|| c.error_at(start, IMPLICIT_KINDS))?;
+            input(line, c, routine, provenance)?;
+        }
+        _ => return Err(c.error_at(start, DIRECTIVES)),
+    }
+    Ok(false)
+}
+
+const IMPLICIT_KINDS: &str =
+    "an implicit input kind: LOCAL_SIZE, GROUP_COUNT, LOCAL_ID or UNDEFINED_<0-31>";
 
 const DIRECTIVES: &str = "a directive: .version .kernel .global_function .funcdecl .function .decl .input .implicit_<KIND> .kernel_attr";
 
@@ -287,20 +314,7 @@ fn decl<'a>(
                     )
                 })?;
             }
-            "alias" => {
-                c.expect("<", "`<` starting `alias=<variable, offset>`")?;
-                c.skip_spaces();
-                let at = c.column();
-                let base = c.identifier("the aliased variable's name")?;
-                let bspan = span_of(line, c, at);
-                c.skip_spaces();
-                c.expect(",", "`,` between the aliased variable and the offset")?;
-                c.skip_spaces();
-                let off = c.unsigned_as::<u16>("a byte offset (0-65535)")?;
-                c.skip_spaces();
-                c.expect(">", "`>` closing `alias=<variable, offset>`")?;
-                alias = Some((base, off, bspan));
-            }
+            "alias" => alias = Some(alias_value(line, c)?),
             "v_name" => v_name = Some(word(c)),
             "attrs" => attrs = attribute_list(c)?,
             _ => {
@@ -311,40 +325,58 @@ fn decl<'a>(
             }
         }
     }
-    let need = |v: Option<u16>, what| v.ok_or_else(|| c.error(what));
+    let Some(class) = class else {
+        return Err(c.error("`v_type=G|P|A|S|T` in the declaration"));
+    };
+    let num_elts = || num_elts.ok_or_else(|| c.error("`num_elts=` in the declaration"));
+    if class == "G" {
+        let ty = ty.ok_or_else(|| c.error("`type=` in a general variable's declaration"))?;
+        let num_elts = num_elts()?;
+        routine.generals.push(GeneralDecl {
+            name,
+            span,
+            ty,
+            num_elts,
+            align,
+            alias,
+            attrs,
+        });
+        return Ok(());
+    }
+    let d = OtherDecl {
+        name,
+        span,
+        num_elts: num_elts()?,
+        v_name,
+        attrs,
+    };
     match class {
-        Some("G") => {
-            let ty = ty.ok_or_else(|| c.error("`type=` in a general variable's declaration"))?;
-            let num_elts = need(num_elts, "`num_elts=` in the declaration")?;
-            routine.generals.push(GeneralDecl {
-                name,
-                span,
-                ty,
-                num_elts,
-                align,
-                alias,
-                attrs,
-            });
-        }
-        Some(k) => {
-            let num_elts = need(num_elts, "`num_elts=` in the declaration")?;
-            let d = OtherDecl {
-                name,
-                span,
-                num_elts,
-                v_name,
-                attrs,
-            };
-            match k {
-                "P" => routine.predicates.push(d),
-                "A" => routine.addresses.push(d),
-                "S" => routine.samplers.push(d),
-                _ => routine.surfaces.push(d),
-            }
-        }
-        None => return Err(c.error("`v_type=G|P|A|S|T` in the declaration")),
+        "P" => routine.predicates.push(d),
+        "A" => routine.addresses.push(d),
+        "S" => routine.samplers.push(d),
+        _ => routine.surfaces.push(d),
     }
     Ok(())
+}
+
+/// `<variable, offset>` after `alias=`: the aliased variable, the byte offset and where the
+/// variable's name is.
+fn alias_value<'a>(
+    line: SourceLine<'a>,
+    c: &mut Cursor<'a>,
+) -> Result<(&'a str, u16, Span<'a>), ParseError> {
+    c.expect("<", "`<` starting `alias=<variable, offset>`")?;
+    c.skip_spaces();
+    let at = c.column();
+    let base = c.identifier("the aliased variable's name")?;
+    let bspan = span_of(line, c, at);
+    c.skip_spaces();
+    c.expect(",", "`,` between the aliased variable and the offset")?;
+    c.skip_spaces();
+    let off = c.unsigned_as::<u16>("a byte offset (0-65535)")?;
+    c.skip_spaces();
+    c.expect(">", "`>` closing `alias=<variable, offset>`")?;
+    Ok((base, off, bspan))
 }
 
 fn input<'a>(

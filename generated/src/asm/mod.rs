@@ -40,7 +40,7 @@ use crate::object::{
 use alloc::string::ToString;
 use alloc::vec::Vec;
 use directives::Errors;
-use syntax::RoutineKind;
+use syntax::{RoutineKind, RoutineText};
 
 /// One text to assemble and the name its diagnostics give it.
 #[derive(Clone, Copy, Debug)]
@@ -95,67 +95,18 @@ fn assemble_with(
         };
         let routines = directives::read_source(src.text, &mut errors);
         if routines.is_empty() && errors.list.is_empty() {
-            errors.list.push(Diagnostic {
-                file: src.name.to_string(),
-                line: 1,
-                column: 0,
-                len: 0,
-                message: "expected `.kernel \"name\"` or `.global_function \"name\"`".to_string(),
-                label: "the file declares no routine".to_string(),
-                source_line: src.text.lines().next().unwrap_or("").to_string(),
-                severity: crate::object::Severity::Error,
-            });
+            errors.list.push(first_line_error(
+                Some(src),
+                "expected `.kernel \"name\"` or `.global_function \"name\"`",
+                "the file declares no routine",
+            ));
         }
         for r in &routines {
             if version.is_none() {
                 version = r.version;
             }
             let parts = routine::build(r, options.instructions, grf, &mut errors);
-            match r.kind {
-                RoutineKind::Kernel => {
-                    file.header.kernel_info.push(KernelInfo {
-                        name: r.name.as_bytes().to_vec(),
-                        ..Default::default()
-                    });
-                    file.kernels.push(Kernel {
-                        data: KernelData {
-                            string_pool: parts.string_pool,
-                            var_info: parts.var_info,
-                            address_info: parts.address_info,
-                            predicate_info: parts.predicate_info,
-                            label_info: parts.label_info,
-                            sampler_info: parts.sampler_info,
-                            surface_info: parts.surface_info,
-                            input_info: parts.input_info,
-                            attribute_info: parts.attribute_info,
-                            instructions: parts.instructions,
-                            ..Default::default()
-                        },
-                        gen_binaries: Vec::new(),
-                    });
-                }
-                RoutineKind::Function => {
-                    // Linkage 0 (extern), as in every function Intel's compiler wrote.
-                    file.header.function_info.push(FunctionInfo {
-                        name: r.name.as_bytes().to_vec(),
-                        ..Default::default()
-                    });
-                    file.functions.push(Function {
-                        data: FunctionData {
-                            string_pool: parts.string_pool,
-                            var_info: parts.var_info,
-                            address_info: parts.address_info,
-                            predicate_info: parts.predicate_info,
-                            label_info: parts.label_info,
-                            sampler_info: parts.sampler_info,
-                            surface_info: parts.surface_info,
-                            attribute_info: parts.attribute_info,
-                            instructions: parts.instructions,
-                            ..Default::default()
-                        },
-                    });
-                }
-            }
+            add_routine(&mut file, r, parts);
         }
         all.extend(errors.list);
     }
@@ -165,26 +116,83 @@ fn assemble_with(
                 file.header.major_version = major;
                 file.header.minor_version = minor;
             }
-            None => all.push(Diagnostic {
-                file: sources.first().map_or("", |s| s.name).to_string(),
-                line: 1,
-                column: 0,
-                len: 0,
-                message: "expected `.version <major>.<minor>` before the first routine".to_string(),
-                label: "no version".to_string(),
-                source_line: sources
-                    .first()
-                    .and_then(|s| s.text.lines().next())
-                    .unwrap_or("")
-                    .to_string(),
-                severity: crate::object::Severity::Error,
-            }),
+            None => all.push(first_line_error(
+                sources.first(),
+                "expected `.version <major>.<minor>` before the first routine",
+                "no version",
+            )),
         }
     }
     if all.is_empty() {
         Ok(file)
     } else {
         Err(all)
+    }
+}
+
+/// An error at the start of the first line of `src`.
+fn first_line_error(src: Option<&Source<'_>>, message: &str, label: &str) -> Diagnostic {
+    Diagnostic {
+        file: src.map_or("", |s| s.name).to_string(),
+        line: 1,
+        column: 0,
+        len: 0,
+        message: message.to_string(),
+        label: label.to_string(),
+        source_line: src
+            .and_then(|s| s.text.lines().next())
+            .unwrap_or("")
+            .to_string(),
+        severity: crate::object::Severity::Error,
+    }
+}
+
+/// Adds the routine `r`, built into `parts`, to the file as a kernel or a function.
+fn add_routine(file: &mut File, r: &RoutineText<'_>, parts: routine::Parts) {
+    match r.kind {
+        RoutineKind::Kernel => {
+            file.header.kernel_info.push(KernelInfo {
+                name: r.name.as_bytes().to_vec(),
+                ..Default::default()
+            });
+            file.kernels.push(Kernel {
+                data: KernelData {
+                    string_pool: parts.string_pool,
+                    var_info: parts.var_info,
+                    address_info: parts.address_info,
+                    predicate_info: parts.predicate_info,
+                    label_info: parts.label_info,
+                    sampler_info: parts.sampler_info,
+                    surface_info: parts.surface_info,
+                    input_info: parts.input_info,
+                    attribute_info: parts.attribute_info,
+                    instructions: parts.instructions,
+                    ..Default::default()
+                },
+                gen_binaries: Vec::new(),
+            });
+        }
+        RoutineKind::Function => {
+            // Linkage 0 (extern), as in every function Intel's compiler wrote.
+            file.header.function_info.push(FunctionInfo {
+                name: r.name.as_bytes().to_vec(),
+                ..Default::default()
+            });
+            file.functions.push(Function {
+                data: FunctionData {
+                    string_pool: parts.string_pool,
+                    var_info: parts.var_info,
+                    address_info: parts.address_info,
+                    predicate_info: parts.predicate_info,
+                    label_info: parts.label_info,
+                    sampler_info: parts.sampler_info,
+                    surface_info: parts.surface_info,
+                    attribute_info: parts.attribute_info,
+                    instructions: parts.instructions,
+                    ..Default::default()
+                },
+            });
+        }
     }
 }
 

@@ -57,82 +57,10 @@ pub fn build(
         + r.samplers.len()
         + r.surfaces.len();
     let mut names = AsmNames::with_capacity(decls + r.body.len() / 8);
-    // Declared names share one namespace with each other and the predefined names.
-    for (i, g) in r.generals.iter().enumerate() {
-        let before = names.declare(Kind::General, g.name, i);
-        check_new(&before, g.name, g.span, errors);
-    }
-    let general_bytes = r
-        .generals
-        .iter()
-        .map(|g| {
-            crate::runtime::DataType::try_from(g.ty)
-                .map_or(0, |t| u32::try_from(t.size()).unwrap_or(0))
-        })
-        .collect();
-    names.set_sizes(general_bytes, grf);
-    for (kind, list) in [
-        (Kind::Predicate, &r.predicates),
-        (Kind::Address, &r.addresses),
-        (Kind::Sampler, &r.samplers),
-        (Kind::Surface, &r.surfaces),
-    ] {
-        for (i, d) in list.iter().enumerate() {
-            let before = names.declare(kind, d.name, i);
-            check_new(&before, d.name, d.span, errors);
-        }
-    }
-
+    declare_variables(r, grf, &mut names, errors);
     // Labels: definitions, then ids in order of first mention.
-    let mut defs: Vec<LabelDef<'_>> = Vec::new();
-    for b in &r.body {
-        if let Body::Label {
-            name,
-            subroutine,
-            span,
-        } = b
-        {
-            if names.get(name).and_then(Declared::label_def).is_some() {
-                errors.at(
-                    *span,
-                    format!("label `{name}` is defined twice"),
-                    "a second definition".to_string(),
-                );
-                continue;
-            }
-            names.declare(Kind::Label, name, defs.len());
-            defs.push(LabelDef {
-                printed: name,
-                subroutine: *subroutine,
-            });
-        }
-    }
-    // Strings the instruction lines name (FCALL's callee), found by parsing each line once
-    // before the pool exists (labels are not declared yet: no line naming a string names one).
-    let mut symbols: Vec<String> = Vec::new();
-    let line_symbols: Vec<Vec<usize>> = r
-        .body
-        .iter()
-        .map(|b| match b {
-            Body::Instruction(line) if instructions && names_a_string(line.code, &names) => {
-                let ln = LineNames {
-                    names: &names,
-                    asked: core::cell::RefCell::new(Vec::new()),
-                    indices: None,
-                };
-                let _ = crate::parse_instruction(line.code, &ln);
-                ln.asked
-                    .into_inner()
-                    .into_iter()
-                    .map(|s| {
-                        symbols.push(s);
-                        symbols.len() - 1
-                    })
-                    .collect()
-            }
-            _ => Vec::new(),
-        })
-        .collect();
+    let defs = label_defs(r, &mut names, errors);
+    let (symbols, line_symbols) = line_strings(r, instructions, &names);
     // IGC builds a call after the variables of its result, which the next line names (and
     // the unnamed ones after them, see the pool loop): a line's strings are mentioned after
     // the next line's names. recursion_stackcalls.isa, kernel: `... V0087 V0088 V0089 rec
@@ -161,9 +89,178 @@ pub fn build(
         .collect();
     let def_names: Vec<&str> = defs.iter().map(|d| d.printed).collect();
     names.set_labels(&label_order, &def_names);
-    let label_id = |def: usize| names.label_of_def(def).map_or(0, |id| id as usize);
+    let mut p = pooled(r, &defs, &names, &mentions, &symbols);
+    let var_info = var_info(r, &names, &mut p, errors);
+    let predicate_info = r
+        .predicates
+        .iter()
+        .zip(&p.predicates)
+        .map(|(d, p)| PredicateInfo {
+            name_index: p.unwrap_or(0),
+            num_elements: d.num_elts,
+            attribute_info: attrs_placed(&d.attrs),
+        })
+        .collect();
+    let address_info = r
+        .addresses
+        .iter()
+        .zip(&p.addresses)
+        .map(|(d, p)| AddressInfo {
+            name_index: p.unwrap_or(0),
+            num_elements: d.num_elts,
+            attribute_info: attrs_placed(&d.attrs),
+        })
+        .collect();
+    let label_info = label_order
+        .iter()
+        .map(|&def| LabelInfo {
+            name_index: p.labels[def].unwrap_or(0),
+            kind: u8::from(defs[def].subroutine),
+            attribute_info: Vec::new(),
+        })
+        .collect();
+    let input_info = inputs(r, &names, errors);
+    let stream = body_stream(r, instructions, &names, (&line_symbols, &p.symbols), errors);
+    Parts {
+        string_pool: p.pool.strings,
+        var_info,
+        address_info,
+        predicate_info,
+        label_info,
+        sampler_info: p.sampler_info,
+        surface_info: p.surface_info,
+        input_info,
+        attribute_info: p.attribute_info,
+        instructions: InstructionStream::from_instructions(stream),
+    }
+}
 
-    // The string pool.
+/// Declares the routine's variables; declared names share one namespace with each other and
+/// the predefined names.
+fn declare_variables<'a>(
+    r: &RoutineText<'a>,
+    grf: Option<u32>,
+    names: &mut AsmNames<'a>,
+    errors: &mut Errors<'_>,
+) {
+    for (i, g) in r.generals.iter().enumerate() {
+        let before = names.declare(Kind::General, g.name, i);
+        check_new(&before, g.name, g.span, errors);
+    }
+    let general_bytes = r
+        .generals
+        .iter()
+        .map(|g| {
+            crate::runtime::DataType::try_from(g.ty)
+                .map_or(0, |t| u32::try_from(t.size()).unwrap_or(0))
+        })
+        .collect();
+    names.set_sizes(general_bytes, grf);
+    for (kind, list) in [
+        (Kind::Predicate, &r.predicates),
+        (Kind::Address, &r.addresses),
+        (Kind::Sampler, &r.samplers),
+        (Kind::Surface, &r.surfaces),
+    ] {
+        for (i, d) in list.iter().enumerate() {
+            let before = names.declare(kind, d.name, i);
+            check_new(&before, d.name, d.span, errors);
+        }
+    }
+}
+
+/// The body's label definitions, declared in order; one defined twice is an error.
+fn label_defs<'a>(
+    r: &RoutineText<'a>,
+    names: &mut AsmNames<'a>,
+    errors: &mut Errors<'_>,
+) -> Vec<LabelDef<'a>> {
+    let mut defs: Vec<LabelDef<'_>> = Vec::new();
+    for b in &r.body {
+        if let Body::Label {
+            name,
+            subroutine,
+            span,
+        } = b
+        {
+            if names.get(name).and_then(Declared::label_def).is_some() {
+                errors.at(
+                    *span,
+                    format!("label `{name}` is defined twice"),
+                    "a second definition".to_string(),
+                );
+                continue;
+            }
+            names.declare(Kind::Label, name, defs.len());
+            defs.push(LabelDef {
+                printed: name,
+                subroutine: *subroutine,
+            });
+        }
+    }
+    defs
+}
+
+/// Strings the instruction lines name (FCALL's callee), found by parsing each line once
+/// before the pool exists (labels are not declared yet: no line naming a string names one):
+/// the strings, and per body line the indices of its own.
+fn line_strings(
+    r: &RoutineText<'_>,
+    instructions: bool,
+    names: &AsmNames<'_>,
+) -> (Vec<String>, Vec<Vec<usize>>) {
+    let mut symbols: Vec<String> = Vec::new();
+    let line_symbols: Vec<Vec<usize>> = r
+        .body
+        .iter()
+        .map(|b| match b {
+            Body::Instruction(line) if instructions && names_a_string(line.code, names) => {
+                let ln = LineNames {
+                    names,
+                    asked: core::cell::RefCell::new(Vec::new()),
+                    indices: None,
+                };
+                let _ = crate::parse_instruction(line.code, &ln);
+                ln.asked
+                    .into_inner()
+                    .into_iter()
+                    .map(|s| {
+                        symbols.push(s);
+                        symbols.len() - 1
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect();
+    (symbols, line_symbols)
+}
+
+/// The string pool and where each name is in it.
+struct Pooled {
+    pool: Pool,
+    attribute_info: Vec<AttributeInfo>,
+    generals: Vec<Option<u32>>,
+    general_attrs: Vec<Vec<AttributeInfo>>,
+    predicates: Vec<Option<u32>>,
+    addresses: Vec<Option<u32>>,
+    labels: Vec<Option<u32>>,
+    symbols: Vec<u32>,
+    surface_info: Vec<SurfaceInfo>,
+    sampler_info: Vec<SurfaceInfo>,
+}
+
+/// The string pool in Intel's order: the routine's name, the predefined names, the early
+/// attributes, the state variables, then names in order of first mention, the rest, and the
+/// late attributes.
+fn pooled(
+    r: &RoutineText<'_>,
+    defs: &[LabelDef<'_>],
+    names: &AsmNames<'_>,
+    mentions: &[Named],
+    symbols: &[String],
+) -> Pooled {
+    let label_id = |def: usize| names.label_of_def(def).map_or(0, |id| id as usize);
     let mut pool = Pool::default();
     pool.add(&r.name);
     for n in PREDEFINED_GENERAL.iter().chain(PREDEFINED_SURFACES.iter()) {
@@ -196,7 +293,7 @@ pub fn build(
         }
     };
     // A routine that starts with its subroutine label names it before its state variables.
-    let mut mentions = mentions.as_slice();
+    let mut mentions = mentions;
     if let (
         Some(Named::Label(i)),
         Some(Body::Label {
@@ -273,8 +370,28 @@ pub fn build(
             };
         }
     }
+    Pooled {
+        pool,
+        attribute_info,
+        generals: g_pool,
+        general_attrs: g_attrs,
+        predicates: p_pool,
+        addresses: a_pool,
+        labels: l_pool,
+        symbols: s_pool,
+        surface_info,
+        sampler_info,
+    }
+}
 
-    // Declarations.
+/// The general variables' declarations (their attributes taken from `p`); an alias of an
+/// undeclared variable is an error.
+fn var_info(
+    r: &RoutineText<'_>,
+    names: &AsmNames<'_>,
+    p: &mut Pooled,
+    errors: &mut Errors<'_>,
+) -> Vec<VarInfo> {
     let mut var_info = Vec::new();
     for (i, g) in r.generals.iter().enumerate() {
         let (alias_index, alias_offset) = match g.alias {
@@ -292,95 +409,66 @@ pub fn build(
             },
         };
         var_info.push(VarInfo {
-            name_index: g_pool[i].unwrap_or(0),
+            name_index: p.generals[i].unwrap_or(0),
             bit_properties: g.ty | (g.align << 4),
             num_elements: g.num_elts,
             alias_index,
             alias_offset,
             alias_scope_specifier: 0,
-            attribute_info: core::mem::take(&mut g_attrs[i]),
+            attribute_info: core::mem::take(&mut p.general_attrs[i]),
         });
     }
-    let predicate_info = r
-        .predicates
-        .iter()
-        .zip(&p_pool)
-        .map(|(d, p)| PredicateInfo {
-            name_index: p.unwrap_or(0),
-            num_elements: d.num_elts,
-            attribute_info: attrs_placed(&d.attrs),
-        })
-        .collect();
-    let address_info = r
-        .addresses
-        .iter()
-        .zip(&a_pool)
-        .map(|(d, p)| AddressInfo {
-            name_index: p.unwrap_or(0),
-            num_elements: d.num_elts,
-            attribute_info: attrs_placed(&d.attrs),
-        })
-        .collect();
-    let label_info = label_order
-        .iter()
-        .map(|&def| LabelInfo {
-            name_index: l_pool[def].unwrap_or(0),
-            kind: u8::from(defs[def].subroutine),
-            attribute_info: Vec::new(),
-        })
-        .collect();
-    let input_info = inputs(r, &names, errors);
+    var_info
+}
 
+/// The body's instructions: labels as LABEL/SUBROUTINE, each instruction line parsed with
+/// the pool indices of the strings it names (`line_symbols` per line into `symbol_index`);
+/// `instructions` false skips instruction lines.
+fn body_stream(
+    r: &RoutineText<'_>,
+    instructions: bool,
+    names: &AsmNames<'_>,
+    (line_symbols, symbol_index): (&[Vec<usize>], &[u32]),
+    errors: &mut Errors<'_>,
+) -> Vec<Instruction> {
+    let label_id = |def: usize| names.label_of_def(def).map_or(0, |id| id as usize);
     let mut stream = Vec::with_capacity(r.body.len());
-    {
-        for (b, syms) in r.body.iter().zip(&line_symbols) {
-            match b {
-                Body::Label {
-                    name,
-                    subroutine,
-                    span,
-                } => {
-                    let Some(def) = names.get(name).and_then(Declared::label_def) else {
-                        continue;
-                    };
-                    let opcode = if *subroutine { 0x30 } else { 0x31 };
-                    match label_instruction(opcode, label_id(def)) {
-                        Some(inst) => stream.push(inst),
-                        None => errors.at(
-                            *span,
-                            "expected an instruction this crate knows: it was generated without LABEL or SUBROUTINE".to_string(),
-                            String::new(),
-                        ),
-                    }
+    for (b, syms) in r.body.iter().zip(line_symbols) {
+        match b {
+            Body::Label {
+                name,
+                subroutine,
+                span,
+            } => {
+                let Some(def) = names.get(name).and_then(Declared::label_def) else {
+                    continue;
+                };
+                let opcode = if *subroutine { 0x30 } else { 0x31 };
+                match label_instruction(opcode, label_id(def)) {
+                    Some(inst) => stream.push(inst),
+                    None => errors.at(
+                        *span,
+                        "expected an instruction this crate knows: it was generated without LABEL or SUBROUTINE".to_string(),
+                        String::new(),
+                    ),
                 }
-                Body::Instruction(_) if !instructions => {}
-                Body::Instruction(line) => {
-                    let indices: Vec<u32> = syms.iter().map(|n| s_pool[*n]).collect();
-                    let ln = LineNames {
-                        names: &names,
-                        asked: core::cell::RefCell::new(Vec::new()),
-                        indices: Some(&indices),
-                    };
-                    match crate::parse_instruction(line.code, &ln) {
-                        Ok(inst) => stream.push(inst),
-                        Err(e) => errors.parse(*line, &e),
-                    }
+            }
+            Body::Instruction(_) if !instructions => {}
+            Body::Instruction(line) => {
+                let indices: Vec<u32> = syms.iter().map(|n| symbol_index[*n]).collect();
+                let ln = LineNames {
+                    names,
+                    asked: core::cell::RefCell::new(Vec::new()),
+                    indices: Some(&indices),
+                };
+                match crate::parse_instruction(line.code, &ln) {
+                    Ok(inst) => stream.push(inst),
+                    Err(e) => errors.parse(*line, &e),
                 }
             }
         }
     }
-    Parts {
-        string_pool: pool.strings,
-        var_info,
-        address_info,
-        predicate_info,
-        label_info,
-        sampler_info,
-        surface_info,
-        input_info,
-        attribute_info,
-        instructions: InstructionStream::from_instructions(stream),
-    }
+    stream
 }
 
 /// Reports `name` declared again: `before` is what it declared until now.
@@ -438,7 +526,7 @@ fn label_instruction(opcode: u8, id: usize) -> Option<Instruction> {
         .map(|(inst, _)| inst)
 }
 
-fn inputs(r: &RoutineText<'_>, names: &AsmNames, errors: &mut Errors<'_>) -> Vec<InputInfo> {
+fn inputs(r: &RoutineText<'_>, names: &AsmNames<'_>, errors: &mut Errors<'_>) -> Vec<InputInfo> {
     let mut out = Vec::new();
     for inp in &r.inputs {
         if r.kind == RoutineKind::Function {

@@ -273,6 +273,7 @@ impl Thread {
 
     /// GOTO of channels `j` to `target`: forward, they wait there; backward (a loop), the
     /// others wait after the GOTO.
+    #[inline]
     fn goto(&mut self, target: usize, j: u32) {
         let pc = self.pc;
         if target > pc {

@@ -856,6 +856,7 @@ impl<'a> Core<'a> {
 
     /// A source element's value from its bits, with its modifier, denormals flushed as the
     /// mode says.
+    #[inline(always)]
     fn source_value(&self, bits: u64, ty: DataType, modifier: u8) -> Result<Value, Fault> {
         let v = convert::from_bits(bits, ty);
         let v = if modifier == 0 {

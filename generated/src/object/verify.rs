@@ -769,11 +769,7 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                     self.fail(field, rules::READ_ONLY, format!("V{id}"));
                 }
                 let ty = self.variable_type(id);
-                self.source_type(field, ty);
-                self.register_type(field, ty);
-                if dst || is_source(field) {
-                    self.region(field, dst, region);
-                }
+                self.register_operand(field, dst, ty, region);
             }
             VectorOperand::Indirect {
                 id,
@@ -786,41 +782,11 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 if modifier != 0 {
                     self.modifier(field, modifier);
                 }
-                if usize::from(id) >= self.address_count() {
-                    self.fail(field, rules::ADDRESS_ID, format!("A{id} is not declared"));
-                }
-                if !(-512..=511).contains(&indirect_offset) {
-                    self.fail(field, rules::INDIRECT_OFFSET, format!("{indirect_offset}"));
-                }
-                let ty = DataType::try_from(bit_properties & 0xf).ok();
-                if matches!(
-                    ty,
-                    Some(DataType::V | DataType::Uv | DataType::Vf | DataType::Bool)
-                ) {
-                    self.fail(field, rules::INDIRECT_TYPE, String::new());
-                }
-                self.source_type(field, ty);
-                self.register_type(field, ty);
-                if dst || is_source(field) {
-                    self.region(field, dst, region);
-                }
+                let ty = self.indirect_type(field, id, indirect_offset, bit_properties);
+                self.register_operand(field, dst, ty, region);
             }
             VectorOperand::Address { id, offset, width } => {
-                let count = self.address_count();
-                if usize::from(id) >= count {
-                    self.fail(field, rules::ADDRESS_ID, format!("A{id} is not declared"));
-                } else if !dst && !matches!(width, 1 | 2 | 4 | 8 | 16) {
-                    // "When used as the destination, an address operand's width is ignored."
-                    self.fail(field, rules::ADDRESS_WIDTH, format!("{width}"));
-                } else if let Some(size) = self.address_size(id) {
-                    if u32::from(offset) + u32::from(width) > size && !dst {
-                        self.fail(
-                            field,
-                            rules::ADDRESS_RANGE,
-                            format!("offset {offset} + width {width} > {size} elements"),
-                        );
-                    }
-                }
+                self.address_operand(field, dst, id, offset, width);
             }
             VectorOperand::Predicate(p) => {
                 let id = u32::from(p.id());
@@ -834,22 +800,7 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 }
                 self.source_type(field, Some(imm.ty));
             }
-            VectorOperand::State { class, id, .. } => {
-                if let Some(slot) = self.state_fields.iter_mut().find(|s| s.is_none()) {
-                    *slot = Some(field);
-                }
-                let ok = match class {
-                    crate::runtime::StateClass::Surface => {
-                        u32::from(id) < PREDEFINED_SURFACES + self.r.surface_info().len() as u32
-                    }
-                    crate::runtime::StateClass::Sampler => {
-                        usize::from(id) < self.r.sampler_info().len()
-                    }
-                };
-                if !ok {
-                    self.fail(field, rules::STATE_ID, format!("{id} is not declared"));
-                }
-            }
+            VectorOperand::State { class, id, .. } => self.state_operand(field, class, id),
         }
     }
 
@@ -929,6 +880,80 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
 }
 
 impl<R: Routine + ?Sized> Ctx<'_, R> {
+    /// The rules of a general or indirect operand's type `ty` and region.
+    fn register_operand(
+        &mut self,
+        field: &'static str,
+        dst: bool,
+        ty: Option<DataType>,
+        region: Region,
+    ) {
+        self.source_type(field, ty);
+        self.register_type(field, ty);
+        if dst || is_source(field) {
+            self.region(field, dst, region);
+        }
+    }
+
+    /// Checks an indirect operand's address register, offset and type; its type.
+    fn indirect_type(
+        &mut self,
+        field: &'static str,
+        id: u16,
+        indirect_offset: i16,
+        bit_properties: u8,
+    ) -> Option<DataType> {
+        if usize::from(id) >= self.address_count() {
+            self.fail(field, rules::ADDRESS_ID, format!("A{id} is not declared"));
+        }
+        if !(-512..=511).contains(&indirect_offset) {
+            self.fail(field, rules::INDIRECT_OFFSET, format!("{indirect_offset}"));
+        }
+        let ty = DataType::try_from(bit_properties & 0xf).ok();
+        if matches!(
+            ty,
+            Some(DataType::V | DataType::Uv | DataType::Vf | DataType::Bool)
+        ) {
+            self.fail(field, rules::INDIRECT_TYPE, String::new());
+        }
+        ty
+    }
+
+    /// An address operand: declared, and as a source of a valid width within its variable.
+    fn address_operand(&mut self, field: &'static str, dst: bool, id: u16, offset: u8, width: u8) {
+        let count = self.address_count();
+        if usize::from(id) >= count {
+            self.fail(field, rules::ADDRESS_ID, format!("A{id} is not declared"));
+        } else if !dst && !matches!(width, 1 | 2 | 4 | 8 | 16) {
+            // "When used as the destination, an address operand's width is ignored."
+            self.fail(field, rules::ADDRESS_WIDTH, format!("{width}"));
+        } else if let Some(size) = self.address_size(id) {
+            if u32::from(offset) + u32::from(width) > size && !dst {
+                self.fail(
+                    field,
+                    rules::ADDRESS_RANGE,
+                    format!("offset {offset} + width {width} > {size} elements"),
+                );
+            }
+        }
+    }
+
+    /// A state operand (surface or sampler): declared; its field is remembered.
+    fn state_operand(&mut self, field: &'static str, class: crate::runtime::StateClass, id: u16) {
+        if let Some(slot) = self.state_fields.iter_mut().find(|s| s.is_none()) {
+            *slot = Some(field);
+        }
+        let ok = match class {
+            crate::runtime::StateClass::Surface => {
+                u32::from(id) < PREDEFINED_SURFACES + self.r.surface_info().len() as u32
+            }
+            crate::runtime::StateClass::Sampler => usize::from(id) < self.r.sampler_info().len(),
+        };
+        if !ok {
+            self.fail(field, rules::STATE_ID, format!("{id} is not declared"));
+        }
+    }
+
     fn address_count(&self) -> usize {
         self.r.address_info().len()
     }
