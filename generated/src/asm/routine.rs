@@ -261,30 +261,6 @@ fn pooled(
     symbols: &[String],
 ) -> Pooled {
     let label_id = |def: usize| names.label_of_def(def).map_or(0, |id| id as usize);
-    let mut pool = Pool::default();
-    pool.add(&r.name);
-    for n in PREDEFINED_GENERAL.iter().chain(PREDEFINED_SURFACES.iter()) {
-        pool.add(n);
-    }
-    pool.add(PREDEFINED_SAMPLER_NAME);
-    let late =
-        |name: &str| r.kind == RoutineKind::Function || LATE_KERNEL_ATTRIBUTES.contains(&name);
-    let mut attribute_info = alloc::vec![AttributeInfo::default(); r.attributes.len()];
-    for (a, (name, value)) in attribute_info.iter_mut().zip(&r.attributes) {
-        if !late(name) {
-            *a = AttributeInfo {
-                name: pool.add(name),
-                value: value.clone(),
-            };
-        }
-    }
-    let mut g_pool = alloc::vec![None; r.generals.len()];
-    let mut p_pool = alloc::vec![None; r.predicates.len()];
-    let mut a_pool = alloc::vec![None; r.addresses.len()];
-    let mut l_pool = alloc::vec![None; defs.len()];
-    let mut s_pool = alloc::vec![0u32; symbols.len()];
-    let mut g_attrs: Vec<Vec<AttributeInfo>> = alloc::vec![Vec::new(); r.generals.len()];
-    let mut next_g = 0usize;
     let label_pool_name = |i: usize| -> String {
         if defs[i].subroutine {
             strip_label_suffix(defs[i].printed, label_id(i))
@@ -292,6 +268,7 @@ fn pooled(
             defs[i].printed.to_string()
         }
     };
+    let mut p = Pooled::start(r, defs.len(), symbols.len());
     // A routine that starts with its subroutine label names it before its state variables.
     let mut mentions = mentions;
     if let (
@@ -301,30 +278,11 @@ fn pooled(
         }),
     ) = (mentions.first(), r.body.first())
     {
-        l_pool[*i] = Some(pool.add(&label_pool_name(*i)));
+        p.labels[*i] = Some(p.pool.add(&label_pool_name(*i)));
         mentions = &mentions[1..];
     }
-    let state_pool =
-        |decls: &[super::syntax::OtherDecl<'_>], pool: &mut Pool| -> Vec<SurfaceInfo> {
-            decls
-                .iter()
-                .map(|d| SurfaceInfo {
-                    name_index: pool.add(d.v_name.unwrap_or(d.name)),
-                    num_elements: d.num_elts,
-                    attribute_info: attrs(&d.attrs, pool),
-                })
-                .collect()
-        };
-    let surface_info = state_pool(&r.surfaces, &mut pool);
-    let sampler_info = state_pool(&r.samplers, &mut pool);
-    let mut emit_g_to = |last: usize, pool: &mut Pool, next_g: &mut usize| {
-        while *next_g <= last && *next_g < r.generals.len() {
-            let g = &r.generals[*next_g];
-            g_pool[*next_g] = Some(pool.add(g.name));
-            g_attrs[*next_g] = attrs(&g.attrs, pool);
-            *next_g += 1;
-        }
-    };
+    p.surface_info = state_pool(&r.surfaces, &mut p.pool);
+    p.sampler_info = state_pool(&r.samplers, &mut p.pool);
     let mut named = alloc::vec![false; r.generals.len()];
     for m in mentions {
         if let Named::General(i) = m {
@@ -333,6 +291,7 @@ fn pooled(
             }
         }
     }
+    let mut next_g = 0usize;
     for m in mentions {
         if let Named::Symbol(_) = m {
             // The variables IGC creates for a call and the text never names come first.
@@ -341,46 +300,103 @@ fn pooled(
                 last += 1;
             }
             if last > next_g {
-                emit_g_to(last - 1, &mut pool, &mut next_g);
+                p.generals_to(r, last - 1, &mut next_g);
             }
         }
         match *m {
-            Named::General(i) => emit_g_to(i, &mut pool, &mut next_g),
-            Named::Predicate(i) => p_pool[i] = Some(pool.add(&predicate_pool_name(r, i))),
-            Named::Address(i) => a_pool[i] = Some(pool.add(&address_pool_name(r, i))),
-            Named::Label(i) => l_pool[i] = Some(pool.add(&label_pool_name(i))),
-            Named::Symbol(n) => s_pool[n] = pool.add(&symbols[n]),
+            Named::General(i) => p.generals_to(r, i, &mut next_g),
+            Named::Predicate(i) => p.predicates[i] = Some(p.pool.add(&predicate_pool_name(r, i))),
+            Named::Address(i) => p.addresses[i] = Some(p.pool.add(&address_pool_name(r, i))),
+            Named::Label(i) => p.labels[i] = Some(p.pool.add(&label_pool_name(i))),
+            Named::Symbol(n) => p.symbols[n] = p.pool.add(&symbols[n]),
         }
     }
-    emit_g_to(usize::MAX, &mut pool, &mut next_g);
-    for (i, p) in p_pool.iter_mut().enumerate() {
-        p.get_or_insert_with(|| pool.add(&predicate_pool_name(r, i)));
-    }
-    for (i, a) in a_pool.iter_mut().enumerate() {
-        a.get_or_insert_with(|| pool.add(&address_pool_name(r, i)));
-    }
-    for (i, l) in l_pool.iter_mut().enumerate() {
-        l.get_or_insert_with(|| pool.add(&label_pool_name(i)));
-    }
-    for (a, (name, value)) in attribute_info.iter_mut().zip(&r.attributes) {
-        if late(name) {
-            *a = AttributeInfo {
-                name: pool.add(name),
-                value: value.clone(),
-            };
+    p.generals_to(r, usize::MAX, &mut next_g);
+    p.unmentioned(r, &label_pool_name);
+    p
+}
+
+/// Whether attribute `name` comes after the names in the pool: every attribute of a
+/// function, the late ones of a kernel.
+fn late_attribute(r: &RoutineText<'_>, name: &str) -> bool {
+    r.kind == RoutineKind::Function || LATE_KERNEL_ATTRIBUTES.contains(&name)
+}
+
+/// The state variables' declarations, their names added to the pool.
+fn state_pool(decls: &[super::syntax::OtherDecl<'_>], pool: &mut Pool) -> Vec<SurfaceInfo> {
+    decls
+        .iter()
+        .map(|d| SurfaceInfo {
+            name_index: pool.add(d.v_name.unwrap_or(d.name)),
+            num_elements: d.num_elts,
+            attribute_info: attrs(&d.attrs, pool),
+        })
+        .collect()
+}
+
+impl Pooled {
+    /// The pool with the routine's name, the predefined names and the early attributes; no
+    /// variable, label or string placed yet.
+    fn start(r: &RoutineText<'_>, labels: usize, symbols: usize) -> Pooled {
+        let mut pool = Pool::default();
+        pool.add(&r.name);
+        for n in PREDEFINED_GENERAL.iter().chain(PREDEFINED_SURFACES.iter()) {
+            pool.add(n);
+        }
+        pool.add(PREDEFINED_SAMPLER_NAME);
+        let mut attribute_info = alloc::vec![AttributeInfo::default(); r.attributes.len()];
+        for (a, (name, value)) in attribute_info.iter_mut().zip(&r.attributes) {
+            if !late_attribute(r, name) {
+                *a = AttributeInfo {
+                    name: pool.add(name),
+                    value: value.clone(),
+                };
+            }
+        }
+        Pooled {
+            pool,
+            attribute_info,
+            generals: alloc::vec![None; r.generals.len()],
+            general_attrs: alloc::vec![Vec::new(); r.generals.len()],
+            predicates: alloc::vec![None; r.predicates.len()],
+            addresses: alloc::vec![None; r.addresses.len()],
+            labels: alloc::vec![None; labels],
+            symbols: alloc::vec![0u32; symbols],
+            surface_info: Vec::new(),
+            sampler_info: Vec::new(),
         }
     }
-    Pooled {
-        pool,
-        attribute_info,
-        generals: g_pool,
-        general_attrs: g_attrs,
-        predicates: p_pool,
-        addresses: a_pool,
-        labels: l_pool,
-        symbols: s_pool,
-        surface_info,
-        sampler_info,
+
+    /// Adds the general variables from `*next` up to `last` (in declaration order).
+    fn generals_to(&mut self, r: &RoutineText<'_>, last: usize, next: &mut usize) {
+        while *next <= last && *next < r.generals.len() {
+            let g = &r.generals[*next];
+            self.generals[*next] = Some(self.pool.add(g.name));
+            self.general_attrs[*next] = attrs(&g.attrs, &mut self.pool);
+            *next += 1;
+        }
+    }
+
+    /// Adds the predicates, addresses and labels no line names, then the late attributes.
+    fn unmentioned(&mut self, r: &RoutineText<'_>, label_pool_name: &dyn Fn(usize) -> String) {
+        let pool = &mut self.pool;
+        for (i, p) in self.predicates.iter_mut().enumerate() {
+            p.get_or_insert_with(|| pool.add(&predicate_pool_name(r, i)));
+        }
+        for (i, a) in self.addresses.iter_mut().enumerate() {
+            a.get_or_insert_with(|| pool.add(&address_pool_name(r, i)));
+        }
+        for (i, l) in self.labels.iter_mut().enumerate() {
+            l.get_or_insert_with(|| pool.add(&label_pool_name(i)));
+        }
+        for (a, (name, value)) in self.attribute_info.iter_mut().zip(&r.attributes) {
+            if late_attribute(r, name) {
+                *a = AttributeInfo {
+                    name: pool.add(name),
+                    value: value.clone(),
+                };
+            }
+        }
     }
 }
 
