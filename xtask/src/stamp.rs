@@ -75,6 +75,8 @@ fn signature(path: &Path) -> Option<(u64, u128)> {
 /// it applied.
 #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
 pub struct Reported {
+    /// Kept whole: replayed with the excerpts a full regen prints.
+    #[serde(with = "codegen::diag::whole")]
     pub diagnostics: Vec<codegen::diag::Diagnostic>,
     pub errata: Vec<codegen::schema::Erratum>,
 }
