@@ -10,30 +10,7 @@ const LIMIT: usize = 85;
 
 /// Longer functions known and accepted: `file:function` and why. Take an entry off once its
 /// function is split.
-const ALLOWED: &[(&str, &str)] = &[
-    // Being split on the branch that reworks the text emitter and analyzer (issue #20).
-    (
-        "emit/rust/text.rs:print_form",
-        "text emitter, split pending",
-    ),
-    (
-        "emit/rust/text.rs:special_members_arms",
-        "text emitter, split pending",
-    ),
-    (
-        "emit/rust/text.rs:parse_form",
-        "text emitter, split pending",
-    ),
-    ("emit/rust/text.rs:tokens", "text emitter, split pending"),
-    (
-        "emit/rust/text.rs:inst_parts",
-        "text emitter, split pending",
-    ),
-    (
-        "analyze/text.rs:resolve_form",
-        "text analyzer, split pending",
-    ),
-];
+const ALLOWED: &[(&str, &str)] = &[];
 
 /// Words in the comment above a function that say why it is long.
 const WHY: &[&str] = &["one arm per", "a table", "long:"];
