@@ -3,28 +3,17 @@
 //! hurt), or it is listed below. The scan is a heuristic (braces outside strings, char literals
 //! and `//` comments), the same one `longfns.py` of the issue runs.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 /// The most lines a function may span, signature to closing brace ("about 80").
 const LIMIT: usize = 85;
 
-/// Longer functions known and accepted: `file:function` and why. Take an entry off once its
+/// Longer functions known and accepted, as `file:function`. Take an entry off once its
 /// function is split.
-const ALLOWED: &[(&str, &str)] = &[];
+const ALLOWED: &[&str] = &[];
 
 /// Words in the comment above a function that say why it is long.
 const WHY: &[&str] = &["one arm per", "a table", "long:"];
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// Each line of `text` without its string and char literals and `//` comments (strings may
 /// span lines; raw strings `r#"..."#` included).
@@ -46,8 +35,10 @@ fn code_lines(text: &str) -> Vec<String> {
                 while let Some(s) = chars.next() {
                     match s {
                         '\n' => out.push(String::new()),
+                        // An escape takes the next char (a line break continues the string).
                         '\\' if hashes == usize::MAX => {
-                            if chars.next() == Some('\n') {
+                            let escaped = chars.next();
+                            if escaped == Some('\n') {
                                 out.push(String::new());
                             }
                         }
@@ -176,28 +167,14 @@ fn the_scan_measures_functions() {
 
 #[test]
 fn no_function_is_long_without_a_reason() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&root, &mut files);
-    assert!(
-        files.len() > 30,
-        "the generator is under {}",
-        root.display()
-    );
     let mut long = Vec::new();
-    for f in files {
-        let rel = f
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let text = std::fs::read_to_string(&f).unwrap();
+    for (rel, text) in common::sources("src", 30) {
         for (name, at, len, above) in functions(&text) {
             if len <= LIMIT {
                 continue;
             }
             let key = format!("{rel}:{name}");
-            if ALLOWED.iter().any(|(k, _)| *k == key) {
+            if ALLOWED.contains(&key.as_str()) {
                 continue;
             }
             if !WHY.iter().any(|w| above.to_lowercase().contains(w)) {

@@ -613,10 +613,23 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let memo = codegen::timings::time("cache: read", || {
         std::fs::read(out.join(stamp::CACHE)).unwrap_or_default()
     });
-    let (generated, kept) = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
-        codegen::timings::time("generate (wall)", || {
-            codegen::generate_corrected(&input.docs, &input.errata, &opts)
-        })
+    // Which hand-written files of `out` are stale is read while the crate is generated (it
+    // reads only the two runtimes); they are rewritten with the generated files.
+    let ((generated, kept), stale) = std::thread::scope(|s| {
+        let stale = s.spawn(|| {
+            codegen::timings::time("scaffold: stale runtime", || {
+                scaffold::stale_runtime(out, &template)
+            })
+        });
+        let generated = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
+            codegen::timings::time("generate (wall)", || {
+                codegen::generate_corrected(&input.docs, &input.errata, &opts)
+            })
+        });
+        let stale = stale
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the runtime check panicked")));
+        (generated, stale)
     });
     let generated = match generated {
         Ok(mut g) if input.deny_warnings => {
@@ -657,8 +670,10 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         return check_out(out, &template, &generated.files, &opts.regen_command);
     }
     let scaffolded = codegen::timings::time("scaffold", || {
+        let stale = stale?;
         scaffold::ensure_crate(out, &template)?;
-        scaffold::refresh_runtime(out, &template)
+        scaffold::refresh_listed(out, &template, &stale)?;
+        Ok::<_, std::io::Error>(stale)
     });
     match scaffolded {
         Ok(refreshed) if !refreshed.is_empty() => eprintln!(

@@ -391,18 +391,8 @@ type FieldMatches<'a> = (
 /// The fields only `o` has and only `n` has, a removed one and an added one at the same place
 /// with the same type being a rename.
 fn field_matches<'a>(o: &'a InstApi, n: &'a InstApi) -> FieldMatches<'a> {
-    let old_names: Vec<&str> = o.fields.iter().map(|f| f.name.as_str()).collect();
-    let new_names: Vec<&str> = n.fields.iter().map(|f| f.name.as_str()).collect();
-    let mut removed: Vec<&FieldApi> = o
-        .fields
-        .iter()
-        .filter(|f| !new_names.contains(&f.name.as_str()))
-        .collect();
-    let mut added: Vec<&FieldApi> = n
-        .fields
-        .iter()
-        .filter(|f| !old_names.contains(&f.name.as_str()))
-        .collect();
+    let mut removed = only_in(&o.fields, &n.fields, |f| &f.name);
+    let mut added = only_in(&n.fields, &o.fields, |f| &f.name);
     // A field gone and one new at the same place with the same type: a rename.
     let mut renames = Vec::new();
     removed.retain(|r| {
@@ -548,14 +538,8 @@ fn member_renames<'a>(
     o: &'a [MemberApi],
     n: &'a [MemberApi],
 ) -> Vec<(&'a MemberApi, &'a MemberApi)> {
-    let mut removed: Vec<&MemberApi> = o
-        .iter()
-        .filter(|m| !n.iter().any(|x| x.name == m.name))
-        .collect();
-    let mut added: Vec<&MemberApi> = n
-        .iter()
-        .filter(|m| !o.iter().any(|x| x.name == m.name))
-        .collect();
+    let mut removed = only_in(o, n, |m| &m.name);
+    let mut added = only_in(n, o, |m| &m.name);
     let mut pairs: Vec<(&MemberApi, &MemberApi)> = Vec::new();
     removed.retain(
         |r| match added.iter().position(|a| (a.hi, a.lo) == (r.hi, r.lo)) {
@@ -857,14 +841,17 @@ fn records(out: &mut Out, old: &[RecordApi], new: &[RecordApi]) {
     }
 }
 
+/// The items of `a` whose name no item of `b` has, in `a`'s order.
+fn only_in<'a, T>(a: &'a [T], b: &[T], name: impl Fn(&T) -> &String) -> Vec<&'a T> {
+    a.iter()
+        .filter(|x| !b.iter().any(|y| name(y) == name(x)))
+        .collect()
+}
+
 /// One record both sides have: fields removed, added, reordered and changed.
 fn record(out: &mut Out, o: &RecordApi, n: &RecordApi) {
     let what = |f: &str| format!("`{}.{f}`", o.name);
-    for f in o
-        .fields
-        .iter()
-        .filter(|f| !n.fields.iter().any(|x| x.name == f.name))
-    {
+    for f in only_in(&o.fields, &n.fields, |f| &f.name) {
         out.push(
             "record",
             true,
@@ -874,11 +861,7 @@ fn record(out: &mut Out, o: &RecordApi, n: &RecordApi) {
             ),
         );
     }
-    for f in n
-        .fields
-        .iter()
-        .filter(|f| !o.fields.iter().any(|x| x.name == f.name))
-    {
+    for f in only_in(&n.fields, &o.fields, |f| &f.name) {
         out.push(
             "record",
             true,

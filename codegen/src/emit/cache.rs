@@ -104,19 +104,42 @@ pub fn key_bytes(parts: &[&[u8]]) -> u128 {
 }
 
 /// [`key`] over `tag` and the `Debug` text of `value`, hashed as it is written (a model's
-/// text is large: it is never built whole).
+/// text is large: it is never built whole). `Debug` writes in pieces of a few bytes; they are
+/// gathered into blocks and each block hashed, as hashing each piece would cost more than the
+/// text itself. The key is the same however `Debug` splits its text.
 pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
-    struct Halves([DefaultHasher; 2], usize);
+    const BLOCK: usize = 16 * 1024;
+    struct Halves([DefaultHasher; 2], usize, Vec<u8>);
+    impl Halves {
+        fn flush(&mut self) {
+            for h in &mut self.0 {
+                h.write(&self.2);
+            }
+            self.1 += self.2.len();
+            self.2.clear();
+        }
+    }
     impl std::fmt::Write for Halves {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            for h in &mut self.0 {
-                h.write(s.as_bytes());
+            if self.2.len() + s.len() > BLOCK {
+                self.flush();
             }
-            self.1 += s.len();
+            if s.len() > BLOCK {
+                for h in &mut self.0 {
+                    h.write(s.as_bytes());
+                }
+                self.1 += s.len();
+            } else {
+                self.2.extend_from_slice(s.as_bytes());
+            }
             Ok(())
         }
     }
-    let mut w = Halves([DefaultHasher::new(), DefaultHasher::new()], 0);
+    let mut w = Halves(
+        [DefaultHasher::new(), DefaultHasher::new()],
+        0,
+        Vec::with_capacity(BLOCK),
+    );
     for (i, h) in w.0.iter_mut().enumerate() {
         h.write_usize(i);
         h.write_usize(tag.len());
@@ -124,6 +147,7 @@ pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
     }
     // Writing into a hasher cannot fail; a `Debug` that fails leaves a key of what it wrote.
     let _ = std::fmt::write(&mut w, format_args!("{value:?}"));
+    w.flush();
     let n = w.1;
     let [a, b] = &mut w.0;
     a.write_usize(n);
@@ -462,6 +486,10 @@ mod tests {
         assert_eq!(kept.entries.len(), 1);
         assert_eq!(kept.get(2), Some("two"));
         assert!(!active(), "no memo outside a run");
+        // Another generator (another salt, as another build of the generator has): its memo
+        // is not read, though it holds the key.
+        let (got, _) = with(&first, "another", || get_or(2, || "made again".into()));
+        assert_eq!(got, "made again");
     }
 
     /// A run after a small change appends what it made; the file read that way holds the old
