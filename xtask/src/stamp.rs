@@ -73,7 +73,7 @@ fn signature(path: &Path) -> Option<(u64, u128)> {
 
 /// What the last regen into `out` reported, kept in its stamp: the diagnostics, then the errata
 /// it applied.
-#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct Reported {
     /// Kept whole: replayed with the excerpts a full regen prints.
     #[serde(with = "codegen::diag::whole")]
