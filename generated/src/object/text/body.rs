@@ -87,6 +87,7 @@ pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>)
                                 p.notes.push(Problem {
                                     line,
                                     message: format!("instruction ${id}: {other}: will not assemble back to the same bytes: {e}"),
+                                    instruction: Some(id),
                                 });
                                 push_instruction_line(&mut p.text, &body, line_id);
                             }
@@ -110,7 +111,7 @@ pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>)
 /// lines after it keep their places.
 fn failed(p: &mut Printed, id: u32, message: String) {
     own_line(p);
-    p.problem(format!("instruction ${id}: {message}"));
+    p.problem_at(format!("instruction ${id}: {message}"), Some(id));
     push_instruction_line(
         &mut p.text,
         &format!("// cannot print: {message}"),

@@ -47,6 +47,9 @@ pub struct Printed {
 pub struct Problem {
     pub line: usize,
     pub message: String,
+    /// The index in its routine's stream (the `$N` of the line) of the instruction it is about,
+    /// or `None` for a header line.
+    pub instruction: Option<u32>,
 }
 
 /// What a kernel and a function share for printing, plus the kernel's inputs.
@@ -203,9 +206,18 @@ pub(crate) fn line_number(text: &str) -> usize {
 }
 
 impl Printed {
-    /// Records a problem on the line being written.
+    /// Records a problem of the header on the line being written.
     fn problem(&mut self, message: String) {
+        self.problem_at(message, None);
+    }
+
+    /// Records a problem on the line being written (about instruction `$N` when given).
+    fn problem_at(&mut self, message: String, instruction: Option<u32>) {
         let line = line_number(&self.text);
-        self.problems.push(Problem { line, message });
+        self.problems.push(Problem {
+            line,
+            message,
+            instruction,
+        });
     }
 }
