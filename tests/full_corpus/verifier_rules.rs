@@ -626,8 +626,9 @@ fn must_have_type_binds_register_operands() {
     let Some(shared) = support::shared() else { return };
     let Some(repo) = repo() else { return };
     type Retype = fn(&mut Instruction, VectorOperand);
-    // (doc, variable, the list's field, expected: Some(severity) of our failure or None, Intel's verdict)
-    let cases: [(&str, &str, &str, Option<Severity>, Intel, Retype); 7] = [
+    // (doc, variable, field, our failure's severity if any, Intel's verdict, the edit)
+    type Case = (&'static str, &'static str, &'static str, Option<Severity>, Intel, Retype);
+    let cases: [Case; 7] = [
         // BFN-integer-operands.patch: "All operands of logic instructions must be of integral type".
         ("BFN", "VF", "Src1", Some(Severity::Error), Intel::Rejects, |i, op| {
             if let Instruction::Bfn(b) = i {
