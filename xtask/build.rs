@@ -1,6 +1,9 @@
 //! Gives the generator an identity for regen's no-op check: a hash of every source the
-//! generator is made of (codegen's sources and templates, this crate's sources, the lock file).
-//! A change to any of them changes `VISA_GENERATOR_ID`, so a regen after it is never skipped.
+//! generator is made of (codegen's sources and templates, this crate's sources, the manifests and
+//! the lock file, so every dependency's version and features), and of how it is built (the
+//! compiler's version, the target, the profile). A change to any of them changes
+//! `VISA_GENERATOR_ID`, so a regen after it is never skipped and no render cache of another
+//! generator is read.
 
 use std::hash::{DefaultHasher, Hasher};
 use std::path::{Path, PathBuf};
@@ -29,6 +32,7 @@ fn main() {
         here.join("src"),
         here.join("Cargo.toml"),
         root.join("Cargo.lock"),
+        root.join("Cargo.toml"),
     ];
     let mut all = Vec::new();
     for i in &inputs {
@@ -49,6 +53,19 @@ fn main() {
                 .as_bytes(),
         );
         h.write(&std::fs::read(p).unwrap_or_default());
+    }
+    // The same sources built by another compiler, for another target or profile, are another
+    // binary.
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let version = std::process::Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .map(|o| o.stdout)
+        .unwrap_or_default();
+    h.write(&version);
+    for var in ["TARGET", "PROFILE", "OPT_LEVEL", "DEBUG"] {
+        h.write(std::env::var(var).unwrap_or_default().as_bytes());
+        h.write_u8(0);
     }
     println!("cargo:rustc-env=VISA_GENERATOR_ID={:016x}", h.finish());
 }

@@ -8,19 +8,9 @@ use crate::analyze::platform::Rule;
 use crate::analyze::{analyze, Choice, Model, TypeMapModel};
 use crate::diag::Diagnostic;
 use crate::emit::{docs, rust, Options};
-use crate::schema::{
-    BitField, EnumValue, Field, Instruction, OpcodeDef, Selector, Span, Spec, TypeMap, Variant,
-};
+use crate::schema::{BitField, EnumValue, Field, Instruction, Selector, Spec, TypeMap, Variant};
+use crate::testing::span;
 use std::collections::BTreeMap;
-
-fn span(line: u32) -> Span {
-    Span {
-        start: line as usize * 10,
-        end: line as usize * 10 + 5,
-        line,
-        column: 1,
-    }
-}
 
 fn value(value: u64, meaning: &str, platform: Option<&str>) -> EnumValue {
     EnumValue {
@@ -69,30 +59,7 @@ fn selector(field: &str, values: &[&str]) -> Selector {
 fn inst(name: &str, opcode: u8, fields: Vec<Field>) -> Instruction {
     let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
     let v = variant(None, &names, vec![]);
-    Instruction {
-        name: name.into(),
-        source: format!("{name}.md"),
-        opcode: OpcodeDef {
-            name: name.into(),
-            value: opcode,
-            span: span(1),
-        },
-        sub_opcode: None,
-        fields,
-        variants: vec![v],
-        properties: BTreeMap::new(),
-        semantics: String::new(),
-        description: String::new(),
-        text: String::new(),
-        notes: String::new(),
-        type_maps: vec![],
-        other_sections: BTreeMap::new(),
-        aliases: vec![],
-        alias_of: None,
-        syntax: None,
-        pseudo_code: Default::default(),
-        span: span(1),
-    }
+    crate::testing::instruction(name, opcode, fields, vec![v], span(1))
 }
 
 fn type_map(platform: Option<&str>, groups: &[(&str, &[&str])], line: u32) -> TypeMap {

@@ -83,8 +83,18 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
     // with a memo not again for a doc whose bytes and errata are unchanged.
     let mut results: Vec<Option<Result<Applied, Box<Diagnostic>>>> =
         errata.iter().map(|_| None).collect();
+    // An erratum that creates a doc the docs lack (`--- /dev/null`: an opcode Intel's tools
+    // have and no doc describes) applies first, so the errata after it meet the doc it made.
+    for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
+        if creates_doc(text) {
+            results[k] = Some(create(&e.name, text, &mut out));
+        }
+    }
     let mut of_doc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
+        if results[k].is_some() {
+            continue;
+        }
         match resolve(&e.name, text, &out.files) {
             Ok(r) => of_doc.entry(r.index).or_default().push(k),
             Err(d) => results[k] = Some(Err(d)),
@@ -96,7 +106,7 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
             .iter()
             .map(|&k| (&errata[k], texts[k].as_str()))
             .collect();
-        correct_memoised(&docs[*index], &errata)
+        correct_memoised(&out.files[*index], &errata)
     });
     for (e, text) in errata.iter().zip(&texts) {
         out.map.texts.insert(e.name.clone(), text.clone());
@@ -209,7 +219,7 @@ fn resolve<'a>(
             "one unified diff of one doc",
         )
     })?;
-    let doc = target_doc(&patch).ok_or_else(|| {
+    let (doc, _) = target_doc(&patch).ok_or_else(|| {
         bad(
             name,
             at(diff_start, diff_start),
@@ -523,8 +533,9 @@ fn is_key(k: &str) -> bool {
             .all(|c| c.is_ascii_alphabetic() || c == ' ' || c == '-')
 }
 
-/// The doc both sides of the diff name, without the `a/` and `b/` prefixes.
-fn target_doc(patch: &diffy::Patch<'_, str>) -> Option<String> {
+/// The doc both sides of the diff name, without the `a/` and `b/` prefixes, and whether the
+/// diff creates it (`--- /dev/null`, `+++ b/DOC.md`).
+fn target_doc(patch: &diffy::Patch<'_, str>) -> Option<(String, bool)> {
     let strip = |p: &str| {
         let p = p.trim();
         p.strip_prefix("a/")
@@ -534,7 +545,108 @@ fn target_doc(patch: &diffy::Patch<'_, str>) -> Option<String> {
     };
     let old = strip(patch.original()?);
     let new = strip(patch.modified()?);
-    (old == new && !old.is_empty()).then_some(old)
+    if new.is_empty() || new == "/dev/null" {
+        return None;
+    }
+    if old == "/dev/null" {
+        return Some((new, true));
+    }
+    (old == new).then_some((old, false))
+}
+
+/// Whether an erratum's diff creates its doc: its `---` line is `--- /dev/null`.
+fn creates_doc(text: &str) -> bool {
+    text.lines()
+        .find(|l| l.starts_with("--- "))
+        .is_some_and(|l| l[4..].trim() == "/dev/null")
+}
+
+/// Applies an erratum that creates a doc (`--- /dev/null`, one hunk of added lines): a doc for
+/// what Intel's tools prove and the docs lack. Where the spec directory has that doc already,
+/// it is not applied: obsolete (V0405) when the doc says exactly what the erratum would write
+/// (upstream documented it so), stale (V0402) when upstream's doc says something else, to be
+/// reviewed against the erratum's evidence.
+fn create(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box<Diagnostic>> {
+    let src = crate::parse::Source::new(name, text);
+    let at = |start: usize, end: usize| src.span(start, end);
+    let diff_start = text
+        .match_indices("--- ")
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
+        .unwrap_or(0);
+    let header = parse_header(name, &text[..diff_start], &src)?;
+    let diff = &text[diff_start..];
+    let patch = diffy::Patch::from_str(diff).map_err(|e| {
+        bad(
+            name,
+            at(diff_start, diff_start),
+            &format!("the diff cannot be read: {e}"),
+            "one unified diff of one doc",
+        )
+    })?;
+    let only_added = patch.hunks().len() == 1
+        && patch.hunks()[0]
+            .lines()
+            .iter()
+            .all(|l| matches!(l, diffy::Line::Insert(_)));
+    let Some((doc, true)) = target_doc(&patch).filter(|_| only_added) else {
+        return Err(bad(
+            name,
+            at(diff_start, diff_start),
+            "a diff from /dev/null must create one doc with one hunk of added lines",
+            "`--- /dev/null`, `+++ b/DOC.md`, `@@ -0,0 +1,N @@` and N `+` lines",
+        ));
+    };
+    let added = side(&patch.hunks()[0], false);
+    let hunk = diff_start + diff.find("\n@@").map_or(0, |i| i + 1);
+    let hunk_span = at(hunk, hunk + text[hunk..].find('\n').unwrap_or(0));
+    if let Some(existing) = out.files.iter().find(|f| f.name == doc) {
+        let now = String::from_utf8_lossy(&existing.bytes).into_owned();
+        let now: Vec<&str> = now.lines().map(str::trim_end).collect();
+        let same =
+            now.len() == added.len() && now.iter().zip(&added).all(|(a, b)| *a == b.trim_end());
+        let against = if same {
+            Against::Obsolete
+        } else {
+            Against::Stale {
+                hunk: 0,
+                what: "creates a doc the spec directory now has (upstream documented it)",
+                notes: vec![
+                    format!("the erratum writes `{doc}` from Intel's evidence; the spec directory's `{doc}` says something else"),
+                    "review upstream's doc against the erratum's evidence, then drop the erratum or turn it into a correction of that doc".to_string(),
+                ],
+            }
+        };
+        return Err(
+            not_applied(name, &doc, against, |_| hunk_span).unwrap_or_else(|| {
+                bad(
+                    name,
+                    hunk_span,
+                    "the doc exists",
+                    "a doc the spec directory lacks",
+                )
+            }),
+        );
+    }
+    let mut after = added.join("\n");
+    after.push('\n');
+    out.map.record(&doc, "", &after, name, text, diff_start);
+    // The doc's lines all come from the erratum: no file of that name to render.
+    out.map.texts.remove(&doc);
+    out.files.push(SourceFile {
+        name: doc.clone(),
+        bytes: after.into_bytes(),
+    });
+    Ok(Applied {
+        file: name.to_string(),
+        doc,
+        title: header["Erratum"].clone(),
+        doc_says: header["Doc says"].clone(),
+        intel_does: header["Intel does"].clone(),
+        evidence: header["Evidence"].clone(),
+        removed: 0,
+        added: added.len(),
+    })
 }
 
 fn count_changes(patch: &diffy::Patch<'_, str>) -> (usize, usize) {
@@ -667,5 +779,84 @@ impl SourceMap {
                 bytes: text.clone().into_bytes(),
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "Erratum: NEW: opcode 0x06 has no doc\nDoc says: nothing\nIntel does: assembles it\nEvidence: intel-isa asm\n\n";
+
+    fn file(name: &str, text: &str) -> SourceFile {
+        SourceFile {
+            name: name.to_string(),
+            bytes: text.as_bytes().to_vec(),
+        }
+    }
+
+    fn creating(lines: &[&str]) -> SourceFile {
+        let mut text = format!(
+            "{HEADER}--- /dev/null\n+++ b/NEW.md\n@@ -0,0 +1,{} @@\n",
+            lines.len()
+        );
+        for l in lines {
+            text.push_str(&format!("+{l}\n"));
+        }
+        file("errata/NEW-created.patch", &text)
+    }
+
+    #[test]
+    fn an_erratum_from_dev_null_creates_the_doc_the_docs_lack() {
+        let docs = [file("ADD.md", "## Opcode\n\n  ADD = 0x01\n")];
+        let c = apply(&docs, &[creating(&["## Opcode", "", "  NEW = 0x06"])]);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.applied.len(), 1);
+        assert_eq!(
+            (c.applied[0].doc.as_str(), c.applied[0].added),
+            ("NEW.md", 3)
+        );
+        let new = c
+            .files
+            .iter()
+            .find(|f| f.name == "NEW.md")
+            .expect("created");
+        assert_eq!(new.bytes, b"## Opcode\n\n  NEW = 0x06\n");
+        // A diagnostic on the created doc points at the erratum's `+` line.
+        let mut d = Diagnostic::new(
+            Code::StaleErratum,
+            "NEW.md",
+            Span {
+                start: 13,
+                end: 16,
+                line: 3,
+                column: 3,
+            },
+            "x",
+        );
+        c.map.remap(&mut d);
+        assert_eq!((d.file.as_str(), d.line), ("errata/NEW-created.patch", 11));
+    }
+
+    #[test]
+    fn a_created_doc_upstream_now_has_is_obsolete_or_stale() {
+        let same = [file("NEW.md", "## Opcode\n\n  NEW = 0x06\n")];
+        let c = apply(&same, &[creating(&["## Opcode", "", "  NEW = 0x06"])]);
+        assert!(c.applied.is_empty());
+        assert_eq!(c.diagnostics[0].code, "V0405");
+        assert_eq!(c.files[0].bytes, same[0].bytes);
+        let other = [file("NEW.md", "## Opcode\n\n  NEW = 0x07\n")];
+        let c = apply(&other, &[creating(&["## Opcode", "", "  NEW = 0x06"])]);
+        assert!(c.applied.is_empty());
+        assert_eq!(c.diagnostics[0].code, "V0402");
+        assert_eq!(c.files[0].bytes, other[0].bytes);
+    }
+
+    #[test]
+    fn a_diff_from_dev_null_with_context_is_no_erratum() {
+        let text = format!("{HEADER}--- /dev/null\n+++ b/NEW.md\n@@ -1,1 +1,2 @@\n x\n+y\n");
+        let c = apply(&[], &[file("errata/bad.patch", &text)]);
+        assert!(c.applied.is_empty() && c.files.is_empty());
+        assert_eq!(c.diagnostics[0].code, "V0401");
     }
 }

@@ -1,11 +1,13 @@
 //! Test helpers: the analysed model of a doc, a directory or the workspace's `spec/`, so the
 //! emitters' unit tests build what they render through the pipeline and never name the parser
-//! or the schema themselves.
+//! or the schema themselves; and, for the analyzer's tests, schema instructions built by hand.
 
 use crate::analyze::reference::{self, Reference};
 use crate::analyze::{analyze, Model};
 use crate::diag::Diagnostic;
 use crate::parse::{self, SourceFile};
+use crate::schema::{Field, Instruction, OpcodeDef, Span, Variant};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What parsing and analysing gave.
@@ -59,4 +61,49 @@ pub(crate) fn dir(dir: &Path) -> Analysed {
 pub(crate) fn workspace_spec() -> Analysed {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
     of(&parse::load_spec(&root, None).unwrap())
+}
+
+/// A span on line `line` (offsets made up from it), for schemas built by hand.
+pub(crate) fn span(line: u32) -> Span {
+    Span {
+        start: line as usize * 10,
+        end: line as usize * 10 + 5,
+        line,
+        column: 1,
+    }
+}
+
+/// A schema instruction built by hand: `name` (from `NAME.md`), `opcode`, `fields` and
+/// `variants`, every other part empty; the opcode and the instruction are at `at`.
+pub(crate) fn instruction(
+    name: &str,
+    opcode: u8,
+    fields: Vec<Field>,
+    variants: Vec<Variant>,
+    at: Span,
+) -> Instruction {
+    Instruction {
+        name: name.into(),
+        source: format!("{name}.md"),
+        opcode: OpcodeDef {
+            name: name.into(),
+            value: opcode,
+            span: at,
+        },
+        sub_opcode: None,
+        fields,
+        variants,
+        properties: BTreeMap::new(),
+        semantics: String::new(),
+        description: String::new(),
+        text: String::new(),
+        notes: String::new(),
+        type_maps: vec![],
+        other_sections: BTreeMap::new(),
+        aliases: vec![],
+        alias_of: None,
+        syntax: None,
+        pseudo_code: Default::default(),
+        span: at,
+    }
 }

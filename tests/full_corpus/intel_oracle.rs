@@ -282,6 +282,70 @@ fn addr_add_byte_offsets_as_intel_prints_them() {
     }
 }
 
+/// DP2, DP3, DP4, DPH and LINE (opcodes 0x04-0x07 and 0x0a), which no doc of the family
+/// describes and the errata `*-undocumented-opcode.patch` add: Intel's assembler writes them on
+/// every platform, with ADD's fields; we read Intel's bytes, print Intel's text, assemble it
+/// back to Intel's instructions, and check the file clean.
+#[test]
+fn undocumented_opcodes_read_print_and_assemble_as_intels() {
+    let Some((dir, script)) = tools("dp") else { return };
+    let decls = ".decl V32 v_type=G type=f num_elts=16 align=hword\n.decl V33 v_type=G type=f num_elts=16 align=hword\n.decl V34 v_type=G type=f num_elts=16 align=hword\n";
+    let body = "    dp2 (M1, 16) V32(0,0)<1> V33(0,0)<1;1,0> V34(0,0)<1;1,0>\n    dp3 (M1, 16) V32(0,0)<1> V33(0,0)<1;1,0> V34(0,0)<1;1,0>\n    dp4.sat (M1, 8) V32(0,0)<1> (-)V33(0,0)<1;1,0> V34(0,0)<1;1,0>\n    dph (M5, 8) V32(0,8)<1> V33(0,8)<1;1,0> 0x3f800000:f\n    line (M1, 16) V32(0,0)<1> V33(0,0)<0;1,0> V34(0,0)<1;1,0>\n";
+    for platform in ["SKL", "TGLLP", "DG2", "PVC"] {
+        let (file, text) = assembled(&script, &dir, &format!("dp-{platform}"), platform, decls, body);
+        let names: Vec<&str> = instructions(&file).iter().map(|i| i.name()).collect();
+        assert_eq!(names, ["SUBROUTINE", "DP2", "DP3", "DP4", "DPH", "LINE", "RET"], "{platform}");
+        check_clean(&file, platform);
+        exact(&file, &text, platform);
+    }
+}
+
+/// Conditions of Intel's verifier the chapters do not state (README, "Validation"), on Intel's
+/// own bytes for TGLLP, DG2 and PVC:
+/// - a raw operand need not be GRF-aligned in a variable smaller than one GRF (7 UD elements on
+///   TGLLP and DG2, 15 on PVC: `V33.4` verifies), and must be in one of a GRF or more (Intel's
+///   "Raw operand should be GRF-aligned", and our error);
+/// - a message's raw destination may be a read-only predefined variable (`%thread_x.0`): our
+///   warning, not an error;
+/// - INV with integer operands verifies: our warning.
+#[test]
+fn raw_operands_and_integer_math_as_intels_verifier_checks_them() {
+    let Some((dir, script)) = tools("raw-conds") else { return };
+    for platform in ["TGLLP", "DG2", "PVC"] {
+        let grf_ud = if platform == "PVC" { 16 } else { 8 };
+        let decls = format!(
+            ".decl V32 v_type=G type=ud num_elts=64 align=hword\n.decl V33 v_type=G type=ud num_elts={} align=hword\n.decl V34 v_type=G type=ud num_elts=64 align=hword\n.decl V35 v_type=G type=d num_elts=16 align=hword\n",
+            grf_ud - 1
+        );
+        let body = "    dword_atomic.add (M1_NM, 1) %slm V32.0 V33.4 %null.0 V34.0\n    dword_atomic.add (M1, 8) %slm V32.0 V34.0 %null.0 %thread_x.0\n    inv (M1, 16) V35(0,0)<1> V35(0,0)<1;1,0>\n";
+        let (file, text) = assembled(&script, &dir, &format!("raw-{platform}"), platform, &decls, body);
+        exact(&file, &text, platform);
+        let code = file.header.kernel_info[0].gen_binary_info[0].gen_platform;
+        let p = Platform::from_gen_platform(u32::from(code)).expect("the file's platform");
+        let failures = file.validate(p);
+        let errors: Vec<String> = failures.iter().filter(|f| f.is_error()).map(|f| f.to_string()).collect();
+        assert_eq!(errors, Vec::<String>::new(), "{platform}");
+        let warnings: Vec<&str> = failures.iter().map(|f| f.rule.split(" (").next().unwrap_or("")).collect();
+        let expected: Vec<&str> = [
+            visa::object::verify::rules::READ_ONLY_RAW,
+            visa::object::verify::rules::TYPE_MAP_INTEGER_MATH,
+        ]
+        .iter()
+        .map(|r| r.text.split(" (").next().unwrap_or(""))
+        .collect();
+        assert_eq!(warnings, expected, "{platform}");
+        // V33 of one GRF: the same offset breaks Intel's rule and ours.
+        let mut big = file.clone();
+        big.kernels[0].data.var_info[1].num_elements = grf_ud;
+        let bytes = big.write().expect("writes");
+        let path = dir.join(format!("raw-big-{platform}.isa"));
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(!intel(&script, &dir, &["read", path.to_str().unwrap(), platform]), "Intel rejects V33.4 of {grf_ud} UD on {platform}");
+        let failures = File::parse(&bytes).expect("reads").validate(p);
+        let aligned: Vec<_> = failures.iter().filter(|f| f.is_error()).map(|f| f.rule.as_str()).collect();
+        assert_eq!(aligned.len(), 1, "{platform}: {aligned:?}");
+        assert!(aligned[0].starts_with(visa::object::verify::rules::RAW_ALIGNED.text), "{platform}: {aligned:?}");
+
 /// The bits Intel's text cannot show (issue 18 item 4), each class on Intel's bytes: `dis`
 /// prints Intel's line with one note per such instruction, and our assembly of Intel's print
 /// gives what GenX_IR gives for it:

@@ -11,7 +11,7 @@
 //! GenX_IR processes, default 2), `VISA_DIFF_DIRS` (more `DIR=PLATFORM` pairs, `:`-separated,
 //! PLATFORM as GenX_IR names it: `TGLLP`, `DG2`, `PVC`), `VISA_DIFF_MIN` (the agreement, in
 //! percent of the cases where Intel's reader does not crash, below which the test fails;
-//! default 99, the CI sample's floor), `VISA_DIFF_LOG` (a file: every case, one line each).
+//! default 99.1, the CI sample's floor), `VISA_DIFF_LOG` (a file: every case, one line each).
 //! Intel's tools absent: the test says so and passes, unless `CI` is set.
 
 #[path = "support/mod.rs"]
@@ -386,8 +386,8 @@ fn mutated_instructions_agree_with_intels_verifier() {
     for (class, [a, r, c]) in &t.warnings_by_class {
         println!("  {a:5} {r:5} {c:5}  {class}");
     }
-    // The floor: the CI sample (300 cases of the dg2 files, seed 1) agrees on 116 of 117
-    // (99.15 %); `tests/differential/run.sh` sets 96.5 for the large run (96.8 %, README).
-    let min: f64 = std::env::var("VISA_DIFF_MIN").ok().and_then(|v| v.parse().ok()).unwrap_or(99.0);
+    // The floor: the CI sample (300 cases of the dg2 files, seed 1) agrees on 117 of 118
+    // (99.15 %); `tests/differential/run.sh` sets 97.1 for the large run (97.17 %, README).
+    let min: f64 = std::env::var("VISA_DIFF_MIN").ok().and_then(|v| v.parse().ok()).unwrap_or(99.1);
     assert!(pct >= min, "agreement {pct:.2}% is below VISA_DIFF_MIN={min}%");
 }

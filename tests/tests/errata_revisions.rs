@@ -95,6 +95,22 @@ fn errata_of_the_current_docs_on_the_2021_docs_are_applied_obsolete_or_stale_nev
             (0, ["V0403"]) => "no such doc",
             other => panic!("{}: {other:?}", e.name),
         };
+        // An erratum that creates a doc 2021 lacks too (`--- /dev/null`): the doc is its lines.
+        let creates = text
+            .lines()
+            .find(|l| l.starts_with("--- "))
+            .is_some_and(|l| l[4..].trim() == "/dev/null");
+        if creates && doc_text(&docs, &doc).is_none() {
+            assert_eq!(outcome, "applied", "{}", e.name);
+            assert_eq!(hunks.len(), 1, "{}", e.name);
+            let lines = hunks[0].iter().map(|(k, t)| {
+                assert_eq!(*k, '+', "{}", e.name);
+                t.clone()
+            });
+            current.insert(doc.clone(), lines.collect());
+            outcomes.push((e.name.clone(), "created"));
+            continue;
+        }
         outcomes.push((e.name.clone(), outcome));
         // Errata of one doc apply in order: each meets the doc as the ones before left it.
         let Some(lines) = current
@@ -160,19 +176,23 @@ fn errata_of_the_current_docs_on_the_2021_docs_are_applied_obsolete_or_stale_nev
     for f in &corrected.files {
         let text = String::from_utf8_lossy(&f.bytes).into_owned();
         let got: Vec<&str> = text.lines().map(str::trim_end).collect();
-        let original = doc_text(&docs, &f.name).expect("a doc of the spec dir");
         let expected: Vec<String> = match current.get(&f.name) {
             Some(lines) => lines.clone(),
-            None => original.lines().map(String::from).collect(),
+            None => doc_text(&docs, &f.name)
+                .expect("a doc of the spec dir, or one an erratum created")
+                .lines()
+                .map(String::from)
+                .collect(),
         };
         let expected: Vec<&str> = expected.iter().map(|l| l.trim_end()).collect();
         assert_eq!(got, expected, "{}", f.name);
     }
     let count = |o: &str| outcomes.iter().filter(|(_, x)| *x == o).count();
     eprintln!(
-        "{} errata on the 2021 docs: {} applied, {} obsolete, {} stale, {} of a doc 2021 lacks",
+        "{} errata on the 2021 docs: {} applied, {} created a doc, {} obsolete, {} stale, {} of a doc 2021 lacks",
         outcomes.len(),
         count("applied"),
+        count("created"),
         count("obsolete"),
         count("stale"),
         count("no such doc")

@@ -196,13 +196,61 @@ fn a_sequence_of_edits_regenerates_with_the_cache_as_without() {
         }),
     ];
     let mut before = tree(&out);
+    let cache = || std::fs::read(out.join(xtask::stamp::CACHE)).unwrap();
+    let (mut appended, mut rewritten) = (0, 0);
     for (what, step) in steps {
         step();
+        let old_cache = cache();
         assert_eq!(xtask::regen(&spec, &out, false), 0, "{what}");
         let cached = tree(&out);
         assert_ne!(cached, before, "{what} changes the output");
         assert_eq!(cached, full(&spec), "{what}");
         before = cached;
+        let new_cache = cache();
+        if new_cache.len() > old_cache.len() && new_cache.starts_with(&old_cache) {
+            appended += 1;
+        } else if new_cache != old_cache {
+            rewritten += 1;
+        }
+    }
+    // The cache file took both paths: the entries a run made appended to it, and the file
+    // written anew once what no run used outweighed what was used.
+    assert!(appended > 0 && rewritten > 0, "{appended} appended, {rewritten} rewritten");
+}
+
+/// A doc edited back and forth, as a user tries a change and reverts it, many times: each
+/// regen appends the few entries it made, and reuses those of the states before; the output is
+/// always a full regen's and the cache file stays within about twice its compact size.
+#[test]
+fn a_doc_edited_back_and_forth_regenerates_from_an_appended_cache() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("spec");
+    copy_dir(&workspace().join("spec"), &spec);
+    let out = work.path().join("out");
+    assert_eq!(xtask::regen(&spec, &out, false), 0);
+    let compact = std::fs::metadata(out.join(xtask::stamp::CACHE)).unwrap().len();
+    let doc = spec.join("GATHER_SCALED.md");
+    let original = std::fs::read_to_string(&doc).unwrap();
+    let states = [
+        original.clone(),
+        original.replacen("## Semantics", "## Semantics\n\n    (changed)\n", 1),
+        original.replacen("## Semantics", "## Semantics\n\n    (changed again)\n", 1),
+    ];
+    let fulls: Vec<_> = states
+        .iter()
+        .map(|text| {
+            std::fs::write(&doc, text).unwrap();
+            full(&spec)
+        })
+        .collect();
+    assert!(fulls[0] != fulls[1] && fulls[1] != fulls[2]);
+    for round in 0..12 {
+        let i = [1, 0, 2, 1, 2, 0][round % 6];
+        std::fs::write(&doc, &states[i]).unwrap();
+        assert_eq!(xtask::regen(&spec, &out, false), 0);
+        assert!(tree(&out) == fulls[i], "round {round}, state {i}");
+        let size = std::fs::metadata(out.join(xtask::stamp::CACHE)).unwrap().len();
+        assert!(size <= 2 * compact + compact / 4, "{size} against {compact}");
     }
 }
 

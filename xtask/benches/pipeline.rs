@@ -182,8 +182,9 @@ fn benches(c: &mut Criterion) {
 }
 
 /// The regen process after one doc of the current family changed since the last regen into
-/// the same crate: each run flips one value's meaning in `OWORD_ST.md` (its module, page,
-/// snapshot and the items of shared files that quote it change), as a spec edit does.
+/// the same crate: each run flips one value's meaning in `SCATTER_SCALED.md` (its module, page,
+/// snapshot and the items of shared files that quote it change), as a spec edit does. A doc no
+/// erratum corrects, so the edit never meets an erratum's context.
 fn one_doc_changed(c: &mut Criterion) {
     let (Some(corpus), Some(errata)) = (
         shared("visa-docs/current/instructions"),
@@ -200,9 +201,9 @@ fn one_doc_changed(c: &mut Criterion) {
             std::fs::copy(e.path(), spec.join(e.file_name())).expect("copy");
         }
     }
-    let doc = spec.join("OWORD_ST.md");
-    let original = std::fs::read_to_string(&doc).expect("OWORD_ST.md");
-    let (from, to) = ("8 owords", "8 owords, edited");
+    let doc = spec.join("SCATTER_SCALED.md");
+    let original = std::fs::read_to_string(&doc).expect("SCATTER_SCALED.md");
+    let (from, to) = ("8 elements", "8 elements, edited");
     assert!(original.contains(from));
     let edited = original.replacen(from, to, 1);
     let out = dir.path().join("visa");

@@ -77,21 +77,7 @@ pub(crate) fn random_mix(md: &mut String, c: &Codec) {
         per_instr(&r.encode, r.instructions),
     );
     if let Some(d) = &c.dg2 {
-        let (d_dec, d_enc) = (
-            per_instr(&d.decode, d.instructions),
-            per_instr(&d.encode, d.instructions),
-        );
-        let _ = writeln!(
-            md,
-            "The random mix takes {:.1} times the dg2 streams' time per instruction to decode \
-             ({:.1} against {:.1} ns) and {:.1} times to encode ({:.1} against {:.1} ns).\n",
-            r_dec.median / d_dec.median,
-            r_dec.median,
-            d_dec.median,
-            r_enc.median / d_enc.median,
-            r_enc.median,
-            d_enc.median
-        );
+        random_against_dg2(md, r_dec, r_enc, d);
     }
     let _ = writeln!(
         md,
@@ -111,6 +97,49 @@ pub(crate) fn random_mix(md: &mut String, c: &Codec) {
         );
         return;
     }
+    let changes = variant_table(md, c, (r_dec, r_enc), &measured);
+    md.push('\n');
+    let bytes_per_instr = r.bytes / r.instructions;
+    for (i, op) in ["Decode", "Encode"].into_iter().enumerate() {
+        let random = [r_dec, r_enc][i];
+        let of = |name: &str| changes.iter().find(|(n, _)| *n == name).map(|(_, c)| c[i]);
+        let _ = writeln!(md, "- {}", conclusion(op, random, bytes_per_instr, of));
+    }
+    md.push('\n');
+}
+
+/// One sentence: how many times the dg2 streams' time per instruction the random mix takes.
+fn random_against_dg2(md: &mut String, r_dec: PerInstr, r_enc: PerInstr, d: &Stream) {
+    let (d_dec, d_enc) = (
+        per_instr(&d.decode, d.instructions),
+        per_instr(&d.encode, d.instructions),
+    );
+    let _ = writeln!(
+        md,
+        "The random mix takes {:.1} times the dg2 streams' time per instruction to decode \
+         ({:.1} against {:.1} ns) and {:.1} times to encode ({:.1} against {:.1} ns).\n",
+        r_dec.median / d_dec.median,
+        r_dec.median,
+        d_dec.median,
+        r_enc.median / d_enc.median,
+        r_enc.median,
+        d_enc.median
+    );
+}
+
+/// What each measured variant changes against the random mix, decode then encode: its time
+/// per instruction, the change and its bytes per instruction.
+type Changes<'a> = Vec<(&'a str, [(PerInstr, Option<f64>, f64); 2])>;
+
+/// The table of the random mix, its measured variants and the dg2 streams; returns each
+/// variant's changes.
+fn variant_table<'a>(
+    md: &mut String,
+    c: &Codec,
+    (r_dec, r_enc): (PerInstr, PerInstr),
+    measured: &[(&'a str, &str, &str, &Variant)],
+) -> Changes<'a> {
+    let r = &c.random;
     let _ = writeln!(
         md,
         "The same random stream with one source of unpredictability removed at a time, decoded \
@@ -123,23 +152,22 @@ pub(crate) fn random_mix(md: &mut String, c: &Codec) {
         "| stream | opcode sequence | operands of each instruction | bytes/instr | decode | encode |\n\
          | --- | --- | --- | --- | --- | --- |"
     );
-    let bpi = |s_bytes: f64, n: f64| s_bytes / n;
+    let b = r.bytes / r.instructions;
     let _ = writeln!(
         md,
         "| random mix | round-robin over the instructions | one of up to 256 random instances | \
-         {:.1} | {} | {} |",
-        bpi(r.bytes, r.instructions),
-        cell(r_dec, bpi(r.bytes, r.instructions), None),
-        cell(r_enc, bpi(r.bytes, r.instructions), None)
+         {b:.1} | {} | {} |",
+        cell(r_dec, b, None),
+        cell(r_enc, b, None)
     );
     let mut changes = Vec::new();
-    for &(name, order, operands, v) in &measured {
+    for &(name, order, operands, v) in measured {
         let (dec, enc) = (
             per_instr(&v.decode, v.instructions),
             per_instr(&v.encode, v.instructions),
         );
         let (dc, ec) = (change(dec, r_dec), change(enc, r_enc));
-        let b = bpi(v.bytes, v.instructions);
+        let b = v.bytes / v.instructions;
         let _ = writeln!(
             md,
             "| `{name}` | {order} | {operands} | {b:.1} | {} | {} |",
@@ -151,17 +179,7 @@ pub(crate) fn random_mix(md: &mut String, c: &Codec) {
     if let Some(d) = &c.dg2 {
         dg2_row(md, d);
     }
-    md.push('\n');
-    for (i, op) in ["Decode", "Encode"].into_iter().enumerate() {
-        let random = [r_dec, r_enc][i];
-        let of = |name: &str| changes.iter().find(|(n, _)| *n == name).map(|(_, c)| c[i]);
-        let _ = writeln!(
-            md,
-            "- {}",
-            conclusion(op, random, bpi(r.bytes, r.instructions), of)
-        );
-    }
-    md.push('\n');
+    changes
 }
 
 fn dg2_row(md: &mut String, d: &Stream) {

@@ -596,7 +596,11 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     if !check && !input.deny_warnings {
         let runtime_current =
             || scaffold::stale_runtime(out, &template).is_ok_and(|s| s.is_empty());
-        if let Some(n) = stamp::fresh(out, &key).filter(|_| runtime_current()) {
+        if let Some((n, reported)) = stamp::fresh(out, &key).filter(|_| runtime_current()) {
+            // What the full regen reported, as it reported it (under today's `regen.toml`
+            // and `--verbose`).
+            report(reported.diagnostics, input);
+            report_errata(&reported.errata);
             eprintln!(
                 "regen: nothing changed since the last regen into {} (docs, errata, generator and \
                  its {n} files as they were); nothing was written",
@@ -609,10 +613,23 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let memo = codegen::timings::time("cache: read", || {
         std::fs::read(out.join(stamp::CACHE)).unwrap_or_default()
     });
-    let (generated, kept) = codegen::emit::cache::with(&memo, stamp::GENERATOR, || {
-        codegen::timings::time("generate (wall)", || {
-            codegen::generate_corrected(&input.docs, &input.errata, &opts)
-        })
+    // Which hand-written files of `out` are stale is read while the crate is generated (it
+    // reads only the two runtimes); they are rewritten with the generated files.
+    let ((generated, kept), stale) = std::thread::scope(|s| {
+        let stale = s.spawn(|| {
+            codegen::timings::time("scaffold: stale runtime", || {
+                scaffold::stale_runtime(out, &template)
+            })
+        });
+        let generated = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
+            codegen::timings::time("generate (wall)", || {
+                codegen::generate_corrected(&input.docs, &input.errata, &opts)
+            })
+        });
+        let stale = stale
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the runtime check panicked")));
+        (generated, stale)
     });
     let generated = match generated {
         Ok(mut g) if input.deny_warnings => {
@@ -653,8 +670,10 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         return check_out(out, &template, &generated.files, &opts.regen_command);
     }
     let scaffolded = codegen::timings::time("scaffold", || {
+        let stale = stale?;
         scaffold::ensure_crate(out, &template)?;
-        scaffold::refresh_runtime(out, &template)
+        scaffold::refresh_listed(out, &template, &stale)?;
+        Ok::<_, std::io::Error>(stale)
     });
     match scaffolded {
         Ok(refreshed) if !refreshed.is_empty() => eprintln!(
@@ -678,13 +697,16 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             );
             // A stamp that cannot be written only costs the next regen its fast path.
             let stamped = codegen::timings::time("stamp: record", || {
-                stamp::record(out, &key, &generated.files)
+                let reported = stamp::Reported {
+                    diagnostics: generated.diagnostics.clone(),
+                    errata: generated.errata.clone(),
+                };
+                stamp::record(out, &key, &reported, &generated.files)
             });
             if let Err(e) = stamped {
                 eprintln!("note: no regen stamp written ({e}); the next regen runs in full");
             }
-            let cached =
-                codegen::timings::time("cache: write", || stamp::write_cache(out, &memo, &kept));
+            let cached = codegen::timings::time("cache: write", || stamp::write_cache(out, kept));
             if let Err(e) = cached {
                 eprintln!("note: no render cache written ({e}); the next regen renders every file");
             }

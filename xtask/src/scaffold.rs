@@ -133,14 +133,21 @@ pub fn stale_runtime(out: &Path, template: &Path) -> io::Result<Vec<String>> {
 /// their paths. Unchanged files keep their mtime.
 pub fn refresh_runtime(out: &Path, template: &Path) -> io::Result<Vec<String>> {
     let stale = stale_runtime(out, template)?;
-    for rel in &stale {
+    refresh_listed(out, template, &stale)?;
+    Ok(stale)
+}
+
+/// Rewrites the hand-written files `stale` of `out` from `template` (found by
+/// [`stale_runtime`], while the regen generated).
+pub fn refresh_listed(out: &Path, template: &Path, stale: &[String]) -> io::Result<()> {
+    for rel in stale {
         let to = out.join(rel);
         if let Some(parent) = to.parent() {
             fs::create_dir_all(parent)?;
         }
         fs::copy(template.join(rel), to)?;
     }
-    Ok(stale)
+    Ok(())
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {

@@ -4,7 +4,9 @@
 //! nothing can have changed and regen stops before parsing. Any other case regenerates: a
 //! changed doc, erratum, chapter, option or generator changes the key; a generated file edited
 //! or removed by hand changes its length or time. The stamp is a cache, never a source: losing
-//! it only costs one full regen.
+//! it only costs one full regen. It also keeps what the regen reported (its diagnostics and the
+//! errata it applied, as JSON on its second line), so a regen that stops early says what a full
+//! one says.
 
 use codegen::parse::SourceFile;
 use std::collections::BTreeMap;
@@ -21,12 +23,21 @@ pub const FILE: &str = ".regen-stamp";
 /// same output.
 pub const CACHE: &str = ".regen-cache";
 
-/// Writes the render cache of a regen into `out`, unless it is what the regen read (`old`).
-pub fn write_cache(out: &Path, old: &[u8], memo: &[u8]) -> std::io::Result<()> {
-    if old == memo {
-        return Ok(());
+/// Writes the render cache of a regen into `out`: as it was, with the entries the regen made
+/// appended, or anew (`codegen::emit::cache::run`).
+pub fn write_cache(out: &Path, update: codegen::emit::cache::Update) -> std::io::Result<()> {
+    use codegen::emit::cache::Update;
+    match update {
+        Update::Keep => Ok(()),
+        Update::Append(tail) => {
+            use std::io::Write;
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(out.join(CACHE))?;
+            file.write_all(&tail)
+        }
+        Update::Replace(bytes) => std::fs::write(out.join(CACHE), bytes),
     }
-    std::fs::write(out.join(CACHE), memo)
 }
 
 /// The generator's identity: a hash of its sources (see `xtask/build.rs`).
@@ -60,14 +71,26 @@ fn signature(path: &Path) -> Option<(u64, u128)> {
     Some((meta.len(), time.as_nanos()))
 }
 
-/// How many files the last regen into `out` wrote, if it had this `key` and every one of its
-/// files is as it left them.
-pub fn fresh(out: &Path, key: &str) -> Option<usize> {
+/// What the last regen into `out` reported, kept in its stamp: the diagnostics, then the errata
+/// it applied.
+#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+pub struct Reported {
+    pub diagnostics: Vec<codegen::diag::Diagnostic>,
+    pub errata: Vec<codegen::schema::Erratum>,
+}
+
+/// The stamp's line of what was reported.
+const REPORTED: &str = "reported ";
+
+/// How many files the last regen into `out` wrote and what it reported, if it had this `key`
+/// and every one of its files is as it left them.
+pub fn fresh(out: &Path, key: &str) -> Option<(usize, Reported)> {
     let text = std::fs::read_to_string(out.join(FILE)).ok()?;
     let mut lines = text.lines();
     if lines.next()? != key {
         return None;
     }
+    let reported: Reported = serde_json::from_str(lines.next()?.strip_prefix(REPORTED)?).ok()?;
     let mut n = 0;
     for line in lines {
         let mut parts = line.rsplitn(3, ' ');
@@ -79,12 +102,19 @@ pub fn fresh(out: &Path, key: &str) -> Option<usize> {
         }
         n += 1;
     }
-    (n > 0).then_some(n)
+    (n > 0).then_some((n, reported))
 }
 
-/// Records `key` and the current signature of every file of `files` in `out`.
-pub fn record(out: &Path, key: &str, files: &BTreeMap<String, String>) -> std::io::Result<()> {
-    let mut text = format!("{key}\n");
+/// Records `key`, what the regen reported and the current signature of every file of `files`
+/// in `out`.
+pub fn record(
+    out: &Path,
+    key: &str,
+    reported: &Reported,
+    files: &BTreeMap<String, String>,
+) -> std::io::Result<()> {
+    let json = serde_json::to_string(reported).map_err(std::io::Error::other)?;
+    let mut text = format!("{key}\n{REPORTED}{json}\n");
     for path in files.keys() {
         let (len, time) = signature(&out.join(path))
             .ok_or_else(|| std::io::Error::other(format!("{path} was not written")))?;
@@ -137,11 +167,33 @@ mod tests {
         files.insert("src/a.rs".to_string(), "x".to_string());
         std::fs::create_dir_all(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.rs"), "x").unwrap();
-        record(dir.path(), "k", &files).unwrap();
-        assert_eq!(fresh(dir.path(), "k"), Some(1));
+        let reported = Reported {
+            diagnostics: vec![codegen::diag::Diagnostic::new(
+                codegen::diag::Code::NothingReadable,
+                "A.md",
+                Default::default(),
+                "a message\nof two lines",
+            )],
+            errata: Vec::new(),
+        };
+        record(dir.path(), "k", &reported, &files).unwrap();
+        assert_eq!(
+            fresh(dir.path(), "k").map(|(n, r)| (n, r == reported)),
+            Some((1, true))
+        );
         assert_eq!(fresh(dir.path(), "other key"), None);
         std::fs::write(dir.path().join("src/a.rs"), "xy").unwrap();
         assert_eq!(fresh(dir.path(), "k"), None, "edited by hand");
+        record(dir.path(), "k", &reported, &files).unwrap();
+        assert!(fresh(dir.path(), "k").is_some(), "recorded again");
+        let stamp = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
+        let without: Vec<&str> = stamp.lines().filter(|l| !l.starts_with(REPORTED)).collect();
+        std::fs::write(dir.path().join(FILE), without.join("\n")).unwrap();
+        assert_eq!(
+            fresh(dir.path(), "k"),
+            None,
+            "a stamp without what was reported"
+        );
         std::fs::remove_file(dir.path().join("src/a.rs")).unwrap();
         assert_eq!(fresh(dir.path(), "k"), None, "removed");
         std::fs::write(dir.path().join(FILE), "garbage").unwrap();

@@ -1219,16 +1219,8 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
 mod tests {
     use super::*;
 
-    use crate::schema::{BitField, OpcodeDef, Selector, Span, Variant};
-
-    fn span(line: u32) -> Span {
-        Span {
-            start: line as usize * 10,
-            end: line as usize * 10 + 5,
-            line,
-            column: 1,
-        }
-    }
+    use crate::schema::{BitField, Selector, Variant};
+    use crate::testing::span;
 
     fn value(value: u64, meaning: &str, platform: Option<&str>, line: u32) -> EnumValue {
         EnumValue {
@@ -1255,37 +1247,15 @@ mod tests {
 
     fn inst(name: &str, opcode: u8, fields: Vec<Field>) -> Instruction {
         let names = fields.iter().map(|f| f.name.clone()).collect();
-        Instruction {
-            name: name.into(),
-            source: format!("{name}.md"),
-            opcode: OpcodeDef {
-                name: name.into(),
-                value: opcode,
-                span: span(1),
-            },
-            sub_opcode: None,
-            fields,
-            variants: vec![Variant {
-                condition: None,
-                fields: names,
-                selectors: vec![],
-                optional_fields: vec![],
-                counted: vec![],
-                span: span(2),
-            }],
-            properties: BTreeMap::new(),
-            semantics: String::new(),
-            description: String::new(),
-            text: String::new(),
-            notes: String::new(),
-            type_maps: vec![],
-            other_sections: BTreeMap::new(),
-            aliases: vec![],
-            alias_of: None,
-            syntax: None,
-            pseudo_code: Default::default(),
-            span: span(1),
-        }
+        let v = Variant {
+            condition: None,
+            fields: names,
+            selectors: vec![],
+            optional_fields: vec![],
+            counted: vec![],
+            span: span(2),
+        };
+        crate::testing::instruction(name, opcode, fields, vec![v], span(1))
     }
 
     fn run(insts: Vec<Instruction>) -> (Model, Vec<Diagnostic>) {

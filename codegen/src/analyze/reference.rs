@@ -339,26 +339,7 @@ mod tests {
     }
 
     fn instruction(name: &str, fields: Vec<Field>, variants: Vec<Variant>) -> Instruction {
-        Instruction {
-            name: name.into(),
-            source: format!("{name}.md"),
-            opcode: opcode(name, 0x36),
-            sub_opcode: None,
-            fields,
-            variants,
-            properties: BTreeMap::new(),
-            semantics: String::new(),
-            description: String::new(),
-            text: String::new(),
-            notes: String::new(),
-            type_maps: vec![],
-            other_sections: BTreeMap::new(),
-            aliases: vec![],
-            alias_of: None,
-            syntax: None,
-            pseudo_code: Default::default(),
-            span: Span::default(),
-        }
+        crate::testing::instruction(name, 0x36, fields, variants, Span::default())
     }
 
     /// The (offset, size of one) of a format's fields.

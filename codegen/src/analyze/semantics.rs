@@ -677,107 +677,146 @@ impl<'a> Resolver<'a> {
         })
     }
 
+    /// `target op value`: a bit of the element built bit by bit, an operand's element, or a
+    /// local.
     fn assign(&mut self, target: &Expr, op: &str, value: &Expr) -> Result<LaneStmt, Fail> {
         let compound = op.strip_suffix('=').filter(|o| !o.is_empty());
-        if let Expr::Index { base, index } = target {
-            if let (Some(f), Some((_, field, local))) = (self.element_of(base), &self.bit_built) {
-                if &f.rust_name == field && compound.is_none() {
-                    if self.loops == 0 {
-                        return self.fail(format!(
-                            "a bit of `{field}` set outside a counted loop over its bits"
-                        ));
-                    }
-                    let name = local.clone();
-                    return Ok(LaneStmt::SetBit {
-                        name,
-                        bit: self.expr(index)?,
-                        value: self.expr(value)?,
-                    });
-                }
-            }
+        if let Some(set) = self.set_bit(target, compound, value)? {
+            return Ok(set);
         }
         match target {
             Expr::Index { base, index } => {
                 let Expr::Name { name } = &**base else {
                     return self.fail("an assignment to no operand element");
                 };
-                let Some(f) = self.vector(name) else {
-                    return self.fail(format!("`{name}[...]` is no vector operand of the format"));
-                };
-                if !is_lane(index) {
-                    return self.fail(format!(
-                        "an assignment to `{name}[...]` of another lane than `i`"
-                    ));
-                }
-                if compound.is_some() {
-                    return self.fail(format!("a compound assignment to `{name}[i]`"));
-                }
-                let value = self.expr(value)?;
-                let keep = self.kept.get(&f.rust_name).map(|local| {
-                    let first = !self.locals.contains_key(&format!("{name}[i]"));
-                    (local.clone(), first, false)
-                });
-                if let Some((local, first, _)) = &keep {
-                    if *first {
-                        if self.depth > 1 {
-                            return self.fail(format!(
-                                "`{name}[i]` is read back but first written inside a branch"
-                            ));
-                        }
-                        self.locals
-                            .insert(format!("{name}[i]"), (local.clone(), None));
-                    } else {
-                        self.assigned.insert(local.clone());
-                    }
-                }
-                Ok(LaneStmt::Write {
-                    field: f.rust_name.clone(),
-                    value,
-                    keep,
-                })
+                self.write_element(name, index, compound, value)
             }
-            Expr::Name { name } => {
-                let value = self.expr(value)?;
-                if let Some((rust, ty)) = self.locals.get(name).cloned() {
-                    self.assigned.insert(rust.clone());
-                    let value = match compound {
-                        Some(o) => LaneExpr::Binary(
-                            o.into(),
-                            Box::new(LaneExpr::Local(rust.clone())),
-                            Box::new(value),
-                        ),
-                        None => value,
-                    };
-                    return Ok(LaneStmt::Set {
-                        name: rust,
-                        ty,
-                        value,
-                    });
-                }
-                if compound.is_some() {
-                    return self.fail(format!("`{name}` is updated before it is set"));
-                }
-                if self.depth > 1 {
-                    return self.fail(format!(
-                        "`{name}` is first set inside a branch (no declaration)"
-                    ));
-                }
-                if self.field(name).is_some() || name == "i" {
-                    return self.fail(format!("an assignment to `{name}`"));
-                }
-                let rust = self.local_name(name);
-                self.locals.insert(name.clone(), (rust.clone(), None));
-                Ok(LaneStmt::Let {
-                    name: rust,
-                    ty: None,
-                    mutable: false,
-                    value,
-                })
-            }
+            Expr::Name { name } => self.set_local(name, compound, value),
             _ => self.fail("an assignment to something other than an operand element or a local"),
         }
     }
 
+    /// `X[b] = value` where `X` is the element built bit by bit (inside a counted loop);
+    /// `None` when `target` is no such bit.
+    fn set_bit(
+        &self,
+        target: &Expr,
+        compound: Option<&str>,
+        value: &Expr,
+    ) -> Result<Option<LaneStmt>, Fail> {
+        let Expr::Index { base, index } = target else {
+            return Ok(None);
+        };
+        let (Some(f), Some((_, field, local))) = (self.element_of(base), &self.bit_built) else {
+            return Ok(None);
+        };
+        if &f.rust_name != field || compound.is_some() {
+            return Ok(None);
+        }
+        if self.loops == 0 {
+            return self.fail(format!(
+                "a bit of `{field}` set outside a counted loop over its bits"
+            ));
+        }
+        Ok(Some(LaneStmt::SetBit {
+            name: local.clone(),
+            bit: self.expr(index)?,
+            value: self.expr(value)?,
+        }))
+    }
+
+    /// `name[i] = value`: a write of the lane's element of an operand (kept in a local when
+    /// the pseudo-code reads it back).
+    fn write_element(
+        &mut self,
+        name: &str,
+        index: &Expr,
+        compound: Option<&str>,
+        value: &Expr,
+    ) -> Result<LaneStmt, Fail> {
+        let Some(f) = self.vector(name) else {
+            return self.fail(format!("`{name}[...]` is no vector operand of the format"));
+        };
+        if !is_lane(index) {
+            return self.fail(format!(
+                "an assignment to `{name}[...]` of another lane than `i`"
+            ));
+        }
+        if compound.is_some() {
+            return self.fail(format!("a compound assignment to `{name}[i]`"));
+        }
+        let value = self.expr(value)?;
+        let keep = self.kept.get(&f.rust_name).map(|local| {
+            let first = !self.locals.contains_key(&format!("{name}[i]"));
+            (local.clone(), first, false)
+        });
+        if let Some((local, first, _)) = &keep {
+            if *first {
+                if self.depth > 1 {
+                    return self.fail(format!(
+                        "`{name}[i]` is read back but first written inside a branch"
+                    ));
+                }
+                self.locals
+                    .insert(format!("{name}[i]"), (local.clone(), None));
+            } else {
+                self.assigned.insert(local.clone());
+            }
+        }
+        Ok(LaneStmt::Write {
+            field: f.rust_name.clone(),
+            value,
+            keep,
+        })
+    }
+
+    /// `name op value`: an update of a local, or the declaration of a new one.
+    fn set_local(
+        &mut self,
+        name: &str,
+        compound: Option<&str>,
+        value: &Expr,
+    ) -> Result<LaneStmt, Fail> {
+        let value = self.expr(value)?;
+        if let Some((rust, ty)) = self.locals.get(name).cloned() {
+            self.assigned.insert(rust.clone());
+            let value = match compound {
+                Some(o) => LaneExpr::Binary(
+                    o.into(),
+                    Box::new(LaneExpr::Local(rust.clone())),
+                    Box::new(value),
+                ),
+                None => value,
+            };
+            return Ok(LaneStmt::Set {
+                name: rust,
+                ty,
+                value,
+            });
+        }
+        if compound.is_some() {
+            return self.fail(format!("`{name}` is updated before it is set"));
+        }
+        if self.depth > 1 {
+            return self.fail(format!(
+                "`{name}` is first set inside a branch (no declaration)"
+            ));
+        }
+        if self.field(name).is_some() || name == "i" {
+            return self.fail(format!("an assignment to `{name}`"));
+        }
+        let rust = self.local_name(name);
+        self.locals.insert(name.into(), (rust.clone(), None));
+        Ok(LaneStmt::Let {
+            name: rust,
+            ty: None,
+            mutable: false,
+            value,
+        })
+    }
+
+    /// The lane expression of `e`: one arm per form of the pseudo-code, the longer ones in
+    /// methods of their own.
     fn expr(&self, e: &Expr) -> Result<LaneExpr, Fail> {
         Ok(match e {
             Expr::Int { value } => LaneExpr::Int(*value),
@@ -789,114 +828,15 @@ impl<'a> Resolver<'a> {
                     Err(_) => return self.fail(format!("`{text}` is no float")),
                 }
             }
-            Expr::Name { name } if name == "i" => LaneExpr::Lane,
-            Expr::Name { name } if name == "CHANNEL_SIZE_IN_BITS" => match &self.bit_built {
-                Some((_, field, _)) => LaneExpr::Width(field.clone()),
-                None => {
-                    return self.fail("`CHANNEL_SIZE_IN_BITS` where no operand is built bit by bit")
-                }
-            },
-            Expr::Name { name } => {
-                if let Some((rust, _)) = self.locals.get(name) {
-                    LaneExpr::Local(rust.clone())
-                } else if let Some(f) = self.field(name) {
-                    match f.ty {
-                        FieldType::Int(_) => LaneExpr::Field(f.rust_name.clone(), FieldRead::Int),
-                        FieldType::Bits { .. } => {
-                            LaneExpr::Field(f.rust_name.clone(), FieldRead::Packed)
-                        }
-                        FieldType::Enum(..) => {
-                            LaneExpr::Field(f.rust_name.clone(), FieldRead::Enum)
-                        }
-                        FieldType::Vector => LaneExpr::Scalar(f.rust_name.clone()),
-                        _ => {
-                            return self.fail(format!("operand `{name}` without an element index"))
-                        }
-                    }
-                } else {
-                    return self.fail(format!("`{name}` names no field, local or lane"));
-                }
-            }
-            Expr::Index { base, index } if self.element_of(base).is_some() => {
-                LaneExpr::Bit(Box::new(self.expr(base)?), Box::new(self.expr(index)?))
-            }
-            // `dScalar[31]` (FBH): a bit of a local holding an element.
-            Expr::Index { base, index } if matches!(&**base, Expr::Name { name } if self.locals.contains_key(name)) => {
-                LaneExpr::Bit(Box::new(self.expr(base)?), Box::new(self.expr(index)?))
-            }
-            Expr::Index { base, index }
-                if is_lane(index)
-                    && matches!(&**base, Expr::Member { name, .. } if name == "chan") =>
-            {
-                let Some(f) = self.element_of(e) else {
-                    return self.fail("`.chan[i]` of no vector operand");
-                };
-                LaneExpr::Read(f.rust_name.clone())
-            }
-            Expr::Index { base, index } => {
-                let Expr::Name { name } = &**base else {
-                    return self.fail("an index of something other than a name");
-                };
-                if !is_lane(index) {
-                    return match self.vector(name) {
-                        Some(f) => Ok(LaneExpr::ReadAt(
-                            f.rust_name.clone(),
-                            Box::new(self.expr(index)?),
-                        )),
-                        _ => self.fail(format!("`{name}[...]` reads another lane than `i`")),
-                    };
-                }
-                if name == "Pred" {
-                    return Ok(LaneExpr::Pred);
-                }
-                if name == "ChEn" || name == "EM" {
-                    return Ok(LaneExpr::Enabled(name == "EM"));
-                }
-                if let Some((local, _)) = self.locals.get(&format!("{name}[i]")) {
-                    return Ok(LaneExpr::Local(local.clone()));
-                }
-                match self.vector(name) {
-                    Some(f) => LaneExpr::Read(f.rust_name.clone()),
-                    None => {
-                        return self.fail(format!(
-                            "`{name}[i]`: `{name}` is no vector operand of the format"
-                        ))
-                    }
-                }
-            }
-            Expr::Bits { base, hi, lo } => {
-                let (Expr::Int { value: hi }, Expr::Int { value: lo }) = (&**hi, &**lo) else {
-                    return self.fail("a bit range `[hi:lo]` whose bounds are no numbers");
-                };
-                if self.element_of(base).is_none() || hi < lo || *hi > 63 {
-                    return self.fail(
-                        "a bit range `[hi:lo]` (hi >= lo, below 64) of no operand element `X[i]`",
-                    );
-                }
-                LaneExpr::BitRange(Box::new(self.expr(base)?), *hi as u32, *lo as u32)
-            }
+            Expr::Name { name } => return self.name_expr(name),
+            Expr::Index { base, index } => return self.index_expr(e, base, index),
+            Expr::Bits { base, hi, lo } => return self.bit_range(base, hi, lo),
             Expr::Member { name, .. } => return self.fail(format!("a member `.{name}`")),
             Expr::Unary { op, operand } => match op.as_str() {
                 "-" | "~" | "!" => LaneExpr::Unary(op.clone(), Box::new(self.expr(operand)?)),
                 _ => return self.fail(format!("the memory operator `{op}`")),
             },
-            Expr::Binary { op, lhs, rhs } => {
-                let (l, r) = (self.expr(lhs)?, self.expr(rhs)?);
-                const C_OPS: &[&str] = &[
-                    "||", "&&", "|", "^", "&", "==", "!=", "<", "<=", ">", ">=", "<<", ">>", "+",
-                    "-", "*", "/", "%",
-                ];
-                if C_OPS.contains(&op.as_str()) {
-                    LaneExpr::Binary(op.clone(), Box::new(l), Box::new(r))
-                } else {
-                    // `src0[i] rel_op src1[i]`: the field chooses the operator.
-                    let field = self.expr(&Expr::Name { name: op.clone() })?;
-                    if !matches!(field, LaneExpr::Field(..)) {
-                        return self.fail(format!("`{op}` between two operands names no field"));
-                    }
-                    LaneExpr::Call(op.to_ascii_lowercase(), vec![field, l, r])
-                }
-            }
+            Expr::Binary { op, lhs, rhs } => return self.binary(op, lhs, rhs),
             Expr::Ternary {
                 cond,
                 then,
@@ -906,61 +846,170 @@ impl<'a> Resolver<'a> {
                 Box::new(self.expr(then)?),
                 Box::new(self.expr(otherwise)?),
             ),
-            Expr::Call { name, args } if name == "sizeof" => {
-                let [Expr::Name { name: op }] = args.as_slice() else {
-                    return self.fail("`sizeof` of something other than an operand");
-                };
-                match self.vector(op) {
-                    Some(f) => LaneExpr::SizeOf(f.rust_name.clone()),
-                    None => {
-                        return self.fail(format!("`sizeof({op})`: `{op}` is no vector operand"))
-                    }
-                }
-            }
-            Expr::Call { name, args } => {
-                let mut args: Vec<LaneExpr> = args
-                    .iter()
-                    .map(|a| self.expr(a))
-                    .collect::<Result<_, _>>()?;
-                if let Some((a, b)) = name.split_once('/') {
-                    // `min/max(a, b)`: the field whose values are named `a` and `b` chooses.
-                    let Some(f) = self.chooser(a, b) else {
-                        return self.fail(format!("no field chooses between `{a}` and `{b}`"));
-                    };
-                    args.insert(0, self.expr(&Expr::Name { name: f })?);
-                }
-                LaneExpr::Call(name.clone(), args)
-            }
+            Expr::Call { name, args } => return self.call(name, args),
             Expr::Cast { ty, operand } => {
                 if !is_lane_type(ty) {
                     return self.fail(format!("a cast to `{ty}`, no vISA data type"));
                 }
                 LaneExpr::Cast(ty.clone(), Box::new(self.expr(operand)?))
             }
-            Expr::Is { operand, what } => {
-                let field = match &**operand {
-                    Expr::Name { name } => self.vector(name),
-                    _ => None,
-                };
-                match (field, what.as_str()) {
-                    (Some(f), "predicate") => {
-                        LaneExpr::IsClass(f.rust_name.clone(), "Predicate".into())
-                    }
-                    (Some(f), "unsigned") => LaneExpr::IsUnsigned(f.rust_name.clone(), true),
-                    (Some(f), "signed") => LaneExpr::IsUnsigned(f.rust_name.clone(), false),
-                    (Some(f), "scalar") => LaneExpr::IsScalar(f.rust_name.clone()),
-                    (_, "odd") => LaneExpr::Binary(
-                        "!=".into(),
-                        Box::new(LaneExpr::Binary(
-                            "%".into(),
-                            Box::new(self.expr(operand)?),
-                            Box::new(LaneExpr::Int(2)),
-                        )),
-                        Box::new(LaneExpr::Int(0)),
-                    ),
-                    _ => return self.fail(format!("`... is {what}`")),
-                }
-            }
+            Expr::Is { operand, what } => return self.is(operand, what),
+        })
+    }
+
+    /// A name: the lane, the width of the element built bit by bit, a local or a field.
+    fn name_expr(&self, name: &str) -> Result<LaneExpr, Fail> {
+        if name == "i" {
+            return Ok(LaneExpr::Lane);
+        }
+        if name == "CHANNEL_SIZE_IN_BITS" {
+            return match &self.bit_built {
+                Some((_, field, _)) => Ok(LaneExpr::Width(field.clone())),
+                None => self.fail("`CHANNEL_SIZE_IN_BITS` where no operand is built bit by bit"),
+            };
+        }
+        if let Some((rust, _)) = self.locals.get(name) {
+            return Ok(LaneExpr::Local(rust.clone()));
+        }
+        let Some(f) = self.field(name) else {
+            return self.fail(format!("`{name}` names no field, local or lane"));
+        };
+        Ok(match f.ty {
+            FieldType::Int(_) => LaneExpr::Field(f.rust_name.clone(), FieldRead::Int),
+            FieldType::Bits { .. } => LaneExpr::Field(f.rust_name.clone(), FieldRead::Packed),
+            FieldType::Enum(..) => LaneExpr::Field(f.rust_name.clone(), FieldRead::Enum),
+            FieldType::Vector => LaneExpr::Scalar(f.rust_name.clone()),
+            _ => return self.fail(format!("operand `{name}` without an element index")),
+        })
+    }
+
+    /// `e`, which is `base[index]`: a bit of an element or of a local, a channel of the lane,
+    /// or an operand's element (the predicate, the channel enable, a kept local).
+    fn index_expr(&self, e: &Expr, base: &Expr, index: &Expr) -> Result<LaneExpr, Fail> {
+        // `dScalar[31]` (FBH): a bit of a local holding an element.
+        let of_local = matches!(base, Expr::Name { name } if self.locals.contains_key(name));
+        if self.element_of(base).is_some() || of_local {
+            return Ok(LaneExpr::Bit(
+                Box::new(self.expr(base)?),
+                Box::new(self.expr(index)?),
+            ));
+        }
+        if is_lane(index) && matches!(base, Expr::Member { name, .. } if name == "chan") {
+            let Some(f) = self.element_of(e) else {
+                return self.fail("`.chan[i]` of no vector operand");
+            };
+            return Ok(LaneExpr::Read(f.rust_name.clone()));
+        }
+        let Expr::Name { name } = base else {
+            return self.fail("an index of something other than a name");
+        };
+        if !is_lane(index) {
+            return match self.vector(name) {
+                Some(f) => Ok(LaneExpr::ReadAt(
+                    f.rust_name.clone(),
+                    Box::new(self.expr(index)?),
+                )),
+                _ => self.fail(format!("`{name}[...]` reads another lane than `i`")),
+            };
+        }
+        if name == "Pred" {
+            return Ok(LaneExpr::Pred);
+        }
+        if name == "ChEn" || name == "EM" {
+            return Ok(LaneExpr::Enabled(name == "EM"));
+        }
+        if let Some((local, _)) = self.locals.get(&format!("{name}[i]")) {
+            return Ok(LaneExpr::Local(local.clone()));
+        }
+        match self.vector(name) {
+            Some(f) => Ok(LaneExpr::Read(f.rust_name.clone())),
+            None => self.fail(format!(
+                "`{name}[i]`: `{name}` is no vector operand of the format"
+            )),
+        }
+    }
+
+    /// `base[hi:lo]`: bits of an operand element.
+    fn bit_range(&self, base: &Expr, hi: &Expr, lo: &Expr) -> Result<LaneExpr, Fail> {
+        let (Expr::Int { value: hi }, Expr::Int { value: lo }) = (hi, lo) else {
+            return self.fail("a bit range `[hi:lo]` whose bounds are no numbers");
+        };
+        if self.element_of(base).is_none() || hi < lo || *hi > 63 {
+            return self
+                .fail("a bit range `[hi:lo]` (hi >= lo, below 64) of no operand element `X[i]`");
+        }
+        Ok(LaneExpr::BitRange(
+            Box::new(self.expr(base)?),
+            *hi as u32,
+            *lo as u32,
+        ))
+    }
+
+    /// `lhs op rhs`: a C operator, or a field naming the operator (`src0[i] rel_op src1[i]`).
+    fn binary(&self, op: &str, lhs: &Expr, rhs: &Expr) -> Result<LaneExpr, Fail> {
+        let (l, r) = (self.expr(lhs)?, self.expr(rhs)?);
+        const C_OPS: &[&str] = &[
+            "||", "&&", "|", "^", "&", "==", "!=", "<", "<=", ">", ">=", "<<", ">>", "+", "-", "*",
+            "/", "%",
+        ];
+        if C_OPS.contains(&op) {
+            return Ok(LaneExpr::Binary(op.into(), Box::new(l), Box::new(r)));
+        }
+        // `src0[i] rel_op src1[i]`: the field chooses the operator.
+        let field = self.expr(&Expr::Name { name: op.into() })?;
+        if !matches!(field, LaneExpr::Field(..)) {
+            return self.fail(format!("`{op}` between two operands names no field"));
+        }
+        Ok(LaneExpr::Call(op.to_ascii_lowercase(), vec![field, l, r]))
+    }
+
+    /// `name(args)`: `sizeof` of an operand, or a function of the lane functions' runtime
+    /// (`min/max` takes the field that chooses first).
+    fn call(&self, name: &str, args: &[Expr]) -> Result<LaneExpr, Fail> {
+        if name == "sizeof" {
+            let [Expr::Name { name: op }] = args else {
+                return self.fail("`sizeof` of something other than an operand");
+            };
+            return match self.vector(op) {
+                Some(f) => Ok(LaneExpr::SizeOf(f.rust_name.clone())),
+                None => self.fail(format!("`sizeof({op})`: `{op}` is no vector operand")),
+            };
+        }
+        let mut args: Vec<LaneExpr> = args
+            .iter()
+            .map(|a| self.expr(a))
+            .collect::<Result<_, _>>()?;
+        if let Some((a, b)) = name.split_once('/') {
+            // `min/max(a, b)`: the field whose values are named `a` and `b` chooses.
+            let Some(f) = self.chooser(a, b) else {
+                return self.fail(format!("no field chooses between `{a}` and `{b}`"));
+            };
+            args.insert(0, self.expr(&Expr::Name { name: f })?);
+        }
+        Ok(LaneExpr::Call(name.into(), args))
+    }
+
+    /// `operand is what`: a test of an operand's class, signedness or region, or `is odd`.
+    fn is(&self, operand: &Expr, what: &str) -> Result<LaneExpr, Fail> {
+        let field = match operand {
+            Expr::Name { name } => self.vector(name),
+            _ => None,
+        };
+        Ok(match (field, what) {
+            (Some(f), "predicate") => LaneExpr::IsClass(f.rust_name.clone(), "Predicate".into()),
+            (Some(f), "unsigned") => LaneExpr::IsUnsigned(f.rust_name.clone(), true),
+            (Some(f), "signed") => LaneExpr::IsUnsigned(f.rust_name.clone(), false),
+            (Some(f), "scalar") => LaneExpr::IsScalar(f.rust_name.clone()),
+            (_, "odd") => LaneExpr::Binary(
+                "!=".into(),
+                Box::new(LaneExpr::Binary(
+                    "%".into(),
+                    Box::new(self.expr(operand)?),
+                    Box::new(LaneExpr::Int(2)),
+                )),
+                Box::new(LaneExpr::Int(0)),
+            ),
+            _ => return self.fail(format!("`... is {what}`")),
         })
     }
 

@@ -10,7 +10,7 @@ pub mod view;
 use crate::analyze::platform;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
-use view::{Api, FieldApi, InstApi, MemberApi, RecordApi, ValueApi, VariantApi};
+use view::{Api, FieldApi, InstApi, MemberApi, RecordApi, RecordFieldApi, ValueApi, VariantApi};
 
 /// Where regen keeps the view of what it generated, beside the output, to compare the next
 /// regen with.
@@ -340,45 +340,8 @@ fn local(f: &FieldApi, module: &str) -> FieldApi {
 }
 
 fn fields(out: &mut Out, o: &InstApi, n: &InstApi) {
-    let old_fields: Vec<FieldApi> = o.fields.iter().map(|f| local(f, &o.module)).collect();
-    let new_fields: Vec<FieldApi> = n.fields.iter().map(|f| local(f, &n.module)).collect();
-    let (o, n) = (
-        &InstApi {
-            fields: old_fields,
-            ..o.clone()
-        },
-        &InstApi {
-            fields: new_fields,
-            ..n.clone()
-        },
-    );
-    let old_names: Vec<&str> = o.fields.iter().map(|f| f.name.as_str()).collect();
-    let new_names: Vec<&str> = n.fields.iter().map(|f| f.name.as_str()).collect();
-    let mut removed: Vec<&FieldApi> = o
-        .fields
-        .iter()
-        .filter(|f| !new_names.contains(&f.name.as_str()))
-        .collect();
-    let mut added: Vec<&FieldApi> = n
-        .fields
-        .iter()
-        .filter(|f| !old_names.contains(&f.name.as_str()))
-        .collect();
-    // A field gone and one new at the same place with the same type: a rename.
-    let mut renames = Vec::new();
-    removed.retain(|r| {
-        let at = first_position(o, &r.name);
-        match added
-            .iter()
-            .position(|a| a.ty == r.ty && first_position(n, &a.name) == at && at.is_some())
-        {
-            Some(i) => {
-                renames.push((*r, added.remove(i)));
-                false
-            }
-            None => true,
-        }
-    });
+    let (o, n) = (&with_local_fields(o), &with_local_fields(n));
+    let (removed, added, renames) = field_matches(o, n);
     for r in removed {
         out.push(
             "field",
@@ -407,10 +370,54 @@ fn fields(out: &mut Out, o: &InstApi, n: &InstApi) {
         );
         field(out, r, a, &a.name);
     }
-    let common: BTreeSet<&str> = old_names
+    common_fields(out, o, n);
+}
+
+/// `inst` with its fields' types named from inside its module (see [`local`]).
+fn with_local_fields(inst: &InstApi) -> InstApi {
+    InstApi {
+        fields: inst.fields.iter().map(|f| local(f, &inst.module)).collect(),
+        ..inst.clone()
+    }
+}
+
+/// Fields removed, fields added, and the pairs (old, new) of a rename among them.
+type FieldMatches<'a> = (
+    Vec<&'a FieldApi>,
+    Vec<&'a FieldApi>,
+    Vec<(&'a FieldApi, &'a FieldApi)>,
+);
+
+/// The fields only `o` has and only `n` has, a removed one and an added one at the same place
+/// with the same type being a rename.
+fn field_matches<'a>(o: &'a InstApi, n: &'a InstApi) -> FieldMatches<'a> {
+    let mut removed = only_in(&o.fields, &n.fields, |f| &f.name);
+    let mut added = only_in(&n.fields, &o.fields, |f| &f.name);
+    // A field gone and one new at the same place with the same type: a rename.
+    let mut renames = Vec::new();
+    removed.retain(|r| {
+        let at = first_position(o, &r.name);
+        match added
+            .iter()
+            .position(|a| a.ty == r.ty && first_position(n, &a.name) == at && at.is_some())
+        {
+            Some(i) => {
+                renames.push((*r, added.remove(i)));
+                false
+            }
+            None => true,
+        }
+    });
+    (removed, added, renames)
+}
+
+/// The fields both sides have (by doc name): renamed in Rust, moved in the encoding, changed.
+fn common_fields(out: &mut Out, o: &InstApi, n: &InstApi) {
+    let common: BTreeSet<&str> = o
+        .fields
         .iter()
-        .filter(|f| new_names.contains(f))
-        .copied()
+        .map(|f| f.name.as_str())
+        .filter(|f| n.fields.iter().any(|nf| nf.name == *f))
         .collect();
     let moves = moved(o, n, &common);
     for of in &o.fields {
@@ -512,14 +519,27 @@ fn validation_set(out: &mut Out, what: &str, o: &[String], n: &[String]) {
 }
 
 fn members(out: &mut Out, field: &str, o: &[MemberApi], n: &[MemberApi]) {
-    let mut removed: Vec<&MemberApi> = o
-        .iter()
-        .filter(|m| !n.iter().any(|x| x.name == m.name))
-        .collect();
-    let mut added: Vec<&MemberApi> = n
-        .iter()
-        .filter(|m| !o.iter().any(|x| x.name == m.name))
-        .collect();
+    let mut pairs = member_renames(out, field, o, n);
+    for om in o {
+        if let Some(nm) = n.iter().find(|m| m.name == om.name) {
+            pairs.push((om, nm));
+        }
+    }
+    for (om, nm) in pairs {
+        member(out, &format!("`{field}.{}`", nm.name), om, nm);
+    }
+}
+
+/// Reports the members only one side has, a removed one and an added one at the same bits
+/// being a rename; gives the pairs (old, new) of the renames.
+fn member_renames<'a>(
+    out: &mut Out,
+    field: &str,
+    o: &'a [MemberApi],
+    n: &'a [MemberApi],
+) -> Vec<(&'a MemberApi, &'a MemberApi)> {
+    let mut removed = only_in(o, n, |m| &m.name);
+    let mut added = only_in(n, o, |m| &m.name);
     let mut pairs: Vec<(&MemberApi, &MemberApi)> = Vec::new();
     removed.retain(
         |r| match added.iter().position(|a| (a.hi, a.lo) == (r.hi, r.lo)) {
@@ -556,49 +576,46 @@ fn members(out: &mut Out, field: &str, o: &[MemberApi], n: &[MemberApi]) {
             format!("bits `{}` ({}..{}) of `{field}` added", a.name, a.hi, a.lo),
         );
     }
-    for om in o {
-        if let Some(nm) = n.iter().find(|m| m.name == om.name) {
-            pairs.push((om, nm));
-        }
+    pairs
+}
+
+/// One member both sides have (`what` names it).
+fn member(out: &mut Out, what: &str, om: &MemberApi, nm: &MemberApi) {
+    if (om.hi, om.lo) != (nm.hi, nm.lo) {
+        out.push(
+            "field",
+            true,
+            format!(
+                "{what} moved: bits {}..{} → {}..{}",
+                om.hi, om.lo, nm.hi, nm.lo
+            ),
+        );
     }
-    for (om, nm) in pairs {
-        let what = format!("`{field}.{}`", nm.name);
-        if (om.hi, om.lo) != (nm.hi, nm.lo) {
-            out.push(
-                "field",
-                true,
-                format!(
-                    "{what} moved: bits {}..{} → {}..{}",
-                    om.hi, om.lo, nm.hi, nm.lo
-                ),
-            );
-        }
-        if om.ty != nm.ty {
-            out.push(
-                "field",
-                true,
-                format!("{what} retyped: `{}` → `{}`", om.ty, nm.ty),
-            );
-        }
-        values(out, &what, &om.values, &nm.values, true);
-        platforms(out, &what, &om.platforms, &nm.platforms);
-        if om.nonzero != nm.nonzero {
-            out.push(
-                "validation",
-                nm.nonzero,
-                format!(
-                    "{what} {} be zero",
-                    if nm.nonzero {
-                        "may no longer"
-                    } else {
-                        "may now"
-                    }
-                ),
-            );
-        }
-        if om.wording != nm.wording && om.ty == nm.ty {
-            out.push("wording", false, format!("wording of {what}"));
-        }
+    if om.ty != nm.ty {
+        out.push(
+            "field",
+            true,
+            format!("{what} retyped: `{}` → `{}`", om.ty, nm.ty),
+        );
+    }
+    values(out, what, &om.values, &nm.values, true);
+    platforms(out, what, &om.platforms, &nm.platforms);
+    if om.nonzero != nm.nonzero {
+        out.push(
+            "validation",
+            nm.nonzero,
+            format!(
+                "{what} {} be zero",
+                if nm.nonzero {
+                    "may no longer"
+                } else {
+                    "may now"
+                }
+            ),
+        );
+    }
+    if om.wording != nm.wording && om.ty == nm.ty {
+        out.push("wording", false, format!("wording of {what}"));
     }
 }
 
@@ -806,105 +823,13 @@ fn or_none(l: &[String]) -> String {
 
 fn records(out: &mut Out, old: &[RecordApi], new: &[RecordApi]) {
     for o in old {
-        let Some(n) = new.iter().find(|r| r.name == o.name) else {
-            out.push(
+        match new.iter().find(|r| r.name == o.name) {
+            Some(n) => record(out, o, n),
+            None => out.push(
                 "record",
                 true,
                 format!("record `{}` removed (`object::{}`)", o.name, o.rust),
-            );
-            continue;
-        };
-        let what = |f: &str| format!("`{}.{f}`", o.name);
-        let (gone, added): (Vec<_>, Vec<_>) = (
-            o.fields
-                .iter()
-                .filter(|f| !n.fields.iter().any(|x| x.name == f.name))
-                .collect(),
-            n.fields
-                .iter()
-                .filter(|f| !o.fields.iter().any(|x| x.name == f.name))
-                .collect(),
-        );
-        for f in gone {
-            out.push(
-                "record",
-                true,
-                format!(
-                    "record field {} removed: files written before read differently",
-                    what(&f.name)
-                ),
-            );
-        }
-        for f in added {
-            out.push(
-                "record",
-                true,
-                format!(
-                    "record field {} added (`{}`): a struct literal of `object::{}` no longer compiles",
-                    what(&f.name),
-                    f.kind,
-                    n.rust
-                ),
-            );
-        }
-        let common: Vec<&str> = o
-            .fields
-            .iter()
-            .map(|f| f.name.as_str())
-            .filter(|f| n.fields.iter().any(|x| x.name == *f))
-            .collect();
-        let order_new: Vec<&str> = n
-            .fields
-            .iter()
-            .map(|f| f.name.as_str())
-            .filter(|f| common.contains(f))
-            .collect();
-        if common != order_new {
-            out.push(
-                "record",
-                true,
-                format!(
-                    "fields of record `{}` reordered: the same bytes read differently",
-                    o.name
-                ),
-            );
-        }
-        for of in &o.fields {
-            let Some(nf) = n.fields.iter().find(|f| f.name == of.name) else {
-                continue;
-            };
-            if of.kind != nf.kind {
-                out.push(
-                    "record",
-                    true,
-                    format!(
-                        "record field {} retyped: `{}` → `{}`",
-                        what(&of.name),
-                        of.kind,
-                        nf.kind
-                    ),
-                );
-            }
-            values(
-                out,
-                &format!("record field {}", what(&of.name)),
-                &of.values,
-                &nf.values,
-                false,
-            );
-            members(
-                out,
-                &format!("{}.{}", o.name, of.name),
-                &of.members,
-                &nf.members,
-            );
-            if of.wording != nf.wording {
-                out.push(
-                    "wording",
-                    false,
-                    format!("wording of record field {}", what(&of.name)),
-                );
-            }
+            ),
         }
     }
     for n in new.iter().filter(|n| !old.iter().any(|o| o.name == n.name)) {
@@ -913,6 +838,95 @@ fn records(out: &mut Out, old: &[RecordApi], new: &[RecordApi]) {
             false,
             format!("record `{}` added (`object::{}`)", n.name, n.rust),
         );
+    }
+}
+
+/// The items of `a` whose name no item of `b` has, in `a`'s order.
+fn only_in<'a, T>(a: &'a [T], b: &[T], name: impl Fn(&T) -> &String) -> Vec<&'a T> {
+    a.iter()
+        .filter(|x| !b.iter().any(|y| name(y) == name(x)))
+        .collect()
+}
+
+/// One record both sides have: fields removed, added, reordered and changed.
+fn record(out: &mut Out, o: &RecordApi, n: &RecordApi) {
+    let what = |f: &str| format!("`{}.{f}`", o.name);
+    for f in only_in(&o.fields, &n.fields, |f| &f.name) {
+        out.push(
+            "record",
+            true,
+            format!(
+                "record field {} removed: files written before read differently",
+                what(&f.name)
+            ),
+        );
+    }
+    for f in only_in(&n.fields, &o.fields, |f| &f.name) {
+        out.push(
+            "record",
+            true,
+            format!(
+                "record field {} added (`{}`): a struct literal of `object::{}` no longer compiles",
+                what(&f.name),
+                f.kind,
+                n.rust
+            ),
+        );
+    }
+    let common: Vec<&str> = o
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .filter(|f| n.fields.iter().any(|x| x.name == *f))
+        .collect();
+    let order_new: Vec<&str> = n
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .filter(|f| common.contains(f))
+        .collect();
+    if common != order_new {
+        out.push(
+            "record",
+            true,
+            format!(
+                "fields of record `{}` reordered: the same bytes read differently",
+                o.name
+            ),
+        );
+    }
+    for of in &o.fields {
+        if let Some(nf) = n.fields.iter().find(|f| f.name == of.name) {
+            record_field(out, &o.name, of, nf);
+        }
+    }
+}
+
+/// One field of record `record` both sides have.
+fn record_field(out: &mut Out, record: &str, of: &RecordFieldApi, nf: &RecordFieldApi) {
+    let what = format!("`{record}.{}`", of.name);
+    if of.kind != nf.kind {
+        out.push(
+            "record",
+            true,
+            format!("record field {what} retyped: `{}` → `{}`", of.kind, nf.kind),
+        );
+    }
+    values(
+        out,
+        &format!("record field {what}"),
+        &of.values,
+        &nf.values,
+        false,
+    );
+    members(
+        out,
+        &format!("{record}.{}", of.name),
+        &of.members,
+        &nf.members,
+    );
+    if of.wording != nf.wording {
+        out.push("wording", false, format!("wording of record field {what}"));
     }
 }
 

@@ -6,7 +6,9 @@
 
 use crate::analyze::naming::type_name;
 use crate::analyze::object::{RecordModel, RecordValue};
-use crate::analyze::{EnumDef, FieldType, InstModel, MemberType, Model};
+use crate::analyze::{
+    EnumDef, FieldModel, FieldType, InstModel, Member, MemberType, Model, VariantModel,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -212,133 +214,6 @@ fn int_name(i: crate::analyze::Int) -> String {
 }
 
 fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
-    let fields = inst
-        .variants
-        .iter()
-        .flat_map(|v| v.fields.iter())
-        .chain(inst.fields.keys())
-        .fold(Vec::<&String>::new(), |mut seen, f| {
-            if !seen.contains(&f) {
-                seen.push(f);
-            }
-            seen
-        })
-        .into_iter()
-        .filter_map(|name| inst.fields.get(name))
-        .map(|f| {
-            let (ty, values, members, reserved) = match &f.ty {
-                FieldType::Int(i) => (int_name(*i), Vec::new(), Vec::new(), 0),
-                FieldType::Enum(i, e) => {
-                    let def = inst.enums.get(*e);
-                    (
-                        format!("enum {} ({})", enum_path(inst, def), int_name(*i)),
-                        enum_values(def),
-                        Vec::new(),
-                        0,
-                    )
-                }
-                FieldType::Bits {
-                    base,
-                    name,
-                    members,
-                    reserved_mask,
-                    reserved_ignored,
-                } => {
-                    let members = members
-                        .iter()
-                        .map(|m| {
-                            let (ty, values) = match m.ty {
-                                MemberType::Int => ("integer".to_string(), Vec::new()),
-                                MemberType::Enum(e) => {
-                                    let def = inst.enums.get(e);
-                                    (format!("enum {}", enum_path(inst, def)), enum_values(def))
-                                }
-                            };
-                            MemberApi {
-                                name: m.name.clone(),
-                                hi: m.hi,
-                                lo: m.lo,
-                                ty,
-                                values,
-                                platforms: m.rule.as_ref().map(|r| r.annotation()),
-                                nonzero: m.nonzero.is_some(),
-                                wording: hash(&m.summary),
-                            }
-                        })
-                        .collect();
-                    // A struct shared by several docs lives in `enums`, else in the doc's module.
-                    let module = if f.shared_struct {
-                        "enums"
-                    } else {
-                        &inst.module
-                    };
-                    (
-                        format!("struct {module}::{name} ({})", int_name(*base)),
-                        Vec::new(),
-                        members,
-                        // Bits kept and not checked are no rule.
-                        if *reserved_ignored { 0 } else { *reserved_mask },
-                    )
-                }
-                FieldType::Predicate => ("predicate".into(), Vec::new(), Vec::new(), 0),
-                FieldType::Vector => ("vector operand".into(), Vec::new(), Vec::new(), 0),
-                FieldType::Raw => ("raw operand".into(), Vec::new(), Vec::new(), 0),
-                FieldType::Rest => ("remaining bytes".into(), Vec::new(), Vec::new(), 0),
-            };
-            let mut classes = f.classes.clone();
-            classes.sort();
-            let mut types = f.types.clone();
-            types.sort();
-            FieldApi {
-                name: f.doc_name.clone(),
-                rust: f.rust_name.clone(),
-                ty,
-                values,
-                members,
-                reserved,
-                classes,
-                types,
-                nonzero: f.nonzero.is_some(),
-                wording: hash(&format!(
-                    "{}\u{0}{:?}\u{0}{:?}",
-                    f.doc, f.class_rule, f.type_rule
-                )),
-            }
-        })
-        .collect();
-    let variants = inst
-        .variants
-        .iter()
-        .map(|v| VariantApi {
-            rust: v.rust_name.clone(),
-            fields: v.fields.clone(),
-            choices: v
-                .choices
-                .iter()
-                .map(|c| {
-                    let at = match &c.member {
-                        Some(m) => format!("{}.{m}", c.field),
-                        None => c.field.clone(),
-                    };
-                    format!("{at} in [{}]", c.values.join(", "))
-                })
-                .collect(),
-            shadowed: v.shadowed,
-            counted: v
-                .counted
-                .iter()
-                .map(|c| {
-                    format!(
-                        "{} -> {} [{}..{}]",
-                        c.count,
-                        c.items.join(", "),
-                        c.min.map_or(String::new(), |m| m.to_string()),
-                        c.max.map_or(String::new(), |m| m.to_string())
-                    )
-                })
-                .collect(),
-        })
-        .collect();
     let type_maps = inst
         .src_type_maps
         .iter()
@@ -368,8 +243,11 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
         opcode: inst.opcode,
         sub_opcode: inst.sub_opcode,
         alias_of: inst.alias_of.clone(),
-        fields,
-        variants,
+        fields: fields_in_order(inst)
+            .into_iter()
+            .map(|f| field_api(inst, f))
+            .collect(),
+        variants: inst.variants.iter().map(variant_api).collect(),
         type_maps,
         text: text
             .filter(|t| !t.forms.is_empty())
@@ -384,6 +262,140 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
             .unwrap_or_default(),
         text_hash: hash(&text.map_or(String::new(), |t| format!("{t:?}"))),
         wording,
+    }
+}
+
+/// The fields of `inst`, each once: those of the variants in order, then any other.
+fn fields_in_order(inst: &InstModel) -> Vec<&FieldModel> {
+    inst.variants
+        .iter()
+        .flat_map(|v| v.fields.iter())
+        .chain(inst.fields.keys())
+        .fold(Vec::<&String>::new(), |mut seen, f| {
+            if !seen.contains(&f) {
+                seen.push(f);
+            }
+            seen
+        })
+        .into_iter()
+        .filter_map(|name| inst.fields.get(name))
+        .collect()
+}
+
+fn field_api(inst: &InstModel, f: &FieldModel) -> FieldApi {
+    let (ty, values, members, reserved) = field_shape(inst, f);
+    let mut classes = f.classes.clone();
+    classes.sort();
+    let mut types = f.types.clone();
+    types.sort();
+    FieldApi {
+        name: f.doc_name.clone(),
+        rust: f.rust_name.clone(),
+        ty,
+        values,
+        members,
+        reserved,
+        classes,
+        types,
+        nonzero: f.nonzero.is_some(),
+        wording: hash(&format!(
+            "{}\u{0}{:?}\u{0}{:?}",
+            f.doc, f.class_rule, f.type_rule
+        )),
+    }
+}
+
+/// A field's type as users name it, its values, its members and its reserved bits.
+fn field_shape(inst: &InstModel, f: &FieldModel) -> (String, Vec<ValueApi>, Vec<MemberApi>, u64) {
+    match &f.ty {
+        FieldType::Int(i) => (int_name(*i), Vec::new(), Vec::new(), 0),
+        FieldType::Enum(i, e) => {
+            let def = inst.enums.get(*e);
+            (
+                format!("enum {} ({})", enum_path(inst, def), int_name(*i)),
+                enum_values(def),
+                Vec::new(),
+                0,
+            )
+        }
+        FieldType::Bits {
+            base,
+            name,
+            members,
+            reserved_mask,
+            reserved_ignored,
+        } => {
+            let members = members.iter().map(|m| member_api(inst, m)).collect();
+            // A struct shared by several docs lives in `enums`, else in the doc's module.
+            let module = if f.shared_struct {
+                "enums"
+            } else {
+                &inst.module
+            };
+            (
+                format!("struct {module}::{name} ({})", int_name(*base)),
+                Vec::new(),
+                members,
+                // Bits kept and not checked are no rule.
+                if *reserved_ignored { 0 } else { *reserved_mask },
+            )
+        }
+        FieldType::Predicate => ("predicate".into(), Vec::new(), Vec::new(), 0),
+        FieldType::Vector => ("vector operand".into(), Vec::new(), Vec::new(), 0),
+        FieldType::Raw => ("raw operand".into(), Vec::new(), Vec::new(), 0),
+        FieldType::Rest => ("remaining bytes".into(), Vec::new(), Vec::new(), 0),
+    }
+}
+
+fn member_api(inst: &InstModel, m: &Member) -> MemberApi {
+    let (ty, values) = match m.ty {
+        MemberType::Int => ("integer".to_string(), Vec::new()),
+        MemberType::Enum(e) => {
+            let def = inst.enums.get(e);
+            (format!("enum {}", enum_path(inst, def)), enum_values(def))
+        }
+    };
+    MemberApi {
+        name: m.name.clone(),
+        hi: m.hi,
+        lo: m.lo,
+        ty,
+        values,
+        platforms: m.rule.as_ref().map(|r| r.annotation()),
+        nonzero: m.nonzero.is_some(),
+        wording: hash(&m.summary),
+    }
+}
+
+fn variant_api(v: &VariantModel) -> VariantApi {
+    VariantApi {
+        rust: v.rust_name.clone(),
+        fields: v.fields.clone(),
+        choices: v
+            .choices
+            .iter()
+            .map(|c| {
+                let at = match &c.member {
+                    Some(m) => format!("{}.{m}", c.field),
+                    None => c.field.clone(),
+                };
+                format!("{at} in [{}]", c.values.join(", "))
+            })
+            .collect(),
+        shadowed: v.shadowed,
+        counted: v
+            .counted
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} -> {} [{}..{}]",
+                    c.count,
+                    c.items.join(", "),
+                    c.min.map_or(String::new(), |m| m.to_string()),
+                    c.max.map_or(String::new(), |m| m.to_string())
+                )
+            })
+            .collect(),
     }
 }
 

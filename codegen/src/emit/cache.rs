@@ -35,13 +35,14 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 /// The first line of a memo file.
 const MAGIC: &str = "visa-regen-cache v2";
 
-/// A memo file read: its text, and where each entry's body is in it. Nothing is copied or
-/// checked until an entry is used (a run uses a few of them after a small change, or reads
-/// them all once): a damaged entry is then a miss.
+/// A memo file read: its bytes (owned, not copied), and where each entry's body is in them.
+/// Nothing is checked until an entry is used (a run uses a few of them after a small change, or
+/// reads them all once): a damaged entry is then a miss.
 #[derive(Default)]
 struct Old {
-    text: String,
-    /// Key → (checksum, start of the entry's line, start and end of its body).
+    bytes: Vec<u8>,
+    /// Key → (checksum, start of the entry's line, start and end of its body). A key written
+    /// twice (appended again after its first copy was damaged) is its last copy.
     entries: HashMap<u128, (u64, usize, usize, usize)>,
 }
 
@@ -49,14 +50,21 @@ impl Old {
     /// The body of `key`'s entry, if there is one and it is as it was written.
     fn get(&self, key: u128) -> Option<&str> {
         let &(sum, _, start, end) = self.entries.get(&key)?;
-        let body = self.text.get(start..end)?;
+        let body = std::str::from_utf8(self.bytes.get(start..end)?).ok()?;
         (checksum(body) == sum).then_some(body)
     }
 
     /// The whole entry of `key` (its line and body), to copy into the next memo file.
-    fn raw(&self, key: u128) -> Option<&str> {
+    fn raw(&self, key: u128) -> Option<&[u8]> {
         let &(_, line, _, end) = self.entries.get(&key)?;
-        self.text.get(line..end)
+        self.bytes.get(line..end)
+    }
+
+    /// Bytes of the entry of `key`, line and body.
+    fn size(&self, key: u128) -> usize {
+        self.entries
+            .get(&key)
+            .map_or(0, |&(_, line, _, end)| end.saturating_sub(line))
     }
 }
 
@@ -96,19 +104,42 @@ pub fn key_bytes(parts: &[&[u8]]) -> u128 {
 }
 
 /// [`key`] over `tag` and the `Debug` text of `value`, hashed as it is written (a model's
-/// text is large: it is never built whole).
+/// text is large: it is never built whole). `Debug` writes in pieces of a few bytes; they are
+/// gathered into blocks and each block hashed, as hashing each piece would cost more than the
+/// text itself. The key is the same however `Debug` splits its text.
 pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
-    struct Halves([DefaultHasher; 2], usize);
+    const BLOCK: usize = 16 * 1024;
+    struct Halves([DefaultHasher; 2], usize, Vec<u8>);
+    impl Halves {
+        fn flush(&mut self) {
+            for h in &mut self.0 {
+                h.write(&self.2);
+            }
+            self.1 += self.2.len();
+            self.2.clear();
+        }
+    }
     impl std::fmt::Write for Halves {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            for h in &mut self.0 {
-                h.write(s.as_bytes());
+            if self.2.len() + s.len() > BLOCK {
+                self.flush();
             }
-            self.1 += s.len();
+            if s.len() > BLOCK {
+                for h in &mut self.0 {
+                    h.write(s.as_bytes());
+                }
+                self.1 += s.len();
+            } else {
+                self.2.extend_from_slice(s.as_bytes());
+            }
             Ok(())
         }
     }
-    let mut w = Halves([DefaultHasher::new(), DefaultHasher::new()], 0);
+    let mut w = Halves(
+        [DefaultHasher::new(), DefaultHasher::new()],
+        0,
+        Vec::with_capacity(BLOCK),
+    );
     for (i, h) in w.0.iter_mut().enumerate() {
         h.write_usize(i);
         h.write_usize(tag.len());
@@ -116,6 +147,7 @@ pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
     }
     // Writing into a hasher cannot fail; a `Debug` that fails leaves a key of what it wrote.
     let _ = std::fmt::write(&mut w, format_args!("{value:?}"));
+    w.flush();
     let n = w.1;
     let [a, b] = &mut w.0;
     a.write_usize(n);
@@ -217,6 +249,36 @@ impl Drop for Active {
 /// returns its result with the memo file to keep: the entries this run used. `salt` names the
 /// generator; a file of another salt is not read.
 pub fn with<R>(file: &[u8], salt: &str, f: impl FnOnce() -> R) -> (R, Vec<u8>) {
+    let (result, memo) = session(file.to_vec(), salt, f);
+    let file = crate::timings::time("cache: encode", || memo.encode_used(salt));
+    (result, file)
+}
+
+/// How the memo file a run read must change for the next run.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Update {
+    /// The run used only entries the file holds, and it holds little else: keep it as it is.
+    Keep,
+    /// Append these bytes (the entries the run made) to the file as it was read.
+    Append(Vec<u8>),
+    /// Replace the file by these bytes: the entries the run used, no others.
+    Replace(Vec<u8>),
+}
+
+/// [`with`] for a memo file kept on disk, read into `file` (owned: it is indexed, never
+/// copied). A run after a small change makes a few entries; writing the whole file again (a
+/// few MB, most of it what was read) would cost more than the rest of such a run, so the
+/// entries it made are appended ([`Update::Append`]). Entries no run uses any more are dropped
+/// when they come to weigh as much as those the run used: then the file is written anew with
+/// only the used ones ([`Update::Replace`]), so it stays within about twice one run's output.
+pub fn run<R>(file: Vec<u8>, salt: &str, f: impl FnOnce() -> R) -> (R, Update) {
+    let (result, memo) = session(file, salt, f);
+    let update = crate::timings::time("cache: encode", || memo.update(salt));
+    (result, update)
+}
+
+/// Runs `f` with the memo of `file` active; returns what it used.
+fn session<R>(file: Vec<u8>, salt: &str, f: impl FnOnce() -> R) -> (R, Memo) {
     let _scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
     let memo = Arc::new(Memo {
         old: crate::timings::time("cache: decode", || decode(file, salt).unwrap_or_default()),
@@ -227,8 +289,59 @@ pub fn with<R>(file: &[u8], salt: &str, f: impl FnOnce() -> R) -> (R, Vec<u8>) {
     let result = f();
     drop(guard);
     let used = std::mem::take(&mut *memo.used.lock().unwrap_or_else(PoisonError::into_inner));
-    let file = crate::timings::time("cache: encode", || encode(&used, &memo.old, salt));
-    (result, file)
+    // The only other handle was the one `ACTIVE` held, dropped with the guard; a thread of `f`
+    // that kept one would be a bug, and then the old bytes are copied.
+    let old = Arc::try_unwrap(memo).map_or_else(
+        |m| Old {
+            bytes: m.old.bytes.clone(),
+            entries: m.old.entries.clone(),
+        },
+        |m| m.old,
+    );
+    (
+        result,
+        Memo {
+            old,
+            used: Mutex::new(used),
+        },
+    )
+}
+
+impl Memo {
+    fn used(&self) -> std::sync::MutexGuard<'_, BTreeMap<u128, Kept>> {
+        self.used.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A memo file of only the entries the run used.
+    fn encode_used(&self, salt: &str) -> Vec<u8> {
+        encode(&self.used(), &self.old, salt)
+    }
+
+    /// What becomes of the file read: see [`run`].
+    fn update(&self, salt: &str) -> Update {
+        let used = self.used();
+        let valid = !self.old.bytes.is_empty() && !self.old.entries.is_empty();
+        let kept_bytes: usize = used
+            .iter()
+            .filter(|(_, k)| matches!(k, Kept::Old))
+            .map(|(&key, _)| self.old.size(key))
+            .sum();
+        let unused_bytes = self.old.bytes.len().saturating_sub(kept_bytes);
+        if !valid || unused_bytes > kept_bytes {
+            return Update::Replace(encode(&used, &self.old, salt));
+        }
+        let mut out = Vec::new();
+        for (&k, kept) in used.iter() {
+            if let Kept::New(text) = kept {
+                push_entry(&mut out, k, text);
+            }
+        }
+        if out.is_empty() {
+            Update::Keep
+        } else {
+            Update::Append(out)
+        }
+    }
 }
 
 /// Runs `f` with no memo in use, even while other threads would run with one: what a run
@@ -238,21 +351,24 @@ pub fn without<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// `MAGIC salt`, then per entry `key checksum length`, a newline and the text. An old entry
-/// is copied as it was read (it was checked when used).
+/// One entry: `key checksum length`, a newline and the text.
+fn push_entry(out: &mut Vec<u8>, key: u128, text: &str) {
+    out.extend_from_slice(
+        format!("{key:032x} {:016x} {}\n", checksum(text), text.len()).as_bytes(),
+    );
+    out.extend_from_slice(text.as_bytes());
+}
+
+/// `MAGIC salt`, then each entry ([`push_entry`]). An old entry is copied as it was read (it
+/// was checked when used).
 fn encode(entries: &BTreeMap<u128, Kept>, old: &Old, salt: &str) -> Vec<u8> {
     let mut out = format!("{MAGIC} {salt}\n").into_bytes();
-    out.reserve(old.text.len() + old.text.len() / 4);
+    out.reserve(old.bytes.len() + old.bytes.len() / 4);
     for (&k, kept) in entries {
         match (kept, old.raw(k)) {
-            (Kept::Old, Some(raw)) => out.extend_from_slice(raw.as_bytes()),
+            (Kept::Old, Some(raw)) => out.extend_from_slice(raw),
             (Kept::Old, None) => {}
-            (Kept::New(text), _) => {
-                out.extend_from_slice(
-                    format!("{k:032x} {:016x} {}\n", checksum(text), text.len()).as_bytes(),
-                );
-                out.extend_from_slice(text.as_bytes());
-            }
+            (Kept::New(text), _) => push_entry(&mut out, k, text),
         }
     }
     out
@@ -260,17 +376,22 @@ fn encode(entries: &BTreeMap<u128, Kept>, old: &Old, salt: &str) -> Vec<u8> {
 
 /// Where each entry of a memo file is; `None` when it is not one of this salt or its structure
 /// is damaged (then nothing of it is trusted). Bodies are checked when used ([`Old::get`]).
-fn decode(file: &[u8], salt: &str) -> Option<Old> {
-    let text = std::str::from_utf8(file).ok()?;
-    let (head, _) = text.split_once('\n')?;
-    if head != format!("{MAGIC} {salt}") {
+fn decode(file: Vec<u8>, salt: &str) -> Option<Old> {
+    let line_end = |from: usize| {
+        file.get(from..)?
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|n| from + n)
+    };
+    let head_end = line_end(0)?;
+    if file[..head_end] != *format!("{MAGIC} {salt}").as_bytes() {
         return None;
     }
     let mut entries = HashMap::new();
-    let mut at = head.len() + 1;
-    while at < text.len() {
-        let rest = &text[at..];
-        let (line, _) = rest.split_once('\n')?;
+    let mut at = head_end + 1;
+    while at < file.len() {
+        let end_of_line = line_end(at)?;
+        let line = std::str::from_utf8(&file[at..end_of_line]).ok()?;
         let mut parts = line.split(' ');
         let k = u128::from_str_radix(parts.next()?, 16).ok()?;
         let sum = u64::from_str_radix(parts.next()?, 16).ok()?;
@@ -278,14 +399,14 @@ fn decode(file: &[u8], salt: &str) -> Option<Old> {
         if parts.next().is_some() {
             return None;
         }
-        let start = at + line.len() + 1;
+        let start = end_of_line + 1;
         let end = start.checked_add(len)?;
-        text.get(start..end)?;
+        file.get(start..end)?;
         entries.insert(k, (sum, at, start, end));
         at = end;
     }
     Some(Old {
-        text: text.to_string(),
+        bytes: file,
         entries,
     })
 }
@@ -305,16 +426,16 @@ mod tests {
     fn a_memo_file_reads_back_and_a_damaged_one_is_dropped() {
         let entries = new_entries(&[("a", "fn a() {}\n"), ("b", "multi\nline\n")]);
         let file = encode(&entries, &Old::default(), "g1");
-        let back = decode(&file, "g1").unwrap();
+        let back = decode(file.clone(), "g1").unwrap();
         assert_eq!(back.entries.len(), 2);
         assert_eq!(back.get(key(&["b"])), Some("multi\nline\n"));
         assert_eq!(back.get(key(&["a"])), Some("fn a() {}\n"));
-        assert!(decode(&file, "g2").is_none(), "another generator");
+        assert!(decode(file.clone(), "g2").is_none(), "another generator");
         // A flipped byte in a body: that entry is a miss, the other still reads.
         let mut bad = file.clone();
         let last = bad.len() - 2;
         bad[last] ^= 1;
-        let back = decode(&bad, "g1").unwrap();
+        let back = decode(bad.clone(), "g1").unwrap();
         let (damaged, intact) = if back.get(key(&["a"])).is_none() {
             ("a", "b")
         } else {
@@ -326,9 +447,12 @@ mod tests {
         let mut bad = file.clone();
         let line = MAGIC.len() + 5;
         bad[line] = b'g';
-        assert!(decode(&bad, "g1").is_none(), "a damaged entry line");
-        assert!(decode(&file[..file.len() - 3], "g1").is_none(), "cut short");
-        assert!(decode(b"\xff\xfe", "g1").is_none(), "not text");
+        assert!(decode(bad.clone(), "g1").is_none(), "a damaged entry line");
+        assert!(
+            decode(file[..file.len() - 3].to_vec(), "g1").is_none(),
+            "cut short"
+        );
+        assert!(decode(b"\xff\xfe".to_vec(), "g1").is_none(), "not text");
     }
 
     #[test]
@@ -358,9 +482,69 @@ mod tests {
         });
         let (got, second) = with(&first, "s", || get_or(2, || unreachable!("memoised")));
         assert_eq!(got, "two");
-        let kept = decode(&second, "s").unwrap();
+        let kept = decode(second, "s").unwrap();
         assert_eq!(kept.entries.len(), 1);
         assert_eq!(kept.get(2), Some("two"));
         assert!(!active(), "no memo outside a run");
+        // Another generator (another salt, as another build of the generator has): its memo
+        // is not read, though it holds the key.
+        let (got, _) = with(&first, "another", || get_or(2, || "made again".into()));
+        assert_eq!(got, "made again");
+    }
+
+    /// A run after a small change appends what it made; the file read that way holds the old
+    /// entries and the new ones (a key appended again reads as its last copy). Once the
+    /// entries no run uses weigh more than those used, the file is written anew.
+    #[test]
+    fn a_run_appends_what_it_made_and_compacts_when_mostly_unused() {
+        let big = "x".repeat(1000);
+        let (_, first) = run(Vec::new(), "s", || {
+            get_or(1, || big.clone());
+            get_or(2, || "two".into());
+        });
+        let Update::Replace(file) = first else {
+            panic!("no file yet: written whole")
+        };
+        // Entry 1 used, entry 3 new: appended.
+        let (_, second) = run(file.clone(), "s", || {
+            get_or(1, || unreachable!("memoised"));
+            get_or(3, || "three".into());
+        });
+        let Update::Append(tail) = second else {
+            panic!("appended: {second:?}")
+        };
+        let mut appended = file.clone();
+        appended.extend_from_slice(&tail);
+        let back = decode(appended.clone(), "s").unwrap();
+        assert_eq!(back.get(2), Some("two"), "an unused entry stays");
+        assert_eq!(back.get(3), Some("three"));
+        // Nothing new: kept as it is.
+        let (_, third) = run(appended.clone(), "s", || get_or(1, || unreachable!()));
+        assert_eq!(third, Update::Keep);
+        // Entry 1 no longer used: what is unused outweighs what is used, written anew.
+        let (_, fourth) = run(appended.clone(), "s", || get_or(3, || unreachable!()));
+        let Update::Replace(file) = fourth else {
+            panic!("compacted: {fourth:?}")
+        };
+        let back = decode(file, "s").unwrap();
+        assert_eq!(back.entries.len(), 1);
+        assert_eq!(back.get(3), Some("three"));
+        // A damaged entry, appended again, reads as its new copy.
+        let mut damaged = appended.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        let (got, fifth) = run(damaged.clone(), "s", || {
+            get_or(1, || unreachable!("memoised"));
+            get_or(3, || "three".into())
+        });
+        assert_eq!(got, "three");
+        let Update::Append(tail) = fifth else {
+            panic!("appended again: {fifth:?}")
+        };
+        damaged.extend_from_slice(&tail);
+        assert_eq!(decode(damaged, "s").unwrap().get(3), Some("three"));
+        // Another generator's file is replaced.
+        let (_, other) = run(appended, "t", || get_or(3, || "three".into()));
+        assert!(matches!(other, Update::Replace(_)));
     }
 }

@@ -168,51 +168,8 @@ pub fn parse_chapter(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec
         };
         let rec_name = open.get(1).map_or("", |m| m.as_str()).to_string();
         let span = span_of(&src, line);
-        let mut items = Vec::new();
-        let mut closed = false;
         i += 1;
-        while i < lines.len() {
-            let l = lines[i];
-            if p.close.is_match(l.text) {
-                closed = true;
-                i += 1;
-                break;
-            }
-            if p.heading.is_match(l.text) || p.open.is_match(l.text) {
-                break;
-            }
-            let s = span_of(&src, l);
-            if l.text.trim().is_empty() {
-            } else if let Some(c) = p.array.captures(l.text) {
-                items.push(RawItem::Array(cap(&c, 1), cap(&c, 2), cap(&c, 3), s));
-            } else if let Some(c) = p.typed.captures(l.text) {
-                items.push(RawItem::Typed(cap(&c, 1), cap(&c, 2), s));
-            } else if let Some(c) = p.untyped.captures(l.text) {
-                items.push(RawItem::Untyped(cap(&c, 1), s));
-            } else {
-                diags.push(
-                    Diagnostic::new(
-                        Code::BadRecordItem,
-                        name,
-                        s,
-                        format!("`{}` is not an item of `{rec_name}`", l.text.trim()),
-                    )
-                    .expected("`TYPE name;`, `TYPE name[count];` or `name;`"),
-                );
-            }
-            i += 1;
-        }
-        if !closed {
-            diags.push(
-                Diagnostic::new(
-                    Code::UnclosedRecord,
-                    name,
-                    span,
-                    format!("`{rec_name} {{` has no closing `}}`"),
-                )
-                .expected("a line `}` after the last item"),
-            );
-        }
+        let items = record_items(name, &src, &lines, &mut i, &rec_name, span, diags);
         let aliases = std::mem::take(&mut pending_aliases)
             .into_iter()
             .filter(|a| *a != rec_name)
@@ -225,24 +182,88 @@ pub fn parse_chapter(name: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec
             bullets: (lines.get(i).map_or(text.len(), |l| l.start), text.len()),
         });
     }
-    // A record's bullets end where the next heading or block starts.
+    end_bullets(&lines, text.len(), &mut raws);
+    resolve(name, &src, raws, &string_sections, diags)
+}
+
+/// The items of record `rec_name` (opened at `span`) from line `*i` to its closing `}`, which
+/// `*i` is left after; an unreadable item and a record never closed are diagnostics.
+fn record_items(
+    name: &str,
+    src: &Source,
+    lines: &[Line],
+    i: &mut usize,
+    rec_name: &str,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<RawItem> {
+    let p = patterns();
+    let mut items = Vec::new();
+    let mut closed = false;
+    while *i < lines.len() {
+        let l = lines[*i];
+        if p.close.is_match(l.text) {
+            closed = true;
+            *i += 1;
+            break;
+        }
+        if p.heading.is_match(l.text) || p.open.is_match(l.text) {
+            break;
+        }
+        let s = span_of(src, l);
+        if l.text.trim().is_empty() {
+        } else if let Some(c) = p.array.captures(l.text) {
+            items.push(RawItem::Array(cap(&c, 1), cap(&c, 2), cap(&c, 3), s));
+        } else if let Some(c) = p.typed.captures(l.text) {
+            items.push(RawItem::Typed(cap(&c, 1), cap(&c, 2), s));
+        } else if let Some(c) = p.untyped.captures(l.text) {
+            items.push(RawItem::Untyped(cap(&c, 1), s));
+        } else {
+            diags.push(
+                Diagnostic::new(
+                    Code::BadRecordItem,
+                    name,
+                    s,
+                    format!("`{}` is not an item of `{rec_name}`", l.text.trim()),
+                )
+                .expected("`TYPE name;`, `TYPE name[count];` or `name;`"),
+            );
+        }
+        *i += 1;
+    }
+    if !closed {
+        diags.push(
+            Diagnostic::new(
+                Code::UnclosedRecord,
+                name,
+                span,
+                format!("`{rec_name} {{` has no closing `}}`"),
+            )
+            .expected("a line `}` after the last item"),
+        );
+    }
+    items
+}
+
+/// A record's bullets end where the next heading or block starts.
+fn end_bullets(lines: &[Line], text_len: usize, raws: &mut [RawRecord]) {
+    let p = patterns();
     let starts: Vec<usize> = lines
         .iter()
         .enumerate()
         .filter(|(k, l)| {
-            p.heading.is_match(l.text) || p.open.is_match(l.text) || is_setext_underline(&lines, *k)
+            p.heading.is_match(l.text) || p.open.is_match(l.text) || is_setext_underline(lines, *k)
         })
         .map(|(_, l)| l.start)
         .collect();
-    for r in &mut raws {
+    for r in raws {
         let end = starts
             .iter()
             .copied()
             .find(|&s| s >= r.bullets.0)
-            .unwrap_or(text.len());
+            .unwrap_or(text_len);
         r.bullets.1 = end;
     }
-    resolve(name, &src, raws, &string_sections, diags)
 }
 
 fn cap(c: &regex::Captures, i: usize) -> String {
@@ -378,18 +399,7 @@ fn item_kind(
                 && matches!(&f.kind, RecordFieldKind::Scalar { ty } if ty.starts_with('U'))
         });
         if !ok {
-            diags.push(
-                Diagnostic::new(
-                    Code::BadRecordCount,
-                    file,
-                    item.span(),
-                    format!(
-                        "the {what} of `{record}.{}` is `{count}`, which is no earlier unsigned item of `{record}`",
-                        item.name()
-                    ),
-                )
-                .expected("an earlier item of type UB, UW, UD or UQ"),
-            );
+            diags.push(bad_count(file, record, item, count, what));
         }
         ok
     };
@@ -398,15 +408,7 @@ fn item_kind(
             if fundamental_width(ty).is_some() {
                 Some(RecordFieldKind::Scalar { ty: ty.clone() })
             } else {
-                diags.push(
-                    Diagnostic::new(
-                        Code::BadRecordItem,
-                        file,
-                        *span,
-                        format!("`{record}.{name}` has type `{ty}`, which is not a fundamental type"),
-                    )
-                    .expected("UB, UW, UD, UQ, B, W, D or Q (records are declared as arrays: `T name[count];`)"),
-                );
+                diags.push(not_fundamental(file, record, name, ty, *span));
                 None
             }
         }
@@ -432,18 +434,7 @@ fn item_kind(
                     count,
                 })
             } else {
-                diags.push(
-                    Diagnostic::new(
-                        Code::UndescribedRecord,
-                        file,
-                        item.span(),
-                        format!(
-                            "the chapter describes no format `{ty}` for `{record}.{}`; it reads only when `{count}` is 0",
-                            item.name()
-                        ),
-                    )
-                    .expected(format!("a pseudo-structure `{ty} {{ ... }}`, or a sentence that it shares another's format")),
-                );
+                diags.push(undescribed(file, record, item, ty, &count));
                 Some(RecordFieldKind::Records {
                     ty: ty.clone(),
                     record: None,
@@ -469,6 +460,47 @@ fn item_kind(
             })
         }
     }
+}
+
+/// The count or size (`what`) of `item` names no earlier unsigned item.
+fn bad_count(file: &str, record: &str, item: &RawItem, count: &str, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::BadRecordCount,
+        file,
+        item.span(),
+        format!(
+            "the {what} of `{record}.{}` is `{count}`, which is no earlier unsigned item of `{record}`",
+            item.name()
+        ),
+    )
+    .expected("an earlier item of type UB, UW, UD or UQ")
+}
+
+/// A scalar item whose type `ty` is no fundamental type.
+fn not_fundamental(file: &str, record: &str, name: &str, ty: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::BadRecordItem,
+        file,
+        span,
+        format!("`{record}.{name}` has type `{ty}`, which is not a fundamental type"),
+    )
+    .expected("UB, UW, UD, UQ, B, W, D or Q (records are declared as arrays: `T name[count];`)")
+}
+
+/// An array of records of a format `ty` the chapter does not describe.
+fn undescribed(file: &str, record: &str, item: &RawItem, ty: &str, count: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::UndescribedRecord,
+        file,
+        item.span(),
+        format!(
+            "the chapter describes no format `{ty}` for `{record}.{}`; it reads only when `{count}` is 0",
+            item.name()
+        ),
+    )
+    .expected(format!(
+        "a pseudo-structure `{ty} {{ ... }}`, or a sentence that it shares another's format"
+    ))
 }
 
 /// What a `- **name:** text` bullet says: its prose, values and bit items.

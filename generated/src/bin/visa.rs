@@ -529,135 +529,182 @@ fn asm(
 /// `visa run`: usage errors (exit 2) name the argument and what was expected; a kernel that
 /// cannot run (exit 1) says where.
 fn run(path: &Path, words: &[String]) -> Result<u8, String> {
-    use visa::machine::launch::{find_kernel, launch, parse_run, Arg, ArgSpec, NdRange};
-    let usage = |message: String| {
-        eprintln!("error: {message}");
-        Ok(2)
-    };
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     if words.iter().any(|w| *w == "--help" || *w == "-h") {
-        println!(
-            "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...\n\
-             one ARG per kernel parameter, in order:\n  \
-             --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
-             --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
-             --scalar TYPE:VALUE        i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (i32:5, u64:0x7, f32:1.5)\n  \
-             --local-mem BYTES          a local pointer to BYTES of the work-group's SLM\n  \
-             --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]\n                            \
-an image of FORMAT (rgba-f32, r-f32, rgba-unorm8, rgba-u8, r-u32, ...), texels packed\n                            \
-row after row; with OUT.bin a written image, saved after the run, else read-only"
-        );
+        print_run_help();
         return Ok(0);
     }
-    let spec = match parse_run(&words) {
-        Ok(s) => s,
-        Err(e) => return usage(e),
-    };
-    let (_, file) = read(path)?;
-    let intel = match &spec.platform {
-        Some(name) => match IntelPlatform::find(name) {
-            Some(p) => p,
-            None => {
-                let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
-                return usage(format!(
-                    "--platform {name}: unknown; expected one of {} or an ocloc device name",
-                    intel.join(", ")
-                ));
-            }
-        },
-        None => {
-            let code = file
-                .header
-                .kernel_info
-                .iter()
-                .flat_map(|k| k.gen_binary_info.iter())
-                .map(|g| u32::from(g.gen_platform))
-                .next();
-            match code.and_then(IntelPlatform::from_gen_platform) {
-                Some(p) => p,
-                None => {
-                    return usage(
-                        "the file has no GEN binary naming a known platform; give --platform"
-                            .into(),
-                    )
-                }
-            }
+    match prepare_run(path, &words) {
+        Ok(prepared) => run_kernel(path, prepared).map(|()| 0),
+        Err(Stop::Usage(message)) => {
+            eprintln!("error: {message}");
+            Ok(2)
         }
-    };
-    let k = match find_kernel(&file, &spec.kernel) {
-        Ok(k) => k,
-        Err(e) => return usage(format!("--kernel {}: {e}", spec.kernel)),
-    };
+        Err(Stop::Fail(message)) => Err(message),
+    }
+}
+
+fn print_run_help() {
+    println!(
+        "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...\n\
+         one ARG per kernel parameter, in order:\n  \
+         --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
+         --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
+         --scalar TYPE:VALUE        i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (i32:5, u64:0x7, f32:1.5)\n  \
+         --local-mem BYTES          a local pointer to BYTES of the work-group's SLM\n  \
+         --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]\n                            \
+an image of FORMAT (rgba-f32, r-f32, rgba-unorm8, rgba-u8, r-u32, ...), texels packed\n                            \
+row after row; with OUT.bin a written image, saved after the run, else read-only"
+    );
+}
+
+/// Why `visa run` stops before the kernel runs: a usage error (exit 2) or another (exit 1).
+enum Stop {
+    Usage(String),
+    Fail(String),
+}
+
+impl From<String> for Stop {
+    fn from(message: String) -> Self {
+        Stop::Fail(message)
+    }
+}
+
+/// Everything `visa run` needs to launch, checked.
+struct Prepared {
+    kernel: String,
+    file: File,
+    k: usize,
+    intel: &'static IntelPlatform,
+    nd: visa::machine::launch::NdRange,
+    args: Vec<visa::machine::launch::Arg>,
+    /// Parameters whose memory is written to a file after the run.
+    outputs: Vec<(usize, PathBuf)>,
+}
+
+/// Reads the command line, the file and the arguments' inputs, and checks that the arguments
+/// fit the kernel's inputs, before anything runs.
+fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
+    use visa::machine::launch::{find_kernel, parse_run, NdRange};
+    let spec = parse_run(words).map_err(Stop::Usage)?;
+    let (_, file) = read(path)?;
+    let intel = run_platform(spec.platform.as_deref(), &file)?;
+    let k = find_kernel(&file, &spec.kernel)
+        .map_err(|e| Stop::Usage(format!("--kernel {}: {e}", spec.kernel)))?;
     let local = spec
         .local
         .clone()
         .unwrap_or_else(|| NdRange::default_local(&spec.global));
-    let nd = match NdRange::new(&spec.global, &local) {
-        Ok(nd) => nd,
-        Err(e) => return usage(e),
-    };
+    let nd = NdRange::new(&spec.global, &local).map_err(Stop::Usage)?;
     let mut args = Vec::new();
     let mut outputs = Vec::new();
     for (i, a) in spec.args.iter().enumerate() {
-        args.push(match a {
-            ArgSpec::Buffer { input, output } | ArgSpec::Constant { input, output } => {
-                let constant = matches!(a, ArgSpec::Constant { .. });
-                let flag = if constant { "--constant" } else { "--buffer" };
-                let bytes = std::fs::read(input).map_err(|e| {
-                    format!("argument {i} ({flag} {input}:{output}): cannot read {input}: {e}")
-                })?;
-                outputs.push((i, PathBuf::from(output)));
-                if constant {
-                    Arg::Constant(bytes)
-                } else {
-                    Arg::Buffer(bytes)
-                }
-            }
-            ArgSpec::Scalar(s) => Arg::Scalar(*s),
-            ArgSpec::LocalMem(n) => Arg::LocalMem(*n),
-            ArgSpec::Image {
-                size,
-                format,
-                input,
-                output,
-            } => {
-                let image = visa::machine::image::Image::packed(size[0], size[1], size[2], *format);
-                let bytes = std::fs::read(input).map_err(|e| {
-                    format!("argument {i} (--image): cannot read {input}: {e}")
-                })?;
-                if bytes.len() as u64 != image.bytes() {
-                    return usage(format!(
-                        "argument {i} (--image): {input} has {} bytes; a {}x{}x{} {format} image has {}",
-                        bytes.len(),
-                        size[0],
-                        size[1],
-                        size[2],
-                        image.bytes()
-                    ));
-                }
-                if let Some(o) = output {
-                    outputs.push((i, PathBuf::from(o)));
-                }
-                Arg::Image {
-                    image,
-                    bytes,
-                    written: output.is_some(),
-                }
-            }
-        });
+        args.push(run_arg(i, a, &mut outputs)?);
     }
-    // ARGs that do not fit the kernel's inputs are a usage error, before anything runs.
     if let Err(e) = visa::machine::launch::layout(&file, k, intel, &args) {
-        return usage(format!(
+        return Err(Stop::Usage(format!(
             "the {} ARG(s) given do not fit kernel `{}`: {e}",
             args.len(),
             spec.kernel
-        ));
+        )));
     }
-    let kernel = visa::machine::Kernel::new(&file, &spec.kernel, intel.platform())
-        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), spec.kernel))?;
-    let out = launch(&kernel, &file, k, intel, &nd, args)
-        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), spec.kernel))?;
+    Ok(Prepared {
+        kernel: spec.kernel,
+        file,
+        k,
+        intel,
+        nd,
+        args,
+        outputs,
+    })
+}
+
+/// The platform of `--platform`, else the one the file's GEN binaries name.
+fn run_platform(name: Option<&str>, file: &File) -> Result<&'static IntelPlatform, Stop> {
+    if let Some(name) = name {
+        return IntelPlatform::find(name).ok_or_else(|| {
+            let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+            Stop::Usage(format!(
+                "--platform {name}: unknown; expected one of {} or an ocloc device name",
+                intel.join(", ")
+            ))
+        });
+    }
+    let code = file
+        .header
+        .kernel_info
+        .iter()
+        .flat_map(|k| k.gen_binary_info.iter())
+        .map(|g| u32::from(g.gen_platform))
+        .next();
+    code.and_then(IntelPlatform::from_gen_platform)
+        .ok_or_else(|| {
+            Stop::Usage(
+                "the file has no GEN binary naming a known platform; give --platform".into(),
+            )
+        })
+}
+
+/// Argument `i` with its input read; a written one's output file is added to `outputs`.
+fn run_arg(
+    i: usize,
+    a: &visa::machine::launch::ArgSpec,
+    outputs: &mut Vec<(usize, PathBuf)>,
+) -> Result<visa::machine::launch::Arg, Stop> {
+    use visa::machine::launch::{Arg, ArgSpec};
+    Ok(match a {
+        ArgSpec::Buffer { input, output } | ArgSpec::Constant { input, output } => {
+            let constant = matches!(a, ArgSpec::Constant { .. });
+            let flag = if constant { "--constant" } else { "--buffer" };
+            let bytes = std::fs::read(input).map_err(|e| {
+                format!("argument {i} ({flag} {input}:{output}): cannot read {input}: {e}")
+            })?;
+            outputs.push((i, PathBuf::from(output)));
+            if constant {
+                Arg::Constant(bytes)
+            } else {
+                Arg::Buffer(bytes)
+            }
+        }
+        ArgSpec::Scalar(s) => Arg::Scalar(*s),
+        ArgSpec::LocalMem(n) => Arg::LocalMem(*n),
+        ArgSpec::Image {
+            size,
+            format,
+            input,
+            output,
+        } => {
+            let image = visa::machine::image::Image::packed(size[0], size[1], size[2], *format);
+            let bytes = std::fs::read(input)
+                .map_err(|e| format!("argument {i} (--image): cannot read {input}: {e}"))?;
+            if bytes.len() as u64 != image.bytes() {
+                return Err(Stop::Usage(format!(
+                    "argument {i} (--image): {input} has {} bytes; a {}x{}x{} {format} image has {}",
+                    bytes.len(),
+                    size[0],
+                    size[1],
+                    size[2],
+                    image.bytes()
+                )));
+            }
+            if let Some(o) = output {
+                outputs.push((i, PathBuf::from(o)));
+            }
+            Arg::Image {
+                image,
+                bytes,
+                written: output.is_some(),
+            }
+        }
+    })
+}
+
+/// Runs the prepared kernel, prints its notes and writes the written memory to the output files.
+fn run_kernel(path: &Path, p: Prepared) -> Result<(), String> {
+    let kernel = visa::machine::Kernel::new(&p.file, &p.kernel, p.intel.platform())
+        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
+    let out = visa::machine::launch::launch(&kernel, &p.file, p.k, p.intel, &p.nd, p.args)
+        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
     for n in &out.layout.notes {
         eprintln!("note: {n}");
     }
@@ -668,10 +715,10 @@ row after row; with OUT.bin a written image, saved after the run, else read-only
         );
     }
     for (param, id) in &out.buffers {
-        if let Some((_, path)) = outputs.iter().find(|(p, _)| p == param) {
+        if let Some((_, path)) = p.outputs.iter().find(|(q, _)| q == param) {
             std::fs::write(path, &out.memory.buffer(*id).bytes)
                 .map_err(|e| format!("argument {param}: cannot write {}: {e}", path.display()))?;
         }
     }
-    Ok(0)
+    Ok(())
 }

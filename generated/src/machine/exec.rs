@@ -236,22 +236,7 @@ impl Thread {
             }
             Flow::Goto(target) => {
                 let j = self.moving(exec, pred)?;
-                if target > pc {
-                    self.wait_at(target, j);
-                    self.em &= !j;
-                    if self.em == 0 {
-                        self.resume(pc + 1);
-                    } else {
-                        self.pc += 1;
-                    }
-                } else if j != 0 {
-                    let stay = self.em & !j;
-                    self.wait_at(pc + 1, stay);
-                    self.em = j;
-                    self.pc = target;
-                } else {
-                    self.pc += 1;
-                }
+                self.goto(target, j);
             }
             Flow::Jmp(target) => {
                 let i = evaluate_chen(exec, pred, self.em, &self.regs.preds)?;
@@ -270,46 +255,87 @@ impl Thread {
                 let c = self.moving(exec, pred)?;
                 if c == 0 {
                     self.pc += 1;
-                    return Ok(());
+                } else {
+                    self.fcall(c, callee, routines)?;
                 }
-                let Some(callee) = callee else {
-                    return Err(Fault(String::from(
-                        "FCALL of a function the file does not have",
-                    )));
-                };
-                let Some(r) = routines.get(callee) else {
-                    return Err(Fault(format!(
-                        "FCALL of routine {callee}, which is not loaded"
-                    )));
-                };
-                let lay = &r.layout;
-                let mut regs = r.fresh_regs();
-                let n = self
-                    .predefined
-                    .min(lay.bytes as usize)
-                    .min(self.regs.grf.len());
-                regs.grf[..n].copy_from_slice(&self.regs.grf[..n]);
-                let caller = core::mem::replace(&mut self.regs, regs);
-                self.enter(c, pc + 1, Some((self.routine, caller)));
-                self.routine = callee;
-                self.pc = 0;
             }
             Flow::Ret | Flow::Fret => {
                 let r = self.moving(exec, pred)?;
-                self.em &= !r;
-                self.call_mask &= !r;
-                if self.call_mask == 0 || self.em == 0 && self.waiting.is_empty() {
-                    self.leave()?;
-                } else if self.em == 0 {
-                    self.resume(pc + 1);
-                } else {
-                    self.pc += 1;
-                }
+                self.ret(r)?;
             }
             Flow::Barrier => {
                 self.status = Status::AtBarrier;
                 self.pc += 1;
             }
+        }
+        Ok(())
+    }
+
+    /// GOTO of channels `j` to `target`: forward, they wait there; backward (a loop), the
+    /// others wait after the GOTO.
+    fn goto(&mut self, target: usize, j: u32) {
+        let pc = self.pc;
+        if target > pc {
+            self.wait_at(target, j);
+            self.em &= !j;
+            if self.em == 0 {
+                self.resume(pc + 1);
+            } else {
+                self.pc += 1;
+            }
+        } else if j != 0 {
+            let stay = self.em & !j;
+            self.wait_at(pc + 1, stay);
+            self.em = j;
+            self.pc = target;
+        } else {
+            self.pc += 1;
+        }
+    }
+
+    /// FCALL of routine `callee` by channels `c`: the callee gets fresh registers with the
+    /// caller's predefined ones, and the caller's are kept for its return.
+    fn fcall(
+        &mut self,
+        c: u32,
+        callee: Option<usize>,
+        routines: &[Routine<'_>],
+    ) -> Result<(), Fault> {
+        let Some(callee) = callee else {
+            return Err(Fault(String::from(
+                "FCALL of a function the file does not have",
+            )));
+        };
+        let Some(r) = routines.get(callee) else {
+            return Err(Fault(format!(
+                "FCALL of routine {callee}, which is not loaded"
+            )));
+        };
+        let lay = &r.layout;
+        let mut regs = r.fresh_regs();
+        let n = self
+            .predefined
+            .min(lay.bytes as usize)
+            .min(self.regs.grf.len());
+        regs.grf[..n].copy_from_slice(&self.regs.grf[..n]);
+        let caller = core::mem::replace(&mut self.regs, regs);
+        self.enter(c, self.pc + 1, Some((self.routine, caller)));
+        self.routine = callee;
+        self.pc = 0;
+        Ok(())
+    }
+
+    /// RET or FRET of channels `r`: the call ends when none of its channels is left, or when
+    /// none runs and none waits.
+    fn ret(&mut self, r: u32) -> Result<(), Fault> {
+        self.em &= !r;
+        self.call_mask &= !r;
+        if self.call_mask == 0 || self.em == 0 && self.waiting.is_empty() {
+            self.leave()?;
+        } else if self.em == 0 {
+            self.resume(self.pc + 1);
+        } else {
+            self.pc += 1;
         }
         Ok(())
     }

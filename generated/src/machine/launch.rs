@@ -443,19 +443,83 @@ pub fn layout(
     args: &[Arg],
 ) -> Result<Layout, LaunchError> {
     let grf = platform.grf_bytes;
-    let simd =
-        match attribute(file, k, "SimdSize") {
-            Some(s @ (8 | 16 | 32)) => s as u32,
-            Some(s) => {
-                return err(format!(
-                    "the kernel's SimdSize attribute is {s}, not 8, 16 or 32"
-                ))
-            }
-            None => return err(
-                "the kernel has no SimdSize attribute (not a kernel of Intel's OpenCL compiler?)"
-                    .into(),
-            ),
-        };
+    let simd = simd_size(file, k)?;
+    let per_thread = per_thread_bytes(file, k, platform, simd)?;
+    let cross = if inline_data(platform) {
+        grf + per_thread
+    } else {
+        grf + per_thread.max(grf)
+    };
+    let (offs, explicit_end) = explicit_slots(args, grf);
+    let mut inputs: Vec<(u32, u32)> = file.kernels[k]
+        .data
+        .input_info
+        .iter()
+        .map(|i| (i.offset as u16 as u32, u32::from(i.size)))
+        .collect();
+    inputs.sort_unstable();
+    let parts = Parts {
+        grf,
+        per_thread,
+        cross,
+        explicit_end,
+        offs: &offs,
+        args,
+    };
+    let mut held = Vec::new();
+    let mut rest = Vec::new();
+    for &(o, s) in &inputs {
+        match parts.holds(o, s)? {
+            Some(h) => held.push((o, s, h)),
+            None => rest.push((o - cross, s)),
+        }
+    }
+    let all = implicit_layouts(&implicit_candidates(args), &rest, explicit_end, grf);
+    let Some(best) = all.first().cloned() else {
+        return Err(unexplained(&rest, cross));
+    };
+    let notes = ambiguity_note(&all, &best).into_iter().collect();
+    for &(imp, rel) in &best {
+        held.push((rel + cross, imp.size(), Holds::Implicit(imp)));
+    }
+    held.sort_unstable_by_key(|h| h.0);
+    let end = inputs.iter().map(|(o, s)| o + s).max().unwrap_or(32);
+    Ok(Layout {
+        simd,
+        grf,
+        per_thread,
+        scratch: scratch_bytes(file, k)?,
+        cross,
+        args: offs,
+        implicits: best,
+        inputs: held,
+        input_bytes: end.div_ceil(grf) * grf,
+        notes,
+    })
+}
+
+/// The kernel's SIMD width, from its `SimdSize` attribute.
+fn simd_size(file: &File, k: usize) -> Result<u32, LaunchError> {
+    match attribute(file, k, "SimdSize") {
+        Some(s @ (8 | 16 | 32)) => Ok(s as u32),
+        Some(s) => err(format!(
+            "the kernel's SimdSize attribute is {s}, not 8, 16 or 32"
+        )),
+        None => err(
+            "the kernel has no SimdSize attribute (not a kernel of Intel's OpenCL compiler?)"
+                .into(),
+        ),
+    }
+}
+
+/// The bytes of per-thread input (the three arrays of local ids) after `r0`.
+fn per_thread_bytes(
+    file: &File,
+    k: usize,
+    platform: &IntelPlatform,
+    simd: u32,
+) -> Result<u32, LaunchError> {
+    let grf = platform.grf_bytes;
     // Intel's compiler writes `PerThreadInputSize` for tgllp and later; for older platforms
     // (skl, icllp, dg1) it does not, and the local ids are there when an input starts at `r1`.
     let starts_r1 = file.kernels[k]
@@ -473,13 +537,12 @@ pub fn layout(
             "PerThreadInputSize {per_thread} does not hold three arrays of {simd} local ids"
         ));
     }
-    let cross = if inline_data(platform) {
-        grf + per_thread
-    } else {
-        grf + per_thread.max(grf)
-    };
+    Ok(per_thread)
+}
 
-    // Explicit arguments: local pointers, then buffers, then scalars, each in order.
+/// The cross-thread offset of each explicit argument (local pointers, then buffers, then
+/// scalars, each in order; images get none) and the offset after the last.
+fn explicit_slots(args: &[Arg], grf: u32) -> (Vec<u32>, u32) {
     let mut offs = vec![0u32; args.len()];
     let mut off = 32;
     for group in 0..4 {
@@ -498,69 +561,80 @@ pub fn layout(
             }
         }
     }
-    let explicit_end = off;
+    (offs, off)
+}
 
-    let mut inputs: Vec<(u32, u32)> = file.kernels[k]
-        .data
-        .input_info
-        .iter()
-        .map(|i| (i.offset as u16 as u32, u32::from(i.size)))
-        .collect();
-    inputs.sort_unstable();
-    let mut held = Vec::new();
-    let mut rest = Vec::new();
-    for &(o, s) in &inputs {
-        let h = if o + s <= 32 {
+/// The parts of the payload an input can lie in (GRF byte offsets).
+struct Parts<'a> {
+    grf: u32,
+    per_thread: u32,
+    cross: u32,
+    explicit_end: u32,
+    offs: &'a [u32],
+    args: &'a [Arg],
+}
+
+impl Parts<'_> {
+    /// What the input of `s` bytes at GRF byte `o` holds; `None` for one after the explicit
+    /// arguments (an implicit argument, matched later).
+    fn holds(&self, o: u32, s: u32) -> Result<Option<Holds>, LaunchError> {
+        let (grf, cross) = (self.grf, self.cross);
+        Ok(if o + s <= 32 {
             Some(Holds::R0)
-        } else if o >= grf && o + s <= grf + per_thread {
+        } else if o >= grf && o + s <= grf + self.per_thread {
             Some(Holds::LocalIds)
         } else if o >= cross && o + s <= cross + 32 {
             Some(Holds::Header)
-        } else if o >= cross + 32 && o < cross + explicit_end {
-            let rel = o - cross;
-            let i = offs.iter().position(|&a| a == rel).ok_or_else(|| {
-                LaunchError(format!(
-                    "input at GRF byte {o} (size {s}) is no parameter's slot: the ARGs given \
-                     place the parameters at cross-thread offsets {offs:?} (see PAYLOAD.md); \
-                     are their kinds and order the kernel's?"
-                ))
-            })?;
-            let fits = match &args[i] {
-                Arg::LocalMem(_) => s == 4 || s == 8,
-                Arg::Buffer(_) | Arg::Constant(_) => s == 8,
-                Arg::Scalar(sc) => s == sc.ty.size(),
-                Arg::Image { .. } => false,
-            };
-            if !fits {
-                return err(format!(
-                    "parameter {i} ({}) has an input of {s} bytes at GRF byte {o}: \
-                     expected {}",
-                    args[i].kind(),
-                    match &args[i] {
-                        Arg::LocalMem(_) => "a 4-byte SLM offset".to_string(),
-                        Arg::Buffer(_) | Arg::Constant(_) => "an 8-byte address".to_string(),
-                        Arg::Scalar(sc) => format!("{} bytes of {}", sc.ty.size(), sc.ty.name()),
-                        Arg::Image { .. } => "none (an image has no payload slot)".to_string(),
-                    }
-                ));
-            }
-            Some(Holds::Arg(i))
-        } else if o >= cross + explicit_end {
+        } else if o >= cross + 32 && o < cross + self.explicit_end {
+            Some(Holds::Arg(self.explicit(o, s)?))
+        } else if o >= cross + self.explicit_end {
             None
         } else {
             return err(format!(
                 "input at GRF byte {o} (size {s}) lies in no part of the payload \
                  (r0, local ids up to {}, cross-thread data from {cross})",
-                grf + per_thread
+                grf + self.per_thread
             ));
-        };
-        match h {
-            Some(h) => held.push((o, s, h)),
-            None => rest.push((o - cross, s)),
-        }
+        })
     }
 
-    // Implicit arguments: the ordered candidates matched against what is left.
+    /// The parameter whose slot the input of `s` bytes at GRF byte `o` is, checked against
+    /// the parameter's kind.
+    fn explicit(&self, o: u32, s: u32) -> Result<usize, LaunchError> {
+        let (offs, args) = (self.offs, self.args);
+        let rel = o - self.cross;
+        let i = offs.iter().position(|&a| a == rel).ok_or_else(|| {
+            LaunchError(format!(
+                "input at GRF byte {o} (size {s}) is no parameter's slot: the ARGs given \
+                 place the parameters at cross-thread offsets {offs:?} (see PAYLOAD.md); \
+                 are their kinds and order the kernel's?"
+            ))
+        })?;
+        let fits = match &args[i] {
+            Arg::LocalMem(_) => s == 4 || s == 8,
+            Arg::Buffer(_) | Arg::Constant(_) => s == 8,
+            Arg::Scalar(sc) => s == sc.ty.size(),
+            Arg::Image { .. } => false,
+        };
+        if !fits {
+            return err(format!(
+                "parameter {i} ({}) has an input of {s} bytes at GRF byte {o}: \
+                 expected {}",
+                args[i].kind(),
+                match &args[i] {
+                    Arg::LocalMem(_) => "a 4-byte SLM offset".to_string(),
+                    Arg::Buffer(_) | Arg::Constant(_) => "an 8-byte address".to_string(),
+                    Arg::Scalar(sc) => format!("{} bytes of {}", sc.ty.size(), sc.ty.name()),
+                    Arg::Image { .. } => "none (an image has no payload slot)".to_string(),
+                }
+            ));
+        }
+        Ok(i)
+    }
+}
+
+/// Intel's implicit arguments in the order they may follow the explicit ones.
+fn implicit_candidates(args: &[Arg]) -> Vec<Implicit> {
     let mut cands = vec![
         Implicit::ConstantBase,
         Implicit::GlobalBase,
@@ -579,9 +653,20 @@ pub fn layout(
         Implicit::LocalSize,
         Implicit::EnqueuedLocalSize,
     ]);
+    cands
+}
+
+/// The distinct sequences of implicit arguments that lay out the inputs `rest` (cross-thread
+/// offsets and sizes) from offset `off`, the preferred first.
+fn implicit_layouts(
+    cands: &[Implicit],
+    rest: &[(u32, u32)],
+    off: u32,
+    grf: u32,
+) -> Vec<Vec<(Implicit, u32)>> {
     let mut found = Vec::new();
     let mut all = Vec::new();
-    match_implicits(&cands, &rest, explicit_end, grf, &mut found, &mut all);
+    match_implicits(cands, rest, off, grf, &mut found, &mut all);
     // The 8-byte values are told apart by preference, not position: the last is the private
     // base (the one a kernel's private memory needs), the ones before it the program-scope
     // constant then global buffers.
@@ -606,19 +691,26 @@ pub fn layout(
             unique.push(set);
         }
     }
-    let all = unique;
-    let Some(best) = all.first().cloned() else {
-        let list: Vec<String> = rest
-            .iter()
-            .map(|(o, s)| format!("{s} bytes at GRF byte {}", o + cross))
-            .collect();
-        return err(format!(
-            "inputs after the parameters that no sequence of Intel's implicit arguments \
-             (private base, buffer offsets, work dimensions, number of groups, global size, \
-             local size, enqueued local size) explains: {}",
-            list.join(", ")
-        ));
-    };
+    unique
+}
+
+/// The error for inputs after the parameters that no sequence of implicit arguments explains.
+fn unexplained(rest: &[(u32, u32)], cross: u32) -> LaunchError {
+    let list: Vec<String> = rest
+        .iter()
+        .map(|(o, s)| format!("{s} bytes at GRF byte {}", o + cross))
+        .collect();
+    LaunchError(format!(
+        "inputs after the parameters that no sequence of Intel's implicit arguments \
+         (private base, buffer offsets, work dimensions, number of groups, global size, \
+         local size, enqueued local size) explains: {}",
+        list.join(", ")
+    ))
+}
+
+/// A note naming the other layouts of implicit arguments the inputs fit, if any differ in
+/// values from `best`.
+fn ambiguity_note(all: &[Vec<(Implicit, u32)>], best: &[(Implicit, u32)]) -> Option<String> {
     // Alternatives that differ only in local size against enqueued local size give the same
     // values (work-groups are uniform): not worth a note.
     let same = |a: &[(Implicit, u32)], b: &[(Implicit, u32)]| {
@@ -638,41 +730,27 @@ pub fn layout(
     let others: Vec<String> = all
         .iter()
         .skip(1)
-        .filter(|o| !same(o, &best))
+        .filter(|o| !same(o, best))
         .map(|o| names(o))
         .collect();
-    let mut notes = Vec::new();
-    if !others.is_empty() {
-        notes.push(format!(
+    (!others.is_empty()).then(|| {
+        format!(
             "implicit arguments taken as [{}]; the inputs also fit [{}] (the .isa cannot tell; see PAYLOAD.md)",
-            names(&best),
+            names(best),
             others.join("] or [")
-        ));
-    }
-    for &(imp, rel) in &best {
-        held.push((rel + cross, imp.size(), Holds::Implicit(imp)));
-    }
-    held.sort_unstable_by_key(|h| h.0);
-    let end = inputs.iter().map(|(o, s)| o + s).max().unwrap_or(32);
+        )
+    })
+}
+
+/// Scratch bytes per thread: the default, or more when the kernel spills further.
+fn scratch_bytes(file: &File, k: usize) -> Result<u32, LaunchError> {
     let spill = attribute(file, k, "SpillMemOffset").unwrap_or(0) as u32;
     if spill > 16 << 20 {
         return err(format!(
             "the kernel's SpillMemOffset is {spill} bytes; this machine gives a thread at most 16 MiB of scratch"
         ));
     }
-    let scratch = SCRATCH_PER_THREAD.max((spill + SCRATCH_PER_THREAD).div_ceil(1024) * 1024);
-    Ok(Layout {
-        simd,
-        grf,
-        per_thread,
-        scratch,
-        cross,
-        args: offs,
-        implicits: best,
-        inputs: held,
-        input_bytes: end.div_ceil(grf) * grf,
-        notes,
-    })
+    Ok(SCRATCH_PER_THREAD.max((spill + SCRATCH_PER_THREAD).div_ceil(1024) * 1024))
 }
 
 /// Every way (up to four) the candidates, in order, each taken or not, lay out exactly the

@@ -416,59 +416,24 @@ fn routine<'f, R: crate::object::Routine>(
             f
         })
         .collect();
-    // Label id → the index of the LABEL/SUBROUTINE instruction that marks it.
-    let mut labels = Vec::new();
-    for (i, ((_, inst), f)) in stream.instructions.iter().zip(&fields).enumerate() {
-        if matches!(inst.name(), "LABEL" | "SUBROUTINE") {
-            if let Some(l) = f.label {
-                if labels.len() <= l as usize {
-                    labels.resize(l as usize + 1, None);
-                }
-                labels[l as usize] = Some(i);
-            }
-        }
-    }
-    let target = |l: Option<u32>| l.and_then(|l| labels.get(l as usize).copied().flatten());
+    let labels = label_targets(&stream.instructions, &fields);
+    let fcall = |id: u32| {
+        r.string(id)
+            .and_then(|n| functions.iter().position(|f| f.as_slice() == n))
+            .map(|i| i + 1)
+    };
     let steps = stream
         .instructions
         .iter()
         .zip(fields)
-        .map(|((offset, inst), f)| {
-            let to = |make: fn(usize) -> Flow| match target(f.label) {
-                Some(t) => make(t),
-                None => Flow::BadLabel(f.label.unwrap_or(u32::MAX)),
-            };
-            let flow = match inst.name() {
-                "LABEL" | "SUBROUTINE" => Flow::Label,
-                "GOTO" => to(Flow::Goto),
-                "JMP" => to(Flow::Jmp),
-                "CALL" => to(Flow::Call),
-                "RET" => Flow::Ret,
-                "FRET" => Flow::Fret,
-                "FCALL" => Flow::Fcall(
-                    f.func
-                        .and_then(|id| r.string(id))
-                        .and_then(|n| functions.iter().position(|f| f.as_slice() == n))
-                        .map(|i| i + 1),
-                ),
-                "BARRIER" => Flow::Barrier,
-                // YIELD.md: "Causes the EU to switch to another thread. The hardware selects the
-                // thread to yield to": a scheduling hint, which changes no result.
-                "YIELD" => Flow::Label,
-                // Bit 0: 1 signal, 0 wait. Run in turn, a signal needs nothing; a wait is a barrier.
-                "SBARRIER" if f.mode.is_some_and(|m| m & 1 == 1) => Flow::Label,
-                "SBARRIER" => Flow::Barrier,
-                _ => Flow::None,
-            };
-            Step {
-                offset: *offset,
-                inst,
-                flow,
-                exec: ExecSize(f.exec.unwrap_or(0)),
-                pred: f.pred,
-                address_of: f.src0.filter(|_| inst.name() == "ADDR_ADD"),
-                wide: inst.name() == "MADW",
-            }
+        .map(|((offset, inst), f)| Step {
+            offset: *offset,
+            inst,
+            flow: flow(inst, &f, &labels, &fcall),
+            exec: ExecSize(f.exec.unwrap_or(0)),
+            pred: f.pred,
+            address_of: f.src0.filter(|_| inst.name() == "ADDR_ADD"),
+            wide: inst.name() == "MADW",
         })
         .collect();
     Ok(Routine {
@@ -482,6 +447,56 @@ fn routine<'f, R: crate::object::Routine>(
             .map(|i| (i.kind as u8, i.id, i.offset, i.size))
             .collect(),
     })
+}
+
+/// Label id → the index of the LABEL/SUBROUTINE instruction that marks it.
+fn label_targets(instructions: &[(u32, Instruction)], fields: &[Fields]) -> Vec<Option<usize>> {
+    let mut labels = Vec::new();
+    for (i, ((_, inst), f)) in instructions.iter().zip(fields).enumerate() {
+        if matches!(inst.name(), "LABEL" | "SUBROUTINE") {
+            if let Some(l) = f.label {
+                if labels.len() <= l as usize {
+                    labels.resize(l as usize + 1, None);
+                }
+                labels[l as usize] = Some(i);
+            }
+        }
+    }
+    labels
+}
+
+/// What an instruction does to control flow; `fcall` gives the routine index (functions from
+/// 1) of a function name's string id.
+fn flow(
+    inst: &Instruction,
+    f: &Fields,
+    labels: &[Option<usize>],
+    fcall: &dyn Fn(u32) -> Option<usize>,
+) -> Flow {
+    let to = |make: fn(usize) -> Flow| match f
+        .label
+        .and_then(|l| labels.get(l as usize).copied().flatten())
+    {
+        Some(t) => make(t),
+        None => Flow::BadLabel(f.label.unwrap_or(u32::MAX)),
+    };
+    match inst.name() {
+        "LABEL" | "SUBROUTINE" => Flow::Label,
+        "GOTO" => to(Flow::Goto),
+        "JMP" => to(Flow::Jmp),
+        "CALL" => to(Flow::Call),
+        "RET" => Flow::Ret,
+        "FRET" => Flow::Fret,
+        "FCALL" => Flow::Fcall(f.func.and_then(fcall)),
+        "BARRIER" => Flow::Barrier,
+        // YIELD.md: "Causes the EU to switch to another thread. The hardware selects the
+        // thread to yield to": a scheduling hint, which changes no result.
+        "YIELD" => Flow::Label,
+        // Bit 0: 1 signal, 0 wait. Run in turn, a signal needs nothing; a wait is a barrier.
+        "SBARRIER" if f.mode.is_some_and(|m| m & 1 == 1) => Flow::Label,
+        "SBARRIER" => Flow::Barrier,
+        _ => Flow::None,
+    }
 }
 
 /// Runs one instruction through the generated bridge: its lane function, or

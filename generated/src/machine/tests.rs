@@ -338,15 +338,22 @@ fn immediates_broadcast_and_packed_vectors_unpack() {
         .is_err());
 }
 
-#[test]
-fn predicates_address_registers_and_indirect_operands() {
-    let l = Layout::new(&kernel(), 32).unwrap();
-    let mut regs = Regs::new(&l, 7, 0);
+/// Registers of the test kernel (7 surfaces) with V32's 16 dwords 100 to 115, and V32's
+/// first byte.
+fn regs_with_v32(l: &Layout) -> (Regs, u32) {
+    let mut regs = Regs::new(l, 7, 0);
     let base = l.vars[32].base;
     for i in 0..16u32 {
         let at = (base + 4 * i) as usize;
         regs.grf[at..at + 4].copy_from_slice(&(100 + i).to_le_bytes());
     }
+    (regs, base)
+}
+
+#[test]
+fn predicates_are_bits_per_lane_and_one_lane_reads_the_whole_variable() {
+    let l = Layout::new(&kernel(), 32).unwrap();
+    let (mut regs, _) = regs_with_v32(&l);
     let mut c = core(&l, &mut regs, 4);
     // Predicate destination at M2 (offset 4): lane 1 sets bit 5 of P1.
     c.inst.offset = 4;
@@ -379,8 +386,13 @@ fn predicates_address_registers_and_indirect_operands() {
         c.read(&p1, 0).unwrap(),
         Value::Int(0x0800_00f2, DataType::Ud)
     );
-    c.inst.n = 4;
-    c.inst.offset = 0;
+}
+
+#[test]
+fn address_of_address_registers_and_indirect_operands() {
+    let l = Layout::new(&kernel(), 32).unwrap();
+    let (mut regs, base) = regs_with_v32(&l);
+    let mut c = core(&l, &mut regs, 4);
     // ADDR_ADD's source: the address of V32(1,2) = base + 32 + 2 * 4.
     let src0 = general(32, 1, 2, region(0, 1, 0), 0);
     c.inst.address_of = Some(src0);
@@ -429,6 +441,13 @@ fn predicates_address_registers_and_indirect_operands() {
     assert_eq!(&c.regs.grf[at..at + 4], &[0xff; 4]);
     // Address elements past the variable fail.
     assert!(c.read(&ind(4, region(0, 1, 0)), 0).is_err());
+}
+
+#[test]
+fn surface_variables_are_written_and_read() {
+    let l = Layout::new(&kernel(), 32).unwrap();
+    let (mut regs, _) = regs_with_v32(&l);
+    let mut c = core(&l, &mut regs, 4);
     // Surface variables: MOVS T6(0) 1, read back.
     let t6 = VectorOperand::State {
         class: StateClass::Surface,

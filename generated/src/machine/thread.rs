@@ -800,11 +800,7 @@ impl<'a> Core<'a> {
                 region,
             } => {
                 if self.inst.address_of == Some(*op) {
-                    let v = self.var(id)?;
-                    let at = v.base
-                        + u32::from(row_offset) * self.layout.grf
-                        + u32::from(col_offset) * v.ty.size() as u32;
-                    return Ok(Value::Int(i128::from(at), DataType::Ud));
+                    return self.address_of(id, row_offset, col_offset);
                 }
                 if id == layout::CE0 {
                     return Ok(Value::Int(
@@ -814,15 +810,8 @@ impl<'a> Core<'a> {
                 }
                 let r = self.resolve(id, row_offset, col_offset, region, false)?;
                 let at = Self::lane_at(&r, id, lane)?;
-                let ty = r.ty;
                 let bits = load(&self.regs.grf, at, r.size as usize)?;
-                let v = convert::from_bits(bits, ty);
-                let v = if modifier == 0 {
-                    v
-                } else {
-                    modify(v, modifier, bits, ty)?
-                };
-                Ok(self.flush(v))
+                self.source_value(bits, r.ty, modifier)
             }
             VectorOperand::Immediate(imm) => {
                 let (ty, bits) = (imm.ty, imm.value);
@@ -834,31 +823,9 @@ impl<'a> Core<'a> {
             VectorOperand::Indirect { modifier, .. } => {
                 let (at, ty) = self.indirect_at(op, lane, true)?;
                 let bits = load(&self.regs.grf, at, ty.size())?;
-                let v = convert::from_bits(bits, ty);
-                let v = if modifier == 0 {
-                    v
-                } else {
-                    modify(v, modifier, bits, ty)?
-                };
-                Ok(self.flush(v))
+                self.source_value(bits, ty, modifier)
             }
-            VectorOperand::Predicate(p) => {
-                let bits = self.predicate_word(p.id())?;
-                if self.inst.n == 1 {
-                    // MOV.md:110: "If <src0> is a predicate operand, <exec_size> must be one
-                    // [...] The value of the predicate variable is interpreted as an unsigned
-                    // integer, with element 0 corresponding to the LSB". With one lane, a
-                    // predicate source is its whole variable (a logic instruction's one-bit
-                    // destination keeps bit 0 of it, the same bit a lane would read).
-                    let bits = if p.inverse() { !bits } else { bits };
-                    return Ok(Value::Int(
-                        i128::from(bits >> (self.inst.offset & 31)),
-                        DataType::Ud,
-                    ));
-                }
-                let bit = bits >> ((self.inst.offset + lane) & 31) & 1 != 0;
-                Ok(Value::Bool(bit != p.inverse()))
-            }
+            VectorOperand::Predicate(p) => self.read_predicate(p, lane),
             VectorOperand::Address { id, offset, width } => {
                 // "If the instruction's execution size exceeds the operand width, the same
                 // elements are replicated for the remaining channels."
@@ -876,6 +843,46 @@ impl<'a> Core<'a> {
                 Ok(Value::Int(i128::from(v), DataType::Ud))
             }
         }
+    }
+
+    /// The address ADDR_ADD takes of a general source: its variable's, plus the offsets.
+    fn address_of(&self, id: u32, row_offset: u8, col_offset: u8) -> Result<Value, Fault> {
+        let v = self.var(id)?;
+        let at = v.base
+            + u32::from(row_offset) * self.layout.grf
+            + u32::from(col_offset) * v.ty.size() as u32;
+        Ok(Value::Int(i128::from(at), DataType::Ud))
+    }
+
+    /// A source element's value from its bits, with its modifier, denormals flushed as the
+    /// mode says.
+    fn source_value(&self, bits: u64, ty: DataType, modifier: u8) -> Result<Value, Fault> {
+        let v = convert::from_bits(bits, ty);
+        let v = if modifier == 0 {
+            v
+        } else {
+            modify(v, modifier, bits, ty)?
+        };
+        Ok(self.flush(v))
+    }
+
+    /// Lane `lane` of a predicate source: its bit, or with one lane the whole variable.
+    fn read_predicate(&self, p: PredicateControl, lane: u32) -> Result<Value, Fault> {
+        let bits = self.predicate_word(p.id())?;
+        if self.inst.n == 1 {
+            // MOV.md:110: "If <src0> is a predicate operand, <exec_size> must be one
+            // [...] The value of the predicate variable is interpreted as an unsigned
+            // integer, with element 0 corresponding to the LSB". With one lane, a
+            // predicate source is its whole variable (a logic instruction's one-bit
+            // destination keeps bit 0 of it, the same bit a lane would read).
+            let bits = if p.inverse() { !bits } else { bits };
+            return Ok(Value::Int(
+                i128::from(bits >> (self.inst.offset & 31)),
+                DataType::Ud,
+            ));
+        }
+        let bit = bits >> ((self.inst.offset + lane) & 31) & 1 != 0;
+        Ok(Value::Bool(bit != p.inverse()))
     }
 
     /// Writes element `lane` of a destination, converted to its type (saturating when its

@@ -97,13 +97,20 @@ rules! {
     LABEL_ID = "label_info: A global symbol table that declares all labels used in the kernel", "chapters/4_visa_header.md:767";
     LABEL_TWICE = "Label marks the start of the basic block: one LABEL (or SUBROUTINE) per label", "instructions/LABEL.md:58";
     READ_ONLY = "a predefined variable whose R/W column is R may not be a destination", "chapters/4_visa_header.md:400";
+    READ_ONLY_RAW = "a predefined variable whose R/W column is R may not be a destination (here a message's raw destination, which Intel's verifier does not check)", "chapters/4_visa_header.md:400", warning;
     EXEC_MASK = "the channels the mask control selects stay within the 32 of the execution mask: first channel (M1 = 0, M2 = 4, ... M8 = 28) + exec size <= 32", "chapters/5_operands.md:187";
     MODIFIER_NOT = "The \"not\" modifier may only appear in certain logic instructions (namely and, not, or, and xor)", "chapters/5_operands.md:289";
+    MODIFIER_LOGIC = "the arithmetic modifiers may appear in arithmetic, shift, and move instructions: not in logic instructions (AND, OR, XOR, NOT and the bit instructions CBIT, FBH, FBL, BFREV, BFE, BFI, BFN)", "chapters/5_operands.md:291";
     MODIFIER_SOURCE = "modifiers that can be applied on the operand values: saturation (4) applies to the destination's, not to a source (printed `.sat` after the mnemonic)", "chapters/5_operands.md:285";
     LSC_DATA_ORDER = "DataOrder: Valid values are 1 (non-transposed) and 2 (transposed) (erratum LSC_UNTYPED-data-order-values.patch)", "instructions/LSC_UNTYPED.md:544";
+    LSC_TRANSPOSE_SIMD1 = "transpose only supports SIMD1 (DataOrder 2, transposed, with exec size 1)", "instructions/LSC_UNTYPED.md:330";
+    LSC_ATOMIC_TRANSPOSE = "Transpose is not permitted for atomic operations", "instructions/LSC_UNTYPED.md:336";
+    LSC_SRC1_DATA = "Src1Data: This will hold the null register for load operations; for atomics it holds the first argument of the atomic operation and is null if the atomic op is unary (the sub-op table's extra atomic arguments: 0 null, 1 or 2 not null)", "instructions/LSC_UNTYPED.md:616";
+    LSC_SRC2_DATA = "Src2Data: This will hold the null register for all but ternary atomic ops (the sub-op table's extra atomic arguments: 2 not null, else null)", "instructions/LSC_UNTYPED.md:619";
     LSC_FLAT_SURFACE = "Surface: Use the immediate value 0 for flat operations unless the platforms supports an a64 base value (none does for Intel's verifier: an immediate 0 or %null)", "instructions/LSC_UNTYPED.md:580";
     TYPE_MAP = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc";
     TYPE_MAP_CMP_SEL = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc", warning;
+    TYPE_MAP_INTEGER_MATH = "the operand types match one of the instruction's operand type maps (here integer operands of INV, RSQRT or SQRT, which Intel's verifier does not check)", "instruction doc", warning;
 }
 
 /// A broken rule: where (routine, instruction, field), what, and the doc line.
@@ -317,11 +324,11 @@ const PREDEFINED: &[(bool, Option<DataType>)] = &[
     (false, Some(DataType::Ud)), // V4 %group_id_y
     (false, Some(DataType::Ud)), // V5 %group_id_z
     (false, Some(DataType::Ud)), // V6 %tm: R but for the pause counter (tm.4), see `writable`
-    (true, Some(DataType::Ud)), // V7 %r0
+    (false, Some(DataType::Ud)), // V7 %r0 (Intel: "Not allowed to write to a read only variable")
     (true, Some(DataType::Ud)), // V8 %arg
     (true, Some(DataType::Ud)), // V9 %retval
-    (true, Some(DataType::Ud)), // V10 %sp
-    (true, Some(DataType::Ud)), // V11 %fp
+    (true, Some(DataType::Uq)), // V10 %sp: UQ (erratum 4_visa_header-09-sp-fp-uq.patch)
+    (true, Some(DataType::Uq)), // V11 %fp: UQ (the same erratum)
     (false, Some(DataType::Ud)), // V12 %hw_id
     (true, Some(DataType::Ud)), // V13 %sr0
     (true, Some(DataType::Ud)), // V14 %cr0
@@ -343,11 +350,20 @@ struct Ctx<'a, R: Routine + ?Sized> {
     dst_type: Option<DataType>,
     src_types: [Option<DataType>; 4],
     srcs: usize,
+    /// The declared type of each register operand (general: its variable's; indirect: its
+    /// own), by field, for the doc's "Must have type" lists (the first eight).
+    reg_types: [(&'static str, DataType); 8],
+    regs: usize,
     /// The instruction's doc name.
     name: &'static str,
     /// `AddrType` is flat (LSC), and the `Surface` operand is neither an immediate 0 nor %null.
     flat: bool,
     surface_not_null: bool,
+    /// LSC_UNTYPED: its sub-op, data order, and whether Src1Data and Src2Data are %null.
+    lsc_sub_op: Option<u64>,
+    data_order: u32,
+    src1_data_null: Option<bool>,
+    src2_data_null: Option<bool>,
     /// The instruction is LABEL or SUBROUTINE (defines its `Label`), or uses its `Label`.
     label_defines: bool,
     /// Fields of the instruction that hold a state operand (the first four).
@@ -374,9 +390,15 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             dst_type: None,
             src_types: [None; 4],
             srcs: 0,
+            reg_types: [("", DataType::Ud); 8],
+            regs: 0,
             name: "",
             flat: false,
             surface_not_null: false,
+            lsc_sub_op: None,
+            data_order: 0,
+            src1_data_null: None,
+            src2_data_null: None,
             label_defines: false,
             state_fields: [None; 4],
             defines: None,
@@ -391,9 +413,14 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         self.dst_type = None;
         self.src_types = [None; 4];
         self.srcs = 0;
+        self.regs = 0;
         self.name = inst.name();
         self.flat = false;
         self.surface_not_null = false;
+        self.lsc_sub_op = None;
+        self.data_order = 0;
+        self.src1_data_null = None;
+        self.src2_data_null = None;
         self.label_defines = matches!(self.name, "LABEL" | "SUBROUTINE");
         self.state_fields = [None; 4];
         self.defines = None;
@@ -404,6 +431,10 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         if self.flat && self.surface_not_null {
             self.fail("Surface", rules::LSC_FLAT_SURFACE, String::new());
         }
+        if let Some(op) = self.lsc_sub_op {
+            self.lsc(op);
+        }
+        self.operand_types(inst);
         let maps = inst.type_maps();
         if maps.is_empty() || (self.dst_type.is_none() && self.srcs == 0) {
             return;
@@ -425,12 +456,109 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             // or the destination (`cmp.eq ... D, 0x0:vf`, `sel F, 0x0:b, F` verify), but for
             // BF ("Src opnd in BF mixed mode should be either BF or F").
             let bf = self.dst_type == Some(DataType::Bf) || srcs.contains(&Some(DataType::Bf));
+            // INV's, RSQRT's and SQRT's operands all of integer types Intel's verifier accepts
+            // (`inv (M1, 16) D D`, `rsqrt UD UW`, on TGLLP, DG2 and PVC); a float operand among
+            // integers, or BF, it rejects.
+            let integer = |t: &Option<DataType>| {
+                use DataType::*;
+                matches!(t, Some(B | Ub | W | Uw | D | Ud | Q | Uq))
+            };
             let rule = if matches!(self.name, "CMP" | "SEL") && !bf {
                 rules::TYPE_MAP_CMP_SEL
+            } else if matches!(self.name, "INV" | "RSQRT" | "SQRT")
+                && integer(&self.dst_type)
+                && srcs.iter().all(integer)
+            {
+                rules::TYPE_MAP_INTEGER_MATH
             } else {
                 rules::TYPE_MAP
             };
             self.fail("Dst", rule, detail);
+        }
+    }
+
+    /// LSC_UNTYPED's prose rules on transposition and the atomics' data operands.
+    fn lsc(&mut self, op: u64) {
+        let transposed = self.data_order == 2;
+        if transposed && self.exec != 1 {
+            let detail = format!("exec size {}", self.exec);
+            self.fail("DataOrder", rules::LSC_TRANSPOSE_SIMD1, detail);
+        }
+        // The LSC Operation Encoding table (LSC_UNTYPED.md:388-416), its column "Extra
+        // atomic arguments" for the sub-ops 0x08-0x1A: iinc, idec and load take none, icas
+        // and fcas two, the others one.
+        // Loads (lsc_load, lsc_load_strided, lsc_load_quad: 0x00-0x02) and stores take
+        // no extra argument: Src1Data is null for a load, Src2Data for both.
+        let args = match op {
+            0x08..=0x0a => Some(0),
+            0x12 | 0x17 => Some(2),
+            0x0b..=0x1a => Some(1),
+            _ => None,
+        };
+        if transposed && args.is_some() {
+            self.fail("DataOrder", rules::LSC_ATOMIC_TRANSPOSE, String::new());
+        }
+        let detail = |n: u32| format!("sub-op {op:#04x} takes {n} extra arguments");
+        let src1_null = match args {
+            Some(n) => Some(n == 0),
+            None if op <= 0x02 => Some(true),
+            None => None,
+        };
+        if let (Some(want), Some(is)) = (src1_null, self.src1_data_null) {
+            if want != is {
+                let d = match args {
+                    Some(n) => detail(n),
+                    None => "a load takes none".into(),
+                };
+                self.fail("Src1Data", rules::LSC_SRC1_DATA, d);
+            }
+        }
+        // Every sub-op with a Src2Data but the append counters (0x28, 0x29).
+        let src2_null = match args {
+            Some(n) => Some(n < 2),
+            None if op < 0x28 => Some(true),
+            None => None,
+        };
+        if let (Some(want), Some(is)) = (src2_null, self.src2_data_null) {
+            if want != is {
+                self.fail("Src2Data", rules::LSC_SRC2_DATA, detail(args.unwrap_or(0)));
+            }
+        }
+    }
+
+    /// The doc's "Must have type" lists against the register operands' declared types (an
+    /// immediate's own type `Instruction::validate` checks).
+    fn operand_types(&mut self, inst: &Instruction) {
+        for list in inst.operand_types() {
+            for i in 0..self.regs.min(self.reg_types.len()) {
+                let (field, t) = self.reg_types[i];
+                if field == list.field && !list.types.contains(&t) {
+                    // Intel's verifier checks the types of instruction operands (CBIT, FBH:
+                    // "All operands of logic instructions must be of integral type", ADDR_ADD:
+                    // "Data type of the second source of ADDR_ADD should be WORD or BYTE";
+                    // where it allows more than the doc, an erratum says so), not those of
+                    // message parameters (`oword_ld (2) T6 VF(0,0)<0;1,0> ...` verifies):
+                    // those lists are warnings (README, "Validation").
+                    let severity = if list.operand {
+                        Severity::Error
+                    } else {
+                        Severity::Warning
+                    };
+                    let rule = Rule {
+                        text: list.rule,
+                        source: list.source,
+                        severity,
+                    };
+                    self.fail(list.field, rule, format!("declared {}", t.name()));
+                }
+            }
+        }
+    }
+
+    fn register_type(&mut self, field: &'static str, t: Option<DataType>) {
+        if let (Some(t), Some(slot)) = (t, self.reg_types.get_mut(self.regs)) {
+            *slot = (field, t);
+            self.regs += 1;
         }
     }
 
@@ -453,6 +581,18 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         }
         let info = self.r.var_info().get((id - predefined) as usize)?;
         DataType::try_from(info.bit_properties & 0xf).ok()
+    }
+
+    /// The declared size in bytes of a variable of the routine's var_info (`None` for the
+    /// predefined ones): its elements times its type's size.
+    fn variable_bytes(&self, id: u32) -> Option<u32> {
+        let predefined = PREDEFINED_VARIABLES.len() as u32;
+        let info = self
+            .r
+            .var_info()
+            .get(id.checked_sub(predefined)? as usize)?;
+        let ty = DataType::try_from(info.bit_properties & 0xf).ok()?;
+        Some(u32::from(info.num_elements) * ty.size() as u32)
     }
 
     fn variable_exists(&self, id: u32) -> bool {
@@ -495,6 +635,12 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
     /// destination's modifier other than saturation, and the values 6 and 7 (the chapter's
     /// table of values is empty), are not checked: Intel's verifier accepts them.
     fn modifier(&mut self, field: &'static str, modifier: u8) {
+        // neg, abs, neg-abs (1-3) on a source, saturation (4) on either.
+        let arithmetic = (1..=4).contains(&modifier) && (modifier == 4 || is_source(field));
+        if arithmetic && is_logic(self.name) {
+            self.fail(field, rules::MODIFIER_LOGIC, format!("in {}", self.name));
+            return;
+        }
         if !is_source(field) {
             return;
         }
@@ -549,6 +695,16 @@ fn allows(list: &[DataType], t: Option<DataType>) -> bool {
         Vf => any(&[F]),
         _ => false,
     }
+}
+
+/// The logic instructions of Intel's verifier ("Only arithmetic modifiers should be used with
+/// arithmetic instruction general or indirect operands" for each of them; SHL, SHR, ASR, ROL
+/// and ROR, the shifts, take arithmetic modifiers).
+fn is_logic(name: &str) -> bool {
+    matches!(
+        name,
+        "AND" | "OR" | "XOR" | "NOT" | "CBIT" | "FBH" | "FBL" | "BFREV" | "BFE" | "BFI" | "BFN"
+    )
 }
 
 fn is_source(field: &str) -> bool {
@@ -614,6 +770,7 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 }
                 let ty = self.variable_type(id);
                 self.source_type(field, ty);
+                self.register_type(field, ty);
                 if dst || is_source(field) {
                     self.region(field, dst, region);
                 }
@@ -643,6 +800,7 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                     self.fail(field, rules::INDIRECT_TYPE, String::new());
                 }
                 self.source_type(field, ty);
+                self.register_type(field, ty);
                 if dst || is_source(field) {
                     self.region(field, dst, region);
                 }
@@ -696,14 +854,27 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
     }
 
     fn raw(&mut self, field: &'static str, op: &RawOperand) {
+        match field {
+            "Src1Data" => self.src1_data_null = Some(op.id == 0),
+            "Src2Data" => self.src2_data_null = Some(op.id == 0),
+            _ => {}
+        }
         if !self.variable_exists(op.id) {
             self.fail(field, rules::RAW_ID, format!("V{} is not declared", op.id));
             return;
         }
+        // Intel's verifier checks general destinations only: `dword_atomic ... %thread_x.0`
+        // verifies, `mov (M1, 8) %group_id_y(0,0)<1> ...` does not ("Not allowed to write to
+        // a read only variable"), on TGLLP, DG2 and PVC: a warning (README, "Validation").
         if is_dst(field) && !writable(op.id, u32::from(op.offset) / 4) {
-            self.fail(field, rules::READ_ONLY, format!("V{}", op.id));
+            self.fail(field, rules::READ_ONLY_RAW, format!("V{}", op.id));
         }
-        if op.id != 0 && u32::from(op.offset) % self.grf != 0 {
+        // Intel's verifier applies the rule to variables of at least one GRF only: a raw
+        // operand of a smaller variable may start anywhere ("Raw operand should be
+        // GRF-aligned" for 8 UD elements on DG2 and 16 on PVC, not for 7 and 15; README,
+        // "Validation"). Predefined variables keep the rule.
+        let small = self.variable_bytes(op.id).is_some_and(|b| b < self.grf);
+        if op.id != 0 && u32::from(op.offset) % self.grf != 0 && !small {
             self.fail(field, rules::RAW_ALIGNED, format!("offset {}", op.offset));
         }
     }
@@ -712,6 +883,9 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
         // LSC_UNTYPED.md:514, "1: flat".
         if field == "AddrType" {
             self.flat = bits == 1;
+        }
+        if field == "LscSubOp" && self.name == "LSC_UNTYPED" {
+            self.lsc_sub_op = Some(bits);
         }
     }
 
@@ -736,8 +910,11 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 );
             }
             // LSC_UNTYPED's only field of this name; Intel: "invalid LSC_DATA_ORDER".
-            "DataOrder" if !(1..=2).contains(&value) => {
-                self.fail(field, rules::LSC_DATA_ORDER, format!("{value}"));
+            "DataOrder" => {
+                self.data_order = value;
+                if !(1..=2).contains(&value) {
+                    self.fail(field, rules::LSC_DATA_ORDER, format!("{value}"));
+                }
             }
             "Sampler" if value as usize >= self.r.sampler_info().len() => {
                 self.fail(

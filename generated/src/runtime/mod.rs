@@ -29,4 +29,4 @@ pub use operand::{
 };
 pub use platform::{IntelPlatform, UnknownPlatform, INTEL_PLATFORMS};
 pub use value::Rounding;
-pub use visit::{OperandVisitor, TypeMap};
+pub use visit::{OperandTypes, OperandVisitor, TypeMap};

@@ -598,94 +598,118 @@ impl Decode for VectorOperand {
     }
 }
 
+const OPERAND_CLASSES: &str = "operand class 0 (general), 1 (address), 2 (predicate), 3 (indirect), 5 (immediate) or 6 (state)";
+
 /// Any vector operand, with the error of a malformed one.
 #[inline(never)]
 fn decode_vector_operand(
     r: &mut Reader<'_>,
     field: &'static str,
 ) -> Result<VectorOperand, DecodeError> {
-    {
-        let at = r.position();
-        let tag = u8::decode(r, field)?;
-        let modifier = tag >> 3 & 7;
-        if tag >> 6 != 0 {
-            return Err(invalid(r, field, at, tag, TAG_HIGH_BITS));
-        }
-        let no_modifier = |r: &Reader<'_>| {
-            if modifier != 0 {
-                Err(invalid(r, field, at, tag, NO_MODIFIER))
-            } else {
-                Ok(())
-            }
-        };
-        match tag & 7 {
-            0b000 => {
-                let b: [u8; 8] = r.array(field)?;
-                Ok(VectorOperand::General {
-                    modifier,
-                    id: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-                    row_offset: b[4],
-                    col_offset: b[5],
-                    region: Region(u16::from_le_bytes([b[6], b[7]])),
-                })
-            }
-            0b001 => {
-                no_modifier(r)?;
-                let b: [u8; 4] = r.array(field)?;
-                Ok(VectorOperand::Address {
-                    id: u16::from_le_bytes([b[0], b[1]]),
-                    offset: b[2],
-                    width: b[3],
-                })
-            }
-            0b010 => {
-                no_modifier(r)?;
-                Ok(VectorOperand::Predicate(PredicateControl::decode(r, field)?))
-            }
-            0b011 => {
-                let b: [u8; 8] = r.array(field)?;
-                Ok(VectorOperand::Indirect {
-                    modifier,
-                    id: u16::from_le_bytes([b[0], b[1]]),
-                    addr_offset: b[2],
-                    indirect_offset: i16::from_le_bytes([b[3], b[4]]),
-                    bit_properties: b[5],
-                    region: Region(u16::from_le_bytes([b[6], b[7]])),
-                })
-            }
-            0b101 => {
-                no_modifier(r)?;
-                let type_at = r.position();
-                let t = u8::decode(r, field)?;
-                let ty = match DataType::try_from(t) {
-                    Ok(ty) if ty != DataType::Bool => ty,
-                    _ => return Err(invalid(r, field, type_at, t, IMMEDIATE_TYPE_HIGH_BITS)),
-                };
-                let low = u32::decode(r, field)?;
-                let high = if Immediate::is_wide(ty) { u32::decode(r, field)? } else { 0 };
-                Ok(VectorOperand::Immediate(Immediate {
-                    ty,
-                    value: u64::from(high) << 32 | u64::from(low),
-                }))
-            }
-            0b110 => {
-                no_modifier(r)?;
-                let class_at = r.position();
-                let b: [u8; 4] = r.array(field)?;
-                let class = match b[0] {
-                    0 => StateClass::Surface,
-                    1 => StateClass::Sampler,
-                    c => return Err(invalid(r, field, class_at, c, "state class 0 (surface) or 1 (sampler)")),
-                };
-                Ok(VectorOperand::State {
-                    class,
-                    id: u16::from_le_bytes([b[1], b[2]]),
-                    offset: b[3],
-                })
-            }
-            _ => Err(invalid(r, field, at, tag, "operand class 0 (general), 1 (address), 2 (predicate), 3 (indirect), 5 (immediate) or 6 (state)")),
-        }
+    let at = r.position();
+    let tag = u8::decode(r, field)?;
+    let modifier = tag >> 3 & 7;
+    if tag >> 6 != 0 {
+        return Err(invalid(r, field, at, tag, TAG_HIGH_BITS));
     }
+    let no_modifier = |r: &Reader<'_>| {
+        if modifier != 0 {
+            Err(invalid(r, field, at, tag, NO_MODIFIER))
+        } else {
+            Ok(())
+        }
+    };
+    match tag & 7 {
+        0b000 => {
+            let b: [u8; 8] = r.array(field)?;
+            Ok(VectorOperand::General {
+                modifier,
+                id: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+                row_offset: b[4],
+                col_offset: b[5],
+                region: Region(u16::from_le_bytes([b[6], b[7]])),
+            })
+        }
+        0b001 => {
+            no_modifier(r)?;
+            let b: [u8; 4] = r.array(field)?;
+            Ok(VectorOperand::Address {
+                id: u16::from_le_bytes([b[0], b[1]]),
+                offset: b[2],
+                width: b[3],
+            })
+        }
+        0b010 => {
+            no_modifier(r)?;
+            Ok(VectorOperand::Predicate(PredicateControl::decode(
+                r, field,
+            )?))
+        }
+        0b011 => {
+            let b: [u8; 8] = r.array(field)?;
+            Ok(VectorOperand::Indirect {
+                modifier,
+                id: u16::from_le_bytes([b[0], b[1]]),
+                addr_offset: b[2],
+                indirect_offset: i16::from_le_bytes([b[3], b[4]]),
+                bit_properties: b[5],
+                region: Region(u16::from_le_bytes([b[6], b[7]])),
+            })
+        }
+        0b101 => {
+            no_modifier(r)?;
+            decode_immediate(r, field)
+        }
+        0b110 => {
+            no_modifier(r)?;
+            decode_state(r, field)
+        }
+        _ => Err(invalid(r, field, at, tag, OPERAND_CLASSES)),
+    }
+}
+
+/// An immediate operand after its tag: its type byte, then 4 or 8 bytes of value.
+fn decode_immediate(r: &mut Reader<'_>, field: &'static str) -> Result<VectorOperand, DecodeError> {
+    let type_at = r.position();
+    let t = u8::decode(r, field)?;
+    let ty = match DataType::try_from(t) {
+        Ok(ty) if ty != DataType::Bool => ty,
+        _ => return Err(invalid(r, field, type_at, t, IMMEDIATE_TYPE_HIGH_BITS)),
+    };
+    let low = u32::decode(r, field)?;
+    let high = if Immediate::is_wide(ty) {
+        u32::decode(r, field)?
+    } else {
+        0
+    };
+    Ok(VectorOperand::Immediate(Immediate {
+        ty,
+        value: u64::from(high) << 32 | u64::from(low),
+    }))
+}
+
+/// A state operand after its tag: class, id and offset.
+fn decode_state(r: &mut Reader<'_>, field: &'static str) -> Result<VectorOperand, DecodeError> {
+    let class_at = r.position();
+    let b: [u8; 4] = r.array(field)?;
+    let class = match b[0] {
+        0 => StateClass::Surface,
+        1 => StateClass::Sampler,
+        c => {
+            return Err(invalid(
+                r,
+                field,
+                class_at,
+                c,
+                "state class 0 (surface) or 1 (sampler)",
+            ))
+        }
+    };
+    Ok(VectorOperand::State {
+        class,
+        id: u16::from_le_bytes([b[1], b[2]]),
+        offset: b[3],
+    })
 }
 
 #[cfg(test)]

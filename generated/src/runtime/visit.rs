@@ -3,7 +3,8 @@
 //! (`visa::object::verify`) takes the operands and indices; hand-written code that must work
 //! for any spec (the machine and its memory messages) reads any other field through the
 //! methods with default bodies ([`OperandVisitor::value`], [`OperandVisitor::member`],
-//! [`OperandVisitor::rest`]). `Instruction::type_maps` gives the doc's operand type maps.
+//! [`OperandVisitor::rest`]). `Instruction::type_maps` gives the doc's operand type maps, `Instruction::operand_types`
+//! each operand's "Must have type" list.
 
 use crate::generated::Platform;
 use crate::runtime::{DataType, PredicateControl, RawOperand, VectorOperand};
@@ -35,6 +36,24 @@ pub trait OperandVisitor {
     fn rest(&mut self, field: &'static str, bytes: &[u8]) {
         let _ = (field, bytes);
     }
+}
+
+/// The "Must have type" list of one vector operand of an instruction doc (`Dst`: "Must have
+/// type UD"). The instruction's own validation checks it on immediates; routine-level
+/// validation (`visa::object::verify`) checks it on a register operand's declared type (a
+/// variable's, or an indirect operand's own).
+#[derive(Clone, Copy, Debug)]
+pub struct OperandTypes {
+    /// The doc (`CBIT.md`) and the field's doc name (`Dst`).
+    pub source: &'static str,
+    pub field: &'static str,
+    /// The types the operand may have.
+    pub types: &'static [DataType],
+    /// The doc's sentence (`Must have type UD`).
+    pub rule: &'static str,
+    /// Whether the doc gives the field operand classes (an instruction operand: `Dst`,
+    /// `Src0`); `false` for a message parameter (`Offset(scalar)`).
+    pub operand: bool,
 }
 
 /// One `Type map{PLATFORM}` of an instruction doc's `#### Operand type maps`.

@@ -127,6 +127,34 @@ struct InstructionRow {
     other_sections: Vec<(String, String)>,
 }
 
+/// The columns of an [`InstructionRow`] the index shows.
+#[derive(Serialize)]
+struct IndexRow<'a> {
+    name: &'a str,
+    page: &'a str,
+    source: &'a str,
+    opcode: &'a str,
+    sub_opcode: &'a str,
+    field_count: usize,
+    size: &'a str,
+    oob: &'a str,
+}
+
+impl<'a> IndexRow<'a> {
+    fn of(row: &'a InstructionRow) -> Self {
+        IndexRow {
+            name: &row.name,
+            page: &row.page,
+            source: &row.source,
+            opcode: &row.opcode,
+            sub_opcode: &row.sub_opcode,
+            field_count: row.field_count,
+            size: &row.size,
+            oob: &row.oob,
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct TypeMapRow {
     map: usize,
@@ -432,16 +460,34 @@ impl Prepared {
     /// The index and each page as a job of its own.
     pub(crate) fn jobs<'a>(&'a self, opts: &'a Options) -> Vec<FileJob<'a>> {
         let (tera, rows, reference) = (&self.tera, &self.rows, &self.reference);
-        let mut jobs = vec![FileJob::new("docs/README.md", move || {
-            let mut ctx = Context::new();
-            ctx.insert("command", &comment_text(&opts.regen_command));
-            ctx.insert("spec_label", &comment_text(&opts.spec_label));
-            ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
-            ctx.insert("instructions", rows);
-            ctx.insert("platform_values", &platform_rows(reference));
-            ctx.insert("errata", &errata_rows(reference));
-            crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
-        })];
+        // The index reads a few columns of each row (not its fields and sections), the
+        // platform values and the errata: its context is made once, as its memo key and to
+        // render it.
+        let index = std::sync::Arc::new(std::sync::OnceLock::new());
+        let index_context = move || -> Context {
+            index
+                .get_or_init(|| {
+                    let mut ctx = Context::new();
+                    ctx.insert("command", &comment_text(&opts.regen_command));
+                    ctx.insert("spec_label", &comment_text(&opts.spec_label));
+                    ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
+                    let slim: Vec<IndexRow> = rows.iter().map(IndexRow::of).collect();
+                    ctx.insert("instructions", &slim);
+                    ctx.insert("platform_values", &platform_rows(reference));
+                    ctx.insert("errata", &errata_rows(reference));
+                    ctx
+                })
+                .clone()
+        };
+        let index_key = index_context.clone();
+        let mut jobs = vec![FileJob::keyed(
+            "docs/README.md",
+            move || index_key().into_json().to_string(),
+            move || {
+                let ctx = index_context();
+                crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
+            },
+        )];
         for (inst, row) in reference.pages.iter().zip(rows) {
             // A page reads its row and the header options only.
             let inputs =

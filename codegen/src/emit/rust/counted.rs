@@ -112,7 +112,6 @@ pub enum ListTarget {
 /// prefix list's items.
 pub fn decode_list(
     inst: &InstModel,
-    _v: &VariantModel,
     c: &CountedModel,
     item: &FieldModel,
     owner: TokenStream,
@@ -126,29 +125,7 @@ pub fn decode_list(
     let local = ident(&c.rust_name);
     let bytes = min_bytes(item);
     let item_local = ident("item_");
-    let (limit, name, push) = match c.kind {
-        CountKind::Prefix => {
-            let k = c.items.len() as u64;
-            let expected = format!("at most {k}: the parameters this format lists");
-            let too_many = quote! {
-                DecodeError::new(#count_name, rdr_.position(), DecodeErrorKind::InvalidValue { value: count_, expected: #expected })
-            };
-            (
-                quote! {
-                    if count_ > #k {
-                        return Err(#too_many);
-                    }
-                },
-                quote!(#owner::PARAMS[i_]),
-                // The count was checked against the capacity above; a full list is that error.
-                quote!(list_.try_push(#item_local).map_err(|_| #too_many)?;),
-            )
-        }
-        CountKind::Repeat => {
-            let n = &item.doc_name;
-            (quote!(), quote!(#n), quote!(list_.push(#item_local);))
-        }
-    };
+    let (limit, name, push) = item_steps(c, item, owner, &item_local);
     let dec = decode_into(inst, item, &item_local, name);
     // A negative count (a signed count field) is too large for any input.
     let count_u64 = match count.ty {
@@ -194,6 +171,40 @@ pub fn decode_list(
                 }
             }
         },
+    }
+}
+
+/// What differs between the two kinds of list, for decoding: the check of the count against
+/// the capacity, the name an item is decoded under, and the statement that adds `item_local`.
+fn item_steps(
+    c: &CountedModel,
+    item: &FieldModel,
+    owner: TokenStream,
+    item_local: &proc_macro2::Ident,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let count_name = &c.count;
+    match c.kind {
+        CountKind::Prefix => {
+            let k = c.items.len() as u64;
+            let expected = format!("at most {k}: the parameters this format lists");
+            let too_many = quote! {
+                DecodeError::new(#count_name, rdr_.position(), DecodeErrorKind::InvalidValue { value: count_, expected: #expected })
+            };
+            (
+                quote! {
+                    if count_ > #k {
+                        return Err(#too_many);
+                    }
+                },
+                quote!(#owner::PARAMS[i_]),
+                // The count was checked against the capacity above; a full list is that error.
+                quote!(list_.try_push(#item_local).map_err(|_| #too_many)?;),
+            )
+        }
+        CountKind::Repeat => {
+            let n = &item.doc_name;
+            (quote!(), quote!(#n), quote!(list_.push(#item_local);))
+        }
     }
 }
 

@@ -7,7 +7,9 @@ use super::{
     and_mask, doc_code, doc_text, docs, enum_tokens, extract, hex, ident, idents_in, int_ty, not,
     param, shl, unparen, use_only,
 };
-use crate::analyze::{FieldModel, FieldType, InstModel, MemberType, Model, Slot, VariantModel};
+use crate::analyze::{
+    FieldModel, FieldType, InstModel, Member, MemberType, Model, Slot, VariantModel,
+};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -78,49 +80,18 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
     let name_i = ident(name);
     let raw = int_ty(base.unsigned());
     let field_name = &f.doc_name;
-    let mut decls = Vec::new();
-    let mut to_raw = Vec::new();
-    let mut from_raw = Vec::new();
-    let mut inits = Vec::new();
-    let mut blanks = Vec::new();
     let width = base.bits();
-    for m in members {
-        let mn = ident(&m.name);
-        let lo = m.lo as u32;
-        let doc = docs(&[format!(
-            "{}Bit[{}..{}]: {}",
-            m.rule
-                .as_ref()
-                .map(|r| format!("{{{}}}", r.annotation()))
-                .unwrap_or_default(),
-            m.hi,
-            m.lo,
-            doc_text(&m.summary)
-        )]);
-        match &m.ty {
-            MemberType::Enum(e) => {
-                let en = ident(&inst.enums[*e].name);
-                decls.push(quote!(#doc pub #mn: #en));
-                blanks.push(quote!(#mn: #en::PLACEHOLDER));
-                to_raw.push(shl(quote!((self.#mn.bits() as #raw)), lo));
-                let bits = unparen(extract(quote!(u64::from(raw_)), lo, m.mask(), width));
-                from_raw.push(quote! {
-                    let bits_ = #bits;
-                    let #mn = #en::from_bits(bits_).ok_or_else(|| DecodeError::new(
-                        #field_name, at_, DecodeErrorKind::InvalidValue { value: bits_, expected: #en::EXPECTED },
-                    ))?;
-                });
-            }
-            MemberType::Int => {
-                decls.push(quote!(#doc pub #mn: #raw));
-                blanks.push(quote!(#mn: 0));
-                to_raw.push(shl(and_mask(quote!(self.#mn), m.mask(), width), lo));
-                let bits = unparen(extract(quote!(raw_), lo, m.mask(), width));
-                from_raw.push(quote!(let #mn = #bits;));
-            }
-        }
-        inits.push(quote!(#mn));
+    let parts = members
+        .iter()
+        .map(|m| member_parts(inst, field_name, m, &raw, width));
+    let (mut decls, mut blanks, mut to_raw, mut from_raw) = (vec![], vec![], vec![], vec![]);
+    for (decl, blank, to, from) in parts {
+        decls.push(decl);
+        blanks.push(blank);
+        to_raw.push(to);
+        from_raw.push(from);
     }
+    let inits = members.iter().map(|m| ident(&m.name));
     // `at_` names the field's offset in decode errors, which only enumerated members raise.
     let at = if members.iter().any(|m| matches!(m.ty, MemberType::Enum(_))) {
         quote!(at_)
@@ -156,6 +127,55 @@ pub(super) fn bits_struct(inst: &InstModel, f: &FieldModel) -> TokenStream {
                 #(#from_raw)*
                 Ok(Self { #(#inits,)* reserved: raw_ & Self::RESERVED_MASK })
             }
+        }
+    }
+}
+
+/// What member `m` of the bit-packed field `field_name` (raw type `raw`, `width` bits) gives
+/// its struct: the declaration, the placeholder, its part of `to_raw` and of `from_raw`.
+fn member_parts(
+    inst: &InstModel,
+    field_name: &str,
+    m: &Member,
+    raw: &TokenStream,
+    width: u32,
+) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+    let mn = ident(&m.name);
+    let lo = m.lo as u32;
+    let doc = docs(&[format!(
+        "{}Bit[{}..{}]: {}",
+        m.rule
+            .as_ref()
+            .map(|r| format!("{{{}}}", r.annotation()))
+            .unwrap_or_default(),
+        m.hi,
+        m.lo,
+        doc_text(&m.summary)
+    )]);
+    match &m.ty {
+        MemberType::Enum(e) => {
+            let en = ident(&inst.enums[*e].name);
+            let bits = unparen(extract(quote!(u64::from(raw_)), lo, m.mask(), width));
+            (
+                quote!(#doc pub #mn: #en),
+                quote!(#mn: #en::PLACEHOLDER),
+                shl(quote!((self.#mn.bits() as #raw)), lo),
+                quote! {
+                    let bits_ = #bits;
+                    let #mn = #en::from_bits(bits_).ok_or_else(|| DecodeError::new(
+                        #field_name, at_, DecodeErrorKind::InvalidValue { value: bits_, expected: #en::EXPECTED },
+                    ))?;
+                },
+            )
+        }
+        MemberType::Int => {
+            let bits = unparen(extract(quote!(raw_), lo, m.mask(), width));
+            (
+                quote!(#doc pub #mn: #raw),
+                quote!(#mn: 0),
+                shl(and_mask(quote!(self.#mn), m.mask(), width), lo),
+                quote!(let #mn = #bits;),
+            )
         }
     }
 }
@@ -253,196 +273,281 @@ fn validate_field(inst: &InstModel, f: &FieldModel) -> TokenStream {
     validate_value(inst, f, quote!(self.#n))
 }
 
-/// The checks of field `f`'s rules on the value `n` (`self.field`, or a list item).
+/// The checks of field `f`'s rules on the value `n` (`self.field`, or a list item): those its
+/// type carries, then, for a source operand, the instruction's type maps.
 pub(super) fn validate_value(inst: &InstModel, f: &FieldModel, n: TokenStream) -> TokenStream {
     let fname = f.doc_name.as_str();
-    let mut checks = Vec::new();
-    match &f.ty {
-        FieldType::Enum(..) => {
-            let e = err(inst, fname, "");
-            let _ = e;
-            let name = &inst.doc_name;
-            checks.push(quote! {
-                if let Err(rule) = #n.available_on(platform) {
-                    return Err(ValidationError { instruction: #name, field: #fname, rule });
-                }
-            });
-        }
+    let mut checks = match &f.ty {
+        FieldType::Enum(..) => vec![available_check(inst, fname, &n)],
         FieldType::Bits {
             members,
             reserved_mask,
             reserved_ignored,
             ..
         } => {
-            let name = &inst.doc_name;
-            for m in members {
-                let mn = ident(&m.name);
-                let bits = format!("Bit[{}..{}]: {}", m.hi, m.lo, m.summary);
-                match &m.ty {
-                    MemberType::Enum(_) => checks.push(quote! {
-                        if let Err(rule) = #n.#mn.available_on(platform) {
-                            return Err(ValidationError { instruction: #name, field: #fname, rule });
-                        }
-                    }),
-                    MemberType::Int => {
-                        let mask = hex(m.mask());
-                        let e = err(
-                            inst,
-                            fname,
-                            &format!("{bits} (the value must fit the bit range)"),
-                        );
-                        checks.push(quote!(if u64::from(#n.#mn) > #mask { #e }));
-                    }
-                }
-                if let Some(rule) = &m.rule {
-                    let fails = rule_fails(rule);
-                    let quote_text = format!(
-                        "{{{}}}Bit[{}..{}]: {} (must be zero where the platform lacks it)",
-                        rule.annotation(),
-                        m.hi,
-                        m.lo,
-                        m.summary
-                    );
-                    let e = err(inst, fname, &quote_text);
-                    let nonzero = match &m.ty {
-                        MemberType::Enum(_) => quote!(#n.#mn.bits() != 0),
-                        MemberType::Int => quote!(#n.#mn != 0),
-                    };
-                    checks.push(quote!(if #fails && #nonzero { #e }));
-                }
-                if let Some(sentence) = &m.nonzero {
-                    let e = err(inst, fname, sentence);
-                    let zero = match &m.ty {
-                        MemberType::Enum(_) => quote!(#n.#mn.bits() == 0),
-                        MemberType::Int => quote!(#n.#mn == 0),
-                    };
-                    checks.push(quote!(if #zero { #e }));
-                }
-            }
+            let mut checks: Vec<TokenStream> = members
+                .iter()
+                .flat_map(|m| member_checks(inst, fname, m, &n))
+                .collect();
             if *reserved_mask != 0 && !reserved_ignored {
-                let ranges: Vec<String> = members
-                    .iter()
-                    .map(|m| format!("Bit[{}..{}]", m.hi, m.lo))
-                    .collect();
-                let e = err(
-                    inst,
-                    fname,
-                    &format!(
-                        "bits outside {} are not defined by the doc and must be zero",
-                        ranges.join(", ")
-                    ),
-                );
-                checks.push(quote!(if #n.reserved != 0 { #e }));
+                checks.push(reserved_check(inst, fname, members, &n));
             }
+            checks
         }
         FieldType::Predicate => {
             let e = err(inst, fname, "Predication: bit 12 is reserved and must be 0; predicate combine \"11\" is reserved");
-            checks.push(quote!(if !#n.is_valid() { #e }));
+            vec![quote!(if !#n.is_valid() { #e })]
         }
-        FieldType::Vector => {
-            let classes: Vec<TokenStream> = f
-                .classes
-                .iter()
-                .filter_map(|c| {
-                    let v = match c.as_str() {
-                        "general" => "General",
-                        "address" => "Address",
-                        "predicate" => "Predicate",
-                        "indirect" => "Indirect",
-                        "immediate" => "Immediate",
-                        "state" => "State",
-                        _ => return None,
-                    };
-                    let v = ident(v);
-                    Some(quote!(OperandClass::#v))
-                })
-                .collect();
-            if !classes.is_empty() {
-                let rule = f
-                    .class_rule
-                    .clone()
-                    .unwrap_or_else(|| format!("Operand class: {}", f.classes.join(",")));
-                let e = err(inst, fname, &rule);
-                checks.push(quote!(if !matches!(#n.class(), #(#classes)|*) { #e }));
-            }
-            let types: Vec<TokenStream> = f
-                .types
-                .iter()
-                .map(|t| {
-                    let v = ident(crate::vocab::data_type(t).map_or(t.as_str(), |d| d.variant));
-                    quote!(DataType::#v)
-                })
-                .collect();
-            if !types.is_empty() {
-                let rule = f
-                    .type_rule
-                    .clone()
-                    .unwrap_or_else(|| format!("Must have type {}", f.types.join(",")));
-                let e = err(inst, fname, &rule);
-                checks.push(quote! {
-                    if let Some(t) = #n.immediate_type() {
-                        if !matches!(t, #(#types)|*) { #e }
-                    }
-                });
-            }
-        }
-        FieldType::Int(_) => {
-            if let Some(sentence) = &f.nonzero {
+        FieldType::Vector => operand_checks(inst, f, &n),
+        FieldType::Int(_) => match &f.nonzero {
+            Some(sentence) => {
                 let e = err(inst, fname, sentence);
-                checks.push(quote!(if #n == 0 { #e }));
+                vec![quote!(if #n == 0 { #e })]
             }
-        }
-        _ => {}
-    }
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
     if matches!(f.ty, FieldType::Vector) && !inst.src_type_maps.is_empty() && is_source(&f.doc_name)
     {
-        let alternatives: Vec<TokenStream> = inst
-            .src_type_maps
-            .iter()
-            .map(|m| {
-                if m.types.is_empty() {
-                    // The analyzer drops such maps; a map allowing no type matches nothing.
-                    return quote!(false);
-                }
-                // Packed immediates (V, UV, VF) pass where a compatible element type is listed.
-                let admitted = m.immediate_types();
-                let types = admitted.iter().map(|t| {
-                    let v = ident(crate::vocab::data_type(t).map_or(t.as_str(), |d| d.variant));
-                    quote!(DataType::#v)
-                });
-                match &m.rule {
-                    Some(r) => {
-                        let on = rule_check(r);
-                        quote!((#on && matches!(t, #(#types)|*)))
-                    }
-                    None => quote!(matches!(t, #(#types)|*)),
-                }
-            })
-            .collect();
-        let mut alternatives = alternatives.into_iter();
-        let first = alternatives.next().unwrap_or_else(|| quote!(false));
-        let any = alternatives.fold(first, |acc, a| quote!(#acc || #a));
-        let none = not(any);
-        let listed: Vec<String> = inst
-            .src_type_maps
-            .iter()
-            .map(|m| match &m.rule {
-                Some(r) => format!("{{{}}} {}", r.annotation(), m.types.join(", ")),
-                None => m.types.join(", "),
-            })
-            .collect();
-        let e = err(
-            inst,
-            fname,
-            &format!("Operand type maps: Src types {}", listed.join(" | ")),
+        checks.push(type_map_check(inst, fname, &n));
+    }
+    quote!(#(#checks)*)
+}
+
+/// An enum value (`value`) must exist on `platform`.
+fn available_check(inst: &InstModel, fname: &str, value: &TokenStream) -> TokenStream {
+    let name = &inst.doc_name;
+    quote! {
+        if let Err(rule) = #value.available_on(platform) {
+            return Err(ValidationError { instruction: #name, field: #fname, rule });
+        }
+    }
+}
+
+/// The checks of one member `m` of the bit-packed value `n`: its range, the platforms it
+/// exists on, and whether it may be zero.
+fn member_checks(inst: &InstModel, fname: &str, m: &Member, n: &TokenStream) -> Vec<TokenStream> {
+    let mn = ident(&m.name);
+    let value = quote!(#n.#mn);
+    let mut checks = Vec::new();
+    match &m.ty {
+        MemberType::Enum(_) => checks.push(available_check(inst, fname, &value)),
+        MemberType::Int => {
+            let mask = hex(m.mask());
+            let bits = format!("Bit[{}..{}]: {}", m.hi, m.lo, m.summary);
+            let e = err(
+                inst,
+                fname,
+                &format!("{bits} (the value must fit the bit range)"),
+            );
+            checks.push(quote!(if u64::from(#value) > #mask { #e }));
+        }
+    }
+    let bits_of = match &m.ty {
+        MemberType::Enum(_) => quote!(#value.bits()),
+        MemberType::Int => value,
+    };
+    if let Some(rule) = &m.rule {
+        let fails = rule_fails(rule);
+        let quote_text = format!(
+            "{{{}}}Bit[{}..{}]: {} (must be zero where the platform lacks it)",
+            rule.annotation(),
+            m.hi,
+            m.lo,
+            m.summary
         );
+        let e = err(inst, fname, &quote_text);
+        checks.push(quote!(if #fails && #bits_of != 0 { #e }));
+    }
+    if let Some(sentence) = &m.nonzero {
+        let e = err(inst, fname, sentence);
+        checks.push(quote!(if #bits_of == 0 { #e }));
+    }
+    checks
+}
+
+/// The bits of `n` no member covers must be zero.
+fn reserved_check(
+    inst: &InstModel,
+    fname: &str,
+    members: &[Member],
+    n: &TokenStream,
+) -> TokenStream {
+    let ranges: Vec<String> = members
+        .iter()
+        .map(|m| format!("Bit[{}..{}]", m.hi, m.lo))
+        .collect();
+    let e = err(
+        inst,
+        fname,
+        &format!(
+            "bits outside {} are not defined by the doc and must be zero",
+            ranges.join(", ")
+        ),
+    );
+    quote!(if #n.reserved != 0 { #e })
+}
+
+/// The operand `n` of field `f` must be of one of its classes and, when immediate, of one of its
+/// types.
+fn operand_checks(inst: &InstModel, f: &FieldModel, n: &TokenStream) -> Vec<TokenStream> {
+    let fname = f.doc_name.as_str();
+    let mut checks = Vec::new();
+    let classes: Vec<TokenStream> = f
+        .classes
+        .iter()
+        .filter_map(|c| {
+            let v = match c.as_str() {
+                "general" => "General",
+                "address" => "Address",
+                "predicate" => "Predicate",
+                "indirect" => "Indirect",
+                "immediate" => "Immediate",
+                "state" => "State",
+                _ => return None,
+            };
+            let v = ident(v);
+            Some(quote!(OperandClass::#v))
+        })
+        .collect();
+    if !classes.is_empty() {
+        let rule = f
+            .class_rule
+            .clone()
+            .unwrap_or_else(|| format!("Operand class: {}", f.classes.join(",")));
+        let e = err(inst, fname, &rule);
+        checks.push(quote!(if !matches!(#n.class(), #(#classes)|*) { #e }));
+    }
+    let types: Vec<TokenStream> = f.types.iter().map(|t| data_type_path(t)).collect();
+    if !types.is_empty() {
+        let rule = f
+            .type_rule
+            .clone()
+            .unwrap_or_else(|| format!("Must have type {}", f.types.join(",")));
+        let e = err(inst, fname, &rule);
         checks.push(quote! {
             if let Some(t) = #n.immediate_type() {
-                if #none { #e }
+                if !matches!(t, #(#types)|*) { #e }
             }
         });
     }
-    quote!(#(#checks)*)
+    checks
+}
+
+/// `DataType::X` of the doc's spelling `t`.
+fn data_type_path(t: &str) -> TokenStream {
+    let v = ident(crate::vocab::data_type(t).map_or(t, |d| d.variant));
+    quote!(DataType::#v)
+}
+
+/// An immediate source operand `n` must have a type one of the instruction's type maps admits.
+fn type_map_check(inst: &InstModel, fname: &str, n: &TokenStream) -> TokenStream {
+    let alternatives: Vec<TokenStream> = inst
+        .src_type_maps
+        .iter()
+        .map(|m| {
+            if m.types.is_empty() {
+                // The analyzer drops such maps; a map allowing no type matches nothing.
+                return quote!(false);
+            }
+            // Packed immediates (V, UV, VF) pass where a compatible element type is listed.
+            let admitted = m.immediate_types();
+            let types = admitted.iter().map(|t| data_type_path(t));
+            match &m.rule {
+                Some(r) => {
+                    let on = rule_check(r);
+                    quote!((#on && matches!(t, #(#types)|*)))
+                }
+                None => quote!(matches!(t, #(#types)|*)),
+            }
+        })
+        .collect();
+    let mut alternatives = alternatives.into_iter();
+    let first = alternatives.next().unwrap_or_else(|| quote!(false));
+    let any = alternatives.fold(first, |acc, a| quote!(#acc || #a));
+    let none = not(any);
+    let listed: Vec<String> = inst
+        .src_type_maps
+        .iter()
+        .map(|m| match &m.rule {
+            Some(r) => format!("{{{}}} {}", r.annotation(), m.types.join(", ")),
+            None => m.types.join(", "),
+        })
+        .collect();
+    let e = err(
+        inst,
+        fname,
+        &format!("Operand type maps: Src types {}", listed.join(" | ")),
+    );
+    quote! {
+        if let Some(t) = #n.immediate_type() {
+            if #none { #e }
+        }
+    }
+}
+
+/// What the slots of a variant give its struct, each list in slot order.
+#[derive(Default)]
+struct StructParts {
+    /// The struct's fields.
+    decls: Vec<TokenStream>,
+    /// The fields of `PLACEHOLDER`.
+    blanks: Vec<TokenStream>,
+    /// Decoding in place stores each field as soon as it is read.
+    in_place: Vec<TokenStream>,
+    encodes: Vec<TokenStream>,
+    validates: Vec<TokenStream>,
+}
+
+/// The declaration, placeholder, decode, encode and validate code of each of `v`'s slots.
+fn struct_parts(inst: &InstModel, v: &VariantModel) -> StructParts {
+    let mut p = StructParts::default();
+    for (_, slot) in &v.slots(inst) {
+        match slot {
+            Slot::Field(f) => {
+                let fname = ident(&f.rust_name);
+                let t = field_type(inst, f);
+                let d = field_docs(f);
+                p.decls.push(quote!(#d pub #fname: #t));
+                let blank = placeholder(inst, f);
+                p.blanks.push(quote!(#fname: #blank));
+                let dec = decode_field(inst, f);
+                p.in_place.push(match &f.ty {
+                    // Operands are written straight into the field (see
+                    // `VectorOperand::decode_in_place`); nothing later reads a local of them.
+                    FieldType::Vector => {
+                        let n = &f.doc_name;
+                        quote!(<VectorOperand as Decode>::decode_in_place(&mut self.#fname, rdr_, #n)?;)
+                    }
+                    _ => quote!(#dec self.#fname = #fname;),
+                });
+                p.encodes.push(encode_field(f));
+                p.validates.push(validate_field(inst, f));
+            }
+            Slot::Count(f, c) => {
+                p.in_place.push(decode_field(inst, f));
+                p.encodes.push(counted::encode_count(f, c));
+                p.validates.push(counted::validate_count(inst, f, c));
+            }
+            Slot::List(c, item) => {
+                p.decls.push(counted::list_decl(inst, c, item));
+                let lname = ident(&c.rust_name);
+                let empty = counted::empty_list(inst, c, item);
+                p.blanks.push(quote!(#lname: #empty));
+                p.in_place.push(counted::decode_list(
+                    inst,
+                    c,
+                    item,
+                    quote!(Self),
+                    counted::ListTarget::InPlace,
+                ));
+                p.encodes.push(counted::encode_list(c, item));
+                p.validates.push(counted::validate_list(inst, c));
+            }
+        }
+    }
+    p
 }
 
 /// A struct holding one variant's fields, with field encode, decode and validate.
@@ -455,58 +560,13 @@ fn fields_struct(
     selector_checks: TokenStream,
 ) -> TokenStream {
     let n = ident(name);
-    let slots = v.slots(inst);
-    let mut decls = Vec::new();
-    let mut encodes = Vec::new();
-    let mut validates = Vec::new();
-    let mut blanks = Vec::new();
-    // Decoding in place stores each field as soon as it is read.
-    let mut in_place = Vec::new();
-    for (_, slot) in &slots {
-        match slot {
-            Slot::Field(f) => {
-                let fname = ident(&f.rust_name);
-                let t = field_type(inst, f);
-                let d = field_docs(f);
-                decls.push(quote!(#d pub #fname: #t));
-                let blank = placeholder(inst, f);
-                blanks.push(quote!(#fname: #blank));
-                let dec = decode_field(inst, f);
-                in_place.push(match &f.ty {
-                    // Operands are written straight into the field (see
-                    // `VectorOperand::decode_in_place`); nothing later reads a local of them.
-                    FieldType::Vector => {
-                        let n = &f.doc_name;
-                        quote!(<VectorOperand as Decode>::decode_in_place(&mut self.#fname, rdr_, #n)?;)
-                    }
-                    _ => quote!(#dec self.#fname = #fname;),
-                });
-                encodes.push(encode_field(f));
-                validates.push(validate_field(inst, f));
-            }
-            Slot::Count(f, c) => {
-                in_place.push(decode_field(inst, f));
-                encodes.push(counted::encode_count(f, c));
-                validates.push(counted::validate_count(inst, f, c));
-            }
-            Slot::List(c, item) => {
-                decls.push(counted::list_decl(inst, c, item));
-                let lname = ident(&c.rust_name);
-                let empty = counted::empty_list(inst, c, item);
-                blanks.push(quote!(#lname: #empty));
-                in_place.push(counted::decode_list(
-                    inst,
-                    v,
-                    c,
-                    item,
-                    quote!(Self),
-                    counted::ListTarget::InPlace,
-                ));
-                encodes.push(counted::encode_list(c, item));
-                validates.push(counted::validate_list(inst, c));
-            }
-        }
-    }
+    let StructParts {
+        decls,
+        blanks,
+        in_place,
+        encodes,
+        validates,
+    } = struct_parts(inst, v);
     let accessors = counted::accessors(inst, v);
     let encodes = quote!(#(#encodes)*);
     let out = param("out", &encodes);
@@ -635,26 +695,8 @@ fn claimed_check(inst: &InstModel, fields: &[String]) -> TokenStream {
 
 /// The module of one instruction.
 pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
-    let ty = ident(&inst.rust_name);
-    let mut head = vec![format!("`{}` ({}).", inst.doc_name, inst.source)];
-    if !inst.description.is_empty() {
-        head.push(String::new());
-        head.push(doc_text(&inst.description));
-    }
-    head.extend(doc_code("Semantics", &inst.semantics));
-    head.extend(doc_code("Text", &inst.text));
-    head.extend(doc_code("Notes", &inst.notes));
-    let inst_doc = docs(&head);
     if let Some(canonical) = &inst.alias_of {
-        let target = model.instructions.iter().find(|i| &i.doc_name == canonical);
-        let Some(t) = target else { return quote!() };
-        let m = ident(&t.module);
-        let tt = ident(&t.rust_name);
-        let doc = docs(&[format!(
-            "`{}` encodes exactly like `{}`, which decodes; see its docs.",
-            inst.doc_name, canonical
-        )]);
-        return quote! { #doc pub type #ty = super::#m::#tt; };
+        return alias(model, inst, canonical);
     }
     let enums = inst.enums.iter().filter(|e| !e.shared).map(enum_tokens);
     let bits = inst
@@ -662,216 +704,10 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
         .values()
         .filter(|f| !f.shared_struct)
         .map(|f| bits_struct(inst, f));
-    let op = hex(u64::from(inst.opcode));
-    let opcode_bytes = match inst.sub_opcode {
-        Some(s) => {
-            let s = hex(u64::from(s));
-            quote!(out.byte(#op); out.byte(#s);)
-        }
-        None => quote!(out.byte(#op);),
-    };
-    let consts = {
-        let sub = match inst.sub_opcode {
-            Some(s) => {
-                let s = hex(u64::from(s));
-                quote!(Some(#s))
-            }
-            None => quote!(None),
-        };
-        quote! {
-            /// The opcode byte.
-            pub const OPCODE: u8 = #op;
-            /// The sub-opcode byte that follows the opcode, if any.
-            pub const SUB_OPCODE: Option<u8> = #sub;
-        }
-    };
     let body = if inst.variants.len() <= 1 {
-        let none = VariantModel::default();
-        let v = inst.variants.first().unwrap_or(&none);
-        let s = fields_struct(
-            inst,
-            &inst.rust_name,
-            v,
-            inst_doc,
-            opcode_bytes,
-            claimed_check(inst, &v.fields),
-        );
-        quote! {
-            #s
-            impl #ty { #consts }
-        }
+        single_format(inst)
     } else {
-        let mut structs = Vec::new();
-        let mut arms_encode = Vec::new();
-        let mut arms_validate = Vec::new();
-        let mut variant_decls = Vec::new();
-        for v in &inst.variants {
-            let sname = format!("{}{}", inst.rust_name, v.rust_name);
-            let vdoc = docs(&[format!(
-                "`{}` when {}{}.",
-                inst.doc_name,
-                doc_text(v.condition.as_deref().unwrap_or("no condition")),
-                if v.shadowed {
-                    " (never decoded: an earlier variant takes its encodings)"
-                } else {
-                    ""
-                }
-            )]);
-            let test = choice_test(inst, v, Some("this_"));
-            let cond = v.condition.clone().unwrap_or_default();
-            let name = &inst.doc_name;
-            let selector_field = v
-                .choices
-                .first()
-                .map(|c| c.field.clone())
-                .unwrap_or_default();
-            let checks = match test {
-                Some(test) => {
-                    let not_test = not(test);
-                    quote! {
-                        let this_ = self;
-                        if #not_test {
-                            return Err(ValidationError { instruction: #name, field: #selector_field, rule: #cond });
-                        }
-                    }
-                }
-                None => quote!(),
-            };
-            structs.push(fields_struct(
-                inst,
-                &sname,
-                v,
-                vdoc.clone(),
-                opcode_bytes.clone(),
-                checks,
-            ));
-            let vn = ident(&v.rust_name);
-            let sn = ident(&sname);
-            variant_decls.push(quote!(#vdoc #vn(#sn)));
-            arms_encode.push(quote!(#ty::#vn(v) => v.put(out)));
-            arms_validate.push(quote!(#ty::#vn(v) => v.validate(platform)));
-        }
-        // Decode: the common prefix, then the first variant whose selectors match.
-        let prefix: Vec<&FieldModel> = inst.variants[0]
-            .fields
-            .iter()
-            .take(inst.prefix)
-            .filter_map(|f| inst.fields.get(f))
-            .collect();
-        let prefix_decodes = prefix.iter().map(|f| decode_field(inst, f));
-        let mut branches = Vec::new();
-        let mut always = None;
-        for v in inst.variants.iter().filter(|v| !v.shadowed) {
-            let test = choice_test(inst, v, None);
-            let vn = ident(&v.rust_name);
-            let sn = ident(&format!("{}{}", inst.rust_name, v.rust_name));
-            let slots = v.slots(inst);
-            let rest_decodes = slots
-                .iter()
-                .filter(|(i, _)| *i >= inst.prefix)
-                .map(|(_, slot)| match slot {
-                    Slot::Field(f) | Slot::Count(f, _) => decode_field(inst, f),
-                    Slot::List(c, item) => counted::decode_list(
-                        inst,
-                        v,
-                        c,
-                        item,
-                        quote!(#sn),
-                        counted::ListTarget::Local,
-                    ),
-                });
-            let all: Vec<_> = slots
-                .iter()
-                .filter_map(|(_, slot)| match slot {
-                    Slot::Field(f) => Some(ident(&f.rust_name)),
-                    Slot::List(c, _) => Some(ident(&c.rust_name)),
-                    Slot::Count(..) => None,
-                })
-                .collect();
-            match test {
-                Some(test) => branches.push(quote! {
-                    if #test {
-                        #(#rest_decodes)*
-                        return Ok(#ty::#vn(#sn { #(#all,)* }));
-                    }
-                }),
-                // A variant nothing selects always applies: later ones are never tried.
-                None => {
-                    always = Some(quote! {
-                        #(#rest_decodes)*
-                        Ok(#ty::#vn(#sn { #(#all,)* }))
-                    });
-                    break;
-                }
-            }
-        }
-        let first_placeholder = match inst.variants.first() {
-            Some(v) => {
-                let vn = ident(&v.rust_name);
-                let sn = ident(&format!("{}{}", inst.rust_name, v.rust_name));
-                quote!(#ty::#vn(#sn::PLACEHOLDER))
-            }
-            None => quote!(),
-        };
-        let sel_name = inst
-            .variants
-            .iter()
-            .flat_map(|v| v.choices.first())
-            .map(|c| c.field.clone())
-            .next()
-            .unwrap_or_else(|| "format".into());
-        let (prefix_at, tail) = match always {
-            Some(decode) => (quote!(), decode),
-            None => (
-                quote!(let start_ = rdr_.position();),
-                quote!(Err(DecodeError::new(#sel_name, start_, DecodeErrorKind::InvalidValue { value: 0, expected: "a value that selects one of the doc's formats" }))),
-            ),
-        };
-        structs.push(quote! {
-            #inst_doc
-            #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-            pub enum #ty { #(#variant_decls,)* }
-
-            impl #ty {
-                #consts
-
-                /// Appends the binary form, opcode byte(s) included.
-                pub fn encode(&self, out: &mut Vec<u8>) {
-                    self.put(&mut Staging::new(out));
-                }
-
-                /// Writes the binary form, opcode byte(s) included, into `out`.
-                pub fn put(&self, out: &mut Staging<'_>) {
-                    match self { #(#arms_encode,)* }
-                }
-
-                /// Reads the common fields, then the fields of the variant they select.
-                #[inline]
-                pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
-                    #prefix_at
-                    #(#prefix_decodes)*
-                    #(#branches)*
-                    #tail
-                }
-
-                /// What decoding in place starts from.
-                pub(crate) const PLACEHOLDER: Self = #first_placeholder;
-
-                /// Reads the fields into `self`; the variant is known only once its
-                /// selectors are read, so the value is built and then stored.
-                #[inline]
-                pub fn decode_fields_into(&mut self, rdr_: &mut Reader<'_>) -> Result<(), DecodeError> {
-                    *self = Self::decode_fields(rdr_)?;
-                    Ok(())
-                }
-
-                /// Checks every rule the doc states, for `platform`.
-                pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-                    match self { #(#arms_validate,)* }
-                }
-            }
-        });
-        quote!(#(#structs)*)
+        variants_enum(inst)
     };
     with_imports(
         model,
@@ -880,6 +716,281 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
             #(#bits)*
             #body
         },
+    )
+}
+
+/// The instruction's docs: name and source, description, semantics, text and notes.
+fn inst_doc(inst: &InstModel) -> TokenStream {
+    let mut head = vec![format!("`{}` ({}).", inst.doc_name, inst.source)];
+    if !inst.description.is_empty() {
+        head.push(String::new());
+        head.push(doc_text(&inst.description));
+    }
+    head.extend(doc_code("Semantics", &inst.semantics));
+    head.extend(doc_code("Text", &inst.text));
+    head.extend(doc_code("Notes", &inst.notes));
+    docs(&head)
+}
+
+/// A doc that encodes exactly like `canonical`: a type alias of its struct.
+fn alias(model: &Model, inst: &InstModel, canonical: &str) -> TokenStream {
+    let target = model.instructions.iter().find(|i| i.doc_name == canonical);
+    let Some(t) = target else { return quote!() };
+    let ty = ident(&inst.rust_name);
+    let m = ident(&t.module);
+    let tt = ident(&t.rust_name);
+    let doc = docs(&[format!(
+        "`{}` encodes exactly like `{}`, which decodes; see its docs.",
+        inst.doc_name, canonical
+    )]);
+    quote! { #doc pub type #ty = super::#m::#tt; }
+}
+
+/// Statements writing the opcode byte and the sub-opcode byte, if any.
+fn opcode_bytes(inst: &InstModel) -> TokenStream {
+    let op = hex(u64::from(inst.opcode));
+    match inst.sub_opcode {
+        Some(s) => {
+            let s = hex(u64::from(s));
+            quote!(out.byte(#op); out.byte(#s);)
+        }
+        None => quote!(out.byte(#op);),
+    }
+}
+
+/// The `OPCODE` and `SUB_OPCODE` constants.
+fn opcode_consts(inst: &InstModel) -> TokenStream {
+    let op = hex(u64::from(inst.opcode));
+    let sub = match inst.sub_opcode {
+        Some(s) => {
+            let s = hex(u64::from(s));
+            quote!(Some(#s))
+        }
+        None => quote!(None),
+    };
+    quote! {
+        /// The opcode byte.
+        pub const OPCODE: u8 = #op;
+        /// The sub-opcode byte that follows the opcode, if any.
+        pub const SUB_OPCODE: Option<u8> = #sub;
+    }
+}
+
+/// An instruction of one format: one struct of its fields.
+fn single_format(inst: &InstModel) -> TokenStream {
+    let ty = ident(&inst.rust_name);
+    let none = VariantModel::default();
+    let v = inst.variants.first().unwrap_or(&none);
+    let s = fields_struct(
+        inst,
+        &inst.rust_name,
+        v,
+        inst_doc(inst),
+        opcode_bytes(inst),
+        claimed_check(inst, &v.fields),
+    );
+    let consts = opcode_consts(inst);
+    quote! {
+        #s
+        impl #ty { #consts }
+    }
+}
+
+/// The name of the struct of variant `v`.
+fn variant_struct_name(inst: &InstModel, v: &VariantModel) -> String {
+    format!("{}{}", inst.rust_name, v.rust_name)
+}
+
+/// An instruction of several formats: a struct per variant and the enum of them.
+fn variants_enum(inst: &InstModel) -> TokenStream {
+    let ty = ident(&inst.rust_name);
+    let mut structs = Vec::new();
+    let mut arms_encode = Vec::new();
+    let mut arms_validate = Vec::new();
+    let mut variant_decls = Vec::new();
+    for v in &inst.variants {
+        let sname = variant_struct_name(inst, v);
+        let vdoc = variant_doc(inst, v);
+        structs.push(fields_struct(
+            inst,
+            &sname,
+            v,
+            vdoc.clone(),
+            opcode_bytes(inst),
+            selector_check(inst, v),
+        ));
+        let vn = ident(&v.rust_name);
+        let sn = ident(&sname);
+        variant_decls.push(quote!(#vdoc #vn(#sn)));
+        arms_encode.push(quote!(#ty::#vn(v) => v.put(out)));
+        arms_validate.push(quote!(#ty::#vn(v) => v.validate(platform)));
+    }
+    let inst_doc = inst_doc(inst);
+    let consts = opcode_consts(inst);
+    let decode = variants_decode(inst);
+    let first_placeholder = match inst.variants.first() {
+        Some(v) => {
+            let vn = ident(&v.rust_name);
+            let sn = ident(&variant_struct_name(inst, v));
+            quote!(#ty::#vn(#sn::PLACEHOLDER))
+        }
+        None => quote!(),
+    };
+    structs.push(quote! {
+        #inst_doc
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum #ty { #(#variant_decls,)* }
+
+        impl #ty {
+            #consts
+
+            /// Appends the binary form, opcode byte(s) included.
+            pub fn encode(&self, out: &mut Vec<u8>) {
+                self.put(&mut Staging::new(out));
+            }
+
+            /// Writes the binary form, opcode byte(s) included, into `out`.
+            pub fn put(&self, out: &mut Staging<'_>) {
+                match self { #(#arms_encode,)* }
+            }
+
+            /// Reads the common fields, then the fields of the variant they select.
+            #[inline]
+            pub fn decode_fields(rdr_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                #decode
+            }
+
+            /// What decoding in place starts from.
+            pub(crate) const PLACEHOLDER: Self = #first_placeholder;
+
+            /// Reads the fields into `self`; the variant is known only once its
+            /// selectors are read, so the value is built and then stored.
+            #[inline]
+            pub fn decode_fields_into(&mut self, rdr_: &mut Reader<'_>) -> Result<(), DecodeError> {
+                *self = Self::decode_fields(rdr_)?;
+                Ok(())
+            }
+
+            /// Checks every rule the doc states, for `platform`.
+            pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
+                match self { #(#arms_validate,)* }
+            }
+        }
+    });
+    quote!(#(#structs)*)
+}
+
+/// The docs of variant `v`: when it applies.
+fn variant_doc(inst: &InstModel, v: &VariantModel) -> TokenStream {
+    docs(&[format!(
+        "`{}` when {}{}.",
+        inst.doc_name,
+        doc_text(v.condition.as_deref().unwrap_or("no condition")),
+        if v.shadowed {
+            " (never decoded: an earlier variant takes its encodings)"
+        } else {
+            ""
+        }
+    )])
+}
+
+/// Validation of variant `v`: its selectors must select it.
+fn selector_check(inst: &InstModel, v: &VariantModel) -> TokenStream {
+    let Some(test) = choice_test(inst, v, Some("this_")) else {
+        return quote!();
+    };
+    let cond = v.condition.clone().unwrap_or_default();
+    let name = &inst.doc_name;
+    let selector_field = v
+        .choices
+        .first()
+        .map(|c| c.field.clone())
+        .unwrap_or_default();
+    let not_test = not(test);
+    quote! {
+        let this_ = self;
+        if #not_test {
+            return Err(ValidationError { instruction: #name, field: #selector_field, rule: #cond });
+        }
+    }
+}
+
+/// The body of `decode_fields` of an instruction of several formats: the common prefix, then
+/// the first variant whose selectors match.
+fn variants_decode(inst: &InstModel) -> TokenStream {
+    let prefix_decodes = inst.variants[0]
+        .fields
+        .iter()
+        .take(inst.prefix)
+        .filter_map(|f| inst.fields.get(f))
+        .map(|f| decode_field(inst, f));
+    let mut branches = Vec::new();
+    let mut always = None;
+    for v in inst.variants.iter().filter(|v| !v.shadowed) {
+        let (decodes, value) = variant_rest_decode(inst, v);
+        match choice_test(inst, v, None) {
+            Some(test) => branches.push(quote! {
+                if #test {
+                    #decodes
+                    return #value;
+                }
+            }),
+            // A variant nothing selects always applies: later ones are never tried.
+            None => {
+                always = Some(quote! {
+                    #decodes
+                    #value
+                });
+                break;
+            }
+        }
+    }
+    let sel_name = inst
+        .variants
+        .iter()
+        .flat_map(|v| v.choices.first())
+        .map(|c| c.field.clone())
+        .next()
+        .unwrap_or_else(|| "format".into());
+    let (prefix_at, tail) = match always {
+        Some(decode) => (quote!(), decode),
+        None => (
+            quote!(let start_ = rdr_.position();),
+            quote!(Err(DecodeError::new(#sel_name, start_, DecodeErrorKind::InvalidValue { value: 0, expected: "a value that selects one of the doc's formats" }))),
+        ),
+    };
+    quote! {
+        #prefix_at
+        #(#prefix_decodes)*
+        #(#branches)*
+        #tail
+    }
+}
+
+/// Decoding of variant `v`'s fields after the common prefix, and the value built of them.
+fn variant_rest_decode(inst: &InstModel, v: &VariantModel) -> (TokenStream, TokenStream) {
+    let ty = ident(&inst.rust_name);
+    let vn = ident(&v.rust_name);
+    let sn = ident(&variant_struct_name(inst, v));
+    let slots = v.slots(inst);
+    let rest_decodes =
+        slots
+            .iter()
+            .filter(|(i, _)| *i >= inst.prefix)
+            .map(|(_, slot)| match slot {
+                Slot::Field(f) | Slot::Count(f, _) => decode_field(inst, f),
+                Slot::List(c, item) => {
+                    counted::decode_list(inst, c, item, quote!(#sn), counted::ListTarget::Local)
+                }
+            });
+    let all = slots.iter().filter_map(|(_, slot)| match slot {
+        Slot::Field(f) => Some(ident(&f.rust_name)),
+        Slot::List(c, _) => Some(ident(&c.rust_name)),
+        Slot::Count(..) => None,
+    });
+    (
+        quote!(#(#rest_decodes)*),
+        quote!(Ok(#ty::#vn(#sn { #(#all,)* }))),
     )
 }
 

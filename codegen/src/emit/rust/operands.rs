@@ -22,7 +22,22 @@ pub fn render(model: &Model) -> TokenStream {
     let param = if any_visit { quote!(v) } else { quote!(_v) };
     let visit_arms = arms.into_iter().map(|(t, _)| t);
     let maps: Vec<TokenStream> = insts.iter().map(|i| type_maps(i)).collect();
-    let any_map = maps.iter().any(|m| !m.is_empty());
+    let lists: Vec<TokenStream> = insts.iter().map(|i| operand_types(i)).collect();
+    let any_list = lists.iter().any(|m| !m.is_empty());
+    let any_map = maps.iter().any(|m| !m.is_empty()) || any_list;
+    let list_arms = insts.iter().zip(&lists).map(|(i, m)| {
+        let ty = ident(&i.rust_name);
+        if m.is_empty() {
+            quote!(Instruction::#ty(_) => &[])
+        } else {
+            quote!(Instruction::#ty(_) => #m)
+        }
+    });
+    let list_use = if any_list {
+        quote!(OperandTypes,)
+    } else {
+        quote!()
+    };
     let map_arms = insts.iter().zip(&maps).map(|(i, m)| {
         let ty = ident(&i.rust_name);
         if m.is_empty() {
@@ -31,11 +46,19 @@ pub fn render(model: &Model) -> TokenStream {
             quote!(Instruction::#ty(_) => #m)
         }
     });
-    // Data types and platforms are named only by type maps.
+    // Data types are named only by type maps and "Must have type" lists, platforms only by
+    // type maps.
+    let platform_use = if maps.iter().any(|m| !m.is_empty()) {
+        quote!(
+            use super::Platform;
+        )
+    } else {
+        quote!()
+    };
     let map_uses = if any_map {
         quote!(
             use crate::runtime::DataType;
-            use super::Platform;
+            #platform_use
         )
     } else {
         quote!()
@@ -43,7 +66,7 @@ pub fn render(model: &Model) -> TokenStream {
     quote! {
         //! Operands, exec size, predicate and index fields of every instruction, and each
         //! doc's operand type maps: what `visa::object::verify` checks against a routine.
-        use crate::runtime::{OperandVisitor, TypeMap};
+        use crate::runtime::{#list_use OperandVisitor, TypeMap};
         #map_uses
         use super::Instruction;
 
@@ -61,6 +84,13 @@ pub fn render(model: &Model) -> TokenStream {
             /// the platform may hold; an empty slice when the doc has none.
             pub fn type_maps(&self) -> &'static [TypeMap] {
                 match self { #(#map_arms,)* }
+            }
+
+            /// The "Must have type" list of each vector operand whose doc has one, in field
+            /// order: `validate` checks an immediate's type against it, a routine its
+            /// register operands' declared types.
+            pub fn operand_types(&self) -> &'static [OperandTypes] {
+                match self { #(#list_arms,)* }
             }
         }
     }
@@ -165,6 +195,46 @@ fn visit_value(f: &FieldModel, x: TokenStream) -> TokenStream {
         }
         FieldType::Rest => quote!(v.rest(#name, &#x);),
     }
+}
+
+/// The "Must have type" lists of the instruction's vector operands as a static slice of
+/// `OperandTypes`, in format order, or nothing when no operand has one.
+fn operand_types(inst: &InstModel) -> TokenStream {
+    let source = inst.source.as_str();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut lists = Vec::new();
+    for v in &inst.variants {
+        for (_, slot) in v.slots(inst) {
+            let f = match slot {
+                Slot::Field(f) => f,
+                Slot::List(_, item) => item,
+                Slot::Count(..) => continue,
+            };
+            if !matches!(f.ty, FieldType::Vector) || f.types.is_empty() || !seen.insert(&f.doc_name)
+            {
+                continue;
+            }
+            let types = f.types.iter().map(|t| {
+                let id = ident(crate::vocab::data_type(t).map_or(t.as_str(), |d| d.variant));
+                quote!(DataType::#id)
+            });
+            let rule = f
+                .type_rule
+                .clone()
+                .unwrap_or_else(|| format!("Must have type {}", f.types.join(",")));
+            let field = f.doc_name.as_str();
+            // An operand class list marks an instruction operand (`Dst`, `Src0`); a bullet
+            // without one is a message parameter (`Offset(scalar)`).
+            let operand = !f.classes.is_empty();
+            lists.push(quote! {
+                OperandTypes { source: #source, field: #field, types: &[#(#types),*], rule: #rule, operand: #operand }
+            });
+        }
+    }
+    if lists.is_empty() {
+        return quote!();
+    }
+    quote!(&[#(#lists),*])
 }
 
 /// The instruction's type maps as a static slice of `TypeMap`s, or nothing when it has none

@@ -13,13 +13,21 @@ use quote::quote;
 /// The module's tokens.
 pub fn render(model: &Model) -> TokenStream {
     let insts: Vec<&InstModel> = decodable(model).collect();
-    let lane_fns: Vec<TokenStream> = insts
-        .iter()
-        .filter_map(|i| match &i.lanes {
-            LaneModel::Formal(f) => Some(lane_fn(i, f)),
-            LaneModel::Prose { .. } => None,
-        })
-        .collect();
+    let lane_fns = insts.iter().filter_map(|i| match &i.lanes {
+        LaneModel::Formal(f) => Some(lane_fn(i, f)),
+        LaneModel::Prose { .. } => None,
+    });
+    let interpreter = interpreter(&insts);
+    let code = quote! {
+        #(#lane_fns)*
+        #interpreter
+    };
+    with_head(code)
+}
+
+/// The `Execute` implementation that runs each instruction through its lane function or the
+/// machine's prose, and `interpret`.
+fn interpreter(insts: &[&InstModel]) -> TokenStream {
     let any_prose = insts
         .iter()
         .any(|i| matches!(i.lanes, LaneModel::Prose { .. }));
@@ -50,9 +58,7 @@ pub fn render(model: &Model) -> TokenStream {
     } else {
         (quote!(), quote!())
     };
-    let code = quote! {
-        #(#lane_fns)*
-
+    quote! {
         /// Runs instructions for [`interpret`]: each through its lane function, or the
         /// machine's [`Lanes::prose`].
         struct Interpreter<'a, L: ?Sized> {
@@ -70,7 +76,11 @@ pub fn render(model: &Model) -> TokenStream {
         pub fn interpret<L: Lanes + ?Sized>(inst: &Instruction, l: &mut L) -> Result<(), L::Error> {
             dispatch(inst, &mut Interpreter { lanes: l, #inst_init })
         }
-    };
+    }
+}
+
+/// `code` under the module's docs and only the imports and helpers it uses.
+fn with_head(code: TokenStream) -> TokenStream {
     let used = idents_in(&code);
     let runtime = use_only(
         quote!(crate::runtime),
@@ -197,45 +207,12 @@ fn stmt(s: &LaneStmt) -> TokenStream {
             let v = typed(value, ty.as_deref());
             quote!(#n = #v;)
         }
-        LaneStmt::Write { field, value, keep } => {
-            let f = ident(field);
-            let v = unparen(expr(value));
-            match keep {
-                Some((local, first, mutable)) => {
-                    let n = ident(local);
-                    let bind = match (first, mutable) {
-                        (true, true) => quote!(let mut #n = #v;),
-                        (true, false) => quote!(let #n = #v;),
-                        _ => quote!(#n = #v;),
-                    };
-                    quote!(#bind l.write(&inst.#f, i, #n)?;)
-                }
-                None if uses_machine(value) => quote! {
-                    let value = #v;
-                    l.write(&inst.#f, i, value)?;
-                },
-                None => quote!(l.write(&inst.#f, i, #v)?;),
-            }
-        }
+        LaneStmt::Write { field, value, keep } => write(field, value, keep.as_ref()),
         LaneStmt::If {
             cond: c,
             then,
             otherwise,
-        } => {
-            let c = cond(c);
-            let then: Vec<TokenStream> = then.iter().map(stmt).collect();
-            match otherwise.as_slice() {
-                [] => quote!(if #c { #(#then)* }),
-                [nested @ LaneStmt::If { .. }] => {
-                    let nested = stmt(nested);
-                    quote!(if #c { #(#then)* } else #nested)
-                }
-                _ => {
-                    let otherwise: Vec<TokenStream> = otherwise.iter().map(stmt).collect();
-                    quote!(if #c { #(#then)* } else { #(#otherwise)* })
-                }
-            }
-        }
+        } => if_stmt(c, then, otherwise),
         LaneStmt::While { cond: c, body } => {
             let c = cond(c);
             let body: Vec<TokenStream> = body.iter().map(stmt).collect();
@@ -247,33 +224,83 @@ fn stmt(s: &LaneStmt) -> TokenStream {
             to,
             body,
             builds,
-        } => {
-            let v = ident(var);
-            let (from, to) = (atom(from), atom(to));
-            let body: Vec<TokenStream> = body.iter().map(stmt).collect();
-            let the_loop = quote! {
-                for #v in #from.as_i128()..#to.as_i128() {
-                    let #v = Value::Int(#v, DataType::D);
-                    #(#body)*
-                }
-            };
-            match builds {
-                None => the_loop,
-                Some((field, local)) => {
-                    let (f, n) = (ident(field), ident(local));
-                    quote! {
-                        let mut #n = Value::literal(0);
-                        #the_loop
-                        let ty = l.element_type(&inst.#f, i)?;
-                        l.write(&inst.#f, i, Value::from_bits(#n.as_i128() as u64, ty))?;
-                    }
-                }
-            }
-        }
+        } => for_stmt(var, from, to, body, builds.as_ref()),
         LaneStmt::SetBit { name, bit, value } => {
             let n = ident(name);
             let (bit, value) = (unparen(expr(bit)), unparen(expr(value)));
             quote!(#n = #n.with_bit(#bit, #value);)
+        }
+    }
+}
+
+/// `field[i] = value`, through a local when the value is kept or asks the machine (which
+/// `l.write` borrows).
+fn write(field: &str, value: &LaneExpr, keep: Option<&(String, bool, bool)>) -> TokenStream {
+    let f = ident(field);
+    let v = unparen(expr(value));
+    match keep {
+        Some((local, first, mutable)) => {
+            let n = ident(local);
+            let bind = match (first, mutable) {
+                (true, true) => quote!(let mut #n = #v;),
+                (true, false) => quote!(let #n = #v;),
+                _ => quote!(#n = #v;),
+            };
+            quote!(#bind l.write(&inst.#f, i, #n)?;)
+        }
+        None if uses_machine(value) => quote! {
+            let value = #v;
+            l.write(&inst.#f, i, value)?;
+        },
+        None => quote!(l.write(&inst.#f, i, #v)?;),
+    }
+}
+
+/// `if c { then } else { otherwise }`, an `else if` where the else branch is one `if`.
+fn if_stmt(c: &LaneExpr, then: &[LaneStmt], otherwise: &[LaneStmt]) -> TokenStream {
+    let c = cond(c);
+    let then: Vec<TokenStream> = then.iter().map(stmt).collect();
+    match otherwise {
+        [] => quote!(if #c { #(#then)* }),
+        [nested @ LaneStmt::If { .. }] => {
+            let nested = stmt(nested);
+            quote!(if #c { #(#then)* } else #nested)
+        }
+        _ => {
+            let otherwise: Vec<TokenStream> = otherwise.iter().map(stmt).collect();
+            quote!(if #c { #(#then)* } else { #(#otherwise)* })
+        }
+    }
+}
+
+/// `for var in from..to { body }`; a loop that builds an element bit by bit (`builds`: the
+/// field and the local) starts the local at 0 and writes it after.
+fn for_stmt(
+    var: &str,
+    from: &LaneExpr,
+    to: &LaneExpr,
+    body: &[LaneStmt],
+    builds: Option<&(String, String)>,
+) -> TokenStream {
+    let v = ident(var);
+    let (from, to) = (atom(from), atom(to));
+    let body: Vec<TokenStream> = body.iter().map(stmt).collect();
+    let the_loop = quote! {
+        for #v in #from.as_i128()..#to.as_i128() {
+            let #v = Value::Int(#v, DataType::D);
+            #(#body)*
+        }
+    };
+    match builds {
+        None => the_loop,
+        Some((field, local)) => {
+            let (f, n) = (ident(field), ident(local));
+            quote! {
+                let mut #n = Value::literal(0);
+                #the_loop
+                let ty = l.element_type(&inst.#f, i)?;
+                l.write(&inst.#f, i, Value::from_bits(#n.as_i128() as u64, ty))?;
+            }
         }
     }
 }
@@ -364,6 +391,8 @@ fn atom(e: &LaneExpr) -> TokenStream {
     }
 }
 
+/// The Rust expression of `e`: one arm per form of lane expression (a table; the longer
+/// arms have functions of their own).
 pub(super) fn expr(e: &LaneExpr) -> TokenStream {
     match e {
         LaneExpr::Read(f) => {
@@ -385,15 +414,7 @@ pub(super) fn expr(e: &LaneExpr) -> TokenStream {
             let n = ident(n);
             quote!(#n)
         }
-        LaneExpr::Field(f, read) => {
-            let f = ident(f);
-            let v = match read {
-                FieldRead::Int => quote!(i128::from(inst.#f)),
-                FieldRead::Packed => quote!(i128::from(inst.#f.to_raw())),
-                FieldRead::Enum => quote!(inst.#f as i128),
-            };
-            quote!(Value::Int(#v, DataType::Ud))
-        }
+        LaneExpr::Field(f, read) => field_value(f, read),
         LaneExpr::Unary(op, a) => {
             let a = atom(a);
             match op.as_str() {
@@ -454,6 +475,17 @@ pub(super) fn expr(e: &LaneExpr) -> TokenStream {
             quote!(Value::literal(8 * #n))
         }
     }
+}
+
+/// The value of field `f` of the instruction, read as `read` says.
+fn field_value(f: &str, read: &FieldRead) -> TokenStream {
+    let f = ident(f);
+    let v = match read {
+        FieldRead::Int => quote!(i128::from(inst.#f)),
+        FieldRead::Packed => quote!(i128::from(inst.#f.to_raw())),
+        FieldRead::Enum => quote!(inst.#f as i128),
+    };
+    quote!(Value::Int(#v, DataType::Ud))
 }
 
 /// `sizeof(field)` and `CHANNEL_SIZE_IN_BITS`: the element type of the operand, in bytes.
@@ -548,6 +580,18 @@ Made up.
 - **Src1(vec_operand):** The second source operand. Operand class: general,immediate
 ";
 
+    /// LANEY with its lane loop (from `for (i` to the end of the pseudo-code) replaced by `code`.
+    fn laney_with(code: &str) -> String {
+        let start = LANEY.find("for (i").unwrap();
+        let end = start + LANEY[start..].find("\n```").unwrap();
+        format!("{}{}{}", &LANEY[..start], code, &LANEY[end..])
+    }
+
+    /// LANEY's lane loop with `body` (whole lines) as what runs in each enabled lane.
+    fn guarded(body: &str) -> String {
+        format!("for (i = 0; i < exec_size; ++i) {{\n      if (ChEn[i]) {{\n{body}      }}\n    }}")
+    }
+
     fn render(doc: &str) -> (String, Vec<crate::diag::Diagnostic>) {
         let analysed = crate::testing::doc("LANEY.md", doc);
         let (model, mut diags) = (analysed.model, analysed.analysed);
@@ -619,11 +663,8 @@ Made up.
         }
       }
     }";
-        let start = LANEY.find("for (i").unwrap();
-        let end = start + LANEY[start..].find("\n```").unwrap();
-        let with = |code: &str| format!("{}{}{}", &LANEY[..start], code, &LANEY[end..]);
-        assert_eq!(with(body), LANEY);
-        let setp = with(
+        assert_eq!(laney_with(body), LANEY);
+        let setp = laney_with(
             "for (i = 0; i < exec_size; ++i) {
       if (src0 is scalar) {
         dst[i] = (src0 >> i) & 1;
@@ -648,7 +689,7 @@ Made up.
             "{text}"
         );
         assert!(text.contains("} else if l.enabled(i) {"), "{text}");
-        let sad2 = with(
+        let sad2 = laney_with(
             "for (i = 0; i < exec_size; i += 2) {
       if (ChEn[i]) {
         dst[i] = src0[i] + src0[i+1];
@@ -670,7 +711,7 @@ Made up.
         );
         assert_eq!(text.matches("l.write(").count(), 1, "{text}");
         // No lane guard at all: which lanes run is not said.
-        let (_, diags) = render(&with(
+        let (_, diags) = render(&laney_with(
             "for (i = 0; i < exec_size; ++i) {
       dst[i] = src0[i];
     }",
@@ -688,11 +729,7 @@ Made up.
     /// write, each destination written once; other shapes stay lane by lane.
     #[test]
     fn the_common_shape_runs_over_whole_operands() {
-        let body = |code: &str| {
-            let start = LANEY.find("        UD cnt").unwrap();
-            let end = LANEY.find("      }\n    }\n```").unwrap();
-            LANEY.replace(&LANEY[start..end], code)
-        };
+        let body = |code: &str| laney_with(&guarded(code));
         let doc = body(
             "        if (dst is predicate) {
           dst[i] = src0[i] rel_op src1[i];
@@ -747,15 +784,13 @@ Made up.
     /// loop over `CHANNEL_SIZE_IN_BITS` (`.chan[i]` is element `i`).
     #[test]
     fn bits_of_elements_run() {
-        let doc = LANEY.replace(
-            &LANEY
-                [LANEY.find("        UD cnt").unwrap()..LANEY.find("      }\n    }\n```").unwrap()],
+        let doc = laney_with(&guarded(
             "        m = sizeof(src0) * 8 - 1;
         for (k = 0; k < CHANNEL_SIZE_IN_BITS; k++) {
           dst.chan[i][k] = (src0.chan[i][k] + src1[i][15:8]) & m;
         }
 ",
-        );
+        ));
         let (text, diags) = render(&doc);
         let ours: Vec<_> = diags
             .iter()

@@ -266,12 +266,17 @@ pub fn render(model: &Model, digests: &super::Digests) -> String {
 /// The file around the instructions' tests: `(head, tail)`. Strategies of operands come from
 /// `test_support` (`support`); a spec of plain fields needs none.
 fn frame(support: bool) -> (TokenStream, TokenStream) {
+    (frame_head(support), frame_tail())
+}
+
+/// The imports and the round-trip helpers each instruction's test calls.
+fn frame_head(support: bool) -> TokenStream {
     let support = support.then(|| {
         quote!(
             use crate::test_support as support;
         )
     });
-    let head = quote! {
+    quote! {
         //! Property tests of every generated instruction.
 
         #support
@@ -318,8 +323,12 @@ fn frame(support: bool) -> (TokenStream, TokenStream) {
             }
             Ok(())
         }
-    };
-    let tail = quote! {
+    }
+}
+
+/// The tests of the decoder on arbitrary bytes.
+fn frame_tail() -> TokenStream {
+    quote! {
         proptest! {
             #![proptest_config(Config { cases: 2048, failure_persistence: None, ..Config::default() })]
             #[test]
@@ -367,6 +376,5 @@ fn frame(support: bool) -> (TokenStream, TokenStream) {
                 }
             }
         }
-    };
-    (head, tail)
+    }
 }

@@ -4,12 +4,12 @@
 //! the bytes, so every rule of the binary form (enumerated values, reserved bits) holds for
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
-use super::text_fields;
+use super::text_fields::{self, Special};
 use super::{
     and_mask, extract, format, header, hex, ident, idents_in, lit, param, shl, unparen, use_only,
 };
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
-use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model, Slot};
+use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
 use crate::emit::Options;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -50,22 +50,10 @@ fn dispatch_arms(by_mnemonic: &BTreeMap<Mnemonics, Vec<TokenStream>>) -> Dispatc
     let mut special_tests = Vec::new();
     for (m, fs) in by_mnemonic {
         match m {
-            Mnemonics::Recognised {
-                by_table: false,
-                module,
-            } => {
-                let sm = ident(module);
-                special_arms.push(quote!(b if special::#sm::is_mnemonic(b) => &[#(#fs),*],));
-                special_tests.push(quote!(special::#sm::is_mnemonic(m)));
-            }
-            Mnemonics::Recognised {
-                by_table: true,
-                module,
-            } => {
-                let sm = ident(module);
-                special_arms
-                    .push(quote!(b if special::#sm::MNEMONICS.contains(&b) => &[#(#fs),*],));
-                special_tests.push(quote!(special::#sm::MNEMONICS.contains(&m)));
+            Mnemonics::Recognised(sp) => {
+                let is = sp.recognises(quote!(b));
+                special_arms.push(quote!(b if #is => &[#(#fs),*],));
+                special_tests.push(sp.recognises(quote!(m)));
             }
             Mnemonics::Literal(m) => {
                 literal_arms.push(quote!(#m => &[#(#fs),*],));
@@ -107,16 +95,12 @@ fn dispatch_test(literals: &[&str], special_tests: &[TokenStream]) -> TokenStrea
     }
 }
 
-/// `finish` (decodes what a parser assembled), when some parser calls it.
+/// `finish` and `exact` (decode what a parser assembled), when some parser calls them.
 fn finish_fn(used: &BTreeSet<String>) -> TokenStream {
-    // Only parsers of token templates encode what they read (a spec of counted lists only
-    // has none).
-    if used.contains("finish") {
+    // Only parsers of token templates and special forms encode what they read (a spec of
+    // counted lists only has none).
+    let finish = (used.contains("finish") || used.contains("exact")).then(|| {
         quote! {
-            /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
-            /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
-            /// grew from empty was reallocated two or three times per instruction.
-            const ENCODED_CAPACITY: usize = 192;
             /// Decodes the bytes a parser assembled.
             fn finish(bytes: &[u8], at: usize) -> Result<Instruction, ParseError> {
                 match decode(bytes) {
@@ -126,8 +110,34 @@ fn finish_fn(used: &BTreeSet<String>) -> TokenStream {
                 }
             }
         }
-    } else {
-        quote!()
+    });
+    let exact = used.contains("exact").then(|| {
+        quote! {
+            /// Decodes the bytes a parser assembled for one of several formats: only if they
+            /// encode back to themselves (the format that decodes them is the one they were
+            /// assembled for).
+            fn exact(bytes: &[u8]) -> Result<Instruction, ParseError> {
+                let i = finish(bytes, 0)?;
+                let mut again: Vec<u8> = Vec::with_capacity(bytes.len());
+                i.encode(&mut again);
+                if again == bytes {
+                    Ok(i)
+                } else {
+                    Err(error(0, "values one of the instruction's formats can hold", ""))
+                }
+            }
+        }
+    });
+    if finish.is_none() && exact.is_none() {
+        return quote!();
+    }
+    quote! {
+        /// Room for a parsed instruction's bytes, allocated once: every field is staged in a
+        /// 64-byte buffer and appended whole (`runtime::codec::Staging`), so a vector that
+        /// grew from empty was reallocated two or three times per instruction.
+        const ENCODED_CAPACITY: usize = 192;
+        #finish
+        #exact
     }
 }
 
@@ -140,74 +150,12 @@ fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextIns
         .map(|i| (i, model.text.get(&i.doc_name)))
 }
 
-/// How a hand-written formatter of `runtime::text::special` receives an instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Handover {
-    /// Its scalar fields, one raw value each, in format order: the module has
-    /// `print_as(fields..., out, lossy)` (`lossy`: Intel's line even where bits have no text)
-    /// and `MNEMONICS`.
-    Scalars,
-    /// Every member in format order (`special::members`, a counted list as one member): the
-    /// module has `is_mnemonic`, `print` and `parse`.
-    Members,
-    /// Every field by doc name (`special::fields`, operands included), its parser trying each
-    /// format: the module has `is_mnemonic`, `print(Fields, ..)` and `parse(..) -> Parsed`.
-    Fields,
-}
-
-/// An instruction printed by a hand-written formatter: its doc, the formatter's module of
-/// `runtime::text::special`, and how the formatter receives it.
-#[derive(Debug)]
-struct Special {
-    doc: &'static str,
-    module: &'static str,
-    handover: Handover,
-}
-
-/// Every hand-written formatter, in one registry.
-const SPECIALS: &[Special] = &[
-    Special {
-        doc: "FENCE",
-        module: "fence",
-        handover: Handover::Scalars,
-    },
-    Special {
-        doc: "3D_LOAD",
-        module: "load_3d",
-        handover: Handover::Members,
-    },
-    Special {
-        doc: "3D_SAMPLE",
-        module: "sample_3d",
-        handover: Handover::Members,
-    },
-    Special {
-        doc: "INFO",
-        module: "info",
-        handover: Handover::Fields,
-    },
-    Special {
-        doc: "LSC_UNTYPED",
-        module: "lsc",
-        handover: Handover::Fields,
-    },
-];
-
-/// The formatter of `inst`, if a hand-written one prints it.
-fn special(inst: &InstModel) -> Option<&'static Special> {
-    SPECIALS.iter().find(|s| s.doc == inst.doc_name)
-}
-
 /// Which line starts reach a parser: a literal mnemonic, or those a formatter recognises
-/// (`is_mnemonic`, or its `MNEMONICS` table when `by_table`). Ordered as the dispatch tries
-/// them: recognisers by module, then the tables.
+/// (`Formatter::is_mnemonic`), tried in the order of the registry's doc names.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Mnemonics {
     Literal(String),
-    Recognised {
-        by_table: bool,
-        module: &'static str,
-    },
+    Recognised(&'static Special),
 }
 
 /// The text of an instruction whose template cannot be read: one form, no mnemonic.
@@ -245,30 +193,11 @@ fn inst_parts(
     };
     let ty = ident(&inst.rust_name);
     let name = &inst.doc_name;
-    if let Some(sp) = special(inst) {
-        let m = sp.module;
-        let (p, f, pp) = match sp.handover {
-            Handover::Fields => {
-                let (p, f) = text_fields::arms(inst, m);
-                (p, f, text_fields::parse_fn(inst))
-            }
-            Handover::Scalars => {
-                let (p, a) = special_arms(inst, m);
-                let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
-                (p, a, pp)
-            }
-            Handover::Members => {
-                let (p, a) = special_members_arms(inst, m);
-                let pp = format_ident!("parse_{}_members", inst.module.trim_end_matches('_'));
-                (p, a, pp)
-            }
-        };
+    if let Some(sp) = text_fields::special(inst) {
+        let (p, f) = text_fields::arms(inst, sp);
         push(f);
-        let key = Mnemonics::Recognised {
-            by_table: sp.handover == Handover::Scalars,
-            module: m,
-        };
-        return (p, vec![(key, quote!(#pp))]);
+        let pp = text_fields::parse_fn(inst);
+        return (p, vec![(Mnemonics::Recognised(sp), quote!(#pp))]);
     }
     let forms = usable(inst, t);
     if forms.is_empty() {
@@ -538,6 +467,12 @@ fn imports(used: &BTreeSet<String>) -> TokenStream {
         ],
         used,
     );
+    let fields = use_only(
+        quote!(crate::runtime::text::special::fields),
+        &["Fields", "Parsed", "Value"],
+        used,
+    );
+    let formatter = use_only(quote!(crate::runtime::text::special), &["Formatter"], used);
     let runtime = use_only(
         quote!(crate::runtime),
         &[
@@ -560,214 +495,13 @@ fn imports(used: &BTreeSet<String>) -> TokenStream {
     quote! {
         #instruction
         #text
+        #fields
+        #formatter
         #runtime
         #exec_word
         use alloc::string::String;
         #vec
     }
-}
-
-/// The print arm and parse function of an instruction with a special formatter.
-fn special_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
-    let ty = ident(&inst.rust_name);
-    let m = ident(module);
-    let fields: Vec<&FieldModel> = inst
-        .variants
-        .first()
-        .map(|v| v.fields.iter().filter_map(|f| inst.fields.get(f)).collect())
-        .unwrap_or_default();
-    let raws = fields.iter().map(|f| raw_of(f));
-    let print = quote!(Instruction::#ty(i) => special::#m::print_as(#(#raws),*, out, lossy),);
-    let pp = format_ident!("parse_{}_special", inst.module.trim_end_matches('_'));
-    let locals: Vec<_> = fields
-        .iter()
-        .map(|f| format_ident!("f_{}", f.rust_name))
-        .collect();
-    let mut enc = vec![];
-    let op = lit(u64::from(inst.opcode));
-    enc.push(quote!(b.push(#op);));
-    if let Some(s) = inst.sub_opcode {
-        let s = lit(u64::from(s));
-        enc.push(quote!(b.push(#s);));
-    }
-    for (f, n) in fields.iter().zip(&locals) {
-        let what = f.doc_name.as_str();
-        if let FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } = &f.ty {
-            let t = super::int_ty(i.unsigned());
-            enc.push(quote!(Encode::encode(&<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b);));
-        }
-    }
-    let pattern = match locals.as_slice() {
-        [one] => quote!(#one),
-        _ => quote!((#(#locals),*)),
-    };
-    let parse = quote! {
-        fn #pp<'a>(pred: PredicateControl, mut w: Words<'a>, mut c: Cursor<'a>, _names: &dyn Names) -> Result<Instruction, ParseError> {
-            if pred != PredicateControl::NONE {
-                return Err(error(0, "no predicate: this instruction takes none", "("));
-            }
-            let #pattern = special::#m::parse(&mut w)?;
-            c.skip_spaces();
-            c.finish()?;
-            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
-            #(#enc)*
-            finish(&b, 0)
-        }
-    };
-    (print, parse)
-}
-
-/// The print arm and parse function of an instruction printed over its members
-/// ([`Handover::Members`]): each variant's members in format order; the parser's members are
-/// encoded in the first variant's order (variants of a counted instruction share the layout
-/// before the list) and decoded, which picks the variant.
-fn special_members_arms(inst: &InstModel, module: &str) -> (TokenStream, TokenStream) {
-    let ty = ident(&inst.rust_name);
-    let m = ident(module);
-    let single = inst.variants.len() == 1;
-    let mut arms = Vec::new();
-    for v in &inst.variants {
-        let members = v
-            .slots(inst)
-            .into_iter()
-            .filter_map(|(_, slot)| match slot {
-                Slot::Field(f) => Some(match f.ty {
-                    FieldType::Predicate => {
-                        let n = ident(&f.rust_name);
-                        quote!(special::members::FieldRef::Predicate(i.#n))
-                    }
-                    FieldType::Vector => {
-                        let n = ident(&f.rust_name);
-                        quote!(special::members::FieldRef::Vector(&i.#n))
-                    }
-                    FieldType::Raw => {
-                        let n = ident(&f.rust_name);
-                        quote!(special::members::FieldRef::Raw(i.#n))
-                    }
-                    _ => {
-                        let raw = raw_of(f);
-                        quote!(special::members::FieldRef::Scalar(#raw))
-                    }
-                }),
-                Slot::List(c, _) => {
-                    let n = ident(&c.rust_name);
-                    Some(quote!(special::members::FieldRef::Raws(&i.#n)))
-                }
-                Slot::Count(..) => None,
-            });
-        let call = quote!(special::#m::print(&[#(#members),*], names, out));
-        if single {
-            arms.push(quote!(Instruction::#ty(i) => #call,));
-        } else {
-            let vn = ident(&v.rust_name);
-            arms.push(quote!(Instruction::#ty(#ty::#vn(i)) => #call,));
-        }
-    }
-    let pp = format_ident!("parse_{}_members", inst.module.trim_end_matches('_'));
-    let mut enc = vec![];
-    let op = lit(u64::from(inst.opcode));
-    enc.push(quote!(b.push(#op);));
-    if let Some(s) = inst.sub_opcode {
-        let s = lit(u64::from(s));
-        enc.push(quote!(b.push(#s);));
-    }
-    let slots = inst
-        .variants
-        .first()
-        .map(|v| v.slots(inst))
-        .unwrap_or_default();
-    // Member index of each slot (counts have none: they take their list's length).
-    let mut k = 0usize;
-    let mut member_of = Vec::new();
-    for (_, slot) in &slots {
-        member_of.push(k);
-        if !matches!(slot, Slot::Count(..)) {
-            k += 1;
-        }
-    }
-    let wrong = "the members of the instruction's format";
-    let get = |at: usize| {
-        if at == 0 {
-            quote!(m.first())
-        } else {
-            let at = proc_macro2::Literal::usize_unsuffixed(at);
-            quote!(m.get(#at))
-        }
-    };
-    for ((_, slot), at) in slots.iter().zip(&member_of) {
-        let at = get(*at);
-        enc.push(match slot {
-            Slot::Field(f) => {
-                let what = f.doc_name.as_str();
-                match &f.ty {
-                    FieldType::Int(t) | FieldType::Enum(t, _) | FieldType::Bits { base: t, .. } => {
-                        let t = super::int_ty(t.unsigned());
-                        quote! {
-                            match #at {
-                                Some(special::members::FieldValue::Scalar(v)) => Encode::encode(&<#t>::try_from(*v).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b),
-                                _ => return Err(error(0, #wrong, "")),
-                            }
-                        }
-                    }
-                    FieldType::Predicate => quote! {
-                        match #at {
-                            Some(special::members::FieldValue::Predicate(p)) => Encode::encode(p, &mut b),
-                            _ => return Err(error(0, #wrong, "")),
-                        }
-                    },
-                    FieldType::Vector => quote! {
-                        match #at {
-                            Some(special::members::FieldValue::Vector(v)) => Encode::encode(v, &mut b),
-                            _ => return Err(error(0, #wrong, "")),
-                        }
-                    },
-                    FieldType::Raw => quote! {
-                        match #at {
-                            Some(special::members::FieldValue::Raw(r)) => Encode::encode(r, &mut b),
-                            _ => return Err(error(0, #wrong, "")),
-                        }
-                    },
-                    _ => quote!(return Err(error(0, #wrong, ""));),
-                }
-            }
-            Slot::Count(f, c) => {
-                let what = f.doc_name.as_str();
-                let list_at = slots
-                    .iter()
-                    .zip(&member_of)
-                    .find(|((_, s), _)| matches!(s, Slot::List(l, _) if l.rust_name == c.rust_name))
-                    .map_or(0, |(_, a)| *a);
-                let list_at = get(list_at);
-                let t = match &f.ty {
-                    FieldType::Int(t) | FieldType::Enum(t, _) | FieldType::Bits { base: t, .. } => {
-                        super::int_ty(t.unsigned())
-                    }
-                    _ => quote!(u8),
-                };
-                quote! {
-                    match #list_at {
-                        Some(special::members::FieldValue::Raws(l)) => Encode::encode(&<#t>::try_from(l.len()).map_err(|_| error(0, "fewer parameters", #what))?, &mut b),
-                        _ => return Err(error(0, #wrong, "")),
-                    }
-                }
-            }
-            Slot::List(..) => quote! {
-                match #at {
-                    Some(special::members::FieldValue::Raws(l)) => for r in l { Encode::encode(r, &mut b); },
-                    _ => return Err(error(0, #wrong, "")),
-                }
-            },
-        });
-    }
-    let parse = quote! {
-        fn #pp<'a>(pred: PredicateControl, w: Words<'a>, c: Cursor<'a>, names: &dyn Names) -> Result<Instruction, ParseError> {
-            let m = special::#m::parse(pred, w, c, names)?;
-            let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
-            #(#enc)*
-            finish(&b, 0)
-        }
-    };
-    (quote!(#(#arms)*), parse)
 }
 
 /// The raw bits of a scalar field of `i`, as `u64`.

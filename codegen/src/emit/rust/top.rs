@@ -323,6 +323,45 @@ fn decode_fn(model: &Model) -> TokenStream {
 
 /// The whole parent module.
 pub fn render(model: &Model) -> TokenStream {
+    let modules = module_decls(model);
+    let platform = platform_enum(model);
+    let opcode = opcode_enum(model);
+    let instruction = instruction_enum(model);
+    let decode = decode_fn(model);
+    let execute = execute_trait(model);
+    let code = quote! {
+        #modules
+
+        #platform
+        #opcode
+        #instruction
+        #decode
+        #execute
+    };
+    let used = idents_in(&code);
+    let runtime = use_only(
+        quote!(crate::runtime),
+        &[
+            "Decode",
+            "DecodeError",
+            "DecodeErrorKind",
+            "Reader",
+            "Staging",
+            "ValidationError",
+        ],
+        &used,
+    );
+    quote! {
+        //! Generated from the opcode docs: one module per doc, and what spans them.
+        #runtime
+        use alloc::vec::Vec;
+        #code
+    }
+}
+
+/// The submodules (the shared ones, the object records', one per doc) and the re-export of
+/// each instruction's type.
+fn module_decls(model: &Model) -> TokenStream {
     let mods = model.instructions.iter().map(|i| {
         let m = ident(&i.module);
         let doc = format!(" `{}` ({}).", i.doc_name, i.source);
@@ -341,32 +380,7 @@ pub fn render(model: &Model) -> TokenStream {
         let t = ident(&i.rust_name);
         quote!(pub use #m::#t;)
     });
-    let insts: Vec<&InstModel> = decodable(model).collect();
-    let tys: Vec<_> = insts.iter().map(|i| ident(&i.rust_name)).collect();
-    let names: Vec<&str> = insts.iter().map(|i| i.doc_name.as_str()).collect();
-    let opnames: Vec<_> = insts.iter().map(|i| ident(&i.opcode_variant)).collect();
-    let methods: Vec<_> = insts.iter().map(|i| ident(&i.execute_method)).collect();
-    let variant_docs: Vec<TokenStream> = insts
-        .iter()
-        .map(|i| {
-            docs(&[format!(
-                "`{}`, opcode {:#04x}{}.",
-                i.doc_name,
-                i.opcode,
-                i.sub_opcode
-                    .map(|s| format!(" sub-opcode {s:#04x}"))
-                    .unwrap_or_default()
-            )])
-        })
-        .collect();
-    let method_docs: Vec<TokenStream> = insts
-        .iter()
-        .map(|i| docs(&[format!("Executes `{}`.", i.doc_name)]))
-        .collect();
-    let platform = platform_enum(model);
-    let opcode = opcode_enum(model);
-    let decode = decode_fn(model);
-    let code = quote! {
+    quote! {
         pub mod enums;
         pub mod operands;
         pub mod semantics;
@@ -378,10 +392,27 @@ pub fn render(model: &Model) -> TokenStream {
         #object
         #(#mods)*
         #(#uses)*
+    }
+}
 
-        #platform
-        #opcode
-
+/// `Instruction`, the enum of every instruction that decodes, with its name, opcode, encode
+/// and validate.
+fn instruction_enum(model: &Model) -> TokenStream {
+    let insts: Vec<&InstModel> = decodable(model).collect();
+    let tys: Vec<_> = insts.iter().map(|i| ident(&i.rust_name)).collect();
+    let names: Vec<&str> = insts.iter().map(|i| i.doc_name.as_str()).collect();
+    let opnames: Vec<_> = insts.iter().map(|i| ident(&i.opcode_variant)).collect();
+    let variant_docs = insts.iter().map(|i| {
+        docs(&[format!(
+            "`{}`, opcode {:#04x}{}.",
+            i.doc_name,
+            i.opcode,
+            i.sub_opcode
+                .map(|s| format!(" sub-opcode {s:#04x}"))
+                .unwrap_or_default()
+        )])
+    });
+    quote! {
         /// Any instruction of the spec.
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum Instruction { #(#variant_docs #tys(#tys),)* }
@@ -411,9 +442,18 @@ pub fn render(model: &Model) -> TokenStream {
                 match self { #(Instruction::#tys(i) => i.validate(platform),)* }
             }
         }
+    }
+}
 
-        #decode
-
+/// The `Execute` trait, one method per instruction, and `dispatch`.
+fn execute_trait(model: &Model) -> TokenStream {
+    let insts: Vec<&InstModel> = decodable(model).collect();
+    let tys: Vec<_> = insts.iter().map(|i| ident(&i.rust_name)).collect();
+    let methods: Vec<_> = insts.iter().map(|i| ident(&i.execute_method)).collect();
+    let method_docs = insts
+        .iter()
+        .map(|i| docs(&[format!("Executes `{}`.", i.doc_name)]));
+    quote! {
         /// One method per instruction, all required: when a spec change adds an instruction,
         /// every implementation stops compiling until it handles it.
         pub trait Execute {
@@ -426,25 +466,6 @@ pub fn render(model: &Model) -> TokenStream {
         pub fn dispatch<E: Execute + ?Sized>(inst: &Instruction, exec: &mut E) -> E::Output {
             match inst { #(Instruction::#tys(i) => exec.#methods(i),)* }
         }
-    };
-    let used = idents_in(&code);
-    let runtime = use_only(
-        quote!(crate::runtime),
-        &[
-            "Decode",
-            "DecodeError",
-            "DecodeErrorKind",
-            "Reader",
-            "Staging",
-            "ValidationError",
-        ],
-        &used,
-    );
-    quote! {
-        //! Generated from the opcode docs: one module per doc, and what spans them.
-        #runtime
-        use alloc::vec::Vec;
-        #code
     }
 }
 

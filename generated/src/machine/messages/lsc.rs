@@ -144,51 +144,123 @@ where
     L::Error: From<MemoryError>,
 {
     let sub = f.int("LscSubOp")?;
-    let kind = match sub {
-        0x00 => "load",
-        0x04 | 0x1c => "store",
-        0x08..=0x1a => "atomic",
-        0x01 => return Err(f.unsupported("lsc_load_strided").into()),
-        0x02 => return Err(f.unsupported("lsc_load_quad").into()),
-        0x03 => return Err(f.unsupported("lsc_load_block2d").into()),
-        0x05 => return Err(f.unsupported("lsc_store_strided").into()),
-        0x06 => return Err(f.unsupported("lsc_store_quad").into()),
-        0x07 => return Err(f.unsupported("lsc_store_block2d").into()),
-        0x1b => return Err(f.unsupported("lsc_load_status").into()),
-        s => return Err(f.unsupported(format!("LscSubOp {s:#x}")).into()),
-    };
+    let kind = sub_op_kind(f, sub)?;
     let (mem_size, reg, high) = data_size(f)?;
     let (space, addr_size) = model(f, l)?;
     let addrs = f.raw("Src0Addrs")?;
     let exec = f.exec()?;
     let run = lanes(l, exec, f.pred)?;
-    if kind == "atomic" {
-        let Some((op, swap)) = atomic_op(sub) else {
-            return Err(f.unsupported(format!("LscSubOp {sub:#x}")).into());
-        };
-        let (s1, s2, dst) = (
-            f.raw_opt("Src1Data"),
-            f.raw_opt("Src2Data"),
-            f.raw_opt("DstData"),
-        );
-        for &n in &run {
-            let a = address(f, l, &addrs, addr_size, n)?;
-            let v1 = match s1 {
-                Some(s) if op.sources() >= 1 => get(l, &s, reg, n)?,
-                _ => 0,
+    let a = Access {
+        space,
+        addr_size,
+        addrs,
+        mem_size,
+        reg,
+        high,
+        lanes: exec.elements().unwrap_or(1),
+    };
+    match kind {
+        Kind::Atomic => {
+            let Some(op) = atomic_op(sub) else {
+                return Err(f.unsupported(format!("LscSubOp {sub:#x}")).into());
             };
-            let v2 = match s2 {
-                Some(s) if op.sources() >= 2 => get(l, &s, reg, n)?,
-                _ => 0,
-            };
-            let (a0, a1) = if swap { (v2, v1) } else { (v1, v2) };
-            let old = mem.atomic(space, a, mem_size, op, a0, a1)?;
-            if let Some(d) = dst {
-                put(l, &d, reg, n, old)?;
-            }
+            atomics(f, l, mem, &a, op, &run)
         }
-        return Ok(());
+        Kind::Load => load_store(f, l, mem, &a, true, &run),
+        Kind::Store => load_store(f, l, mem, &a, false, &run),
     }
+}
+
+/// What an LSC_UNTYPED sub-operation does, of those this machine runs.
+enum Kind {
+    Load,
+    Store,
+    Atomic,
+}
+
+/// The kind of sub-operation `sub`; the ones not run here are unsupported by name.
+fn sub_op_kind(f: &Fields, sub: u64) -> Result<Kind, MemoryError> {
+    Ok(match sub {
+        0x00 => Kind::Load,
+        0x04 | 0x1c => Kind::Store,
+        0x08..=0x1a => Kind::Atomic,
+        0x01 => return Err(f.unsupported("lsc_load_strided")),
+        0x02 => return Err(f.unsupported("lsc_load_quad")),
+        0x03 => return Err(f.unsupported("lsc_load_block2d")),
+        0x05 => return Err(f.unsupported("lsc_store_strided")),
+        0x06 => return Err(f.unsupported("lsc_store_quad")),
+        0x07 => return Err(f.unsupported("lsc_store_block2d")),
+        0x1b => return Err(f.unsupported("lsc_load_status")),
+        s => return Err(f.unsupported(format!("LscSubOp {s:#x}"))),
+    })
+}
+
+/// Where an LSC_UNTYPED message's lanes address and how big its data elements are.
+struct Access {
+    space: Space,
+    /// Bytes of an address element.
+    addr_size: u32,
+    addrs: RawOperand,
+    /// Bytes of a datum in memory.
+    mem_size: u32,
+    /// Bytes of a datum in a register.
+    reg: u32,
+    /// Whether the datum is the upper half of its register element.
+    high: bool,
+    /// The message's lanes (its exec size).
+    lanes: u32,
+}
+
+/// The atomic `op` (with whether its two data sources are swapped) on each running lane:
+/// `DstData[n] = old; *addr = op(old, Src1Data[n], Src2Data[n])`.
+fn atomics<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    mem: &mut Memory,
+    a: &Access,
+    (op, swap): (AtomicOp, bool),
+    run: &[u32],
+) -> Result<(), L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    let (s1, s2, dst) = (
+        f.raw_opt("Src1Data"),
+        f.raw_opt("Src2Data"),
+        f.raw_opt("DstData"),
+    );
+    for &n in run {
+        let at = address(f, l, &a.addrs, a.addr_size, n)?;
+        let v1 = match s1 {
+            Some(s) if op.sources() >= 1 => get(l, &s, a.reg, n)?,
+            _ => 0,
+        };
+        let v2 = match s2 {
+            Some(s) if op.sources() >= 2 => get(l, &s, a.reg, n)?,
+            _ => 0,
+        };
+        let (a0, a1) = if swap { (v2, v1) } else { (v1, v2) };
+        let old = mem.atomic(a.space, at, a.mem_size, op, a0, a1)?;
+        if let Some(d) = dst {
+            put(l, &d, a.reg, n, old)?;
+        }
+    }
+    Ok(())
+}
+
+/// A load (or store) of `DataElemsPerAddr` elements per address on each running lane, in the
+/// data order the message gives.
+fn load_store<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    mem: &mut Memory,
+    a: &Access,
+    load: bool,
+    run: &[u32],
+) -> Result<(), L::Error>
+where
+    L::Error: From<MemoryError>,
+{
     let vect: u32 = match f.int_or("DataElemsPerAddr", 1) {
         e @ 1..=4 => e as u32,
         e @ 5..=8 => 8 << (e - 5),
@@ -199,7 +271,7 @@ where
         2 => true,
         o => return Err(f.unsupported(format!("DataOrder {o}")).into()),
     };
-    let data = if kind == "load" {
+    let data = if load {
         f.raw_opt("DstData")
     } else {
         f.raw_opt("Src1Data")
@@ -208,26 +280,30 @@ where
     let Some(data) = data else {
         return Ok(());
     };
-    let lanes_n = exec.elements().unwrap_or(1);
+    let (reg, mem_size) = (a.reg, a.mem_size);
     let grf = mem.grf_bytes.max(1);
-    let stride = (lanes_n * reg).div_ceil(grf) * grf / reg;
-    let shift = if high { 16 } else { 0 };
-    for &n in &run {
-        let base = address(f, l, &addrs, addr_size, n)?;
+    let stride = (a.lanes * reg).div_ceil(grf) * grf / reg;
+    let shift = if a.high { 16 } else { 0 };
+    for &n in run {
+        let base = address(f, l, &a.addrs, a.addr_size, n)?;
         for v in 0..vect {
             let at = base.wrapping_add(u64::from(v * mem_size));
-            let at = if addr_size == 8 { at } else { at & 0xffff_ffff };
+            let at = if a.addr_size == 8 {
+                at
+            } else {
+                at & 0xffff_ffff
+            };
             let element = if transposed {
                 n * vect + v
             } else {
                 v * stride + n
             };
-            if kind == "load" {
-                let x = mem.read(space, at, mem_size)?;
+            if load {
+                let x = mem.read(a.space, at, mem_size)?;
                 put(l, &data, reg, element, x << shift)?;
             } else {
                 let x = get(l, &data, reg, element)? >> shift;
-                mem.write(space, at, mem_size, x)?;
+                mem.write(a.space, at, mem_size, x)?;
             }
         }
     }

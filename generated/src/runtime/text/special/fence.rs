@@ -4,8 +4,12 @@
 //! the letters of bits 0-4 and 6 when any is set (note §1, FENCE row). `fence_local.` (local,
 //! no flag), which IGC prints but cannot re-parse, is what we print too; we parse it back.
 
+use super::fields::{Fields, Parsed, Value};
+use super::Formatter;
 use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::instruction::{error, Words};
+use crate::runtime::text::{Cursor, Names};
+use crate::runtime::PredicateControl;
 use alloc::string::String;
 
 /// Letters of the flag bits, in IGC's order.
@@ -23,15 +27,48 @@ const SW: u8 = 0x80;
 /// The mnemonics this formatter parses.
 pub const MNEMONICS: [&str; 3] = ["fence_global", "fence_local", "fence_sw"];
 
-/// Prints the fence of mask `raw`.
-pub fn print(raw: u64, out: &mut String) -> Result<(), PrintError> {
-    print_as(raw, out, false)
+/// FENCE's formatter, over its field `Mask`.
+pub const FENCE: Fence = Fence;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Fence;
+
+impl Formatter for Fence {
+    fn is_mnemonic(&self, base: &str) -> bool {
+        MNEMONICS.contains(&base)
+    }
+
+    fn print(
+        &self,
+        f: Fields<'_>,
+        _: &dyn Names,
+        out: &mut String,
+        lossy: bool,
+    ) -> Result<(), PrintError> {
+        print_mask(f.scalar("Mask")?, out, lossy)
+    }
+
+    fn parse(
+        &self,
+        pred: PredicateControl,
+        mut w: Words<'_>,
+        mut c: Cursor<'_>,
+        _: &dyn Names,
+    ) -> Result<Parsed, ParseError> {
+        if pred != PredicateControl::NONE {
+            return Err(error(0, "no predicate: this instruction takes none", "("));
+        }
+        let mask = parse_mask(&mut w)?;
+        c.skip_spaces();
+        c.finish()?;
+        Ok(Parsed(alloc::vec![("Mask", Value::Scalar(mask))]))
+    }
 }
 
-/// [`print`], or with `lossy` Intel's line whatever it cannot show: `fence_sw` for any mask
-/// with bit 7 (Intel's compiler writes 0xa1 on SKL and prints `fence_sw`; its assembler
-/// writes 0x80 for `fence_sw`).
-pub fn print_as(raw: u64, out: &mut String, lossy: bool) -> Result<(), PrintError> {
+/// Prints the fence of mask `raw`, or with `lossy` Intel's line whatever it cannot show:
+/// `fence_sw` for any mask with bit 7 (Intel's compiler writes 0xa1 on SKL and prints
+/// `fence_sw`; its assembler writes 0x80 for `fence_sw`).
+pub fn print_mask(raw: u64, out: &mut String, lossy: bool) -> Result<(), PrintError> {
     let mask = u8::try_from(raw).map_err(|_| PrintError::Unprintable {
         what: "FENCE Mask: one byte",
         value: raw,
@@ -65,7 +102,7 @@ pub fn print_as(raw: u64, out: &mut String, lossy: bool) -> Result<(), PrintErro
 }
 
 /// Parses the words of a fence mnemonic into its mask.
-pub fn parse(w: &mut Words<'_>) -> Result<u64, ParseError> {
+pub fn parse_mask(w: &mut Words<'_>) -> Result<u64, ParseError> {
     let mut mask = match w.base {
         "fence_sw" => return w.finish().map(|()| u64::from(SW)),
         "fence_local" => LOCAL,
@@ -100,14 +137,14 @@ pub fn parse(w: &mut Words<'_>) -> Result<u64, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::text::Cursor;
+    use crate::runtime::text::IntelNames;
 
     #[test]
     fn fence_sw_with_other_bits_prints_only_when_lossy() {
         // 0xa1: Intel's compiler on SKL (bits 7, 5, 0), printed `fence_sw` by Intel.
-        assert!(print(0xa1, &mut String::new()).is_err());
+        assert!(print_mask(0xa1, &mut String::new(), false).is_err());
         let mut s = String::new();
-        print_as(0xa1, &mut s, true).unwrap();
+        print_mask(0xa1, &mut s, true).unwrap();
         assert_eq!(s, "fence_sw");
     }
 
@@ -125,14 +162,25 @@ mod tests {
             ("fence_global.EISCRL1", 0x5f),
         ] {
             let mut s = String::new();
-            print(mask, &mut s).unwrap();
+            let fields = [("Mask", Value::Scalar(mask))];
+            FENCE
+                .print(Fields::new("FENCE", &fields), &IntelNames, &mut s, false)
+                .unwrap();
             assert_eq!(s, text);
             let mut c = Cursor::new(text);
-            let mut w = Words::read(&mut c);
-            assert_eq!(parse(&mut w), Ok(mask), "{text}");
+            let w = Words::read(&mut c);
+            assert!(FENCE.is_mnemonic(w.base), "{text}");
+            let back = FENCE.parse(PredicateControl::NONE, w, c, &IntelNames);
+            assert_eq!(back, Ok(Parsed(alloc::vec![("Mask", Value::Scalar(mask))])));
         }
-        assert!(print(0x81, &mut String::new()).is_err());
+        assert!(print_mask(0x81, &mut String::new(), false).is_err());
         let mut c = Cursor::new("fence_local.LE");
-        assert!(parse(&mut Words::read(&mut c)).is_err());
+        assert!(parse_mask(&mut Words::read(&mut c)).is_err());
+        // No predicate, nothing after the mnemonic.
+        let mut c = Cursor::new("fence_sw V0001");
+        let w = Words::read(&mut c);
+        assert!(FENCE
+            .parse(PredicateControl::NONE, w, c, &IntelNames)
+            .is_err());
     }
 }

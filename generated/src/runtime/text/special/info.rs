@@ -5,6 +5,7 @@
 //! generator cannot print, so this formatter takes the fields of either format.
 
 use super::fields::{Fields, Parsed, Value};
+use super::Formatter;
 use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::instruction::{channels_text, channels_value, operand_space, Words};
 use crate::runtime::text::{
@@ -20,9 +21,36 @@ const RESINFO: u64 = 0x0a;
 /// GenX_IR's separator after the exec size.
 const SEP: &str = "  ";
 
-/// Whether `base` is an INFO mnemonic.
-pub fn is_mnemonic(base: &str) -> bool {
-    OPS.iter().any(|(m, _)| *m == base)
+/// INFO's formatter.
+pub const INFO: Info = Info;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Info;
+
+impl Formatter for Info {
+    fn is_mnemonic(&self, base: &str) -> bool {
+        OPS.iter().any(|(m, _)| *m == base)
+    }
+
+    fn print(
+        &self,
+        f: Fields<'_>,
+        names: &dyn Names,
+        out: &mut String,
+        _lossy: bool,
+    ) -> Result<(), PrintError> {
+        print(f, names, out)
+    }
+
+    fn parse(
+        &self,
+        pred: PredicateControl,
+        w: Words<'_>,
+        c: Cursor<'_>,
+        names: &dyn Names,
+    ) -> Result<Parsed, ParseError> {
+        parse(pred, w, c, names)
+    }
 }
 
 fn unprintable(what: &'static str, value: u64) -> PrintError {
@@ -30,7 +58,7 @@ fn unprintable(what: &'static str, value: u64) -> PrintError {
 }
 
 /// Prints the fields of either format.
-pub fn print(f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+fn print(f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
     let op = f.scalar("Op")?;
     let mnemonic = OPS
         .iter()
@@ -61,7 +89,7 @@ pub fn print(f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), P
 
 /// Parses `resinfo.<channels> (<exec>) <surface> <lod> <dst>` or `sampleinfo.<channels> (<exec>)
 /// <surface> <dst>`.
-pub fn parse(
+fn parse(
     pred: PredicateControl,
     mut w: Words<'_>,
     mut c: Cursor<'_>,
@@ -144,21 +172,26 @@ mod tests {
             (&sample[..], "sampleinfo.RGBA (M1, 16)  T6 V0036.256"),
         ] {
             let mut out = String::new();
-            print(Fields(fields), &IntelNames, &mut out).unwrap();
+            INFO.print(Fields::new("INFO", fields), &IntelNames, &mut out, false)
+                .unwrap();
             assert_eq!(out, text);
             let mut c = Cursor::new(text);
             let w = Words::read(&mut c);
-            let p = parse(PredicateControl::NONE, w, c, &IntelNames).unwrap();
+            let p = INFO
+                .parse(PredicateControl::NONE, w, c, &IntelNames)
+                .unwrap();
             for (name, v) in fields {
                 assert_eq!(
-                    p.0.iter().find(|(n, _)| n == name).map(|x| x.1),
-                    Some(*v),
+                    p.0.iter().find(|(n, _)| n == name).map(|x| &x.1),
+                    Some(v),
                     "{name}"
                 );
             }
         }
         let mut c = Cursor::new("resinfo.RGBX (M1, 16)  T6 V0036.0 V0036.256");
         let w = Words::read(&mut c);
-        assert!(parse(PredicateControl::NONE, w, c, &IntelNames).is_err());
+        assert!(INFO
+            .parse(PredicateControl::NONE, w, c, &IntelNames)
+            .is_err());
     }
 }

@@ -1,18 +1,51 @@
 //! Hand-written formatters for what the docs' `## Text` templates cannot express (note §1,
-//! class (b) and (c)). Each works on raw field values, so it serves every generated crate; the
-//! text emitter (`codegen/src/emit/rust/text.rs`) names the instructions that use one.
-//! `fence` takes the scalar fields in format order; `lsc` takes every field by its doc name
-//! through [`fields`], operands included, its parser trying each format; `load_3d` and
-//! `sample_3d` take every member in format order through [`members`], their counted
-//! parameter list as one member.
+//! class (b) and (c)), each working on raw field values, so it serves every generated crate.
+//!
+//! Whole instructions ([`fence`], [`info`], [`lsc`], [`sampler_3d`]) share one interface,
+//! [`Formatter`]: the generated code hands the instruction's fields by doc name through
+//! [`fields`] and encodes the fields its parser read. The text emitter
+//! (`codegen/src/emit/rust/text.rs`) names in one registry the formatter of each instruction.
+//! Single operands that a template slot prints in Intel's own way ([`address_of`],
+//! [`regionless`]) are called by the generated printer of that slot.
 
 pub mod address_of;
 pub mod fence;
 pub mod fields;
 pub mod info;
-pub mod load_3d;
 pub mod lsc;
-pub mod members;
 pub mod regionless;
-pub mod sample_3d;
 pub mod sampler_3d;
+
+use self::fields::{Fields, Parsed};
+use crate::runtime::text::instruction::Words;
+use crate::runtime::text::{Cursor, Names, ParseError, PrintError};
+use crate::runtime::PredicateControl;
+use alloc::string::String;
+
+/// A formatter of whole instructions: the one hand-over of generated code to hand-written
+/// text.
+pub trait Formatter {
+    /// Whether a line whose mnemonic is `base` (the first word, before any `.`) is one of
+    /// this formatter's.
+    fn is_mnemonic(&self, base: &str) -> bool;
+
+    /// Prints the instruction whose fields are `f`; with `lossy`, Intel's line even where
+    /// bits have no text (see `Instruction::print_text_lossy`).
+    fn print(
+        &self,
+        f: Fields<'_>,
+        names: &dyn Names,
+        out: &mut String,
+        lossy: bool,
+    ) -> Result<(), PrintError>;
+
+    /// Parses a line after its predicate `pred` (`w`: the mnemonic's words, `c`: the rest of
+    /// the line) into the fields it sets.
+    fn parse(
+        &self,
+        pred: PredicateControl,
+        w: Words<'_>,
+        c: Cursor<'_>,
+        names: &dyn Names,
+    ) -> Result<Parsed, ParseError>;
+}

@@ -7,13 +7,15 @@
 //! sample_l.RGBA (M1, 16)  0x0:uw S0 T6 V0094.0 V0096.0 V0083.0 V0083.64  images_img_sample.visaasm:202
 //! ```
 //!
-//! Members (see [`FieldRef`]) in format order: Op, Exec_size, Pred, Channels, Aoffimmi,
-//! Sampler (3D_SAMPLE only), Surface, Dst, the parameters. Op bits 7..0 name the operation,
-//! bit 8 prints `.pixel_null_mask`, and for 3D_SAMPLE bit 9 `.cps` and bit 10 `.divS`, in
-//! this order (what GenX_IR 12504.6 reads and prints back: `sample_3d.pixel_null_mask.cps.RGBA`; it reads
-//! `.divS` but does not print it, so we print it to keep the bit).
+//! Fields by doc name: Op, Exec_size, Pred, Channels, Aoffimmi, Sampler (3D_SAMPLE only),
+//! Surface, Dst, and the parameters under their count's name, NumParams. Op bits 7..0 name the
+//! operation, bit 8 prints `.pixel_null_mask`, and for 3D_SAMPLE bit 9 `.cps` and bit 10
+//! `.divS`, in this order (what GenX_IR 12504.6 reads and prints back:
+//! `sample_3d.pixel_null_mask.cps.RGBA`; it reads `.divS` but does not print it, so we print
+//! it to keep the bit).
 
-use super::members::{FieldRef, FieldValue};
+use super::fields::{Fields, Parsed, Value};
+use super::Formatter;
 use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::instruction::{channels_text, channels_value, error, Words};
 use crate::runtime::text::{
@@ -21,6 +23,7 @@ use crate::runtime::text::{
     print_predicate_prefix, print_raw, print_state_name, print_vector, Cursor, Names,
 };
 use crate::runtime::{ExecSize, PredicateControl, StateClass};
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -61,7 +64,8 @@ const FLAGS: [(&str, u64); 3] = [
     ("divS", 1 << 10),
 ];
 
-/// Which instruction: 3D_SAMPLE has a sampler and the `.cps`/`.divS` flags.
+/// The layout of one instruction, and its formatter: 3D_SAMPLE has a sampler and the
+/// `.cps`/`.divS` flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kind {
     pub sampler: bool,
@@ -70,44 +74,62 @@ pub struct Kind {
     pub name: &'static str,
 }
 
+/// 3D_LOAD's formatter.
 pub const LOAD: Kind = Kind {
     sampler: false,
     op_mask: 0x1ff,
     name: "3D_LOAD",
 };
+/// 3D_SAMPLE's formatter.
 pub const SAMPLE: Kind = Kind {
     sampler: true,
     op_mask: 0x7ff,
     name: "3D_SAMPLE",
 };
 
-fn layout_error(k: Kind) -> PrintError {
-    PrintError::NoTextForm {
-        instruction: k.name,
-        why: "its fields are not those of the 3D sampler layout",
+impl Formatter for Kind {
+    fn is_mnemonic(&self, base: &str) -> bool {
+        OPERATIONS
+            .iter()
+            .any(|(_, n)| *n == base && n.starts_with("load_") != self.sampler)
+    }
+
+    fn print(
+        &self,
+        f: Fields<'_>,
+        names: &dyn Names,
+        out: &mut String,
+        _lossy: bool,
+    ) -> Result<(), PrintError> {
+        print(*self, f, names, out)
+    }
+
+    fn parse(
+        &self,
+        pred: PredicateControl,
+        w: Words<'_>,
+        c: Cursor<'_>,
+        names: &dyn Names,
+    ) -> Result<Parsed, ParseError> {
+        parse(*self, pred, w, c, names)
     }
 }
 
-/// Prints the instruction whose members are `m`.
-pub fn print(
-    k: Kind,
-    m: &[FieldRef<'_>],
-    names: &dyn Names,
-    out: &mut String,
-) -> Result<(), PrintError> {
-    use FieldRef::{Predicate, Raw, Raws, Scalar, Vector};
-    let (op, exec, pred, channels, aoffimmi, sampler, surface, dst, params) = match (k.sampler, m) {
-        (
-            false,
-            [Scalar(op), Scalar(e), Predicate(p), Scalar(ch), Vector(a), Scalar(t), Raw(d), Raws(ps)],
-        ) => (*op, *e, *p, *ch, *a, None, *t, *d, *ps),
-        (
-            true,
-            [Scalar(op), Scalar(e), Predicate(p), Scalar(ch), Vector(a), Scalar(s), Scalar(t), Raw(d), Raws(ps)],
-        ) => (*op, *e, *p, *ch, *a, Some(*s), *t, *d, *ps),
-        _ => return Err(layout_error(k)),
+/// Prints the instruction whose fields are `f`.
+fn print(k: Kind, f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+    let (op, exec, pred) = (
+        f.scalar("Op")?,
+        f.scalar("Exec_size")?,
+        f.predicate("Pred")?,
+    );
+    let (channels, aoffimmi) = (f.scalar("Channels")?, f.vector("Aoffimmi")?);
+    let sampler = if k.sampler {
+        Some(f.scalar("Sampler")?)
+    } else {
+        None
     };
-    if is_saturated(aoffimmi) {
+    let (surface, dst, params) = (f.scalar("Surface")?, f.raw("Dst")?, f.raws("NumParams")?);
+    if is_saturated(&aoffimmi) {
         return Err(PrintError::Unprintable {
             what: "3D sampler Aoffimmi: saturation, which only a destination prints",
             value: 4,
@@ -148,7 +170,7 @@ pub fn print(
     print_exec_size(out, ExecSize(e))?;
     // IGC's two spaces after the exec size.
     out.push_str("  ");
-    print_vector(out, aoffimmi, names)?;
+    print_vector(out, &aoffimmi, names)?;
     let state =
         |v: u64, what| u16::try_from(v).map_err(|_| PrintError::Unprintable { what, value: v });
     if let Some(s) = sampler {
@@ -174,21 +196,14 @@ pub fn print(
     Ok(())
 }
 
-/// Whether `base` names an operation of `k` (`load_*` for 3D_LOAD, the others for 3D_SAMPLE).
-pub fn is_mnemonic(k: Kind, base: &str) -> bool {
-    OPERATIONS
-        .iter()
-        .any(|(_, n)| *n == base && n.starts_with("load_") != k.sampler)
-}
-
-/// Parses the line after its predicate into members in format order.
-pub fn parse(
+/// Parses the line after its predicate into fields by doc name.
+fn parse(
     k: Kind,
     pred: PredicateControl,
     mut w: Words<'_>,
     mut c: Cursor<'_>,
     names: &dyn Names,
-) -> Result<Vec<FieldValue>, ParseError> {
+) -> Result<Parsed, ParseError> {
     let mut op = match OPERATIONS.iter().find(|(_, n)| *n == w.base) {
         Some((v, n)) if n.starts_with("load_") != k.sampler => u64::from(*v),
         _ => {
@@ -213,27 +228,33 @@ pub fn parse(
     let exec = u64::from(parse_exec_size(&mut c)?.0);
     space(&mut c)?;
     let aoffimmi = parse_vector(&mut c, names)?;
-    let mut out = alloc::vec![
-        FieldValue::Scalar(op),
-        FieldValue::Scalar(exec),
-        FieldValue::Predicate(pred),
-        FieldValue::Scalar(channels),
-        FieldValue::Vector(aoffimmi),
-    ];
+    let mut out = Parsed(alloc::vec![
+        ("Op", Value::Scalar(op)),
+        ("Exec_size", Value::Scalar(exec)),
+        ("Pred", Value::Predicate(pred)),
+        ("Channels", Value::Scalar(channels)),
+        ("Aoffimmi", Value::Vector(aoffimmi)),
+    ]);
     let state = |c: &mut Cursor<'_>, want: StateClass, expected| {
         space(c)?;
         let at = c.column();
         match parse_state_name(c, names)? {
-            (class, id) if class == want => Ok(FieldValue::Scalar(u64::from(id))),
+            (class, id) if class == want => Ok(Value::Scalar(u64::from(id))),
             _ => Err(c.error_at(at, expected)),
         }
     };
     if k.sampler {
-        out.push(state(&mut c, StateClass::Sampler, "a sampler (`S0`)")?);
+        out.set(
+            "Sampler",
+            state(&mut c, StateClass::Sampler, "a sampler (`S0`)")?,
+        );
     }
-    out.push(state(&mut c, StateClass::Surface, "a surface (`T6`)")?);
+    out.set(
+        "Surface",
+        state(&mut c, StateClass::Surface, "a surface (`T6`)")?,
+    );
     space(&mut c)?;
-    out.push(FieldValue::Raw(parse_raw(&mut c, names)?));
+    out.set("Dst", Value::Raw(parse_raw(&mut c, names)?));
     let mut params = Vec::new();
     loop {
         c.skip_spaces();
@@ -245,7 +266,7 @@ pub fn parse(
             return Err(c.error("a space and the next parameter"));
         }
     }
-    out.push(FieldValue::Raws(params));
+    out.set("NumParams", Value::Raws(Cow::Owned(params)));
     Ok(out)
 }
 
@@ -266,117 +287,97 @@ mod tests {
         RawOperand { id, offset }
     }
 
-    fn round_trip(k: Kind, m: &[FieldRef<'_>], text: &str) {
+    const ZERO: VectorOperand = VectorOperand::Immediate(Immediate {
+        ty: DataType::Uw,
+        value: 0,
+    });
+
+    /// The fields of a line: Op, Exec_size, Channels, Sampler (when given), Surface, Dst and
+    /// the parameters; no predicate, Aoffimmi `0x0:uw`.
+    fn fields<'a>(
+        [op, exec, channels]: [u64; 3],
+        sampler: Option<u64>,
+        surface: u64,
+        dst: RawOperand,
+        params: &'a [RawOperand],
+    ) -> Vec<(&'static str, Value<'a>)> {
+        let mut f = alloc::vec![
+            ("Op", Value::Scalar(op)),
+            ("Exec_size", Value::Scalar(exec)),
+            ("Pred", Value::Predicate(PredicateControl::NONE)),
+            ("Channels", Value::Scalar(channels)),
+            ("Aoffimmi", Value::Vector(ZERO)),
+        ];
+        if let Some(s) = sampler {
+            f.push(("Sampler", Value::Scalar(s)));
+        }
+        f.push(("Surface", Value::Scalar(surface)));
+        f.push(("Dst", Value::Raw(dst)));
+        f.push(("NumParams", Value::Raws(Cow::Borrowed(params))));
+        f
+    }
+
+    fn print_line(k: Kind, f: &[(&'static str, Value<'_>)]) -> Result<String, PrintError> {
         let mut s = String::new();
-        print(k, m, &IntelNames, &mut s).unwrap();
-        assert_eq!(s, text);
+        k.print(Fields::new(k.name, f), &IntelNames, &mut s, false)?;
+        Ok(s)
+    }
+
+    fn round_trip(k: Kind, f: &[(&'static str, Value<'_>)], text: &str) {
+        assert_eq!(print_line(k, f).as_deref(), Ok(text));
         let mut c = Cursor::new(text);
         let pred = crate::runtime::text::parse_predicate_prefix(&mut c, &IntelNames).unwrap();
         let w = Words::read(&mut c);
-        let back = parse(k, pred, w, c, &IntelNames).unwrap();
-        let again: Vec<FieldRef<'_>> = back
-            .iter()
-            .map(|v| match v {
-                FieldValue::Scalar(x) => FieldRef::Scalar(*x),
-                FieldValue::Predicate(p) => FieldRef::Predicate(*p),
-                FieldValue::Vector(v) => FieldRef::Vector(v),
-                FieldValue::Raw(r) => FieldRef::Raw(*r),
-                FieldValue::Raws(r) => FieldRef::Raws(r),
-            })
-            .collect();
-        assert_eq!(again, m, "{text}");
+        assert!(k.is_mnemonic(w.base), "{text}");
+        let back = k.parse(pred, w, c, &IntelNames).unwrap();
+        assert_eq!(back.0, f, "{text}");
     }
 
     #[test]
     fn intel_load_and_sample_lines() {
-        let zero = VectorOperand::Immediate(Immediate {
-            ty: DataType::Uw,
-            value: 0,
-        });
         // image_rw_img_array.visaasm line 137 (bytes at 0x983 of the .isa: Op 0x1a,
         // Exec_size 0x04, Channels 0x0f, Surface 6, NumParams 3).
         let params = [raw(52, 0), raw(56, 0), raw(57, 0)];
         round_trip(
             LOAD,
-            &[
-                FieldRef::Scalar(0x1a),
-                FieldRef::Scalar(0x04),
-                FieldRef::Predicate(PredicateControl::NONE),
-                FieldRef::Scalar(0x0f),
-                FieldRef::Vector(&zero),
-                FieldRef::Scalar(6),
-                FieldRef::Raw(raw(54, 0)),
-                FieldRef::Raws(&params),
-            ],
+            &fields([0x1a, 0x04, 0x0f], None, 6, raw(54, 0), &params),
             "load_lz.RGBA (M1, 16)  0x0:uw T6 V0054.0 V0052.0 V0056.0 V0057.0",
         );
         // images_img_sample.visaasm line 206: exec mask M5, a parameter at offset 64.
         let params = [raw(97, 0), raw(84, 0), raw(84, 64)];
         round_trip(
             SAMPLE,
-            &[
-                FieldRef::Scalar(0x02),
-                FieldRef::Scalar(0x44),
-                FieldRef::Predicate(PredicateControl::NONE),
-                FieldRef::Scalar(0x0f),
-                FieldRef::Vector(&zero),
-                FieldRef::Scalar(0),
-                FieldRef::Scalar(6),
-                FieldRef::Raw(raw(95, 0)),
-                FieldRef::Raws(&params),
-            ],
+            &fields([0x02, 0x44, 0x0f], Some(0), 6, raw(95, 0), &params),
             "sample_l.RGBA (M5, 16)  0x0:uw S0 T6 V0095.0 V0097.0 V0084.0 V0084.64",
         );
         // GenX_IR 12504.6 prints back `sample_3d.pixel_null_mask.cps.RGBA`; we add `.divS`.
         round_trip(
             SAMPLE,
-            &[
-                FieldRef::Scalar(0x700),
-                FieldRef::Scalar(0x04),
-                FieldRef::Predicate(PredicateControl::NONE),
-                FieldRef::Scalar(0x0a),
-                FieldRef::Vector(&zero),
-                FieldRef::Scalar(0),
-                FieldRef::Scalar(6),
-                FieldRef::Raw(raw(95, 0)),
-                FieldRef::Raws(&[]),
-            ],
+            &fields([0x700, 0x04, 0x0a], Some(0), 6, raw(95, 0), &[]),
             "sample_3d.pixel_null_mask.cps.divS.GA (M1, 16)  0x0:uw S0 T6 V0095.0",
         );
+        assert!(!LOAD.is_mnemonic("sample_l") && !SAMPLE.is_mnemonic("load_lz"));
     }
 
     #[test]
     fn refused_values_and_errors() {
-        let zero = VectorOperand::Immediate(Immediate {
-            ty: DataType::Uw,
-            value: 0,
-        });
-        let mut m = [
-            FieldRef::Scalar(0x200),
-            FieldRef::Scalar(0x04),
-            FieldRef::Predicate(PredicateControl::NONE),
-            FieldRef::Scalar(0x0f),
-            FieldRef::Vector(&zero),
-            FieldRef::Scalar(6),
-            FieldRef::Raw(raw(54, 0)),
-            FieldRef::Raws(&[]),
-        ];
-        let mut s = String::new();
+        let load = |op, channels| fields([op, 0x04, channels], None, 6, raw(54, 0), &[]);
         assert!(
-            print(LOAD, &m, &IntelNames, &mut s).is_err(),
+            print_line(LOAD, &load(0x200, 0x0f)).is_err(),
             "no .cps on a load"
         );
-        m[0] = FieldRef::Scalar(0x08);
         assert!(
-            print(LOAD, &m, &IntelNames, &mut s).is_err(),
+            print_line(LOAD, &load(0x08, 0x0f)).is_err(),
             "0x08 has no name"
         );
-        m[0] = FieldRef::Scalar(0x07);
-        m[3] = FieldRef::Scalar(0);
-        assert!(print(LOAD, &m, &IntelNames, &mut s).is_err(), "no channel");
-        assert!(
-            print(SAMPLE, &m, &IntelNames, &mut s).is_err(),
-            "no sampler member"
+        assert!(print_line(LOAD, &load(0x07, 0)).is_err(), "no channel");
+        assert_eq!(
+            print_line(SAMPLE, &load(0x07, 0x0f)),
+            Err(PrintError::NoTextForm {
+                instruction: "3D_SAMPLE",
+                why: "a field the formatter needs is not in this format",
+            }),
+            "no sampler field"
         );
         for (k, text, column) in [
             (LOAD, "sample_l.RGBA (M1, 16)  0x0:uw T6 V0054.0", 0),
@@ -391,7 +392,9 @@ mod tests {
         ] {
             let mut c = Cursor::new(text);
             let w = Words::read(&mut c);
-            let e = parse(k, PredicateControl::NONE, w, c, &IntelNames).unwrap_err();
+            let e = k
+                .parse(PredicateControl::NONE, w, c, &IntelNames)
+                .unwrap_err();
             assert_eq!(e.column, column, "{text}: {e}");
         }
     }

@@ -29,6 +29,7 @@ use self::address::{
 use self::data::{parse_block, parse_data, print_block, print_data, Block, Mask, Shape};
 use self::operand::{parse_raw, print_raw};
 use super::fields::{Fields, Parsed, Value};
+use super::Formatter;
 use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::instruction::{error, operand_space, Words};
 use crate::runtime::text::spellings::{
@@ -71,9 +72,36 @@ fn kind(op: u8) -> Option<Kind> {
     })
 }
 
-/// Is `base` an LSC_UNTYPED mnemonic?
-pub fn is_mnemonic(base: &str) -> bool {
-    value_of(LSC_UNTYPED_OPS, base).is_some()
+/// LSC_UNTYPED's formatter.
+pub const LSC: Lsc = Lsc;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Lsc;
+
+impl Formatter for Lsc {
+    fn is_mnemonic(&self, base: &str) -> bool {
+        value_of(LSC_UNTYPED_OPS, base).is_some()
+    }
+
+    fn print(
+        &self,
+        f: Fields<'_>,
+        names: &dyn Names,
+        out: &mut String,
+        _lossy: bool,
+    ) -> Result<(), PrintError> {
+        print(f, names, out)
+    }
+
+    fn parse(
+        &self,
+        pred: PredicateControl,
+        w: Words<'_>,
+        c: Cursor<'_>,
+        names: &dyn Names,
+    ) -> Result<Parsed, ParseError> {
+        parse(pred, w, c, names)
+    }
 }
 
 const NULL: RawOperand = RawOperand { id: 0, offset: 0 };
@@ -150,7 +178,7 @@ fn block(f: &Fields<'_>) -> Result<(Block, [VectorOperand; 6]), PrintError> {
 }
 
 /// Prints the instruction whose fields are `f`.
-pub fn print(f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
+fn print(f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
     let op = byte(f.scalar("LscSubOp")?, "LSC_UNTYPED LscSubOp")?;
     let (Some(mnemonic), Some(kind)) = (spell(LSC_UNTYPED_OPS, op), kind(op)) else {
         return Err(bad(
@@ -312,7 +340,7 @@ fn default_stride(a: &mut Address, s: Shape) {
 }
 
 /// Parses an LSC_UNTYPED line after its predicate: fields by doc name.
-pub fn parse(
+fn parse(
     pred: PredicateControl,
     mut w: Words<'_>,
     mut c: Cursor<'_>,

@@ -23,7 +23,7 @@ fn parse_line(text: &str, n: &NameTable) -> Result<Parsed, ParseError> {
 
 fn print_fields(p: &Parsed, n: &NameTable) -> Result<String, PrintError> {
     let mut s = String::new();
-    print(Fields(&p.0), n, &mut s)?;
+    print(Fields::new("LSC_UNTYPED", &p.0), n, &mut s)?;
     Ok(s)
 }
 
@@ -234,7 +234,7 @@ fn errors_say_where() {
 fn unprintable_fields_are_refused() {
     let n = names();
     let good = parse_line(FIXTURE_LINES[0], &n).unwrap();
-    let with = |name: &'static str, v: Value| {
+    let with = |name: &'static str, v: Value<'static>| {
         let mut p = good.clone();
         p.set(name, v);
         print_fields(&p, &n)
@@ -251,7 +251,7 @@ fn unprintable_fields_are_refused() {
         good.0
             .iter()
             .filter(|(f, _)| *f != "DstData")
-            .copied()
+            .cloned()
             .collect::<Vec<_>>(),
     );
     assert!(print_fields(&missing, &n).is_err());
@@ -298,7 +298,7 @@ mod properties {
     /// Fields of the format of a random sub-operation, mostly values the text can spell (the
     /// operands it does not show are `%null`, ChMask follows the vector size, a stateless
     /// address has no surface), sometimes one field replaced by an arbitrary value.
-    fn fields() -> impl Strategy<Value = Vec<(&'static str, Value)>> {
+    fn fields() -> impl Strategy<Value = Vec<(&'static str, Value<'static>)>> {
         let ops: Vec<u8> = LSC_UNTYPED_OPS.iter().map(|e| e.value).collect();
         let head = (
             proptest::sample::select(ops),
@@ -360,7 +360,7 @@ mod properties {
                 Kind::Store | Kind::StoreQuad | Kind::StoreStrided | Kind::StoreBlock
             );
             let sc = Value::Scalar;
-            let mut v: Vec<(&'static str, Value)> = alloc::vec![
+            let mut v: Vec<(&'static str, Value<'static>)> = alloc::vec![
                 ("LscSubOp", sc(op.into())),
                 ("Exec_size", sc(exec.into())),
                 ("Pred", Value::Predicate(PredicateControl(pred))),
@@ -410,8 +410,8 @@ mod properties {
             }
             if let Some((at, x, t)) = bad {
                 let at = at % v.len();
-                v[at].1 = match v[at].1 {
-                    Value::Scalar(_) => Value::Scalar(x),
+                v[at].1 = match &v[at].1 {
+                    Value::Scalar(_) | Value::Raws(_) => Value::Scalar(x),
                     Value::Predicate(_) => Value::Predicate(PredicateControl(x as u16)),
                     Value::Raw(_) => Value::Raw(RawOperand {
                         id: (x as u32) % 100,
@@ -434,19 +434,19 @@ mod properties {
         fn printed_fields_parse_back(f in fields()) {
             let n = IntelNames;
             let mut text = String::new();
-            if print(Fields(&f), &n, &mut text).is_ok() {
+            if print(Fields::new("LSC_UNTYPED", &f), &n, &mut text).is_ok() {
                 let mut c = Cursor::new(&text);
                 let pred = parse_predicate_prefix(&mut c, &n).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
                 let w = Words::read(&mut c);
                 let back = parse(pred, w, c, &n).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
                 // Every field the parser sets that the printed format has is the same value.
                 for (name, v) in &back.0 {
-                    if let Some(orig) = Fields(&f).get(name) {
-                        prop_assert_eq!(orig, *v, "{} in `{}`", name, text);
+                    if let Some(orig) = Fields::new("LSC_UNTYPED", &f).get(name) {
+                        prop_assert_eq!(orig, v, "{} in `{}`", name, text);
                     }
                 }
                 let mut again = String::new();
-                print(Fields(&back.0), &n, &mut again).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
+                print(Fields::new("LSC_UNTYPED", &back.0), &n, &mut again).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
                 prop_assert_eq!(again, text);
             }
         }
@@ -468,7 +468,7 @@ mod properties {
         for _ in 0..4000 {
             let f = strategy.new_tree(&mut runner).unwrap().current();
             let mut text = String::new();
-            if print(Fields(&f), &IntelNames, &mut text).is_ok() {
+            if print(Fields::new("LSC_UNTYPED", &f), &IntelNames, &mut text).is_ok() {
                 printed += 1;
                 kinds.insert(
                     text.split(['.', ' '])
