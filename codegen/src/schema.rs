@@ -429,7 +429,19 @@ pub struct Slot {
     /// in parentheses, comma separated.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub list: bool,
+    /// Spaces before the operand beyond the one that separates operands, as the template
+    /// writes them (`VME_SIC <surface>  <UNIInput>`: Intel prints two there).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra_spaces: u8,
+    /// Written `0x<name>`: a number printed and read in hexadecimal with Intel's `0x`
+    /// (RAW_SEND's `<ExMsgDesc>`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hex: bool,
     pub span: Span,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// What a slot prints, derived from its field (rules in `codegen/src/parse/template.rs`).

@@ -63,15 +63,12 @@ const fn k(rows: &'static [&'static str], check: Check, mnemonic: &'static str, 
 /// Failures still open. Each names the issue item whose fix removes it; when the fix lands
 /// (merge main), the test fails until its entry is removed.
 const KNOWN: &[Known] = &[
-    k(ALL, Check::Dis, "raw_send", "raw_send prints ExMsgDesc as a decimal (`10`), Intel `0xa` and two spaces after NumDst", OPEN),
-    k(ALL, Check::Asm, "raw_send", "`raw_send (M1, 16) 0xa 1 2 ...`: Intel's form does not parse", OPEN),
     // Found once the harness named the instruction of GenX_IR's first line (printed on the
     // header's last line): they stood behind the addr_add entries before.
     k(ALL, Check::Dis, "sample_unorm", "SAMPLE_UNORM has no text form: its template's `<channel>` names no field; Intel prints `sample_unorm.RGBA.16-full S0 T6 ...`", OPEN),
     k(ALL, Check::Asm, "sample_unorm", "the same SAMPLE_UNORM: `sample_unorm.RGBA.16-full` does not parse", OPEN),
     k(ALL, Check::Dis, "vme_ime", "VME_IME: we print the stream mode and search control by name, `(vme_stream_disable, ...)`, Intel as numbers `vme_ime(0,0) T6  VUD.0`", OPEN),
     k(ALL, Check::Asm, "vme_ime", "the same VME_IME: `vme_ime(0,0)` does not parse", OPEN),
-    k(ALL, Check::Dis, "vme_sic", "VME_SIC: Intel prints two spaces after the surface (`vme_sic T6  VUD.0`), we one", OPEN),
     // Found by the lines of the docs that had none, in GenX_IR's syntax since this branch
     // (SVM_SCATTER4_SCALED's exec sizes and MEDIA_LD's modifiers and offset types have their
     // errata): each needs a template erratum or a hand-written formatter.

@@ -355,6 +355,7 @@ fn raw_operands_and_integer_math_as_intels_verifier_checks_them() {
 ///   and GenX_IR writes clear (errata `SVM_BLOCK_*-text-properties-slot`);
 /// - a predicated SCATTER4_TYPED, whose predicate Intel's printer drops (erratum
 ///   `SCATTER4_TYPED-text-no-predicate`).
+///
 /// (FENCE 0xa1 on SKL, printed `fence_sw`, is in the SKL kernel of
 /// `every_ocloc_device_checks_clean_for_the_platform_its_file_names`.)
 #[test]

@@ -79,7 +79,7 @@ pub enum Piece {
 }
 
 /// A slot: the Rust field it prints, the bits it covers, and how.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct TextSlot {
     pub field: String,
     pub lo: u8,
@@ -88,6 +88,30 @@ pub struct TextSlot {
     /// A `[.16|.64]` style choice that sets other bits of the same value: printed only when
     /// those bits are not the default.
     pub optional: bool,
+    /// An operand's spaces before it beyond the one separator (the template's layout).
+    pub extra_spaces: u8,
+    /// An operand number written `0x<name>`: Intel's `0x` and hexadecimal digits.
+    pub zero_x: bool,
+}
+
+/// The layout fields show only when set, so the text hash of the API snapshot (its Debug
+/// print) is the same as before they existed for every slot that does not use them.
+impl std::fmt::Debug for TextSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("TextSlot");
+        d.field("field", &self.field)
+            .field("lo", &self.lo)
+            .field("mask", &self.mask)
+            .field("kind", &self.kind)
+            .field("optional", &self.optional);
+        if self.extra_spaces != 0 {
+            d.field("extra_spaces", &self.extra_spaces);
+        }
+        if self.zero_x {
+            d.field("zero_x", &self.zero_x);
+        }
+        d.finish()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -292,6 +316,8 @@ impl Ctx<'_> {
             mask: u64::MAX,
             kind,
             optional: false,
+            extra_spaces: 0,
+            zero_x: false,
         };
         let kind = match (s.prints, &fm.ty) {
             (Prints::Vector, FieldType::Vector) if self.address_of(name) => SlotKind::AddressOf,
@@ -412,6 +438,8 @@ impl Ctx<'_> {
                 default: None,
             },
             optional: false,
+            extra_spaces: 0,
+            zero_x: false,
         })
     }
 
@@ -456,6 +484,8 @@ impl Ctx<'_> {
                             default: Some(rest[0]),
                         },
                         optional: true,
+                        extra_spaces: 0,
+                        zero_x: false,
                     });
                 }
             }
@@ -518,7 +548,20 @@ fn resolve_form(
     let operands = f
         .operands
         .iter()
-        .filter_map(|s| cx.slot(s, diags))
+        .filter_map(|s| {
+            let mut t = cx.slot(s, diags)?;
+            t.extra_spaces = s.extra_spaces;
+            if s.hex {
+                match &mut t.kind {
+                    SlotKind::Number { hex } => {
+                        *hex = true;
+                        t.zero_x = true;
+                    }
+                    _ => cx.fail(format!("`0x<{}>` prints no number", s.name)),
+                }
+            }
+            Some(t)
+        })
         .collect();
     let implied = implied_exec_size(doc, inst, &cx.used);
     TextForm {

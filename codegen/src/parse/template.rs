@@ -6,7 +6,9 @@
 //! `{raw_send|raw_sendc}`: one form each); spaces before `[.suffix]` are allowed (`MOV [.sat]`
 //! in the 2021 docs). `//` starts a comment; a trailing `|` separates
 //! alternatives (MIN_MAX). A comment `<a> = string_pool[<b>]` makes slot `a` print field `b`
-//! as a string.
+//! as a string. Operands keep the template's layout: two spaces before a slot are two spaces
+//! in the text (`VME_SIC <surface>  <UNIInput>`, as Intel prints it), and `0x<slot>` is a
+//! number in hexadecimal with Intel's prefix (RAW_SEND's `0x<ExMsgDesc>`).
 //!
 //! Rules, each documented in `codegen/DIAGNOSTICS.md`:
 //! - mnemonic spelling: lower case, as Intel prints it, except debug directives (the doc's
@@ -616,7 +618,17 @@ impl Ctx<'_, '_> {
     ) -> Result<Vec<Slot>, Error> {
         let mut operands = Vec::new();
         loop {
+            let before = c.pos;
             c.skip_ws();
+            // Spaces as written: more than one is Intel's layout (two after VME_SIC's surface).
+            let extra_spaces = u8::try_from(c.pos - before)
+                .unwrap_or(u8::MAX)
+                .saturating_sub(1);
+            // `0x<name>`: a hexadecimal number with Intel's prefix.
+            let hex = c.rest().starts_with("0x<");
+            if hex {
+                c.pos += 2;
+            }
             let at = c.pos;
             let (open, close, optional) = match c.peek() {
                 None => return Ok(operands),
@@ -657,7 +669,10 @@ impl Ctx<'_, '_> {
                 ));
             }
             let text = c.s.get(at..c.pos).unwrap_or("");
-            operands.push(self.slot(base, at, text, name, optional, found));
+            let mut slot = self.slot(base, at, text, name, optional, found);
+            slot.extra_spaces = if operands.is_empty() { 0 } else { extra_spaces };
+            slot.hex = hex;
+            operands.push(slot);
         }
     }
 
@@ -884,6 +899,8 @@ impl Ctx<'_, '_> {
             prints,
             optional,
             list: false,
+            extra_spaces: 0,
+            hex: false,
             span,
         }
     }
@@ -949,6 +966,39 @@ mod tests {
 
     fn linked(s: &Slot) -> (&str, Option<&str>, Prints) {
         (s.name.as_str(), s.field.as_deref(), s.prints)
+    }
+
+    #[test]
+    fn layout_and_hex_operands_as_written() {
+        // RAW_SEND as Intel prints it (erratum RAW_SEND-text-hex-ex-msg-desc): ExMsgDesc in
+        // hexadecimal after `0x`, two spaces before Desc.
+        let fields = [
+            exec(),
+            field("ExMsgDesc", "ud", &[], ""),
+            field("NumSrc", "ub", &[], ""),
+            field("NumDst", "ub", &[], ""),
+            field("Desc", "scalar", &[], ""),
+        ];
+        let f = &forms(
+            "RAW_SEND (<exec_size>) 0x<ExMsgDesc> <NumSrc> <NumDst>  <Desc>",
+            &fields,
+        )[0];
+        let layout: Vec<_> = f
+            .operands
+            .iter()
+            .map(|s| (s.name.as_str(), s.extra_spaces, s.hex, s.prints))
+            .collect();
+        assert_eq!(
+            layout,
+            [
+                ("ExMsgDesc", 0, true, Prints::Number),
+                ("NumSrc", 0, false, Prints::Number),
+                ("NumDst", 0, false, Prints::Number),
+                ("Desc", 1, false, Prints::Vector),
+            ]
+        );
+        // `0x` is not part of the slot's span: `<ExMsgDesc>` starts at byte 25.
+        assert_eq!(f.operands[0].span.start, 25);
     }
 
     #[test]

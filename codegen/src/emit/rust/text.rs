@@ -660,7 +660,17 @@ fn print_form(
     body.push(print_group(inst, f));
     for s in &f.operands {
         let v = print_slot(inst, s, false);
-        body.push(quote!(out.push(' '); #v));
+        // One space, and the template's extra ones; `0x` before a hexadecimal operand.
+        let lead = format!(
+            "{}{}",
+            " ".repeat(1 + usize::from(s.extra_spaces)),
+            if s.zero_x { "0x" } else { "" }
+        );
+        if lead == " " {
+            body.push(quote!(out.push(' '); #v));
+        } else {
+            body.push(quote!(out.push_str(#lead); #v));
+        }
     }
     let code = quote!(#(#checks)* #(#body)*);
     let (i, names) = (param("i", &code), param("names", &code));
@@ -953,7 +963,11 @@ fn parse_form(
     body.push(parse_group(f, saturated));
     for s in &f.operands {
         let v = parse_slot(s, saturated);
-        body.push(quote!(operand_space(&mut c)?; #v));
+        if s.zero_x {
+            body.push(quote!(operand_space(&mut c)?; c.expect("0x", "`0x`")?; #v));
+        } else {
+            body.push(quote!(operand_space(&mut c)?; #v));
+        }
     }
     body.push(quote!(c.skip_spaces(); c.finish()?;));
     if let (Some(d), true) = (sat, f.suffixes.contains(&Piece::Sat)) {
