@@ -10,13 +10,7 @@ const LIMIT: usize = 85;
 
 /// Longer functions known and accepted, as `file:function`. Take an entry off once its
 /// function is split.
-const ALLOWED: &[&str] = &[
-    // The text emitter and analyzer, being split on a branch of their own (issue #20).
-    "emit/rust/text.rs:print_form",
-    "emit/rust/text.rs:parse_form",
-    "emit/rust/text.rs:tokens",
-    "analyze/text.rs:resolve_form",
-];
+const ALLOWED: &[&str] = &[];
 
 /// Words in the comment above a function that say why it is long.
 const WHY: &[&str] = &["one arm per", "a table", "long:"];

@@ -57,10 +57,14 @@
 //! - ADDR_ADD's first source, printed as the address `&V`;
 //! - LSC_UNTYPED (`lsc_load.ugm.ca.ca (M1, 16)  V0059:d32  bti(0x1)[V0057]:a32`, stores,
 //!   atomics, strided, quad, block2d, status, append counter): its meta-grammar, double spaces
-//!   and operands without `.0`, over every field by doc name ([`runtime::text::special::lsc`]);
+//!   and operands without `.0` ([`runtime::text::special::lsc`]);
 //! - 3D_LOAD and 3D_SAMPLE (`load_lz.RGBA (M1, 16)  0x0:uw T6 V0054.0 ...`): operation names, channels,
-//!   Intel's double space and the counted parameters, over every member in format order
-//!   ([`runtime::text::special::sampler_3d`]).
+//!   Intel's double space and the counted parameters
+//!   ([`runtime::text::special::sampler_3d`]);
+//! - INFO's two formats (`resinfo`, `sampleinfo`).
+//!
+//! Each of these formatters of whole instructions is a [`runtime::text::special::Formatter`]
+//! over the instruction's fields by doc name ([`runtime::text::special::fields`]).
 //!
 //! FCALL, FADDR and FILE name strings of the routine's pool through
 //! [`runtime::text::Names::string`]; SVM_BLOCK_LD/ST's `(<size>)` is a template slot over bits

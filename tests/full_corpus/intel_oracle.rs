@@ -345,6 +345,8 @@ fn raw_operands_and_integer_math_as_intels_verifier_checks_them() {
         let aligned: Vec<_> = failures.iter().filter(|f| f.is_error()).map(|f| f.rule.as_str()).collect();
         assert_eq!(aligned.len(), 1, "{platform}: {aligned:?}");
         assert!(aligned[0].starts_with(visa::object::verify::rules::RAW_ALIGNED.text), "{platform}: {aligned:?}");
+    }
+}
 
 /// The bits Intel's text cannot show (issue 18 item 4), each class on Intel's bytes: `dis`
 /// prints Intel's line with one note per such instruction, and our assembly of Intel's print

@@ -626,7 +626,8 @@ fn must_have_type_binds_register_operands() {
     let Some(repo) = repo() else { return };
     type Retype = fn(&mut Instruction, VectorOperand);
     // (doc, variable, the list's field, expected: Some(severity) of our failure or None, Intel's verdict)
-    let cases: [(&str, &str, &str, Option<Severity>, Intel, Retype); 6] = [
+    type Case = (&'static str, &'static str, &'static str, Option<Severity>, Intel, Retype);
+    let cases: [Case; 6] = [
         ("CBIT", "VF", "Src0", Some(Severity::Error), Intel::Rejects, |i, op| {
             if let Instruction::Cbit(c) = i {
                 c.src0 = op;

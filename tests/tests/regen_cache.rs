@@ -215,7 +215,10 @@ fn a_sequence_of_edits_regenerates_with_the_cache_as_without() {
     }
     // The cache file took both paths: the entries a run made appended to it, and the file
     // written anew once what no run used outweighed what was used.
-    assert!(appended > 0 && rewritten > 0, "{appended} appended, {rewritten} rewritten");
+    assert!(
+        appended > 0 && rewritten > 0,
+        "{appended} appended, {rewritten} rewritten"
+    );
 }
 
 /// A doc edited back and forth, as a user tries a change and reverts it, many times: each
@@ -228,7 +231,9 @@ fn a_doc_edited_back_and_forth_regenerates_from_an_appended_cache() {
     copy_dir(&workspace().join("spec"), &spec);
     let out = work.path().join("out");
     assert_eq!(xtask::regen(&spec, &out, false), 0);
-    let compact = std::fs::metadata(out.join(xtask::stamp::CACHE)).unwrap().len();
+    let compact = std::fs::metadata(out.join(xtask::stamp::CACHE))
+        .unwrap()
+        .len();
     let doc = spec.join("GATHER_SCALED.md");
     let original = std::fs::read_to_string(&doc).unwrap();
     let states = [
@@ -249,8 +254,13 @@ fn a_doc_edited_back_and_forth_regenerates_from_an_appended_cache() {
         std::fs::write(&doc, &states[i]).unwrap();
         assert_eq!(xtask::regen(&spec, &out, false), 0);
         assert!(tree(&out) == fulls[i], "round {round}, state {i}");
-        let size = std::fs::metadata(out.join(xtask::stamp::CACHE)).unwrap().len();
-        assert!(size <= 2 * compact + compact / 4, "{size} against {compact}");
+        let size = std::fs::metadata(out.join(xtask::stamp::CACHE))
+            .unwrap()
+            .len();
+        assert!(
+            size <= 2 * compact + compact / 4,
+            "{size} against {compact}"
+        );
     }
 }
 

@@ -481,6 +481,9 @@ impl Ctx<'_> {
     }
 }
 
+/// One template resolved: the selector's fixed bits, the predicate, the pieces glued to the
+/// mnemonic, then the group and operands (in this order, so a name slot takes the first range
+/// no earlier slot printed).
 fn resolve_form(
     doc: &Instruction,
     inst: &InstModel,
@@ -495,23 +498,7 @@ fn resolve_form(
         used: BTreeSet::new(),
         directive: f.mnemonic != f.mnemonic.to_ascii_lowercase(),
     };
-    let mut fixed = Vec::new();
-    if let Some(sel) = &f.selected_by {
-        let field = doc.fields.iter().find(|x| x.name == sel.field);
-        let range = field.and_then(|x| {
-            ranges(x)
-                .into_iter()
-                .find(|(_, _, vals, _)| vals.iter().any(|v| v.value == sel.value))
-                .map(|(hi, lo, _, _)| (hi, lo, x.bitfields.is_empty()))
-        });
-        match (inst.fields.get(&sel.field), range) {
-            (Some(fm), Some((hi, lo, whole))) => {
-                cx.used.insert((fm.rust_name.clone(), lo));
-                fixed.push((fm.rust_name.clone(), lo, mask_of(hi, lo, whole), sel.value));
-            }
-            _ => cx.fail(format!("selector field {} not found", sel.field)),
-        }
-    }
+    let fixed = cx.selector(f);
     let predicate = f.predicate.as_ref().and_then(|p| {
         let fm = inst.fields.get(p.field.as_ref()?)?;
         (fm.ty == FieldType::Predicate).then(|| fm.rust_name.clone())
@@ -519,62 +506,11 @@ fn resolve_form(
     if f.predicate.is_some() && predicate.is_none() {
         cx.fail("the predicate slot names no Pred field".into());
     }
-    let mut suffixes = Vec::new();
-    for s in &f.suffixes {
-        match &s.kind {
-            SuffixKind::Saturate => suffixes.push(Piece::Sat),
-            SuffixKind::Literal { text } => {
-                let bit = if s.optional {
-                    cx.literal_bit(text)
-                } else {
-                    None
-                };
-                // `[.aligned]` naming one value of a two-valued range: a choice whose other
-                // value is the default, printed as nothing.
-                if s.optional && bit.is_none() {
-                    if let Some(slot) = cx.choice(std::slice::from_ref(text), diags) {
-                        suffixes.push(Piece::Slot {
-                            prefix: String::new(),
-                            slot,
-                        });
-                        continue;
-                    }
-                    cx.fail(format!("optional `.{text}` sets no field"));
-                }
-                suffixes.push(Piece::Literal {
-                    text: text.clone(),
-                    optional: s.optional,
-                    bit,
-                });
-            }
-            SuffixKind::Choice { options } => match cx.choice(options, diags) {
-                Some(slot) => suffixes.push(Piece::Slot {
-                    prefix: String::new(),
-                    slot,
-                }),
-                None => cx.fail(format!("choice .{} sets no field", options.join("|"))),
-            },
-            SuffixKind::Slot { prefix, slot } => {
-                if let Some(mut t) = cx.slot(slot, diags) {
-                    if prefix == "x" {
-                        if let SlotKind::Number { hex } = &mut t.kind {
-                            *hex = true;
-                        }
-                    }
-                    suffixes.push(Piece::Slot {
-                        prefix: prefix.clone(),
-                        slot: t,
-                    });
-                }
-            }
-            SuffixKind::Joined { text } => cx.fail(format!(
-                "`{text}` joined to the mnemonic: no text rule sets it"
-            )),
-            SuffixKind::Flags { .. } => {
-                cx.fail("flag letters: a hand-written formatter prints them".into())
-            }
-        }
-    }
+    let mut suffixes: Vec<Piece> = f
+        .suffixes
+        .iter()
+        .filter_map(|s| cx.suffix(s, diags))
+        .collect();
     if sat && !suffixes.contains(&Piece::Sat) {
         suffixes.push(Piece::Sat);
     }
@@ -594,6 +530,89 @@ fn resolve_form(
         fixed,
         implied,
         unsupported: cx.unsupported,
+    }
+}
+
+impl Ctx<'_> {
+    /// The bits the form's selector fixes: (Rust field, bit position, mask, value).
+    fn selector(&mut self, f: &schema::SyntaxForm) -> Vec<(String, u8, u64, u64)> {
+        let (doc, inst) = (self.doc, self.inst);
+        let mut fixed = Vec::new();
+        if let Some(sel) = &f.selected_by {
+            let field = doc.fields.iter().find(|x| x.name == sel.field);
+            let range = field.and_then(|x| {
+                ranges(x)
+                    .into_iter()
+                    .find(|(_, _, vals, _)| vals.iter().any(|v| v.value == sel.value))
+                    .map(|(hi, lo, _, _)| (hi, lo, x.bitfields.is_empty()))
+            });
+            match (inst.fields.get(&sel.field), range) {
+                (Some(fm), Some((hi, lo, whole))) => {
+                    self.used.insert((fm.rust_name.clone(), lo));
+                    fixed.push((fm.rust_name.clone(), lo, mask_of(hi, lo, whole), sel.value));
+                }
+                _ => self.fail(format!("selector field {} not found", sel.field)),
+            }
+        }
+        fixed
+    }
+
+    /// A piece glued to the mnemonic, resolved; `None` when it prints nothing (the form then
+    /// says why it cannot print).
+    fn suffix(&mut self, s: &schema::Suffix, diags: &mut Vec<Diagnostic>) -> Option<Piece> {
+        let slot_piece = |prefix: &str, slot| Piece::Slot {
+            prefix: prefix.to_string(),
+            slot,
+        };
+        match &s.kind {
+            SuffixKind::Saturate => Some(Piece::Sat),
+            SuffixKind::Literal { text } => {
+                let bit = if s.optional {
+                    self.literal_bit(text)
+                } else {
+                    None
+                };
+                // `[.aligned]` naming one value of a two-valued range: a choice whose other
+                // value is the default, printed as nothing.
+                if s.optional && bit.is_none() {
+                    if let Some(slot) = self.choice(std::slice::from_ref(text), diags) {
+                        return Some(slot_piece("", slot));
+                    }
+                    self.fail(format!("optional `.{text}` sets no field"));
+                }
+                Some(Piece::Literal {
+                    text: text.clone(),
+                    optional: s.optional,
+                    bit,
+                })
+            }
+            SuffixKind::Choice { options } => {
+                let slot = self.choice(options, diags);
+                if slot.is_none() {
+                    self.fail(format!("choice .{} sets no field", options.join("|")));
+                }
+                slot.map(|slot| slot_piece("", slot))
+            }
+            SuffixKind::Slot { prefix, slot } => {
+                let mut t = self.slot(slot, diags)?;
+                if prefix == "x" {
+                    if let SlotKind::Number { hex } = &mut t.kind {
+                        *hex = true;
+                    }
+                }
+                Some(slot_piece(prefix, t))
+            }
+            SuffixKind::Joined { text } => {
+                self.fail(format!(
+                    "`{text}` joined to the mnemonic: no text rule sets it"
+                ));
+                None
+            }
+            SuffixKind::Flags { .. } => {
+                self.fail("flag letters: a hand-written formatter prints them".into());
+                None
+            }
+        }
     }
 }
 

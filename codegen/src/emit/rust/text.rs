@@ -177,56 +177,80 @@ fn usable<'a>(inst: &InstModel, t: Option<&'a TextInst>) -> Vec<(usize, &'a Text
     }
 }
 
-/// One instruction's arm of `print_text_as` and its parsers by mnemonic (`#fields m` and
-/// `#special module` for the special forms' tables); its functions go to `fns` when given.
+/// One instruction's arm of `print_text_as` and its parsers by mnemonic; its functions go to
+/// `fns` when given.
 fn inst_parts(
     model: &Model,
     inst: &InstModel,
     t: Option<&TextInst>,
-    mut fns: Option<&mut Vec<TokenStream>>,
+    fns: Option<&mut Vec<TokenStream>>,
 ) -> (TokenStream, Vec<(Mnemonics, TokenStream)>) {
-    let want_fns = fns.is_some();
-    let mut push = |f: TokenStream| {
-        if let Some(fns) = fns.as_deref_mut() {
-            fns.push(f);
-        }
+    let forms = usable(inst, t);
+    let (arm, entries, made) = if let Some(sp) = text_fields::special(inst) {
+        let (p, f) = text_fields::arms(inst, sp);
+        let pp = text_fields::parse_fn(inst);
+        (p, vec![(Mnemonics::Recognised(sp), quote!(#pp))], vec![f])
+    } else if forms.is_empty() {
+        no_text_parts(model, inst, t)
+    } else {
+        template_parts(inst, t, &forms, fns.is_some())
     };
+    if let Some(fns) = fns {
+        fns.extend(made);
+    }
+    (arm, entries)
+}
+
+/// An instruction's print arm, its parsers by mnemonic and its functions.
+type Parts = (TokenStream, Vec<(Mnemonics, TokenStream)>, Vec<TokenStream>);
+
+/// An instruction without a usable form: its print arm fails saying why, and the mnemonic its
+/// doc names, if no other form claims it, parses to the same error (not to "unknown").
+fn no_text_parts(model: &Model, inst: &InstModel, t: Option<&TextInst>) -> Parts {
     let ty = ident(&inst.rust_name);
     let name = &inst.doc_name;
-    if let Some(sp) = text_fields::special(inst) {
-        let (p, f) = text_fields::arms(inst, sp);
-        push(f);
-        let pp = text_fields::parse_fn(inst);
-        return (p, vec![(Mnemonics::Recognised(sp), quote!(#pp))]);
-    }
-    let forms = usable(inst, t);
-    if forms.is_empty() {
-        let why = match t.and_then(|t| t.forms.iter().find_map(|f| f.unsupported.clone())) {
-            Some(w) => w,
-            None if t.is_some() => "several formats".to_string(),
-            None => "a special form no template describes".to_string(),
-        };
-        let arm = quote! {
-            Instruction::#ty(_) => Err(PrintError::NoTextForm { instruction: #name, why: #why }),
-        };
-        let Some(mnemonic) = no_text_mnemonic(model, inst, t) else {
-            return (arm, vec![]);
-        };
-        // The mnemonic the doc names parses to the same error, not to "unknown".
-        let pp = format_ident!("parse_{}_no_text", inst.module.trim_end_matches('_'));
-        let expected = format!("an instruction with a text form ({name} has none: {why})");
-        push(quote! {
-            fn #pp(_: PredicateControl, words: Words<'_>, _: Cursor<'_>, _: &dyn Names) -> Result<Instruction, ParseError> {
-                Err(words.error(#expected))
-            }
-        });
-        return (arm, vec![(Mnemonics::Literal(mnemonic), quote!(#pp))]);
-    }
-    // Forms are tried in doc order; the first whose selector always holds ends the chain.
+    let why = match t.and_then(|t| t.forms.iter().find_map(|f| f.unsupported.clone())) {
+        Some(w) => w,
+        None if t.is_some() => "several formats".to_string(),
+        None => "a special form no template describes".to_string(),
+    };
+    let arm = quote! {
+        Instruction::#ty(_) => Err(PrintError::NoTextForm { instruction: #name, why: #why }),
+    };
+    let Some(mnemonic) = no_text_mnemonic(model, inst, t) else {
+        return (arm, vec![], vec![]);
+    };
+    let pp = format_ident!("parse_{}_no_text", inst.module.trim_end_matches('_'));
+    let expected = format!("an instruction with a text form ({name} has none: {why})");
+    let f = quote! {
+        fn #pp(_: PredicateControl, words: Words<'_>, _: Cursor<'_>, _: &dyn Names) -> Result<Instruction, ParseError> {
+            Err(words.error(#expected))
+        }
+    };
+    (
+        arm,
+        vec![(Mnemonics::Literal(mnemonic), quote!(#pp))],
+        vec![f],
+    )
+}
+
+/// An instruction printed by its templates: the print arm tries the forms in doc order (the
+/// first whose selector always holds ends the chain); a printer and a parser per form (only
+/// when `want_fns`).
+fn template_parts(
+    inst: &InstModel,
+    t: Option<&TextInst>,
+    forms: &[(usize, &TextForm)],
+    want_fns: bool,
+) -> Parts {
+    let ty = ident(&inst.rust_name);
+    let name = &inst.doc_name;
+    let sat = t.and_then(|t| t.sat.as_deref());
     let mut tries = Vec::new();
     let mut always = None;
     let mut entries = Vec::new();
-    for (k, f) in &forms {
+    let mut fns = Vec::new();
+    for (k, f) in forms {
         let pf = format_ident!("print_{}_{}", inst.module.trim_end_matches('_'), k);
         let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
         if always.is_none() {
@@ -236,8 +260,8 @@ fn inst_parts(
             }
         }
         if want_fns {
-            push(print_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pf));
-            push(parse_form(inst, t.and_then(|t| t.sat.as_deref()), f, &pp));
+            fns.push(print_form(inst, sat, f, &pf));
+            fns.push(parse_form(inst, sat, f, &pp));
         }
         entries.push((Mnemonics::Literal(f.mnemonic.clone()), quote!(#pp)));
     }
@@ -250,7 +274,7 @@ fn inst_parts(
             #otherwise
         }
     };
-    (arm, entries)
+    (arm, entries, fns)
 }
 
 /// The mnemonic of an instruction whose template cannot be read, when no other form claims
@@ -305,20 +329,7 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
         special_arms,
         special_tests,
     } = dispatch_arms(&by_mnemonic);
-    // Mnemonics of forms that name a string of the pool: the assembler parses those lines
-    // before it builds the pool (their strings take their place in it).
-    let mut symbol_mnemonics: Vec<&str> = decodable(model)
-        .flat_map(|(inst, t)| usable(inst, t))
-        .filter(|(_, f)| {
-            f.group
-                .iter()
-                .chain(&f.operands)
-                .any(|s| matches!(s.kind, SlotKind::Symbol { .. }))
-        })
-        .map(|(_, f)| f.mnemonic.as_str())
-        .collect();
-    symbol_mnemonics.sort_unstable();
-    symbol_mnemonics.dedup();
+    let symbol_mnemonics = symbol_mnemonics(model);
     let dispatch_test = dispatch_test(&literals, &special_tests);
     let finish = finish_fn(used);
     let print_arms = quote!(#(#print_arms)*);
@@ -330,49 +341,8 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
     } else {
         quote!(#[allow(clippy::ptr_arg, reason = "the signature every generated crate shares")])
     };
-    let parse = if literal_arms.is_empty() && special_arms.is_empty() {
-        quote! {
-            let mut c = Cursor::new(text);
-            parse_predicate_prefix(&mut c, names)?;
-            Err(Words::read(&mut c).error("an instruction mnemonic"))
-        }
-    } else {
-        quote! {
-            let mut c = Cursor::new(text);
-            let pred = parse_predicate_prefix(&mut c, names)?;
-            let words = Words::read(&mut c);
-            let forms: &[FormParser] = match words.base {
-                #(#literal_arms)*
-                #(#special_arms)*
-                _ => return Err(words.error("an instruction mnemonic")),
-            };
-            let mut first = None;
-            for f in forms {
-                match f(pred, words.clone(), c.clone(), names) {
-                    Ok(i) => return Ok(i),
-                    Err(e) => {
-                        // The error that got furthest explains best.
-                        if first.as_ref().is_none_or(|f: &ParseError| e.column > f.column) {
-                            first = Some(e);
-                        }
-                    }
-                }
-            }
-            Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
-        }
-    };
-    let form_parser = if idents_in(&parse).contains("FormParser") {
-        quote!(
-            type FormParser = for<'a> fn(
-                PredicateControl,
-                Words<'a>,
-                Cursor<'a>,
-                &dyn Names,
-            ) -> Result<Instruction, ParseError>;
-        )
-    } else {
-        quote!()
-    };
+    let parse = parse_body(&literal_arms, &special_arms);
+    let form_parser = form_parser_type(&parse);
     let code = quote! {
         #form_parser
 
@@ -421,6 +391,76 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
         #code
     };
     (head, dispatch_test)
+}
+
+/// Mnemonics of forms that name a string of the pool: the assembler parses those lines
+/// before it builds the pool (their strings take their place in it).
+fn symbol_mnemonics(model: &Model) -> Vec<&str> {
+    let mut symbol_mnemonics: Vec<&str> = decodable(model)
+        .flat_map(|(inst, t)| usable(inst, t))
+        .filter(|(_, f)| {
+            f.group
+                .iter()
+                .chain(&f.operands)
+                .any(|s| matches!(s.kind, SlotKind::Symbol { .. }))
+        })
+        .map(|(_, f)| f.mnemonic.as_str())
+        .collect();
+    symbol_mnemonics.sort_unstable();
+    symbol_mnemonics.dedup();
+    symbol_mnemonics
+}
+
+/// The body of `parse_instruction`: the predicate, the mnemonic's words, then each parser of
+/// that mnemonic in turn (the error that got furthest wins).
+fn parse_body(literal_arms: &[TokenStream], special_arms: &[TokenStream]) -> TokenStream {
+    if literal_arms.is_empty() && special_arms.is_empty() {
+        quote! {
+            let mut c = Cursor::new(text);
+            parse_predicate_prefix(&mut c, names)?;
+            Err(Words::read(&mut c).error("an instruction mnemonic"))
+        }
+    } else {
+        quote! {
+            let mut c = Cursor::new(text);
+            let pred = parse_predicate_prefix(&mut c, names)?;
+            let words = Words::read(&mut c);
+            let forms: &[FormParser] = match words.base {
+                #(#literal_arms)*
+                #(#special_arms)*
+                _ => return Err(words.error("an instruction mnemonic")),
+            };
+            let mut first = None;
+            for f in forms {
+                match f(pred, words.clone(), c.clone(), names) {
+                    Ok(i) => return Ok(i),
+                    Err(e) => {
+                        // The error that got furthest explains best.
+                        if first.as_ref().is_none_or(|f: &ParseError| e.column > f.column) {
+                            first = Some(e);
+                        }
+                    }
+                }
+            }
+            Err(first.unwrap_or_else(|| words.error("an instruction mnemonic")))
+        }
+    }
+}
+
+/// `type FormParser`, when the parse body names it.
+fn form_parser_type(parse: &TokenStream) -> TokenStream {
+    if idents_in(parse).contains("FormParser") {
+        quote!(
+            type FormParser = for<'a> fn(
+                PredicateControl,
+                Words<'a>,
+                Cursor<'a>,
+                &dyn Names,
+            ) -> Result<Instruction, ParseError>;
+        )
+    } else {
+        quote!()
+    }
 }
 
 /// The file's `use` lines: only what its code (`used`) names.
@@ -587,6 +627,7 @@ fn covered(f: &TextForm, rust: &str) -> u64 {
     m
 }
 
+/// A form's printer: the checks that the text shows every bit, then the line.
 fn print_form(
     inst: &InstModel,
     sat: Option<&str>,
@@ -594,13 +635,12 @@ fn print_form(
     name: &proc_macro2::Ident,
 ) -> TokenStream {
     let ty = ident(&inst.rust_name);
-    let iname = &inst.doc_name;
     // A slot of an enumerated value without spellings (`V0133`): nothing prints.
     if let Some(s) = slots(f)
         .into_iter()
         .find(|s| matches!(&s.kind, SlotKind::Name { spellings, .. } if spellings.is_empty()))
     {
-        let what = format!("{iname} {}", s.field);
+        let what = format!("{} {}", inst.doc_name, s.field);
         let raw = unparen(slot_raw(inst, s));
         return quote! {
             fn #name(i: &#ty, _names: &dyn Names, _out: &mut String, _lossy: bool) -> Result<(), PrintError> {
@@ -608,6 +648,36 @@ fn print_form(
             }
         };
     }
+    let mut checks = unprinted_checks(inst, f);
+    checks.extend(saturation_checks(inst, sat, f));
+    let mut body = Vec::new();
+    if let Some(p) = &f.predicate {
+        let n = ident(p);
+        body.push(quote!(print_predicate_prefix(out, i.#n, names)?;));
+    }
+    body.push(push_text(&f.mnemonic));
+    body.extend(f.suffixes.iter().map(|p| print_suffix(inst, sat, p)));
+    body.push(print_group(inst, f));
+    for s in &f.operands {
+        let v = print_slot(inst, s, false);
+        body.push(quote!(out.push(' '); #v));
+    }
+    let code = quote!(#(#checks)* #(#body)*);
+    let (i, names) = (param("i", &code), param("names", &code));
+    let lossy = param("lossy", &code);
+    quote! {
+        fn #name(#i: &#ty, #names: &dyn Names, out: &mut String, #lossy: bool) -> Result<(), PrintError> {
+            #code
+            Ok(())
+        }
+    }
+}
+
+/// Unless `lossy`, a printer fails where the text would lose bits: a scalar's bits no slot
+/// prints (or not the value the text implies), an operand or predicate the form omits that
+/// is not what its parser assumes.
+fn unprinted_checks(inst: &InstModel, f: &TextForm) -> Vec<TokenStream> {
+    let iname = &inst.doc_name;
     let mut checks = Vec::new();
     for fm in inst.fields.values() {
         if is_scalar(fm) {
@@ -672,7 +742,14 @@ fn print_form(
             });
         }
     }
-    // Saturation prints only as `.sat`, for the destination of an instruction that has it.
+    checks
+}
+
+/// Saturation prints only as `.sat`, for the destination of an instruction that has it: any
+/// other saturated operand fails.
+fn saturation_checks(inst: &InstModel, sat: Option<&str>, f: &TextForm) -> Vec<TokenStream> {
+    let iname = &inst.doc_name;
+    let mut checks = Vec::new();
     for s in slots(f) {
         if matches!(
             s.kind,
@@ -691,55 +768,58 @@ fn print_form(
             });
         }
     }
+    checks
+}
+
+/// Statements printing one piece glued to the mnemonic.
+fn print_suffix(inst: &InstModel, sat: Option<&str>, p: &Piece) -> TokenStream {
+    match p {
+        Piece::Sat => match sat {
+            Some(d) => {
+                let d = ident(d);
+                quote!(if is_saturated(&i.#d) { out.push_str(".sat"); })
+            }
+            None => quote!(),
+        },
+        Piece::Literal {
+            text,
+            optional,
+            bit,
+        } => {
+            let dotted = format!(".{text}");
+            match (optional, bit) {
+                (true, Some((field, b))) => {
+                    let raw = raw_of(field_by_rust(inst, field).expect("analyzed field"));
+                    let bit = hex(1u64 << b);
+                    let push = push_text(&dotted);
+                    quote!(if #raw & #bit != 0 { #push })
+                }
+                _ => push_text(&dotted),
+            }
+        }
+        Piece::Slot { prefix, slot } => {
+            let dotted = push_text(&format!(".{prefix}"));
+            let v = print_slot(inst, slot, true);
+            if slot.optional {
+                let raw = slot_raw(inst, slot);
+                let default = match &slot.kind {
+                    SlotKind::Name {
+                        default: Some(d), ..
+                    } => lit(*d),
+                    _ => lit(0),
+                };
+                quote!(if #raw != #default { #dotted #v })
+            } else {
+                quote!(#dotted #v)
+            }
+        }
+    }
+}
+
+/// Statements printing the `(...)` group after the mnemonic (an exec size alone prints its
+/// own parentheses).
+fn print_group(inst: &InstModel, f: &TextForm) -> TokenStream {
     let mut body = Vec::new();
-    if let Some(p) = &f.predicate {
-        let n = ident(p);
-        body.push(quote!(print_predicate_prefix(out, i.#n, names)?;));
-    }
-    body.push(push_text(&f.mnemonic));
-    for p in &f.suffixes {
-        body.push(match p {
-            Piece::Sat => match sat {
-                Some(d) => {
-                    let d = ident(d);
-                    quote!(if is_saturated(&i.#d) { out.push_str(".sat"); })
-                }
-                None => quote!(),
-            },
-            Piece::Literal {
-                text,
-                optional,
-                bit,
-            } => {
-                let dotted = format!(".{text}");
-                match (optional, bit) {
-                    (true, Some((field, b))) => {
-                        let raw = raw_of(field_by_rust(inst, field).expect("analyzed field"));
-                        let bit = hex(1u64 << b);
-                        let push = push_text(&dotted);
-                        quote!(if #raw & #bit != 0 { #push })
-                    }
-                    _ => push_text(&dotted),
-                }
-            }
-            Piece::Slot { prefix, slot } => {
-                let dotted = push_text(&format!(".{prefix}"));
-                let v = print_slot(inst, slot, true);
-                if slot.optional {
-                    let raw = slot_raw(inst, slot);
-                    let default = match &slot.kind {
-                        SlotKind::Name {
-                            default: Some(d), ..
-                        } => lit(*d),
-                        _ => lit(0),
-                    };
-                    quote!(if #raw != #default { #dotted #v })
-                } else {
-                    quote!(#dotted #v)
-                }
-            }
-        });
-    }
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
             if is_exec(s) {
@@ -760,19 +840,7 @@ fn print_form(
             body.push(quote!(out.push(')');));
         }
     }
-    for s in &f.operands {
-        let v = print_slot(inst, s, false);
-        body.push(quote!(out.push(' '); #v));
-    }
-    let code = quote!(#(#checks)* #(#body)*);
-    let (i, names) = (param("i", &code), param("names", &code));
-    let lossy = param("lossy", &code);
-    quote! {
-        fn #name(#i: &#ty, #names: &dyn Names, out: &mut String, #lossy: bool) -> Result<(), PrintError> {
-            #code
-            Ok(())
-        }
-    }
+    quote!(#(#body)*)
 }
 
 /// A slot printed with its own parentheses: `(M1, 16)`.
@@ -862,6 +930,8 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
     }
 }
 
+/// A form's parser: the mnemonic's words, the group and operands into one local per field,
+/// then the fields encoded in format order and decoded.
 fn parse_form(
     inst: &InstModel,
     sat: Option<&str>,
@@ -878,51 +948,104 @@ fn parse_form(
             }
         });
     }
-    for p in &f.suffixes {
-        body.push(match p {
-            // Without a saturating destination `.sat` is read and means nothing.
-            Piece::Sat if sat.is_none() => quote!(w.eat("sat");),
-            Piece::Sat => quote!(let sat = w.eat("sat");),
-            Piece::Literal { text, optional, bit } => match (optional, bit) {
-                (true, Some((field, b))) => {
-                    let n = format_ident!("f_{}", field);
-                    let bit = hex(1u64 << b);
-                    quote!(if w.eat(#text) { #n |= #bit; })
+    body.extend(f.suffixes.iter().map(|p| parse_suffix(sat, p)));
+    body.push(quote!(w.finish()?;));
+    body.push(parse_group(f, saturated));
+    for s in &f.operands {
+        let v = parse_slot(s, saturated);
+        body.push(quote!(operand_space(&mut c)?; #v));
+    }
+    body.push(quote!(c.skip_spaces(); c.finish()?;));
+    if let (Some(d), true) = (sat, f.suffixes.contains(&Piece::Sat)) {
+        let n = format_ident!("f_{}", d);
+        body.push(quote!(if sat { set_saturated(&mut #n); }));
+    }
+    let enc = encode_locals(inst);
+    let code = quote! {
+        #(#decls)*
+        #(#body)*
+        let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
+        #(#enc)*
+        finish(&b, 0)
+    };
+    let used = idents_in(&code);
+    let pred = param("pred", &code);
+    let names = param("names", &code);
+    // `Words::eat` and `Words::take` consume words; `finish` and `peek` only look.
+    let text = code.to_string();
+    let w = if text.contains("w . eat") || text.contains("w . take") {
+        quote!(mut w)
+    } else if used.contains("w") {
+        quote!(w)
+    } else {
+        quote!(_w)
+    };
+    quote! {
+        fn #name<'a>(#pred: PredicateControl, #w: Words<'a>, mut c: Cursor<'a>, #names: &dyn Names) -> Result<Instruction, ParseError> {
+            #code
+        }
+    }
+}
+
+/// Statements reading one piece glued to the mnemonic from the words `w`.
+fn parse_suffix(sat: Option<&str>, p: &Piece) -> TokenStream {
+    match p {
+        // Without a saturating destination `.sat` is read and means nothing.
+        Piece::Sat if sat.is_none() => quote!(w.eat("sat");),
+        Piece::Sat => quote!(let sat = w.eat("sat");),
+        Piece::Literal {
+            text,
+            optional,
+            bit,
+        } => match (optional, bit) {
+            (true, Some((field, b))) => {
+                let n = format_ident!("f_{}", field);
+                let bit = hex(1u64 << b);
+                quote!(if w.eat(#text) { #n |= #bit; })
+            }
+            (true, None) => quote!(w.eat(#text);),
+            _ => {
+                let exp = format!("`.{text}`");
+                quote!(if !w.eat(#text) { return Err(w.take("", #exp).err().unwrap_or_else(|| w.error(#exp))); })
+            }
+        },
+        Piece::Slot { prefix, slot } => {
+            let n = format_ident!("f_{}", slot.field);
+            let put = place(quote!(v), slot);
+            let exp = expected_of(slot, prefix);
+            let val = word_value(slot);
+            if let (
+                true,
+                SlotKind::Name {
+                    default: Some(d), ..
+                },
+            ) = (slot.optional, &slot.kind)
+            {
+                let d = lit(*d);
+                quote! {
+                    let v = match w.peek() {
+                        Some(x) if x.starts_with(#prefix) && { let x = &x[#prefix.len()..]; #val.is_some() } => {
+                            let (x, at) = w.take(#prefix, #exp)?;
+                            #val.ok_or_else(|| error(at, #exp, x))?
+                        }
+                        _ => #d,
+                    };
+                    #n |= #put;
                 }
-                (true, None) => quote!(w.eat(#text);),
-                _ => {
-                    let exp = format!("`.{text}`");
-                    quote!(if !w.eat(#text) { return Err(w.take("", #exp).err().unwrap_or_else(|| w.error(#exp))); })
-                }
-            },
-            Piece::Slot { prefix, slot } => {
-                let n = format_ident!("f_{}", slot.field);
-                let put = place(quote!(v), slot);
-                let exp = expected_of(slot, prefix);
-                let val = word_value(slot);
-                if let (true, SlotKind::Name { default: Some(d), .. }) = (slot.optional, &slot.kind) {
-                    let d = lit(*d);
-                    quote! {
-                        let v = match w.peek() {
-                            Some(x) if x.starts_with(#prefix) && { let x = &x[#prefix.len()..]; #val.is_some() } => {
-                                let (x, at) = w.take(#prefix, #exp)?;
-                                #val.ok_or_else(|| error(at, #exp, x))?
-                            }
-                            _ => #d,
-                        };
-                        #n |= #put;
-                    }
-                } else {
-                    quote! {
-                        let (x, at) = w.take(#prefix, #exp)?;
-                        let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
-                        #n |= #put;
-                    }
+            } else {
+                quote! {
+                    let (x, at) = w.take(#prefix, #exp)?;
+                    let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
+                    #n |= #put;
                 }
             }
-        });
+        }
     }
-    body.push(quote!(w.finish()?;));
+}
+
+/// Statements reading the `(...)` group after the mnemonic.
+fn parse_group(f: &TextForm, saturated: Option<&str>) -> TokenStream {
+    let mut body = Vec::new();
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
             if is_exec(s) {
@@ -943,15 +1066,11 @@ fn parse_form(
             body.push(quote!(c.expect(")", "`)`")?;));
         }
     }
-    for s in &f.operands {
-        let v = parse_slot(s, saturated);
-        body.push(quote!(operand_space(&mut c)?; #v));
-    }
-    body.push(quote!(c.skip_spaces(); c.finish()?;));
-    if let (Some(d), true) = (sat, f.suffixes.contains(&Piece::Sat)) {
-        let n = format_ident!("f_{}", d);
-        body.push(quote!(if sat { set_saturated(&mut #n); }));
-    }
+    quote!(#(#body)*)
+}
+
+/// Statements encoding the parser's locals in format order into `b`.
+fn encode_locals(inst: &InstModel) -> Vec<TokenStream> {
     // Encode in format order, then decode.
     let mut enc = Vec::new();
     let op = lit(u64::from(inst.opcode));
@@ -980,30 +1099,7 @@ fn parse_form(
             _ => quote!(Encode::encode(&#n, &mut b);),
         });
     }
-    let code = quote! {
-        #(#decls)*
-        #(#body)*
-        let mut b: Vec<u8> = Vec::with_capacity(ENCODED_CAPACITY);
-        #(#enc)*
-        finish(&b, 0)
-    };
-    let used = idents_in(&code);
-    let pred = param("pred", &code);
-    let names = param("names", &code);
-    // `Words::eat` and `Words::take` consume words; `finish` and `peek` only look.
-    let text = code.to_string();
-    let w = if text.contains("w . eat") || text.contains("w . take") {
-        quote!(mut w)
-    } else if used.contains("w") {
-        quote!(w)
-    } else {
-        quote!(_w)
-    };
-    quote! {
-        fn #name<'a>(#pred: PredicateControl, #w: Words<'a>, mut c: Cursor<'a>, #names: &dyn Names) -> Result<Instruction, ParseError> {
-            #code
-        }
-    }
+    enc
 }
 
 /// `v`, masked and shifted into the bits of slot `s` (`(v & mask) << lo`, without no-ops).

@@ -210,52 +210,63 @@ fn print(f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), Print
         ExecSize(byte(f.scalar("Exec_size")?, "LSC_UNTYPED Exec_size")?),
     )?;
     out.push_str(SEP);
+    print_operands(kind, &f, names, out)
+}
+
+/// The operands of sub-operation `kind`, two spaces apart; those the text does not show must
+/// be `%null`.
+fn print_operands(
+    kind: Kind,
+    f: &Fields<'_>,
+    names: &dyn Names,
+    out: &mut String,
+) -> Result<(), PrintError> {
     match kind {
         Kind::Load | Kind::LoadQuad | Kind::LoadStrided => {
             let strided = kind == Kind::LoadStrided;
-            print_data(out, f.raw("DstData")?, shape(&f)?, mask_of(kind), names)?;
+            print_data(out, f.raw("DstData")?, shape(f)?, mask_of(kind), names)?;
             out.push_str(SEP);
-            print_address(out, address(&f, strided)?, names)?;
-            null(&f, "Src1Data")?;
+            print_address(out, address(f, strided)?, names)?;
+            null(f, "Src1Data")?;
             if !strided {
-                null(&f, "Src2Data")?;
+                null(f, "Src2Data")?;
             }
         }
         Kind::Store | Kind::StoreQuad | Kind::StoreStrided => {
             let strided = kind == Kind::StoreStrided;
-            null(&f, "DstData")?;
-            print_address(out, address(&f, strided)?, names)?;
+            null(f, "DstData")?;
+            print_address(out, address(f, strided)?, names)?;
             out.push_str(SEP);
-            print_data(out, f.raw("Src1Data")?, shape(&f)?, mask_of(kind), names)?;
+            print_data(out, f.raw("Src1Data")?, shape(f)?, mask_of(kind), names)?;
             if !strided {
-                null(&f, "Src2Data")?;
+                null(f, "Src2Data")?;
             }
         }
         Kind::Atomic => {
-            print_data(out, f.raw("DstData")?, shape(&f)?, Mask::SameAsElems, names)?;
+            print_data(out, f.raw("DstData")?, shape(f)?, Mask::SameAsElems, names)?;
             out.push_str(SEP);
-            print_address(out, address(&f, false)?, names)?;
+            print_address(out, address(f, false)?, names)?;
             for src in ["Src1Data", "Src2Data"] {
                 out.push_str(SEP);
                 print_raw(out, f.raw(src)?, names)?;
             }
         }
         Kind::LoadBlock => {
-            let (b, ops) = block(&f)?;
+            let (b, ops) = block(f)?;
             print_block(out, f.raw("DstData")?, b, names)?;
             out.push_str(SEP);
             print_block_address(out, &ops, names)?;
-            null(&f, "Src1Data")?;
+            null(f, "Src1Data")?;
         }
         Kind::StoreBlock => {
-            let (b, ops) = block(&f)?;
-            null(&f, "DstData")?;
+            let (b, ops) = block(f)?;
+            null(f, "DstData")?;
             print_block_address(out, &ops, names)?;
             out.push_str(SEP);
             print_block(out, f.raw("Src1Data")?, b, names)?;
         }
         Kind::Append => {
-            let s = shape(&f)?;
+            let s = shape(f)?;
             print_data(out, f.raw("DstData")?, s, Mask::SameAsElems, names)?;
             out.push_str(SEP);
             print_model(out, f.scalar("AddrType")?, f.vector("Surface")?, names)?;
@@ -370,88 +381,100 @@ fn parse(
     let exec = parse_exec_size(&mut c)?;
     p.set("Exec_size", Value::Scalar(exec.0.into()));
     operand_space(&mut c)?;
-    let raw = |p: &mut Parsed, name, r| p.set(name, Value::Raw(r));
-    match kind {
-        Kind::Load | Kind::LoadQuad | Kind::LoadStrided => {
-            let (dst, s) = parse_data(&mut c, mask_of(kind), names)?;
-            operand_space(&mut c)?;
-            let mut a = parse_address(&mut c, kind == Kind::LoadStrided, names)?;
-            if kind == Kind::LoadStrided {
-                default_stride(&mut a, s);
-            }
-            set_shape(&mut p, s);
-            set_address(&mut p, a);
-            raw(&mut p, "DstData", dst);
-            raw(&mut p, "Src1Data", NULL);
-            if kind != Kind::LoadStrided {
-                raw(&mut p, "Src2Data", NULL);
-            }
-        }
-        Kind::Store | Kind::StoreQuad | Kind::StoreStrided => {
-            let mut a = parse_address(&mut c, kind == Kind::StoreStrided, names)?;
-            operand_space(&mut c)?;
-            let (src, s) = parse_data(&mut c, mask_of(kind), names)?;
-            if kind == Kind::StoreStrided {
-                default_stride(&mut a, s);
-            }
-            set_shape(&mut p, s);
-            set_address(&mut p, a);
-            raw(&mut p, "DstData", NULL);
-            raw(&mut p, "Src1Data", src);
-            if kind != Kind::StoreStrided {
-                raw(&mut p, "Src2Data", NULL);
-            }
-        }
-        Kind::Atomic => {
-            let (dst, s) = parse_data(&mut c, Mask::SameAsElems, names)?;
-            operand_space(&mut c)?;
-            let a = parse_address(&mut c, false, names)?;
-            operand_space(&mut c)?;
-            let src1 = parse_raw(&mut c, names)?;
-            operand_space(&mut c)?;
-            let src2 = parse_raw(&mut c, names)?;
-            set_shape(&mut p, s);
-            set_address(&mut p, a);
-            raw(&mut p, "DstData", dst);
-            raw(&mut p, "Src1Data", src1);
-            raw(&mut p, "Src2Data", src2);
-        }
-        Kind::LoadBlock => {
-            let (dst, b) = parse_block(&mut c, names)?;
-            operand_space(&mut c)?;
-            let ops = parse_block_address(&mut c, names)?;
-            set_block(&mut p, b, ops);
-            raw(&mut p, "DstData", dst);
-            raw(&mut p, "Src1Data", NULL);
-        }
-        Kind::StoreBlock => {
-            let ops = parse_block_address(&mut c, names)?;
-            operand_space(&mut c)?;
-            let (src, b) = parse_block(&mut c, names)?;
-            set_block(&mut p, b, ops);
-            raw(&mut p, "DstData", NULL);
-            raw(&mut p, "Src1Data", src);
-        }
-        Kind::Append => {
-            let (dst, s) = parse_data(&mut c, Mask::SameAsElems, names)?;
-            operand_space(&mut c)?;
-            let (model, surface) = parse_model(&mut c, names)?;
-            operand_space(&mut c)?;
-            let at = c.column();
-            let (src, s0) = parse_data(&mut c, Mask::SameAsElems, names)?;
-            if s0 != s {
-                return Err(c.error_at(at, "the destination's data shape"));
-            }
-            set_shape(&mut p, s);
-            p.set("AddrType", Value::Scalar(model));
-            p.set("Surface", Value::Vector(surface));
-            raw(&mut p, "DstData", dst);
-            raw(&mut p, "Src0Data", src);
-        }
-    }
+    parse_operands(kind, &mut c, &mut p, names)?;
     c.skip_spaces();
     c.finish()?;
     Ok(p)
+}
+
+/// Reads the operands of sub-operation `kind` into `p` (those the text does not show are
+/// `%null`). Long: one arm per kind of sub-operation, each its operands in text order.
+fn parse_operands(
+    kind: Kind,
+    c: &mut Cursor<'_>,
+    p: &mut Parsed,
+    names: &dyn Names,
+) -> Result<(), ParseError> {
+    let raw = |p: &mut Parsed, name, r| p.set(name, Value::Raw(r));
+    match kind {
+        Kind::Load | Kind::LoadQuad | Kind::LoadStrided => {
+            let (dst, s) = parse_data(c, mask_of(kind), names)?;
+            operand_space(c)?;
+            let mut a = parse_address(c, kind == Kind::LoadStrided, names)?;
+            if kind == Kind::LoadStrided {
+                default_stride(&mut a, s);
+            }
+            set_shape(p, s);
+            set_address(p, a);
+            raw(p, "DstData", dst);
+            raw(p, "Src1Data", NULL);
+            if kind != Kind::LoadStrided {
+                raw(p, "Src2Data", NULL);
+            }
+        }
+        Kind::Store | Kind::StoreQuad | Kind::StoreStrided => {
+            let mut a = parse_address(c, kind == Kind::StoreStrided, names)?;
+            operand_space(c)?;
+            let (src, s) = parse_data(c, mask_of(kind), names)?;
+            if kind == Kind::StoreStrided {
+                default_stride(&mut a, s);
+            }
+            set_shape(p, s);
+            set_address(p, a);
+            raw(p, "DstData", NULL);
+            raw(p, "Src1Data", src);
+            if kind != Kind::StoreStrided {
+                raw(p, "Src2Data", NULL);
+            }
+        }
+        Kind::Atomic => {
+            let (dst, s) = parse_data(c, Mask::SameAsElems, names)?;
+            operand_space(c)?;
+            let a = parse_address(c, false, names)?;
+            operand_space(c)?;
+            let src1 = parse_raw(c, names)?;
+            operand_space(c)?;
+            let src2 = parse_raw(c, names)?;
+            set_shape(p, s);
+            set_address(p, a);
+            raw(p, "DstData", dst);
+            raw(p, "Src1Data", src1);
+            raw(p, "Src2Data", src2);
+        }
+        Kind::LoadBlock => {
+            let (dst, b) = parse_block(c, names)?;
+            operand_space(c)?;
+            let ops = parse_block_address(c, names)?;
+            set_block(p, b, ops);
+            raw(p, "DstData", dst);
+            raw(p, "Src1Data", NULL);
+        }
+        Kind::StoreBlock => {
+            let ops = parse_block_address(c, names)?;
+            operand_space(c)?;
+            let (src, b) = parse_block(c, names)?;
+            set_block(p, b, ops);
+            raw(p, "DstData", NULL);
+            raw(p, "Src1Data", src);
+        }
+        Kind::Append => {
+            let (dst, s) = parse_data(c, Mask::SameAsElems, names)?;
+            operand_space(c)?;
+            let (model, surface) = parse_model(c, names)?;
+            operand_space(c)?;
+            let at = c.column();
+            let (src, s0) = parse_data(c, Mask::SameAsElems, names)?;
+            if s0 != s {
+                return Err(c.error_at(at, "the destination's data shape"));
+            }
+            set_shape(p, s);
+            p.set("AddrType", Value::Scalar(model));
+            p.set("Surface", Value::Vector(surface));
+            raw(p, "DstData", dst);
+            raw(p, "Src0Data", src);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

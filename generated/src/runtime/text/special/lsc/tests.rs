@@ -332,99 +332,123 @@ mod properties {
             raw(),
         );
         (head, shape, operands, corruption()).prop_map(|(h, s, o, bad)| {
-            let (op, exec, pred, sfid, (l1, l3), model, scale, offset, size) = h;
-            let (dsize, order, elems, quad, blocks, width, height, vnni) = s;
-            let (surface, pitch, block_ops, dst, src0, src1, src2, src0_data) = o;
-            let k = kind(op).unwrap();
-            let stateless = model == 1 || model == 5;
-            let mut order = order;
-            let (elems, ch_mask) = match k {
-                Kind::LoadQuad | Kind::StoreQuad => {
-                    order = 1;
-                    (quad, quad)
-                }
-                Kind::LoadStrided | Kind::StoreStrided => (elems, 0),
-                _ => (elems, elems),
-            };
-            let loads = matches!(
-                k,
-                Kind::Load
-                    | Kind::LoadQuad
-                    | Kind::LoadStrided
-                    | Kind::LoadBlock
-                    | Kind::Atomic
-                    | Kind::Append
-            );
-            let stores = matches!(
-                k,
-                Kind::Store | Kind::StoreQuad | Kind::StoreStrided | Kind::StoreBlock
-            );
-            let sc = Value::Scalar;
-            let mut v: Vec<(&'static str, Value<'static>)> = alloc::vec![
-                ("LscSubOp", sc(op.into())),
-                ("Exec_size", sc(exec.into())),
-                ("Pred", Value::Predicate(PredicateControl(pred))),
-                ("LscSFID", sc(sfid)),
-                ("CachingL1", sc(l1)),
-                ("CachingL3", sc(l3)),
-                ("AddrType", sc(model)),
-                ("AddrScale", sc(scale)),
-                ("AddrImmOffset", sc(u64::from(offset as u32))),
-                ("AddrSize", sc(size)),
-                ("DataSize", sc(dsize)),
-                ("DataOrder", sc(order)),
-                ("DataElemsPerAddr", sc(elems)),
-                ("ChMask", sc(ch_mask)),
-                ("Blocks", sc(blocks)),
-                ("BlockWidth", sc(width)),
-                ("BlockHeight", sc(height)),
-                ("VNNI", sc(vnni)),
-                (
-                    "Surface",
-                    Value::Vector(if stateless {
-                        address::NO_SURFACE
-                    } else {
-                        surface
-                    })
-                ),
-                ("DstData", Value::Raw(if loads { dst } else { NULL })),
-                ("Src0Addrs", Value::Raw(src0)),
-                ("Src0AddrBase", Value::Raw(src0)),
-                ("Src0AddrPitch", Value::Vector(pitch)),
-                (
-                    "Src1Data",
-                    Value::Raw(if stores || k == Kind::Atomic {
-                        src1
-                    } else {
-                        NULL
-                    })
-                ),
-                (
-                    "Src2Data",
-                    Value::Raw(if k == Kind::Atomic { src2 } else { NULL })
-                ),
-                ("Src0Data", Value::Raw(src0_data)),
-            ];
-            for (name, op) in BLOCK_OPERANDS.into_iter().zip(block_ops) {
-                v.push((name, Value::Vector(op)));
-            }
-            if let Some((at, x, t)) = bad {
-                let at = at % v.len();
-                v[at].1 = match &v[at].1 {
-                    Value::Scalar(_) | Value::Raws(_) => Value::Scalar(x),
-                    Value::Predicate(_) => Value::Predicate(PredicateControl(x as u16)),
-                    Value::Raw(_) => Value::Raw(RawOperand {
-                        id: (x as u32) % 100,
-                        offset: (x >> 32) as u16,
-                    }),
-                    Value::Vector(_) => Value::Vector(VectorOperand::Immediate(Immediate {
-                        ty: DataType::try_from(t).unwrap_or(DataType::Ud),
-                        value: x & 0xffff_ffff,
-                    })),
-                };
+            let mut v = build(h, s, o);
+            if let Some(bad) = bad {
+                corrupt(&mut v, bad);
             }
             v
         })
+    }
+
+    type Head = (u8, u8, u16, u64, (u64, u64), u64, u64, i32, u64);
+    type Shape8 = (u64, u64, u64, u64, u64, u64, u64, u64);
+    type Operands = (
+        VectorOperand,
+        VectorOperand,
+        [VectorOperand; 6],
+        RawOperand,
+        RawOperand,
+        RawOperand,
+        RawOperand,
+        RawOperand,
+    );
+
+    /// The fields of one drawn case, values the text can spell.
+    fn build(h: Head, s: Shape8, o: Operands) -> Vec<(&'static str, Value<'static>)> {
+        let (op, exec, pred, sfid, (l1, l3), model, scale, offset, size) = h;
+        let (dsize, order, elems, quad, blocks, width, height, vnni) = s;
+        let (surface, pitch, block_ops, dst, src0, src1, src2, src0_data) = o;
+        let k = kind(op).unwrap();
+        let stateless = model == 1 || model == 5;
+        let mut order = order;
+        let (elems, ch_mask) = match k {
+            Kind::LoadQuad | Kind::StoreQuad => {
+                order = 1;
+                (quad, quad)
+            }
+            Kind::LoadStrided | Kind::StoreStrided => (elems, 0),
+            _ => (elems, elems),
+        };
+        let loads = matches!(
+            k,
+            Kind::Load
+                | Kind::LoadQuad
+                | Kind::LoadStrided
+                | Kind::LoadBlock
+                | Kind::Atomic
+                | Kind::Append
+        );
+        let stores = matches!(
+            k,
+            Kind::Store | Kind::StoreQuad | Kind::StoreStrided | Kind::StoreBlock
+        );
+        let sc = Value::Scalar;
+        let mut v: Vec<(&'static str, Value<'static>)> = alloc::vec![
+            ("LscSubOp", sc(op.into())),
+            ("Exec_size", sc(exec.into())),
+            ("Pred", Value::Predicate(PredicateControl(pred))),
+            ("LscSFID", sc(sfid)),
+            ("CachingL1", sc(l1)),
+            ("CachingL3", sc(l3)),
+            ("AddrType", sc(model)),
+            ("AddrScale", sc(scale)),
+            ("AddrImmOffset", sc(u64::from(offset as u32))),
+            ("AddrSize", sc(size)),
+            ("DataSize", sc(dsize)),
+            ("DataOrder", sc(order)),
+            ("DataElemsPerAddr", sc(elems)),
+            ("ChMask", sc(ch_mask)),
+            ("Blocks", sc(blocks)),
+            ("BlockWidth", sc(width)),
+            ("BlockHeight", sc(height)),
+            ("VNNI", sc(vnni)),
+            (
+                "Surface",
+                Value::Vector(if stateless {
+                    address::NO_SURFACE
+                } else {
+                    surface
+                })
+            ),
+            ("DstData", Value::Raw(if loads { dst } else { NULL })),
+            ("Src0Addrs", Value::Raw(src0)),
+            ("Src0AddrBase", Value::Raw(src0)),
+            ("Src0AddrPitch", Value::Vector(pitch)),
+            (
+                "Src1Data",
+                Value::Raw(if stores || k == Kind::Atomic {
+                    src1
+                } else {
+                    NULL
+                })
+            ),
+            (
+                "Src2Data",
+                Value::Raw(if k == Kind::Atomic { src2 } else { NULL })
+            ),
+            ("Src0Data", Value::Raw(src0_data)),
+        ];
+        for (name, op) in BLOCK_OPERANDS.into_iter().zip(block_ops) {
+            v.push((name, Value::Vector(op)));
+        }
+        v
+    }
+
+    /// Replaces field `at` (modulo their number) by the arbitrary value `x` (`t`: a type).
+    fn corrupt(v: &mut [(&'static str, Value<'static>)], (at, x, t): (usize, u64, u8)) {
+        let at = at % v.len();
+        v[at].1 = match &v[at].1 {
+            Value::Scalar(_) | Value::Raws(_) => Value::Scalar(x),
+            Value::Predicate(_) => Value::Predicate(PredicateControl(x as u16)),
+            Value::Raw(_) => Value::Raw(RawOperand {
+                id: (x as u32) % 100,
+                offset: (x >> 32) as u16,
+            }),
+            Value::Vector(_) => Value::Vector(VectorOperand::Immediate(Immediate {
+                ty: DataType::try_from(t).unwrap_or(DataType::Ud),
+                value: x & 0xffff_ffff,
+            })),
+        };
     }
 
     proptest! {
