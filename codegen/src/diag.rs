@@ -188,8 +188,10 @@ impl From<Whole> for Diagnostic {
     }
 }
 
-/// `#[serde(with = "whole")]` for a `Vec<Diagnostic>` kept whole ([`Whole`]).
-pub(crate) mod whole {
+/// `#[serde(with = "whole")]` for a `Vec<Diagnostic>` kept whole (span and corrected doc
+/// included, which the JSON for users leaves out): for caches of diagnostics, such as the
+/// render cache and regen's stamp.
+pub mod whole {
     use super::{Diagnostic, Whole};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -200,7 +202,7 @@ pub(crate) mod whole {
         corrected_doc: &'a Option<String>,
     }
 
-    pub(crate) fn serialize<S: Serializer>(v: &[Diagnostic], s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(v: &[Diagnostic], s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(v.iter().map(|d| Ref {
             diagnostic: d,
             span: &d.span,
@@ -208,9 +210,7 @@ pub(crate) mod whole {
         }))
     }
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<Vec<Diagnostic>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Diagnostic>, D::Error> {
         let v = Vec::<Whole>::deserialize(d)?;
         Ok(v.into_iter().map(Diagnostic::from).collect())
     }

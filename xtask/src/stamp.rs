@@ -73,8 +73,10 @@ fn signature(path: &Path) -> Option<(u64, u128)> {
 
 /// What the last regen into `out` reported, kept in its stamp: the diagnostics, then the errata
 /// it applied.
-#[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+#[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct Reported {
+    /// Whole, spans included: they are printed again as they were.
+    #[serde(with = "codegen::diag::whole")]
     pub diagnostics: Vec<codegen::diag::Diagnostic>,
     pub errata: Vec<codegen::schema::Erratum>,
 }
