@@ -188,9 +188,9 @@ impl From<Whole> for Diagnostic {
     }
 }
 
-/// `#[serde(with = "codegen::diag::whole")]` for a `Vec<Diagnostic>` kept whole, with the span
-/// and corrected doc its JSON for users leaves out: the render cache and the out dir's stamp
-/// replay diagnostics with their excerpts.
+/// `#[serde(with = "whole")]` for a `Vec<Diagnostic>` kept whole (span and corrected doc
+/// included, which the JSON for users leaves out): for caches of diagnostics, such as the
+/// render cache and regen's stamp.
 pub mod whole {
     use super::{Diagnostic, Whole};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};

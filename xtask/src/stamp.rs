@@ -75,7 +75,7 @@ fn signature(path: &Path) -> Option<(u64, u128)> {
 /// it applied.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct Reported {
-    /// Kept whole: replayed with the excerpts a full regen prints.
+    /// Whole, spans included: they are printed again as they were.
     #[serde(with = "codegen::diag::whole")]
     pub diagnostics: Vec<codegen::diag::Diagnostic>,
     pub errata: Vec<codegen::schema::Erratum>,

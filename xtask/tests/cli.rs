@@ -357,7 +357,9 @@ fn a_no_op_regen_writes_nothing_and_a_changed_doc_erratum_or_generator_is_never_
         .unwrap();
     let noop_report = again.split("regen: nothing changed").next().unwrap();
     assert!(
-        full_report.contains("warning[") && full_report.contains("errata applied: 1"),
+        full_report.contains("warning[")
+            && full_report.contains("errata applied: ")
+            && full_report.contains("SCATTER-surface-any-index.patch -> SCATTER.md"),
         "{log}"
     );
     assert_eq!(noop_report, full_report);
