@@ -55,19 +55,21 @@ enum Kind {
     Append,
 }
 
-/// The kind of sub-operation `op` (LSC_UNTYPED.md LscSubOp table).
+/// The kind of sub-operation `op`, by its mnemonic in [`LSC_UNTYPED_OPS`] (LSC_UNTYPED.md's
+/// LscSubOp table, with each spelling's source): the sub-opcode values are in that one table.
 fn kind(op: u8) -> Option<Kind> {
-    Some(match op {
-        0x00 | 0x1b => Kind::Load,
-        0x01 => Kind::LoadStrided,
-        0x02 => Kind::LoadQuad,
-        0x03 => Kind::LoadBlock,
-        0x04 | 0x1c => Kind::Store,
-        0x05 => Kind::StoreStrided,
-        0x06 => Kind::StoreQuad,
-        0x07 => Kind::StoreBlock,
-        0x08..=0x1a => Kind::Atomic,
-        0x28 | 0x29 => Kind::Append,
+    let name = spell(LSC_UNTYPED_OPS, op)?.strip_prefix("lsc_")?;
+    Some(match name {
+        "load" | "load_status" => Kind::Load,
+        "load_strided" => Kind::LoadStrided,
+        "load_quad" => Kind::LoadQuad,
+        "load_block2d" => Kind::LoadBlock,
+        "store" | "store_uncompressed" => Kind::Store,
+        "store_strided" => Kind::StoreStrided,
+        "store_quad" => Kind::StoreQuad,
+        "store_block2d" => Kind::StoreBlock,
+        _ if name.starts_with("atomic_") => Kind::Atomic,
+        _ if name.starts_with("apndctr_atomic_") => Kind::Append,
         _ => return None,
     })
 }

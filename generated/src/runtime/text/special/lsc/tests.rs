@@ -69,6 +69,22 @@ const GENX_LINES: &[&str] = &[
     "lsc_store_uncompressed.ugm (M1, 16)  flat[V0033]:a64  V0032:d32",
 ];
 
+/// Every sub-operation the spellings table names has a kind, read from its mnemonic; the values
+/// checked are LSC_UNTYPED.md's LscSubOp table (0x00 load, 0x03 load_block2d, 0x1c
+/// store_uncompressed, 0x12 atomic_icas, 0x29 apndctr_atomic_sub); 0x1d is none.
+#[test]
+fn every_sub_operation_has_a_kind_by_its_mnemonic() {
+    for e in LSC_UNTYPED_OPS {
+        assert!(kind(e.value).is_some(), "{}", e.text);
+    }
+    assert_eq!(kind(0x00), Some(Kind::Load));
+    assert_eq!(kind(0x03), Some(Kind::LoadBlock));
+    assert_eq!(kind(0x1c), Some(Kind::Store));
+    assert_eq!(kind(0x12), Some(Kind::Atomic));
+    assert_eq!(kind(0x29), Some(Kind::Append));
+    assert_eq!(kind(0x1d), None);
+}
+
 #[test]
 fn intel_lines_read_and_print_back() {
     let n = names();
