@@ -122,12 +122,12 @@ fn params(f: &Fields) -> alloc::vec::Vec<Option<crate::runtime::RawOperand>> {
 }
 
 /// 3D_LOAD's `ld_lz` (parameters u, v, r) and `ld` (u, v, lod, r; LOD 0 only), 3D_LOAD.md:
-/// "Loads data from <surface> at the given integer texel addresses"; "For each enabled channel
-/// <exec_size> elements are returned in RGBA order, with the disabled channels skipped in the
-/// results. Only the enabled pixels are returned in <dst>" (3D_LOAD.md:213). The format table
+/// "Loads data from `<surface>` at the given integer texel addresses"; "For each enabled channel
+/// `<exec_size>` elements are returned in RGBA order, with the disabled channels skipped in the
+/// results. Only the enabled pixels are returned in `<dst>`" (3D_LOAD.md:213). The format table
 /// names the binary's parameter slots U, V, Lod, R; they are taken by position, so for
 /// `ld_lz` the third holds r (the Notes'
-/// table, 3D_LOAD.md:228-230), see [`params`]. Parameters and `Dst` are taken as 32-bit (UD coordinates, F/D/UD
+/// table, 3D_LOAD.md:228-230), see `params`. Parameters and `Dst` are taken as 32-bit (UD coordinates, F/D/UD
 /// data: what Intel's OpenCL compiler writes); a texel out of bounds reads as zeros. Other
 /// operations, the pixel null mask and `_aoffimmi` offsets other than 0 are errors.
 pub fn load<L: MessageLanes + ?Sized>(
