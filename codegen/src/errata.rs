@@ -197,28 +197,8 @@ fn resolve<'a>(
 ) -> Result<Resolved<'a>, Box<Diagnostic>> {
     let src = crate::parse::Source::new(name, text);
     let at = |start: usize, end: usize| src.span(start, end);
-    let diff_start = text
-        .match_indices("--- ")
-        .map(|(i, _)| i)
-        .find(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
-        .ok_or_else(|| {
-            bad(
-                name,
-                at(0, 0),
-                "the erratum has no unified diff",
-                "a header, a blank line, then `--- a/DOC.md`, `+++ b/DOC.md` and hunks",
-            )
-        })?;
-    let header = parse_header(name, &text[..diff_start], &src)?;
+    let (header, diff_start, patch) = split_erratum(name, text, &src)?;
     let diff = &text[diff_start..];
-    let patch = diffy::Patch::from_str(diff).map_err(|e| {
-        bad(
-            name,
-            at(diff_start, diff_start),
-            &format!("the diff cannot be read: {e}"),
-            "one unified diff of one doc",
-        )
-    })?;
     let (doc, _) = target_doc(&patch).ok_or_else(|| {
         bad(
             name,
@@ -479,6 +459,40 @@ fn bad(file: &str, span: Span, message: &str, expected: &str) -> Box<Diagnostic>
 }
 
 /// `Key: value` lines, continuation lines indented; every required key present and non-empty.
+/// An erratum's header: its `Key: value` lines.
+type Header = BTreeMap<String, String>;
+
+/// The parts every erratum has, whether it corrects a doc or creates one: its header read, where
+/// its diff starts (the first line starting `--- `), and the diff read.
+fn split_erratum<'a>(
+    name: &str,
+    text: &'a str,
+    src: &crate::parse::Source<'_>,
+) -> Result<(Header, usize, diffy::Patch<'a, str>), Box<Diagnostic>> {
+    let diff_start = text
+        .match_indices("--- ")
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
+        .ok_or_else(|| {
+            bad(
+                name,
+                src.span(0, 0),
+                "the erratum has no unified diff",
+                "a header, a blank line, then `--- a/DOC.md`, `+++ b/DOC.md` and hunks",
+            )
+        })?;
+    let header = parse_header(name, &text[..diff_start], src)?;
+    let patch = diffy::Patch::from_str(&text[diff_start..]).map_err(|e| {
+        bad(
+            name,
+            src.span(diff_start, diff_start),
+            &format!("the diff cannot be read: {e}"),
+            "one unified diff of one doc",
+        )
+    })?;
+    Ok((header, diff_start, patch))
+}
+
 fn parse_header(
     name: &str,
     header: &str,
@@ -569,21 +583,8 @@ fn creates_doc(text: &str) -> bool {
 fn create(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box<Diagnostic>> {
     let src = crate::parse::Source::new(name, text);
     let at = |start: usize, end: usize| src.span(start, end);
-    let diff_start = text
-        .match_indices("--- ")
-        .map(|(i, _)| i)
-        .find(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
-        .unwrap_or(0);
-    let header = parse_header(name, &text[..diff_start], &src)?;
+    let (header, diff_start, patch) = split_erratum(name, text, &src)?;
     let diff = &text[diff_start..];
-    let patch = diffy::Patch::from_str(diff).map_err(|e| {
-        bad(
-            name,
-            at(diff_start, diff_start),
-            &format!("the diff cannot be read: {e}"),
-            "one unified diff of one doc",
-        )
-    })?;
     let only_added = patch.hunks().len() == 1
         && patch.hunks()[0]
             .lines()

@@ -291,7 +291,7 @@ fn bfn_as_published_reads_as_intel_prints_it() {
         .expect("readable errata");
     let bfn_errata: Vec<SourceFile> = errata
         .into_iter()
-        .filter(|e| e.name.contains("BFN-"))
+        .filter(|e| e.name.contains("BFN-text-function-control"))
         .collect();
     assert_eq!(bfn_errata.len(), 1);
     let syntax = |errata: &[SourceFile]| {
