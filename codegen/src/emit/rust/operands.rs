@@ -33,11 +33,6 @@ pub fn render(model: &Model) -> TokenStream {
             quote!(Instruction::#ty(_) => #m)
         }
     });
-    let list_use = if any_list {
-        quote!(OperandTypes,)
-    } else {
-        quote!()
-    };
     let map_arms = insts.iter().zip(&maps).map(|(i, m)| {
         let ty = ident(&i.rust_name);
         if m.is_empty() {
@@ -66,7 +61,7 @@ pub fn render(model: &Model) -> TokenStream {
     quote! {
         //! Operands, exec size, predicate and index fields of every instruction, and each
         //! doc's operand type maps: what `visa::object::verify` checks against a routine.
-        use crate::runtime::{#list_use OperandVisitor, TypeMap};
+        use crate::runtime::{OperandTypes, OperandVisitor, TypeMap};
         #map_uses
         use super::Instruction;
 
