@@ -228,6 +228,16 @@ fn base(shared: &Path) -> (PathBuf, File) {
 /// (LSC_UNTYPED.md:580): Intel's fixture for PVC (`tests/intel/fixtures/asm/PVC/LSC_UNTYPED.isa`,
 /// `lsc_store.ugm (M1, 16) flat[VUD]:a32 VUD.256:d32` first), its first Surface set to an
 /// immediate 4. Intel rejects it ("Surface: for LSC_ADDR_TYPE_FLAT only imm 0 or V0 allowed").
+/// Ends a test that compared our verdicts with Intel's: fails on any problem, and when Intel's
+/// tools were missing, skips their verdicts with a printed reason (fails when `CI` is set).
+fn conclude(problems: &[String], intel_missing: bool) {
+    if intel_missing {
+        assert!(std::env::var_os("CI").is_none(), "Intel's tools are missing and CI is set");
+        println!("Intel's verdicts skipped: intel-isa/GenX_IR missing");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn lsc_flat_surface_must_be_null() {
     let Some(shared) = support::shared() else { return };
@@ -319,11 +329,7 @@ fn what_the_docs_forbid_and_intel_accepts_is_a_warning() {
             }
         }
     }
-    if intel_missing {
-        assert!(std::env::var_os("CI").is_none(), "Intel's tools are missing and CI is set");
-        println!("Intel's verdicts skipped: intel-isa/GenX_IR missing");
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    conclude(&problems, intel_missing);
 }
 
 /// LSC_UNTYPED's DataOrder outside 1 (non-transposed) and 2 (transposed)
@@ -360,11 +366,7 @@ fn lsc_data_order_is_1_or_2() {
             None => intel_missing = true,
         }
     }
-    if intel_missing {
-        assert!(std::env::var_os("CI").is_none(), "Intel's tools are missing and CI is set");
-        println!("Intel's verdicts skipped: intel-isa/GenX_IR missing");
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    conclude(&problems, intel_missing);
 }
 
 /// The repository (for Intel's fixtures), or `None` with the reason printed (failing under CI).
@@ -439,11 +441,7 @@ fn per_instruction_type_rules_of_the_errata() {
             None => intel_missing = true,
         }
     }
-    if intel_missing {
-        assert!(std::env::var_os("CI").is_none(), "Intel's tools are missing and CI is set");
-        println!("Intel's verdicts skipped: intel-isa/GenX_IR missing");
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    conclude(&problems, intel_missing);
 }
 
 #[test]
@@ -488,14 +486,7 @@ fn every_rule_has_a_failing_file_that_intel_rejects_too() {
             None => intel_missing = true,
         }
     }
-    if intel_missing {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "Intel's tools are missing and CI is set"
-        );
-        println!("Intel's verdicts skipped: intel-isa/GenX_IR missing (apt-get install -y libigc-tools intel-opencl-icd)");
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    conclude(&problems, intel_missing);
 }
 
 /// Where operand `op` of instruction `n` of kernel 0 lies in `bytes`, the file `f` was read from.
@@ -599,11 +590,7 @@ fn what_the_chapters_leave_undefined_is_accepted_as_intel_does() {
             None => intel_missing = true,
         }
     }
-    if intel_missing {
-        assert!(std::env::var_os("CI").is_none(), "Intel's tools are missing and CI is set");
-        println!("Intel's verdicts skipped: intel-isa/GenX_IR missing");
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    conclude(&problems, intel_missing);
 }
 
 /// A general operand of variable `id` with the scalar region `<0;1,0>`.
@@ -694,11 +681,7 @@ fn must_have_type_binds_register_operands() {
             None => intel_missing = true,
         }
     }
-    if intel_missing {
-        assert!(std::env::var_os("CI").is_none(), "Intel's tools are missing and CI is set");
-        println!("Intel's verdicts skipped: intel-isa/GenX_IR missing");
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    conclude(&problems, intel_missing);
 }
 
 /// LSC_UNTYPED's prose rules (LSC_UNTYPED.md:330, :336, :616, :619) on Intel's PVC fixture: a
@@ -749,9 +732,5 @@ fn lsc_transpose_and_atomic_data_operands() {
             None => intel_missing = true,
         }
     }
-    if intel_missing {
-        assert!(std::env::var_os("CI").is_none(), "Intel's tools are missing and CI is set");
-        println!("Intel's verdicts skipped: intel-isa/GenX_IR missing");
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    conclude(&problems, intel_missing);
 }
