@@ -437,7 +437,23 @@ pub struct Slot {
     /// (RAW_SEND's `<ExMsgDesc>`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hex: bool,
+    /// The member of a bit-packed field the slot prints, when it names one rather than a
+    /// field: SAMPLE_UNORM's `<output_format>` is `Channel_mask` bits 5..4, the one range whose
+    /// summary says "Output format" (`field` is then `Channel_mask`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member: Option<Member>,
+    /// The text of each enumerated value, in the doc's order of values, from a template
+    /// comment `<slot> is one of "a", "b", ...` (SAMPLE_UNORM's `"16-full", ...`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spellings: Vec<String>,
     pub span: Span,
+}
+
+/// A member of a bit-packed field: its bit range (`Bit[5..4]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    pub hi: u8,
+    pub lo: u8,
 }
 
 fn is_zero(n: &u8) -> bool {

@@ -362,7 +362,13 @@ MORE = {
             ("RGBA", "AVS_16_FULL", "AVS_INVALID"),
         ]
     ],
-    "SAMPLE_UNORM": ["sample_unorm.RGBA.16-full S0 T6 0x0:f 0x0:f 0x0:f 0x0:f VUD.0"],
+    # Each output format (Channel_mask bits 5..4) with channel masks (bits 3..0), in the
+    # doc's template: GenX_IR prints them as the doc's comment spells them (`16-downsampled`).
+    "SAMPLE_UNORM": [
+        f"sample_unorm.{ch}.{fmt} S0 T6 0x0:f 0x0:f 0x0:f 0x0:f VUD.0"
+        for ch in ["RGBA", "R", "GA", "RGB"]
+        for fmt in ["16-full", "16-downsampled", "8-full", "8-downsampled"]
+    ],
     "VME_IME": ["vme_ime (0, 0) T6 VUD.0 VUD.256 VUD.384 VUD.512 VUD.640 VUD.768"],
     "VME_SIC": ["vme_sic T6 VUD.0 VUD.256 VUD.512"],
     "SVM": [],

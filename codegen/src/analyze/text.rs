@@ -272,6 +272,60 @@ fn spellings_of(
     out
 }
 
+/// The spellings a template comment lists for slot `s` (`<x> is one of "a", "b"`), paired
+/// with the values in the doc's order; `None` without such a comment, or (warning V0133) when
+/// the comment lists another number of words than the range has values.
+fn commented_spellings(
+    doc: &Instruction,
+    s: &schema::Slot,
+    values: &[schema::EnumValue],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<(u64, String)>> {
+    if s.spellings.is_empty() {
+        return None;
+    }
+    if s.spellings.len() != values.len() {
+        diags.push(
+            Diagnostic::new(
+                Code::NoSpelling,
+                &doc.source,
+                s.span,
+                format!(
+                    "the template's comment spells {} values of `<{}>`, its field lists {}; the doc's meanings spell them instead",
+                    s.spellings.len(),
+                    s.name,
+                    values.len()
+                ),
+            )
+            .expected("one quoted word per value, in the doc's order"),
+        );
+        return None;
+    }
+    Some(
+        values
+            .iter()
+            .zip(&s.spellings)
+            .map(|(v, w)| (v.value, w.clone()))
+            .collect(),
+    )
+}
+
+/// Warning V0133: a comment spells the values of a slot that prints no value names.
+fn unused_spellings(doc: &Instruction, s: &schema::Slot, diags: &mut Vec<Diagnostic>) {
+    diags.push(
+        Diagnostic::new(
+            Code::NoSpelling,
+            &doc.source,
+            s.span,
+            format!(
+                "the template's comment spells the values of `<{}>`, which prints {:?}, not value names; the spellings are not used",
+                s.name, s.prints
+            ),
+        )
+        .expected("`<slot> is one of \"a\", ...` for a slot of enumerated values"),
+    );
+}
+
 struct Ctx<'a> {
     doc: &'a Instruction,
     inst: &'a InstModel,
@@ -319,6 +373,12 @@ impl Ctx<'_> {
             extra_spaces: 0,
             zero_x: false,
         };
+        if !s.spellings.is_empty() && s.prints != Prints::Name {
+            unused_spellings(self.doc, s, diags);
+        }
+        if let Some(m) = s.member {
+            return self.member_slot(s, m, name, field, scalar, diags);
+        }
         let kind = match (s.prints, &fm.ty) {
             (Prints::Vector, FieldType::Vector) if self.address_of(name) => SlotKind::AddressOf,
             (Prints::Vector, FieldType::Vector) if self.regionless(name) => SlotKind::Regionless,
@@ -347,7 +407,7 @@ impl Ctx<'_> {
                     ..simple(SlotKind::Channels)
                 })
             }
-            (Prints::Name, _) if scalar => return self.name_slot(name, field, diags),
+            (Prints::Name, _) if scalar => return self.name_slot(s, name, field, diags),
             (p, _) => {
                 self.fail(format!(
                     "slot <{}> prints {p:?}, which has no text rule",
@@ -411,9 +471,49 @@ impl Ctx<'_> {
                 .is_some_and(|d| d.classes == ["address"])
     }
 
-    /// The first range of the field with enumerated values not printed yet.
+    /// A slot naming a member of a bit-packed field (`Channel_mask` bits 5..4): its bits only,
+    /// printed as the member's kind says.
+    fn member_slot(
+        &mut self,
+        s: &schema::Slot,
+        m: schema::Member,
+        doc_field: &str,
+        field: String,
+        scalar: bool,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<TextSlot> {
+        let mask = mask_of(m.hi, m.lo, false);
+        let kind = match s.prints {
+            Prints::Name if scalar => return self.name_slot(s, doc_field, field, diags),
+            // Channel letters spell four bits, R to A.
+            Prints::Channels if scalar && mask <= 0xf => SlotKind::Channels,
+            Prints::Number if scalar => SlotKind::Number { hex: false },
+            p => {
+                self.fail(format!(
+                    "slot <{}> names bits {}..{} of {doc_field}, which print {p:?}: no text rule",
+                    s.name, m.hi, m.lo
+                ));
+                return None;
+            }
+        };
+        self.used.insert((field.clone(), m.lo));
+        Some(TextSlot {
+            field,
+            lo: m.lo,
+            mask,
+            kind,
+            optional: false,
+            extra_spaces: 0,
+            zero_x: false,
+        })
+    }
+
+    /// The range a name slot prints: the member it names, else the first range of the field
+    /// with enumerated values not printed yet. Its spellings: the template comment's, else the
+    /// doc's meanings (NAMING.md, "Text spellings").
     fn name_slot(
         &mut self,
+        s: &schema::Slot,
         doc_field: &str,
         field: String,
         diags: &mut Vec<Diagnostic>,
@@ -421,14 +521,18 @@ impl Ctx<'_> {
         let f = self.doc.fields.iter().find(|f| f.name == doc_field)?;
         let whole = f.bitfields.is_empty();
         let found = ranges(f).into_iter().find(|(_, lo, values, _)| {
-            !values.is_empty() && !self.used.contains(&(field.clone(), *lo))
+            let free = !self.used.contains(&(field.clone(), *lo));
+            !values.is_empty() && s.member.map_or(free, |m| m.lo == *lo)
         });
         let Some((hi, lo, values, _)) = found else {
             self.fail(format!("field {doc_field} lists no values to name"));
             return None;
         };
         self.used.insert((field.clone(), lo));
-        let spellings = spellings_of(self.doc, values, f.span, doc_field, diags);
+        let spellings = match commented_spellings(self.doc, s, values, diags) {
+            Some(listed) => listed,
+            None => spellings_of(self.doc, values, f.span, doc_field, diags),
+        };
         Some(TextSlot {
             field,
             lo,

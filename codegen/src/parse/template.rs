@@ -10,6 +10,12 @@
 //! in the text (`VME_SIC <surface>  <UNIInput>`, as Intel prints it), and `0x<slot>` is a
 //! number in hexadecimal with Intel's prefix (RAW_SEND's `0x<ExMsgDesc>`).
 //!
+//! A slot naming no field may name a member of a bit-packed field ([`member_of`]): the one bit
+//! range, of all fields, whose bullet's summary holds the slot's words (SAMPLE_UNORM's
+//! `<output_format>` is `Channel_mask` Bit[5..4], "is Output format control"). A comment
+//! `<slot> is one of "a", "b", ...` gives the text of the slot's values in the doc's order
+//! ([`one_of_spellings`]: SAMPLE_UNORM's `"16-full", "16-downsampled", ...`).
+//!
 //! Rules, each documented in `codegen/DIAGNOSTICS.md`:
 //! - mnemonic spelling: lower case, as Intel prints it, except debug directives (the doc's
 //!   description says the instruction "is used for debugging purposes": FILE, LOC), which keep
@@ -27,7 +33,8 @@
 use super::source::{Line, Source};
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{
-    Field, FieldValue, Prints, Slot, SpecialRule, Suffix, SuffixKind, Syntax, SyntaxForm,
+    BitField, Field, FieldValue, Member, Prints, Slot, SpecialRule, Suffix, SuffixKind, Syntax,
+    SyntaxForm,
 };
 use std::collections::BTreeMap;
 
@@ -70,15 +77,18 @@ pub fn read(
         });
     }
     let mut aliases = BTreeMap::new();
+    let mut one_of = BTreeMap::new();
     for l in &tlines {
         if let Some(c) = l.comment {
             aliases.extend(string_pool_aliases(c));
+            one_of.extend(one_of_spellings(c));
         }
     }
     let ctx = Ctx {
         src,
         fields,
         aliases,
+        one_of,
         keep_case: description
             .to_ascii_lowercase()
             .contains("used for debugging purposes"),
@@ -230,6 +240,70 @@ fn string_pool_aliases(comment: &str) -> Vec<(String, String)> {
     out
 }
 
+/// `<output_format> is one of "16-full", "16-downsampled"` → `output_format` → the quoted
+/// words, in order: the text of the slot's values, in the doc's order of values.
+fn one_of_spellings(comment: &str) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut rest = comment;
+    while let Some(i) = rest.find("is one of") {
+        let before = rest[..i].trim_end();
+        let after = &rest[i + "is one of".len()..];
+        let name = before
+            .strip_suffix('>')
+            .and_then(|b| b.rfind('<').map(|open| &b[open + 1..]))
+            .filter(|n| is_ident(n));
+        // The quoted words up to the next `<slot>` (a comment may say two slots' lists).
+        let list = &after[..after.find('<').unwrap_or(after.len())];
+        let words: Vec<String> = list
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        if let Some(name) = name.filter(|_| !words.is_empty()) {
+            out.push((name.to_ascii_lowercase(), words));
+        }
+        rest = after;
+    }
+    out
+}
+
+/// The member of a bit-packed field that a slot naming no field names: the one bit range, of
+/// all fields, whose summary holds the slot's words in order as whole words (`output_format`
+/// in "is Output format control"); `None` when no range or more than one does.
+fn member_of<'f>(fields: &'f [Field], name: &str) -> Option<(&'f Field, &'f BitField)> {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    let want = words(name);
+    if want.is_empty() {
+        return None;
+    }
+    let mut found = fields.iter().flat_map(|f| {
+        f.bitfields
+            .iter()
+            .filter(|b| words(&b.summary).windows(want.len()).any(|w| w == want))
+            .map(move |b| (f, b))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+/// What a slot naming a member prints: channel letters for a slot named `channel...` (as for
+/// a field so named), the value's name when the range enumerates values, else a number.
+fn member_prints(name: &str, b: &BitField) -> Prints {
+    if name.to_ascii_lowercase().starts_with("channel") {
+        Prints::Channels
+    } else if !b.values.is_empty() {
+        Prints::Name
+    } else {
+        Prints::Number
+    }
+}
+
 /// The enumerated value whose name is the form's mnemonic or one of its literal suffixes.
 fn selector(form: &SyntaxForm, fields: &[Field]) -> Option<FieldValue> {
     let mut words = vec![form.mnemonic.to_ascii_lowercase()];
@@ -317,6 +391,8 @@ struct Ctx<'s, 'f> {
     src: &'s Source<'s>,
     fields: &'f [Field],
     aliases: BTreeMap<String, String>,
+    /// Spellings of slots' values from `<slot> is one of "a", ...` comments, by slot name.
+    one_of: BTreeMap<String, Vec<String>>,
     keep_case: bool,
 }
 
@@ -876,22 +952,17 @@ impl Ctx<'_, '_> {
     ) -> Slot {
         let span = self.src.span(base + at, base + at + text.len());
         let alias = self.aliases.get(&name.to_ascii_lowercase());
+        let mut member = None;
         let (field, prints) = match (self.field(name), alias.and_then(|a| self.field(a))) {
             (Some(f), _) => (Some(f.name.clone()), prints(f)),
             (None, Some(f)) => (Some(f.name.clone()), Prints::Symbol),
-            (None, None) => {
-                let known: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
-                found.push(
-                    Diagnostic::new(
-                        Code::UnlinkedSlot,
-                        self.src.name,
-                        span,
-                        format!("template slot `{name}` names no field of the format; it prints nothing known"),
-                    )
-                    .expected(format!("one of the fields: {}", known.join(", "))),
-                );
-                (None, Prints::Unknown)
-            }
+            (None, None) => match member_of(self.fields, name) {
+                Some((f, b)) => {
+                    member = Some(Member { hi: b.hi, lo: b.lo });
+                    (Some(f.name.clone()), member_prints(name, b))
+                }
+                None => self.unlinked(name, span, found),
+            },
         };
         Slot {
             name: name.to_string(),
@@ -901,8 +972,36 @@ impl Ctx<'_, '_> {
             list: false,
             extra_spaces: 0,
             hex: false,
+            member,
+            spellings: self
+                .one_of
+                .get(&name.to_ascii_lowercase())
+                .cloned()
+                .unwrap_or_default(),
             span,
         }
+    }
+
+    /// V0131: the slot names no field (nor a member of one).
+    fn unlinked(
+        &self,
+        name: &str,
+        span: crate::schema::Span,
+        found: &mut Vec<Diagnostic>,
+    ) -> (Option<String>, Prints) {
+        let known: Vec<&str> = self.fields.iter().map(|f| f.name.as_str()).collect();
+        found.push(
+            Diagnostic::new(
+                Code::UnlinkedSlot,
+                self.src.name,
+                span,
+                format!(
+                    "template slot `{name}` names no field of the format; it prints nothing known"
+                ),
+            )
+            .expected(format!("one of the fields: {}", known.join(", "))),
+        );
+        (None, Prints::Unknown)
     }
 }
 
@@ -999,6 +1098,105 @@ mod tests {
         );
         // `0x` is not part of the slot's span: `<ExMsgDesc>` starts at byte 25.
         assert_eq!(f.operands[0].span.start, 25);
+    }
+
+    /// A bit-packed field: (hi, lo, summary, value meanings) per member.
+    fn packed(name: &str, members: &[(u8, u8, &str, &[&str])]) -> Field {
+        let mut f = field(name, "ub", &[], "");
+        f.bitfields = members
+            .iter()
+            .map(|(hi, lo, summary, values)| BitField {
+                hi: *hi,
+                lo: *lo,
+                summary: summary.to_string(),
+                values: values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| EnumValue {
+                        value: i as u64,
+                        meaning: m.to_string(),
+                        platform: None,
+                        span: Span::default(),
+                    })
+                    .collect(),
+                platform: None,
+                span: Span::default(),
+            })
+            .collect();
+        f
+    }
+
+    #[test]
+    fn slots_naming_members_and_spellings_from_a_comment() {
+        // SAMPLE_UNORM as the doc writes it: `<channel>` and `<output_format>` are the members
+        // of Channel_mask whose summaries say "channel" and "Output format".
+        let fields = [
+            packed(
+                "Channel_mask",
+                &[
+                    (3, 0, "determines the write masks for the RGBA channel", &[]),
+                    (
+                        5,
+                        4,
+                        "is Output format control.",
+                        &["\"16-bit full\"", "\"8-bit full\""],
+                    ),
+                ],
+            ),
+            field("Sampler", "ub", &[], ""),
+        ];
+        let f = &forms(
+            "SAMPLE_UNORM.<channel>.<output_format> <sampler>\n//<output_format> is one of \"16-full\", \"8-full\"",
+            &fields,
+        )[0];
+        let member = |k: usize| match &f.suffixes[k].kind {
+            SuffixKind::Slot { slot, .. } => slot.clone(),
+            other => panic!("{other:?}"),
+        };
+        let (channel, format) = (member(0), member(1));
+        assert_eq!(
+            linked(&channel),
+            ("channel", Some("Channel_mask"), Prints::Channels)
+        );
+        assert_eq!(channel.member, Some(Member { hi: 3, lo: 0 }));
+        assert!(channel.spellings.is_empty());
+        assert_eq!(
+            linked(&format),
+            ("output_format", Some("Channel_mask"), Prints::Name)
+        );
+        assert_eq!(format.member, Some(Member { hi: 5, lo: 4 }));
+        assert_eq!(format.spellings, ["16-full", "8-full"]);
+        // A slot whose words no summary holds, or more than one does, stays unlinked (V0131).
+        let two = [packed(
+            "Mode",
+            &[(1, 0, "the format", &[]), (3, 2, "a format too", &[])],
+        )];
+        let (s, d) = read_text("FOO.<format> <nothing>", &two);
+        let Some(Syntax::Templates { forms }) = s else {
+            panic!("{s:?}")
+        };
+        assert!(
+            matches!(&forms[0].suffixes[0].kind, SuffixKind::Slot { slot, .. } if slot.field.is_none())
+        );
+        let codes: Vec<_> = d.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["V0131", "V0131"]);
+        // Whole words only: `<form>` is not in "the format".
+        assert_eq!(member_of(&two, "form").map(|(_, b)| b.lo), None);
+        assert_eq!(member_of(&two, "too").map(|(_, b)| b.lo), Some(2));
+    }
+
+    #[test]
+    fn one_of_comments() {
+        assert_eq!(
+            one_of_spellings(r#"<a> is one of "x-1", "Y" and <b> is one of "z""#),
+            [
+                ("a".to_string(), vec!["x-1".to_string(), "Y".to_string()]),
+                ("b".to_string(), vec!["z".to_string()]),
+            ]
+        );
+        // No slot before it, or no quoted word: nothing.
+        assert!(one_of_spellings(r#"it is one of "x""#).is_empty());
+        assert!(one_of_spellings("<a> is one of the modes").is_empty());
     }
 
     #[test]

@@ -1287,12 +1287,24 @@ fn parse_slot(s: &TextSlot, saturated: Option<&str>) -> TokenStream {
             let val = word_value(s);
             let exp = expected_of(s, "");
             let v = put(quote!(v));
+            let word = operand_word(s);
             quote! {
                 let at = c.column();
-                let x = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+                let x = #word;
                 let v: u64 = #val.ok_or_else(|| error(at, #exp, x))?;
                 #n |= #v;
             }
         }
+    }
+}
+
+/// Reads an operand word: letters, digits and `_`, and `-` where a spelling of the slot holds
+/// one (a template comment's `"16-full"`).
+fn operand_word(s: &TextSlot) -> TokenStream {
+    let dash = matches!(&s.kind, SlotKind::Name { spellings, .. } if spellings.iter().any(|(_, t)| t.contains('-')));
+    if dash {
+        quote!(c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '-'))
+    } else {
+        quote!(c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_'))
     }
 }

@@ -22,10 +22,11 @@ pub struct Words<'a> {
 }
 
 impl<'a> Words<'a> {
-    /// Reads `mnemonic.suffix.suffix` at the cursor.
+    /// Reads `mnemonic.suffix.suffix` at the cursor. A word may hold `-`
+    /// (`sample_unorm.RGBA.16-full`).
     pub fn read(c: &mut Cursor<'a>) -> Self {
         let start = c.column();
-        let word = c.take_while(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.');
+        let word = c.take_while(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '.' | '-'));
         let (base, rest) = match split_dot(word) {
             Some((base, rest)) => (base, Some(rest)),
             None => (word, None),
@@ -195,5 +196,12 @@ mod tests {
         assert!(w.eat(""));
         assert!(w.finish().is_ok());
         assert_eq!(channels_text(0xf), Some("RGBA"));
+        // `-` inside a word (SAMPLE_UNORM's output formats).
+        let mut c = Cursor::new("sample_unorm.RGBA.16-full S0");
+        let mut w = Words::read(&mut c);
+        assert_eq!(w.take("", "channels"), Ok(("RGBA", 13)));
+        assert!(w.eat("16-full"));
+        assert!(w.finish().is_ok());
+        assert_eq!(c.rest(), " S0");
     }
 }
