@@ -39,6 +39,49 @@ fn read(path: &Path) -> Vec<u8> {
 }
 
 #[test]
+fn regen_into_an_existing_crate_refreshes_a_stale_runtime_and_check_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("crate");
+    assert_eq!(regen(&out, false).0, Some(0));
+    let current = read(&workspace().join("generated/src/runtime/codec.rs"));
+    // An older runtime: one file as a previous version left it, one the user added, one that
+    // is current (its mtime must stay).
+    let codec = out.join("src/runtime/codec.rs");
+    std::fs::write(&codec, "// an older runtime\n").unwrap();
+    let mine = out.join("src/runtime/mine.rs");
+    std::fs::write(&mine, "// the user's\n").unwrap();
+    let operand = out.join("src/runtime/operand.rs");
+    let mtime = std::fs::metadata(&operand).unwrap().modified().unwrap();
+
+    let (code, err) = regen(&out, true);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("stale runtime: src/runtime/codec.rs"), "{err}");
+    assert!(
+        !err.contains("mine.rs") && !err.contains("operand.rs"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&codec).unwrap(), b"// an older runtime\n");
+
+    // The stamp of the first regen still holds: the runtime alone makes this regen run.
+    let (code, err) = regen(&out, false);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(
+            "1 hand-written runtime file(s) refreshed from the workspace's: src/runtime/codec.rs"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&codec).unwrap(), current);
+    assert_eq!(std::fs::read(&mine).unwrap(), b"// the user's\n");
+    assert_eq!(
+        std::fs::metadata(&operand).unwrap().modified().unwrap(),
+        mtime
+    );
+    let (code, err) = regen(&out, true);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
 fn a_runtime_file_an_earlier_regen_copied_goes_an_edited_one_stays_and_check_reports_both() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("crate");
