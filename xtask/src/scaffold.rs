@@ -2,8 +2,9 @@
 //! hand-written parts of the workspace's `generated/` crate (runtime, crate root, test support,
 //! benches) are copied, and a standalone `Cargo.toml` is written. An existing crate gets the
 //! current hand-written parts: each copy that differs from the workspace's is rewritten (only
-//! those, so cargo rebuilds nothing else), and `--check` reports them; files the user added and
-//! the manifest are never touched.
+//! those, so cargo rebuilds nothing else), and each one an earlier regen copied that the
+//! workspace no longer has is removed, if unedited (by the record `stamp::RUNTIME`); `--check`
+//! reports both. Files the user added and the manifest are never touched.
 
 use crate::stamp;
 use crate::write::is_generated;
