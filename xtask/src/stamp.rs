@@ -125,8 +125,9 @@ pub fn record(
     std::fs::write(out.join(FILE), text)
 }
 
-/// The record of the hand-written runtime files regen copied into an output crate (ignored by
-/// git): a comment line, then `path hash` per file (the FNV-1a 64 of its content, in hex).
+/// The record of the hand-written runtime files regen copied into an output crate: a comment
+/// line, then `path hash` per file (the FNV-1a 64 of its content, in hex). Never written into
+/// the workspace's own `generated/`, which is the runtime.
 /// Unlike the stamp it is a source, not a cache: it is how regen tells a runtime file it wrote
 /// from one the user added, so that it removes the first once the workspace's runtime no longer
 /// has it, and never touches the second (`scaffold::stale_runtime`). Kept apart from the stamp,
