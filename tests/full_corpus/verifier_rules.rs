@@ -862,6 +862,17 @@ fn rules_of_intels_verifier_on_its_fixtures() {
                 }
             })
         }),
+        // add (M1, 8) VF(0,0)<1> VF(2,0)<1;1,0> VF(3,0)<1;1,0> with Src1 `<1,0>` (a null vertical
+        // stride) at exec size 32: Intel counts 32 addresses as for an indirect source. (At exec
+        // size 16 its reader crashes on this operand, as erratum 5_operands-01 records.)
+        ("direct_null_vertical_stride_32", "ADD", ALL, Ours::Error(rules::MULTI_ADDRESS_COUNT.text), Intel::Rejects, |f| {
+            edited(f, float_add(f), |i| {
+                if let Instruction::Add(a) = i {
+                    a.exec_size = ExecSize::from_raw(0x05, 0).expect("(M1, 32)");
+                    set_region(&mut a.src1, 0, 2, 2);
+                }
+            })
+        }),
         // BFN-integer-operands.patch on an immediate: `bfn.x1 ... 0x3f80:bf ...` ("opnd 2 has
         // unknown type 15"); CBIT-integer-types.patch: `cbit ... 0x3f800000:f`.
         ("bfn_bf_immediate", "BFN", XE_HP, Ours::Error("Must have type"), Intel::Rejects, |f| {
