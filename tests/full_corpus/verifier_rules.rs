@@ -873,6 +873,16 @@ fn rules_of_intels_verifier_on_its_fixtures() {
                 }
             })
         }),
+        // The same with the vertical stride encoding 1100, which the chapter does not list
+        // (the large run's `mad (M1, 32) ... V0065(0,0)<1,0>`).
+        ("direct_vertical_stride_1100_32", "ADD", ALL, Ours::Error(rules::MULTI_ADDRESS_COUNT.text), Intel::Rejects, |f| {
+            edited(f, float_add(f), |i| {
+                if let Instruction::Add(a) = i {
+                    a.exec_size = ExecSize::from_raw(0x05, 0).expect("(M1, 32)");
+                    set_region(&mut a.src1, 0xc, 2, 2);
+                }
+            })
+        }),
         // BFN-integer-operands.patch on an immediate: `bfn.x1 ... 0x3f80:bf ...` ("opnd 2 has
         // unknown type 15"); CBIT-integer-types.patch: `cbit ... 0x3f800000:f`.
         ("bfn_bf_immediate", "BFN", XE_HP, Ours::Error("Must have type"), Intel::Rejects, |f| {

@@ -108,7 +108,7 @@ rules! {
     LSC_SRC1_DATA = "Src1Data: This will hold the null register for load operations; for atomics it holds the first argument of the atomic operation and is null if the atomic op is unary (the sub-op table's extra atomic arguments: 0 null, 1 or 2 not null)", "instructions/LSC_UNTYPED.md:616";
     LSC_SRC2_DATA = "Src2Data: This will hold the null register for all but ternary atomic ops (the sub-op table's extra atomic arguments: 2 not null, else null)", "instructions/LSC_UNTYPED.md:619";
     LSC_FLAT_SURFACE = "Surface: Use the immediate value 0 for flat operations unless the platforms supports an a64 base value (none does for Intel's verifier: an immediate 0 or %null)", "instructions/LSC_UNTYPED.md:580";
-    MULTI_ADDRESS_COUNT = "A multi-address indirect source (null vertical stride) uses ExecSize / Width address elements, at most 16; a general source with a null vertical stride counts the same (erratum 5_operands-04-multi-address-count.patch)", "chapters/5_operands.md:97";
+    MULTI_ADDRESS_COUNT = "A multi-address indirect source (null vertical stride) uses ExecSize / Width address elements, at most 16; a source whose vertical stride is null or an encoding the chapter does not list counts the same (erratum 5_operands-04-multi-address-count.patch)", "chapters/5_operands.md:97";
     RESERVED_VARIABLE = "Thirty-two variables (V0-V31) are reserved for pre-defined variables: V21-V31 have no row in the table and name no variable", "chapters/4_visa_header.md:397";
     MOVS_SATURATION = "Neither saturation nor predication is supported for this instruction (MOVS: saturation on a state destination)", "instructions/MOVS.md:100";
     MOVS_SATURATION_GENERAL = "Neither saturation nor predication is supported for this instruction (MOVS: saturation on a general destination, which Intel's verifier accepts)", "instructions/MOVS.md:100", warning;
@@ -1050,12 +1050,15 @@ impl<R: Routine + ?Sized> Ctx<'_, R> {
     /// A multi-address indirect source (null vertical stride, 5_operands.md:89) reads
     /// ExecSize / Width address elements (:97), at most 16 for Intel's verifier ("Number of
     /// Address for indirect operand exceeds 16"; erratum 5_operands-04-multi-address-count).
-    /// Intel counts them for a general source with a null vertical stride too, which its
-    /// reader otherwise accepts (erratum 5_operands-01-vertical-stride): `mad (M1, 32) ...
-    /// V0065(0,0)<1,0>` is rejected with the same message.
+    /// Intel counts them for a general source with a null vertical stride too, or one of an
+    /// encoding the chapter does not list, which its reader otherwise accepts (erratum
+    /// 5_operands-01-vertical-stride): `mad (M1, 32) ... V0065(0,0)<1,0>` (encoding 1100) is
+    /// rejected with the same message.
     fn multi_address(&mut self, field: &'static str, region: Region) {
-        let w = region.width();
-        if region.vertical_stride() != 0 || !(2..=6).contains(&w) {
+        // The encodings the chapter does not list (1000-1111) Intel reads as null: it prints
+        // no vertical stride for them (`V0065(0,0)<1,0>`) and counts their addresses.
+        let (vs, w) = (region.vertical_stride(), region.width());
+        if (1..8).contains(&vs) || !(2..=6).contains(&w) {
             return;
         }
         let addresses = self.exec / (1u32 << (w - 2));
