@@ -114,7 +114,7 @@ rules! {
     MOVS_SATURATION_GENERAL = "Neither saturation nor predication is supported for this instruction (MOVS: saturation on a general destination, which Intel's verifier accepts)", "instructions/MOVS.md:100", warning;
     MOVS_TYPE = "Supported Type: UD (for general and immediate operand) (MOVS: a BF operand)", "instructions/MOVS.md:95";
     MOVS_TYPE_OTHER = "Supported Type: UD (for general and immediate operand) (MOVS: a type other than UD and BF, which Intel's verifier accepts)", "instructions/MOVS.md:95", warning;
-    PREDICATE_LOGIC = "The instruction may operate on predicate operands. In this mode, all operands must be predicates, and <pred> must be zero (no predication)", "instructions/AND.md:107 (OR.md:107, XOR.md:107, NOT.md:104)";
+    PREDICATE_LOGIC = "The instruction may operate on predicate operands. In this mode, all operands must be predicates, and `<pred>` must be zero (no predication)", "instructions/AND.md:107 (OR.md:107, XOR.md:107, NOT.md:104)";
     LSC_CACHE = "CachingL1: Only certain combinations of this with CachingL3 are valid (the table's rows that apply to both, or to loads for a load, to stores for a store)", "instructions/LSC_UNTYPED.md:478";
     TYPE_MAP = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc";
     TYPE_MAP_CMP_SEL = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc", warning;
