@@ -87,7 +87,9 @@ pub fn runtime_files(template: &Path) -> io::Result<BTreeMap<String, Vec<u8>>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> io::Result<()> {
         if dir.is_file() {
             let bytes = fs::read(dir)?;
-            if !is_generated(&String::from_utf8_lossy(&bytes)) {
+            // Only the first line says whether a file is generated.
+            let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+            if !is_generated(&String::from_utf8_lossy(first)) {
                 let rel = dir.strip_prefix(root).unwrap_or(dir);
                 let rel: Vec<String> = rel
                     .components()
@@ -119,11 +121,8 @@ pub fn stale_runtime(out: &Path, template: &Path) -> io::Result<Vec<String>> {
     }
     let mut stale = Vec::new();
     for (rel, bytes) in runtime_files(template)? {
-        match fs::read(out.join(&rel)) {
-            Ok(old) if old == bytes => {}
-            Ok(_) => stale.push(rel),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => stale.push(rel),
-            Err(e) => return Err(e),
+        if !crate::write::file_holds(&out.join(&rel), &bytes)? {
+            stale.push(rel);
         }
     }
     Ok(stale)
