@@ -503,6 +503,32 @@ mod tests {
         assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), old);
     }
 
+    /// Files are compared through a 16 KB block: a difference in any block, at a block's edge,
+    /// or in length is seen, and a missing file holds nothing.
+    #[test]
+    fn a_file_holds_exactly_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let bytes: Vec<u8> = (0..40_000u32).map(|i| (i % 251) as u8).collect();
+        assert!(!file_holds(&path, &bytes).unwrap(), "missing");
+        fs::write(&path, &bytes).unwrap();
+        assert!(file_holds(&path, &bytes).unwrap());
+        assert!(
+            !file_holds(&path, &bytes[..bytes.len() - 1]).unwrap(),
+            "shorter"
+        );
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(!file_holds(&path, &longer).unwrap(), "longer");
+        for at in [0, 16 * 1024 - 1, 16 * 1024, 32 * 1024 + 5, bytes.len() - 1] {
+            let mut other = bytes.clone();
+            other[at] ^= 1;
+            assert!(!file_holds(&path, &other).unwrap(), "byte {at}");
+        }
+        fs::write(&path, b"").unwrap();
+        assert!(file_holds(&path, b"").unwrap(), "empty");
+    }
+
     #[test]
     fn crlf_checkout_is_not_stale() {
         let dir = tempfile::tempdir().unwrap();
