@@ -108,6 +108,17 @@ pub fn key_bytes(parts: &[&[u8]]) -> u128 {
 /// gathered into blocks and each block hashed, as hashing each piece would cost more than the
 /// text itself. The key is the same however `Debug` splits its text.
 pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
+    key_of_fmt(tag, format_args!("{value:?}"))
+}
+
+/// [`key_of_debug`] over the `Display` text of `value` (a token stream's text, which is never
+/// built as a string).
+pub(crate) fn key_of_display(tag: &str, value: &dyn std::fmt::Display) -> u128 {
+    key_of_fmt(tag, format_args!("{value}"))
+}
+
+/// [`key`] over `tag` and the text `args` writes, hashed in blocks as it is written.
+fn key_of_fmt(tag: &str, args: std::fmt::Arguments<'_>) -> u128 {
     const BLOCK: usize = 16 * 1024;
     struct Halves([DefaultHasher; 2], usize, Vec<u8>);
     impl Halves {
@@ -146,7 +157,7 @@ pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
         h.write(tag.as_bytes());
     }
     // Writing into a hasher cannot fail; a `Debug` that fails leaves a key of what it wrote.
-    let _ = std::fmt::write(&mut w, format_args!("{value:?}"));
+    let _ = std::fmt::write(&mut w, args);
     w.flush();
     let n = w.1;
     let [a, b] = &mut w.0;
@@ -472,6 +483,45 @@ mod tests {
     fn keys_separate_their_parts() {
         assert_ne!(key(&["ab", "c"]), key(&["a", "bc"]));
         assert_eq!(key(&["x"]), key(&["x"]));
+    }
+
+    /// A key of text as it is written is the same however the text is split into writes,
+    /// and over 16 KB blocks; it sees the tag, every byte and the length.
+    #[test]
+    fn keys_of_written_text_see_the_text_not_its_writes() {
+        struct Pieces(Vec<String>);
+        impl std::fmt::Display for Pieces {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.iter().try_for_each(|p| f.write_str(p))
+            }
+        }
+        let text: String = (0..40_000u32)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        let whole = key_of_display("t", &text);
+        let split = Pieces(
+            text.as_bytes()
+                .chunks(7)
+                .map(|c| String::from_utf8(c.to_vec()).unwrap())
+                .collect(),
+        );
+        assert_eq!(key_of_display("t", &split), whole);
+        let big = Pieces(vec![text[..5].to_string(), text[5..].to_string()]);
+        assert_eq!(key_of_display("t", &big), whole, "a piece over a block");
+        assert_ne!(key_of_display("u", &text), whole, "tag");
+        assert_ne!(key_of_display("t", &&text[1..]), whole, "shorter");
+        let mut other = text.clone().into_bytes();
+        other[20_000] = b'!';
+        assert_ne!(
+            key_of_display("t", &String::from_utf8(other).unwrap()),
+            whole,
+            "a byte"
+        );
+        assert_eq!(
+            key_of_debug("t", &"x"),
+            key_of_display("t", &"\"x\""),
+            "Debug is its text"
+        );
     }
 
     #[test]

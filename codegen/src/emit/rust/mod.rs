@@ -46,8 +46,9 @@ pub(crate) fn format(tokens: TokenStream) -> String {
     }
     let mut out = String::new();
     for chunk in items(tokens) {
-        let text = timings::time("cache: item keys", || chunk.to_string());
-        let key = super::cache::key(&["rust items", &text]);
+        let key = timings::time("cache: item keys", || {
+            super::cache::key_of_display("rust items", &chunk)
+        });
         out.push_str(&super::cache::get_or(key, || format_file(chunk)));
     }
     out
