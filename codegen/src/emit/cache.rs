@@ -6,14 +6,16 @@
 //!   bytes) and one file parsed (keyed by its name and corrected bytes), as JSON
 //!   (`value_or`): after one doc changed only that doc is corrected and parsed again;
 //! - a whole file job whose inputs the emitter can name (one instruction's module: its
-//!   `InstModel`; one reference page: its row; `enums.rs`: the shared value sets; `object.rs`:
-//!   the chapters' records), keyed by those inputs and the header;
+//!   `InstModel`; one reference page: the analysed page its row is made from; `enums.rs`: the
+//!   shared value sets; `object.rs`: the chapters' records), keyed by those inputs and the
+//!   header;
 //! - one section of a file that spans every doc (`rust::section`): the items one instruction
 //!   contributes to `text.rs` (its printers and parsers) or `roundtrip.rs` (its property tests),
 //!   keyed by that instruction's model, formatted, with the identifiers they use (from which the
 //!   file's imports are decided), so an unchanged instruction's part is neither built nor
 //!   formatted again;
-//! - one top-level Rust item as formatted by syn and prettyplease, keyed by its tokens: the
+//! - one top-level Rust item as formatted by syn and prettyplease, keyed by its tokens (their
+//!   text hashed as it is written, never built as a string): the
 //!   rest of the shared files (`mod.rs`, `operands.rs`, the dispatch of `text.rs`) is built as
 //!   tokens, but only the items a change touched are formatted again.
 //!
