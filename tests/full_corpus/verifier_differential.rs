@@ -3,6 +3,20 @@
 //! instructions of files Intel's compiler wrote, asked of both, counted in a confusion table
 //! with every disagreement named by its class.
 //!
+//! Intel's verdict means something only if Intel read the bytes as written, and its reader
+//! often does not (an instruction vanishes from its print, an id becomes another). So every
+//! case where its reader does not crash, whatever the verdicts, is also asked whether Intel
+//! read it as written, with Intel's tools alone: its print of the file, assembled back by
+//! Intel (`GenX_IR TEXT -binary -noverifyCISA`, `intel-isa asm` without the verifier), against
+//! the file's kernel instruction streams. Equal: Intel *reads as written*. Equal to the
+//! unchanged file's: Intel *ignores bits*; equal but for some changed bits given back as they
+//! were: Intel *ignores some bits*; else (or no print, or a print Intel cannot assemble): Intel
+//! *misreads*, it verified another file. The round trip of every unchanged file is checked
+//! first: where it is not exact, its cases are *unknown*, and so are changes in functions
+//! (Intel prints them apart). The report gives the confusion table of each reading, the raw
+//! figure (every case where Intel's reader does not crash) beside the figure on the cases it
+//! reads as written, and each disagreement class split by reading.
+//!
 //! - CI runs a fixed sample (`VISA_DIFF_CASES`, default 300 cases, seed 1) of the dg2 files;
 //! - `tests/differential/run.sh` runs the large one (thousands of cases over dg2 and our
 //!   OpenCL kernels compiled for tgllp, acm-g10 and pvc) and prints the table README shows.
@@ -11,8 +25,9 @@
 //! GenX_IR processes, default 2), `VISA_DIFF_DIRS` (more `DIR=PLATFORM` pairs, `:`-separated,
 //! PLATFORM as GenX_IR names it: `TGLLP`, `DG2`, `PVC`), `VISA_DIFF_MIN` (the agreement, in
 //! percent of the cases where Intel's reader does not crash, below which the test fails;
-//! default 99.1, the CI sample's floor), `VISA_DIFF_LOG` (a file: every case, one line each).
-//! Intel's tools absent: the test says so and passes, unless `CI` is set.
+//! default 99.1, the CI sample's floor), `VISA_DIFF_MIN_WRITTEN` (the same on the cases Intel
+//! reads as written; default 100), `VISA_DIFF_LOG` (a file: every case, one line each, with
+//! Intel's reading). Intel's tools absent: the test says so and passes, unless `CI` is set.
 
 #[path = "support/mod.rs"]
 mod support;
@@ -507,12 +522,12 @@ fn mutated_instructions_agree_with_intels_verifier() {
     let (raw, written) = t.report(&sources, &used);
     // The floors: on the raw figure (agreement where Intel's reader does not crash) and on
     // the cases Intel reads as written. The CI sample (300 cases of the dg2 files, seed 1)
-    // gives 117 of 118 (99.15 %) and 100 % of 100 (README); `tests/differential/run.sh` sets
-    // 97.4 and 99.0 for the large run.
+    // gives 117 of 118 (99.15 %) and 65 of 65 (README); `tests/differential/run.sh` sets its
+    // own for the large run.
     let floor = |name: &str, default: f64| -> f64 {
         std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
     };
-    let (min, min_written) = (floor("VISA_DIFF_MIN", 99.1), floor("VISA_DIFF_MIN_WRITTEN", 99.0));
+    let (min, min_written) = (floor("VISA_DIFF_MIN", 99.1), floor("VISA_DIFF_MIN_WRITTEN", 100.0));
     assert!(raw >= min, "agreement {raw:.2}% is below VISA_DIFF_MIN={min}%");
     assert!(
         written >= min_written,
