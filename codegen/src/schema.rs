@@ -371,6 +371,9 @@ pub struct SyntaxForm {
     /// The parenthesised group after the mnemonic: `(<exec_size>)`, `(<size>)`, `(<w>, <h>)`.
     /// Empty when the template has none.
     pub group: Vec<Slot>,
+    /// The group's layout as the template writes it (`VME_IME(<a>,<b>)`: glued, `,`).
+    #[serde(default, skip_serializing_if = "GroupLayout::is_default")]
+    pub group_layout: GroupLayout,
     /// Operand slots in print order.
     pub operands: Vec<Slot>,
     /// When the doc has several forms: the enumerated value that selects this one (the value
@@ -378,6 +381,33 @@ pub struct SyntaxForm {
     #[serde(default)]
     pub selected_by: Option<FieldValue>,
     pub span: Span,
+}
+
+/// How a template writes its group, kept as written: Intel prints `vme_ime(0,0)` (no space
+/// before the group, none after its comma) and `media_ld.nomod (16,4)`, and the errata of those
+/// templates write exactly that.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupLayout {
+    /// No space between the mnemonic (or its last suffix) and `(`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub glued: bool,
+    /// Between two slots of the group: `, ` unless the template writes `,` alone.
+    pub separator: String,
+}
+
+impl Default for GroupLayout {
+    fn default() -> Self {
+        GroupLayout {
+            glued: false,
+            separator: ", ".into(),
+        }
+    }
+}
+
+impl GroupLayout {
+    pub fn is_default(&self) -> bool {
+        *self == GroupLayout::default()
+    }
 }
 
 /// `Op = 1` (`max`): a field's enumerated value.

@@ -72,8 +72,8 @@
 //!
 //! Not printed (a [`runtime::text::PrintError::NoTextForm`] naming the instruction): LABEL and
 //! SUBROUTINE (label lines are the file printer's), the generic SVM umbrella (no template),
-//! MEDIA_LD and SAMPLE_UNORM (template slots `<mods>` and `<channel>` name no field of their
-//! format). Opcodes without a doc do not decode, so they never reach the printer.
+//! SAMPLE_UNORM (its template slot `<channel>` names no field of its format; MEDIA_LD's
+//! `<mods>` is its Modifiers field by erratum in the current family). Opcodes without a doc do not decode, so they never reach the printer.
 //!
 //! # Executors
 //!

@@ -67,13 +67,9 @@ const KNOWN: &[Known] = &[
     // header's last line): they stood behind the addr_add entries before.
     k(ALL, Check::Dis, "sample_unorm", "SAMPLE_UNORM has no text form: its template's `<channel>` names no field; Intel prints `sample_unorm.RGBA.16-full S0 T6 ...`", OPEN),
     k(ALL, Check::Asm, "sample_unorm", "the same SAMPLE_UNORM: `sample_unorm.RGBA.16-full` does not parse", OPEN),
-    k(ALL, Check::Dis, "vme_ime", "VME_IME: we print the stream mode and search control by name, `(vme_stream_disable, ...)`, Intel as numbers `vme_ime(0,0) T6  VUD.0`", OPEN),
-    k(ALL, Check::Asm, "vme_ime", "the same VME_IME: `vme_ime(0,0)` does not parse", OPEN),
     // Found by the lines of the docs that had none, in GenX_IR's syntax since this branch
     // (SVM_SCATTER4_SCALED's exec sizes and MEDIA_LD's modifiers and offset types have their
     // errata): each needs a template erratum or a hand-written formatter.
-    k(ALL, Check::Dis, "media_ld", "MEDIA_LD: the doc's template `MEDIA_LD.<mods> (<block_width>, <block_height>)` has no field for `<mods>` (V0131), so it prints nothing", FOUND),
-    k(ALL, Check::Asm, "media_ld", "the same MEDIA_LD: `media_ld.nomod (16,4)` does not parse", FOUND),
     k(ALL, Check::Dis, "avs", "AVS: the doc's template (sampler before surface, no u2d, cntrl and execMode as numbers) is not Intel's `avs.RGBA T6 S0 ... AVS_16_FULL 0x0:f AVS_16x4 0x0:ub VUD.0`", FOUND),
     k(ALL, Check::Asm, "avs", "the same AVS: Intel's line does not parse", FOUND),
 ];

@@ -363,7 +363,12 @@ MORE = {
         ]
     ],
     "SAMPLE_UNORM": ["sample_unorm.RGBA.16-full S0 T6 0x0:f 0x0:f 0x0:f 0x0:f VUD.0"],
-    "VME_IME": ["vme_ime (0, 0) T6 VUD.0 VUD.256 VUD.384 VUD.512 VUD.640 VUD.768"],
+    # Every stream mode and search control, in the doc's spacing and in Intel's (GenX_IR prints
+    # them as numbers, `vme_ime(1,3) T6  VUD.0`; its verifier rejects search control 2).
+    "VME_IME": ["vme_ime (0, 0) T6 VUD.0 VUD.256 VUD.384 VUD.512 VUD.640 VUD.768"] + [
+        f"vme_ime({mode},{ctrl}) T6 VUD.0 VUD.256 VUD.384 VUD.512 VUD.640 VUD.768"
+        for mode in range(4) for ctrl in range(4) if (mode, ctrl) != (0, 0)
+    ],
     "VME_SIC": ["vme_sic T6 VUD.0 VUD.256 VUD.512"],
     "SVM": [],
 }

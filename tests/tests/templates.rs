@@ -328,3 +328,144 @@ fn the_forms_of_known_docs() {
     let s = forms("SBARRIER");
     assert_eq!(s[1].selected_by.as_ref().map(|v| v.value), Some(1));
 }
+
+/// A made-up doc of `FOO` (opcode 0x10): fields `A` and `B` (one byte each, named values),
+/// `W` and `H` (plain numbers) and `Surface`, and one template.
+fn made_up(template: &str) -> codegen::parse::SourceFile {
+    let text = format!(
+        "## Opcode\n\n  FOO = 0x10\n\n## Format\n\n| | | | | | |\n| --- | --- | --- | --- | --- | --- |\n\
+         | 0x10(FOO) | A | B | W | H | Surface |\n\n## Description\n\nA made-up doc.\n\n\
+         - **A(ub):** A mode. Valid values are:\n\n  - 0: FIRST_MODE\n  - 1: SECOND_MODE\n\n\
+         - **B(ub):** B control. Valid values are:\n\n  - 0: ONE_CONTROL\n  - 3: OTHER_CONTROL\n\n\
+         - **W(ub):** A width.\n\n- **H(ub):** A height.\n\n- **Surface(ub):** The surface.\n\n\
+         ## Text\n```\n    {template}\n```\n"
+    );
+    codegen::parse::SourceFile {
+        name: "FOO.md".into(),
+        bytes: text.into_bytes(),
+    }
+}
+
+/// The made-up doc's one form as parsed (no diagnostic at all) and as the analyzer resolves it.
+fn made_up_form(template: &str) -> (SyntaxForm, codegen::analyze::text::TextForm) {
+    let parsed = codegen::parse::parse_spec(&[made_up(template)]);
+    assert!(parsed.diagnostics.is_empty(), "{:#?}", parsed.diagnostics);
+    let form = match &parsed.spec.instructions[0].syntax {
+        Some(Syntax::Templates { forms }) => forms[0].clone(),
+        other => panic!("{other:#?}"),
+    };
+    let (model, diags) = codegen::analyze::analyze(&parsed.spec);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:#?}");
+    let text = model.text["FOO"].forms[0].clone();
+    assert_eq!(text.unsupported, None);
+    (form, text)
+}
+
+/// Rule: a group's separator is kept as written. `(<w>,<h>)` prints `(16,4)` (MEDIA_LD, as
+/// Intel prints it); `(<w>, <h>)` prints `(16, 4)`, the usual layout.
+#[test]
+fn a_groups_separator_is_kept_as_written() {
+    let (form, text) = made_up_form("FOO (<w>,<h>) <surface>");
+    assert_eq!(
+        (
+            form.group_layout.glued,
+            form.group_layout.separator.as_str()
+        ),
+        (false, ",")
+    );
+    assert_eq!(text.group_layout.separator, ",");
+    assert_eq!(text.group.len(), 2);
+    let (form, _) = made_up_form("FOO (<w>, <h>) <surface>");
+    assert!(form.group_layout.is_default(), "{:?}", form.group_layout);
+    assert_eq!(form.group_layout.separator, ", ");
+    // Gaps written in different ways are not a layout: the template cannot be read (V0130).
+    let parsed = codegen::parse::parse_spec(&[made_up("FOO (<a>,<b>, <w>) <surface>")]);
+    let codes: Vec<_> = parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["V0130"], "{:#?}", parsed.diagnostics);
+}
+
+/// Rule: a group written right after the mnemonic, `FOO(<w>,<h>)`, prints glued to it
+/// (`vme_ime(0,0)`, as Intel prints VME_IME); a space before `(` keeps the space.
+#[test]
+fn a_group_glued_to_the_mnemonic_prints_glued() {
+    let (form, text) = made_up_form("FOO(<w>,<h>) <surface>");
+    assert!(form.group_layout.glued);
+    assert_eq!(form.mnemonic, "foo");
+    assert!(text.group_layout.glued);
+    let (form, _) = made_up_form("FOO.<a> (<w>,<h>) <surface>");
+    assert!(!form.group_layout.glued);
+    // Glued after a suffix too.
+    let (form, _) = made_up_form("FOO.<a>(<w>,<h>) <surface>");
+    assert!(form.group_layout.glued);
+}
+
+/// Rule: `<#name>` prints the field's value as a decimal number even where the field
+/// enumerates named values (VME_IME's stream mode and search control, `vme_ime(1,3)`);
+/// unmarked, the same slot prints the value's name.
+#[test]
+fn a_slot_marked_with_a_hash_prints_a_number() {
+    use codegen::analyze::text::SlotKind;
+    let (form, text) = made_up_form("FOO(<#a>,<#b>) <surface>");
+    let group: Vec<_> = form
+        .group
+        .iter()
+        .map(|s| (s.name.as_str(), s.field.as_deref(), s.prints))
+        .collect();
+    assert_eq!(
+        group,
+        [
+            ("a", Some("A"), Prints::Number),
+            ("b", Some("B"), Prints::Number)
+        ]
+    );
+    assert!(
+        text.group
+            .iter()
+            .all(|s| s.kind == SlotKind::Number { hex: false }),
+        "{:?}",
+        text.group
+    );
+    let (form, text) = made_up_form("FOO(<a>,<b>) <surface>");
+    assert_eq!(form.group[0].prints, Prints::Name);
+    match &text.group[1].kind {
+        SlotKind::Name { spellings, .. } => assert_eq!(
+            spellings,
+            &[
+                (0, "one_control".to_string()),
+                (3, "other_control".to_string())
+            ]
+        ),
+        other => panic!("{other:?}"),
+    }
+    // As a suffix and as an operand as well.
+    let (form, _) = made_up_form("FOO.<#a> <#b> <surface>");
+    assert!(
+        matches!(&form.suffixes[0].kind, SuffixKind::Slot { slot, .. } if slot.prints == Prints::Number)
+    );
+    assert_eq!(form.operands[0].prints, Prints::Number);
+    // A surface is no number: the mark on it makes the template unreadable (V0130).
+    let parsed = codegen::parse::parse_spec(&[made_up("FOO <#surface>")]);
+    let codes: Vec<_> = parsed.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["V0130"], "{:#?}", parsed.diagnostics);
+}
+
+/// The errata of VME_IME and MEDIA_LD use these rules: their forms, from the family.
+#[test]
+fn vme_ime_and_media_ld_as_intel_prints_them() {
+    let Some(insts) = family("visa-docs/current/instructions") else {
+        return;
+    };
+    let form = |n: &str| match &insts.iter().find(|i| i.name == n).unwrap().syntax {
+        Some(Syntax::Templates { forms }) => forms[0].clone(),
+        other => panic!("{n}: {other:?}"),
+    };
+    let vme = form("VME_IME");
+    assert!(vme.group_layout.glued && vme.group_layout.separator == ",");
+    assert!(vme.group.iter().all(|s| s.prints == Prints::Number));
+    assert_eq!(vme.operands[1].extra_spaces, 1);
+    let media = form("MEDIA_LD");
+    assert!(!media.group_layout.glued && media.group_layout.separator == ",");
+    assert!(
+        matches!(&media.suffixes[0].kind, SuffixKind::Slot { slot, .. } if slot.field.as_deref() == Some("Modifiers") && slot.prints == Prints::Name)
+    );
+}

@@ -579,16 +579,38 @@ fn check_out(
         eprint!("{}", write::describe_stale(&generated, command));
     }
     if !runtime.is_empty() {
-        eprintln!(
-            "error: {} hand-written runtime file(s) differ from the workspace's `generated/`:",
-            runtime.len()
-        );
-        for rel in &runtime {
-            eprintln!("  stale runtime: {rel}");
-        }
-        eprintln!("run `{command}` to refresh them");
+        eprint!("{}", describe_stale_runtime(&runtime, command));
     }
     EXIT_FAILURE
+}
+
+/// What `--check` says of a stale runtime: each file, and what a regen does with it.
+fn describe_stale_runtime(runtime: &scaffold::StaleRuntime, command: &str) -> String {
+    let mut text = String::new();
+    if !runtime.differ.is_empty() {
+        text.push_str(&format!(
+            "error: {} hand-written runtime file(s) differ from the workspace's `generated/`:\n",
+            runtime.differ.len()
+        ));
+        for rel in &runtime.differ {
+            text.push_str(&format!("  stale runtime: {rel}\n"));
+        }
+    }
+    if !runtime.gone.is_empty() {
+        text.push_str(&format!(
+            "error: {} runtime file(s) an earlier regen copied are no longer in the workspace's:\n",
+            runtime.gone.len()
+        ));
+        for g in &runtime.gone {
+            let fate = match g.edited {
+                false => "removed by a regen",
+                true => "edited since: a regen keeps it, as the user's",
+            };
+            text.push_str(&format!("  stale runtime: {} ({fate})\n", g.path));
+        }
+    }
+    text.push_str(&format!("run `{command}` to refresh them\n"));
+    text
 }
 
 fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
@@ -654,7 +676,8 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
 /// them and the hand-written runtime is current (a runtime can change without the docs or the
 /// generator: then the regen runs); then reports what that regen reported, and says so.
 fn unchanged_since_last_regen(input: &Input, out: &Path, key: &str, template: &Path) -> bool {
-    let runtime_current = || scaffold::stale_runtime(out, template).is_ok_and(|s| s.is_empty());
+    let runtime_current =
+        || scaffold::stale_runtime(out, template).is_ok_and(|s| s.is_empty() && !s.unrecorded);
     let Some((n, reported)) = stamp::fresh(out, key).filter(|_| runtime_current()) else {
         return false;
     };
@@ -706,31 +729,50 @@ fn accept(
     }
 }
 
-/// Makes `out` a crate and rewrites its `stale` hand-written runtime files from the
-/// workspace's; false (said why) when it cannot.
-fn scaffold_out(out: &Path, template: &Path, stale: std::io::Result<Vec<String>>) -> bool {
+/// Makes `out` a crate and brings its `stale` hand-written runtime to the workspace's
+/// (`scaffold::refresh`), saying what changed; false (said why) when it cannot.
+fn scaffold_out(
+    out: &Path,
+    template: &Path,
+    stale: std::io::Result<scaffold::StaleRuntime>,
+) -> bool {
     let scaffolded = codegen::timings::time("scaffold", || {
         let stale = stale?;
         scaffold::ensure_crate(out, template)?;
-        scaffold::refresh_listed(out, template, &stale)?;
+        scaffold::refresh(out, template, &stale)?;
         Ok::<_, std::io::Error>(stale)
     });
-    match scaffolded {
-        Ok(refreshed) => {
-            if !refreshed.is_empty() {
-                eprintln!(
-                    "regen: {} hand-written runtime file(s) refreshed from the workspace's: {}",
-                    refreshed.len(),
-                    refreshed.join(", ")
-                );
-            }
-            true
-        }
+    let stale = match scaffolded {
+        Ok(stale) => stale,
         Err(e) => {
             eprintln!("error: cannot scaffold {}: {e}", out.display());
-            false
+            return false;
         }
+    };
+    if !stale.differ.is_empty() {
+        eprintln!(
+            "regen: {} hand-written runtime file(s) refreshed from the workspace's: {}",
+            stale.differ.len(),
+            stale.differ.join(", ")
+        );
     }
+    let (kept, removed): (Vec<_>, Vec<_>) = stale.gone.iter().partition(|g| g.edited);
+    if !removed.is_empty() {
+        let paths: Vec<&str> = removed.iter().map(|g| g.path.as_str()).collect();
+        eprintln!(
+            "regen: hand-written runtime: {} removed, no longer in the workspace's: {}",
+            removed.len(),
+            paths.join(", ")
+        );
+    }
+    for g in kept {
+        eprintln!(
+            "warning: {}: an earlier regen copied it and the workspace's runtime no longer has \
+             it, but it was edited since: kept, as yours (regen no longer tracks it)",
+            g.path
+        );
+    }
+    true
 }
 
 /// Writes the generated files into `out`, then the stamp (with what this regen reported) and

@@ -2,9 +2,11 @@
 //! hand-written parts of the workspace's `generated/` crate (runtime, crate root, test support,
 //! benches) are copied, and a standalone `Cargo.toml` is written. An existing crate gets the
 //! current hand-written parts: each copy that differs from the workspace's is rewritten (only
-//! those, so cargo rebuilds nothing else), and `--check` reports them; files the user added and
-//! the manifest are never touched.
+//! those, so cargo rebuilds nothing else), and each one an earlier regen copied that the
+//! workspace no longer has is removed, if unedited (by the record `stamp::RUNTIME`); `--check`
+//! reports both. Files the user added and the manifest are never touched.
 
+use crate::stamp;
 use crate::write::is_generated;
 use std::collections::BTreeMap;
 use std::fs;
@@ -111,43 +113,162 @@ pub fn runtime_files(template: &Path) -> io::Result<BTreeMap<String, Vec<u8>>> {
     Ok(files)
 }
 
-/// The hand-written files of `out` that are missing or differ from `template`'s, in path order;
-/// none when `out` is `template` itself.
-pub fn stale_runtime(out: &Path, template: &Path) -> io::Result<Vec<String>> {
-    if !out.join("Cargo.toml").exists() || same_dir(out, template) {
-        return Ok(Vec::new());
+/// What keeps the hand-written runtime of an existing crate `out` from being the workspace's.
+#[derive(Debug, Default, PartialEq)]
+pub struct StaleRuntime {
+    /// Missing from `out` or not as the workspace has them, in path order: rewritten.
+    pub differ: Vec<String>,
+    /// Copied by an earlier regen, no longer in the workspace's runtime, in path order.
+    pub gone: Vec<Gone>,
+    /// The files of `out` that are as the workspace has them, with their content hash: what
+    /// the runtime record (`stamp::RUNTIME`) says once the regen is done.
+    pub current: BTreeMap<String, u64>,
+    /// Whether the record does not say so yet (an older regen, or a change): only a regen
+    /// mends that, and nothing the crate builds from is stale for it.
+    pub unrecorded: bool,
+}
+
+/// A runtime file an earlier regen copied that the workspace's runtime no longer has.
+#[derive(Debug, PartialEq)]
+pub struct Gone {
+    pub path: String,
+    /// Its content is not what regen wrote: the user's now, kept (with a warning), forgotten.
+    pub edited: bool,
+}
+
+impl StaleRuntime {
+    /// Whether the files of `out` are current (the record aside).
+    pub fn is_empty(&self) -> bool {
+        self.differ.is_empty() && self.gone.is_empty()
     }
-    let mut stale = Vec::new();
-    for (rel, bytes) in runtime_files(template)? {
-        match fs::read(out.join(&rel)) {
-            Ok(old) if old == bytes => {}
-            Ok(_) => stale.push(rel),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => stale.push(rel),
+}
+
+/// The runtime files removed from the workspace before regen recorded what it copied
+/// (`stamp::RUNTIME`), each with the content hash of every version any branch had. In a crate
+/// without a record (written by an older regen), a file at one of these paths with one of these
+/// contents is one regen copied and is removed; other content is kept with a warning, and any
+/// other file is never touched. Later removals are found by the record: this list is closed.
+const REMOVED_BEFORE_RECORD: &[(&str, &[u64])] = &[
+    ("src/object/print_text_shim.rs", &[0xf852d64274292b84]),
+    ("src/object/text/literal.rs", &[0xa83b2be79755ee63]),
+    (
+        "src/runtime/text/special/load_3d.rs",
+        &[0x10f48046f871a2e1, 0xa9b7fe213f69769d],
+    ),
+    ("src/runtime/text/special/members.rs", &[0x910e2395918fb461]),
+    (
+        "src/runtime/text/special/sample_3d.rs",
+        &[0xe622789b232546c7, 0x3a98a46a86559d9b],
+    ),
+];
+
+/// The hand-written files of `out` that are not `template`'s (see [`StaleRuntime`]); none when
+/// `out` is no crate yet or is `template` itself.
+pub fn stale_runtime(out: &Path, template: &Path) -> io::Result<StaleRuntime> {
+    let mut stale = StaleRuntime::default();
+    if !out.join("Cargo.toml").exists() || same_dir(out, template) {
+        return Ok(stale);
+    }
+    let files = runtime_files(template)?;
+    for (rel, bytes) in &files {
+        match fs::read(out.join(rel)) {
+            Ok(old) if old == *bytes => {
+                stale
+                    .current
+                    .insert(rel.clone(), stamp::content_hash(bytes));
+            }
+            Ok(_) => stale.differ.push(rel.clone()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => stale.differ.push(rel.clone()),
             Err(e) => return Err(e),
         }
     }
+    let recorded = stamp::read_runtime(out)?;
+    stale.gone = gone(out, &files, recorded.as_ref())?;
+    stale.unrecorded = recorded.as_ref() != Some(&stale.current);
     Ok(stale)
 }
 
-/// Rewrites the stale hand-written files of an existing crate `out` from `template`; returns
-/// their paths. Unchanged files keep their mtime.
-pub fn refresh_runtime(out: &Path, template: &Path) -> io::Result<Vec<String>> {
-    let stale = stale_runtime(out, template)?;
-    refresh_listed(out, template, &stale)?;
-    Ok(stale)
+/// The files of `out` that regen copied (by the record, else by [`REMOVED_BEFORE_RECORD`]) and
+/// `files`, the workspace's runtime, no longer has.
+fn gone(
+    out: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    recorded: Option<&BTreeMap<String, u64>>,
+) -> io::Result<Vec<Gone>> {
+    let copied: Vec<(&str, &[u64])> = match recorded {
+        Some(r) => r
+            .iter()
+            .map(|(p, h)| (p.as_str(), std::slice::from_ref(h)))
+            .collect(),
+        None => REMOVED_BEFORE_RECORD.to_vec(),
+    };
+    let mut gone = Vec::new();
+    for (path, hashes) in copied {
+        let file = out.join(path);
+        if files.contains_key(path) || !in_runtime(path) || !file.is_file() {
+            continue;
+        }
+        let hash = stamp::content_hash(&fs::read(file)?);
+        gone.push(Gone {
+            path: path.to_string(),
+            edited: !hashes.contains(&hash),
+        });
+    }
+    Ok(gone)
 }
 
-/// Rewrites the hand-written files `stale` of `out` from `template` (found by
-/// [`stale_runtime`], while the regen generated).
-pub fn refresh_listed(out: &Path, template: &Path, stale: &[String]) -> io::Result<()> {
-    for rel in stale {
+/// Whether `path` (from the record, which anyone can edit) names a file under one of
+/// [`HAND_WRITTEN`]: regen removes nothing else.
+fn in_runtime(path: &str) -> bool {
+    let plain = path
+        .split('/')
+        .all(|c| !c.is_empty() && c != "." && c != ".." && !c.contains('\\'));
+    plain
+        && HAND_WRITTEN.iter().any(|part| {
+            path.strip_prefix(part)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+}
+
+/// Brings the runtime of an existing crate `out` to `template`'s: rewrites the files that
+/// differ, removes the unedited gone ones (and directories they leave empty), and records what
+/// regen copied. Unchanged files keep their mtime.
+pub fn refresh(out: &Path, template: &Path, stale: &StaleRuntime) -> io::Result<()> {
+    for rel in &stale.differ {
         let to = out.join(rel);
         if let Some(parent) = to.parent() {
             fs::create_dir_all(parent)?;
         }
         fs::copy(template.join(rel), to)?;
     }
-    Ok(())
+    for g in stale.gone.iter().filter(|g| !g.edited) {
+        let file = out.join(&g.path);
+        fs::remove_file(&file)?;
+        // Directories the removal leaves empty go too (`remove_dir` refuses any other).
+        let mut dir = file.parent();
+        while let Some(d) = dir {
+            if d == out || fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
+    record(out, template)
+}
+
+/// Records the runtime files of `out` that are as `template` has them (all of them after a
+/// refresh; in a directory that was no crate, not those it already held otherwise).
+fn record(out: &Path, template: &Path) -> io::Result<()> {
+    if !out.join("Cargo.toml").exists() || same_dir(out, template) {
+        return Ok(());
+    }
+    let mut copied = BTreeMap::new();
+    for (rel, bytes) in runtime_files(template)? {
+        if fs::read(out.join(&rel)).is_ok_and(|old| old == bytes) {
+            copied.insert(rel, stamp::content_hash(&bytes));
+        }
+    }
+    stamp::record_runtime(out, &copied)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -222,9 +343,10 @@ mod tests {
         fs::write(o.join("src/runtime/mod.rs"), "pub struct Old;\n").unwrap();
         fs::write(o.join("src/runtime/extra.rs"), "// the user's\n").unwrap();
         // mod.rs differs and codec.rs is missing; lib.rs is current.
-        let stale = vec!["src/runtime/codec.rs", "src/runtime/mod.rs"];
-        assert_eq!(stale_runtime(o, t).unwrap(), stale);
-        assert_eq!(refresh_runtime(o, t).unwrap(), stale);
+        let stale = stale_runtime(o, t).unwrap();
+        assert_eq!(stale.differ, ["src/runtime/codec.rs", "src/runtime/mod.rs"]);
+        assert!(stale.gone.is_empty() && stale.unrecorded);
+        refresh(o, t, &stale).unwrap();
         assert_eq!(
             fs::read_to_string(o.join("src/runtime/mod.rs")).unwrap(),
             "pub struct New;\n"
@@ -238,10 +360,136 @@ mod tests {
             "// the user's\n"
         );
         assert_eq!(fs::read_to_string(o.join("Cargo.toml")).unwrap(), "mine");
-        assert!(stale_runtime(o, t).unwrap().is_empty());
+        let after = stale_runtime(o, t).unwrap();
+        assert!(after.is_empty() && !after.unrecorded, "{after:?}");
         // The template itself is never stale against itself.
         fs::write(t.join("Cargo.toml"), "[package]").unwrap();
-        assert!(stale_runtime(t, t).unwrap().is_empty());
+        assert_eq!(stale_runtime(t, t).unwrap(), StaleRuntime::default());
+    }
+
+    #[test]
+    fn files_regen_copied_that_the_runtime_dropped_go_and_nothing_else_is_touched() {
+        let tpl = tempfile::tempdir().unwrap();
+        let t = tpl.path();
+        fs::create_dir_all(t.join("src/runtime")).unwrap();
+        fs::write(t.join("src/lib.rs"), "mod runtime;\n").unwrap();
+        fs::write(t.join("src/runtime/mod.rs"), "").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let o = &dir.path().join("crate");
+        fs::create_dir_all(o.join("src/runtime/old")).unwrap();
+        fs::write(o.join("Cargo.toml"), "a").unwrap();
+        fs::write(o.join("src/lib.rs"), "mod runtime;\n").unwrap();
+        fs::write(o.join("src/runtime/mod.rs"), "").unwrap();
+        let files = [
+            ("src/runtime/old.rs", "a"),
+            ("src/runtime/old/deep.rs", ""),
+            ("src/runtime/edited.rs", "b"),
+            ("src/runtime/mine.rs", "a"),
+            ("src/runtime/old/mine.rs", "foobar"),
+        ];
+        for (path, text) in files {
+            fs::write(o.join(path), text).unwrap();
+        }
+        fs::write(dir.path().join("escape.rs"), "").unwrap();
+        // As an earlier regen recorded them: FNV-1a 64 of "a", "" and "foobar" (the published
+        // test vectors); then paths regen never copies, which it must not remove either.
+        let record = "# earlier\nsrc/runtime/old.rs af63dc4c8601ec8c\n\
+            src/runtime/old/deep.rs cbf29ce484222325\nsrc/runtime/edited.rs af63dc4c8601ec8c\n\
+            src/lib.rs 85944171f73967e8\n../escape.rs cbf29ce484222325\nCargo.toml af63dc4c8601ec8c\n\
+            src/runtime/../../Cargo.toml af63dc4c8601ec8c\n";
+        fs::write(o.join(stamp::RUNTIME), record).unwrap();
+
+        let stale = stale_runtime(o, t).unwrap();
+        let gone = |path: &str, edited| Gone {
+            path: path.into(),
+            edited,
+        };
+        assert_eq!(
+            stale.gone,
+            [
+                gone("src/runtime/edited.rs", true),
+                gone("src/runtime/old.rs", false),
+                gone("src/runtime/old/deep.rs", false),
+            ]
+        );
+        assert!(stale.differ.is_empty() && stale.unrecorded);
+        refresh(o, t, &stale).unwrap();
+        assert!(!o.join("src/runtime/old.rs").exists());
+        assert!(!o.join("src/runtime/old/deep.rs").exists());
+        assert_eq!(
+            fs::read_to_string(o.join("src/runtime/edited.rs")).unwrap(),
+            "b"
+        );
+        assert_eq!(
+            fs::read_to_string(o.join("src/runtime/mine.rs")).unwrap(),
+            "a"
+        );
+        assert_eq!(
+            fs::read_to_string(o.join("src/runtime/old/mine.rs")).unwrap(),
+            "foobar"
+        );
+        assert_eq!(fs::read_to_string(o.join("Cargo.toml")).unwrap(), "a");
+        assert!(dir.path().join("escape.rs").exists());
+        // Now the record names the current runtime only: the edited file is the user's.
+        let after = stale_runtime(o, t).unwrap();
+        assert_eq!(
+            after,
+            StaleRuntime {
+                current: after.current.clone(),
+                ..Default::default()
+            }
+        );
+        assert_eq!(after.current.len(), 2);
+        // A directory a removal empties goes with it.
+        fs::remove_file(o.join("src/runtime/old/mine.rs")).unwrap();
+        fs::write(o.join("src/runtime/old/deep.rs"), "").unwrap();
+        let mut rec = fs::read_to_string(o.join(stamp::RUNTIME)).unwrap();
+        rec.push_str("src/runtime/old/deep.rs cbf29ce484222325\n");
+        fs::write(o.join(stamp::RUNTIME), rec).unwrap();
+        refresh(o, t, &stale_runtime(o, t).unwrap()).unwrap();
+        assert!(!o.join("src/runtime/old").exists());
+        assert!(o.join("src/runtime/mod.rs").exists());
+    }
+
+    #[test]
+    fn without_a_record_only_the_known_removed_runtime_files_are_considered() {
+        let tpl = tempfile::tempdir().unwrap();
+        let t = tpl.path();
+        fs::create_dir_all(t.join("src")).unwrap();
+        fs::write(t.join("src/lib.rs"), "").unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let o = out.path();
+        fs::create_dir_all(o.join("src/runtime/text/special")).unwrap();
+        fs::write(o.join("Cargo.toml"), "").unwrap();
+        fs::write(o.join("src/lib.rs"), "").unwrap();
+        // At a path an older runtime had, with content none of its versions had; and a file
+        // of no runtime's.
+        fs::write(o.join("src/runtime/text/special/members.rs"), "mine").unwrap();
+        fs::write(o.join("src/runtime/text/special/other.rs"), "").unwrap();
+        let stale = stale_runtime(o, t).unwrap();
+        assert_eq!(
+            stale.gone,
+            [Gone {
+                path: "src/runtime/text/special/members.rs".into(),
+                edited: true
+            }]
+        );
+        assert!(stale.unrecorded);
+        refresh(o, t, &stale).unwrap();
+        assert!(o.join("src/runtime/text/special/members.rs").exists());
+        assert!(o.join("src/runtime/text/special/other.rs").exists());
+        assert_eq!(
+            fs::read_to_string(o.join(stamp::RUNTIME))
+                .unwrap()
+                .lines()
+                .nth(1),
+            Some("src/lib.rs cbf29ce484222325")
+        );
+        assert_eq!(
+            stale_runtime(o, t).unwrap().gone,
+            [],
+            "forgotten once recorded"
+        );
     }
 
     #[test]

@@ -125,6 +125,55 @@ pub fn record(
     std::fs::write(out.join(FILE), text)
 }
 
+/// The record of the hand-written runtime files regen copied into an output crate: a comment
+/// line, then `path hash` per file (the FNV-1a 64 of its content, in hex). Never written into
+/// the workspace's own `generated/`, which is the runtime.
+/// Unlike the stamp it is a source, not a cache: it is how regen tells a runtime file it wrote
+/// from one the user added, so that it removes the first once the workspace's runtime no longer
+/// has it, and never touches the second (`scaffold::stale_runtime`). Kept apart from the stamp,
+/// so losing the stamp still costs only a full regen.
+pub const RUNTIME: &str = ".regen-runtime";
+
+const RUNTIME_HEADER: &str =
+    "# runtime files `cargo xtask regen` copied into this crate: path, FNV-1a 64 of the content";
+
+/// The content hash of the runtime record: FNV-1a 64, fixed by its definition (unlike std's
+/// hasher), so a record stays readable by every later build of regen.
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    let mut h = fnv::FnvHasher::default();
+    h.write(bytes);
+    h.finish()
+}
+
+/// The runtime record of `out`, `None` when it has none (a crate an older regen wrote, or the
+/// record was deleted). A line that cannot be read is skipped: it proves nothing regen wrote.
+pub fn read_runtime(out: &Path) -> std::io::Result<Option<BTreeMap<String, u64>>> {
+    let text = match std::fs::read_to_string(out.join(RUNTIME)) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let entry = |line: &str| {
+        let (path, hash) = line.rsplit_once(' ')?;
+        Some((path.to_string(), u64::from_str_radix(hash, 16).ok()?))
+    };
+    let lines = text.lines().filter(|l| !l.starts_with('#'));
+    Ok(Some(lines.filter_map(entry).collect()))
+}
+
+/// Records `files` (path and content hash) as the runtime files regen copied into `out`;
+/// writes only when the record changes.
+pub fn record_runtime(out: &Path, files: &BTreeMap<String, u64>) -> std::io::Result<()> {
+    let mut text = format!("{RUNTIME_HEADER}\n");
+    for (path, hash) in files {
+        text.push_str(&format!("{path} {hash:016x}\n"));
+    }
+    match std::fs::read_to_string(out.join(RUNTIME)) {
+        Ok(old) if old == text => Ok(()),
+        _ => std::fs::write(out.join(RUNTIME), text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,5 +246,36 @@ mod tests {
         assert_eq!(fresh(dir.path(), "k"), None, "removed");
         std::fs::write(dir.path().join(FILE), "garbage").unwrap();
         assert_eq!(fresh(dir.path(), "k"), None, "an unreadable stamp");
+    }
+
+    #[test]
+    fn the_runtime_record_hashes_with_fnv_1a_64_and_reads_back() {
+        // The published FNV-1a 64 test vectors: a record written today reads the same forever.
+        assert_eq!(content_hash(b""), 0xcbf29ce484222325);
+        assert_eq!(content_hash(b"a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(content_hash(b"foobar"), 0x85944171f73967e8);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_runtime(dir.path()).unwrap(), None, "no record");
+        let files = BTreeMap::from([
+            ("src/lib.rs".to_string(), 0x85944171f73967e8),
+            ("src/runtime/a b.rs".to_string(), 7),
+        ]);
+        record_runtime(dir.path(), &files).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(RUNTIME)).unwrap();
+        assert!(
+            text.ends_with("\nsrc/lib.rs 85944171f73967e8\nsrc/runtime/a b.rs 0000000000000007\n"),
+            "{text}"
+        );
+        assert_eq!(read_runtime(dir.path()).unwrap(), Some(files));
+        std::fs::write(
+            dir.path().join(RUNTIME),
+            "# x\nno-hash\nsrc/a.rs zz\nsrc/b.rs 1f\n",
+        )
+        .unwrap();
+        assert_eq!(
+            read_runtime(dir.path()).unwrap(),
+            Some(BTreeMap::from([("src/b.rs".to_string(), 0x1f)])),
+            "unreadable lines skipped"
+        );
     }
 }

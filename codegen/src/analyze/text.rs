@@ -28,6 +28,7 @@ impl TextInst {
             predicate: None,
             suffixes: vec![],
             group: vec![],
+            group_layout: schema::GroupLayout::default(),
             operands: vec![],
             fixed: vec![],
             implied: vec![],
@@ -41,7 +42,7 @@ impl TextInst {
 }
 
 /// One template, resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct TextForm {
     pub mnemonic: String,
     /// Rust field of the predicate prefix.
@@ -50,6 +51,8 @@ pub struct TextForm {
     pub suffixes: Vec<Piece>,
     /// `(...)` after the mnemonic, comma separated.
     pub group: Vec<TextSlot>,
+    /// The group's layout as the template writes it (`vme_ime(0,0)`: glued, `,` alone).
+    pub group_layout: schema::GroupLayout,
     pub operands: Vec<TextSlot>,
     /// Bits this form fixes: (Rust field, bit position, mask, value), from `selected_by`.
     pub fixed: Vec<(String, u8, u64, u64)>,
@@ -60,6 +63,26 @@ pub struct TextForm {
     pub implied: Vec<(String, u64)>,
     /// Why the form cannot print, when one of its slots has no text rule.
     pub unsupported: Option<String>,
+}
+
+/// The group's layout shows only when it is not the usual one, so the text hash of the API
+/// snapshot (this Debug print) is the same as before it existed for every other form.
+impl std::fmt::Debug for TextForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("TextForm");
+        d.field("mnemonic", &self.mnemonic)
+            .field("predicate", &self.predicate)
+            .field("suffixes", &self.suffixes)
+            .field("group", &self.group);
+        if !self.group_layout.is_default() {
+            d.field("group_layout", &self.group_layout);
+        }
+        d.field("operands", &self.operands)
+            .field("fixed", &self.fixed)
+            .field("implied", &self.implied)
+            .field("unsupported", &self.unsupported)
+            .finish()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -569,6 +592,7 @@ fn resolve_form(
         predicate,
         suffixes,
         group,
+        group_layout: f.group_layout.clone(),
         operands,
         fixed,
         implied,

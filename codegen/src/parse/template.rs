@@ -8,7 +8,11 @@
 //! alternatives (MIN_MAX). A comment `<a> = string_pool[<b>]` makes slot `a` print field `b`
 //! as a string. Operands keep the template's layout: two spaces before a slot are two spaces
 //! in the text (`VME_SIC <surface>  <UNIInput>`, as Intel prints it), and `0x<slot>` is a
-//! number in hexadecimal with Intel's prefix (RAW_SEND's `0x<ExMsgDesc>`).
+//! number in hexadecimal with Intel's prefix (RAW_SEND's `0x<ExMsgDesc>`). A group keeps its
+//! layout too: its separator as written (`(<w>,<h>)` prints `(16,4)`: MEDIA_LD) and no space
+//! before it when written glued to the mnemonic (`VME_IME(<a>,<b>)` prints `vme_ime(0,0)`).
+//! `<#slot>` prints the field's value as a decimal number even where the field names its values
+//! (VME_IME's stream mode and search control).
 //!
 //! Rules, each documented in `codegen/DIAGNOSTICS.md`:
 //! - mnemonic spelling: lower case, as Intel prints it, except debug directives (the doc's
@@ -27,7 +31,8 @@
 use super::source::{Line, Source};
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{
-    Field, FieldValue, Prints, Slot, SpecialRule, Suffix, SuffixKind, Syntax, SyntaxForm,
+    Field, FieldValue, GroupLayout, Prints, Slot, SpecialRule, Suffix, SuffixKind, Syntax,
+    SyntaxForm,
 };
 use std::collections::BTreeMap;
 
@@ -457,6 +462,71 @@ fn mnemonics(c: &mut Cursor) -> Result<Vec<String>, Error> {
     Ok(mnemonics)
 }
 
+/// `<#name>`: the slot prints its field's value as a decimal number, even where the field
+/// enumerates named values (VME_IME's `vme_ime(0,0)`, as Intel prints the stream mode and
+/// search control). Whether the slot was so marked, and its name without the mark.
+fn number_mark(inside: &str) -> (bool, &str) {
+    match inside.strip_prefix('#') {
+        Some(name) => (true, name),
+        None => (false, inside),
+    }
+}
+
+/// A slot marked `<#name>` prints a number: allowed for a field that prints a name or a number
+/// (a slot naming no field keeps V0131); an operand or any other kind cannot be a number.
+fn as_number(mut slot: Slot, number: bool, at: usize, text: &str) -> Result<Slot, Error> {
+    if !number {
+        return Ok(slot);
+    }
+    match slot.prints {
+        Prints::Name | Prints::Number => slot.prints = Prints::Number,
+        Prints::Unknown => {}
+        other => {
+            return Err(err(
+                at,
+                text.len(),
+                format!("`{text}` marks a number, but its field prints {other:?}"),
+                "`<#name>` on a field of enumerated values or a number",
+            ))
+        }
+    }
+    Ok(slot)
+}
+
+/// The separator between the slots of `(...)` (`inner` starts at byte `at`), as written: `, `
+/// or `,` (MEDIA_LD's `(<w>,<h>)`: Intel prints `(16,4)`); `None` for one slot. Every gap
+/// must be written alike.
+fn group_separator(at: usize, inner: &str) -> Result<Option<String>, Error> {
+    let mut gaps = inner.split(',').skip(1).map(|item| {
+        let spaces = item.len() - item.trim_start().len();
+        format!(",{}", &item[..spaces])
+    });
+    let Some(first) = gaps.next() else {
+        return Ok(None);
+    };
+    if gaps.any(|g| g != first) {
+        return Err(err(
+            at,
+            inner.len(),
+            format!("`({inner})` separates its slots in different ways"),
+            "the same separator between every two slots, `, ` or `,`",
+        ));
+    }
+    Ok(Some(first))
+}
+
+/// The group's layout: glued to the mnemonic when the template writes no space before `(`.
+fn group_layout(glued: bool, separator: Option<String>) -> GroupLayout {
+    let mut layout = GroupLayout {
+        glued,
+        ..GroupLayout::default()
+    };
+    if let Some(s) = separator {
+        layout.separator = s;
+    }
+    layout
+}
+
 fn is_ident(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
@@ -477,7 +547,9 @@ impl Ctx<'_, '_> {
         let mnemonics = mnemonics(&mut c)?;
         let mnemonic_end = c.pos;
         let suffixes = self.suffixes(base, &mut c, &mut found)?;
-        let group = self.group(base, &mut c, &mut found)?;
+        let glued = c.peek() == Some('(');
+        let (group, separator) = self.group(base, &mut c, &mut found)?;
+        let group_layout = group_layout(glued && !group.is_empty(), separator);
         let operands = self.operands(base, &mut c, &mut found)?;
         diags.append(&mut found);
         let template = text.trim().to_string();
@@ -494,6 +566,7 @@ impl Ctx<'_, '_> {
                 predicate: predicate.clone(),
                 suffixes: suffixes.clone(),
                 group: group.clone(),
+                group_layout: group_layout.clone(),
                 operands: operands.clone(),
                 selected_by: None,
                 span,
@@ -571,30 +644,33 @@ impl Ctx<'_, '_> {
         }
     }
 
-    /// The parenthesised group after the mnemonic: `(<exec_size>)`, `(<w>, <h>)`.
+    /// The parenthesised group after the mnemonic: `(<exec_size>)`, `(<w>, <h>)`, and the
+    /// separator between its slots as written (`None`: one slot).
     fn group(
         &self,
         base: usize,
         c: &mut Cursor,
         found: &mut Vec<Diagnostic>,
-    ) -> Result<Vec<Slot>, Error> {
+    ) -> Result<(Vec<Slot>, Option<String>), Error> {
         let mut group = Vec::new();
         c.skip_ws();
         if c.peek() != Some('(') {
-            return Ok(group);
+            return Ok((group, None));
         }
         let at = c.pos;
         let Some((inner_at, inner)) = c.bracketed('(', ')') else {
             return Err(err(at, 1, "`(` is never closed", "`(<exec_size>)`"));
         };
+        let separator = group_separator(inner_at, inner)?;
         let mut off = inner_at;
         for item in inner.split(',') {
             let lead = item.len() - item.trim_start().len();
             let t = item.trim();
-            let name = t
+            let inside = t
                 .strip_prefix('<')
                 .and_then(|x| x.strip_suffix('>'))
                 .unwrap_or(t);
+            let (number, name) = number_mark(inside);
             if !is_ident(name) {
                 return Err(err(
                     off + lead,
@@ -603,10 +679,11 @@ impl Ctx<'_, '_> {
                     "`(<name>)` or `(<name>, <name>)`",
                 ));
             }
-            group.push(self.slot(base, off + lead, t, name, false, found));
+            let slot = self.slot(base, off + lead, t, name, false, found);
+            group.push(as_number(slot, number, off + lead, t)?);
             off += item.len() + 1;
         }
-        Ok(group)
+        Ok((group, separator))
     }
 
     /// Operand slots to the end of the line: `<name>`, `[<name>]`, `(Item0, ..., ItemN-1)`.
@@ -651,7 +728,7 @@ impl Ctx<'_, '_> {
             let Some((_, inner)) = c.bracketed(open, close) else {
                 return Err(err(at, 1, format!("`{open}` is never closed"), "`<name>`"));
             };
-            let name = if optional {
+            let inside = if optional {
                 inner
                     .trim()
                     .strip_prefix('<')
@@ -660,6 +737,7 @@ impl Ctx<'_, '_> {
             } else {
                 inner
             };
+            let (number, name) = number_mark(inside);
             if !is_ident(name) {
                 return Err(err(
                     at,
@@ -669,7 +747,8 @@ impl Ctx<'_, '_> {
                 ));
             }
             let text = c.s.get(at..c.pos).unwrap_or("");
-            let mut slot = self.slot(base, at, text, name, optional, found);
+            let slot = self.slot(base, at, text, name, optional, found);
+            let mut slot = as_number(slot, number, at, text)?;
             slot.extra_spaces = if operands.is_empty() { 0 } else { extra_spaces };
             slot.hex = hex;
             operands.push(slot);
@@ -785,7 +864,8 @@ impl Ctx<'_, '_> {
         let Some((_, inner)) = c.bracketed('<', '>') else {
             return Err(err(at, 1, "`<` is never closed", expected));
         };
-        if !is_ident(inner) {
+        let (number, name) = number_mark(inner);
+        if !is_ident(name) {
             return Err(err(
                 at,
                 c.pos - at,
@@ -794,9 +874,10 @@ impl Ctx<'_, '_> {
             ));
         }
         let text = c.s.get(at..c.pos).unwrap_or("");
+        let slot = self.slot(base, at, text, name, optional, found);
         Ok(SuffixKind::Slot {
             prefix: prefix.to_string(),
-            slot: self.slot(base, at, text, inner, optional, found),
+            slot: as_number(slot, number, at, text)?,
         })
     }
 
@@ -999,6 +1080,56 @@ mod tests {
         );
         // `0x` is not part of the slot's span: `<ExMsgDesc>` starts at byte 25.
         assert_eq!(f.operands[0].span.start, 25);
+    }
+
+    #[test]
+    fn glued_group_its_separator_and_numbers_as_written() {
+        // VME_IME as Intel prints it, `vme_ime(0,0) T6 ...`: no space before the group, none
+        // after its comma, the enumerated stream mode and search control as numbers.
+        let fields = [
+            field(
+                "StreamMode",
+                "ub",
+                &["VME_STREAM_DISABLE", "VME_STREAM_OUT"],
+                "",
+            ),
+            field("SearchCtrl", "ub", &["VME_SEARCH_SINGLE"], ""),
+            field("Surface", "ub", &[], ""),
+        ];
+        let f = &forms("VME_IME(<#streamMode>,<#searchCtrl>) <surface>", &fields)[0];
+        assert_eq!(
+            f.group_layout,
+            GroupLayout {
+                glued: true,
+                separator: ",".into()
+            }
+        );
+        let group: Vec<_> = f.group.iter().map(linked).collect();
+        assert_eq!(
+            group,
+            [
+                ("streamMode", Some("StreamMode"), Prints::Number),
+                ("searchCtrl", Some("SearchCtrl"), Prints::Number),
+            ]
+        );
+        // Unmarked, the same slots print names, and the usual layout is the default.
+        let f = &forms("VME_IME (<streamMode>, <searchCtrl>) <surface>", &fields)[0];
+        assert_eq!(f.group_layout, GroupLayout::default());
+        assert_eq!(f.group[0].prints, Prints::Name);
+        // `.<#x>` and `<#x>` among the operands too.
+        let f = &forms("VME_IME.<#streamMode> <#searchCtrl>", &fields)[0];
+        assert!(
+            matches!(&f.suffixes[0].kind, SuffixKind::Slot { slot, .. } if slot.prints == Prints::Number)
+        );
+        assert_eq!(f.operands[0].prints, Prints::Number);
+        // A mark on an operand that is no number, and gaps written differently, are errors.
+        let raw = [field("Dst", "raw_operand", &[], ""), exec()];
+        let (s, d) = read_text("FOO <#dst>", &raw);
+        assert!(matches!(s, Some(Syntax::Unreadable { .. })), "{s:?}");
+        assert!(d[0].message.contains("marks a number"), "{d:?}");
+        let (s, d) = read_text("FOO (<#dst>,<dst>, <dst>)", &raw);
+        assert!(matches!(s, Some(Syntax::Unreadable { .. })), "{s:?}");
+        assert!(d[0].message.contains("different ways"), "{d:?}");
     }
 
     #[test]

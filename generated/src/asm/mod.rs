@@ -149,49 +149,46 @@ fn first_line_error(src: Option<&Source<'_>>, message: &str, label: &str) -> Dia
 
 /// Adds the routine `r`, built into `parts`, to the file as a kernel or a function.
 fn add_routine(file: &mut File, r: &RoutineText<'_>, parts: routine::Parts) {
+    // A kernel's data and a function's are two generated types with the same records but a
+    // kernel's inputs: the records both take are listed once.
+    macro_rules! data {
+        ($data:ident { $($own:ident),* }) => {
+            $data {
+                string_pool: parts.string_pool,
+                var_info: parts.var_info,
+                address_info: parts.address_info,
+                predicate_info: parts.predicate_info,
+                label_info: parts.label_info,
+                sampler_info: parts.sampler_info,
+                surface_info: parts.surface_info,
+                attribute_info: parts.attribute_info,
+                instructions: parts.instructions,
+                $($own: parts.$own,)*
+                ..Default::default()
+            }
+        };
+    }
+    let name = r.name.as_bytes().to_vec();
     match r.kind {
         RoutineKind::Kernel => {
+            let data = data!(KernelData { input_info });
             file.header.kernel_info.push(KernelInfo {
-                name: r.name.as_bytes().to_vec(),
+                name,
                 ..Default::default()
             });
             file.kernels.push(Kernel {
-                data: KernelData {
-                    string_pool: parts.string_pool,
-                    var_info: parts.var_info,
-                    address_info: parts.address_info,
-                    predicate_info: parts.predicate_info,
-                    label_info: parts.label_info,
-                    sampler_info: parts.sampler_info,
-                    surface_info: parts.surface_info,
-                    input_info: parts.input_info,
-                    attribute_info: parts.attribute_info,
-                    instructions: parts.instructions,
-                    ..Default::default()
-                },
+                data,
                 gen_binaries: Vec::new(),
             });
         }
         RoutineKind::Function => {
+            let data = data!(FunctionData {});
             // Linkage 0 (extern), as in every function Intel's compiler wrote.
             file.header.function_info.push(FunctionInfo {
-                name: r.name.as_bytes().to_vec(),
+                name,
                 ..Default::default()
             });
-            file.functions.push(Function {
-                data: FunctionData {
-                    string_pool: parts.string_pool,
-                    var_info: parts.var_info,
-                    address_info: parts.address_info,
-                    predicate_info: parts.predicate_info,
-                    label_info: parts.label_info,
-                    sampler_info: parts.sampler_info,
-                    surface_info: parts.surface_info,
-                    attribute_info: parts.attribute_info,
-                    instructions: parts.instructions,
-                    ..Default::default()
-                },
-            });
+            file.functions.push(Function { data });
         }
     }
 }

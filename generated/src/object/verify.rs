@@ -108,6 +108,14 @@ rules! {
     LSC_SRC1_DATA = "Src1Data: This will hold the null register for load operations; for atomics it holds the first argument of the atomic operation and is null if the atomic op is unary (the sub-op table's extra atomic arguments: 0 null, 1 or 2 not null)", "instructions/LSC_UNTYPED.md:616";
     LSC_SRC2_DATA = "Src2Data: This will hold the null register for all but ternary atomic ops (the sub-op table's extra atomic arguments: 2 not null, else null)", "instructions/LSC_UNTYPED.md:619";
     LSC_FLAT_SURFACE = "Surface: Use the immediate value 0 for flat operations unless the platforms supports an a64 base value (none does for Intel's verifier: an immediate 0 or %null)", "instructions/LSC_UNTYPED.md:580";
+    MULTI_ADDRESS_COUNT = "A multi-address indirect source (null vertical stride) uses ExecSize / Width address elements, at most 16; a source whose vertical stride is null or an encoding the chapter does not list counts the same (erratum 5_operands-04-multi-address-count.patch)", "chapters/5_operands.md:97";
+    RESERVED_VARIABLE = "Thirty-two variables (V0-V31) are reserved for pre-defined variables: V21-V31 have no row in the table and name no variable", "chapters/4_visa_header.md:397";
+    MOVS_SATURATION = "Neither saturation nor predication is supported for this instruction (MOVS: saturation on a state destination)", "instructions/MOVS.md:100";
+    MOVS_SATURATION_GENERAL = "Neither saturation nor predication is supported for this instruction (MOVS: saturation on a general destination, which Intel's verifier accepts)", "instructions/MOVS.md:100", warning;
+    MOVS_TYPE = "Supported Type: UD (for general and immediate operand) (MOVS: a BF operand)", "instructions/MOVS.md:95";
+    MOVS_TYPE_OTHER = "Supported Type: UD (for general and immediate operand) (MOVS: a type other than UD and BF, which Intel's verifier accepts)", "instructions/MOVS.md:95", warning;
+    PREDICATE_LOGIC = "The instruction may operate on predicate operands. In this mode, all operands must be predicates, and `<pred>` must be zero (no predication)", "instructions/AND.md:107 (OR.md:107, XOR.md:107, NOT.md:104)";
+    LSC_CACHE = "CachingL1: Only certain combinations of this with CachingL3 are valid (the table's rows that apply to both, or to loads for a load, to stores for a store)", "instructions/LSC_UNTYPED.md:478";
     TYPE_MAP = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc";
     TYPE_MAP_CMP_SEL = "the operand types match one of the instruction's operand type maps (Dst types of the destination's variable, Src types of each source)", "instruction doc", warning;
     TYPE_MAP_INTEGER_MATH = "the operand types match one of the instruction's operand type maps (here integer operands of INV, RSQRT or SQRT, which Intel's verifier does not check)", "instruction doc", warning;
@@ -216,6 +224,7 @@ fn check_routine<R: Routine + ?Sized>(
     let mut defined = vec![false; labels];
     let mut found = Vec::new();
     let mut ctx = Ctx::new(r, platform);
+    let mut kept = stream.kept.iter().peekable();
     for (n, (offset, inst)) in stream.instructions.iter().enumerate() {
         ctx.index = n;
         ctx.offset = *offset;
@@ -230,10 +239,14 @@ fn check_routine<R: Routine + ?Sized>(
                     severity: Severity::Error,
                 },
                 detail: format!("{} doc", e.instruction),
-                severity: doc_rule_severity(e.field, e.rule, &ctx),
+                severity: doc_rule_severity(inst, e.field, e.rule, &ctx),
             });
         }
         ctx.finish(inst);
+        while kept.next_if(|k| k.index < n).is_some() {}
+        if let Some(k) = kept.next_if(|k| k.index == n) {
+            ctx.kept(&k.read);
+        }
         found.append(&mut ctx.found);
         if let Some(id) = ctx.defines {
             if let Some(d) = defined.get_mut(id as usize) {
@@ -297,7 +310,12 @@ fn failure(
 /// The severity of an instruction doc's own rule (`Instruction::validate`, `rule` as it
 /// quotes the doc): a warning for the classes Intel's verifier accepts (README,
 /// "Validation", with the differential run's evidence), an error for every other.
-fn doc_rule_severity<R: Routine + ?Sized>(field: &str, rule: &str, ctx: &Ctx<'_, R>) -> Severity {
+fn doc_rule_severity<R: Routine + ?Sized>(
+    inst: &Instruction,
+    field: &str,
+    rule: &str,
+    ctx: &Ctx<'_, R>,
+) -> Severity {
     // "Operand class: general,indirect,immediate" broken by a state operand as a source:
     // Intel's verifier does not check where state sources go (`cmp.ne ... S0(0)`,
     // `mov ... T1(0)` read and verify); other classes, and destinations, it checks
@@ -305,9 +323,18 @@ fn doc_rule_severity<R: Routine + ?Sized>(field: &str, rule: &str, ctx: &Ctx<'_,
     let state = rule.starts_with("Operand class")
         && is_source(field)
         && ctx.state_fields.contains(&Some(field));
-    // "Must have type UD" of an immediate: Intel's verifier does not check these operands'
-    // types (`gather4_scaled ... 0x0:vf`, `load_lz ... 0x0:d`).
-    if state || rule.starts_with("Must have type") {
+    // "Must have type UD" of an immediate message parameter: Intel's verifier does not check
+    // these operands' types (`gather4_scaled ... 0x0:vf`, `load_lz ... 0x0:d`). Those of an
+    // instruction operand (the field's bullet gives operand classes) it checks, immediates as
+    // register operands: `bfn.x1 ... 0x3f80:hf ...`, `cbit ... 0x3f80:f`, `addr_add ... 0x1:d`
+    // are rejected on TGLLP, DG2 and PVC ("All operands of logic instructions must be of
+    // integral type", "Data type of the second source of ADDR_ADD should be WORD or BYTE").
+    let operand = || {
+        inst.operand_types()
+            .iter()
+            .any(|l| l.operand && l.field == field)
+    };
+    if state || (rule.starts_with("Must have type") && !operand()) {
         Severity::Warning
     } else {
         Severity::Error
@@ -337,6 +364,10 @@ const PREDEFINED: &[(bool, Option<DataType>)] = &[
     (false, Some(DataType::Uw)), // V17 %color
     (true, Some(DataType::Uq)), // V18 %implicit_arg_ptr
     (true, Some(DataType::Uq)), // V19 %implicit_local_id_buf_ptr
+    // V20: reserved (:397), no row; Intel's reader names it %msg0 and reads it as an integer
+    // (`add (M1, 8) VD ... V20` verifies on DG2 and PVC, `add (M1, 8) VF ... V20` does not):
+    // UD, so float arithmetic breaks the type maps. V21-V31 are rules::RESERVED_VARIABLE.
+    (false, Some(DataType::Ud)),
 ];
 
 /// The visitor: one routine's declarations, and what one instruction showed so far.
@@ -368,6 +399,11 @@ struct Ctx<'a, R: Routine + ?Sized> {
     label_defines: bool,
     /// Fields of the instruction that hold a state operand (the first four).
     state_fields: [Option<&'static str>; 4],
+    /// The instruction's predicate id (its `Pred` field), and whether an operand is a predicate.
+    pred: u16,
+    predicate_operand: bool,
+    /// LSC_UNTYPED's CachingL1 and CachingL3.
+    caching: (u64, u64),
     defines: Option<u32>,
     index: usize,
     offset: u32,
@@ -401,6 +437,9 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             src2_data_null: None,
             label_defines: false,
             state_fields: [None; 4],
+            pred: 0,
+            predicate_operand: false,
+            caching: (0, 0),
             defines: None,
             index: 0,
             offset: 0,
@@ -423,6 +462,9 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         self.src2_data_null = None;
         self.label_defines = matches!(self.name, "LABEL" | "SUBROUTINE");
         self.state_fields = [None; 4];
+        self.pred = 0;
+        self.predicate_operand = false;
+        self.caching = (0, 0);
         self.defines = None;
     }
 
@@ -433,6 +475,18 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         }
         if let Some(op) = self.lsc_sub_op {
             self.lsc(op);
+        }
+        // AND.md:107 (OR, XOR; NOT.md:104): logic on predicates takes no predicate. Intel:
+        // "Predicate can not be used in logic operantion for predicate operands".
+        if self.predicate_operand
+            && self.pred != 0
+            && matches!(self.name, "AND" | "OR" | "XOR" | "NOT")
+        {
+            let detail = format!("P{}", self.pred);
+            self.fail("Pred", rules::PREDICATE_LOGIC, detail);
+        }
+        if self.name == "MOVS" {
+            self.movs_types();
         }
         self.operand_types(inst);
         let maps = inst.type_maps();
@@ -479,6 +533,15 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
 
     /// LSC_UNTYPED's prose rules on transposition and the atomics' data operands.
     fn lsc(&mut self, op: u64) {
+        if (0x00..=0x07).contains(&op) && !lsc_caching_allowed(op <= 0x03, self.caching) {
+            let (l1, l3) = self.caching;
+            let kind = if op <= 0x03 { "load" } else { "store" };
+            self.fail(
+                "CachingL1",
+                rules::LSC_CACHE,
+                format!("{kind} with L1 {l1}, L3 {l3}"),
+            );
+        }
         let transposed = self.data_order == 2;
         if transposed && self.exec != 1 {
             let detail = format!("exec size {}", self.exec);
@@ -642,6 +705,9 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             return;
         }
         if !is_source(field) {
+            if modifier == 4 && self.name == "MOVS" {
+                self.fail(field, rules::MOVS_SATURATION_GENERAL, String::new());
+            }
             return;
         }
         if modifier == 5 && !matches!(self.name, "AND" | "OR" | "XOR" | "NOT") {
@@ -732,6 +798,7 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
     }
 
     fn predicate(&mut self, field: &'static str, p: PredicateControl) {
+        self.pred = p.id();
         let id = u32::from(p.id());
         if id != 0 && id as usize > self.r.predicate_info().len() {
             self.fail(field, rules::PREDICATE_ID, format!("P{id} is not declared"));
@@ -765,10 +832,17 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                     self.source_type(field, None);
                     return;
                 }
-                if dst && !writable(id, u32::from(row_offset) * 8 + u32::from(col_offset)) {
+                // Intel's reader rejects V21-V31 (TGLLP) or crashes on them (DG2, PVC), in
+                // integer and float arithmetic alike.
+                if (21..PREDEFINED_VARIABLES.len() as u32).contains(&id) {
+                    self.fail(field, rules::RESERVED_VARIABLE, format!("V{id}"));
+                } else if dst && !writable(id, u32::from(row_offset) * 8 + u32::from(col_offset)) {
                     self.fail(field, rules::READ_ONLY, format!("V{id}"));
                 }
                 let ty = self.variable_type(id);
+                if is_source(field) {
+                    self.multi_address(field, region);
+                }
                 self.register_operand(field, dst, ty, region);
             }
             VectorOperand::Indirect {
@@ -783,12 +857,16 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                     self.modifier(field, modifier);
                 }
                 let ty = self.indirect_type(field, id, indirect_offset, bit_properties);
+                if is_source(field) {
+                    self.multi_address(field, region);
+                }
                 self.register_operand(field, dst, ty, region);
             }
             VectorOperand::Address { id, offset, width } => {
                 self.address_operand(field, dst, id, offset, width);
             }
             VectorOperand::Predicate(p) => {
+                self.predicate_operand = true;
                 let id = u32::from(p.id());
                 if id == 0 || id as usize > self.r.predicate_info().len() {
                     self.fail(field, rules::PREDICATE_ID, format!("P{id} is not declared"));
@@ -835,8 +913,13 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
         if field == "AddrType" {
             self.flat = bits == 1;
         }
-        if field == "LscSubOp" && self.name == "LSC_UNTYPED" {
-            self.lsc_sub_op = Some(bits);
+        if self.name == "LSC_UNTYPED" {
+            match field {
+                "LscSubOp" => self.lsc_sub_op = Some(bits),
+                "CachingL1" => self.caching.0 = bits,
+                "CachingL3" => self.caching.1 = bits,
+                _ => {}
+            }
         }
     }
 
@@ -963,4 +1046,69 @@ impl<R: Routine + ?Sized> Ctx<'_, R> {
             .get(usize::from(id))
             .map(|a| u32::from(a.num_elements))
     }
+
+    /// A multi-address indirect source (null vertical stride, 5_operands.md:89) reads
+    /// ExecSize / Width address elements (:97), at most 16 for Intel's verifier ("Number of
+    /// Address for indirect operand exceeds 16"; erratum 5_operands-04-multi-address-count).
+    /// Intel counts them for a general source with a null vertical stride too, or one of an
+    /// encoding the chapter does not list, which its reader otherwise accepts (erratum
+    /// 5_operands-01-vertical-stride): `mad (M1, 32) ... V0065(0,0)<1,0>` (encoding 1100) is
+    /// rejected with the same message.
+    fn multi_address(&mut self, field: &'static str, region: Region) {
+        // The encodings the chapter does not list (1000-1111) Intel reads as null: it prints
+        // no vertical stride for them (`V0065(0,0)<1,0>`) and counts their addresses.
+        let (vs, w) = (region.vertical_stride(), region.width());
+        if (1..8).contains(&vs) || !(2..=6).contains(&w) {
+            return;
+        }
+        let addresses = self.exec / (1u32 << (w - 2));
+        if addresses > 16 {
+            let detail = format!("{addresses} address elements");
+            self.fail(field, rules::MULTI_ADDRESS_COUNT, detail);
+        }
+    }
+
+    /// MOVS.md:95, "Supported Type: UD (for general and immediate operand)": BF Intel's
+    /// verifier rejects ("BF opnd is not allowed on this instruction"), every other type it
+    /// accepts (`movs ... T6(0) VF(0,0)<0;1,0>`, `0x5:df`, on TGLLP, DG2 and PVC): a warning.
+    fn movs_types(&mut self) {
+        let types = [("Dst", self.dst_type), ("Src0", self.src_types[0])];
+        for (field, t) in types {
+            match t {
+                Some(DataType::Bf) => self.fail(field, rules::MOVS_TYPE, String::new()),
+                Some(DataType::Ud) | None => {}
+                Some(t) => self.fail(field, rules::MOVS_TYPE_OTHER, t.name().into()),
+            }
+        }
+    }
+
+    /// What the bytes as read hold and the instruction does not (`InstructionStream::kept`):
+    /// a modifier on MOVS's state destination (bits 3-5 of its tag, the third byte). Intel's
+    /// reader ignores modifiers on state operands, but saturation there it rejects
+    /// ("saturation forbidden on this instruction", TGLLP, DG2 and PVC; MOVS.md:100).
+    fn kept(&mut self, read: &[u8]) {
+        if self.name != "MOVS" {
+            return;
+        }
+        if let Some(&tag) = read.get(2) {
+            if tag & 7 == 6 && (tag >> 3) & 7 == 4 {
+                self.fail("Dst", rules::MOVS_SATURATION, String::new());
+            }
+        }
+    }
+}
+
+/// LSC_UNTYPED.md:478-496: the CachingL1/CachingL3 pairs (0 .df, 1 .uc, 2 .ca, 3 .wb, 4 .wt,
+/// 5 .st, 6 .ri) the table allows, for a load or a store. Intel's verifier applies exactly
+/// these on DG2 and PVC ("invalid cache-control options for load (#53560)", "... store").
+fn lsc_caching_allowed(load: bool, pair: (u64, u64)) -> bool {
+    const BOTH: [(u64, u64); 3] = [(0, 0), (1, 1), (5, 1)];
+    const LOADS: [(u64, u64); 5] = [(1, 2), (2, 1), (2, 2), (5, 2), (6, 2)];
+    const STORES: [(u64, u64); 5] = [(1, 3), (4, 1), (4, 3), (5, 3), (3, 3)];
+    BOTH.contains(&pair)
+        || if load {
+            LOADS.contains(&pair)
+        } else {
+            STORES.contains(&pair)
+        }
 }

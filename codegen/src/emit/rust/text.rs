@@ -827,23 +827,26 @@ fn print_suffix(inst: &InstModel, sat: Option<&str>, p: &Piece) -> TokenStream {
 }
 
 /// Statements printing the `(...)` group after the mnemonic (an exec size alone prints its
-/// own parentheses).
+/// own parentheses), laid out as the template writes it: a space before it unless glued to
+/// the mnemonic (`vme_ime(0,0)`), and its separator (`, `, or `,` alone).
 fn print_group(inst: &InstModel, f: &TextForm) -> TokenStream {
     let mut body = Vec::new();
+    let space = if f.group_layout.glued { "" } else { " " };
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
+            let v = print_slot(inst, s, false);
             if is_exec(s) {
-                let v = print_slot(inst, s, false);
-                body.push(quote!(out.push(' '); #v));
+                body.extend(push_text_if(space));
+                body.push(v);
             } else {
-                let v = print_slot(inst, s, false);
-                body.push(quote!(out.push_str(" ("); #v out.push(')');));
+                body.push(push_text(&format!("{space}(")));
+                body.push(quote!(#v out.push(')');));
             }
         } else {
-            body.push(quote!(out.push_str(" (");));
+            body.push(push_text(&format!("{space}(")));
             for (k, s) in f.group.iter().enumerate() {
                 if k > 0 {
-                    body.push(quote!(out.push_str(", ");));
+                    body.push(push_text(&f.group_layout.separator));
                 }
                 body.push(print_slot(inst, s, false));
             }
@@ -851,6 +854,11 @@ fn print_group(inst: &InstModel, f: &TextForm) -> TokenStream {
         }
     }
     quote!(#(#body)*)
+}
+
+/// `push_text(text)` unless `text` is empty.
+fn push_text_if(text: &str) -> Option<TokenStream> {
+    (!text.is_empty()).then(|| push_text(text))
 }
 
 /// A slot printed with its own parentheses: `(M1, 16)`.
@@ -1057,20 +1065,27 @@ fn parse_suffix(sat: Option<&str>, p: &Piece) -> TokenStream {
     }
 }
 
-/// Statements reading the `(...)` group after the mnemonic.
+/// Statements reading the `(...)` group after the mnemonic. A group glued to the mnemonic
+/// may follow spaces (Intel's parser reads `vme_ime (0, 0)` too); a separator, `,` with
+/// spaces after it or not.
 fn parse_group(f: &TextForm, saturated: Option<&str>) -> TokenStream {
     let mut body = Vec::new();
+    let space = if f.group_layout.glued {
+        quote!(c.skip_spaces();)
+    } else {
+        quote!(operand_space(&mut c)?;)
+    };
     if !f.group.is_empty() {
         if let [s] = f.group.as_slice() {
             if is_exec(s) {
                 let v = parse_slot(s, saturated);
-                body.push(quote!(operand_space(&mut c)?; #v));
+                body.push(quote!(#space #v));
             } else {
                 let v = parse_slot(s, saturated);
-                body.push(quote!(operand_space(&mut c)?; c.expect("(", "`(`")?; #v c.expect(")", "`)`")?;));
+                body.push(quote!(#space c.expect("(", "`(`")?; #v c.expect(")", "`)`")?;));
             }
         } else {
-            body.push(quote!(operand_space(&mut c)?; c.expect("(", "`(`")?;));
+            body.push(quote!(#space c.expect("(", "`(`")?;));
             for (k, s) in f.group.iter().enumerate() {
                 if k > 0 {
                     body.push(quote!(c.expect(",", "`,`")?; c.skip_spaces();));

@@ -32,6 +32,7 @@ impl Formatter for Info {
         OPS.iter().any(|(m, _)| *m == base)
     }
 
+    /// Prints the fields of either format.
     fn print(
         &self,
         f: Fields<'_>,
@@ -39,106 +40,92 @@ impl Formatter for Info {
         out: &mut String,
         _lossy: bool,
     ) -> Result<(), PrintError> {
-        print(f, names, out)
+        let op = f.scalar("Op")?;
+        let mnemonic = OPS
+            .iter()
+            .find(|(_, v)| *v == op)
+            .map(|(m, _)| *m)
+            .ok_or_else(|| unprintable("INFO Op: resinfo (0x0a) or sampleinfo (0x0b)", op))?;
+        let channels = f.scalar("Channels")?;
+        let suffix = channels_text(channels)
+            .ok_or_else(|| unprintable("INFO Channels: a channel mask 0x1-0xf", channels))?;
+        out.push_str(mnemonic);
+        out.push('.');
+        out.push_str(suffix);
+        out.push(' ');
+        let exec = f.scalar("Exec_size")?;
+        let exec = u8::try_from(exec).map_err(|_| unprintable("INFO Exec_size", exec))?;
+        print_exec_size(out, ExecSize(exec))?;
+        out.push_str(SEP);
+        let surface = f.scalar("Surface")?;
+        let surface = u16::try_from(surface).map_err(|_| unprintable("INFO Surface", surface))?;
+        print_state_name(out, StateClass::Surface, surface, names);
+        if op == RESINFO {
+            out.push(' ');
+            print_raw(out, f.raw("LOD")?, names)?;
+        }
+        out.push(' ');
+        print_raw(out, f.raw("Dst")?, names)
     }
 
+    /// Parses `resinfo.<channels> (<exec>) <surface> <lod> <dst>` or `sampleinfo.<channels> (<exec>)
+    /// <surface> <dst>`.
     fn parse(
         &self,
         pred: PredicateControl,
-        w: Words<'_>,
-        c: Cursor<'_>,
+        mut w: Words<'_>,
+        mut c: Cursor<'_>,
         names: &dyn Names,
     ) -> Result<Parsed, ParseError> {
-        parse(pred, w, c, names)
+        let op = OPS
+            .iter()
+            .find(|(m, _)| *m == w.base)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| w.error("resinfo or sampleinfo"))?;
+        if pred != PredicateControl::NONE {
+            return Err(w.error("no predicate: INFO takes none"));
+        }
+        let (suffix, at) = w.take(
+            "",
+            "`.` and a channel mask: R, G, B, A or a combination (RGBA)",
+        )?;
+        let channels = channels_value(suffix).ok_or_else(|| {
+            crate::runtime::text::instruction::error(
+                at,
+                "a channel mask: R, G, B, A or a combination (RGBA)",
+                suffix,
+            )
+        })?;
+        w.finish()?;
+        let mut p = Parsed::default();
+        p.set("Op", Value::Scalar(op));
+        p.set("Channels", Value::Scalar(channels));
+        operand_space(&mut c)?;
+        p.set(
+            "Exec_size",
+            Value::Scalar(parse_exec_size(&mut c)?.0.into()),
+        );
+        operand_space(&mut c)?;
+        let at = c.column();
+        let (class, id) = parse_state_name(&mut c, names)?;
+        if class != StateClass::Surface {
+            return Err(c.error_at(at, "a surface"));
+        }
+        p.set("Surface", Value::Scalar(id.into()));
+        if op == RESINFO {
+            operand_space(&mut c)?;
+            p.set("LOD", Value::Raw(parse_raw(&mut c, names)?));
+        }
+        operand_space(&mut c)?;
+        p.set("Dst", Value::Raw(parse_raw(&mut c, names)?));
+        c.skip_spaces();
+        c.finish()?;
+        Ok(p)
     }
 }
 
 fn unprintable(what: &'static str, value: u64) -> PrintError {
     PrintError::Unprintable { what, value }
-}
-
-/// Prints the fields of either format.
-fn print(f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
-    let op = f.scalar("Op")?;
-    let mnemonic = OPS
-        .iter()
-        .find(|(_, v)| *v == op)
-        .map(|(m, _)| *m)
-        .ok_or_else(|| unprintable("INFO Op: resinfo (0x0a) or sampleinfo (0x0b)", op))?;
-    let channels = f.scalar("Channels")?;
-    let suffix = channels_text(channels)
-        .ok_or_else(|| unprintable("INFO Channels: a channel mask 0x1-0xf", channels))?;
-    out.push_str(mnemonic);
-    out.push('.');
-    out.push_str(suffix);
-    out.push(' ');
-    let exec = f.scalar("Exec_size")?;
-    let exec = u8::try_from(exec).map_err(|_| unprintable("INFO Exec_size", exec))?;
-    print_exec_size(out, ExecSize(exec))?;
-    out.push_str(SEP);
-    let surface = f.scalar("Surface")?;
-    let surface = u16::try_from(surface).map_err(|_| unprintable("INFO Surface", surface))?;
-    print_state_name(out, StateClass::Surface, surface, names);
-    if op == RESINFO {
-        out.push(' ');
-        print_raw(out, f.raw("LOD")?, names)?;
-    }
-    out.push(' ');
-    print_raw(out, f.raw("Dst")?, names)
-}
-
-/// Parses `resinfo.<channels> (<exec>) <surface> <lod> <dst>` or `sampleinfo.<channels> (<exec>)
-/// <surface> <dst>`.
-fn parse(
-    pred: PredicateControl,
-    mut w: Words<'_>,
-    mut c: Cursor<'_>,
-    names: &dyn Names,
-) -> Result<Parsed, ParseError> {
-    let op = OPS
-        .iter()
-        .find(|(m, _)| *m == w.base)
-        .map(|(_, v)| *v)
-        .ok_or_else(|| w.error("resinfo or sampleinfo"))?;
-    if pred != PredicateControl::NONE {
-        return Err(w.error("no predicate: INFO takes none"));
-    }
-    let (suffix, at) = w.take(
-        "",
-        "`.` and a channel mask: R, G, B, A or a combination (RGBA)",
-    )?;
-    let channels = channels_value(suffix).ok_or_else(|| {
-        crate::runtime::text::instruction::error(
-            at,
-            "a channel mask: R, G, B, A or a combination (RGBA)",
-            suffix,
-        )
-    })?;
-    w.finish()?;
-    let mut p = Parsed::default();
-    p.set("Op", Value::Scalar(op));
-    p.set("Channels", Value::Scalar(channels));
-    operand_space(&mut c)?;
-    p.set(
-        "Exec_size",
-        Value::Scalar(parse_exec_size(&mut c)?.0.into()),
-    );
-    operand_space(&mut c)?;
-    let at = c.column();
-    let (class, id) = parse_state_name(&mut c, names)?;
-    if class != StateClass::Surface {
-        return Err(c.error_at(at, "a surface"));
-    }
-    p.set("Surface", Value::Scalar(id.into()));
-    if op == RESINFO {
-        operand_space(&mut c)?;
-        p.set("LOD", Value::Raw(parse_raw(&mut c, names)?));
-    }
-    operand_space(&mut c)?;
-    p.set("Dst", Value::Raw(parse_raw(&mut c, names)?));
-    c.skip_spaces();
-    c.finish()?;
-    Ok(p)
 }
 
 #[cfg(test)]

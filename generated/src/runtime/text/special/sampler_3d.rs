@@ -94,6 +94,7 @@ impl Formatter for Kind {
             .any(|(_, n)| *n == base && n.starts_with("load_") != self.sampler)
     }
 
+    /// Prints the instruction whose fields are `f`.
     fn print(
         &self,
         f: Fields<'_>,
@@ -101,46 +102,143 @@ impl Formatter for Kind {
         out: &mut String,
         _lossy: bool,
     ) -> Result<(), PrintError> {
-        print(*self, f, names, out)
+        let (op, exec, pred) = (
+            f.scalar("Op")?,
+            f.scalar("Exec_size")?,
+            f.predicate("Pred")?,
+        );
+        let (channels, aoffimmi) = (f.scalar("Channels")?, f.vector("Aoffimmi")?);
+        let sampler = if self.sampler {
+            Some(f.scalar("Sampler")?)
+        } else {
+            None
+        };
+        let (surface, dst, params) = (f.scalar("Surface")?, f.raw("Dst")?, f.raws("NumParams")?);
+        if is_saturated(&aoffimmi) {
+            return Err(PrintError::Unprintable {
+                what: "3D sampler Aoffimmi: saturation, which only a destination prints",
+                value: 4,
+            });
+        }
+        if op & !self.op_mask != 0 {
+            return Err(PrintError::Unprintable {
+                what: "3D sampler Op: bits the text does not print",
+                value: op,
+            });
+        }
+        print_predicate_prefix(out, pred, names)?;
+        print_mnemonic(out, op, channels)?;
+        out.push(' ');
+        let e = u8::try_from(exec).map_err(|_| PrintError::Unprintable {
+            what: "3D sampler Exec_size",
+            value: exec,
+        })?;
+        print_exec_size(out, ExecSize(e))?;
+        // IGC's two spaces after the exec size.
+        out.push_str("  ");
+        print_vector(out, &aoffimmi, names)?;
+        let state =
+            |v: u64, what| u16::try_from(v).map_err(|_| PrintError::Unprintable { what, value: v });
+        if let Some(s) = sampler {
+            out.push(' ');
+            print_state_name(
+                out,
+                StateClass::Sampler,
+                state(s, "3D sampler Sampler")?,
+                names,
+            );
+        }
+        out.push(' ');
+        print_state_name(
+            out,
+            StateClass::Surface,
+            state(surface, "3D sampler Surface")?,
+            names,
+        );
+        for r in core::iter::once(&dst).chain(params) {
+            out.push(' ');
+            print_raw(out, *r, names)?;
+        }
+        Ok(())
     }
 
+    /// Parses the line after its predicate into fields by doc name.
     fn parse(
         &self,
         pred: PredicateControl,
-        w: Words<'_>,
-        c: Cursor<'_>,
+        mut w: Words<'_>,
+        mut c: Cursor<'_>,
         names: &dyn Names,
     ) -> Result<Parsed, ParseError> {
-        parse(*self, pred, w, c, names)
+        let mut op = match OPERATIONS.iter().find(|(_, n)| *n == w.base) {
+            Some((v, n)) if n.starts_with("load_") != self.sampler => u64::from(*v),
+            _ => {
+                return Err(w.error(if self.sampler {
+                    "a sampler operation (`sample_3d`, `sample_l`, ...)"
+                } else {
+                    "a load operation (`load_3d`, `load_lz`, ...)"
+                }))
+            }
+        };
+        for (flag, bit) in FLAGS {
+            if bit & self.op_mask != 0 && w.eat(flag) {
+                op |= bit;
+            }
+        }
+        let (letters, at) = w.take("", "channel letters (`R`, `RG`, `RGBA`, ...)")?;
+        let channels = channels_value(letters)
+            .ok_or_else(|| error(at, "channel letters (`R`, `RG`, `RGBA`, ...)", letters))?;
+        w.finish()?;
+        c.expect(" ", "a space and the exec size")?;
+        c.skip_spaces();
+        let exec = u64::from(parse_exec_size(&mut c)?.0);
+        space(&mut c)?;
+        let aoffimmi = parse_vector(&mut c, names)?;
+        let mut out = Parsed(alloc::vec![
+            ("Op", Value::Scalar(op)),
+            ("Exec_size", Value::Scalar(exec)),
+            ("Pred", Value::Predicate(pred)),
+            ("Channels", Value::Scalar(channels)),
+            ("Aoffimmi", Value::Vector(aoffimmi)),
+        ]);
+        let state = |c: &mut Cursor<'_>, want: StateClass, expected| {
+            space(c)?;
+            let at = c.column();
+            match parse_state_name(c, names)? {
+                (class, id) if class == want => Ok(Value::Scalar(u64::from(id))),
+                _ => Err(c.error_at(at, expected)),
+            }
+        };
+        if self.sampler {
+            out.set(
+                "Sampler",
+                state(&mut c, StateClass::Sampler, "a sampler (`S0`)")?,
+            );
+        }
+        out.set(
+            "Surface",
+            state(&mut c, StateClass::Surface, "a surface (`T6`)")?,
+        );
+        space(&mut c)?;
+        out.set("Dst", Value::Raw(parse_raw(&mut c, names)?));
+        let mut params = Vec::new();
+        loop {
+            c.skip_spaces();
+            if c.at_end() {
+                break;
+            }
+            params.push(parse_raw(&mut c, names)?);
+            if !c.at_end() && c.peek() != Some(' ') {
+                return Err(c.error("a space and the next parameter"));
+            }
+        }
+        out.set("NumParams", Value::Raws(Cow::Owned(params)));
+        Ok(out)
     }
 }
 
-/// Prints the instruction whose fields are `f`.
-fn print(k: Kind, f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
-    let (op, exec, pred) = (
-        f.scalar("Op")?,
-        f.scalar("Exec_size")?,
-        f.predicate("Pred")?,
-    );
-    let (channels, aoffimmi) = (f.scalar("Channels")?, f.vector("Aoffimmi")?);
-    let sampler = if k.sampler {
-        Some(f.scalar("Sampler")?)
-    } else {
-        None
-    };
-    let (surface, dst, params) = (f.scalar("Surface")?, f.raw("Dst")?, f.raws("NumParams")?);
-    if is_saturated(&aoffimmi) {
-        return Err(PrintError::Unprintable {
-            what: "3D sampler Aoffimmi: saturation, which only a destination prints",
-            value: 4,
-        });
-    }
-    if op & !k.op_mask != 0 {
-        return Err(PrintError::Unprintable {
-            what: "3D sampler Op: bits the text does not print",
-            value: op,
-        });
-    }
+/// Prints the mnemonic of `op` with its flags and the `channels` suffix: `sample_3d.cps.RGBA`.
+fn print_mnemonic(out: &mut String, op: u64, channels: u64) -> Result<(), PrintError> {
     let name = OPERATIONS
         .iter()
         .find(|(v, _)| u64::from(*v) == op & 0xff)
@@ -149,7 +247,6 @@ fn print(k: Kind, f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<
             what: "3D sampler Op: an operation with a name",
             value: op,
         })?;
-    print_predicate_prefix(out, pred, names)?;
     out.push_str(name);
     for (flag, bit) in FLAGS {
         if op & bit != 0 {
@@ -162,112 +259,7 @@ fn print(k: Kind, f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<
         what: "3D sampler Channels: at least one of R, G, B, A and no other bit",
         value: channels,
     })?);
-    out.push(' ');
-    let e = u8::try_from(exec).map_err(|_| PrintError::Unprintable {
-        what: "3D sampler Exec_size",
-        value: exec,
-    })?;
-    print_exec_size(out, ExecSize(e))?;
-    // IGC's two spaces after the exec size.
-    out.push_str("  ");
-    print_vector(out, &aoffimmi, names)?;
-    let state =
-        |v: u64, what| u16::try_from(v).map_err(|_| PrintError::Unprintable { what, value: v });
-    if let Some(s) = sampler {
-        out.push(' ');
-        print_state_name(
-            out,
-            StateClass::Sampler,
-            state(s, "3D sampler Sampler")?,
-            names,
-        );
-    }
-    out.push(' ');
-    print_state_name(
-        out,
-        StateClass::Surface,
-        state(surface, "3D sampler Surface")?,
-        names,
-    );
-    for r in core::iter::once(&dst).chain(params) {
-        out.push(' ');
-        print_raw(out, *r, names)?;
-    }
     Ok(())
-}
-
-/// Parses the line after its predicate into fields by doc name.
-fn parse(
-    k: Kind,
-    pred: PredicateControl,
-    mut w: Words<'_>,
-    mut c: Cursor<'_>,
-    names: &dyn Names,
-) -> Result<Parsed, ParseError> {
-    let mut op = match OPERATIONS.iter().find(|(_, n)| *n == w.base) {
-        Some((v, n)) if n.starts_with("load_") != k.sampler => u64::from(*v),
-        _ => {
-            return Err(w.error(if k.sampler {
-                "a sampler operation (`sample_3d`, `sample_l`, ...)"
-            } else {
-                "a load operation (`load_3d`, `load_lz`, ...)"
-            }))
-        }
-    };
-    for (flag, bit) in FLAGS {
-        if bit & k.op_mask != 0 && w.eat(flag) {
-            op |= bit;
-        }
-    }
-    let (letters, at) = w.take("", "channel letters (`R`, `RG`, `RGBA`, ...)")?;
-    let channels = channels_value(letters)
-        .ok_or_else(|| error(at, "channel letters (`R`, `RG`, `RGBA`, ...)", letters))?;
-    w.finish()?;
-    c.expect(" ", "a space and the exec size")?;
-    c.skip_spaces();
-    let exec = u64::from(parse_exec_size(&mut c)?.0);
-    space(&mut c)?;
-    let aoffimmi = parse_vector(&mut c, names)?;
-    let mut out = Parsed(alloc::vec![
-        ("Op", Value::Scalar(op)),
-        ("Exec_size", Value::Scalar(exec)),
-        ("Pred", Value::Predicate(pred)),
-        ("Channels", Value::Scalar(channels)),
-        ("Aoffimmi", Value::Vector(aoffimmi)),
-    ]);
-    let state = |c: &mut Cursor<'_>, want: StateClass, expected| {
-        space(c)?;
-        let at = c.column();
-        match parse_state_name(c, names)? {
-            (class, id) if class == want => Ok(Value::Scalar(u64::from(id))),
-            _ => Err(c.error_at(at, expected)),
-        }
-    };
-    if k.sampler {
-        out.set(
-            "Sampler",
-            state(&mut c, StateClass::Sampler, "a sampler (`S0`)")?,
-        );
-    }
-    out.set(
-        "Surface",
-        state(&mut c, StateClass::Surface, "a surface (`T6`)")?,
-    );
-    space(&mut c)?;
-    out.set("Dst", Value::Raw(parse_raw(&mut c, names)?));
-    let mut params = Vec::new();
-    loop {
-        c.skip_spaces();
-        if c.at_end() {
-            break;
-        }
-        params.push(parse_raw(&mut c, names)?);
-        if !c.at_end() && c.peek() != Some(' ') {
-            return Err(c.error("a space and the next parameter"));
-        }
-    }
-    out.set("NumParams", Value::Raws(Cow::Owned(params)));
-    Ok(out)
 }
 
 fn space(c: &mut Cursor<'_>) -> Result<(), ParseError> {

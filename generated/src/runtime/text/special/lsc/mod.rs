@@ -85,6 +85,7 @@ impl Formatter for Lsc {
         value_of(LSC_UNTYPED_OPS, base).is_some()
     }
 
+    /// Prints the instruction whose fields are `f`.
     fn print(
         &self,
         f: Fields<'_>,
@@ -92,17 +93,76 @@ impl Formatter for Lsc {
         out: &mut String,
         _lossy: bool,
     ) -> Result<(), PrintError> {
-        print(f, names, out)
+        let op = byte(f.scalar("LscSubOp")?, "LSC_UNTYPED LscSubOp")?;
+        let (Some(mnemonic), Some(kind)) = (spell(LSC_UNTYPED_OPS, op), kind(op)) else {
+            return Err(bad(
+                "LSC_UNTYPED LscSubOp: a documented sub-operation",
+                op.into(),
+            ));
+        };
+        print_predicate_prefix(out, f.predicate("Pred")?, names)?;
+        out.push_str(mnemonic);
+        out.push('.');
+        let sfid = f.scalar("LscSFID")?;
+        out.push_str(
+            spell(LSC_SFIDS, byte(sfid, "LSC_UNTYPED LscSFID")?)
+                .ok_or(bad("LSC_UNTYPED LscSFID: ugm, ugml, tgm or slm", sfid))?,
+        );
+        let (l1, l3) = (f.scalar("CachingL1")?, f.scalar("CachingL3")?);
+        if (l1, l3) != (0, 0) {
+            for c in [l1, l3] {
+                out.push('.');
+                out.push_str(
+                    spell(LSC_CACHE_CONTROLS, byte(c, "LSC_UNTYPED caching")?)
+                        .ok_or(bad("LSC_UNTYPED caching: df uc ca wb wt st ri", c))?,
+                );
+            }
+        }
+        out.push(' ');
+        print_exec_size(
+            out,
+            ExecSize(byte(f.scalar("Exec_size")?, "LSC_UNTYPED Exec_size")?),
+        )?;
+        out.push_str(SEP);
+        print_operands(kind, &f, names, out)
     }
 
+    /// Parses an LSC_UNTYPED line after its predicate: fields by doc name.
     fn parse(
         &self,
         pred: PredicateControl,
-        w: Words<'_>,
-        c: Cursor<'_>,
+        mut w: Words<'_>,
+        mut c: Cursor<'_>,
         names: &dyn Names,
     ) -> Result<Parsed, ParseError> {
-        parse(pred, w, c, names)
+        let op = value_of(LSC_UNTYPED_OPS, w.base).ok_or_else(|| w.error("an lsc_ mnemonic"))?;
+        let kind = kind(op).ok_or_else(|| w.error("an lsc_ mnemonic"))?;
+        let (unit, at) = w.take("", "`.` and an LSC unit: ugm, ugml, slm")?;
+        let sfid = value_of(LSC_SFIDS, unit)
+            .ok_or_else(|| error(at, "an LSC unit: ugm, ugml, tgm, slm", unit))?;
+        let mut caching = [0u8; 2];
+        for slot in &mut caching {
+            if let Some(x) = w.peek() {
+                let (_, at) = w.take("", "a cache control")?;
+                *slot = value_of(LSC_CACHE_CONTROLS, x)
+                    .ok_or_else(|| error(at, "a cache control: df, uc, ca, wb, wt, st, ri", x))?;
+            }
+        }
+        w.finish()?;
+        let mut p = Parsed::default();
+        p.set("LscSubOp", Value::Scalar(op.into()));
+        p.set("Pred", Value::Predicate(pred));
+        p.set("LscSFID", Value::Scalar(sfid.into()));
+        p.set("CachingL1", Value::Scalar(caching[0].into()));
+        p.set("CachingL3", Value::Scalar(caching[1].into()));
+        operand_space(&mut c)?;
+        let exec = parse_exec_size(&mut c)?;
+        p.set("Exec_size", Value::Scalar(exec.0.into()));
+        operand_space(&mut c)?;
+        parse_operands(kind, &mut c, &mut p, names)?;
+        c.skip_spaces();
+        c.finish()?;
+        Ok(p)
     }
 }
 
@@ -177,42 +237,6 @@ fn block(f: &Fields<'_>) -> Result<(Block, [VectorOperand; 6]), PrintError> {
         *op = f.vector(name)?;
     }
     Ok((b, ops))
-}
-
-/// Prints the instruction whose fields are `f`.
-fn print(f: Fields<'_>, names: &dyn Names, out: &mut String) -> Result<(), PrintError> {
-    let op = byte(f.scalar("LscSubOp")?, "LSC_UNTYPED LscSubOp")?;
-    let (Some(mnemonic), Some(kind)) = (spell(LSC_UNTYPED_OPS, op), kind(op)) else {
-        return Err(bad(
-            "LSC_UNTYPED LscSubOp: a documented sub-operation",
-            op.into(),
-        ));
-    };
-    print_predicate_prefix(out, f.predicate("Pred")?, names)?;
-    out.push_str(mnemonic);
-    out.push('.');
-    let sfid = f.scalar("LscSFID")?;
-    out.push_str(
-        spell(LSC_SFIDS, byte(sfid, "LSC_UNTYPED LscSFID")?)
-            .ok_or(bad("LSC_UNTYPED LscSFID: ugm, ugml, tgm or slm", sfid))?,
-    );
-    let (l1, l3) = (f.scalar("CachingL1")?, f.scalar("CachingL3")?);
-    if (l1, l3) != (0, 0) {
-        for c in [l1, l3] {
-            out.push('.');
-            out.push_str(
-                spell(LSC_CACHE_CONTROLS, byte(c, "LSC_UNTYPED caching")?)
-                    .ok_or(bad("LSC_UNTYPED caching: df uc ca wb wt st ri", c))?,
-            );
-        }
-    }
-    out.push(' ');
-    print_exec_size(
-        out,
-        ExecSize(byte(f.scalar("Exec_size")?, "LSC_UNTYPED Exec_size")?),
-    )?;
-    out.push_str(SEP);
-    print_operands(kind, &f, names, out)
 }
 
 /// The operands of sub-operation `kind`, two spaces apart; those the text does not show must
@@ -350,43 +374,6 @@ fn default_stride(a: &mut Address, s: Shape) {
             value: size_bytes(s.size) * elems_count(s.elems),
         }));
     }
-}
-
-/// Parses an LSC_UNTYPED line after its predicate: fields by doc name.
-fn parse(
-    pred: PredicateControl,
-    mut w: Words<'_>,
-    mut c: Cursor<'_>,
-    names: &dyn Names,
-) -> Result<Parsed, ParseError> {
-    let op = value_of(LSC_UNTYPED_OPS, w.base).ok_or_else(|| w.error("an lsc_ mnemonic"))?;
-    let kind = kind(op).ok_or_else(|| w.error("an lsc_ mnemonic"))?;
-    let (unit, at) = w.take("", "`.` and an LSC unit: ugm, ugml, slm")?;
-    let sfid = value_of(LSC_SFIDS, unit)
-        .ok_or_else(|| error(at, "an LSC unit: ugm, ugml, tgm, slm", unit))?;
-    let mut caching = [0u8; 2];
-    for slot in &mut caching {
-        if let Some(x) = w.peek() {
-            let (_, at) = w.take("", "a cache control")?;
-            *slot = value_of(LSC_CACHE_CONTROLS, x)
-                .ok_or_else(|| error(at, "a cache control: df, uc, ca, wb, wt, st, ri", x))?;
-        }
-    }
-    w.finish()?;
-    let mut p = Parsed::default();
-    p.set("LscSubOp", Value::Scalar(op.into()));
-    p.set("Pred", Value::Predicate(pred));
-    p.set("LscSFID", Value::Scalar(sfid.into()));
-    p.set("CachingL1", Value::Scalar(caching[0].into()));
-    p.set("CachingL3", Value::Scalar(caching[1].into()));
-    operand_space(&mut c)?;
-    let exec = parse_exec_size(&mut c)?;
-    p.set("Exec_size", Value::Scalar(exec.0.into()));
-    operand_space(&mut c)?;
-    parse_operands(kind, &mut c, &mut p, names)?;
-    c.skip_spaces();
-    c.finish()?;
-    Ok(p)
 }
 
 /// Reads the operands of sub-operation `kind` into `p` (those the text does not show are

@@ -18,12 +18,12 @@ fn parse_line(text: &str, n: &NameTable) -> Result<Parsed, ParseError> {
     let mut c = Cursor::new(text);
     let pred = parse_predicate_prefix(&mut c, n)?;
     let w = Words::read(&mut c);
-    parse(pred, w, c, n)
+    LSC.parse(pred, w, c, n)
 }
 
 fn print_fields(p: &Parsed, n: &NameTable) -> Result<String, PrintError> {
     let mut s = String::new();
-    print(Fields::new("LSC_UNTYPED", &p.0), n, &mut s)?;
+    LSC.print(Fields::new("LSC_UNTYPED", &p.0), n, &mut s, false)?;
     Ok(s)
 }
 
@@ -474,11 +474,11 @@ mod properties {
         fn printed_fields_parse_back(f in fields()) {
             let n = IntelNames;
             let mut text = String::new();
-            if print(Fields::new("LSC_UNTYPED", &f), &n, &mut text).is_ok() {
+            if LSC.print(Fields::new("LSC_UNTYPED", &f), &n, &mut text, false).is_ok() {
                 let mut c = Cursor::new(&text);
                 let pred = parse_predicate_prefix(&mut c, &n).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
                 let w = Words::read(&mut c);
-                let back = parse(pred, w, c, &n).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
+                let back = LSC.parse(pred, w, c, &n).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
                 // Every field the parser sets that the printed format has is the same value.
                 for (name, v) in &back.0 {
                     if let Some(orig) = Fields::new("LSC_UNTYPED", &f).get(name) {
@@ -486,7 +486,7 @@ mod properties {
                     }
                 }
                 let mut again = String::new();
-                print(Fields::new("LSC_UNTYPED", &back.0), &n, &mut again).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
+                LSC.print(Fields::new("LSC_UNTYPED", &back.0), &n, &mut again, false).map_err(|e| TestCaseError::fail(alloc::format!("{text}: {e}")))?;
                 prop_assert_eq!(again, text);
             }
         }
@@ -508,7 +508,15 @@ mod properties {
         for _ in 0..4000 {
             let f = strategy.new_tree(&mut runner).unwrap().current();
             let mut text = String::new();
-            if print(Fields::new("LSC_UNTYPED", &f), &IntelNames, &mut text).is_ok() {
+            if LSC
+                .print(
+                    Fields::new("LSC_UNTYPED", &f),
+                    &IntelNames,
+                    &mut text,
+                    false,
+                )
+                .is_ok()
+            {
                 printed += 1;
                 kinds.insert(
                     text.split(['.', ' '])
@@ -530,6 +538,6 @@ mod properties {
         let mut c = Cursor::new(text);
         let pred = parse_predicate_prefix(&mut c, n)?;
         let w = Words::read(&mut c);
-        parse(pred, w, c, n)
+        LSC.parse(pred, w, c, n)
     }
 }
