@@ -159,8 +159,8 @@ fn analyze_degrading(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (analyze::Model, emit::docs::Prepared) {
     loop {
-        // The reference pages need the docs as written only: their content and rows are
-        // made while the schema is analysed.
+        // The reference pages need the docs as written only: their content is made while
+        // the schema is analysed (each page's rows when it is rendered).
         let ((model, mut analysis), pages) = par::join(
             || timings::time("analyze", || analyze::analyze(spec)),
             || emit::docs::Prepared::new(analyze::reference::build(spec)),

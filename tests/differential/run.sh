@@ -10,7 +10,9 @@
 # 4. runs tests/full_corpus/verifier_differential.rs over those files and ../shared/real-kernels/dg2
 #    with CASES single-byte changes, VISA_DIFF_JOBS (default 2) GenX_IR processes at a time,
 #    and prints the confusion table with every class of disagreement; it fails below
-#    VISA_DIFF_MIN percent agreement where Intel's reader does not crash (default 97.4).
+#    VISA_DIFF_MIN percent agreement where Intel's reader does not crash (default 97.7), or
+#    below VISA_DIFF_MIN_WRITTEN percent on the cases Intel reads as written (its print,
+#    assembled back by Intel, gives the bytes of the file: default 99.9).
 # Needs ../shared beside the repository and Intel's tools (apt-get install -y libigc-tools
 # intel-opencl-icd). Takes about a minute per 4,000 cases on an idle 2-core machine.
 set -euo pipefail
@@ -48,5 +50,5 @@ export VISA_SHARED="$shared" VISA_REPO="$repo"
 export VISA_VALID_DIRS="$work/isa/tgllp=TGLLP:$work/isa/acm-g10=XEHP:$work/isa/pvc=PVC"
 export VISA_DIFF_DIRS="$work/isa/tgllp=TGLLP:$work/isa/acm-g10=DG2:$work/isa/pvc=PVC"
 cargo test --release --manifest-path "$crate/Cargo.toml" --test verifier_valid -- --nocapture
-VISA_DIFF_CASES=$cases VISA_DIFF_SEED=$seed VISA_DIFF_MIN=${VISA_DIFF_MIN:-97.4} \
+VISA_DIFF_CASES=$cases VISA_DIFF_SEED=$seed VISA_DIFF_MIN=${VISA_DIFF_MIN:-97.7} VISA_DIFF_MIN_WRITTEN=${VISA_DIFF_MIN_WRITTEN:-99.9} \
   cargo test --release --manifest-path "$crate/Cargo.toml" --test verifier_differential -- --nocapture

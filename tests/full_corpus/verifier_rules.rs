@@ -808,7 +808,8 @@ fn movs_state_dst_modifier(f: &File, m: u8) -> Vec<u8> {
 }
 
 /// An AND of predicates (`and (M1, 16) P2 P1 P2`, Intel's AND fixture's first AND rewritten),
-/// predicated by `pred` (0: none).
+/// predicated by `pred` (0: none). AND.md:107: "all operands must be predicates, and <pred> must
+/// be zero".
 fn and_of_predicates(f: &File, pred: u16) -> Vec<u8> {
     edited(f, index_of(f, |i| i.name() == "AND"), |i| {
         if let Instruction::And(a) = i {
@@ -955,9 +956,19 @@ fn rules_of_intels_verifier_on_its_fixtures() {
                 }
             })
         }),
-        // AND.md:107: logic on predicates takes no predicate.
+        // AND.md:107: logic on predicates takes no predicate, and only predicates.
         ("predicated_and_of_predicates", "AND", ALL, Ours::Error(rules::PREDICATE_LOGIC.text), Intel::Rejects, |f| and_of_predicates(f, 1)),
         ("and_of_predicates", "AND", ALL, Ours::Clean, Intel::Accepts, |f| and_of_predicates(f, 0)),
+        // "all operands must be predicates": `and (M1, 16) P2 P1 0x3:uw` (Intel: "Operand type
+        // of logic operantion for predicate operands should all be BOOL").
+        ("and_of_a_predicate_and_an_immediate", "AND", ALL, Ours::Error(rules::PREDICATE_LOGIC.text), Intel::Rejects, |f| {
+            let f = File::parse(&and_of_predicates(f, 0)).expect("reads");
+            edited(&f, index_of(&f, |i| i.name() == "AND"), |i| {
+                if let Instruction::And(a) = i {
+                    a.src1 = VectorOperand::Immediate(Immediate { ty: DataType::Uw, value: 3 });
+                }
+            })
+        }),
         // LSC_UNTYPED.md:478-496: lsc_load.ugm.uc.wb (a store's pair), lsc_store.ugm.ca.ca (a
         // load's); lsc_load.ugm.ri.ca and lsc_store.ugm.st.wb are in the table.
         ("lsc_load_uc_wb", "LSC_UNTYPED", XE_HP, Ours::Error(rules::LSC_CACHE.text), Intel::Rejects, |f| lsc_caching(f, 0x00, 1, 3)),

@@ -89,7 +89,9 @@ pub fn runtime_files(template: &Path) -> io::Result<BTreeMap<String, Vec<u8>>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> io::Result<()> {
         if dir.is_file() {
             let bytes = fs::read(dir)?;
-            if !is_generated(&String::from_utf8_lossy(&bytes)) {
+            // Only the first line says whether a file is generated.
+            let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+            if !is_generated(&String::from_utf8_lossy(first)) {
                 let rel = dir.strip_prefix(root).unwrap_or(dir);
                 let rel: Vec<String> = rel
                     .components()
@@ -171,15 +173,13 @@ pub fn stale_runtime(out: &Path, template: &Path) -> io::Result<StaleRuntime> {
     }
     let files = runtime_files(template)?;
     for (rel, bytes) in &files {
-        match fs::read(out.join(rel)) {
-            Ok(old) if old == *bytes => {
-                stale
-                    .current
-                    .insert(rel.clone(), stamp::content_hash(bytes));
-            }
-            Ok(_) => stale.differ.push(rel.clone()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => stale.differ.push(rel.clone()),
-            Err(e) => return Err(e),
+        // Compared a block at a time: most files are as they were, and need no copy.
+        if crate::write::file_holds(&out.join(rel), bytes)? {
+            stale
+                .current
+                .insert(rel.clone(), stamp::content_hash(bytes));
+        } else {
+            stale.differ.push(rel.clone());
         }
     }
     let recorded = stamp::read_runtime(out)?;

@@ -135,6 +135,41 @@ fn read_bytes_if_exists(path: &Path) -> Result<Option<Vec<u8>>, WriteError> {
     }
 }
 
+/// [`file_holds`] as a write error.
+fn holds(path: &Path, expected: &[u8]) -> Result<bool, WriteError> {
+    file_holds(path, expected).map_err(|e| WriteError::Io(path.to_path_buf(), e))
+}
+
+/// Whether the file at `path` holds exactly `expected`: compared a block at a time through
+/// one small buffer, so the files a regen leaves as they were (most of them) cost no memory of
+/// their size. A missing file holds nothing.
+pub(crate) fn file_holds(path: &Path, expected: &[u8]) -> std::io::Result<bool> {
+    let mut file = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    if file.metadata()?.len() != expected.len() as u64 {
+        return Ok(false);
+    }
+    let mut block = [0u8; 16 * 1024];
+    let mut rest = expected;
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            return Ok(rest.is_empty());
+        }
+        match rest.split_at_checked(n) {
+            Some((head, tail)) if head == &block[..n] => rest = tail,
+            _ => return Ok(false),
+        }
+    }
+}
+
 /// Reads just enough of a file to see its first line.
 fn first_line_is_marked(path: &Path) -> bool {
     let mut head = [0u8; 512];
@@ -194,9 +229,10 @@ pub fn plan(out: &Path, files: &BTreeMap<String, String>) -> Result<Plan, WriteE
     // Most files of a regen are as they were: equal bytes need no decoding or copy. Files are
     // read on every core, and only those that differ are kept.
     let read = codegen::par::map(&paths, |(_, contents, path)| {
-        let bytes = read_bytes_if_exists(path)?;
-        let same = bytes.as_deref() == Some(contents.as_bytes()) && is_generated(contents);
-        Ok::<_, WriteError>((!same).then_some(bytes))
+        if is_generated(contents) && holds(path, contents.as_bytes())? {
+            return Ok(None);
+        }
+        Ok::<_, WriteError>(Some(read_bytes_if_exists(path)?))
     });
     for ((rel, contents, path), bytes) in paths.into_iter().zip(read) {
         let Some(bytes) = bytes? else {
@@ -465,6 +501,32 @@ mod tests {
             .unwrap();
         apply(dir.path(), &files).unwrap();
         assert_eq!(fs::metadata(&path).unwrap().modified().unwrap(), old);
+    }
+
+    /// Files are compared through a 16 KB block: a difference in any block, at a block's edge,
+    /// or in length is seen, and a missing file holds nothing.
+    #[test]
+    fn a_file_holds_exactly_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        let bytes: Vec<u8> = (0..40_000u32).map(|i| (i % 251) as u8).collect();
+        assert!(!file_holds(&path, &bytes).unwrap(), "missing");
+        fs::write(&path, &bytes).unwrap();
+        assert!(file_holds(&path, &bytes).unwrap());
+        assert!(
+            !file_holds(&path, &bytes[..bytes.len() - 1]).unwrap(),
+            "shorter"
+        );
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(!file_holds(&path, &longer).unwrap(), "longer");
+        for at in [0, 16 * 1024 - 1, 16 * 1024, 32 * 1024 + 5, bytes.len() - 1] {
+            let mut other = bytes.clone();
+            other[at] ^= 1;
+            assert!(!file_holds(&path, &other).unwrap(), "byte {at}");
+        }
+        fs::write(&path, b"").unwrap();
+        assert!(file_holds(&path, b"").unwrap(), "empty");
     }
 
     #[test]

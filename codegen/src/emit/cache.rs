@@ -6,14 +6,16 @@
 //!   bytes) and one file parsed (keyed by its name and corrected bytes), as JSON
 //!   (`value_or`): after one doc changed only that doc is corrected and parsed again;
 //! - a whole file job whose inputs the emitter can name (one instruction's module: its
-//!   `InstModel`; one reference page: its row; `enums.rs`: the shared value sets; `object.rs`:
-//!   the chapters' records), keyed by those inputs and the header;
+//!   `InstModel`; one reference page: the analysed page its row is made from; `enums.rs`: the
+//!   shared value sets; `object.rs`: the chapters' records), keyed by those inputs and the
+//!   header;
 //! - one section of a file that spans every doc (`rust::section`): the items one instruction
 //!   contributes to `text.rs` (its printers and parsers) or `roundtrip.rs` (its property tests),
 //!   keyed by that instruction's model, formatted, with the identifiers they use (from which the
 //!   file's imports are decided), so an unchanged instruction's part is neither built nor
 //!   formatted again;
-//! - one top-level Rust item as formatted by syn and prettyplease, keyed by its tokens: the
+//! - one top-level Rust item as formatted by syn and prettyplease, keyed by its tokens (their
+//!   text hashed as it is written, never built as a string): the
 //!   rest of the shared files (`mod.rs`, `operands.rs`, the dispatch of `text.rs`) is built as
 //!   tokens, but only the items a change touched are formatted again.
 //!
@@ -108,6 +110,17 @@ pub fn key_bytes(parts: &[&[u8]]) -> u128 {
 /// gathered into blocks and each block hashed, as hashing each piece would cost more than the
 /// text itself. The key is the same however `Debug` splits its text.
 pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
+    key_of_fmt(tag, format_args!("{value:?}"))
+}
+
+/// [`key_of_debug`] over the `Display` text of `value` (a token stream's text, which is never
+/// built as a string).
+pub(crate) fn key_of_display(tag: &str, value: &dyn std::fmt::Display) -> u128 {
+    key_of_fmt(tag, format_args!("{value}"))
+}
+
+/// [`key`] over `tag` and the text `args` writes, hashed in blocks as it is written.
+fn key_of_fmt(tag: &str, args: std::fmt::Arguments<'_>) -> u128 {
     const BLOCK: usize = 16 * 1024;
     struct Halves([DefaultHasher; 2], usize, Vec<u8>);
     impl Halves {
@@ -146,7 +159,7 @@ pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
         h.write(tag.as_bytes());
     }
     // Writing into a hasher cannot fail; a `Debug` that fails leaves a key of what it wrote.
-    let _ = std::fmt::write(&mut w, format_args!("{value:?}"));
+    let _ = std::fmt::write(&mut w, args);
     w.flush();
     let n = w.1;
     let [a, b] = &mut w.0;
@@ -472,6 +485,45 @@ mod tests {
     fn keys_separate_their_parts() {
         assert_ne!(key(&["ab", "c"]), key(&["a", "bc"]));
         assert_eq!(key(&["x"]), key(&["x"]));
+    }
+
+    /// A key of text as it is written is the same however the text is split into writes,
+    /// and over 16 KB blocks; it sees the tag, every byte and the length.
+    #[test]
+    fn keys_of_written_text_see_the_text_not_its_writes() {
+        struct Pieces(Vec<String>);
+        impl std::fmt::Display for Pieces {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.iter().try_for_each(|p| f.write_str(p))
+            }
+        }
+        let text: String = (0..40_000u32)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        let whole = key_of_display("t", &text);
+        let split = Pieces(
+            text.as_bytes()
+                .chunks(7)
+                .map(|c| String::from_utf8(c.to_vec()).unwrap())
+                .collect(),
+        );
+        assert_eq!(key_of_display("t", &split), whole);
+        let big = Pieces(vec![text[..5].to_string(), text[5..].to_string()]);
+        assert_eq!(key_of_display("t", &big), whole, "a piece over a block");
+        assert_ne!(key_of_display("u", &text), whole, "tag");
+        assert_ne!(key_of_display("t", &&text[1..]), whole, "shorter");
+        let mut other = text.clone().into_bytes();
+        other[20_000] = b'!';
+        assert_ne!(
+            key_of_display("t", &String::from_utf8(other).unwrap()),
+            whole,
+            "a byte"
+        );
+        assert_eq!(
+            key_of_debug("t", &"x"),
+            key_of_display("t", &"\"x\""),
+            "Debug is its text"
+        );
     }
 
     #[test]

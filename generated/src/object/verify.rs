@@ -402,6 +402,8 @@ struct Ctx<'a, R: Routine + ?Sized> {
     /// The instruction's predicate id (its `Pred` field), and whether an operand is a predicate.
     pred: u16,
     predicate_operand: bool,
+    /// The first operand that is no predicate (for logic on predicates).
+    not_predicate: Option<&'static str>,
     /// LSC_UNTYPED's CachingL1 and CachingL3.
     caching: (u64, u64),
     defines: Option<u32>,
@@ -439,6 +441,7 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             state_fields: [None; 4],
             pred: 0,
             predicate_operand: false,
+            not_predicate: None,
             caching: (0, 0),
             defines: None,
             index: 0,
@@ -464,6 +467,7 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         self.state_fields = [None; 4];
         self.pred = 0;
         self.predicate_operand = false;
+        self.not_predicate = None;
         self.caching = (0, 0);
         self.defines = None;
     }
@@ -478,12 +482,17 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         }
         // AND.md:107 (OR, XOR; NOT.md:104): logic on predicates takes no predicate. Intel:
         // "Predicate can not be used in logic operantion for predicate operands".
-        if self.predicate_operand
-            && self.pred != 0
-            && matches!(self.name, "AND" | "OR" | "XOR" | "NOT")
-        {
-            let detail = format!("P{}", self.pred);
-            self.fail("Pred", rules::PREDICATE_LOGIC, detail);
+        // Intel rejects a mix of predicates and other operands too ("Operand type of logic
+        // operantion for predicate operands should all be BOOL"), on TGLLP, DG2 and PVC.
+        if self.predicate_operand && matches!(self.name, "AND" | "OR" | "XOR" | "NOT") {
+            if self.pred != 0 {
+                let detail = format!("P{}", self.pred);
+                self.fail("Pred", rules::PREDICATE_LOGIC, detail);
+            }
+            if let Some(field) = self.not_predicate {
+                let detail = String::from("an operand that is no predicate");
+                self.fail(field, rules::PREDICATE_LOGIC, detail);
+            }
         }
         if self.name == "MOVS" {
             self.movs_types();
@@ -815,6 +824,9 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 VectorOperand::General { id: 0, .. }
                     | VectorOperand::Immediate(Immediate { value: 0, .. })
             );
+        }
+        if !matches!(op, VectorOperand::Predicate(_)) && self.not_predicate.is_none() {
+            self.not_predicate = Some(field);
         }
         match *op {
             VectorOperand::General {

@@ -127,30 +127,39 @@ struct InstructionRow {
     other_sections: Vec<(String, String)>,
 }
 
-/// The columns of an [`InstructionRow`] the index shows.
+/// The columns of an [`InstructionRow`] the index shows: made from the page alone, so the
+/// index needs no page's whole row (a regen after one doc changed makes only that doc's row).
 #[derive(Serialize)]
-struct IndexRow<'a> {
-    name: &'a str,
-    page: &'a str,
-    source: &'a str,
-    opcode: &'a str,
-    sub_opcode: &'a str,
+struct IndexRow {
+    name: String,
+    page: String,
+    source: String,
+    opcode: String,
+    sub_opcode: String,
     field_count: usize,
-    size: &'a str,
-    oob: &'a str,
+    size: String,
+    oob: String,
 }
 
-impl<'a> IndexRow<'a> {
-    fn of(row: &'a InstructionRow) -> Self {
+impl IndexRow {
+    fn of(inst: &Page) -> Self {
         IndexRow {
-            name: &row.name,
-            page: &row.page,
-            source: &row.source,
-            opcode: &row.opcode,
-            sub_opcode: &row.sub_opcode,
-            field_count: row.field_count,
-            size: &row.size,
-            oob: &row.oob,
+            name: name_cell(&inst.name),
+            page: format!("{}.md", url_path(&inst.name)),
+            source: code_cell(&inst.source),
+            opcode: format!("`{:#04x}`", inst.opcode),
+            sub_opcode: inst
+                .sub_opcode
+                .as_ref()
+                .map(|(value, name)| format!("`{value:#04x}` ({})", name_cell(name)))
+                .unwrap_or_else(|| "none".into()),
+            field_count: inst.fields.len(),
+            size: inst.size.map_or("variable".into(), |s| s.to_string()),
+            oob: inst
+                .properties
+                .get("Out-of-bound Access")
+                .map(|s| cell(s))
+                .unwrap_or_else(|| "n/a".into()),
         }
     }
 }
@@ -286,26 +295,27 @@ fn instruction_row(inst: &Page) -> InstructionRow {
             counted: v.counted.iter().map(counted_text).collect(),
         })
         .collect();
-    let size = inst.size.map_or("variable".into(), |s| s.to_string());
     let fields = inst.fields.iter().map(|f| field_row(f, &anchors)).collect();
-    InstructionRow {
-        name: name_cell(&inst.name),
-        page: format!("{}.md", url_path(&inst.name)),
-        source: code_cell(&inst.source),
-        source_file: comment_text(&inst.source),
-        opcode: format!("`{:#04x}`", inst.opcode),
-        sub_opcode: inst
-            .sub_opcode
-            .as_ref()
-            .map(|(value, name)| format!("`{value:#04x}` ({})", name_cell(name)))
-            .unwrap_or_else(|| "none".into()),
-        field_count: inst.fields.len(),
+    let IndexRow {
+        name,
+        page,
+        source,
+        opcode,
+        sub_opcode,
+        field_count,
         size,
-        oob: inst
-            .properties
-            .get("Out-of-bound Access")
-            .map(|s| cell(s))
-            .unwrap_or_else(|| "n/a".into()),
+        oob,
+    } = IndexRow::of(inst);
+    InstructionRow {
+        name,
+        page,
+        source,
+        source_file: comment_text(&inst.source),
+        opcode,
+        sub_opcode,
+        field_count,
+        size,
+        oob,
         aliases: inst
             .aliases
             .iter()
@@ -441,25 +451,37 @@ pub fn render(reference: Reference, opts: &Options) -> BTreeMap<String, String> 
     super::run(Prepared::new(reference).jobs(opts))
 }
 
-/// What every page shares: the templates, compiled once, and one row per instruction.
+/// What every page shares: the templates, compiled once, and each instruction's row, made
+/// when its page is rendered. With a memo ([`super::cache`]) a page is keyed by what its row is
+/// made from (the analysed page), so after one doc changed only that doc's row is made, and
+/// the templates are compiled only when some page or the index is rendered.
 pub(crate) struct Prepared {
-    tera: Tera,
-    rows: Vec<InstructionRow>,
+    tera: std::sync::OnceLock<Tera>,
+    rows: Vec<std::sync::OnceLock<InstructionRow>>,
     reference: Reference,
 }
 
 impl Prepared {
     pub(crate) fn new(reference: Reference) -> Prepared {
-        crate::timings::time("docs: rows and templates", || Prepared {
-            tera: templates(),
-            rows: crate::par::map(&reference.pages, instruction_row),
+        Prepared {
+            tera: std::sync::OnceLock::new(),
+            rows: reference
+                .pages
+                .iter()
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
             reference,
-        })
+        }
+    }
+
+    fn tera(&self) -> &Tera {
+        self.tera
+            .get_or_init(|| crate::timings::time("docs: templates", templates))
     }
 
     /// The index and each page as a job of its own.
     pub(crate) fn jobs<'a>(&'a self, opts: &'a Options) -> Vec<FileJob<'a>> {
-        let (tera, rows, reference) = (&self.tera, &self.rows, &self.reference);
+        let reference = &self.reference;
         // The index reads a few columns of each row (not its fields and sections), the
         // platform values and the errata: its context is made once, as its memo key and to
         // render it.
@@ -471,7 +493,7 @@ impl Prepared {
                     ctx.insert("command", &comment_text(&opts.regen_command));
                     ctx.insert("spec_label", &comment_text(&opts.spec_label));
                     ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
-                    let slim: Vec<IndexRow> = rows.iter().map(IndexRow::of).collect();
+                    let slim: Vec<IndexRow> = reference.pages.iter().map(IndexRow::of).collect();
                     ctx.insert("instructions", &slim);
                     ctx.insert("platform_values", &platform_rows(reference));
                     ctx.insert("errata", &errata_rows(reference));
@@ -485,18 +507,23 @@ impl Prepared {
             move || index_key().into_json().to_string(),
             move || {
                 let ctx = index_context();
+                let tera = self.tera();
                 crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
             },
         )];
-        for (inst, row) in reference.pages.iter().zip(rows) {
-            // A page reads its row and the header options only.
-            let inputs =
-                move || format!("{}{opts:?}", serde_json::to_string(row).unwrap_or_default());
+        for (inst, row) in reference.pages.iter().zip(&self.rows) {
+            // A page reads its row (a function of the analysed page) and the header options.
+            let inputs = move || {
+                let page = crate::emit::cache::key_of_debug("docs page", inst);
+                format!("{page:032x}{opts:?}")
+            };
             jobs.push(FileJob::keyed(page_path(inst), inputs, move || {
+                let row = row.get_or_init(|| instruction_row(inst));
                 let mut ctx = Context::new();
                 ctx.insert("command", &comment_text(&opts.regen_command));
                 ctx.insert("spec_label", &comment_text(&opts.spec_label));
                 ctx.insert("i", row);
+                let tera = self.tera();
                 crate::timings::time("docs: tera", || finish(tera.render("instruction.md", &ctx)))
             }));
         }

@@ -46,8 +46,9 @@ pub(crate) fn format(tokens: TokenStream) -> String {
     }
     let mut out = String::new();
     for chunk in items(tokens) {
-        let text = timings::time("cache: item keys", || chunk.to_string());
-        let key = super::cache::key(&["rust items", &text]);
+        let key = timings::time("cache: item keys", || {
+            super::cache::key_of_display("rust items", &chunk)
+        });
         out.push_str(&super::cache::get_or(key, || format_file(chunk)));
     }
     out
@@ -146,11 +147,15 @@ pub(crate) fn section(
         let names: Vec<&str> = s.idents.iter().map(String::as_str).collect();
         format!("{}\n{}", names.join(" "), s.text)
     });
-    let (names, text) = entry.split_once('\n').unwrap_or(("", &entry));
-    Section {
-        text: text.to_string(),
-        idents: names.split_whitespace().map(str::to_string).collect(),
-    }
+    // The text is the entry without its first line, moved down in place rather than copied.
+    let mut text = entry;
+    let head = text.find('\n').map_or(0, |n| n + 1);
+    let idents = text[..head]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    text.drain(..head);
+    Section { text, idents }
 }
 
 /// What each instruction's model is, as the key of what is rendered from it: its `Debug`
@@ -182,10 +187,12 @@ impl<'a> Digests<'a> {
 
 /// The identifiers every section of `sections` uses.
 pub(crate) fn idents_of(sections: &[Section]) -> BTreeSet<String> {
-    sections
-        .iter()
-        .flat_map(|s| s.idents.iter().cloned())
-        .collect()
+    // Most identifiers recur in many sections: each distinct one is copied once.
+    let mut all = BTreeSet::new();
+    for s in sections {
+        all.extend(s.idents.iter().map(String::as_str));
+    }
+    all.into_iter().map(str::to_string).collect()
 }
 
 pub(crate) fn ident(s: &str) -> Ident {
