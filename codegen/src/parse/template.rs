@@ -14,11 +14,11 @@
 //! `<#slot>` prints the field's value as a decimal number even where the field names its values
 //! (VME_IME's stream mode and search control).
 //!
-//! A slot naming no field may name a member of a bit-packed field ([`member_of`]): the one bit
+//! A slot naming no field may name a member of a bit-packed field (`member_of`): the one bit
 //! range, of all fields, whose bullet's summary holds the slot's words (SAMPLE_UNORM's
 //! `<output_format>` is `Channel_mask` Bit[5..4], "is Output format control"). A comment
 //! `<slot> is one of "a", "b", ...` gives the text of the slot's values in the doc's order
-//! ([`one_of_spellings`]: SAMPLE_UNORM's `"16-full", "16-downsampled", ...`).
+//! (`one_of_spellings`: SAMPLE_UNORM's `"16-full", "16-downsampled", ...`).
 //!
 //! Rules, each documented in `codegen/DIAGNOSTICS.md`:
 //! - mnemonic spelling: lower case, as Intel prints it, except debug directives (the doc's
