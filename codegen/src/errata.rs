@@ -260,16 +260,7 @@ fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box
     out.map
         .record(&doc, &before, &after, name, text, diff_start);
     out.files[index].bytes = after.into_bytes();
-    Ok(Applied {
-        file: name.to_string(),
-        doc,
-        title: header["Erratum"].clone(),
-        doc_says: header["Doc says"].clone(),
-        intel_does: header["Intel does"].clone(),
-        evidence: header["Evidence"].clone(),
-        removed,
-        added,
-    })
+    Ok(applied(name, doc, &header, removed, added))
 }
 
 /// What an erratum's diff is to the doc it names.
@@ -462,6 +453,21 @@ fn bad(file: &str, span: Span, message: &str, expected: &str) -> Box<Diagnostic>
 /// An erratum's header: its `Key: value` lines.
 type Header = BTreeMap<String, String>;
 
+/// What an applied erratum records: its header's four parts (`parse_header` checked they are
+/// there) and the size of its diff.
+fn applied(name: &str, doc: String, header: &Header, removed: usize, added: usize) -> Applied {
+    Applied {
+        file: name.to_string(),
+        doc,
+        title: header["Erratum"].clone(),
+        doc_says: header["Doc says"].clone(),
+        intel_does: header["Intel does"].clone(),
+        evidence: header["Evidence"].clone(),
+        removed,
+        added,
+    }
+}
+
 /// The parts every erratum has, whether it corrects a doc or creates one: its header read, where
 /// its diff starts (the first line starting `--- `), and the diff read.
 fn split_erratum<'a>(
@@ -638,16 +644,7 @@ fn create(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box<Di
         name: doc.clone(),
         bytes: after.into_bytes(),
     });
-    Ok(Applied {
-        file: name.to_string(),
-        doc,
-        title: header["Erratum"].clone(),
-        doc_says: header["Doc says"].clone(),
-        intel_does: header["Intel does"].clone(),
-        evidence: header["Evidence"].clone(),
-        removed: 0,
-        added: added.len(),
-    })
+    Ok(applied(name, doc, &header, 0, added.len()))
 }
 
 fn count_changes(patch: &diffy::Patch<'_, str>) -> (usize, usize) {

@@ -104,17 +104,11 @@ fn counted_text(c: &PageCounted) -> String {
 
 #[derive(Serialize)]
 struct InstructionRow {
-    /// Escaped for display.
-    name: String,
+    /// The columns the index shows too (name, page, source, opcode, size...).
+    #[serde(flatten)]
+    index: IndexRow,
     /// The doc's file name for the `@generated` comment.
     source_file: String,
-    page: String,
-    source: String,
-    opcode: String,
-    sub_opcode: String,
-    field_count: usize,
-    size: String,
-    oob: String,
     aliases: String,
     description: String,
     variants: Vec<VariantRow>,
@@ -296,26 +290,9 @@ fn instruction_row(inst: &Page) -> InstructionRow {
         })
         .collect();
     let fields = inst.fields.iter().map(|f| field_row(f, &anchors)).collect();
-    let IndexRow {
-        name,
-        page,
-        source,
-        opcode,
-        sub_opcode,
-        field_count,
-        size,
-        oob,
-    } = IndexRow::of(inst);
     InstructionRow {
-        name,
-        page,
-        source,
+        index: IndexRow::of(inst),
         source_file: comment_text(&inst.source),
-        opcode,
-        sub_opcode,
-        field_count,
-        size,
-        oob,
         aliases: inst
             .aliases
             .iter()
@@ -653,11 +630,11 @@ mod tests {
         sub.size = Some(6);
         let row = instruction_row(&sub);
         assert_eq!(
-            (row.size.as_str(), row.sub_opcode.as_str()),
+            (row.index.size.as_str(), row.index.sub_opcode.as_str()),
             ("6", "`0x03` (SUB\\_OP)")
         );
         sub.size = None;
-        assert_eq!(instruction_row(&sub).size, "variable");
+        assert_eq!(instruction_row(&sub).index.size, "variable");
     }
 
     #[test]
