@@ -128,20 +128,141 @@ pub(crate) fn section(
     inputs: impl FnOnce() -> String,
     build: impl FnOnce() -> TokenStream,
 ) -> Section {
-    let render = || {
+    memo_section("rust section", inputs, || {
         let tokens = timings::time("rust: quote tokens", build);
         let idents = idents_in(&tokens);
         Section {
             text: format_file(tokens),
             idents,
         }
-    };
+    })
+}
+
+/// Where a [`piece`] goes in its file's skeleton: what it is formatted inside, so that it is
+/// printed at the indentation and in the syntax of the place it is spliced into.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Place {
+    /// Arms of a `match` whose arms are indented `depth` levels (at least 2).
+    Arms(usize),
+    /// Items of an `impl` or `trait` block at the top level.
+    BlockItems,
+}
+
+impl Place {
+    /// `inner` wrapped so that it lands at this place's depth, and that depth: the
+    /// wrapper's formatted text is `depth` opening lines, `inner`, `depth` closing lines.
+    fn wrap(self, inner: TokenStream) -> (TokenStream, usize) {
+        match self {
+            Place::Arms(depth) => {
+                let mut t = quote!(match __piece { #inner });
+                for _ in 2..depth {
+                    t = quote!({ #t });
+                }
+                (quote!(fn __piece() { #t }), depth.max(2))
+            }
+            Place::BlockItems => (quote!(impl __Piece { #inner }), 1),
+        }
+    }
+
+    /// What stands in the skeleton for the pieces spliced at marker `n` ([`splice`]): a line
+    /// of its own once formatted.
+    pub(crate) fn marker(self, n: usize) -> TokenStream {
+        let m = marker_ident(n);
+        match self {
+            Place::Arms(_) => quote!(#m => {}),
+            Place::BlockItems => quote!(fn #m() {}),
+        }
+    }
+}
+
+fn marker_ident(n: usize) -> Ident {
+    ident(&format!("__piece{n}_"))
+}
+
+/// One instruction's part of a file's block (its arms of a `match` over every instruction,
+/// its methods of an `impl` of all of them): built and formatted on its own at its `place`, and
+/// memoised under `inputs` (see [`section`]). The file's skeleton holds a marker where the
+/// pieces go ([`Place::marker`], [`splice`]); a full regen builds the file the same way, so a
+/// regen from the memo and one without it give the same bytes by construction.
+pub(crate) fn piece(
+    place: Place,
+    inputs: impl FnOnce() -> String,
+    build: impl FnOnce() -> TokenStream,
+) -> Section {
+    memo_section("rust piece", inputs, || {
+        let tokens = timings::time("rust: quote tokens", build);
+        let idents = idents_in(&tokens);
+        if tokens.is_empty() {
+            return Section {
+                text: String::new(),
+                idents,
+            };
+        }
+        let (wrapped, depth) = place.wrap(tokens);
+        let text = format_file(wrapped);
+        let lines: Vec<&str> = text.lines().collect();
+        let inner = lines
+            .get(depth..lines.len().saturating_sub(depth))
+            .unwrap_or_default();
+        let mut text = String::with_capacity(text.len());
+        for l in inner {
+            text.push_str(l);
+            text.push('\n');
+        }
+        Section { text, idents }
+    })
+}
+
+/// `skeleton` (formatted) with the line of marker `n` replaced by `pieces`' texts, in order.
+/// A skeleton without the marker is a generator bug every test run would catch.
+pub(crate) fn splice(skeleton: &str, fills: &[(usize, &[Section])]) -> String {
+    let mut out = String::with_capacity(
+        skeleton.len()
+            + fills
+                .iter()
+                .flat_map(|(_, ps)| ps.iter())
+                .map(|p| p.text.len())
+                .sum::<usize>(),
+    );
+    let mut fills: Vec<(usize, &[Section])> = fills
+        .iter()
+        .map(|&(n, pieces)| {
+            let m = marker_ident(n).to_string();
+            let at = skeleton
+                .find(&m)
+                .unwrap_or_else(|| panic!("no marker {m} in the skeleton:\n{skeleton}"));
+            (at, pieces)
+        })
+        .collect();
+    fills.sort_by_key(|f| f.0);
+    let mut done = 0;
+    for (at, pieces) in fills {
+        let start = skeleton[..at].rfind('\n').map_or(0, |n| n + 1);
+        let end = skeleton[at..]
+            .find('\n')
+            .map_or(skeleton.len(), |n| at + n + 1);
+        out.push_str(&skeleton[done..start]);
+        for p in pieces {
+            out.push_str(&p.text);
+        }
+        done = end;
+    }
+    out.push_str(&skeleton[done..]);
+    out
+}
+
+/// The memo of one [`Section`] under `kind` and `inputs`: one entry, the identifiers on the
+/// first line, then the text.
+fn memo_section(
+    kind: &str,
+    inputs: impl FnOnce() -> String,
+    render: impl FnOnce() -> Section,
+) -> Section {
     if !super::cache::active() {
         return render();
     }
     let inputs = timings::time("cache: inputs", inputs);
-    let key = super::cache::key(&["rust section", &inputs]);
-    // One memo entry: the identifiers on the first line, then the text.
+    let key = super::cache::key(&[kind, &inputs]);
     let entry = super::cache::get_or(key, || {
         let s = render();
         let names: Vec<&str> = s.idents.iter().map(String::as_str).collect();
@@ -163,22 +284,46 @@ pub(crate) fn section(
 /// shared files), and only when a memo is in use.
 pub(crate) struct Digests<'a> {
     each: BTreeMap<&'a str, std::sync::OnceLock<String>>,
+    /// The same of each instruction's text forms (`model.text`), for the parts of `text.rs`.
+    text: BTreeMap<&'a str, std::sync::OnceLock<String>>,
 }
 
 impl<'a> Digests<'a> {
     pub(crate) fn new(model: &'a Model) -> Self {
-        let each = model
-            .instructions
-            .iter()
-            .map(|i| (i.module.as_str(), std::sync::OnceLock::new()))
-            .collect();
-        Digests { each }
+        let cells = || {
+            model
+                .instructions
+                .iter()
+                .map(|i| (i.module.as_str(), std::sync::OnceLock::new()))
+                .collect()
+        };
+        Digests {
+            each: cells(),
+            text: cells(),
+        }
     }
 
     /// The digest of `inst` (computed once for an instruction of the model).
     pub(crate) fn of(&self, inst: &InstModel) -> String {
         let digest = || format!("{:032x}", super::cache::key_of_debug("instruction", inst));
         match self.each.get(inst.module.as_str()) {
+            Some(cell) => cell.get_or_init(digest).clone(),
+            None => digest(),
+        }
+    }
+
+    /// The digest of `inst` and its text forms `t` (computed once for an instruction of the
+    /// model).
+    pub(crate) fn of_text(
+        &self,
+        inst: &InstModel,
+        t: Option<&crate::analyze::text::TextInst>,
+    ) -> String {
+        let digest = || {
+            let t = super::cache::key_of_debug("text forms", &t);
+            format!("{}{t:032x}", self.of(inst))
+        };
+        match self.text.get(inst.module.as_str()) {
             Some(cell) => cell.get_or_init(digest).clone(),
             None => digest(),
         }
@@ -539,12 +684,14 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
         header(opts, &all) + &tests_gen::render(model, &d)
     }));
     let all = all_sources.clone();
+    let d = digests.clone();
     jobs.push(FileJob::new("src/generated/operands.rs", move || {
-        header(opts, &all) + &format_with(|| operands::render(model))
+        header(opts, &all) + &operands::render(model, &d)
     }));
     let all = all_sources.clone();
+    let d = digests.clone();
     jobs.push(FileJob::new("src/generated/semantics.rs", move || {
-        header(opts, &all) + &format_with(|| semantics::render(model))
+        header(opts, &all) + &semantics::render(model, &d)
     }));
     let all = all_sources.clone();
     jobs.push(FileJob::new("src/generated/mod.rs", move || {
