@@ -144,8 +144,14 @@ pub(crate) fn section(
 pub(crate) enum Place {
     /// Arms of a `match` whose arms are indented `depth` levels (at least 2).
     Arms(usize),
-    /// Items of an `impl` or `trait` block at the top level.
+    /// Items of an `impl` block at the top level.
     BlockItems,
+    /// Items of a `trait` at the top level (methods without bodies).
+    TraitItems,
+    /// Variants of an `enum` at the top level.
+    Variants,
+    /// Items at the top level.
+    Items,
 }
 
 impl Place {
@@ -161,6 +167,9 @@ impl Place {
                 (quote!(fn __piece() { #t }), depth.max(2))
             }
             Place::BlockItems => (quote!(impl __Piece { #inner }), 1),
+            Place::TraitItems => (quote!(trait __Piece { #inner }), 1),
+            Place::Variants => (quote!(enum __Piece { #inner }), 1),
+            Place::Items => (inner, 0),
         }
     }
 
@@ -170,7 +179,9 @@ impl Place {
         let m = marker_ident(n);
         match self {
             Place::Arms(_) => quote!(#m => {}),
-            Place::BlockItems => quote!(fn #m() {}),
+            Place::BlockItems | Place::Items => quote!(fn #m() {}),
+            Place::TraitItems => quote!(fn #m();),
+            Place::Variants => quote!(#m,),
         }
     }
 }
@@ -694,8 +705,9 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
         header(opts, &all) + &semantics::render(model, &d)
     }));
     let all = all_sources.clone();
+    let d = digests.clone();
     jobs.push(FileJob::new("src/generated/mod.rs", move || {
-        header(opts, &all) + &format_with(|| top::render(model))
+        header(opts, &all) + &top::render(model, &d)
     }));
     let mut instructions: Vec<&InstModel> = model.instructions.iter().collect();
     // Larger formats first: the last job to start bounds the wall time.
