@@ -113,32 +113,80 @@ pub(crate) fn format_with(build: impl FnOnce() -> TokenStream) -> String {
     format(timings::time("rust: quote tokens", build))
 }
 
-/// Top-level items formatted, with the identifiers their code uses (what the file's imports
-/// and lints are decided from).
+/// What one instruction contributes to a file that spans every doc, formatted: one or more
+/// parts (its top-level items, its arms of a `match`, ...), each with the identifiers its
+/// code uses (what the file's imports and lints are decided from). Kept as its memo entry:
+/// each part's identifiers on the first line, then the parts' texts, each list ended by `\0`
+/// (which formatted Rust never holds), so a hit is used in place, neither split nor copied.
 pub(crate) struct Section {
-    pub text: String,
-    pub idents: BTreeSet<String>,
+    entry: String,
+    head: usize,
+}
+
+/// Ends each part in a [`Section`]'s entry.
+const END: char = '\0';
+
+impl Section {
+    fn new(parts: Vec<(BTreeSet<String>, String)>) -> Section {
+        let mut entry = String::new();
+        for (idents, _) in &parts {
+            for (k, i) in idents.iter().enumerate() {
+                if k > 0 {
+                    entry.push(' ');
+                }
+                entry.push_str(i);
+            }
+            entry.push(END);
+        }
+        entry.push('\n');
+        let head = entry.len();
+        for (_, text) in &parts {
+            entry.push_str(text);
+            entry.push(END);
+        }
+        Section { entry, head }
+    }
+
+    /// A memo entry as a section; `None` if it is not one (then it is made again).
+    fn of_entry(entry: String) -> Option<Section> {
+        let head = entry.find('\n')? + 1;
+        let ok = entry[..head].matches(END).count() == entry[head..].matches(END).count();
+        ok.then_some(Section { entry, head })
+    }
+
+    /// The text of part `k`.
+    pub(crate) fn part(&self, k: usize) -> &str {
+        self.entry[self.head..]
+            .split(END)
+            .nth(k)
+            .unwrap_or_default()
+    }
+
+    /// The text of a section of one part.
+    pub(crate) fn text(&self) -> &str {
+        self.part(0)
+    }
+
+    /// The identifiers the code of part `k` uses.
+    pub(crate) fn idents(&self, k: usize) -> impl Iterator<Item = &str> {
+        self.entry[..self.head]
+            .split(END)
+            .nth(k)
+            .unwrap_or_default()
+            .split(' ')
+            .filter(|i| !i.is_empty())
+    }
 }
 
 /// The items `build` returns, formatted: the part of a file that spans every doc which one
 /// instruction contributes. `inputs` names everything `build` reads (for an instruction, its
 /// model): with a memo ([`super::cache`]), a section whose inputs are unchanged is neither
 /// built nor formatted again, so a changed doc re-renders only its own sections.
-pub(crate) fn section(
-    inputs: impl FnOnce() -> String,
-    build: impl FnOnce() -> TokenStream,
-) -> Section {
-    memo_section("rust section", inputs, || {
-        let tokens = timings::time("rust: quote tokens", build);
-        let idents = idents_in(&tokens);
-        Section {
-            text: format_file(tokens),
-            idents,
-        }
-    })
+pub(crate) fn section(inputs: impl FnOnce() -> String, build: impl Fn() -> TokenStream) -> Section {
+    pieces("rust section", inputs, || vec![(Place::Items, build())])
 }
 
-/// Where a [`piece`] goes in its file's skeleton: what it is formatted inside, so that it is
+/// Where a piece ([`pieces`]) goes in its file's skeleton: what it is formatted inside, so that it is
 /// printed at the indentation and in the syntax of the place it is spliced into.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Place {
@@ -184,65 +232,90 @@ impl Place {
             Place::Variants => quote!(#m,),
         }
     }
+
+    /// `tokens` formatted at this place: the lines the wrapper's add stripped.
+    fn format(self, tokens: TokenStream) -> String {
+        if tokens.is_empty() {
+            return String::new();
+        }
+        let (wrapped, depth) = self.wrap(tokens);
+        let text = format_file(wrapped);
+        if depth == 0 {
+            return text;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let inner = lines
+            .get(depth..lines.len().saturating_sub(depth))
+            .unwrap_or_default();
+        let mut out = String::with_capacity(text.len());
+        for l in inner {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out
+    }
 }
 
 fn marker_ident(n: usize) -> Ident {
     ident(&format!("__piece{n}_"))
 }
 
-/// One instruction's part of a file's block (its arms of a `match` over every instruction,
-/// its methods of an `impl` of all of them): built and formatted on its own at its `place`, and
-/// memoised under `inputs` (see [`section`]). The file's skeleton holds a marker where the
+/// One instruction's parts of a file that spans every doc (its items, its arms of a `match`
+/// over every instruction, its methods of an `impl` of all of them), one memo entry under
+/// `inputs` (see [`section`]): part `k` of the section is the `k`th piece `build` returns,
+/// built and formatted on its own at its place. The file's skeleton holds a marker where the
 /// pieces go ([`Place::marker`], [`splice`]); a full regen builds the file the same way, so a
 /// regen from the memo and one without it give the same bytes by construction.
-pub(crate) fn piece(
-    place: Place,
+pub(crate) fn pieces(
+    kind: &str,
     inputs: impl FnOnce() -> String,
-    build: impl FnOnce() -> TokenStream,
+    build: impl Fn() -> Vec<(Place, TokenStream)>,
 ) -> Section {
-    memo_section("rust piece", inputs, || {
-        let tokens = timings::time("rust: quote tokens", build);
-        let idents = idents_in(&tokens);
-        if tokens.is_empty() {
-            return Section {
-                text: String::new(),
-                idents,
-            };
-        }
-        let (wrapped, depth) = place.wrap(tokens);
-        let text = format_file(wrapped);
-        let lines: Vec<&str> = text.lines().collect();
-        let inner = lines
-            .get(depth..lines.len().saturating_sub(depth))
-            .unwrap_or_default();
-        let mut text = String::with_capacity(text.len());
-        for l in inner {
-            text.push_str(l);
-            text.push('\n');
-        }
-        Section { text, idents }
-    })
+    let render = || {
+        let parts = timings::time("rust: quote tokens", &build);
+        let parts: Vec<(BTreeSet<String>, String)> = parts
+            .into_iter()
+            .map(|(place, tokens)| (idents_in(&tokens), place.format(tokens)))
+            .collect();
+        Section::new(parts)
+    };
+    if !super::cache::active() {
+        return render();
+    }
+    let inputs = inputs();
+    let key = super::cache::key(&[kind, &inputs]);
+    // A miss keeps what it made (the memo keeps a copy of its entry).
+    let mut made = None;
+    let entry = super::cache::get_or(key, || {
+        let s = render();
+        let entry = s.entry.clone();
+        made = Some(s);
+        entry
+    });
+    match made {
+        Some(s) => s,
+        None => Section::of_entry(entry).unwrap_or_else(render),
+    }
 }
 
-/// `skeleton` (formatted) with the line of marker `n` replaced by `pieces`' texts, in order.
-/// A skeleton without the marker is a generator bug every test run would catch.
-pub(crate) fn splice(skeleton: &str, fills: &[(usize, &[Section])]) -> String {
-    let mut out = String::with_capacity(
-        skeleton.len()
-            + fills
-                .iter()
-                .flat_map(|(_, ps)| ps.iter())
-                .map(|p| p.text.len())
-                .sum::<usize>(),
-    );
-    let mut fills: Vec<(usize, &[Section])> = fills
+/// `skeleton` (formatted) with the line of each marker `n` replaced by the texts `fills`
+/// gives it, in order. A skeleton without the marker is a generator bug every test run would
+/// catch.
+pub(crate) fn splice(skeleton: &str, fills: &[(usize, Vec<&str>)]) -> String {
+    let size: usize = fills
         .iter()
-        .map(|&(n, pieces)| {
-            let m = marker_ident(n).to_string();
+        .flat_map(|(_, ps)| ps.iter())
+        .map(|p| p.len())
+        .sum();
+    let mut out = String::with_capacity(skeleton.len() + size);
+    let mut fills: Vec<(usize, &[&str])> = fills
+        .iter()
+        .map(|(n, pieces)| {
+            let m = marker_ident(*n).to_string();
             let at = skeleton
                 .find(&m)
                 .unwrap_or_else(|| panic!("no marker {m} in the skeleton:\n{skeleton}"));
-            (at, pieces)
+            (at, pieces.as_slice())
         })
         .collect();
     fills.sort_by_key(|f| f.0);
@@ -254,7 +327,7 @@ pub(crate) fn splice(skeleton: &str, fills: &[(usize, &[Section])]) -> String {
             .map_or(skeleton.len(), |n| at + n + 1);
         out.push_str(&skeleton[done..start]);
         for p in pieces {
-            out.push_str(&p.text);
+            out.push_str(p);
         }
         done = end;
     }
@@ -262,32 +335,9 @@ pub(crate) fn splice(skeleton: &str, fills: &[(usize, &[Section])]) -> String {
     out
 }
 
-/// The memo of one [`Section`] under `kind` and `inputs`: one entry, the identifiers on the
-/// first line, then the text.
-fn memo_section(
-    kind: &str,
-    inputs: impl FnOnce() -> String,
-    render: impl FnOnce() -> Section,
-) -> Section {
-    if !super::cache::active() {
-        return render();
-    }
-    let inputs = timings::time("cache: inputs", inputs);
-    let key = super::cache::key(&[kind, &inputs]);
-    let entry = super::cache::get_or(key, || {
-        let s = render();
-        let names: Vec<&str> = s.idents.iter().map(String::as_str).collect();
-        format!("{}\n{}", names.join(" "), s.text)
-    });
-    // The text is the entry without its first line, moved down in place rather than copied.
-    let mut text = entry;
-    let head = text.find('\n').map_or(0, |n| n + 1);
-    let idents = text[..head]
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
-    text.drain(..head);
-    Section { text, idents }
+/// Part `k` of each of `sections`, for [`splice`].
+pub(crate) fn parts(sections: &[Section], k: usize) -> Vec<&str> {
+    sections.iter().map(|s| s.part(k)).collect()
 }
 
 /// What each instruction's model is, as the key of what is rendered from it: its `Debug`
@@ -316,7 +366,11 @@ impl<'a> Digests<'a> {
 
     /// The digest of `inst` (computed once for an instruction of the model).
     pub(crate) fn of(&self, inst: &InstModel) -> String {
-        let digest = || format!("{:032x}", super::cache::key_of_debug("instruction", inst));
+        let digest = || {
+            timings::time("emit: digests", || {
+                format!("{:032x}", super::cache::key_of_debug("instruction", inst))
+            })
+        };
         match self.each.get(inst.module.as_str()) {
             Some(cell) => cell.get_or_init(digest).clone(),
             None => digest(),
@@ -331,7 +385,9 @@ impl<'a> Digests<'a> {
         t: Option<&crate::analyze::text::TextInst>,
     ) -> String {
         let digest = || {
-            let t = super::cache::key_of_debug("text forms", &t);
+            let t = timings::time("emit: digests", || {
+                super::cache::key_of_debug("text forms", &t)
+            });
             format!("{}{t:032x}", self.of(inst))
         };
         match self.text.get(inst.module.as_str()) {
@@ -341,12 +397,12 @@ impl<'a> Digests<'a> {
     }
 }
 
-/// The identifiers every section of `sections` uses.
-pub(crate) fn idents_of(sections: &[Section]) -> BTreeSet<String> {
+/// The identifiers part `k` of every section of `sections` uses.
+pub(crate) fn idents_of(sections: &[Section], k: usize) -> BTreeSet<String> {
     // Most identifiers recur in many sections: each distinct one is copied once.
     let mut all = BTreeSet::new();
     for s in sections {
-        all.extend(s.idents.iter().map(String::as_str));
+        all.extend(s.idents(k));
     }
     all.into_iter().map(str::to_string).collect()
 }

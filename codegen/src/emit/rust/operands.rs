@@ -6,7 +6,7 @@
 //! routine can check it).
 
 use super::top::{decodable, rule_check};
-use super::{format, ident, idents_of, lit, piece, splice, Digests, Place, Section};
+use super::{format, ident, idents_of, lit, parts, pieces, splice, Digests, Place, Section};
 use crate::analyze::{
     FieldModel, FieldType, InstModel, Int, MemberType, Model, Slot, VariantModel,
 };
@@ -19,38 +19,33 @@ use std::collections::BTreeSet;
 const ARMS: Place = Place::Arms(3);
 
 /// The file (without its header): a skeleton whose three `match`es over every instruction are
-/// spliced from each instruction's arms, each a piece of its own ([`super::piece`]).
+/// spliced from each instruction's arms ([`super::pieces`]).
 pub fn render(model: &Model, digests: &Digests) -> String {
     let insts: Vec<&InstModel> = decodable(model).collect();
-    let pieces = |kind: &'static str, arm: fn(&InstModel) -> TokenStream| -> Vec<Section> {
-        insts
-            .iter()
-            .map(|i| {
-                piece(
-                    ARMS,
-                    || format!("operands {kind}{}", digests.of(i)),
-                    || arm(i),
-                )
+    // Each instruction's three arms, one memo entry.
+    let arms: Vec<Section> = insts
+        .iter()
+        .map(|i| {
+            let inputs = || format!("operands.rs{}", digests.of(i));
+            pieces("rust pieces", inputs, || {
+                let visit = visit_arm(i).0;
+                vec![
+                    (ARMS, quote!(#visit,)),
+                    (ARMS, listed_arm(i, type_maps(i))),
+                    (ARMS, listed_arm(i, operand_types(i))),
+                ]
             })
-            .collect()
-    };
-    let visit_arms = pieces("visit", |i| {
-        let arm = visit_arm(i).0;
-        quote!(#arm,)
-    });
-    let map_arms = pieces("maps", |i| listed_arm(i, type_maps(i)));
-    let list_arms = pieces("lists", |i| listed_arm(i, operand_types(i)));
+        })
+        .collect();
     let skeleton = timings::time("rust: quote tokens", || {
         skeleton(
-            &idents_of(&visit_arms),
-            &idents_of(&map_arms),
-            &idents_of(&list_arms),
+            &idents_of(&arms, 0),
+            &idents_of(&arms, 1),
+            &idents_of(&arms, 2),
         )
     });
-    splice(
-        &format(skeleton),
-        &[(0, &visit_arms), (1, &map_arms), (2, &list_arms)],
-    )
+    let fills: Vec<(usize, Vec<&str>)> = (0..3).map(|k| (k, parts(&arms, k))).collect();
+    splice(&format(skeleton), &fills)
 }
 
 /// `Instruction::X(_) => list,`: an empty slice when the instruction lists nothing.

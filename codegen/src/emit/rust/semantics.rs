@@ -4,7 +4,7 @@
 
 use super::top::decodable;
 use super::{
-    docs, format, ident, idents_in, idents_of, piece, section, splice, unparen, use_only, Digests,
+    docs, format, ident, idents_in, idents_of, parts, pieces, splice, unparen, use_only, Digests,
     Place, Section,
 };
 use crate::analyze::naming::snake_name;
@@ -15,43 +15,36 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
 
-/// The module (without its header): its head, each instruction's lane function (a section
-/// of its own, [`super::section`]), then the interpreter, whose methods are each
-/// instruction's piece ([`super::piece`]).
+/// The module (without its header): its head, each instruction's lane function, then the
+/// interpreter, whose methods are each instruction's piece ([`super::pieces`]).
 pub fn render(model: &Model, digests: &Digests) -> String {
     let insts: Vec<&InstModel> = decodable(model).collect();
-    let lane_fns: Vec<Section> = insts
-        .iter()
-        .filter_map(|i| match &i.lanes {
-            LaneModel::Formal(f) => Some(section(
-                || format!("semantics lane fn{}", digests.of(i)),
-                || lane_fn(i, f),
-            )),
-            LaneModel::Prose { .. } => None,
-        })
-        .collect();
-    let methods: Vec<Section> = insts
+    // Each instruction's lane function (if its semantics run) and method, one memo entry.
+    let each: Vec<Section> = insts
         .iter()
         .map(|i| {
-            piece(
-                METHODS,
-                || format!("semantics method{}", digests.of(i)),
-                || method(i),
-            )
+            let inputs = || format!("semantics.rs{}", digests.of(i));
+            pieces("rust pieces", inputs, || {
+                let lane_fn = match &i.lanes {
+                    LaneModel::Formal(f) => lane_fn(i, f),
+                    LaneModel::Prose { .. } => quote!(),
+                };
+                vec![(Place::Items, lane_fn), (METHODS, method(i))]
+            })
         })
         .collect();
     let (head, interpreter) = timings::time("rust: quote tokens", || {
         let interpreter = interpreter(&insts);
-        let mut used = idents_of(&lane_fns);
-        used.extend(idents_of(&methods));
+        let mut used = idents_of(&each, 0);
+        used.extend(idents_of(&each, 1));
         used.extend(idents_in(&interpreter));
         (with_head(&used), interpreter)
     });
     let mut text = format(head);
-    for f in &lane_fns {
-        text.push_str(&f.text);
+    for s in &each {
+        text.push_str(s.part(0));
     }
-    text + &splice(&format(interpreter), &[(0, &methods)])
+    text + &splice(&format(interpreter), &[(0, parts(&each, 1))])
 }
 
 /// Where the interpreter's methods go: `impl Execute for Interpreter { .. }`.

@@ -254,11 +254,11 @@ pub fn render(model: &Model, digests: &super::Digests) -> String {
         })
         .collect();
     let (head, tail) = super::timings::time("rust: quote tokens", || {
-        frame(super::idents_of(&tests).contains("support"))
+        frame(tests.iter().any(|t| t.idents(0).any(|i| i == "support")))
     });
     let mut text = super::format(head);
     for t in &tests {
-        text.push_str(&t.text);
+        text.push_str(t.text());
     }
     text + &super::format(tail)
 }

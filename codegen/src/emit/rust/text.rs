@@ -20,18 +20,17 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (String, String) {
     let sources = format!("{}/*.md", opts.spec_label);
     let sections = inst_sections(model, digests);
-    let arms = print_arms(model, digests);
     let (head, tail) = crate::timings::time("rust: quote tokens", || {
-        tokens(
-            model,
-            &super::idents_of(&sections),
-            &super::idents_of(&arms),
-        )
+        let (fns, arms) = (
+            super::idents_of(&sections, 0),
+            super::idents_of(&sections, 1),
+        );
+        tokens(model, &fns, &arms)
     });
-    let head = super::splice(&format(head), &[(0, &arms)]);
+    let head = super::splice(&format(head), &[(0, super::parts(&sections, 1))]);
     let mut text = header(opts, &sources) + &head;
     for s in &sections {
-        text.push_str(&s.text);
+        text.push_str(s.part(0));
     }
     text.push_str(&format(tail));
     ("src/generated/text.rs".to_string(), text)
@@ -39,19 +38,6 @@ pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (Strin
 
 /// Where the print arms go: `impl Instruction { fn print_text_as(..) { match self { .. } } }`.
 const PRINT_ARMS: super::Place = super::Place::Arms(3);
-
-/// Each instruction's arm of `print_text_as`, a piece of its own ([`super::piece`]).
-fn print_arms(model: &Model, digests: &super::Digests) -> Vec<super::Section> {
-    decodable(model)
-        .map(|(inst, t)| {
-            super::piece(
-                PRINT_ARMS,
-                || format!("text print arm{}", digests.of_text(inst, t)),
-                || inst_parts(model, inst, t, None),
-            )
-        })
-        .collect()
-}
 
 /// The arms of `parse_instruction`'s dispatch and what the dispatch test checks.
 struct DispatchArms<'a> {
@@ -335,7 +321,8 @@ fn no_text_mnemonic(model: &Model, inst: &InstModel, t: Option<&TextInst>) -> Op
     (!claimed).then_some(mnemonic)
 }
 
-/// The printers and parsers of every instruction, one section each (see [`super::section`]).
+/// The printers and parsers of every instruction (part 0, top-level items) and its arm of
+/// `print_text_as` (part 1), one section each (see [`super::pieces`]).
 fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section> {
     let insts: Vec<_> = decodable(model).collect();
     insts
@@ -343,12 +330,12 @@ fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section>
         .map(|&(inst, t)| {
             let inputs = || {
                 let no_text = no_text_mnemonic(model, inst, t);
-                format!("text fns{}{no_text:?}", digests.of_text(inst, t))
+                format!("text.rs{}{no_text:?}", digests.of_text(inst, t))
             };
-            super::section(inputs, || {
+            super::pieces("rust pieces", inputs, || {
                 let mut fns = Vec::new();
-                inst_parts(model, inst, t, Some(&mut fns));
-                quote!(#(#fns)*)
+                let arm = inst_parts(model, inst, t, Some(&mut fns));
+                vec![(super::Place::Items, quote!(#(#fns)*)), (PRINT_ARMS, arm)]
             })
         })
         .collect()

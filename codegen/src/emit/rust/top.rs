@@ -1,6 +1,8 @@
 //! The parent module: what spans instructions.
 
-use super::{docs, format, ident, idents_in, piece, splice, use_only, Digests, Place, Section};
+use super::{
+    docs, format, ident, idents_in, parts, pieces, splice, use_only, Digests, Place, Section,
+};
 use crate::analyze::naming::type_name;
 use crate::analyze::platform::Rule;
 use crate::analyze::{InstModel, Model};
@@ -284,7 +286,7 @@ fn left_out_error(l: &crate::analyze::LeftOutDoc, op: u8) -> TokenStream {
     quote!(DecodeError::new("opcode", 0, DecodeErrorKind::LeftOut { opcode: #op, doc: #doc, why: #why }))
 }
 
-/// `decode` and `decode_into`, with markers where each opcode's arms go (0 and 1).
+/// `decode` and `decode_into`, with markers where each opcode's arms go.
 fn decode_fn(model: &Model) -> TokenStream {
     let left_out = left_out_arms(model, &by_opcode(model));
     let placeholder = match decodable(model).next() {
@@ -294,7 +296,10 @@ fn decode_fn(model: &Model) -> TokenStream {
         }
         None => quote!(None),
     };
-    let (arms, in_place_arms) = (DECODE_ARMS.marker(0), DECODE_ARMS.marker(1));
+    let (arms, in_place_arms) = (
+        DECODE_ARMS.marker(DECODE),
+        DECODE_ARMS.marker(DECODE_IN_PLACE),
+    );
     quote! {
         /// Decodes one instruction from the start of `bytes`: the instruction and how many
         /// bytes it took. Never panics; every failure names the field, its byte offset, and why.
@@ -339,163 +344,144 @@ const METHOD_ARMS: Place = Place::Arms(3);
 /// Where `dispatch`'s arms go: `fn dispatch(..) { match inst { .. } }`.
 const DISPATCH_ARMS: Place = Place::Arms(2);
 
-/// The pieces of the parent module, by marker: each instruction's (or opcode's) part of
-/// every list and `match` that spans them ([`super::piece`]).
+/// The pieces of the parent module ([`super::pieces`]): each instruction's part of every
+/// list and `match` that spans them (part `k` goes to marker `k`, `MOD_DECLS` to `DISPATCH`),
+/// and each opcode's arms of the decoder (`DECODE`, `DECODE_IN_PLACE`).
 struct Pieces {
-    each: Vec<(usize, Vec<Section>)>,
+    insts: Vec<Section>,
+    opcodes: Vec<Section>,
 }
+
+// The markers of the parent module's skeleton: an instruction's parts, then an opcode's.
+const MOD_DECLS: usize = 0;
+const MOD_USES: usize = 1;
+const VARIANTS: usize = 2;
+const NAME_ARMS: usize = 3;
+const OPCODE_ARMS: usize = 4;
+const PUT_ARMS: usize = 5;
+const VALIDATE_ARMS: usize = 6;
+const EXECUTE_METHODS: usize = 7;
+const DISPATCH: usize = 8;
+const DECODE: usize = 9;
+const DECODE_IN_PLACE: usize = 10;
 
 impl Pieces {
     fn of(model: &Model, digests: &Digests) -> Self {
-        let all: Vec<&InstModel> = model.instructions.iter().collect();
-        let insts: Vec<&InstModel> = decodable(model).collect();
-        let per = |place: Place,
-                   kind: &'static str,
-                   list: &[&InstModel],
-                   build: fn(&InstModel) -> TokenStream|
-         -> Vec<Section> {
-            list.iter()
-                .map(|i| {
-                    piece(
-                        place,
-                        || format!("mod.rs {kind}{}", digests.of(i)),
-                        || build(i),
-                    )
+        let only = decodable(model).count() == 1;
+        let insts = model
+            .instructions
+            .iter()
+            .map(|i| {
+                let inputs = || format!("mod.rs{}", digests.of(i));
+                pieces("rust pieces", inputs, || inst_pieces(i))
+            })
+            .collect();
+        let opcodes = by_opcode(model)
+            .iter()
+            .map(|(op, group)| {
+                let inputs = || {
+                    let mut key = format!("mod.rs decode {only} {op}");
+                    for i in group {
+                        key.push_str(&digests.of(i));
+                    }
+                    let left_out: Vec<_> = left_out_of(model, *op).collect();
+                    key + &format!("{left_out:?}")
+                };
+                pieces("rust pieces", inputs, || {
+                    vec![
+                        (DECODE_ARMS, opcode_arm(model, *op, group, Arm::Value)),
+                        (
+                            DECODE_ARMS,
+                            opcode_arm(model, *op, group, Arm::InPlace { only }),
+                        ),
+                    ]
                 })
-                .collect()
-        };
-        let only = insts.len() == 1;
-        let groups = by_opcode(model);
-        let decode = |arm: Arm| -> Vec<Section> {
-            groups
-                .iter()
-                .map(|(op, group)| {
-                    let inputs = || {
-                        let mut key = format!("mod.rs decode {arm:?} {op}");
-                        for i in group {
-                            key.push_str(&digests.of(i));
-                        }
-                        let left_out: Vec<_> = left_out_of(model, *op).collect();
-                        key + &format!("{left_out:?}")
-                    };
-                    piece(DECODE_ARMS, inputs, || opcode_arm(model, *op, group, arm))
-                })
-                .collect()
-        };
-        let each = vec![
-            (
-                MOD_DECLS,
-                per(Place::Items, "mod", &all, |i| {
-                    let m = ident(&i.module);
-                    let doc = format!(" `{}` ({}).", i.doc_name, i.source);
-                    quote!(#[doc = #doc] pub mod #m;)
-                }),
-            ),
-            (
-                MOD_USES,
-                per(Place::Items, "use", &all, |i| {
-                    let (m, t) = (ident(&i.module), ident(&i.rust_name));
-                    quote!(pub use #m::#t;)
-                }),
-            ),
-            (
-                VARIANTS,
-                per(Place::Variants, "variant", &insts, |i| {
-                    let ty = ident(&i.rust_name);
-                    let doc = docs(&[format!(
-                        "`{}`, opcode {:#04x}{}.",
-                        i.doc_name,
-                        i.opcode,
-                        i.sub_opcode
-                            .map(|s| format!(" sub-opcode {s:#04x}"))
-                            .unwrap_or_default()
-                    )]);
-                    quote!(#doc #ty(#ty),)
-                }),
-            ),
-            (
-                NAME_ARMS,
-                per(METHOD_ARMS, "name", &insts, |i| {
-                    let (ty, name) = (ident(&i.rust_name), &i.doc_name);
-                    quote!(Instruction::#ty(_) => #name,)
-                }),
-            ),
-            (
-                OPCODE_ARMS,
-                per(METHOD_ARMS, "opcode", &insts, |i| {
-                    let (ty, op) = (ident(&i.rust_name), ident(&i.opcode_variant));
-                    quote!(Instruction::#ty(_) => Opcode::#op,)
-                }),
-            ),
-            (
-                PUT_ARMS,
-                per(METHOD_ARMS, "put", &insts, |i| {
-                    let ty = ident(&i.rust_name);
-                    quote!(Instruction::#ty(i) => i.put(out),)
-                }),
-            ),
-            (
-                VALIDATE_ARMS,
-                per(METHOD_ARMS, "validate", &insts, |i| {
-                    let ty = ident(&i.rust_name);
-                    quote!(Instruction::#ty(i) => i.validate(platform),)
-                }),
-            ),
-            (
-                EXECUTE_METHODS,
-                per(Place::TraitItems, "execute", &insts, |i| {
-                    let (ty, m) = (ident(&i.rust_name), ident(&i.execute_method));
-                    let doc = docs(&[format!("Executes `{}`.", i.doc_name)]);
-                    quote!(#doc fn #m(&mut self, inst: &#ty) -> Self::Output;)
-                }),
-            ),
-            (
-                DISPATCH,
-                per(DISPATCH_ARMS, "dispatch", &insts, |i| {
-                    let (ty, m) = (ident(&i.rust_name), ident(&i.execute_method));
-                    quote!(Instruction::#ty(i) => exec.#m(i),)
-                }),
-            ),
-            (DECODE, decode(Arm::Value)),
-            (DECODE_IN_PLACE, decode(Arm::InPlace { only })),
-        ];
-        Pieces { each }
+            })
+            .collect();
+        Pieces { insts, opcodes }
     }
 
     /// The identifiers every piece uses.
     fn idents(&self) -> BTreeSet<String> {
         let mut all = BTreeSet::new();
-        for (_, ps) in &self.each {
-            all.extend(super::idents_of(ps));
+        for k in MOD_DECLS..=DISPATCH {
+            all.extend(super::idents_of(&self.insts, k));
         }
+        all.extend(super::idents_of(&self.opcodes, 0));
+        all.extend(super::idents_of(&self.opcodes, 1));
         all
+    }
+
+    /// What [`splice`] puts at each marker.
+    fn fills(&self) -> Vec<(usize, Vec<&str>)> {
+        let mut fills: Vec<(usize, Vec<&str>)> = (MOD_DECLS..=DISPATCH)
+            .map(|k| (k, parts(&self.insts, k)))
+            .collect();
+        fills.push((DECODE, parts(&self.opcodes, 0)));
+        fills.push((DECODE_IN_PLACE, parts(&self.opcodes, 1)));
+        fills
     }
 }
 
-// The markers of the parent module's skeleton.
-const DECODE: usize = 0;
-const DECODE_IN_PLACE: usize = 1;
-const MOD_DECLS: usize = 2;
-const MOD_USES: usize = 3;
-const VARIANTS: usize = 4;
-const NAME_ARMS: usize = 5;
-const OPCODE_ARMS: usize = 6;
-const PUT_ARMS: usize = 7;
-const VALIDATE_ARMS: usize = 8;
-const EXECUTE_METHODS: usize = 9;
-const DISPATCH: usize = 10;
+/// One instruction's parts of the parent module, by marker: its module and re-export, and
+/// (unless it is an alias, which does not decode) its variant, arms and `Execute` method.
+fn inst_pieces(i: &InstModel) -> Vec<(Place, TokenStream)> {
+    let (m, ty) = (ident(&i.module), ident(&i.rust_name));
+    let doc = format!(" `{}` ({}).", i.doc_name, i.source);
+    let mut parts = vec![
+        (Place::Items, quote!(#[doc = #doc] pub mod #m;)),
+        (Place::Items, quote!(pub use #m::#ty;)),
+    ];
+    if i.alias_of.is_some() {
+        parts.extend([
+            (Place::Variants, quote!()),
+            (METHOD_ARMS, quote!()),
+            (METHOD_ARMS, quote!()),
+            (METHOD_ARMS, quote!()),
+            (METHOD_ARMS, quote!()),
+            (Place::TraitItems, quote!()),
+            (DISPATCH_ARMS, quote!()),
+        ]);
+        return parts;
+    }
+    let variant_doc = docs(&[format!(
+        "`{}`, opcode {:#04x}{}.",
+        i.doc_name,
+        i.opcode,
+        i.sub_opcode
+            .map(|s| format!(" sub-opcode {s:#04x}"))
+            .unwrap_or_default()
+    )]);
+    let (name, op) = (&i.doc_name, ident(&i.opcode_variant));
+    let method = ident(&i.execute_method);
+    let method_doc = docs(&[format!("Executes `{}`.", i.doc_name)]);
+    parts.extend([
+        (Place::Variants, quote!(#variant_doc #ty(#ty),)),
+        (METHOD_ARMS, quote!(Instruction::#ty(_) => #name,)),
+        (METHOD_ARMS, quote!(Instruction::#ty(_) => Opcode::#op,)),
+        (METHOD_ARMS, quote!(Instruction::#ty(i) => i.put(out),)),
+        (
+            METHOD_ARMS,
+            quote!(Instruction::#ty(i) => i.validate(platform),),
+        ),
+        (
+            Place::TraitItems,
+            quote!(#method_doc fn #method(&mut self, inst: &#ty) -> Self::Output;),
+        ),
+        (
+            DISPATCH_ARMS,
+            quote!(Instruction::#ty(i) => exec.#method(i),),
+        ),
+    ]);
+    parts
+}
 
 /// The whole parent module (without its header): a skeleton, spliced with each instruction's
 /// pieces.
 pub fn render(model: &Model, digests: &Digests) -> String {
     let pieces = Pieces::of(model, digests);
     let skeleton = timings::time("rust: quote tokens", || skeleton(model, &pieces.idents()));
-    let fills: Vec<(usize, &[Section])> = pieces
-        .each
-        .iter()
-        .map(|(n, ps)| (*n, ps.as_slice()))
-        .collect();
-    splice(&format(skeleton), &fills)
+    splice(&format(skeleton), &pieces.fills())
 }
 
 /// The parent module's tokens, with markers where the pieces go (`pieces_used`: their
