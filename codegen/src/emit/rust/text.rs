@@ -365,13 +365,7 @@ fn tokens(
     let dispatch_test = dispatch_test(&literals, &special_tests);
     let finish = finish_fn(used);
     let print_arms = PRINT_ARMS.marker(0);
-    let param = |name: &str| {
-        if arms_used.contains(name) {
-            ident(name)
-        } else {
-            ident(&format!("_{name}"))
-        }
-    };
+    let param = |name| named_if_used(name, arms_used);
     let (names, out, lossy) = (param("names"), param("out"), param("lossy"));
     // A spec none of whose instructions prints still has the crate's signature.
     let lint = if arms_used.contains("out") {
@@ -430,6 +424,15 @@ fn tokens(
         #code
     };
     (head, dispatch_test)
+}
+
+/// A parameter's name, `_`-prefixed when the code (which uses `used`) does not use it.
+fn named_if_used(name: &str, used: &BTreeSet<String>) -> Ident {
+    if used.contains(name) {
+        ident(name)
+    } else {
+        ident(&format!("_{name}"))
+    }
 }
 
 /// Mnemonics of forms that name a string of the pool: the assembler parses those lines
