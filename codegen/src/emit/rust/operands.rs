@@ -18,9 +18,9 @@ use std::collections::BTreeSet;
 /// Where the arms go: `impl Instruction { fn f(..) { match self { .. } } }`.
 const ARMS: Place = Place::Arms(3);
 
-/// The file (without its header): a skeleton whose three `match`es over every instruction are
+/// The file under `header`: a skeleton whose three `match`es over every instruction are
 /// spliced from each instruction's arms ([`super::pieces`]).
-pub fn render(model: &Model, digests: &Digests) -> String {
+pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
     let insts: Vec<&InstModel> = decodable(model).collect();
     // Each instruction's three arms, one memo entry.
     let arms: Vec<Section> = insts
@@ -45,7 +45,7 @@ pub fn render(model: &Model, digests: &Digests) -> String {
         )
     });
     let fills: Vec<(usize, Vec<&str>)> = (0..3).map(|k| (k, parts(&arms, k))).collect();
-    splice(&format(skeleton), &fills)
+    splice(header, &format(skeleton), &fills)
 }
 
 /// `Instruction::X(_) => list,`: an empty slice when the instruction lists nothing.

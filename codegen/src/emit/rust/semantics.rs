@@ -15,9 +15,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
 
-/// The module (without its header): its head, each instruction's lane function, then the
+/// The module under `header`: its head, each instruction's lane function, then the
 /// interpreter, whose methods are each instruction's piece ([`super::pieces`]).
-pub fn render(model: &Model, digests: &Digests) -> String {
+pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
     let insts: Vec<&InstModel> = decodable(model).collect();
     // Each instruction's lane function (if its semantics run) and method, one memo entry.
     let each: Vec<Section> = insts
@@ -40,11 +40,12 @@ pub fn render(model: &Model, digests: &Digests) -> String {
         used.extend(idents_in(&interpreter));
         (with_head(&used), interpreter)
     });
-    let mut text = format(head);
-    for s in &each {
-        text.push_str(s.part(0));
-    }
-    text + &splice(&format(interpreter), &[(0, parts(&each, 1))])
+    let head = super::join(
+        [header, &format(head)]
+            .into_iter()
+            .chain(each.iter().map(|s| s.part(0))),
+    );
+    splice(&head, &format(interpreter), &[(0, parts(&each, 1))])
 }
 
 /// Where the interpreter's methods go: `impl Execute for Interpreter { .. }`.

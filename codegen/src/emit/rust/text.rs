@@ -27,12 +27,19 @@ pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (Strin
         );
         tokens(model, &fns, &arms)
     });
-    let head = super::splice(&format(head), &[(0, super::parts(&sections, 1))]);
-    let mut text = header(opts, &sources) + &head;
-    for s in &sections {
-        text.push_str(s.part(0));
-    }
-    text.push_str(&format(tail));
+    let head = super::splice(
+        &header(opts, &sources),
+        &format(head),
+        &[(0, super::parts(&sections, 1))],
+    );
+    let tail = format(tail);
+    let fns = sections.iter().map(|s| s.part(0));
+    let text = super::join(
+        [head.as_str()]
+            .into_iter()
+            .chain(fns)
+            .chain([tail.as_str()]),
+    );
     ("src/generated/text.rs".to_string(), text)
 }
 

@@ -476,12 +476,12 @@ fn inst_pieces(i: &InstModel) -> Vec<(Place, TokenStream)> {
     parts
 }
 
-/// The whole parent module (without its header): a skeleton, spliced with each instruction's
+/// The whole parent module under `header`: a skeleton, spliced with each instruction's
 /// pieces.
-pub fn render(model: &Model, digests: &Digests) -> String {
+pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
     let pieces = Pieces::of(model, digests);
     let skeleton = timings::time("rust: quote tokens", || skeleton(model, &pieces.idents()));
-    splice(&format(skeleton), &pieces.fills())
+    splice(header, &format(skeleton), &pieces.fills())
 }
 
 /// The parent module's tokens, with markers where the pieces go (`pieces_used`: their
