@@ -118,6 +118,9 @@ fn a_damaged_or_stale_cache_changes_no_byte() {
     }
 }
 
+/// An edit of the spec: what it is, what it does, and the shared files it must change.
+type Step<'a> = (&'a str, &'a dyn Fn(), &'a [&'a str]);
+
 /// A sequence of spec edits, each regenerated into the same crate with the cache the regen
 /// before left, and each compared with a full regen of the same docs into an empty dir: a doc
 /// added, one changed, one removed, an erratum changed, a doc's semantics made readable and
@@ -142,7 +145,7 @@ fn a_sequence_of_edits_regenerates_with_the_cache_as_without() {
         "src/generated/operands.rs",
     );
     // What each step does, and the shared files it must change.
-    let steps: [(&str, &dyn Fn(), &[&str]); 14] = [
+    let steps: [Step; 14] = [
         (
             "a doc added",
             &|| {
