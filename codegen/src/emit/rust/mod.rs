@@ -298,6 +298,42 @@ pub(crate) fn pieces(
     }
 }
 
+/// A shared file's skeleton (every item but the instructions' pieces), formatted: `build`
+/// returns its runs of items, each formatted apart. With a memo the texts are kept under
+/// `inputs`, which must be all `build` reads (hashed as its `Debug` text is written), so a
+/// regen builds no skeleton token unless what the skeleton is made of changed.
+pub(crate) fn skeleton<const N: usize>(
+    kind: &str,
+    inputs: &dyn std::fmt::Debug,
+    build: impl Fn() -> [TokenStream; N],
+) -> [String; N] {
+    let render = || timings::time("rust: quote tokens", &build).map(format_file);
+    if !super::cache::active() {
+        return render();
+    }
+    let key = timings::time("cache: item keys", || {
+        super::cache::key_of_debug(kind, inputs)
+    });
+    let mut made = None;
+    let entry = super::cache::get_or(key, || {
+        let parts = render();
+        let mut entry = String::new();
+        for p in &parts {
+            entry.push_str(p);
+            entry.push(END);
+        }
+        made = Some(parts);
+        entry
+    });
+    if let Some(parts) = made {
+        return parts;
+    }
+    // The entry ends with `END`: the last split is empty.
+    let mut parts: Vec<String> = entry.split(END).map(str::to_string).collect();
+    parts.pop();
+    <[String; N]>::try_from(parts).unwrap_or_else(|_| render())
+}
+
 /// `texts` joined, in one allocation of the final size (a file is a few hundred KB: growing it
 /// piece by piece copies it and touches fresh memory several times).
 pub(crate) fn join<'s>(texts: impl Iterator<Item = &'s str> + Clone) -> String {

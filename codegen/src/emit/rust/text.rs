@@ -5,9 +5,7 @@
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
 use super::text_fields::{self, Special};
-use super::{
-    and_mask, extract, format, header, hex, ident, idents_in, lit, param, shl, unparen, use_only,
-};
+use super::{and_mask, extract, header, hex, ident, idents_in, lit, param, shl, unparen, use_only};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
 use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
 use crate::emit::Options;
@@ -20,19 +18,27 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (String, String) {
     let sources = format!("{}/*.md", opts.spec_label);
     let sections = inst_sections(model, digests);
-    let (head, tail) = crate::timings::time("rust: quote tokens", || {
-        let (fns, arms) = (
-            super::idents_of(&sections, 0),
-            super::idents_of(&sections, 1),
-        );
-        tokens(model, &fns, &arms)
+    let mut by_mnemonic: BTreeMap<Mnemonics, Vec<Ident>> = BTreeMap::new();
+    for (inst, t) in decodable(model) {
+        for (m, pp) in inst_entries(model, inst, t) {
+            by_mnemonic.entry(m).or_default().push(pp);
+        }
+    }
+    let frame = Frame {
+        by_mnemonic,
+        symbol_mnemonics: symbol_mnemonics(model),
+        used: super::idents_of(&sections, 0),
+        arms_used: super::idents_of(&sections, 1),
+    };
+    let [head, tail] = super::skeleton("text.rs", &frame, || {
+        let (head, tail) = tokens(&frame);
+        [head, tail]
     });
     let head = super::splice(
         &header(opts, &sources),
-        &format(head),
+        &head,
         &[(0, super::parts(&sections, 1))],
     );
-    let tail = format(tail);
     let fns = sections.iter().map(|s| s.part(0));
     let text = super::join(
         [head.as_str()]
@@ -348,27 +354,32 @@ fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section>
         .collect()
 }
 
-/// The file's items but the instructions' functions (`fns`, whose identifiers are `used`),
-/// which come between `finish` and the dispatch test: `(head, tail)`. The head holds a marker
-/// where the print arms go (`arms_used`: their identifiers).
-fn tokens(
-    model: &Model,
-    used: &BTreeSet<String>,
-    arms_used: &BTreeSet<String>,
-) -> (TokenStream, TokenStream) {
-    let mut by_mnemonic: BTreeMap<Mnemonics, Vec<Ident>> = BTreeMap::new();
-    for (inst, t) in decodable(model) {
-        for (m, pp) in inst_entries(model, inst, t) {
-            by_mnemonic.entry(m).or_default().push(pp);
-        }
-    }
+/// What the file's skeleton is made of, and nothing else (its memo key): the parsers by
+/// mnemonic, the mnemonics that name a string, and the identifiers the instructions'
+/// functions (`used`) and print arms (`arms_used`) use.
+#[derive(Debug)]
+struct Frame<'a> {
+    by_mnemonic: BTreeMap<Mnemonics, Vec<Ident>>,
+    symbol_mnemonics: Vec<&'a str>,
+    used: BTreeSet<String>,
+    arms_used: BTreeSet<String>,
+}
+
+/// The file's items but the instructions' functions, which come between `finish` and the
+/// dispatch test: `(head, tail)`. The head holds a marker where the print arms go.
+fn tokens(frame: &Frame) -> (TokenStream, TokenStream) {
+    let Frame {
+        by_mnemonic,
+        symbol_mnemonics,
+        used,
+        arms_used,
+    } = frame;
     let DispatchArms {
         literal_arms,
         literals,
         special_arms,
         special_tests,
-    } = dispatch_arms(&by_mnemonic);
-    let symbol_mnemonics = symbol_mnemonics(model);
+    } = dispatch_arms(by_mnemonic);
     let dispatch_test = dispatch_test(&literals, &special_tests);
     let finish = finish_fn(used);
     let print_arms = PRINT_ARMS.marker(0);

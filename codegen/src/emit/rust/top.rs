@@ -1,12 +1,9 @@
 //! The parent module: what spans instructions.
 
-use super::{
-    docs, format, ident, idents_in, parts, pieces, splice, use_only, Digests, Place, Section,
-};
+use super::{docs, ident, idents_in, parts, pieces, splice, use_only, Digests, Place, Section};
 use crate::analyze::naming::type_name;
 use crate::analyze::platform::Rule;
-use crate::analyze::{InstModel, Model};
-use crate::timings;
+use crate::analyze::{InstModel, LeftOutDoc, Model};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::{BTreeMap, BTreeSet};
@@ -74,16 +71,16 @@ pub fn decodable(model: &Model) -> impl Iterator<Item = &InstModel> {
     model.instructions.iter().filter(|i| i.alias_of.is_none())
 }
 
-fn platform_enum(model: &Model) -> TokenStream {
-    let names: Vec<String> = if model.platforms.is_empty() {
+fn platform_enum(platforms: &[String]) -> TokenStream {
+    let names: Vec<String> = if platforms.is_empty() {
         vec!["Generic".to_string()]
     } else {
-        model.platforms.clone()
+        platforms.to_vec()
     };
     let variants: Vec<_> = names.iter().map(|p| platform_ident(p)).collect();
     let docs_: Vec<TokenStream> = names.iter().map(|p| docs(&[format!("`{p}`")])).collect();
     let texts = names.clone();
-    let note = if model.platforms.is_empty() {
+    let note = if platforms.is_empty() {
         " No doc names a platform: every rule holds everywhere."
     } else {
         " The platforms the docs name, oldest first, behind `pre-<oldest>` for every older generation. `{XEHP+}` means XEHP and later; `{-PVC}` and `{pre-PVC}` the platforms before PVC (the docs write `{-PVC}For pre-PVC platforms`); `{PVC}` PVC only; `{PVC+,-TGLLP}` any of its parts. Intel's names (`SKL`, `DG2`, `acm-g10`, `PVCXT`) map to these by `Platform::from_name` (the table of `runtime::platform`)."
@@ -106,20 +103,17 @@ fn platform_enum(model: &Model) -> TokenStream {
     }
 }
 
-fn opcode_enum(model: &Model) -> TokenStream {
+/// `opcodes`: the opcode, its name and its variant of each instruction that decodes.
+fn opcode_enum(opcodes: &[(u8, &str, &str)]) -> TokenStream {
     // One entry per opcode value; instructions sharing it (sub-opcodes) share the entry.
-    let mut by_value: BTreeMap<u8, String> = BTreeMap::new();
-    for i in decodable(model) {
-        by_value
-            .entry(i.opcode)
-            .or_insert_with(|| i.opcode_name.clone());
+    let mut by_value: BTreeMap<u8, &str> = BTreeMap::new();
+    for (op, name, _) in opcodes {
+        by_value.entry(*op).or_insert(name);
     }
-    let variants: BTreeMap<u8, &str> = decodable(model)
-        .map(|i| (i.opcode, i.opcode_variant.as_str()))
-        .collect();
+    let variants: BTreeMap<u8, &str> = opcodes.iter().map(|(op, _, v)| (*op, *v)).collect();
     let names: Vec<_> = variants.values().map(|n| ident(n)).collect();
     let values: Vec<_> = by_value.keys().map(|v| super::hex(u64::from(*v))).collect();
-    let mnemonics: Vec<&String> = by_value.values().collect();
+    let mnemonics: Vec<&str> = by_value.values().copied().collect();
     let opdocs: Vec<TokenStream> = by_value
         .iter()
         .map(|(v, n)| docs(&[format!("`{n}` = {v:#04x}.")]))
@@ -244,10 +238,10 @@ fn left_out_of(model: &Model, op: u8) -> impl Iterator<Item = &crate::analyze::L
 }
 
 /// Arms for the opcodes of docs left out (and of no doc kept): an error naming the doc.
-fn left_out_arms(model: &Model, kept: &BTreeMap<u8, Vec<&InstModel>>) -> Vec<TokenStream> {
-    let mut by_opcode: BTreeMap<u8, Vec<&crate::analyze::LeftOutDoc>> = BTreeMap::new();
-    for l in &model.left_out {
-        if let Some(op) = l.opcode.filter(|op| !kept.contains_key(op)) {
+fn left_out_arms(left_out: &[LeftOutDoc], kept: &BTreeSet<u8>) -> Vec<TokenStream> {
+    let mut by_opcode: BTreeMap<u8, Vec<&LeftOutDoc>> = BTreeMap::new();
+    for l in left_out {
+        if let Some(op) = l.opcode.filter(|op| !kept.contains(op)) {
             by_opcode.entry(op).or_default().push(l);
         }
     }
@@ -287,11 +281,12 @@ fn left_out_error(l: &crate::analyze::LeftOutDoc, op: u8) -> TokenStream {
 }
 
 /// `decode` and `decode_into`, with markers where each opcode's arms go.
-fn decode_fn(model: &Model) -> TokenStream {
-    let left_out = left_out_arms(model, &by_opcode(model));
-    let placeholder = match decodable(model).next() {
+fn decode_fn(frame: &Frame) -> TokenStream {
+    let kept: BTreeSet<u8> = frame.opcodes.iter().map(|(op, _, _)| *op).collect();
+    let left_out = left_out_arms(frame.left_out, &kept);
+    let placeholder = match frame.first {
         Some(i) => {
-            let ty = ident(&i.rust_name);
+            let ty = ident(i);
             quote!(Some(Instruction::#ty(#ty::PLACEHOLDER)))
         }
         None => quote!(None),
@@ -480,18 +475,46 @@ fn inst_pieces(i: &InstModel) -> Vec<(Place, TokenStream)> {
 /// pieces.
 pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
     let pieces = Pieces::of(model, digests);
-    let skeleton = timings::time("rust: quote tokens", || skeleton(model, &pieces.idents()));
-    splice(header, &format(skeleton), &pieces.fills())
+    let insts: Vec<&InstModel> = decodable(model).collect();
+    let frame = Frame {
+        platforms: &model.platforms,
+        opcodes: insts
+            .iter()
+            .map(|i| (i.opcode, i.opcode_name.as_str(), i.opcode_variant.as_str()))
+            .collect(),
+        names: insts.iter().map(|i| i.doc_name.as_str()).collect(),
+        left_out: &model.left_out,
+        first: insts.first().map(|i| i.rust_name.as_str()),
+        object: model.object.is_some(),
+        used: pieces.idents(),
+    };
+    let [skeleton] = super::skeleton("mod.rs", &frame, || [skeleton(&frame)]);
+    splice(header, &skeleton, &pieces.fills())
+}
+
+/// What the parent module's skeleton is made of, and nothing else (its memo key): the
+/// platforms, each decoding instruction's opcode (value, name, variant) and name, the docs left
+/// out, the first instruction (the placeholder), whether there are object records, and the
+/// identifiers the pieces use.
+#[derive(Debug)]
+struct Frame<'a> {
+    platforms: &'a [String],
+    opcodes: Vec<(u8, &'a str, &'a str)>,
+    names: Vec<&'a str>,
+    left_out: &'a [LeftOutDoc],
+    first: Option<&'a str>,
+    object: bool,
+    used: BTreeSet<String>,
 }
 
 /// The parent module's tokens, with markers where the pieces go (`pieces_used`: their
 /// identifiers).
-fn skeleton(model: &Model, pieces_used: &BTreeSet<String>) -> TokenStream {
-    let modules = module_decls(model);
-    let platform = platform_enum(model);
-    let opcode = opcode_enum(model);
-    let instruction = instruction_enum(model);
-    let decode = decode_fn(model);
+fn skeleton(frame: &Frame) -> TokenStream {
+    let modules = module_decls(frame.object);
+    let platform = platform_enum(frame.platforms);
+    let opcode = opcode_enum(&frame.opcodes);
+    let instruction = instruction_enum(&frame.names);
+    let decode = decode_fn(frame);
     let execute = execute_trait();
     let code = quote! {
         #modules
@@ -503,7 +526,7 @@ fn skeleton(model: &Model, pieces_used: &BTreeSet<String>) -> TokenStream {
         #execute
     };
     let mut used = idents_in(&code);
-    used.extend(pieces_used.iter().cloned());
+    used.extend(frame.used.iter().cloned());
     let runtime = use_only(
         quote!(crate::runtime),
         &[
@@ -526,8 +549,8 @@ fn skeleton(model: &Model, pieces_used: &BTreeSet<String>) -> TokenStream {
 
 /// The submodules (the shared ones, the object records', one per doc: marker `MOD_DECLS`) and
 /// the re-export of each instruction's type (marker `MOD_USES`).
-fn module_decls(model: &Model) -> TokenStream {
-    let object = if model.object.is_some() {
+fn module_decls(object: bool) -> TokenStream {
+    let object = if object {
         quote!(
             /// Records of the object-format chapter.
             pub mod object;
@@ -556,8 +579,7 @@ fn module_decls(model: &Model) -> TokenStream {
 
 /// `Instruction`, the enum of every instruction that decodes, with its name, opcode, encode
 /// and validate (markers where each instruction's variant and arms go).
-fn instruction_enum(model: &Model) -> TokenStream {
-    let names = decodable(model).map(|i| i.doc_name.as_str());
+fn instruction_enum(names: &[&str]) -> TokenStream {
     let variants = Place::Variants.marker(VARIANTS);
     let (name, opcode) = (
         METHOD_ARMS.marker(NAME_ARMS),
