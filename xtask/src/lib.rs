@@ -14,6 +14,7 @@ mod bench_interp;
 mod bench_report;
 pub mod scaffold;
 pub mod stamp;
+pub mod trust;
 pub mod write;
 
 use clap::{Parser, Subcommand};
@@ -336,21 +337,31 @@ fn errata_label(spec: &Path, dir: &Path) -> String {
 
 /// Prints diagnostics: acknowledged warnings as one summary line unless `verbose`.
 fn report(diags: Vec<Diagnostic>, input: &Input) {
-    let mut files = input.docs.clone();
-    files.extend(input.errata.iter().cloned());
     let part = input.config.partition(diags);
     let mut shown = part.shown.clone();
     if input.verbose {
         shown.extend(part.acknowledged.iter().cloned());
     }
+    let mut text = String::new();
     if !shown.is_empty() {
-        eprint!("{}", codegen::diag::render(&shown, &files));
+        // Only the files the diagnostics quote are handed to the renderer (it decodes and
+        // indexes the lines of each file it is given), in the same order, so a name found in
+        // both docs and errata resolves as before.
+        let named: std::collections::HashSet<&str> =
+            shown.iter().map(|d| d.file.as_str()).collect();
+        let files: Vec<SourceFile> = (input.docs.iter().chain(&input.errata))
+            .filter(|f| named.contains(f.name.as_str()))
+            .cloned()
+            .collect();
+        text.push_str(&codegen::diag::render(&shown, &files));
     }
     if !input.verbose {
         if let Some(line) = part.summary() {
-            eprintln!("{line}");
+            text.push_str(&line);
+            text.push('\n');
         }
     }
+    eprint!("{text}");
 }
 
 /// One line per erratum applied, so a regen always says which docs it corrected.
@@ -358,10 +369,11 @@ fn report_errata(errata: &[codegen::schema::Erratum]) {
     if errata.is_empty() {
         return;
     }
-    eprintln!("errata applied: {}", errata.len());
+    let mut text = format!("errata applied: {}\n", errata.len());
     for e in errata {
-        eprintln!("  {} -> {}: {}", e.file, e.doc, e.title);
+        text.push_str(&format!("  {} -> {}: {}\n", e.file, e.doc, e.title));
     }
+    eprint!("{text}");
 }
 
 /// `cargo xtask schema`: the JSON contract on stdout.
@@ -549,22 +561,23 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
     }
 }
 
-/// `cargo xtask regen`: generate, then write (or check) through the one writer.
-/// `--check`: the generated files and the hand-written runtime of `out` are current.
+/// `--check`: the generated files and the hand-written runtime of `out` are current (by
+/// content, or by the stamp's record for the files it vouches for).
 fn check_out(
     out: &Path,
-    template: &Path,
     files: &std::collections::BTreeMap<String, String>,
     command: &str,
+    trust: &trust::Trust,
+    runtime: std::io::Result<scaffold::StaleRuntime>,
 ) -> u8 {
-    let generated = match write::check(out, files) {
-        Ok(stale) => stale,
+    let generated = match write::plan_trusting(out, files, trust) {
+        Ok(plan) => plan.changes,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_FAILURE;
         }
     };
-    let runtime = match scaffold::stale_runtime(out, template) {
+    let runtime = match runtime {
         Ok(stale) => stale,
         Err(e) => {
             eprintln!("error: cannot read the runtime of {}: {e}", out.display());
@@ -613,6 +626,7 @@ fn describe_stale_runtime(runtime: &scaffold::StaleRuntime, command: &str) -> St
     text
 }
 
+/// `cargo xtask regen`: generate, then write (or check) through the one writer.
 fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let opts = codegen::emit::Options {
         spec_label: dir_label(&input.spec),
@@ -627,37 +641,35 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         )
     });
     let template = workspace_root().join("generated");
+    // What the last regen into `out` left: the files it vouches for are not read again.
+    let stamp = codegen::timings::time("stamp: read", || stamp::Stamp::load(out));
+    let trust = stamp.trust();
+    // Which hand-written files of `out` are stale (they are rewritten with the generated
+    // files): by the record, only the runtime files touched since the last regen are read.
+    let stale = codegen::timings::time("scaffold: stale runtime", || {
+        scaffold::stale_runtime_trusting(out, &template, &trust)
+    });
     // A stamp says the inputs are unchanged, not that they were clean: strictness reruns.
-    if !check && !input.deny_warnings && unchanged_since_last_regen(input, out, &key, &template) {
+    if !check
+        && !input.deny_warnings
+        && unchanged_since_last_regen(input, out, &key, &stamp, &trust, &stale)
+    {
         return 0;
     }
     // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
     let memo = codegen::timings::time("cache: read", || {
         std::fs::read(out.join(stamp::CACHE)).unwrap_or_default()
     });
-    // Which hand-written files of `out` are stale is read while the crate is generated (it
-    // reads only the two runtimes); they are rewritten with the generated files.
-    let ((generated, kept), stale) = std::thread::scope(|s| {
-        let stale = s.spawn(|| {
-            codegen::timings::time("scaffold: stale runtime", || {
-                scaffold::stale_runtime(out, &template)
-            })
-        });
-        let generated = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
-            codegen::timings::time("generate (wall)", || {
-                codegen::generate_corrected(&input.docs, &input.errata, &opts)
-            })
-        });
-        let stale = stale
-            .join()
-            .unwrap_or_else(|_| Err(std::io::Error::other("the runtime check panicked")));
-        (generated, stale)
+    let (generated, kept) = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
+        codegen::timings::time("generate (wall)", || {
+            codegen::generate_corrected(&input.docs, &input.errata, &opts)
+        })
     });
     let Some(generated) = accept(generated, input) else {
         return EXIT_FAILURE;
     };
     if check {
-        return check_out(out, &template, &generated.files, &opts.regen_command);
+        return check_out(out, &generated.files, &opts.regen_command, &trust, stale);
     }
     let summary = codegen::timings::time("changes since the last regen", || {
         let snapshot = &generated.files[codegen::diff::SNAPSHOT];
@@ -666,19 +678,25 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     if let Some(summary) = summary {
         eprint!("{summary}");
     }
-    if !scaffold_out(out, &template, stale) {
+    let Some(runtime) = scaffold_out(out, &template, stale) else {
         return EXIT_FAILURE;
-    }
-    write_out(out, &generated, &key, kept)
+    };
+    write_out(out, &generated, &key, kept, &trust, &runtime)
 }
 
 /// Whether the stamp in `out` says the docs, errata and generator are as the last regen saw
 /// them and the hand-written runtime is current (a runtime can change without the docs or the
 /// generator: then the regen runs); then reports what that regen reported, and says so.
-fn unchanged_since_last_regen(input: &Input, out: &Path, key: &str, template: &Path) -> bool {
-    let runtime_current =
-        || scaffold::stale_runtime(out, template).is_ok_and(|s| s.is_empty() && !s.unrecorded);
-    let Some((n, reported)) = stamp::fresh(out, key).filter(|_| runtime_current()) else {
+fn unchanged_since_last_regen(
+    input: &Input,
+    out: &Path,
+    key: &str,
+    stamp: &stamp::Stamp,
+    trust: &trust::Trust,
+    stale: &std::io::Result<scaffold::StaleRuntime>,
+) -> bool {
+    let runtime_current = || stale.as_ref().is_ok_and(|s| s.is_empty() && !s.unrecorded);
+    let Some((n, reported)) = stamp.fresh(out, key, trust).filter(|_| runtime_current()) else {
         return false;
     };
     // What the full regen reported, as it reported it (under today's `regen.toml` and
@@ -710,7 +728,9 @@ fn accept(
     };
     match generated {
         Ok(g) => {
-            report(g.diagnostics.clone(), input);
+            codegen::timings::time("report diagnostics", || {
+                report(g.diagnostics.clone(), input)
+            });
             report_errata(&g.errata);
             Some(g)
         }
@@ -730,23 +750,24 @@ fn accept(
 }
 
 /// Makes `out` a crate and brings its `stale` hand-written runtime to the workspace's
-/// (`scaffold::refresh`), saying what changed; false (said why) when it cannot.
+/// (`scaffold::refresh`), saying what changed; returns the stamp's lines of the runtime, or
+/// `None` (said why) when it cannot.
 fn scaffold_out(
     out: &Path,
     template: &Path,
     stale: std::io::Result<scaffold::StaleRuntime>,
-) -> bool {
+) -> Option<String> {
     let scaffolded = codegen::timings::time("scaffold", || {
         let stale = stale?;
         scaffold::ensure_crate(out, template)?;
-        scaffold::refresh(out, template, &stale)?;
-        Ok::<_, std::io::Error>(stale)
+        let lines = scaffold::refresh(out, template, &stale)?;
+        Ok::<_, std::io::Error>((stale, lines))
     });
-    let stale = match scaffolded {
-        Ok(stale) => stale,
+    let (stale, lines) = match scaffolded {
+        Ok(done) => done,
         Err(e) => {
             eprintln!("error: cannot scaffold {}: {e}", out.display());
-            return false;
+            return None;
         }
     };
     if !stale.differ.is_empty() {
@@ -772,7 +793,7 @@ fn scaffold_out(
             g.path
         );
     }
-    true
+    Some(lines)
 }
 
 /// Writes the generated files into `out`, then the stamp (with what this regen reported) and
@@ -782,8 +803,12 @@ fn write_out(
     generated: &codegen::Generated,
     key: &str,
     kept: codegen::emit::cache::Update,
+    trust: &trust::Trust,
+    runtime: &str,
 ) -> u8 {
-    let written = codegen::timings::time("write (wall)", || write::apply(out, &generated.files));
+    let written = codegen::timings::time("write (wall)", || {
+        write::apply_trusting(out, &generated.files, trust)
+    });
     let summary = match written {
         Ok(summary) => summary,
         Err(e) => {
@@ -803,7 +828,12 @@ fn write_out(
             diagnostics: generated.diagnostics.clone(),
             errata: generated.errata.clone(),
         };
-        stamp::record(out, key, &reported, &generated.files)
+        let mut files = String::with_capacity(summary.known.len() * 100 + runtime.len());
+        for (path, entry) in &summary.known {
+            files.push_str(&trust::Trust::line(trust::Kind::Out, path, entry));
+        }
+        files.push_str(runtime);
+        stamp::record(out, key, &reported, &files)
     });
     if let Err(e) = stamped {
         eprintln!("note: no regen stamp written ({e}); the next regen runs in full");

@@ -1,16 +1,20 @@
 //! Regen's no-op path: a stamp in the output directory records what the last regen read (a key
 //! over the generator's identity, the options and every input's name and bytes) and what it
-//! wrote (each file's length and modification time). When the key and every file still match,
-//! nothing can have changed and regen stops before parsing. Any other case regenerates: a
-//! changed doc, erratum, chapter, option or generator changes the key; a generated file edited
-//! or removed by hand changes its length or time. The stamp is a cache, never a source: losing
-//! it only costs one full regen. It also keeps what the regen reported (its diagnostics and the
-//! errata it applied, as JSON on its second line), so a regen that stops early says what a full
-//! one says.
+//! left (each file's metadata and content hash, `crate::trust`). When the key and every file
+//! still match, nothing can have changed and regen stops before parsing. Any other case
+//! regenerates: a changed doc, erratum, chapter, option or generator changes the key; a
+//! generated file edited or removed by hand changes its metadata. The stamp is a cache, never a
+//! source: losing it only costs one regen that compares every file by content. It also keeps
+//! what the regen reported (its diagnostics and the errata it applied, as JSON on its second
+//! line), so a regen that stops early says what a full one says.
+//!
+//! Layout: the key; `reported ` and the JSON; `trust ` and the generator's identity; one line per
+//! file the regen left (`crate::trust::Trust::line`).
 
+use crate::trust::{Kind, Sig, Trust};
 use codegen::parse::SourceFile;
 use std::collections::BTreeMap;
-use std::hash::{DefaultHasher, Hasher};
+use std::hash::Hasher;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
@@ -43,32 +47,23 @@ pub fn write_cache(out: &Path, update: codegen::emit::cache::Update) -> std::io:
 /// The generator's identity: a hash of its sources (see `xtask/build.rs`).
 pub const GENERATOR: &str = env!("VISA_GENERATOR_ID");
 
-/// A key over everything a regen's output depends on. Two hashes with different prefixes make
-/// an accidental collision beyond reach.
+/// A key over everything a regen's output depends on: XXH3 128 of the generator, the options
+/// and each input's name and bytes, each length-prefixed.
 pub fn key(generator: &str, options: &[&str], inputs: &[&SourceFile]) -> String {
-    let mut halves = [DefaultHasher::new(), DefaultHasher::new()];
-    for (i, h) in halves.iter_mut().enumerate() {
-        h.write_usize(i);
-        h.write(generator.as_bytes());
-        for o in options {
-            h.write_usize(o.len());
-            h.write(o.as_bytes());
-        }
-        for f in inputs {
-            h.write_usize(f.name.len());
-            h.write(f.name.as_bytes());
-            h.write_usize(f.bytes.len());
-            h.write(&f.bytes);
-        }
+    let mut h = twox_hash::XxHash3_128::new();
+    let mut part = |bytes: &[u8]| {
+        h.write(&(bytes.len() as u64).to_le_bytes());
+        h.write(bytes);
+    };
+    part(generator.as_bytes());
+    for o in options {
+        part(o.as_bytes());
     }
-    format!("{:016x}{:016x}", halves[0].finish(), halves[1].finish())
-}
-
-/// Length and modification time (ns since the epoch) of `path`.
-fn signature(path: &Path) -> Option<(u64, u128)> {
-    let meta = std::fs::metadata(path).ok()?;
-    let time = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-    Some((meta.len(), time.as_nanos()))
+    for f in inputs {
+        part(f.name.as_bytes());
+        part(&f.bytes);
+    }
+    format!("{:032x}", h.finish_128())
 }
 
 /// What the last regen into `out` reported, kept in its stamp: the diagnostics, then the errata
@@ -84,44 +79,80 @@ pub struct Reported {
 /// The stamp's line of what was reported.
 const REPORTED: &str = "reported ";
 
-/// How many files the last regen into `out` wrote and what it reported, if it had this `key`
-/// and every one of its files is as it left them.
-pub fn fresh(out: &Path, key: &str) -> Option<(usize, Reported)> {
-    let text = std::fs::read_to_string(out.join(FILE)).ok()?;
-    let mut lines = text.lines();
-    if lines.next()? != key {
-        return None;
-    }
-    let reported: Reported = serde_json::from_str(lines.next()?.strip_prefix(REPORTED)?).ok()?;
-    let mut n = 0;
-    for line in lines {
-        let mut parts = line.rsplitn(3, ' ');
-        let time: u128 = parts.next()?.parse().ok()?;
-        let len: u64 = parts.next()?.parse().ok()?;
-        let path = parts.next()?;
-        if signature(&out.join(path))? != (len, time) {
-            return None;
-        }
-        n += 1;
-    }
-    (n > 0).then_some((n, reported))
+/// The stamp's line before the files it trusts (`crate::trust`), naming the generator that
+/// recorded them: a record of another generator is not read.
+const TRUST: &str = "trust ";
+
+/// The stamp of an output directory as read at the start of a regen: its text and its own
+/// modification time, the moment its record of files was written.
+#[derive(Clone, Debug, Default)]
+pub struct Stamp {
+    text: String,
+    since: u128,
 }
 
-/// Records `key`, what the regen reported and the current signature of every file of `files`
-/// in `out`.
-pub fn record(
-    out: &Path,
-    key: &str,
-    reported: &Reported,
-    files: &BTreeMap<String, String>,
-) -> std::io::Result<()> {
-    let json = serde_json::to_string(reported).map_err(std::io::Error::other)?;
-    let mut text = format!("{key}\n{REPORTED}{json}\n");
-    for path in files.keys() {
-        let (len, time) = signature(&out.join(path))
-            .ok_or_else(|| std::io::Error::other(format!("{path} was not written")))?;
-        text.push_str(&format!("{path} {len} {time}\n"));
+impl Stamp {
+    /// The stamp of `out`; empty (it trusts nothing and is fresh for no key) when there is none
+    /// or it cannot be read.
+    pub fn load(out: &Path) -> Stamp {
+        use std::io::Read;
+        let read = || -> std::io::Result<Stamp> {
+            let mut file = std::fs::File::open(out.join(FILE))?;
+            let meta = file.metadata()?;
+            let since = meta.modified()?.duration_since(UNIX_EPOCH);
+            let mut text = String::with_capacity(meta.len() as usize);
+            file.read_to_string(&mut text)?;
+            let since = since.map_err(std::io::Error::other)?.as_nanos();
+            Ok(Stamp { text, since })
+        };
+        read().unwrap_or_default()
     }
+
+    /// The files the stamp trusts, when the generator that wrote it is this one.
+    pub fn trust(&self) -> Trust {
+        let mut parts = self.text.splitn(4, '\n');
+        let ours = parts.nth(2).and_then(|l| l.strip_prefix(TRUST)) == Some(GENERATOR);
+        match parts.next() {
+            Some(files) if ours => Trust::parse(files, self.since),
+            _ => Trust::none(),
+        }
+    }
+
+    /// How many files the last regen wrote and what it reported, if it had this `key` and each
+    /// of its generated files is as it left them: trusted by `trust`, or (modified in the tick
+    /// the stamp was written) holding the recorded content.
+    pub fn fresh(&self, out: &Path, key: &str, trust: &Trust) -> Option<(usize, Reported)> {
+        let mut lines = self.text.lines();
+        if lines.next()? != key {
+            return None;
+        }
+        let reported: Reported =
+            serde_json::from_str(lines.next()?.strip_prefix(REPORTED)?).ok()?;
+        let files = trust.files(Kind::Out);
+        for (path, entry) in &files {
+            let file = out.join(path);
+            let sig = Sig::at(&file);
+            if trust.trusted(Kind::Out, path, sig).is_some() {
+                continue;
+            }
+            // Racy (see `crate::trust`): the same file still, holding the recorded content.
+            let same = sig == Some(entry.sig)
+                && std::fs::read(&file).is_ok_and(|b| crate::trust::hash(&b) == entry.hash);
+            if !same {
+                return None;
+            }
+        }
+        (!files.is_empty()).then_some((files.len(), reported))
+    }
+}
+
+/// Records in `out`'s stamp the `key`, what the regen reported and the `files` it trusts from
+/// now on (their lines, `crate::trust::Trust::line`).
+pub fn record(out: &Path, key: &str, reported: &Reported, files: &str) -> std::io::Result<()> {
+    let json = serde_json::to_string(reported).map_err(std::io::Error::other)?;
+    let mut text = String::with_capacity(key.len() + json.len() + files.len() + 64);
+    text.push_str(&format!("{key}\n{REPORTED}{json}\n{TRUST}{GENERATOR}\n"));
+    text.push_str(files);
     std::fs::write(out.join(FILE), text)
 }
 
@@ -211,13 +242,33 @@ mod tests {
         );
     }
 
+    /// Sets the modification time of `path` (which changes its change time).
+    fn set_mtime(path: &Path, t: std::time::SystemTime) {
+        let f = std::fs::File::options().write(true).open(path).unwrap();
+        f.set_modified(t).unwrap();
+    }
+
+    /// The stamp's line of `path` in `dir` as it is now, recorded as holding `bytes`.
+    fn line(dir: &Path, path: &str, bytes: &[u8]) -> String {
+        let sig = Sig::at(&dir.join(path)).unwrap();
+        let hash = crate::trust::hash(bytes);
+        Trust::line(Kind::Out, path, &crate::trust::Entry { sig, hash })
+    }
+
+    fn fresh(dir: &Path, key: &str) -> Option<(usize, Reported)> {
+        let stamp = Stamp::load(dir);
+        stamp.fresh(dir, key, &stamp.trust())
+    }
+
     #[test]
     fn a_file_touched_or_removed_after_the_regen_is_not_fresh() {
         let dir = tempfile::tempdir().unwrap();
-        let mut files = BTreeMap::new();
-        files.insert("src/a.rs".to_string(), "x".to_string());
-        std::fs::create_dir_all(dir.path().join("src")).unwrap();
-        std::fs::write(dir.path().join("src/a.rs"), "x").unwrap();
+        let d = dir.path();
+        let a = d.join("src/a.rs");
+        std::fs::create_dir_all(d.join("src")).unwrap();
+        std::fs::write(&a, "x").unwrap();
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        set_mtime(&a, hour_ago);
         let reported = Reported {
             diagnostics: vec![codegen::diag::Diagnostic::new(
                 codegen::diag::Code::NothingReadable,
@@ -227,25 +278,46 @@ mod tests {
             )],
             errata: Vec::new(),
         };
-        record(dir.path(), "k", &reported, &files).unwrap();
-        assert_eq!(fresh(dir.path(), "k"), Some((1, reported.clone())));
-        assert_eq!(fresh(dir.path(), "other key"), None);
-        std::fs::write(dir.path().join("src/a.rs"), "xy").unwrap();
-        assert_eq!(fresh(dir.path(), "k"), None, "edited by hand");
-        record(dir.path(), "k", &reported, &files).unwrap();
-        assert!(fresh(dir.path(), "k").is_some(), "recorded again");
-        let stamp = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
-        let without: Vec<&str> = stamp.lines().filter(|l| !l.starts_with(REPORTED)).collect();
-        std::fs::write(dir.path().join(FILE), without.join("\n")).unwrap();
-        assert_eq!(
-            fresh(dir.path(), "k"),
-            None,
-            "a stamp without what was reported"
+        record(d, "k", &reported, &line(d, "src/a.rs", b"x")).unwrap();
+        assert_eq!(fresh(d, "k"), Some((1, reported.clone())));
+        assert_eq!(Stamp::load(d).trust().count(Kind::Out), 1);
+        assert_eq!(fresh(d, "other key"), None);
+        std::fs::write(&a, "y").unwrap();
+        assert_eq!(fresh(d, "k"), None, "edited by hand, same length");
+        record(d, "k", &reported, &line(d, "src/a.rs", b"y")).unwrap();
+        assert!(
+            fresh(d, "k").is_some(),
+            "recorded again (racy: compared by content)"
         );
-        std::fs::remove_file(dir.path().join("src/a.rs")).unwrap();
-        assert_eq!(fresh(dir.path(), "k"), None, "removed");
-        std::fs::write(dir.path().join(FILE), "garbage").unwrap();
-        assert_eq!(fresh(dir.path(), "k"), None, "an unreadable stamp");
+        // A record that says the file holds what it does not: trusted while the file is older
+        // than the stamp (the documented limit), compared by content when it is not.
+        record(d, "k", &reported, &line(d, "src/a.rs", b"z")).unwrap();
+        let stamp_time = std::fs::metadata(d.join(FILE)).unwrap().modified().unwrap();
+        let file_time = std::fs::metadata(&a).unwrap().modified().unwrap();
+        set_mtime(&d.join(FILE), file_time);
+        assert_eq!(fresh(d, "k"), None, "racy: compared by content");
+        set_mtime(
+            &d.join(FILE),
+            stamp_time.max(file_time) + std::time::Duration::from_secs(1),
+        );
+        assert!(fresh(d, "k").is_some(), "older than the stamp: trusted");
+        // Another generator's record is not read.
+        let text = std::fs::read_to_string(d.join(FILE)).unwrap();
+        let other = text.replace(&format!("{TRUST}{GENERATOR}"), &format!("{TRUST}other"));
+        std::fs::write(d.join(FILE), other).unwrap();
+        assert!(Stamp::load(d).trust().is_empty());
+        assert_eq!(fresh(d, "k"), None);
+        record(d, "k", &reported, &line(d, "src/a.rs", b"y")).unwrap();
+        let stamp = std::fs::read_to_string(d.join(FILE)).unwrap();
+        let without: Vec<&str> = stamp.lines().filter(|l| !l.starts_with(REPORTED)).collect();
+        std::fs::write(d.join(FILE), without.join("\n")).unwrap();
+        assert_eq!(fresh(d, "k"), None, "a stamp without what was reported");
+        record(d, "k", &reported, &line(d, "src/a.rs", b"y")).unwrap();
+        std::fs::remove_file(&a).unwrap();
+        assert_eq!(fresh(d, "k"), None, "removed");
+        std::fs::write(d.join(FILE), "garbage").unwrap();
+        assert_eq!(fresh(d, "k"), None, "an unreadable stamp");
+        assert!(Stamp::load(d).trust().is_empty());
     }
 
     #[test]
