@@ -147,6 +147,25 @@ pub fn workspace_root() -> PathBuf {
     here.parent().unwrap_or(here).to_path_buf()
 }
 
+/// Set by [`run_process`]: the process ends when the command returns.
+static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Drops `value`, unless the process ends right after the command ([`run_process`]): then its
+/// memory goes back with the process's, without walking and freeing every allocation of the
+/// trees, maps and strings a regen built.
+fn release<T>(value: T) {
+    if ENDING.load(std::sync::atomic::Ordering::Relaxed) {
+        std::mem::forget(value);
+    }
+}
+
+/// [`run`] as the `xtask` binary runs it: the process exits when it returns, so what the
+/// command built is not freed (see [`release`]).
+pub fn run_process<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
+    ENDING.store(true, std::sync::atomic::Ordering::Relaxed);
+    run(args)
+}
+
 /// Runs the CLI on `args` (including the program name) and returns the exit status.
 pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
     let cli = match Cli::try_parse_from(args) {
@@ -172,11 +191,12 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             codegen::timings::enable(timings);
             let (start, cpu) = (std::time::Instant::now(), codegen::timings::process_cpu());
             let code = match codegen::timings::time("load inputs", || load(input)) {
-                Ok(input) => regen_input(
-                    &input,
-                    &out.unwrap_or_else(|| workspace_root().join("generated")),
-                    check,
-                ),
+                Ok(input) => {
+                    let out = out.unwrap_or_else(|| workspace_root().join("generated"));
+                    let code = regen_input(&input, &out, check);
+                    release(input);
+                    code
+                }
                 Err(code) => code,
             };
             if timings {
@@ -681,7 +701,9 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let Some(runtime) = scaffold_out(out, &template, stale) else {
         return EXIT_FAILURE;
     };
-    write_out(out, &generated, &key, kept, &trust, &runtime)
+    let code = write_out(out, &generated, &key, kept, &trust, &runtime);
+    release((generated, trust, stamp));
+    code
 }
 
 /// Whether the stamp in `out` says the docs, errata and generator are as the last regen saw

@@ -40,8 +40,25 @@ pub fn write_cache(out: &Path, update: codegen::emit::cache::Update) -> std::io:
                 .open(out.join(CACHE))?;
             file.write_all(&tail)
         }
-        Update::Replace(bytes) => std::fs::write(out.join(CACHE), bytes),
+        Update::Replace(bytes) => write_anew(&out.join(CACHE), &bytes),
     }
+}
+
+/// Removes the file at `path`, if there is one.
+pub(crate) fn remove_if_exists(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `bytes` as a new file at `path` (the old one removed first), not truncating the old
+/// one: ext4 (`auto_da_alloc`) writes a file truncated and written again to disk when it is
+/// closed, which costs milliseconds of waiting. For the stamp and the cache only: caches, which
+/// a crash can leave empty or cut, at the cost of the next regen's shortcuts, never its output.
+fn write_anew(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    remove_if_exists(path)?;
+    std::fs::write(path, bytes)
 }
 
 /// The generator's identity: a hash of its sources (see `xtask/build.rs`).
@@ -153,7 +170,7 @@ pub fn record(out: &Path, key: &str, reported: &Reported, files: &str) -> std::i
     let mut text = String::with_capacity(key.len() + json.len() + files.len() + 64);
     text.push_str(&format!("{key}\n{REPORTED}{json}\n{TRUST}{GENERATOR}\n"));
     text.push_str(files);
-    std::fs::write(out.join(FILE), text)
+    write_anew(&out.join(FILE), text.as_bytes())
 }
 
 /// The record of the hand-written runtime files regen copied into an output crate: a comment
@@ -201,6 +218,7 @@ pub fn record_runtime(out: &Path, files: &BTreeMap<String, u64>) -> std::io::Res
     }
     match std::fs::read_to_string(out.join(RUNTIME)) {
         Ok(old) if old == text => Ok(()),
+        // A source, written only when it changes: ext4 keeps it whole through a crash.
         _ => std::fs::write(out.join(RUNTIME), text),
     }
 }
