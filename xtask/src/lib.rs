@@ -357,23 +357,31 @@ fn errata_label(spec: &Path, dir: &Path) -> String {
 
 /// Prints diagnostics: acknowledged warnings as one summary line unless `verbose`.
 fn report(diags: Vec<Diagnostic>, input: &Input) {
+    eprint!("{}", render_report(diags, input, None).0);
+}
+
+/// What [`report`] prints, and how its diagnostics were rendered (for the stamp). The
+/// rendering the last regen recorded (`old`) is printed again when its key is this one's: the
+/// same diagnostics quoting the same files render the same text.
+fn render_report(
+    diags: Vec<Diagnostic>,
+    input: &Input,
+    old: Option<&stamp::Rendered>,
+) -> (String, Option<stamp::Rendered>) {
     let part = input.config.partition(diags);
     let mut shown = part.shown.clone();
     if input.verbose {
         shown.extend(part.acknowledged.iter().cloned());
     }
     let mut text = String::new();
+    let mut rendered = None;
     if !shown.is_empty() {
-        // Only the files the diagnostics quote are handed to the renderer (it decodes and
-        // indexes the lines of each file it is given), in the same order, so a name found in
-        // both docs and errata resolves as before.
-        let named: std::collections::HashSet<&str> =
-            shown.iter().map(|d| d.file.as_str()).collect();
-        let files: Vec<SourceFile> = (input.docs.iter().chain(&input.errata))
-            .filter(|f| named.contains(f.name.as_str()))
-            .cloned()
-            .collect();
-        text.push_str(&codegen::diag::render(&shown, &files));
+        let now =
+            codegen::timings::time("report: render", || render_diagnostics(&shown, input, old));
+        for (_, piece) in &now.pieces {
+            text.push_str(piece);
+        }
+        rendered = Some(now);
     }
     if !input.verbose {
         if let Some(line) = part.summary() {
@@ -381,7 +389,45 @@ fn report(diags: Vec<Diagnostic>, input: &Input) {
             text.push('\n');
         }
     }
-    eprint!("{text}");
+    (text, rendered)
+}
+
+/// Renders each of `shown` (codespan's excerpt of its file), or takes it from `old`, the last
+/// regen's rendering, when its key is the same: a diagnostic renders alone, from itself and the
+/// file it quotes, so after one doc changed only its diagnostics are rendered again.
+fn render_diagnostics(
+    shown: &[Diagnostic],
+    input: &Input,
+    old: Option<&stamp::Rendered>,
+) -> stamp::Rendered {
+    let old: std::collections::HashMap<u128, &str> = old
+        .map(|o| o.pieces.iter().map(|(k, t)| (*k, t.as_str())).collect())
+        .unwrap_or_default();
+    // The file a diagnostic quotes: the first of that name, docs before errata, as the
+    // renderer finds it; each hashed once.
+    let mut quoted: std::collections::HashMap<&str, (&SourceFile, u128)> = Default::default();
+    for f in input.docs.iter().chain(&input.errata) {
+        if shown.iter().any(|d| d.file == f.name) && !quoted.contains_key(f.name.as_str()) {
+            quoted.insert(&f.name, (f, stamp::Rendered::file_hash(f)));
+        }
+    }
+    let pieces = shown
+        .iter()
+        .map(|d| {
+            let file = quoted.get(d.file.as_str());
+            let key = stamp::Rendered::key(d, file.map(|(_, h)| *h));
+            let text = match old.get(&key) {
+                Some(text) => text.to_string(),
+                None => {
+                    let files: Vec<SourceFile> =
+                        file.map(|(f, _)| (*f).clone()).into_iter().collect();
+                    codegen::diag::render(std::slice::from_ref(d), &files)
+                }
+            };
+            (key, text)
+        })
+        .collect();
+    stamp::Rendered { pieces }
 }
 
 /// One line per erratum applied, so a regen always says which docs it corrected.
@@ -685,7 +731,7 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
             codegen::generate_corrected(&input.docs, &input.errata, &opts)
         })
     });
-    let Some(generated) = accept(generated, input) else {
+    let Some((generated, rendered)) = accept(generated, input, stamp.rendered().as_ref()) else {
         return EXIT_FAILURE;
     };
     if check {
@@ -701,7 +747,15 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let Some(runtime) = scaffold_out(out, &template, stale) else {
         return EXIT_FAILURE;
     };
-    let code = write_out(out, &generated, &key, kept, &trust, &runtime);
+    let code = write_out(
+        out,
+        &generated,
+        &key,
+        kept,
+        &trust,
+        &runtime,
+        rendered.as_ref(),
+    );
     release((generated, trust, stamp));
     code
 }
@@ -723,7 +777,10 @@ fn unchanged_since_last_regen(
     };
     // What the full regen reported, as it reported it (under today's `regen.toml` and
     // `--verbose`).
-    report(reported.diagnostics, input);
+    eprint!(
+        "{}",
+        render_report(reported.diagnostics, input, stamp.rendered().as_ref()).0
+    );
     report_errata(&reported.errata);
     eprintln!(
         "regen: nothing changed since the last regen into {} (docs, errata, generator and \
@@ -738,7 +795,8 @@ fn unchanged_since_last_regen(
 fn accept(
     generated: Result<codegen::Generated, Vec<Diagnostic>>,
     input: &Input,
-) -> Option<codegen::Generated> {
+    rendered: Option<&stamp::Rendered>,
+) -> Option<(codegen::Generated, Option<stamp::Rendered>)> {
     let generated = match generated {
         Ok(mut g) if input.deny_warnings => {
             match codegen::config::deny_warnings(&mut g.diagnostics, &input.config) {
@@ -750,11 +808,12 @@ fn accept(
     };
     match generated {
         Ok(g) => {
-            codegen::timings::time("report diagnostics", || {
-                report(g.diagnostics.clone(), input)
+            let (text, rendered) = codegen::timings::time("report diagnostics", || {
+                render_report(g.diagnostics.clone(), input, rendered)
             });
+            eprint!("{text}");
             report_errata(&g.errata);
-            Some(g)
+            Some((g, rendered))
         }
         Err(diags) if input.deny_warnings => {
             report(diags, input);
@@ -827,6 +886,7 @@ fn write_out(
     kept: codegen::emit::cache::Update,
     trust: &trust::Trust,
     runtime: &str,
+    rendered: Option<&stamp::Rendered>,
 ) -> u8 {
     let written = codegen::timings::time("write (wall)", || {
         write::apply_trusting(out, &generated.files, trust)
@@ -855,7 +915,7 @@ fn write_out(
             files.push_str(&trust::Trust::line(trust::Kind::Out, path, entry));
         }
         files.push_str(runtime);
-        stamp::record(out, key, &reported, &files)
+        stamp::record(out, key, &reported, rendered, &files)
     });
     if let Err(e) = stamped {
         eprintln!("note: no regen stamp written ({e}); the next regen runs in full");

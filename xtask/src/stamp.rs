@@ -8,8 +8,9 @@
 //! what the regen reported (its diagnostics and the errata it applied, as JSON on its second
 //! line), so a regen that stops early says what a full one says.
 //!
-//! Layout: the key; `reported ` and the JSON; `trust ` and the generator's identity; one line per
-//! file the regen left (`crate::trust::Trust::line`).
+//! Layout: the key; `reported ` and the JSON; `rendered ` and a JSON list of each diagnostic's
+//! key, the checksum of its text and its text as rendered; `trust ` and the generator's identity; one line per file the
+//! regen left (`crate::trust::Trust::line`).
 
 use crate::trust::{Kind, Sig, Trust};
 use codegen::parse::SourceFile;
@@ -96,6 +97,40 @@ pub struct Reported {
 /// The stamp's line of what was reported.
 const REPORTED: &str = "reported ";
 
+/// The stamp's line of the diagnostics as rendered.
+const RENDERED: &str = "rendered ";
+
+/// Diagnostics as a regen rendered them (codespan's excerpts), kept in the stamp so that the
+/// next regen prints again without rendering each diagnostic whose key is the same.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Rendered {
+    /// Each diagnostic's key ([`Rendered::key`]) and text, in the order printed.
+    pub pieces: Vec<(u128, String)>,
+}
+
+impl Rendered {
+    /// The hash of a file a diagnostic quotes: its name and bytes.
+    pub fn file_hash(file: &SourceFile) -> u128 {
+        let mut h = twox_hash::XxHash3_128::new();
+        h.write(&(file.name.len() as u64).to_le_bytes());
+        h.write(file.name.as_bytes());
+        h.write(&file.bytes);
+        h.finish_128()
+    }
+
+    /// The key of one diagnostic's rendering: XXH3 128 of the generator (its renderer), the
+    /// diagnostic whole, and the hash of the file it quotes (`None`: no such file).
+    pub fn key(diagnostic: &codegen::diag::Diagnostic, file: Option<u128>) -> u128 {
+        let mut h = twox_hash::XxHash3_128::new();
+        h.write(&(GENERATOR.len() as u64).to_le_bytes());
+        h.write(GENERATOR.as_bytes());
+        h.write(format!("{diagnostic:?}").as_bytes());
+        h.write(&file.unwrap_or(0).to_le_bytes());
+        h.write(&[u8::from(file.is_some())]);
+        h.finish_128()
+    }
+}
+
 /// The stamp's line before the files it trusts (`crate::trust`), naming the generator that
 /// recorded them: a record of another generator is not read.
 const TRUST: &str = "trust ";
@@ -125,10 +160,23 @@ impl Stamp {
         read().unwrap_or_default()
     }
 
+    /// The diagnostics as the last regen rendered them, if it recorded them.
+    pub fn rendered(&self) -> Option<Rendered> {
+        let line = self.text.lines().nth(2)?.strip_prefix(RENDERED)?;
+        let pieces: Vec<(String, String, String)> = serde_json::from_str(line).ok()?;
+        // A piece whose text is not the one recorded (damaged) is dropped: rendered again.
+        let whole = |(k, check, t): (String, String, String)| {
+            let ok = u128::from_str_radix(&check, 16).ok()? == crate::trust::hash(t.as_bytes());
+            ok.then_some((u128::from_str_radix(&k, 16).ok()?, t))
+        };
+        let pieces = pieces.into_iter().filter_map(whole).collect();
+        Some(Rendered { pieces })
+    }
+
     /// The files the stamp trusts, when the generator that wrote it is this one.
     pub fn trust(&self) -> Trust {
-        let mut parts = self.text.splitn(4, '\n');
-        let ours = parts.nth(2).and_then(|l| l.strip_prefix(TRUST)) == Some(GENERATOR);
+        let mut parts = self.text.splitn(5, '\n');
+        let ours = parts.nth(3).and_then(|l| l.strip_prefix(TRUST)) == Some(GENERATOR);
         match parts.next() {
             Some(files) if ours => Trust::parse(files, self.since),
             _ => Trust::none(),
@@ -163,12 +211,30 @@ impl Stamp {
     }
 }
 
-/// Records in `out`'s stamp the `key`, what the regen reported and the `files` it trusts from
-/// now on (their lines, `crate::trust::Trust::line`).
-pub fn record(out: &Path, key: &str, reported: &Reported, files: &str) -> std::io::Result<()> {
+/// Records in `out`'s stamp the `key`, what the regen reported, how it rendered its
+/// diagnostics and the `files` it trusts from now on (their lines,
+/// `crate::trust::Trust::line`).
+pub fn record(
+    out: &Path,
+    key: &str,
+    reported: &Reported,
+    rendered: Option<&Rendered>,
+    files: &str,
+) -> std::io::Result<()> {
     let json = serde_json::to_string(reported).map_err(std::io::Error::other)?;
+    let pieces: Vec<(String, &str)> = rendered
+        .map(|r| {
+            r.pieces
+                .iter()
+                .map(|(k, t)| (format!("{k:032x}"), t.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let rendered = serde_json::to_string(&pieces).map_err(std::io::Error::other)?;
     let mut text = String::with_capacity(key.len() + json.len() + files.len() + 64);
-    text.push_str(&format!("{key}\n{REPORTED}{json}\n{TRUST}{GENERATOR}\n"));
+    text.push_str(&format!(
+        "{key}\n{REPORTED}{json}\n{RENDERED}{rendered}\n{TRUST}{GENERATOR}\n"
+    ));
     text.push_str(files);
     write_anew(&out.join(FILE), text.as_bytes())
 }
@@ -296,20 +362,20 @@ mod tests {
             )],
             errata: Vec::new(),
         };
-        record(d, "k", &reported, &line(d, "src/a.rs", b"x")).unwrap();
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"x")).unwrap();
         assert_eq!(fresh(d, "k"), Some((1, reported.clone())));
         assert_eq!(Stamp::load(d).trust().count(Kind::Out), 1);
         assert_eq!(fresh(d, "other key"), None);
         std::fs::write(&a, "y").unwrap();
         assert_eq!(fresh(d, "k"), None, "edited by hand, same length");
-        record(d, "k", &reported, &line(d, "src/a.rs", b"y")).unwrap();
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"y")).unwrap();
         assert!(
             fresh(d, "k").is_some(),
             "recorded again (racy: compared by content)"
         );
         // A record that says the file holds what it does not: trusted while the file is older
         // than the stamp (the documented limit), compared by content when it is not.
-        record(d, "k", &reported, &line(d, "src/a.rs", b"z")).unwrap();
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"z")).unwrap();
         let stamp_time = std::fs::metadata(d.join(FILE)).unwrap().modified().unwrap();
         let file_time = std::fs::metadata(&a).unwrap().modified().unwrap();
         set_mtime(&d.join(FILE), file_time);
@@ -325,12 +391,12 @@ mod tests {
         std::fs::write(d.join(FILE), other).unwrap();
         assert!(Stamp::load(d).trust().is_empty());
         assert_eq!(fresh(d, "k"), None);
-        record(d, "k", &reported, &line(d, "src/a.rs", b"y")).unwrap();
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"y")).unwrap();
         let stamp = std::fs::read_to_string(d.join(FILE)).unwrap();
         let without: Vec<&str> = stamp.lines().filter(|l| !l.starts_with(REPORTED)).collect();
         std::fs::write(d.join(FILE), without.join("\n")).unwrap();
         assert_eq!(fresh(d, "k"), None, "a stamp without what was reported");
-        record(d, "k", &reported, &line(d, "src/a.rs", b"y")).unwrap();
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"y")).unwrap();
         std::fs::remove_file(&a).unwrap();
         assert_eq!(fresh(d, "k"), None, "removed");
         std::fs::write(d.join(FILE), "garbage").unwrap();

@@ -366,3 +366,60 @@ fn a_stamp_of_an_older_layout_writes_what_a_full_regen_writes() {
     });
     assert_same(trees, "a stamp of an older layout");
 }
+
+/// What a regen prints before it says what changed and what it wrote: its diagnostics and the
+/// errata it applied.
+fn diagnostics_of(log: &str) -> &str {
+    let end = ["what changed since the last regen", "regen: "]
+        .iter()
+        .filter_map(|m| log.find(m))
+        .min()
+        .unwrap_or(log.len());
+    &log[..end]
+}
+
+#[test]
+fn diagnostics_printed_from_the_stamp_are_those_a_full_regen_renders() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec_copy(dir.path());
+    let out = dir.path().join("crate");
+    let first = regen_ok(&spec, &out);
+    assert!(first.contains("OWORD_ST.md:43:7"), "{first}");
+    // A line more above the semantics OWORD_ST's warning quotes: the warning moves, and the
+    // regen prints it where it now is (the other docs' warnings come from the stamp).
+    let doc = spec.join("OWORD_ST.md");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let edited = text.replacen("Copyright (c)", "A line more.\n\nCopyright (c)", 1);
+    std::fs::write(&doc, &edited).unwrap();
+    let log = regen_ok(&spec, &out);
+    let full = {
+        let dir = tempfile::tempdir().unwrap();
+        regen_ok(&spec, &dir.path().join("crate"))
+    };
+    assert!(
+        log.contains("OWORD_ST.md:45:7") && !log.contains("OWORD_ST.md:43:7"),
+        "{log}"
+    );
+    assert_eq!(diagnostics_of(&log), diagnostics_of(&full));
+    // And back, and a no-op: each prints what a full regen prints.
+    std::fs::write(&doc, &text).unwrap();
+    let back = regen_ok(&spec, &out);
+    assert_eq!(diagnostics_of(&back), diagnostics_of(&first));
+    let noop = regen_ok(&spec, &out);
+    assert!(skipped(&noop));
+    assert_eq!(diagnostics_of(&noop), diagnostics_of(&first));
+    // A stamp whose renderings are damaged (their keys intact) renders them again.
+    let stamp = out.join(xtask::stamp::FILE);
+    let damaged: String = std::fs::read_to_string(&stamp)
+        .unwrap()
+        .lines()
+        .map(|l| match l.strip_prefix("rendered ") {
+            Some(json) => format!("rendered {}\n", json.replace("warning", "GARBAGE")),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    std::fs::write(&stamp, damaged).unwrap();
+    std::fs::write(&doc, &edited).unwrap();
+    let log = regen_ok(&spec, &out);
+    assert_eq!(diagnostics_of(&log), diagnostics_of(&full));
+}
