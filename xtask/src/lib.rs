@@ -636,17 +636,19 @@ fn check_out(
     trust: &trust::Trust,
     runtime: std::io::Result<scaffold::StaleRuntime>,
 ) -> u8 {
-    let generated = match write::plan_trusting(out, files, trust) {
-        Ok(plan) => plan.changes,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_FAILURE;
-        }
-    };
     let runtime = match runtime {
         Ok(stale) => stale,
         Err(e) => {
             eprintln!("error: cannot read the runtime of {}: {e}", out.display());
+            return EXIT_FAILURE;
+        }
+    };
+    let mut trust = trust.clone();
+    trust.vouch_hand_written(runtime.current.keys().cloned());
+    let generated = match write::plan_trusting(out, files, &trust) {
+        Ok(plan) => plan.changes,
+        Err(e) => {
+            eprintln!("error: {e}");
             return EXIT_FAILURE;
         }
     };
@@ -744,9 +746,11 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     if let Some(summary) = summary {
         eprint!("{summary}");
     }
-    let Some(runtime) = scaffold_out(out, &template, stale) else {
+    let Some((runtime, hand_written)) = scaffold_out(out, &template, stale) else {
         return EXIT_FAILURE;
     };
+    let mut trust = trust;
+    trust.vouch_hand_written(hand_written);
     let code = write_out(
         out,
         &generated,
@@ -831,13 +835,13 @@ fn accept(
 }
 
 /// Makes `out` a crate and brings its `stale` hand-written runtime to the workspace's
-/// (`scaffold::refresh`), saying what changed; returns the stamp's lines of the runtime, or
-/// `None` (said why) when it cannot.
+/// (`scaffold::refresh`), saying what changed; returns the stamp's lines of the runtime and
+/// the runtime files now as the workspace has them, or `None` (said why) when it cannot.
 fn scaffold_out(
     out: &Path,
     template: &Path,
     stale: std::io::Result<scaffold::StaleRuntime>,
-) -> Option<String> {
+) -> Option<(String, Vec<String>)> {
     let scaffolded = codegen::timings::time("scaffold", || {
         let stale = stale?;
         scaffold::ensure_crate(out, template)?;
@@ -874,7 +878,7 @@ fn scaffold_out(
             g.path
         );
     }
-    Some(lines)
+    Some((lines, stale.refreshed()))
 }
 
 /// Writes the generated files into `out`, then the stamp (with what this regen reported) and

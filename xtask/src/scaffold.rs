@@ -115,6 +115,12 @@ pub struct Gone {
 }
 
 impl StaleRuntime {
+    /// The runtime files of `out` that hold the workspace's once [`refresh`] is done: all of
+    /// the workspace's (none when `out` was no crate and was not checked).
+    pub fn refreshed(&self) -> Vec<String> {
+        self.template.keys().cloned().collect()
+    }
+
     /// Whether the files of `out` are current (the record aside).
     pub fn is_empty(&self) -> bool {
         self.differ.is_empty() && self.gone.is_empty()

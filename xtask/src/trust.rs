@@ -119,6 +119,8 @@ pub struct Trust {
     since: u128,
     /// By kind ([`Kind::index`]), then path.
     entries: [HashMap<String, Entry>; 3],
+    /// Files of the output known to be hand-written this run (`Trust::vouch_hand_written`).
+    hand_written: std::collections::HashSet<String>,
 }
 
 impl Trust {
@@ -141,7 +143,11 @@ impl Trust {
         for ((kind, path), entry) in text.lines().filter_map(parse_line) {
             entries[kind.index()].insert(path, entry);
         }
-        Trust { since, entries }
+        Trust {
+            since,
+            entries,
+            hand_written: Default::default(),
+        }
     }
 
     /// Whether nothing is trusted.
@@ -159,6 +165,19 @@ impl Trust {
     pub fn trusted(&self, kind: Kind, path: &str, sig: Option<Sig>) -> Option<Entry> {
         let entry = self.entries[kind.index()].get(path)?;
         (Some(entry.sig) == sig && entry.sig.mtime < self.since).then_some(*entry)
+    }
+
+    /// Vouches for `paths` of the output being hand-written: this run compared each with the
+    /// workspace's runtime file (or copied that file there), so the writer does not look for
+    /// its marker.
+    pub fn vouch_hand_written(&mut self, paths: impl IntoIterator<Item = String>) {
+        self.hand_written.extend(paths);
+    }
+
+    /// Whether `path` of the output is hand-written by [`Trust::vouch_hand_written`] or by a
+    /// runtime file the record trusts.
+    pub fn hand_written(&self, path: &str, sig: impl FnOnce() -> Option<Sig>) -> bool {
+        self.hand_written.contains(path) || self.trusted(Kind::Runtime, path, sig()).is_some()
     }
 
     /// The files of `kind` the record names, with what it says of them.

@@ -115,6 +115,15 @@ fn normalize(s: &str) -> String {
     }
 }
 
+/// [`normalize`], keeping `s` when it has no CR.
+fn normalize_owned(s: String) -> String {
+    if s.contains('\r') {
+        s.replace("\r\n", "\n")
+    } else {
+        s
+    }
+}
+
 /// Does this text carry the marker on its first line?
 pub fn is_generated(contents: &str) -> bool {
     contents.lines().next().is_some_and(|l| l.contains(MARKER))
@@ -280,14 +289,19 @@ pub fn plan_trusting(
             }
             Seen::Read(bytes) => bytes,
         };
-        match bytes.map(|b| String::from_utf8_lossy(&b).into_owned()) {
+        // Decoded in place (a copy only for bytes that are not UTF-8), normalised only when
+        // it has a CR: the file that differs may be megabytes.
+        let text = |b: Vec<u8>| {
+            String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+        };
+        match bytes.map(text) {
             None => plan.changes.push(Change::Create {
                 path: rel.clone(),
                 new: normalize(contents),
             }),
             Some(old) if !is_generated(&old) => foreign.push(path),
             Some(old) => {
-                let old = normalize(&old);
+                let old = normalize_owned(old);
                 let new = normalize(contents);
                 if old == new {
                     plan.unchanged += 1;
@@ -314,8 +328,9 @@ pub fn plan_trusting(
             continue;
         }
         let path = out.join(&rel);
-        // A runtime file regen copied and nobody touched since is hand-written: not ours.
-        if trust.trusted(Kind::Runtime, &rel, Sig::at(&path)).is_some() {
+        // A runtime file this run compared or copied, or one regen copied and nobody touched
+        // since, is hand-written: not ours.
+        if trust.hand_written(&rel, || Sig::at(&path)) {
             continue;
         }
         if first_line_is_marked(&path) {
