@@ -259,26 +259,30 @@ pub fn plan_trusting(
         paths.push((rel, contents, out.join(checked_relative(rel)?)));
     }
     // Most files of a regen are as they were: a trusted file is not read, an untrusted one
-    // with equal bytes needs no decoding or copy. Files are read on every core, and only those
-    // that differ are kept.
-    let read = codegen::timings::time("write: plan: targets", || {
-        codegen::par::map(&paths, |(rel, contents, path)| {
-            let bytes = contents.as_bytes();
-            if !is_generated(contents) {
-                return Ok(Seen::Read(read_bytes_if_exists(path)?));
+    // with equal bytes needs no decoding or copy. Only the files that differ are kept.
+    let decide = |(rel, contents, path): &(&String, &String, PathBuf)| {
+        let bytes = contents.as_bytes();
+        if !is_generated(contents) {
+            return Ok(Seen::Read(read_bytes_if_exists(path)?));
+        }
+        // The signature is taken before the file is compared: a change after it changes it.
+        let sig = Sig::at(path);
+        if let Some(entry) = trust.trusted(Kind::Out, rel, sig) {
+            if entry.sig.len == bytes.len() as u64 && entry.hash == trust::hash(bytes) {
+                return Ok(Seen::Holds(Some(entry)));
             }
-            // The signature is taken before the file is compared: a change after it changes it.
-            let sig = Sig::at(path);
-            if let Some(entry) = trust.trusted(Kind::Out, rel, sig) {
-                if entry.sig.len == bytes.len() as u64 && entry.hash == trust::hash(bytes) {
-                    return Ok(Seen::Holds(Some(entry)));
-                }
-            } else if holds(path, bytes)? {
-                let hash = trust::hash(bytes);
-                return Ok(Seen::Holds(sig.map(|sig| Entry { sig, hash })));
-            }
-            Ok::<_, WriteError>(Seen::Read(read_bytes_if_exists(path)?))
-        })
+        } else if holds(path, bytes)? {
+            let hash = trust::hash(bytes);
+            return Ok(Seen::Holds(sig.map(|sig| Entry { sig, hash })));
+        }
+        Ok::<_, WriteError>(Seen::Read(read_bytes_if_exists(path)?))
+    };
+    // Files the record vouches for cost a `stat` and a hash each: less than starting a thread
+    // (measured: 0.8 ms on one thread, 2.3 ms of wall time on two, for the current family).
+    let mostly_trusted = trust.count(Kind::Out) * 2 > files.len();
+    let read = codegen::timings::time("write: plan: targets", || match mostly_trusted {
+        true => paths.iter().map(decide).collect::<Vec<_>>(),
+        false => codegen::par::map(&paths, decide),
     });
     for ((rel, contents, path), seen) in paths.into_iter().zip(read) {
         let bytes = match seen? {
