@@ -117,7 +117,7 @@ impl Kind {
 pub struct Trust {
     /// The record's own modification time (ns): a file modified at or after it is not trusted.
     since: u128,
-    /// By kind ([`Kind::index`]), then path.
+    /// By kind (`Kind::index`), then path.
     entries: [HashMap<String, Entry>; 3],
     /// Files of the output known to be hand-written this run (`Trust::vouch_hand_written`).
     hand_written: std::collections::HashSet<String>,

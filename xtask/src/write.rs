@@ -322,6 +322,18 @@ pub fn plan_trusting(
     if !foreign.is_empty() {
         return Err(WriteError::NotGenerated(foreign));
     }
+    stale_generated(out, files, trust, &mut plan.changes)?;
+    Ok(plan)
+}
+
+/// Adds to `changes` the removal of each generated file of `out` that `files` no longer has
+/// (found by their marker; the runtime files `trust` knows hand-written are not opened).
+fn stale_generated(
+    out: &Path,
+    files: &BTreeMap<String, String>,
+    trust: &Trust,
+    changes: &mut Vec<Change>,
+) -> Result<(), WriteError> {
     let mut existing = Vec::new();
     codegen::timings::time("write: plan: candidates", || {
         candidate_files(out, "", &mut existing)
@@ -339,10 +351,10 @@ pub fn plan_trusting(
         }
         if first_line_is_marked(&path) {
             let old = read_if_exists(&path)?.unwrap_or_default();
-            plan.changes.push(Change::Remove { path: rel, old });
+            changes.push(Change::Remove { path: rel, old });
         }
     }
-    Ok(plan)
+    Ok(())
 }
 
 /// `--check`: the changes a regen would make; empty when everything is fresh. Writes nothing.

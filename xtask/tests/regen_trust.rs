@@ -423,3 +423,28 @@ fn diagnostics_printed_from_the_stamp_are_those_a_full_regen_renders() {
     let log = regen_ok(&spec, &out);
     assert_eq!(diagnostics_of(&log), diagnostics_of(&full));
 }
+
+#[test]
+fn a_file_kept_with_crlf_line_endings_is_still_watched() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec_copy(dir.path());
+    let out = dir.path().join("crate");
+    regen_ok(&spec, &out);
+    let module = out.join(MODULE);
+    let crlf = std::fs::read_to_string(&module)
+        .unwrap()
+        .replace('\n', "\r\n");
+    std::fs::write(&module, &crlf).unwrap();
+    // A checkout with CRLF is not stale: kept as it is.
+    assert_fresh(&spec, &out);
+    assert!(regen_ok(&spec, &out).contains("regen: 0 written"));
+    assert_eq!(std::fs::read_to_string(&module).unwrap(), crlf);
+    // The stamp cannot vouch for its bytes, so no regen stops early on it.
+    past_the_stamp(&out);
+    let log = regen_ok(&spec, &out);
+    assert!(!skipped(&log) && log.contains("regen: 0 written"), "{log}");
+    // An edit of it is seen.
+    std::fs::write(&module, format!("{crlf}// mine\r\n")).unwrap();
+    assert!(regen_ok(&spec, &out).contains("regen: 1 written"));
+    assert_full(&spec, &out, "after an edit of a CRLF file");
+}
