@@ -222,13 +222,12 @@ pub fn record(
     files: &str,
 ) -> std::io::Result<()> {
     let json = serde_json::to_string(reported).map_err(std::io::Error::other)?;
-    let pieces: Vec<(String, &str)> = rendered
-        .map(|r| {
-            r.pieces
-                .iter()
-                .map(|(k, t)| (format!("{k:032x}"), t.as_str()))
-                .collect()
-        })
+    fn piece((k, t): &(u128, String)) -> (String, String, &str) {
+        let check = crate::trust::hash(t.as_bytes());
+        (format!("{k:032x}"), format!("{check:032x}"), t.as_str())
+    }
+    let pieces: Vec<_> = rendered
+        .map(|r| r.pieces.iter().map(piece).collect())
         .unwrap_or_default();
     let rendered = serde_json::to_string(&pieces).map_err(std::io::Error::other)?;
     let mut text = String::with_capacity(key.len() + json.len() + files.len() + 64);
@@ -402,6 +401,34 @@ mod tests {
         std::fs::write(d.join(FILE), "garbage").unwrap();
         assert_eq!(fresh(d, "k"), None, "an unreadable stamp");
         assert!(Stamp::load(d).trust().is_empty());
+    }
+
+    #[test]
+    fn renderings_read_back_and_a_damaged_one_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let reported = Reported {
+            diagnostics: Vec::new(),
+            errata: Vec::new(),
+        };
+        let rendered = Rendered {
+            pieces: vec![
+                (1, "warning: a\n".into()),
+                (u128::MAX, "warning: \"b\"\n".into()),
+            ],
+        };
+        record(d, "k", &reported, Some(&rendered), "").unwrap();
+        assert_eq!(Stamp::load(d).rendered(), Some(rendered.clone()));
+        let text = std::fs::read_to_string(d.join(FILE)).unwrap();
+        std::fs::write(d.join(FILE), text.replace("warning: a", "warning: A")).unwrap();
+        let kept = Stamp::load(d).rendered().unwrap();
+        assert_eq!(
+            kept.pieces,
+            rendered.pieces[1..],
+            "the damaged piece is dropped"
+        );
+        record(d, "k", &reported, None, "").unwrap();
+        assert_eq!(Stamp::load(d).rendered(), Some(Rendered::default()));
     }
 
     #[test]
