@@ -31,11 +31,12 @@
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{DefaultHasher, Hasher};
+use std::hash::Hasher;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use xxhash_rust::xxh3::Xxh3;
 
 /// The first line of a memo file.
-const MAGIC: &str = "visa-regen-cache v2";
+const MAGIC: &str = "visa-regen-cache v3";
 
 /// A memo file read: its bytes (owned, not copied), and where each entry's body is in them.
 /// Nothing is checked until an entry is used (a run uses a few of them after a small change, or
@@ -94,97 +95,56 @@ pub fn key(parts: &[&str]) -> u128 {
 /// [`key`] over raw bytes (a doc's bytes need not be UTF-8: a lossy decoding would give two
 /// different docs one key).
 pub fn key_bytes(parts: &[&[u8]]) -> u128 {
-    let mut halves = [DefaultHasher::new(), DefaultHasher::new()];
-    for (i, h) in halves.iter_mut().enumerate() {
-        h.write_usize(i);
-        for p in parts {
-            h.write_usize(p.len());
-            h.write(p);
-        }
+    let mut h = Xxh3::new();
+    for p in parts {
+        h.write_usize(p.len());
+        h.write(p);
     }
-    (u128::from(halves[0].finish()) << 64) | u128::from(halves[1].finish())
+    h.digest128()
 }
 
-/// [`key`] over `tag` and the `Debug` text of `value`, hashed as it is written (a model's
-/// text is large: it is never built whole). `Debug` writes in pieces of a few bytes; they are
-/// gathered into blocks and each block hashed, as hashing each piece would cost more than the
-/// text itself. The key is the same however `Debug` splits its text.
-pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
-    key_of_fmt(tag, format_args!("{value:?}"))
+/// [`key`] over `tag` and `value` as its `Hash` writes it: an analysed model's fields in
+/// binary, which costs a fraction of its `Debug` text and sees every field (a derived `Hash`
+/// writes each one; its encoding tells a value of one type from every other value of it).
+pub(crate) fn key_of<T: std::hash::Hash + ?Sized>(tag: &str, value: &T) -> u128 {
+    use std::hash::Hash;
+    let mut h = Xxh3::new();
+    tag.hash(&mut h);
+    value.hash(&mut h);
+    h.digest128()
 }
 
-/// [`key_of_debug`] over the `Display` text of `value` (a token stream's text, which is never
-/// built as a string).
+/// [`key`] over `tag` and the `Display` text of `value`, hashed as it is written (a token
+/// stream's text, which is never built as a string).
 pub(crate) fn key_of_display(tag: &str, value: &dyn std::fmt::Display) -> u128 {
     key_of_fmt(tag, format_args!("{value}"))
 }
 
-/// [`key`] over `tag` and the text `args` writes, hashed in blocks as it is written.
+/// [`key`] over `tag` and the text `args` writes, hashed as it is written. The key is the
+/// same however the text is split into writes (the hasher buffers them).
 fn key_of_fmt(tag: &str, args: std::fmt::Arguments<'_>) -> u128 {
-    const BLOCK: usize = 16 * 1024;
-    struct Halves([DefaultHasher; 2], usize, Vec<u8>);
-    impl Halves {
-        fn flush(&mut self) {
-            for h in &mut self.0 {
-                h.write(&self.2);
-            }
-            self.1 += self.2.len();
-            self.2.clear();
-        }
-    }
-    impl std::fmt::Write for Halves {
+    struct Text(Xxh3, usize);
+    impl std::fmt::Write for Text {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            if self.2.len() + s.len() > BLOCK {
-                self.flush();
-            }
-            if s.len() > BLOCK {
-                for h in &mut self.0 {
-                    h.write(s.as_bytes());
-                }
-                self.1 += s.len();
-            } else {
-                self.2.extend_from_slice(s.as_bytes());
-            }
+            self.0.update(s.as_bytes());
+            self.1 += s.len();
             Ok(())
         }
     }
-    let mut w = Halves(
-        [DefaultHasher::new(), DefaultHasher::new()],
-        0,
-        Vec::with_capacity(BLOCK),
-    );
-    for (i, h) in w.0.iter_mut().enumerate() {
-        h.write_usize(i);
-        h.write_usize(tag.len());
-        h.write(tag.as_bytes());
-    }
+    let mut w = Text(Xxh3::new(), 0);
+    w.0.write_usize(tag.len());
+    w.0.write(tag.as_bytes());
     // Writing into a hasher cannot fail; a `Debug` that fails leaves a key of what it wrote.
     let _ = std::fmt::write(&mut w, args);
-    w.flush();
     let n = w.1;
-    let [a, b] = &mut w.0;
-    a.write_usize(n);
-    b.write_usize(n);
-    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+    w.0.write_usize(n);
+    w.0.digest128()
 }
 
-/// A checksum of an entry's body, against damage to the file (not against an adversary): any
-/// one changed 8-byte word changes it, since each step is a bijection of the state for a fixed
-/// word and of the word for a fixed state. Fast, as a run checks most of the file.
+/// A checksum of an entry's body, against damage to the file (not against an adversary):
+/// XXH3's 64 bits, which a run computes over most of the file at memory speed.
 fn checksum(text: &str) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let bytes = text.as_bytes();
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for c in chunks.by_ref() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    }
-    for &b in chunks.remainder() {
-        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-    }
-    h ^ (h >> 29)
+    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
 }
 
 /// Whether a memo is in use (callers that would pay to compute a key skip it otherwise).
@@ -519,10 +479,47 @@ mod tests {
             whole,
             "a byte"
         );
-        assert_eq!(
-            key_of_debug("t", &"x"),
-            key_of_display("t", &"\"x\""),
-            "Debug is its text"
+    }
+
+    /// A model's key (its derived `Hash`) is the same for an equal model and differs when any
+    /// part of it differs, however deep: a value's meaning, a field's doc, the lane function,
+    /// a float literal's sign; and the tag separates what the same model keys.
+    #[test]
+    fn keys_of_models_see_every_part_of_them() {
+        use crate::analyze::semantics::{LaneExpr, LaneModel, LaneStmt};
+        let model = crate::testing::workspace_spec().model;
+        let with_enum = model
+            .instructions
+            .iter()
+            .find(|i| i.enums.iter().any(|e| !e.variants.is_empty()))
+            .expect("a seed instruction with a value set");
+        let key = key_of("instruction", with_enum);
+        assert_eq!(key_of("instruction", &with_enum.clone()), key);
+        assert_ne!(key_of("page", with_enum), key, "tag");
+        let mut meaning = with_enum.clone();
+        let e = meaning.enums.iter_mut().find(|e| !e.variants.is_empty());
+        e.expect("found above").variants[0].meaning.push('!');
+        assert_ne!(key_of("instruction", &meaning), key, "a value's meaning");
+        let mut doc = with_enum.clone();
+        if let Some(f) = doc.fields.values_mut().next() {
+            f.doc.push('!');
+            assert_ne!(key_of("instruction", &doc), key, "a field's doc");
+        }
+        let mut lanes = with_enum.clone();
+        lanes.lanes = LaneModel::Prose {
+            why: Some("a made-up reason".into()),
+        };
+        assert_ne!(key_of("instruction", &lanes), key, "the lane function");
+        let float = |v: f64| LaneStmt::Set {
+            name: "x".into(),
+            ty: None,
+            value: LaneExpr::Float(v, false),
+        };
+        assert_ne!(key_of("s", &float(0.0)), key_of("s", &float(-0.0)));
+        assert_eq!(key_of("s", &float(0.5)), key_of("s", &float(0.5)));
+        assert_ne!(
+            key_of("s", &LaneExpr::Float(0.5, false)),
+            key_of("s", &LaneExpr::Float(0.5, true))
         );
     }
 

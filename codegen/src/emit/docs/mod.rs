@@ -491,7 +491,7 @@ impl Prepared {
         for (inst, row) in reference.pages.iter().zip(&self.rows) {
             // A page reads its row (a function of the analysed page) and the header options.
             let inputs = move || {
-                let page = crate::emit::cache::key_of_debug("docs page", inst);
+                let page = crate::emit::cache::key_of("docs page", inst);
                 format!("{page:032x}{opts:?}")
             };
             jobs.push(FileJob::keyed(page_path(inst), inputs, move || {

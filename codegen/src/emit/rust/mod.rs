@@ -158,8 +158,8 @@ pub(crate) fn section(
     Section { text, idents }
 }
 
-/// What each instruction's model is, as the key of what is rendered from it: its `Debug`
-/// text, hashed as it is written, once per run however many files read it (its module and its sections of the
+/// What each instruction's model is, as the key of what is rendered from it: its fields as
+/// its derived `Hash` writes them, hashed once per run however many files read it (its module and its sections of the
 /// shared files), and only when a memo is in use.
 pub(crate) struct Digests<'a> {
     each: BTreeMap<&'a str, std::sync::OnceLock<String>>,
@@ -177,7 +177,7 @@ impl<'a> Digests<'a> {
 
     /// The digest of `inst` (computed once for an instruction of the model).
     pub(crate) fn of(&self, inst: &InstModel) -> String {
-        let digest = || format!("{:032x}", super::cache::key_of_debug("instruction", inst));
+        let digest = || format!("{:032x}", super::cache::key_of("instruction", inst));
         match self.each.get(inst.module.as_str()) {
             Some(cell) => cell.get_or_init(digest).clone(),
             None => digest(),
@@ -573,13 +573,15 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
     }
     // The shared enums and the instructions whose bit-packed fields are shared.
     let head = header(opts, &all_sources);
+    let d = digests.clone();
     let inputs = move || {
         let structs: Vec<_> = model
             .shared_structs
             .iter()
-            .map(|(i, f)| (model.instructions.get(*i), f))
+            .map(|(i, f)| (model.instructions.get(*i).map(|i| d.of(i)), f))
             .collect();
-        format!("{head}{:?}{structs:?}", model.shared_enums)
+        let shared = super::cache::key_of("shared", &(&model.shared_enums, structs));
+        format!("{head}{shared:032x}")
     };
     jobs.push(FileJob::keyed(
         "src/generated/enums.rs",

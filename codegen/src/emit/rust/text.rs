@@ -300,7 +300,8 @@ fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section>
         .map(|&(inst, t)| {
             let inputs = || {
                 let no_text = no_text_mnemonic(model, inst, t);
-                format!("text fns{}{t:?}{no_text:?}", digests.of(inst))
+                let text = super::super::cache::key_of("text form", &(t, no_text));
+                format!("text fns{}{text:032x}", digests.of(inst))
             };
             super::section(inputs, || {
                 let mut fns = Vec::new();
