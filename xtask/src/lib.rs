@@ -633,7 +633,7 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     }
     // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
     let memo = codegen::timings::time("cache: read", || {
-        std::fs::read(out.join(stamp::CACHE)).unwrap_or_default()
+        codegen::emit::cache::MemoFile::open(&out.join(stamp::CACHE))
     });
     // Which hand-written files of `out` are stale is read while the crate is generated (it
     // reads only the two runtimes); they are rewritten with the generated files.

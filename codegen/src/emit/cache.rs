@@ -38,12 +38,63 @@ use xxhash_rust::xxh3::Xxh3;
 /// The first line of a memo file.
 const MAGIC: &str = "visa-regen-cache v3";
 
-/// A memo file read: its bytes (owned, not copied), and where each entry's body is in them.
-/// Nothing is checked until an entry is used (a run uses a few of them after a small change, or
-/// reads them all once): a damaged entry is then a miss.
+/// A memo file's bytes: mapped from the file on disk ([`MemoFile::open`]), or held.
+#[derive(Default)]
+pub struct MemoFile(Held);
+
+#[derive(Default)]
+enum Held {
+    #[default]
+    Nothing,
+    Bytes(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+impl MemoFile {
+    /// The memo file at `path`, mapped rather than read: a regen after a small change uses a
+    /// few MB of it in place, where reading it copied all of it into fresh memory (which the
+    /// kernel clears first). Absent or unreadable: an empty memo.
+    ///
+    /// The map shows the file as it is on disk while the run reads it. Regen changes the file
+    /// only by appending (past what is mapped) or, once the run has dropped the memo, by writing
+    /// it anew; what another process might change under the map is caught like any damage (a
+    /// checked entry that does not match is a miss).
+    pub fn open(path: &std::path::Path) -> MemoFile {
+        let Ok(file) = std::fs::File::open(path) else {
+            return MemoFile::default();
+        };
+        // SAFETY: the map is read-only and only ever read as bytes, each entry checked before
+        // use (see above); an empty file (which cannot be mapped) is read instead.
+        match unsafe { memmap2::Mmap::map(&file) } {
+            Ok(map) => MemoFile(Held::Mapped(map)),
+            Err(_) => std::fs::read(path).map(MemoFile::from).unwrap_or_default(),
+        }
+    }
+}
+
+impl From<Vec<u8>> for MemoFile {
+    fn from(bytes: Vec<u8>) -> Self {
+        MemoFile(Held::Bytes(bytes))
+    }
+}
+
+impl std::ops::Deref for MemoFile {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            Held::Nothing => &[],
+            Held::Bytes(b) => b,
+            Held::Mapped(m) => m,
+        }
+    }
+}
+
+/// A memo file read: its bytes (mapped or owned, never copied), and where each entry's body is
+/// in them. Nothing is checked until an entry is used (a run uses a few of them after a small
+/// change, or reads them all once): a damaged entry is then a miss.
 #[derive(Default)]
 struct Old {
-    bytes: Vec<u8>,
+    bytes: MemoFile,
     /// Key → (checksum, start of the entry's line, start and end of its body). A key written
     /// twice (appended again after its first copy was damaged) is its last copy.
     entries: HashMap<u128, (u64, usize, usize, usize)>,
@@ -222,7 +273,7 @@ impl Drop for Active {
 /// returns its result with the memo file to keep: the entries this run used. `salt` names the
 /// generator; a file of another salt is not read.
 pub fn with<R>(file: &[u8], salt: &str, f: impl FnOnce() -> R) -> (R, Vec<u8>) {
-    let (result, memo) = session(file.to_vec(), salt, f);
+    let (result, memo) = session(file.to_vec().into(), salt, f);
     let file = crate::timings::time("cache: encode", || memo.encode_used(salt));
     (result, file)
 }
@@ -238,20 +289,20 @@ pub enum Update {
     Replace(Vec<u8>),
 }
 
-/// [`with`] for a memo file kept on disk, read into `file` (owned: it is indexed, never
-/// copied). A run after a small change makes a few entries; writing the whole file again (a
+/// [`with`] for a memo file kept on disk ([`MemoFile::open`]: mapped, indexed in place, never
+/// copied; or bytes read, owned). A run after a small change makes a few entries; writing the whole file again (a
 /// few MB, most of it what was read) would cost more than the rest of such a run, so the
 /// entries it made are appended ([`Update::Append`]). Entries no run uses any more are dropped
 /// when they come to weigh as much as those the run used: then the file is written anew with
 /// only the used ones ([`Update::Replace`]), so it stays within about twice one run's output.
-pub fn run<R>(file: Vec<u8>, salt: &str, f: impl FnOnce() -> R) -> (R, Update) {
-    let (result, memo) = session(file, salt, f);
+pub fn run<R>(file: impl Into<MemoFile>, salt: &str, f: impl FnOnce() -> R) -> (R, Update) {
+    let (result, memo) = session(file.into(), salt, f);
     let update = crate::timings::time("cache: encode", || memo.update(salt));
     (result, update)
 }
 
 /// Runs `f` with the memo of `file` active; returns what it used.
-fn session<R>(file: Vec<u8>, salt: &str, f: impl FnOnce() -> R) -> (R, Memo) {
+fn session<R>(file: MemoFile, salt: &str, f: impl FnOnce() -> R) -> (R, Memo) {
     let _scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
     let memo = Arc::new(Memo {
         old: crate::timings::time("cache: decode", || decode(file, salt).unwrap_or_default()),
@@ -266,7 +317,7 @@ fn session<R>(file: Vec<u8>, salt: &str, f: impl FnOnce() -> R) -> (R, Memo) {
     // that kept one would be a bug, and then the old bytes are copied.
     let old = Arc::try_unwrap(memo).map_or_else(
         |m| Old {
-            bytes: m.old.bytes.clone(),
+            bytes: m.old.bytes.to_vec().into(),
             entries: m.old.entries.clone(),
         },
         |m| m.old,
@@ -349,7 +400,8 @@ fn encode(entries: &BTreeMap<u128, Kept>, old: &Old, salt: &str) -> Vec<u8> {
 
 /// Where each entry of a memo file is; `None` when it is not one of this salt or its structure
 /// is damaged (then nothing of it is trusted). Bodies are checked when used ([`Old::get`]).
-fn decode(file: Vec<u8>, salt: &str) -> Option<Old> {
+fn decode(file: impl Into<MemoFile>, salt: &str) -> Option<Old> {
+    let file: MemoFile = file.into();
     let line_end = |from: usize| {
         file.get(from..)?
             .iter()
@@ -521,6 +573,26 @@ mod tests {
             key_of("s", &LaneExpr::Float(0.5, false)),
             key_of("s", &LaneExpr::Float(0.5, true))
         );
+    }
+
+    /// A memo file on disk is mapped and reads as its bytes; an absent or empty one is an
+    /// empty memo; a run with the mapped file uses its entries as with the bytes read.
+    #[test]
+    fn a_memo_file_on_disk_reads_as_its_bytes() {
+        let dir = std::env::temp_dir().join(format!("visa-memo-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("memo");
+        let bytes = encode(&new_entries(&[("a", "fn a() {}\n")]), &Old::default(), "s");
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(&*MemoFile::open(&path), bytes.as_slice());
+        let (got, update) = run(MemoFile::open(&path), "s", || {
+            get_or(key(&["a"]), || unreachable!("in the mapped file"))
+        });
+        assert_eq!((got.as_str(), update), ("fn a() {}\n", Update::Keep));
+        assert!(MemoFile::open(&dir.join("absent")).is_empty());
+        std::fs::write(&path, b"").unwrap();
+        assert!(MemoFile::open(&path).is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
