@@ -98,6 +98,11 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
             if results[k].is_some() {
                 continue;
             }
+            let doc = target_memoised(&e.name, text);
+            if let Some(index) = doc.and_then(|d| out.files.iter().position(|f| f.name == d)) {
+                of_doc.entry(index).or_default().push(k);
+                continue;
+            }
             match resolve(&e.name, text, &out.files) {
                 Ok(r) => of_doc.entry(r.index).or_default().push(k),
                 Err(d) => results[k] = Some(Err(d)),
@@ -114,8 +119,9 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
             correct_memoised(&out.files[*index], &errata)
         })
     });
-    for (e, text) in errata.iter().zip(&texts) {
-        out.map.texts.insert(e.name.clone(), text.clone());
+    // The errata's texts are read no more here: moved into the map, not copied.
+    for (e, text) in errata.iter().zip(texts) {
+        out.map.texts.insert(e.name.clone(), text);
     }
     for ((index, ks), c) in groups.iter().zip(corrected) {
         let doc = &mut out.files[*index];
@@ -258,6 +264,29 @@ fn correct(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorrected {
         lines,
         results,
     }
+}
+
+/// The doc erratum `name` (`text`) corrects, when it reads and names one doc: what
+/// [`resolve`] finds before it looks the doc up, a pure function of the erratum's name and
+/// text, so with a memo ([`crate::emit::cache`]) it is not read again (reading every erratum's
+/// header and diff was a fifth of the errata stage after one doc changed). `None`: it does not
+/// read, and [`resolve`] says why.
+fn target_memoised(name: &str, text: &str) -> Option<String> {
+    let target = || {
+        let src = crate::parse::Source::new(name, text);
+        let (_, diff_start, patch) = split_erratum(name, text, &src).ok()?;
+        let (doc, _) = target_doc(&patch)?;
+        let files = text[diff_start..]
+            .lines()
+            .filter(|l| l.starts_with("+++ "))
+            .count();
+        (files == 1).then_some(doc)
+    };
+    if !crate::emit::cache::active() {
+        return target();
+    }
+    let key = crate::emit::cache::key_bytes(&[b"erratum's doc", name.as_bytes(), text.as_bytes()]);
+    crate::emit::cache::value_or(key, target)
 }
 
 /// An erratum read, and the doc of `files` it names.
