@@ -50,8 +50,9 @@ pub struct Corrected {
 pub fn load_dir(dir: &std::path::Path, label: &str) -> std::io::Result<Vec<SourceFile>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "patch") && path.is_file() {
+        let entry = entry?;
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "patch") && crate::parse::is_file(&entry) {
             let name = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())

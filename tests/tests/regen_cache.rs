@@ -118,12 +118,18 @@ fn a_damaged_or_stale_cache_changes_no_byte() {
     }
 }
 
+/// An edit of the spec: what it is, what it does, and the shared files it must change.
+type Step<'a> = (&'a str, &'a dyn Fn(), &'a [&'a str]);
+
 /// A sequence of spec edits, each regenerated into the same crate with the cache the regen
 /// before left, and each compared with a full regen of the same docs into an empty dir: a doc
 /// added, one changed, one removed, an erratum changed, a doc's semantics made readable and
-/// changed, an erratum added, one made obsolete by its doc, and a chapter changed. Every edit must
-/// reach the output (else the comparison would prove nothing), and after each one the cached
-/// regen gives the bytes of the full one, re-emitted files and the others alike.
+/// changed, an erratum added, one made obsolete by its doc, a chapter changed, an opcode, a
+/// template and an operand's types changed. Every edit must reach the output (else the
+/// comparison would prove nothing), and the shared files it names (those that span every doc,
+/// made of each instruction's pieces: its dispatch arms, lane function, operand lists, printers
+/// and parsers); after each one the cached regen gives the bytes of the full one, re-emitted
+/// files and the others alike.
 #[test]
 fn a_sequence_of_edits_regenerates_with_the_cache_as_without() {
     let work = tempfile::tempdir().unwrap();
@@ -132,78 +138,172 @@ fn a_sequence_of_edits_regenerates_with_the_cache_as_without() {
     let out = work.path().join("out");
     assert_eq!(xtask::regen(&spec, &out, false), 0);
     let odd = workspace().join("tests/specs");
-    let steps: [(&str, &dyn Fn()); 11] = [
-        ("a doc added", &|| {
-            std::fs::copy(odd.join("counted/SWITCHJMP.md"), spec.join("SWITCHJMP.md")).unwrap();
-        }),
-        ("another doc added", &|| {
-            std::fs::copy(odd.join("odd/TWO_FORMS.md"), spec.join("TWO_FORMS.md")).unwrap();
-        }),
-        ("a value renamed", &|| {
-            edit(&spec.join("OWORD_ST.md"), "8 owords", "8 owords, edited")
-        }),
-        ("a doc removed", &|| {
-            std::fs::remove_file(spec.join("GATHER_SCALED.md")).unwrap();
-        }),
-        ("an erratum changed", &|| {
-            edit(
-                &spec.join("errata/QW_SCATTER-num-blocks-2-4.patch"),
-                "+    - 0b10:  4 blocks",
-                "+    - 0b10:  4 blocks each",
-            )
-        }),
-        ("a doc with unreadable semantics added", &|| {
-            let doc = odd.join("degrade/BAD_SEMANTICS.md");
-            std::fs::copy(doc, spec.join("BAD_SEMANTICS.md")).unwrap();
-        }),
-        ("its semantics made readable", &|| {
-            edit(
-                &spec.join("BAD_SEMANTICS.md"),
-                "        dst[i] = src0[i];\n",
-                "        dst[i] = src0[i];\n      }\n",
-            )
-        }),
-        ("its semantics changed", &|| {
-            edit(
-                &spec.join("BAD_SEMANTICS.md"),
-                "dst[i] = src0[i];",
-                "dst[i] = src0[i] + src0[i];",
-            )
-        }),
-        ("an erratum added", &|| {
-            let patch = "Erratum: OWORD_ST: a test erratum\nDoc says: contiguous\nIntel does: \
+    let (top, text, semantics, operands) = (
+        "src/generated/mod.rs",
+        "src/generated/text.rs",
+        "src/generated/semantics.rs",
+        "src/generated/operands.rs",
+    );
+    // What each step does, and the shared files it must change.
+    let steps: [Step; 14] = [
+        (
+            "a doc added",
+            &|| {
+                std::fs::copy(odd.join("counted/SWITCHJMP.md"), spec.join("SWITCHJMP.md")).unwrap();
+            },
+            &[top, text, semantics, operands],
+        ),
+        (
+            "another doc added",
+            &|| {
+                std::fs::copy(odd.join("odd/TWO_FORMS.md"), spec.join("TWO_FORMS.md")).unwrap();
+            },
+            &[top, text, semantics, operands],
+        ),
+        (
+            "a value renamed",
+            &|| edit(&spec.join("OWORD_ST.md"), "8 owords", "8 owords, edited"),
+            &[],
+        ),
+        (
+            "a doc removed",
+            &|| {
+                std::fs::remove_file(spec.join("GATHER_SCALED.md")).unwrap();
+            },
+            &[top, text, semantics, operands],
+        ),
+        (
+            "an erratum changed",
+            &|| {
+                edit(
+                    &spec.join("errata/QW_SCATTER-num-blocks-2-4.patch"),
+                    "+    - 0b10:  4 blocks",
+                    "+    - 0b10:  4 blocks each",
+                )
+            },
+            &[],
+        ),
+        (
+            "a doc with unreadable semantics added",
+            &|| {
+                let doc = odd.join("degrade/BAD_SEMANTICS.md");
+                std::fs::copy(doc, spec.join("BAD_SEMANTICS.md")).unwrap();
+            },
+            &[top, semantics],
+        ),
+        (
+            "its semantics made readable",
+            &|| {
+                edit(
+                    &spec.join("BAD_SEMANTICS.md"),
+                    "        dst[i] = src0[i];\n",
+                    "        dst[i] = src0[i];\n      }\n",
+                )
+            },
+            &[semantics],
+        ),
+        (
+            "its semantics changed",
+            &|| {
+                edit(
+                    &spec.join("BAD_SEMANTICS.md"),
+                    "dst[i] = src0[i];",
+                    "dst[i] = src0[i] + src0[i];",
+                )
+            },
+            &[semantics],
+        ),
+        (
+            "an opcode changed: its decoder arms",
+            &|| {
+                edit(
+                    &spec.join("OWORD_ST.md"),
+                    "OWORD_ST = 0x36",
+                    "OWORD_ST = 0x37",
+                );
+                edit(
+                    &spec.join("OWORD_ST.md"),
+                    "| 0x36(OWORD_ST)",
+                    "| 0x37(OWORD_ST)",
+                );
+            },
+            &[top],
+        ),
+        (
+            "a template changed: its print arm and parsers",
+            &|| {
+                edit(
+                    &spec.join("OWORD_ST.md"),
+                    "OWORD_ST (<size>) <surface> <offset> <src>",
+                    "OWORD_ST (<size>) <surface> <src> <offset>",
+                )
+            },
+            &[text],
+        ),
+        (
+            "an operand's types changed",
+            &|| {
+                edit(
+                    &spec.join("OWORD_ST.md"),
+                    "owords. Must have type UD",
+                    "owords. Must have type UD, D",
+                )
+            },
+            &[operands],
+        ),
+        (
+            "an erratum added",
+            &|| {
+                let patch = "Erratum: OWORD_ST: a test erratum\nDoc says: contiguous\nIntel does: \
                          nothing; a test\nEvidence: none\n\n--- a/OWORD_ST.md\n+++ b/OWORD_ST.md\n\
                          @@ -50,1 +50,1 @@\n-    Writes contiguous owords (one oword is 16 byte) to \
                          <surface> starting at <offset>, taking the values from <Src>. The execution \
                          mask is set to 'NoMask' (i.e., every element is written to).\n+    Writes \
                          owords, corrected.\n";
-            std::fs::write(spec.join("errata/OWORD_ST-test.patch"), patch).unwrap();
-        }),
-        ("a correction made upstream: its erratum obsolete", &|| {
-            edit(
-                &spec.join("SCATTER.md"),
-                "SCATTER.<elt_size> <surface>",
-                "SCATTER.<elt_size> (<num_elts>) <surface>",
-            )
-        }),
-        ("a chapter changed", &|| {
-            edit(
-                &spec.join("chapters/4_visa_header.md"),
-                // A line more: the records after it are quoted at other lines.
-                "once declared its location is fixed.",
-                "once declared its location\nis fixed.",
-            )
-        }),
+                std::fs::write(spec.join("errata/OWORD_ST-test.patch"), patch).unwrap();
+            },
+            &[],
+        ),
+        (
+            "a correction made upstream: its erratum obsolete",
+            &|| {
+                edit(
+                    &spec.join("SCATTER.md"),
+                    "SCATTER.<elt_size> <surface>",
+                    "SCATTER.<elt_size> (<num_elts>) <surface>",
+                )
+            },
+            &[],
+        ),
+        (
+            "a chapter changed",
+            &|| {
+                edit(
+                    &spec.join("chapters/4_visa_header.md"),
+                    // A line more: the records after it are quoted at other lines.
+                    "once declared its location is fixed.",
+                    "once declared its location\nis fixed.",
+                )
+            },
+            &[],
+        ),
     ];
     let mut before = tree(&out);
     let cache = || std::fs::read(out.join(xtask::stamp::CACHE)).unwrap();
     let (mut appended, mut rewritten) = (0, 0);
-    for (what, step) in steps {
+    for (what, step, shared) in steps {
         step();
         let old_cache = cache();
         assert_eq!(xtask::regen(&spec, &out, false), 0, "{what}");
         let cached = tree(&out);
         assert_ne!(cached, before, "{what} changes the output");
+        for file in shared {
+            assert_ne!(
+                cached.get(*file),
+                before.get(*file),
+                "{what} changes {file}"
+            );
+        }
         assert_eq!(cached, full(&spec), "{what}");
         before = cached;
         let new_cache = cache();

@@ -14,6 +14,7 @@ mod bench_interp;
 mod bench_report;
 pub mod scaffold;
 pub mod stamp;
+pub mod trust;
 pub mod write;
 
 use clap::{Parser, Subcommand};
@@ -146,6 +147,25 @@ pub fn workspace_root() -> PathBuf {
     here.parent().unwrap_or(here).to_path_buf()
 }
 
+/// Set by [`run_process`]: the process ends when the command returns.
+static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Drops `value`, unless the process ends right after the command ([`run_process`]): then its
+/// memory goes back with the process's, without walking and freeing every allocation of the
+/// trees, maps and strings a regen built.
+fn release<T>(value: T) {
+    if ENDING.load(std::sync::atomic::Ordering::Relaxed) {
+        std::mem::forget(value);
+    }
+}
+
+/// [`run`] as the `xtask` binary runs it: the process exits when it returns, so what the
+/// command built is not freed (see `release`).
+pub fn run_process<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
+    ENDING.store(true, std::sync::atomic::Ordering::Relaxed);
+    run(args)
+}
+
 /// Runs the CLI on `args` (including the program name) and returns the exit status.
 pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
     let cli = match Cli::try_parse_from(args) {
@@ -171,11 +191,12 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             codegen::timings::enable(timings);
             let (start, cpu) = (std::time::Instant::now(), codegen::timings::process_cpu());
             let code = match codegen::timings::time("load inputs", || load(input)) {
-                Ok(input) => regen_input(
-                    &input,
-                    &out.unwrap_or_else(|| workspace_root().join("generated")),
-                    check,
-                ),
+                Ok(input) => {
+                    let out = out.unwrap_or_else(|| workspace_root().join("generated"));
+                    let code = regen_input(&input, &out, check);
+                    release(input);
+                    code
+                }
                 Err(code) => code,
             };
             if timings {
@@ -336,21 +357,77 @@ fn errata_label(spec: &Path, dir: &Path) -> String {
 
 /// Prints diagnostics: acknowledged warnings as one summary line unless `verbose`.
 fn report(diags: Vec<Diagnostic>, input: &Input) {
-    let mut files = input.docs.clone();
-    files.extend(input.errata.iter().cloned());
+    eprint!("{}", render_report(diags, input, None).0);
+}
+
+/// What [`report`] prints, and how its diagnostics were rendered (for the stamp). The
+/// rendering the last regen recorded (`old`) is printed again when its key is this one's: the
+/// same diagnostics quoting the same files render the same text.
+fn render_report(
+    diags: Vec<Diagnostic>,
+    input: &Input,
+    old: Option<&stamp::Rendered>,
+) -> (String, Option<stamp::Rendered>) {
     let part = input.config.partition(diags);
     let mut shown = part.shown.clone();
     if input.verbose {
         shown.extend(part.acknowledged.iter().cloned());
     }
+    let mut text = String::new();
+    let mut rendered = None;
     if !shown.is_empty() {
-        eprint!("{}", codegen::diag::render(&shown, &files));
+        let now =
+            codegen::timings::time("report: render", || render_diagnostics(&shown, input, old));
+        for (_, piece) in &now.pieces {
+            text.push_str(piece);
+        }
+        rendered = Some(now);
     }
     if !input.verbose {
         if let Some(line) = part.summary() {
-            eprintln!("{line}");
+            text.push_str(&line);
+            text.push('\n');
         }
     }
+    (text, rendered)
+}
+
+/// Renders each of `shown` (codespan's excerpt of its file), or takes it from `old`, the last
+/// regen's rendering, when its key is the same: a diagnostic renders alone, from itself and the
+/// file it quotes, so after one doc changed only its diagnostics are rendered again.
+fn render_diagnostics(
+    shown: &[Diagnostic],
+    input: &Input,
+    old: Option<&stamp::Rendered>,
+) -> stamp::Rendered {
+    let old: std::collections::HashMap<u128, &str> = old
+        .map(|o| o.pieces.iter().map(|(k, t)| (*k, t.as_str())).collect())
+        .unwrap_or_default();
+    // The file a diagnostic quotes: the first of that name, docs before errata, as the
+    // renderer finds it; each hashed once.
+    let mut quoted: std::collections::HashMap<&str, (&SourceFile, u128)> = Default::default();
+    for f in input.docs.iter().chain(&input.errata) {
+        if shown.iter().any(|d| d.file == f.name) && !quoted.contains_key(f.name.as_str()) {
+            quoted.insert(&f.name, (f, stamp::Rendered::file_hash(f)));
+        }
+    }
+    let pieces = shown
+        .iter()
+        .map(|d| {
+            let file = quoted.get(d.file.as_str());
+            let key = stamp::Rendered::key(d, file.map(|(_, h)| *h));
+            let text = match old.get(&key) {
+                Some(text) => text.to_string(),
+                None => {
+                    let files: Vec<SourceFile> =
+                        file.map(|(f, _)| (*f).clone()).into_iter().collect();
+                    codegen::diag::render(std::slice::from_ref(d), &files)
+                }
+            };
+            (key, text)
+        })
+        .collect();
+    stamp::Rendered { pieces }
 }
 
 /// One line per erratum applied, so a regen always says which docs it corrected.
@@ -358,10 +435,11 @@ fn report_errata(errata: &[codegen::schema::Erratum]) {
     if errata.is_empty() {
         return;
     }
-    eprintln!("errata applied: {}", errata.len());
+    let mut text = format!("errata applied: {}\n", errata.len());
     for e in errata {
-        eprintln!("  {} -> {}: {}", e.file, e.doc, e.title);
+        text.push_str(&format!("  {} -> {}: {}\n", e.file, e.doc, e.title));
     }
+    eprint!("{text}");
 }
 
 /// `cargo xtask schema`: the JSON contract on stdout.
@@ -549,25 +627,28 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
     }
 }
 
-/// `cargo xtask regen`: generate, then write (or check) through the one writer.
-/// `--check`: the generated files and the hand-written runtime of `out` are current.
+/// `--check`: the generated files and the hand-written runtime of `out` are current (by
+/// content, or by the stamp's record for the files it vouches for).
 fn check_out(
     out: &Path,
-    template: &Path,
     files: &std::collections::BTreeMap<String, String>,
     command: &str,
+    trust: &trust::Trust,
+    runtime: std::io::Result<scaffold::StaleRuntime>,
 ) -> u8 {
-    let generated = match write::check(out, files) {
-        Ok(stale) => stale,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_FAILURE;
-        }
-    };
-    let runtime = match scaffold::stale_runtime(out, template) {
+    let runtime = match runtime {
         Ok(stale) => stale,
         Err(e) => {
             eprintln!("error: cannot read the runtime of {}: {e}", out.display());
+            return EXIT_FAILURE;
+        }
+    };
+    let mut trust = trust.clone();
+    trust.vouch_hand_written(runtime.current.keys().cloned());
+    let generated = match write::plan_trusting(out, files, &trust) {
+        Ok(plan) => plan.changes,
+        Err(e) => {
+            eprintln!("error: {e}");
             return EXIT_FAILURE;
         }
     };
@@ -613,6 +694,7 @@ fn describe_stale_runtime(runtime: &scaffold::StaleRuntime, command: &str) -> St
     text
 }
 
+/// `cargo xtask regen`: generate, then write (or check) through the one writer.
 fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     let opts = codegen::emit::Options {
         spec_label: dir_label(&input.spec),
@@ -627,37 +709,35 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         )
     });
     let template = workspace_root().join("generated");
+    // What the last regen into `out` left: the files it vouches for are not read again.
+    let stamp = codegen::timings::time("stamp: read", || stamp::Stamp::load(out));
+    let trust = stamp.trust();
+    // Which hand-written files of `out` are stale (they are rewritten with the generated
+    // files): by the record, only the runtime files touched since the last regen are read.
+    let stale = codegen::timings::time("scaffold: stale runtime", || {
+        scaffold::stale_runtime_trusting(out, &template, &trust)
+    });
     // A stamp says the inputs are unchanged, not that they were clean: strictness reruns.
-    if !check && !input.deny_warnings && unchanged_since_last_regen(input, out, &key, &template) {
+    if !check
+        && !input.deny_warnings
+        && unchanged_since_last_regen(input, out, &key, &stamp, &trust, &stale)
+    {
         return 0;
     }
     // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
     let memo = codegen::timings::time("cache: read", || {
         codegen::emit::cache::MemoFile::open(&out.join(stamp::CACHE))
     });
-    // Which hand-written files of `out` are stale is read while the crate is generated (it
-    // reads only the two runtimes); they are rewritten with the generated files.
-    let ((generated, kept), stale) = std::thread::scope(|s| {
-        let stale = s.spawn(|| {
-            codegen::timings::time("scaffold: stale runtime", || {
-                scaffold::stale_runtime(out, &template)
-            })
-        });
-        let generated = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
-            codegen::timings::time("generate (wall)", || {
-                codegen::generate_corrected(&input.docs, &input.errata, &opts)
-            })
-        });
-        let stale = stale
-            .join()
-            .unwrap_or_else(|_| Err(std::io::Error::other("the runtime check panicked")));
-        (generated, stale)
+    let (generated, kept) = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
+        codegen::timings::time("generate (wall)", || {
+            codegen::generate_corrected(&input.docs, &input.errata, &opts)
+        })
     });
-    let Some(generated) = accept(generated, input) else {
+    let Some((generated, rendered)) = accept(generated, input, stamp.rendered().as_ref()) else {
         return EXIT_FAILURE;
     };
     if check {
-        return check_out(out, &template, &generated.files, &opts.regen_command);
+        return check_out(out, &generated.files, &opts.regen_command, &trust, stale);
     }
     let summary = codegen::timings::time("changes since the last regen", || {
         let snapshot = &generated.files[codegen::diff::SNAPSHOT];
@@ -666,24 +746,45 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     if let Some(summary) = summary {
         eprint!("{summary}");
     }
-    if !scaffold_out(out, &template, stale) {
+    let Some((runtime, hand_written)) = scaffold_out(out, &template, stale) else {
         return EXIT_FAILURE;
-    }
-    write_out(out, &generated, &key, kept)
+    };
+    let mut trust = trust;
+    trust.vouch_hand_written(hand_written);
+    let code = write_out(
+        out,
+        &generated,
+        &key,
+        kept,
+        &trust,
+        &runtime,
+        rendered.as_ref(),
+    );
+    release((generated, trust, stamp));
+    code
 }
 
 /// Whether the stamp in `out` says the docs, errata and generator are as the last regen saw
 /// them and the hand-written runtime is current (a runtime can change without the docs or the
 /// generator: then the regen runs); then reports what that regen reported, and says so.
-fn unchanged_since_last_regen(input: &Input, out: &Path, key: &str, template: &Path) -> bool {
-    let runtime_current =
-        || scaffold::stale_runtime(out, template).is_ok_and(|s| s.is_empty() && !s.unrecorded);
-    let Some((n, reported)) = stamp::fresh(out, key).filter(|_| runtime_current()) else {
+fn unchanged_since_last_regen(
+    input: &Input,
+    out: &Path,
+    key: &str,
+    stamp: &stamp::Stamp,
+    trust: &trust::Trust,
+    stale: &std::io::Result<scaffold::StaleRuntime>,
+) -> bool {
+    let runtime_current = || stale.as_ref().is_ok_and(|s| s.is_empty() && !s.unrecorded);
+    let Some((n, reported)) = stamp.fresh(out, key, trust).filter(|_| runtime_current()) else {
         return false;
     };
     // What the full regen reported, as it reported it (under today's `regen.toml` and
     // `--verbose`).
-    report(reported.diagnostics, input);
+    eprint!(
+        "{}",
+        render_report(reported.diagnostics, input, stamp.rendered().as_ref()).0
+    );
     report_errata(&reported.errata);
     eprintln!(
         "regen: nothing changed since the last regen into {} (docs, errata, generator and \
@@ -698,7 +799,8 @@ fn unchanged_since_last_regen(input: &Input, out: &Path, key: &str, template: &P
 fn accept(
     generated: Result<codegen::Generated, Vec<Diagnostic>>,
     input: &Input,
-) -> Option<codegen::Generated> {
+    rendered: Option<&stamp::Rendered>,
+) -> Option<(codegen::Generated, Option<stamp::Rendered>)> {
     let generated = match generated {
         Ok(mut g) if input.deny_warnings => {
             match codegen::config::deny_warnings(&mut g.diagnostics, &input.config) {
@@ -710,9 +812,12 @@ fn accept(
     };
     match generated {
         Ok(g) => {
-            report(g.diagnostics.clone(), input);
+            let (text, rendered) = codegen::timings::time("report diagnostics", || {
+                render_report(g.diagnostics.clone(), input, rendered)
+            });
+            eprint!("{text}");
             report_errata(&g.errata);
-            Some(g)
+            Some((g, rendered))
         }
         Err(diags) if input.deny_warnings => {
             report(diags, input);
@@ -730,23 +835,24 @@ fn accept(
 }
 
 /// Makes `out` a crate and brings its `stale` hand-written runtime to the workspace's
-/// (`scaffold::refresh`), saying what changed; false (said why) when it cannot.
+/// (`scaffold::refresh`), saying what changed; returns the stamp's lines of the runtime and
+/// the runtime files now as the workspace has them, or `None` (said why) when it cannot.
 fn scaffold_out(
     out: &Path,
     template: &Path,
     stale: std::io::Result<scaffold::StaleRuntime>,
-) -> bool {
+) -> Option<(String, Vec<String>)> {
     let scaffolded = codegen::timings::time("scaffold", || {
         let stale = stale?;
         scaffold::ensure_crate(out, template)?;
-        scaffold::refresh(out, template, &stale)?;
-        Ok::<_, std::io::Error>(stale)
+        let lines = scaffold::refresh(out, template, &stale)?;
+        Ok::<_, std::io::Error>((stale, lines))
     });
-    let stale = match scaffolded {
-        Ok(stale) => stale,
+    let (stale, lines) = match scaffolded {
+        Ok(done) => done,
         Err(e) => {
             eprintln!("error: cannot scaffold {}: {e}", out.display());
-            return false;
+            return None;
         }
     };
     if !stale.differ.is_empty() {
@@ -772,7 +878,7 @@ fn scaffold_out(
             g.path
         );
     }
-    true
+    Some((lines, stale.refreshed()))
 }
 
 /// Writes the generated files into `out`, then the stamp (with what this regen reported) and
@@ -782,8 +888,13 @@ fn write_out(
     generated: &codegen::Generated,
     key: &str,
     kept: codegen::emit::cache::Update,
+    trust: &trust::Trust,
+    runtime: &str,
+    rendered: Option<&stamp::Rendered>,
 ) -> u8 {
-    let written = codegen::timings::time("write (wall)", || write::apply(out, &generated.files));
+    let written = codegen::timings::time("write (wall)", || {
+        write::apply_trusting(out, &generated.files, trust)
+    });
     let summary = match written {
         Ok(summary) => summary,
         Err(e) => {
@@ -803,7 +914,19 @@ fn write_out(
             diagnostics: generated.diagnostics.clone(),
             errata: generated.errata.clone(),
         };
-        stamp::record(out, key, &reported, &generated.files)
+        let mut files = String::with_capacity(summary.known.len() * 100 + runtime.len());
+        for (path, entry) in &summary.known {
+            files.push_str(&trust::Trust::line(trust::Kind::Out, path, entry));
+        }
+        files.push_str(runtime);
+        // The no-op check verifies the files the stamp lists: a file it cannot vouch for (one
+        // kept with CRLF line endings, one it could not stat) leaves the next regen no
+        // shortcut but the record of the others.
+        let key = match summary.known.len() == generated.files.len() {
+            true => key,
+            false => "-",
+        };
+        stamp::record(out, key, &reported, rendered, &files)
     });
     if let Err(e) = stamped {
         eprintln!("note: no regen stamp written ({e}); the next regen runs in full");

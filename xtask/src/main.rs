@@ -6,5 +6,5 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    xtask::run(std::env::args_os())
+    xtask::run_process(std::env::args_os())
 }

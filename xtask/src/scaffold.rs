@@ -7,11 +7,12 @@
 //! reports both. Files the user added and the manifest are never touched.
 
 use crate::stamp;
+use crate::trust::{Entry, Kind, Sig, Trust};
 use crate::write::is_generated;
 use std::collections::BTreeMap;
-use std::fs;
+use std::fs::{self, Metadata};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Hand-written parts of the `visa` crate that a scaffolded crate needs, relative to its root.
 const HAND_WRITTEN: &[&str] = &[
@@ -84,37 +85,6 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// The hand-written files of `template` a crate needs, by path relative to the crate root.
-pub fn runtime_files(template: &Path) -> io::Result<BTreeMap<String, Vec<u8>>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> io::Result<()> {
-        if dir.is_file() {
-            let bytes = fs::read(dir)?;
-            // Only the first line says whether a file is generated.
-            let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-            if !is_generated(&String::from_utf8_lossy(first)) {
-                let rel = dir.strip_prefix(root).unwrap_or(dir);
-                let rel: Vec<String> = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect();
-                out.insert(rel.join("/"), bytes);
-            }
-            return Ok(());
-        }
-        if dir.is_dir() {
-            for e in fs::read_dir(dir)? {
-                walk(root, &e?.path(), out)?;
-            }
-        }
-        Ok(())
-    }
-    let mut files = BTreeMap::new();
-    for part in HAND_WRITTEN {
-        walk(template, &template.join(part), &mut files)?;
-    }
-    Ok(files)
-}
-
 /// What keeps the hand-written runtime of an existing crate `out` from being the workspace's.
 #[derive(Debug, Default, PartialEq)]
 pub struct StaleRuntime {
@@ -128,6 +98,12 @@ pub struct StaleRuntime {
     /// Whether the record does not say so yet (an older regen, or a change): only a regen
     /// mends that, and nothing the crate builds from is stale for it.
     pub unrecorded: bool,
+    /// Whether `out` was a crate, and so was checked (else a regen scaffolds it whole).
+    pub(crate) checked: bool,
+    /// Each file of the workspace's runtime: its signature as seen, its content hash.
+    pub(crate) template: BTreeMap<String, (Option<Sig>, u64)>,
+    /// The signature of each file of [`StaleRuntime::current`] in `out`, as seen.
+    pub(crate) out: BTreeMap<String, Option<Sig>>,
 }
 
 /// A runtime file an earlier regen copied that the workspace's runtime no longer has.
@@ -139,6 +115,12 @@ pub struct Gone {
 }
 
 impl StaleRuntime {
+    /// The runtime files of `out` that hold the workspace's once [`refresh`] is done: all of
+    /// the workspace's (none when `out` was no crate and was not checked).
+    pub fn refreshed(&self) -> Vec<String> {
+        self.template.keys().cloned().collect()
+    }
+
     /// Whether the files of `out` are current (the record aside).
     pub fn is_empty(&self) -> bool {
         self.differ.is_empty() && self.gone.is_empty()
@@ -167,32 +149,102 @@ const REMOVED_BEFORE_RECORD: &[(&str, &[u64])] = &[
 /// The hand-written files of `out` that are not `template`'s (see [`StaleRuntime`]); none when
 /// `out` is no crate yet or is `template` itself.
 pub fn stale_runtime(out: &Path, template: &Path) -> io::Result<StaleRuntime> {
+    stale_runtime_trusting(out, template, &Trust::none())
+}
+
+/// [`stale_runtime`], not reading the files `trust` vouches for: a runtime file of `out` and
+/// its template, both as the last regen left them and recorded with the same content, are the
+/// same.
+pub fn stale_runtime_trusting(
+    out: &Path,
+    template: &Path,
+    trust: &Trust,
+) -> io::Result<StaleRuntime> {
     let mut stale = StaleRuntime::default();
     if !out.join("Cargo.toml").exists() || same_dir(out, template) {
         return Ok(stale);
     }
-    let files = runtime_files(template)?;
-    for (rel, bytes) in &files {
+    stale.checked = true;
+    for (rel, (path, sig)) in runtime_paths(template)? {
+        let to = out.join(&rel);
+        if let Some(t) = trust.trusted(Kind::Template, &rel, sig) {
+            let out_sig = Sig::at(&to);
+            let copy = trust.trusted(Kind::Runtime, &rel, out_sig);
+            if copy.is_some_and(|c| c.hash == t.hash) {
+                stale.template.insert(rel.clone(), (sig, t.hash as u64));
+                stale.current.insert(rel.clone(), t.hash as u64);
+                stale.out.insert(rel, out_sig);
+                continue;
+            }
+        }
+        let bytes = fs::read(&path)?;
+        if first_line_is_marked(&bytes) {
+            continue;
+        }
+        let hash = stamp::content_hash(&bytes);
+        stale.template.insert(rel.clone(), (sig, hash));
         // Compared a block at a time: most files are as they were, and need no copy.
-        if crate::write::file_holds(&out.join(rel), bytes)? {
-            stale
-                .current
-                .insert(rel.clone(), stamp::content_hash(bytes));
+        let out_sig = Sig::at(&to);
+        if crate::write::file_holds(&to, &bytes)? {
+            stale.current.insert(rel.clone(), hash);
+            stale.out.insert(rel, out_sig);
         } else {
-            stale.differ.push(rel.clone());
+            stale.differ.push(rel);
         }
     }
     let recorded = stamp::read_runtime(out)?;
-    stale.gone = gone(out, &files, recorded.as_ref())?;
+    stale.gone = gone(out, &stale.template, recorded.as_ref())?;
     stale.unrecorded = recorded.as_ref() != Some(&stale.current);
     Ok(stale)
 }
 
+/// Whether a file's first line says it is generated.
+fn first_line_is_marked(bytes: &[u8]) -> bool {
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    is_generated(&String::from_utf8_lossy(first))
+}
+
+/// Files by path relative to a directory: where each is, and its signature.
+type Listing = BTreeMap<String, (PathBuf, Option<Sig>)>;
+
+/// The files under the hand-written parts of `template`, by path relative to it, with their
+/// signature (listing only: which of them are generated is seen when they are read).
+fn runtime_paths(template: &Path) -> io::Result<Listing> {
+    /// Adds the file or the files under the directory at `path`, at `rel` in the template.
+    fn add(path: PathBuf, rel: String, meta: Metadata, out: &mut Listing) -> io::Result<()> {
+        if meta.is_file() {
+            out.insert(rel, (path, Sig::of(&meta)));
+        } else if meta.is_dir() {
+            for e in fs::read_dir(&path)? {
+                let e = e?;
+                // The entry's own metadata (no lookup of its whole path), but through a link.
+                let meta = match e.file_type()?.is_symlink() {
+                    true => fs::metadata(e.path())?,
+                    false => e.metadata()?,
+                };
+                let rel = format!("{rel}/{}", e.file_name().to_string_lossy());
+                add(e.path(), rel, meta, out)?;
+            }
+        }
+        Ok(())
+    }
+    let mut files = BTreeMap::new();
+    for part in HAND_WRITTEN {
+        let path = template.join(part);
+        match fs::metadata(&path) {
+            Ok(meta) => add(path, part.to_string(), meta, &mut files)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(files)
+}
+
 /// The files of `out` that regen copied (by the record, else by [`REMOVED_BEFORE_RECORD`]) and
 /// `files`, the workspace's runtime, no longer has.
-fn gone(
+fn gone<T>(
     out: &Path,
-    files: &BTreeMap<String, Vec<u8>>,
+    files: &BTreeMap<String, T>,
     recorded: Option<&BTreeMap<String, u64>>,
 ) -> io::Result<Vec<Gone>> {
     let copied: Vec<(&str, &[u64])> = match recorded {
@@ -232,8 +284,9 @@ fn in_runtime(path: &str) -> bool {
 
 /// Brings the runtime of an existing crate `out` to `template`'s: rewrites the files that
 /// differ, removes the unedited gone ones (and directories they leave empty), and records what
-/// regen copied. Unchanged files keep their mtime.
-pub fn refresh(out: &Path, template: &Path, stale: &StaleRuntime) -> io::Result<()> {
+/// regen copied. Unchanged files keep their mtime. Returns what the next regen may trust of the
+/// runtime (`crate::trust`): the stamp's lines of its files in `out` and in `template`.
+pub fn refresh(out: &Path, template: &Path, stale: &StaleRuntime) -> io::Result<String> {
     for rel in &stale.differ {
         let to = out.join(rel);
         if let Some(parent) = to.parent() {
@@ -253,22 +306,60 @@ pub fn refresh(out: &Path, template: &Path, stale: &StaleRuntime) -> io::Result<
             dir = d.parent();
         }
     }
-    record(out, template)
+    if !stale.checked {
+        return record(out, template);
+    }
+    // Every file of the template is now in `out` as the template has it: those that were, as
+    // seen, and those copied.
+    let mut copied = stale.current.clone();
+    let mut lines = String::new();
+    for (rel, &(template_sig, hash)) in &stale.template {
+        let out_sig = match stale.out.get(rel) {
+            Some(sig) => *sig,
+            None => Sig::at(&out.join(rel)),
+        };
+        copied.insert(rel.clone(), hash);
+        trust_lines(&mut lines, rel, template_sig, out_sig, hash);
+    }
+    stamp::record_runtime(out, &copied)?;
+    Ok(lines)
+}
+
+/// Appends the stamp's lines of runtime file `rel`, in the template and in `out`, which hold
+/// the content of hash `hash`.
+fn trust_lines(lines: &mut String, rel: &str, template: Option<Sig>, out: Option<Sig>, hash: u64) {
+    let hash = u128::from(hash);
+    for (kind, sig) in [(Kind::Template, template), (Kind::Runtime, out)] {
+        if let Some(sig) = sig {
+            lines.push_str(&Trust::line(kind, rel, &Entry { sig, hash }));
+        }
+    }
 }
 
 /// Records the runtime files of `out` that are as `template` has them (all of them after a
-/// refresh; in a directory that was no crate, not those it already held otherwise).
-fn record(out: &Path, template: &Path) -> io::Result<()> {
+/// refresh; in a directory that was no crate, not those it already held otherwise); returns
+/// the stamp's lines of them, as [`refresh`].
+fn record(out: &Path, template: &Path) -> io::Result<String> {
     if !out.join("Cargo.toml").exists() || same_dir(out, template) {
-        return Ok(());
+        return Ok(String::new());
     }
     let mut copied = BTreeMap::new();
-    for (rel, bytes) in runtime_files(template)? {
-        if fs::read(out.join(&rel)).is_ok_and(|old| old == bytes) {
-            copied.insert(rel, stamp::content_hash(&bytes));
+    let mut lines = String::new();
+    for (rel, (path, template_sig)) in runtime_paths(template)? {
+        let bytes = fs::read(&path)?;
+        if first_line_is_marked(&bytes) {
+            continue;
+        }
+        let to = out.join(&rel);
+        let out_sig = Sig::at(&to);
+        if fs::read(&to).is_ok_and(|old| old == bytes) {
+            let hash = stamp::content_hash(&bytes);
+            copied.insert(rel.clone(), hash);
+            trust_lines(&mut lines, &rel, template_sig, out_sig, hash);
         }
     }
-    stamp::record_runtime(out, &copied)
+    stamp::record_runtime(out, &copied)?;
+    Ok(lines)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -432,13 +523,7 @@ mod tests {
         assert!(dir.path().join("escape.rs").exists());
         // Now the record names the current runtime only: the edited file is the user's.
         let after = stale_runtime(o, t).unwrap();
-        assert_eq!(
-            after,
-            StaleRuntime {
-                current: after.current.clone(),
-                ..Default::default()
-            }
-        );
+        assert!(after.is_empty() && !after.unrecorded, "{after:?}");
         assert_eq!(after.current.len(), 2);
         // A directory a removal empties goes with it.
         fs::remove_file(o.join("src/runtime/old/mine.rs")).unwrap();

@@ -1,16 +1,21 @@
 //! Regen's no-op path: a stamp in the output directory records what the last regen read (a key
 //! over the generator's identity, the options and every input's name and bytes) and what it
-//! wrote (each file's length and modification time). When the key and every file still match,
-//! nothing can have changed and regen stops before parsing. Any other case regenerates: a
-//! changed doc, erratum, chapter, option or generator changes the key; a generated file edited
-//! or removed by hand changes its length or time. The stamp is a cache, never a source: losing
-//! it only costs one full regen. It also keeps what the regen reported (its diagnostics and the
-//! errata it applied, as JSON on its second line), so a regen that stops early says what a full
-//! one says.
+//! left (each file's metadata and content hash, `crate::trust`). When the key and every file
+//! still match, nothing can have changed and regen stops before parsing. Any other case
+//! regenerates: a changed doc, erratum, chapter, option or generator changes the key; a
+//! generated file edited or removed by hand changes its metadata. The stamp is a cache, never a
+//! source: losing it only costs one regen that compares every file by content. It also keeps
+//! what the regen reported (its diagnostics and the errata it applied, as JSON on its second
+//! line), so a regen that stops early says what a full one says.
+//!
+//! Layout: the key; `reported ` and the JSON; `rendered ` and a JSON list of each diagnostic's
+//! key, the checksum of its text and its text as rendered; `trust ` and the generator's identity; one line per file the
+//! regen left (`crate::trust::Trust::line`).
 
+use crate::trust::{Kind, Sig, Trust};
 use codegen::parse::SourceFile;
 use std::collections::BTreeMap;
-use std::hash::{DefaultHasher, Hasher};
+use std::hash::Hasher;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
@@ -36,39 +41,47 @@ pub fn write_cache(out: &Path, update: codegen::emit::cache::Update) -> std::io:
                 .open(out.join(CACHE))?;
             file.write_all(&tail)
         }
-        Update::Replace(bytes) => std::fs::write(out.join(CACHE), bytes),
+        Update::Replace(bytes) => write_anew(&out.join(CACHE), &bytes),
     }
+}
+
+/// Removes the file at `path`, if there is one.
+pub(crate) fn remove_if_exists(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Writes `bytes` as a new file at `path` (the old one removed first), not truncating the old
+/// one: ext4 (`auto_da_alloc`) writes a file truncated and written again to disk when it is
+/// closed, which costs milliseconds of waiting. For the stamp and the cache only: caches, which
+/// a crash can leave empty or cut, at the cost of the next regen's shortcuts, never its output.
+fn write_anew(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    remove_if_exists(path)?;
+    std::fs::write(path, bytes)
 }
 
 /// The generator's identity: a hash of its sources (see `xtask/build.rs`).
 pub const GENERATOR: &str = env!("VISA_GENERATOR_ID");
 
-/// A key over everything a regen's output depends on. Two hashes with different prefixes make
-/// an accidental collision beyond reach.
+/// A key over everything a regen's output depends on: XXH3 128 of the generator, the options
+/// and each input's name and bytes, each length-prefixed.
 pub fn key(generator: &str, options: &[&str], inputs: &[&SourceFile]) -> String {
-    let mut halves = [DefaultHasher::new(), DefaultHasher::new()];
-    for (i, h) in halves.iter_mut().enumerate() {
-        h.write_usize(i);
-        h.write(generator.as_bytes());
-        for o in options {
-            h.write_usize(o.len());
-            h.write(o.as_bytes());
-        }
-        for f in inputs {
-            h.write_usize(f.name.len());
-            h.write(f.name.as_bytes());
-            h.write_usize(f.bytes.len());
-            h.write(&f.bytes);
-        }
+    let mut h = twox_hash::XxHash3_128::new();
+    let mut part = |bytes: &[u8]| {
+        h.write(&(bytes.len() as u64).to_le_bytes());
+        h.write(bytes);
+    };
+    part(generator.as_bytes());
+    for o in options {
+        part(o.as_bytes());
     }
-    format!("{:016x}{:016x}", halves[0].finish(), halves[1].finish())
-}
-
-/// Length and modification time (ns since the epoch) of `path`.
-fn signature(path: &Path) -> Option<(u64, u128)> {
-    let meta = std::fs::metadata(path).ok()?;
-    let time = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-    Some((meta.len(), time.as_nanos()))
+    for f in inputs {
+        part(f.name.as_bytes());
+        part(&f.bytes);
+    }
+    format!("{:032x}", h.finish_128())
 }
 
 /// What the last regen into `out` reported, kept in its stamp: the diagnostics, then the errata
@@ -84,45 +97,146 @@ pub struct Reported {
 /// The stamp's line of what was reported.
 const REPORTED: &str = "reported ";
 
-/// How many files the last regen into `out` wrote and what it reported, if it had this `key`
-/// and every one of its files is as it left them.
-pub fn fresh(out: &Path, key: &str) -> Option<(usize, Reported)> {
-    let text = std::fs::read_to_string(out.join(FILE)).ok()?;
-    let mut lines = text.lines();
-    if lines.next()? != key {
-        return None;
-    }
-    let reported: Reported = serde_json::from_str(lines.next()?.strip_prefix(REPORTED)?).ok()?;
-    let mut n = 0;
-    for line in lines {
-        let mut parts = line.rsplitn(3, ' ');
-        let time: u128 = parts.next()?.parse().ok()?;
-        let len: u64 = parts.next()?.parse().ok()?;
-        let path = parts.next()?;
-        if signature(&out.join(path))? != (len, time) {
-            return None;
-        }
-        n += 1;
-    }
-    (n > 0).then_some((n, reported))
+/// The stamp's line of the diagnostics as rendered.
+const RENDERED: &str = "rendered ";
+
+/// Diagnostics as a regen rendered them (codespan's excerpts), kept in the stamp so that the
+/// next regen prints again without rendering each diagnostic whose key is the same.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Rendered {
+    /// Each diagnostic's key ([`Rendered::key`]) and text, in the order printed.
+    pub pieces: Vec<(u128, String)>,
 }
 
-/// Records `key`, what the regen reported and the current signature of every file of `files`
-/// in `out`.
+impl Rendered {
+    /// The hash of a file a diagnostic quotes: its name and bytes.
+    pub fn file_hash(file: &SourceFile) -> u128 {
+        let mut h = twox_hash::XxHash3_128::new();
+        h.write(&(file.name.len() as u64).to_le_bytes());
+        h.write(file.name.as_bytes());
+        h.write(&file.bytes);
+        h.finish_128()
+    }
+
+    /// The key of one diagnostic's rendering: XXH3 128 of the generator (its renderer), the
+    /// diagnostic whole, and the hash of the file it quotes (`None`: no such file).
+    pub fn key(diagnostic: &codegen::diag::Diagnostic, file: Option<u128>) -> u128 {
+        let mut h = twox_hash::XxHash3_128::new();
+        h.write(&(GENERATOR.len() as u64).to_le_bytes());
+        h.write(GENERATOR.as_bytes());
+        h.write(format!("{diagnostic:?}").as_bytes());
+        h.write(&file.unwrap_or(0).to_le_bytes());
+        h.write(&[u8::from(file.is_some())]);
+        h.finish_128()
+    }
+}
+
+/// The stamp's line before the files it trusts (`crate::trust`), naming the generator that
+/// recorded them: a record of another generator is not read.
+const TRUST: &str = "trust ";
+
+/// The stamp of an output directory as read at the start of a regen: its text and its own
+/// modification time, the moment its record of files was written.
+#[derive(Clone, Debug, Default)]
+pub struct Stamp {
+    text: String,
+    since: u128,
+}
+
+impl Stamp {
+    /// The stamp of `out`; empty (it trusts nothing and is fresh for no key) when there is none
+    /// or it cannot be read.
+    pub fn load(out: &Path) -> Stamp {
+        use std::io::Read;
+        let read = || -> std::io::Result<Stamp> {
+            let mut file = std::fs::File::open(out.join(FILE))?;
+            let meta = file.metadata()?;
+            let since = meta.modified()?.duration_since(UNIX_EPOCH);
+            let mut text = String::with_capacity(meta.len() as usize);
+            file.read_to_string(&mut text)?;
+            let since = since.map_err(std::io::Error::other)?.as_nanos();
+            Ok(Stamp { text, since })
+        };
+        read().unwrap_or_default()
+    }
+
+    /// The diagnostics as the last regen rendered them, if it recorded them.
+    pub fn rendered(&self) -> Option<Rendered> {
+        let line = self.text.lines().nth(2)?.strip_prefix(RENDERED)?;
+        let pieces: Vec<(String, String, String)> = serde_json::from_str(line).ok()?;
+        // A piece whose text is not the one recorded (damaged) is dropped: rendered again.
+        let whole = |(k, check, t): (String, String, String)| {
+            let ok = u128::from_str_radix(&check, 16).ok()? == crate::trust::hash(t.as_bytes());
+            ok.then_some((u128::from_str_radix(&k, 16).ok()?, t))
+        };
+        let pieces = pieces.into_iter().filter_map(whole).collect();
+        Some(Rendered { pieces })
+    }
+
+    /// The files the stamp trusts, when the generator that wrote it is this one.
+    pub fn trust(&self) -> Trust {
+        let mut parts = self.text.splitn(5, '\n');
+        let ours = parts.nth(3).and_then(|l| l.strip_prefix(TRUST)) == Some(GENERATOR);
+        match parts.next() {
+            Some(files) if ours => Trust::parse(files, self.since),
+            _ => Trust::none(),
+        }
+    }
+
+    /// How many files the last regen wrote and what it reported, if it had this `key` and each
+    /// of its generated files is as it left them: trusted by `trust`, or (modified in the tick
+    /// the stamp was written) holding the recorded content.
+    pub fn fresh(&self, out: &Path, key: &str, trust: &Trust) -> Option<(usize, Reported)> {
+        let mut lines = self.text.lines();
+        if lines.next()? != key {
+            return None;
+        }
+        let reported: Reported =
+            serde_json::from_str(lines.next()?.strip_prefix(REPORTED)?).ok()?;
+        let files = trust.files(Kind::Out);
+        for (path, entry) in &files {
+            let file = out.join(path);
+            let sig = Sig::at(&file);
+            if trust.trusted(Kind::Out, path, sig).is_some() {
+                continue;
+            }
+            // Racy (see `crate::trust`): the same file still, holding the recorded content.
+            let same = sig == Some(entry.sig)
+                && std::fs::read(&file).is_ok_and(|b| crate::trust::hash(&b) == entry.hash);
+            if !same {
+                return None;
+            }
+        }
+        (!files.is_empty()).then_some((files.len(), reported))
+    }
+}
+
+/// Records in `out`'s stamp the `key`, what the regen reported, how it rendered its
+/// diagnostics and the `files` it trusts from now on (their lines,
+/// `crate::trust::Trust::line`).
 pub fn record(
     out: &Path,
     key: &str,
     reported: &Reported,
-    files: &BTreeMap<String, String>,
+    rendered: Option<&Rendered>,
+    files: &str,
 ) -> std::io::Result<()> {
     let json = serde_json::to_string(reported).map_err(std::io::Error::other)?;
-    let mut text = format!("{key}\n{REPORTED}{json}\n");
-    for path in files.keys() {
-        let (len, time) = signature(&out.join(path))
-            .ok_or_else(|| std::io::Error::other(format!("{path} was not written")))?;
-        text.push_str(&format!("{path} {len} {time}\n"));
-    }
-    std::fs::write(out.join(FILE), text)
+    let pieces: Vec<(String, &str)> = rendered
+        .map(|r| {
+            r.pieces
+                .iter()
+                .map(|(k, t)| (format!("{k:032x}"), t.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let rendered = serde_json::to_string(&pieces).map_err(std::io::Error::other)?;
+    let mut text = String::with_capacity(key.len() + json.len() + files.len() + 64);
+    text.push_str(&format!(
+        "{key}\n{REPORTED}{json}\n{RENDERED}{rendered}\n{TRUST}{GENERATOR}\n"
+    ));
+    text.push_str(files);
+    write_anew(&out.join(FILE), text.as_bytes())
 }
 
 /// The record of the hand-written runtime files regen copied into an output crate: a comment
@@ -170,6 +284,7 @@ pub fn record_runtime(out: &Path, files: &BTreeMap<String, u64>) -> std::io::Res
     }
     match std::fs::read_to_string(out.join(RUNTIME)) {
         Ok(old) if old == text => Ok(()),
+        // A source, written only when it changes: ext4 keeps it whole through a crash.
         _ => std::fs::write(out.join(RUNTIME), text),
     }
 }
@@ -211,13 +326,33 @@ mod tests {
         );
     }
 
+    /// Sets the modification time of `path` (which changes its change time).
+    fn set_mtime(path: &Path, t: std::time::SystemTime) {
+        let f = std::fs::File::options().write(true).open(path).unwrap();
+        f.set_modified(t).unwrap();
+    }
+
+    /// The stamp's line of `path` in `dir` as it is now, recorded as holding `bytes`.
+    fn line(dir: &Path, path: &str, bytes: &[u8]) -> String {
+        let sig = Sig::at(&dir.join(path)).unwrap();
+        let hash = crate::trust::hash(bytes);
+        Trust::line(Kind::Out, path, &crate::trust::Entry { sig, hash })
+    }
+
+    fn fresh(dir: &Path, key: &str) -> Option<(usize, Reported)> {
+        let stamp = Stamp::load(dir);
+        stamp.fresh(dir, key, &stamp.trust())
+    }
+
     #[test]
     fn a_file_touched_or_removed_after_the_regen_is_not_fresh() {
         let dir = tempfile::tempdir().unwrap();
-        let mut files = BTreeMap::new();
-        files.insert("src/a.rs".to_string(), "x".to_string());
-        std::fs::create_dir_all(dir.path().join("src")).unwrap();
-        std::fs::write(dir.path().join("src/a.rs"), "x").unwrap();
+        let d = dir.path();
+        let a = d.join("src/a.rs");
+        std::fs::create_dir_all(d.join("src")).unwrap();
+        std::fs::write(&a, "x").unwrap();
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        set_mtime(&a, hour_ago);
         let reported = Reported {
             diagnostics: vec![codegen::diag::Diagnostic::new(
                 codegen::diag::Code::NothingReadable,
@@ -227,25 +362,46 @@ mod tests {
             )],
             errata: Vec::new(),
         };
-        record(dir.path(), "k", &reported, &files).unwrap();
-        assert_eq!(fresh(dir.path(), "k"), Some((1, reported.clone())));
-        assert_eq!(fresh(dir.path(), "other key"), None);
-        std::fs::write(dir.path().join("src/a.rs"), "xy").unwrap();
-        assert_eq!(fresh(dir.path(), "k"), None, "edited by hand");
-        record(dir.path(), "k", &reported, &files).unwrap();
-        assert!(fresh(dir.path(), "k").is_some(), "recorded again");
-        let stamp = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
-        let without: Vec<&str> = stamp.lines().filter(|l| !l.starts_with(REPORTED)).collect();
-        std::fs::write(dir.path().join(FILE), without.join("\n")).unwrap();
-        assert_eq!(
-            fresh(dir.path(), "k"),
-            None,
-            "a stamp without what was reported"
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"x")).unwrap();
+        assert_eq!(fresh(d, "k"), Some((1, reported.clone())));
+        assert_eq!(Stamp::load(d).trust().count(Kind::Out), 1);
+        assert_eq!(fresh(d, "other key"), None);
+        std::fs::write(&a, "y").unwrap();
+        assert_eq!(fresh(d, "k"), None, "edited by hand, same length");
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"y")).unwrap();
+        assert!(
+            fresh(d, "k").is_some(),
+            "recorded again (racy: compared by content)"
         );
-        std::fs::remove_file(dir.path().join("src/a.rs")).unwrap();
-        assert_eq!(fresh(dir.path(), "k"), None, "removed");
-        std::fs::write(dir.path().join(FILE), "garbage").unwrap();
-        assert_eq!(fresh(dir.path(), "k"), None, "an unreadable stamp");
+        // A record that says the file holds what it does not: trusted while the file is older
+        // than the stamp (the documented limit), compared by content when it is not.
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"z")).unwrap();
+        let stamp_time = std::fs::metadata(d.join(FILE)).unwrap().modified().unwrap();
+        let file_time = std::fs::metadata(&a).unwrap().modified().unwrap();
+        set_mtime(&d.join(FILE), file_time);
+        assert_eq!(fresh(d, "k"), None, "racy: compared by content");
+        set_mtime(
+            &d.join(FILE),
+            stamp_time.max(file_time) + std::time::Duration::from_secs(1),
+        );
+        assert!(fresh(d, "k").is_some(), "older than the stamp: trusted");
+        // Another generator's record is not read.
+        let text = std::fs::read_to_string(d.join(FILE)).unwrap();
+        let other = text.replace(&format!("{TRUST}{GENERATOR}"), &format!("{TRUST}other"));
+        std::fs::write(d.join(FILE), other).unwrap();
+        assert!(Stamp::load(d).trust().is_empty());
+        assert_eq!(fresh(d, "k"), None);
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"y")).unwrap();
+        let stamp = std::fs::read_to_string(d.join(FILE)).unwrap();
+        let without: Vec<&str> = stamp.lines().filter(|l| !l.starts_with(REPORTED)).collect();
+        std::fs::write(d.join(FILE), without.join("\n")).unwrap();
+        assert_eq!(fresh(d, "k"), None, "a stamp without what was reported");
+        record(d, "k", &reported, None, &line(d, "src/a.rs", b"y")).unwrap();
+        std::fs::remove_file(&a).unwrap();
+        assert_eq!(fresh(d, "k"), None, "removed");
+        std::fs::write(d.join(FILE), "garbage").unwrap();
+        assert_eq!(fresh(d, "k"), None, "an unreadable stamp");
+        assert!(Stamp::load(d).trust().is_empty());
     }
 
     #[test]

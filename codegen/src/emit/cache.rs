@@ -33,7 +33,6 @@ use serde::{de::DeserializeOwned, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::Hasher;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
-use xxhash_rust::xxh3::Xxh3;
 
 /// The first line of a memo file.
 const MAGIC: &str = "visa-regen-cache v3";
@@ -146,12 +145,29 @@ pub fn key(parts: &[&str]) -> u128 {
 /// [`key`] over raw bytes (a doc's bytes need not be UTF-8: a lossy decoding would give two
 /// different docs one key).
 pub fn key_bytes(parts: &[&[u8]]) -> u128 {
-    let mut h = Xxh3::new();
+    let mut h = Xxh3::default();
     for p in parts {
         h.write_usize(p.len());
         h.write(p);
     }
-    h.digest128()
+    h.0.finish_128()
+}
+
+/// XXH3-128 as a `std::hash::Hasher`, so a derived `Hash` writes into it.
+#[derive(Default)]
+struct Xxh3(twox_hash::XxHash3_128);
+
+impl Hasher for Xxh3 {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+
+    /// The low half of the 128-bit hash (keys take [`XxHash3_128::finish_128`] whole).
+    ///
+    /// [`XxHash3_128::finish_128`]: twox_hash::XxHash3_128::finish_128
+    fn finish(&self) -> u64 {
+        self.0.finish_128() as u64
+    }
 }
 
 /// [`key`] over `tag` and `value` as its `Hash` writes it: an analysed model's fields in
@@ -159,10 +175,10 @@ pub fn key_bytes(parts: &[&[u8]]) -> u128 {
 /// writes each one; its encoding tells a value of one type from every other value of it).
 pub(crate) fn key_of<T: std::hash::Hash + ?Sized>(tag: &str, value: &T) -> u128 {
     use std::hash::Hash;
-    let mut h = Xxh3::new();
+    let mut h = Xxh3::default();
     tag.hash(&mut h);
     value.hash(&mut h);
-    h.digest128()
+    h.0.finish_128()
 }
 
 /// [`key`] over `tag` and the `Display` text of `value`, hashed as it is written (a token
@@ -177,25 +193,25 @@ fn key_of_fmt(tag: &str, args: std::fmt::Arguments<'_>) -> u128 {
     struct Text(Xxh3, usize);
     impl std::fmt::Write for Text {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            self.0.update(s.as_bytes());
+            self.0.write(s.as_bytes());
             self.1 += s.len();
             Ok(())
         }
     }
-    let mut w = Text(Xxh3::new(), 0);
+    let mut w = Text(Xxh3::default(), 0);
     w.0.write_usize(tag.len());
     w.0.write(tag.as_bytes());
     // Writing into a hasher cannot fail; a `Debug` that fails leaves a key of what it wrote.
     let _ = std::fmt::write(&mut w, args);
     let n = w.1;
     w.0.write_usize(n);
-    w.0.digest128()
+    w.0 .0.finish_128()
 }
 
 /// A checksum of an entry's body, against damage to the file (not against an adversary):
-/// XXH3's 64 bits, which a run computes over most of the file at memory speed.
+/// XXH3's low 64 bits, which a run computes over most of the file at memory speed.
 fn checksum(text: &str) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+    twox_hash::XxHash3_128::oneshot(text.as_bytes()) as u64
 }
 
 /// Whether a memo is in use (callers that would pay to compute a key skip it otherwise).

@@ -435,6 +435,8 @@ pub fn render(reference: Reference, opts: &Options) -> BTreeMap<String, String> 
 pub(crate) struct Prepared {
     tera: std::sync::OnceLock<Tera>,
     rows: Vec<std::sync::OnceLock<InstructionRow>>,
+    /// Each page's key (its `Debug` text hashed), computed once however many files read it.
+    digests: Vec<std::sync::OnceLock<u128>>,
     reference: Reference,
 }
 
@@ -447,7 +449,26 @@ impl Prepared {
                 .iter()
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
+            digests: reference
+                .pages
+                .iter()
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
             reference,
+        }
+    }
+
+    /// The key of page `k`: what its row is made from.
+    fn digest(&self, k: usize) -> u128 {
+        let page = || {
+            let page = &self.reference.pages[k];
+            crate::timings::time("emit: digests", || {
+                crate::emit::cache::key_of("docs page", page)
+            })
+        };
+        match self.digests.get(k) {
+            Some(cell) => *cell.get_or_init(page),
+            None => page(),
         }
     }
 
@@ -478,22 +499,24 @@ impl Prepared {
                 })
                 .clone()
         };
-        let index_key = index_context.clone();
-        let mut jobs = vec![FileJob::keyed(
-            "docs/README.md",
-            move || index_key().into_json().to_string(),
-            move || {
-                let ctx = index_context();
-                let tera = self.tera();
-                crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
-            },
-        )];
-        for (inst, row) in reference.pages.iter().zip(&self.rows) {
+        // The index is a function of the options, the pages and the errata: its key is made
+        // of the pages' keys (shared with the pages' jobs), not of its context.
+        let index_key = move || {
+            let errata = crate::emit::cache::key_of("errata", &reference.errata);
+            let mut key = format!("index{opts:?}{errata:032x}");
+            for k in 0..reference.pages.len() {
+                key.push_str(&format!("{:032x}", self.digest(k)));
+            }
+            key
+        };
+        let mut jobs = vec![FileJob::keyed("docs/README.md", index_key, move || {
+            let ctx = index_context();
+            let tera = self.tera();
+            crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
+        })];
+        for (k, (inst, row)) in reference.pages.iter().zip(&self.rows).enumerate() {
             // A page reads its row (a function of the analysed page) and the header options.
-            let inputs = move || {
-                let page = crate::emit::cache::key_of("docs page", inst);
-                format!("{page:032x}{opts:?}")
-            };
+            let inputs = move || format!("{:032x}{opts:?}", self.digest(k));
             jobs.push(FileJob::keyed(page_path(inst), inputs, move || {
                 let row = row.get_or_init(|| instruction_row(inst));
                 let mut ctx = Context::new();

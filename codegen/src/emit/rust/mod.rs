@@ -113,84 +113,305 @@ pub(crate) fn format_with(build: impl FnOnce() -> TokenStream) -> String {
     format(timings::time("rust: quote tokens", build))
 }
 
-/// Top-level items formatted, with the identifiers their code uses (what the file's imports
-/// and lints are decided from).
+/// What one instruction contributes to a file that spans every doc, formatted: one or more
+/// parts (its top-level items, its arms of a `match`, ...), each with the identifiers its
+/// code uses (what the file's imports and lints are decided from). Kept as its memo entry:
+/// each part's identifiers on the first line, then the parts' texts, each list ended by `\0`
+/// (which formatted Rust never holds), so a hit is used in place, neither split nor copied.
 pub(crate) struct Section {
-    pub text: String,
-    pub idents: BTreeSet<String>,
+    entry: String,
+    head: usize,
+}
+
+/// Ends each part in a [`Section`]'s entry.
+const END: char = '\0';
+
+impl Section {
+    fn new(parts: Vec<(BTreeSet<String>, String)>) -> Section {
+        let mut entry = String::new();
+        for (idents, _) in &parts {
+            for (k, i) in idents.iter().enumerate() {
+                if k > 0 {
+                    entry.push(' ');
+                }
+                entry.push_str(i);
+            }
+            entry.push(END);
+        }
+        entry.push('\n');
+        let head = entry.len();
+        for (_, text) in &parts {
+            entry.push_str(text);
+            entry.push(END);
+        }
+        Section { entry, head }
+    }
+
+    /// A memo entry as a section; `None` if it is not one (then it is made again).
+    fn of_entry(entry: String) -> Option<Section> {
+        let head = entry.find('\n')? + 1;
+        let ok = entry[..head].matches(END).count() == entry[head..].matches(END).count();
+        ok.then_some(Section { entry, head })
+    }
+
+    /// The text of part `k`.
+    pub(crate) fn part(&self, k: usize) -> &str {
+        self.entry[self.head..]
+            .split(END)
+            .nth(k)
+            .unwrap_or_default()
+    }
+
+    /// The text of a section of one part.
+    pub(crate) fn text(&self) -> &str {
+        self.part(0)
+    }
+
+    /// The identifiers the code of part `k` uses.
+    pub(crate) fn idents(&self, k: usize) -> impl Iterator<Item = &str> {
+        self.entry[..self.head]
+            .split(END)
+            .nth(k)
+            .unwrap_or_default()
+            .split(' ')
+            .filter(|i| !i.is_empty())
+    }
 }
 
 /// The items `build` returns, formatted: the part of a file that spans every doc which one
 /// instruction contributes. `inputs` names everything `build` reads (for an instruction, its
 /// model): with a memo ([`super::cache`]), a section whose inputs are unchanged is neither
 /// built nor formatted again, so a changed doc re-renders only its own sections.
-pub(crate) fn section(
+pub(crate) fn section(inputs: impl FnOnce() -> String, build: impl Fn() -> TokenStream) -> Section {
+    pieces("rust section", inputs, || vec![(Place::Items, build())])
+}
+
+/// Where a piece ([`pieces`]) goes in its file's skeleton: what it is formatted inside, so that it is
+/// printed at the indentation and in the syntax of the place it is spliced into.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Place {
+    /// Arms of a `match` whose arms are indented `depth` levels (at least 2).
+    Arms(usize),
+    /// Items of an `impl` block at the top level.
+    BlockItems,
+    /// Items of a `trait` at the top level (methods without bodies).
+    TraitItems,
+    /// Variants of an `enum` at the top level.
+    Variants,
+    /// Items at the top level.
+    Items,
+}
+
+impl Place {
+    /// `inner` wrapped so that it lands at this place's depth, and that depth: the
+    /// wrapper's formatted text is `depth` opening lines, `inner`, `depth` closing lines.
+    fn wrap(self, inner: TokenStream) -> (TokenStream, usize) {
+        match self {
+            Place::Arms(depth) => {
+                let mut t = quote!(match __piece { #inner });
+                for _ in 2..depth {
+                    t = quote!({ #t });
+                }
+                (quote!(fn __piece() { #t }), depth.max(2))
+            }
+            Place::BlockItems => (quote!(impl __Piece { #inner }), 1),
+            Place::TraitItems => (quote!(trait __Piece { #inner }), 1),
+            Place::Variants => (quote!(enum __Piece { #inner }), 1),
+            Place::Items => (inner, 0),
+        }
+    }
+
+    /// What stands in the skeleton for the pieces spliced at marker `n` ([`splice`]): a line
+    /// of its own once formatted.
+    pub(crate) fn marker(self, n: usize) -> TokenStream {
+        let m = marker_ident(n);
+        match self {
+            Place::Arms(_) => quote!(#m => {}),
+            Place::BlockItems | Place::Items => quote!(fn #m() {}),
+            Place::TraitItems => quote!(fn #m();),
+            Place::Variants => quote!(#m,),
+        }
+    }
+
+    /// `tokens` formatted at this place: the lines the wrapper's add stripped.
+    fn format(self, tokens: TokenStream) -> String {
+        if tokens.is_empty() {
+            return String::new();
+        }
+        let (wrapped, depth) = self.wrap(tokens);
+        let text = format_file(wrapped);
+        if depth == 0 {
+            return text;
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let inner = lines
+            .get(depth..lines.len().saturating_sub(depth))
+            .unwrap_or_default();
+        let mut out = String::with_capacity(text.len());
+        for l in inner {
+            out.push_str(l);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn marker_ident(n: usize) -> Ident {
+    ident(&format!("__piece{n}_"))
+}
+
+/// One instruction's parts of a file that spans every doc (its items, its arms of a `match`
+/// over every instruction, its methods of an `impl` of all of them), one memo entry under
+/// `inputs` (see [`section`]): part `k` of the section is the `k`th piece `build` returns,
+/// built and formatted on its own at its place. The file's skeleton holds a marker where the
+/// pieces go ([`Place::marker`], [`splice`]); a full regen builds the file the same way, so a
+/// regen from the memo and one without it give the same bytes by construction.
+pub(crate) fn pieces(
+    kind: &str,
     inputs: impl FnOnce() -> String,
-    build: impl FnOnce() -> TokenStream,
+    build: impl Fn() -> Vec<(Place, TokenStream)>,
 ) -> Section {
     let render = || {
-        let tokens = timings::time("rust: quote tokens", build);
-        let idents = idents_in(&tokens);
-        Section {
-            text: format_file(tokens),
-            idents,
-        }
+        let parts = timings::time("rust: quote tokens", &build);
+        let parts: Vec<(BTreeSet<String>, String)> = parts
+            .into_iter()
+            .map(|(place, tokens)| (idents_in(&tokens), place.format(tokens)))
+            .collect();
+        Section::new(parts)
     };
     if !super::cache::active() {
         return render();
     }
-    let inputs = timings::time("cache: inputs", inputs);
-    let key = super::cache::key(&["rust section", &inputs]);
-    // One memo entry: the identifiers on the first line, then the text.
+    let inputs = inputs();
+    let key = super::cache::key(&[kind, &inputs]);
+    // A miss keeps what it made (the memo keeps a copy of its entry).
+    let mut made = None;
     let entry = super::cache::get_or(key, || {
         let s = render();
-        let names: Vec<&str> = s.idents.iter().map(String::as_str).collect();
-        format!("{}\n{}", names.join(" "), s.text)
+        let entry = s.entry.clone();
+        made = Some(s);
+        entry
     });
-    // The text is the entry without its first line, moved down in place rather than copied.
-    let mut text = entry;
-    let head = text.find('\n').map_or(0, |n| n + 1);
-    let idents = text[..head]
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
-    text.drain(..head);
-    Section { text, idents }
+    match made {
+        Some(s) => s,
+        None => Section::of_entry(entry).unwrap_or_else(render),
+    }
 }
 
-/// What each instruction's model is, as the key of what is rendered from it: its fields as
-/// its derived `Hash` writes them, hashed once per run however many files read it (its module and its sections of the
+/// `texts` joined, in one allocation of the final size (a file is a few hundred KB: growing it
+/// piece by piece copies it and touches fresh memory several times).
+pub(crate) fn join<'s>(texts: impl Iterator<Item = &'s str> + Clone) -> String {
+    let mut out = String::with_capacity(texts.clone().map(str::len).sum());
+    for t in texts {
+        out.push_str(t);
+    }
+    out
+}
+
+/// `head`, then `skeleton` (formatted) with the line of each marker `n` replaced by the texts
+/// `fills` gives it, in order. A skeleton without the marker is a generator bug every test run
+/// would catch.
+pub(crate) fn splice(head: &str, skeleton: &str, fills: &[(usize, Vec<&str>)]) -> String {
+    let size: usize = fills
+        .iter()
+        .flat_map(|(_, ps)| ps.iter())
+        .map(|p| p.len())
+        .sum();
+    let mut out = String::with_capacity(head.len() + skeleton.len() + size);
+    out.push_str(head);
+    let mut fills: Vec<(usize, &[&str])> = fills
+        .iter()
+        .map(|(n, pieces)| {
+            let m = marker_ident(*n).to_string();
+            let at = skeleton
+                .find(&m)
+                .unwrap_or_else(|| panic!("no marker {m} in the skeleton:\n{skeleton}"));
+            (at, pieces.as_slice())
+        })
+        .collect();
+    fills.sort_by_key(|f| f.0);
+    let mut done = 0;
+    for (at, pieces) in fills {
+        let start = skeleton[..at].rfind('\n').map_or(0, |n| n + 1);
+        let end = skeleton[at..]
+            .find('\n')
+            .map_or(skeleton.len(), |n| at + n + 1);
+        out.push_str(&skeleton[done..start]);
+        for p in pieces {
+            out.push_str(p);
+        }
+        done = end;
+    }
+    out.push_str(&skeleton[done..]);
+    out
+}
+
+/// Part `k` of each of `sections`, for [`splice`].
+pub(crate) fn parts(sections: &[Section], k: usize) -> Vec<&str> {
+    sections.iter().map(|s| s.part(k)).collect()
+}
+
+/// What each instruction's model is, as the key of what is rendered from it: its `Debug`
+/// text, hashed as it is written, once per run however many files read it (its module and its sections of the
 /// shared files), and only when a memo is in use.
 pub(crate) struct Digests<'a> {
     each: BTreeMap<&'a str, std::sync::OnceLock<String>>,
+    /// The same of each instruction's text forms (`model.text`), for the parts of `text.rs`.
+    text: BTreeMap<&'a str, std::sync::OnceLock<String>>,
 }
 
 impl<'a> Digests<'a> {
     pub(crate) fn new(model: &'a Model) -> Self {
-        let each = model
-            .instructions
-            .iter()
-            .map(|i| (i.module.as_str(), std::sync::OnceLock::new()))
-            .collect();
-        Digests { each }
+        let cells = || {
+            model
+                .instructions
+                .iter()
+                .map(|i| (i.module.as_str(), std::sync::OnceLock::new()))
+                .collect()
+        };
+        Digests {
+            each: cells(),
+            text: cells(),
+        }
     }
 
     /// The digest of `inst` (computed once for an instruction of the model).
     pub(crate) fn of(&self, inst: &InstModel) -> String {
-        let digest = || format!("{:032x}", super::cache::key_of("instruction", inst));
+        let digest = || {
+            timings::time("emit: digests", || {
+                format!("{:032x}", super::cache::key_of("instruction", inst))
+            })
+        };
         match self.each.get(inst.module.as_str()) {
+            Some(cell) => cell.get_or_init(digest).clone(),
+            None => digest(),
+        }
+    }
+
+    /// The digest of `inst` and its text forms `t` (computed once for an instruction of the
+    /// model).
+    pub(crate) fn of_text(
+        &self,
+        inst: &InstModel,
+        t: Option<&crate::analyze::text::TextInst>,
+    ) -> String {
+        let digest = || {
+            let t = timings::time("emit: digests", || super::cache::key_of("text forms", &t));
+            format!("{}{t:032x}", self.of(inst))
+        };
+        match self.text.get(inst.module.as_str()) {
             Some(cell) => cell.get_or_init(digest).clone(),
             None => digest(),
         }
     }
 }
 
-/// The identifiers every section of `sections` uses.
-pub(crate) fn idents_of(sections: &[Section]) -> BTreeSet<String> {
+/// The identifiers part `k` of every section of `sections` uses.
+pub(crate) fn idents_of(sections: &[Section], k: usize) -> BTreeSet<String> {
     // Most identifiers recur in many sections: each distinct one is copied once.
     let mut all = BTreeSet::new();
     for s in sections {
-        all.extend(s.idents.iter().map(String::as_str));
+        all.extend(s.idents(k));
     }
     all.into_iter().map(str::to_string).collect()
 }
@@ -536,19 +757,22 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
     })];
     let d = digests.clone();
     jobs.push(FileJob::new("src/generated/roundtrip.rs", move || {
-        header(opts, &all) + &tests_gen::render(model, &d)
+        tests_gen::render(&header(opts, &all), model, &d)
     }));
     let all = all_sources.clone();
+    let d = digests.clone();
     jobs.push(FileJob::new("src/generated/operands.rs", move || {
-        header(opts, &all) + &format_with(|| operands::render(model))
+        operands::render(&header(opts, &all), model, &d)
     }));
     let all = all_sources.clone();
+    let d = digests.clone();
     jobs.push(FileJob::new("src/generated/semantics.rs", move || {
-        header(opts, &all) + &format_with(|| semantics::render(model))
+        semantics::render(&header(opts, &all), model, &d)
     }));
     let all = all_sources.clone();
+    let d = digests.clone();
     jobs.push(FileJob::new("src/generated/mod.rs", move || {
-        header(opts, &all) + &format_with(|| top::render(model))
+        top::render(&header(opts, &all), model, &d)
     }));
     let mut instructions: Vec<&InstModel> = model.instructions.iter().collect();
     // Larger formats first: the last job to start bounds the wall time.
@@ -573,14 +797,14 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
     }
     // The shared enums and the instructions whose bit-packed fields are shared.
     let head = header(opts, &all_sources);
-    let d = digests.clone();
     let inputs = move || {
         let structs: Vec<_> = model
             .shared_structs
             .iter()
-            .map(|(i, f)| (model.instructions.get(*i).map(|i| d.of(i)), f))
+            .map(|(i, f)| (model.instructions.get(*i), f))
             .collect();
-        let shared = super::cache::key_of("shared", &(&model.shared_enums, structs));
+        // Through their derived `Hash`: the value sets are large.
+        let shared = super::cache::key_of("enums.rs", &(&model.shared_enums, &structs));
         format!("{head}{shared:032x}")
     };
     jobs.push(FileJob::keyed(

@@ -6,51 +6,83 @@
 //! routine can check it).
 
 use super::top::{decodable, rule_check};
-use super::{ident, lit};
+use super::{format, ident, idents_of, lit, parts, pieces, splice, Digests, Place, Section};
 use crate::analyze::{
     FieldModel, FieldType, InstModel, Int, MemberType, Model, Slot, VariantModel,
 };
+use crate::timings;
 use proc_macro2::TokenStream;
 use quote::quote;
+use std::collections::BTreeSet;
 
-/// The file's tokens.
-pub fn render(model: &Model) -> TokenStream {
+/// Where the arms go: `impl Instruction { fn f(..) { match self { .. } } }`.
+const ARMS: Place = Place::Arms(3);
+
+/// The file under `header`: a skeleton whose three `match`es over every instruction are
+/// spliced from each instruction's arms ([`super::pieces`]).
+pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
     let insts: Vec<&InstModel> = decodable(model).collect();
-    let arms: Vec<(TokenStream, bool)> = insts.iter().map(|i| visit_arm(i)).collect();
+    // Each instruction's three arms, one memo entry.
+    let arms: Vec<Section> = insts
+        .iter()
+        .map(|i| {
+            let inputs = || format!("operands.rs{}", digests.of(i));
+            pieces("rust pieces", inputs, || {
+                let visit = visit_arm(i).0;
+                vec![
+                    (ARMS, quote!(#visit,)),
+                    (ARMS, listed_arm(i, type_maps(i))),
+                    (ARMS, listed_arm(i, operand_types(i))),
+                ]
+            })
+        })
+        .collect();
+    let skeleton = timings::time("rust: quote tokens", || {
+        skeleton(
+            &idents_of(&arms, 0),
+            &idents_of(&arms, 1),
+            &idents_of(&arms, 2),
+        )
+    });
+    let fills: Vec<(usize, Vec<&str>)> = (0..3).map(|k| (k, parts(&arms, k))).collect();
+    splice(header, &format(skeleton), &fills)
+}
+
+/// `Instruction::X(_) => list,`: an empty slice when the instruction lists nothing.
+fn listed_arm(inst: &InstModel, list: TokenStream) -> TokenStream {
+    let ty = ident(&inst.rust_name);
+    if list.is_empty() {
+        quote!(Instruction::#ty(_) => &[],)
+    } else {
+        quote!(Instruction::#ty(_) => #list,)
+    }
+}
+
+/// The file's tokens, with markers where the arms go; what the arms use (`visits`, `maps`,
+/// `lists`: their identifiers) decides the imports and the visitor's name.
+fn skeleton(
+    visits: &BTreeSet<String>,
+    maps: &BTreeSet<String>,
+    lists: &BTreeSet<String>,
+) -> TokenStream {
     // The visitor is named only where some instruction visits a field (no unused variable).
-    let any_visit = arms.iter().any(|(_, used)| *used);
-    let param = if any_visit { quote!(v) } else { quote!(_v) };
-    let visit_arms = arms.into_iter().map(|(t, _)| t);
-    let maps: Vec<TokenStream> = insts.iter().map(|i| type_maps(i)).collect();
-    let lists: Vec<TokenStream> = insts.iter().map(|i| operand_types(i)).collect();
-    let any_list = lists.iter().any(|m| !m.is_empty());
-    let any_map = maps.iter().any(|m| !m.is_empty()) || any_list;
-    let list_arms = insts.iter().zip(&lists).map(|(i, m)| {
-        let ty = ident(&i.rust_name);
-        if m.is_empty() {
-            quote!(Instruction::#ty(_) => &[])
-        } else {
-            quote!(Instruction::#ty(_) => #m)
-        }
-    });
-    let map_arms = insts.iter().zip(&maps).map(|(i, m)| {
-        let ty = ident(&i.rust_name);
-        if m.is_empty() {
-            quote!(Instruction::#ty(_) => &[])
-        } else {
-            quote!(Instruction::#ty(_) => #m)
-        }
-    });
+    let param = if visits.contains("v") {
+        quote!(v)
+    } else {
+        quote!(_v)
+    };
+    let any_map = maps.contains("TypeMap");
+    let any_list = lists.contains("OperandTypes");
     // Data types are named only by type maps and "Must have type" lists, platforms only by
     // type maps.
-    let platform_use = if maps.iter().any(|m| !m.is_empty()) {
+    let platform_use = if any_map {
         quote!(
             use super::Platform;
         )
     } else {
         quote!()
     };
-    let map_uses = if any_map {
+    let map_uses = if any_map || any_list {
         quote!(
             use crate::runtime::DataType;
             #platform_use
@@ -58,6 +90,7 @@ pub fn render(model: &Model) -> TokenStream {
     } else {
         quote!()
     };
+    let (visit_arms, map_arms, list_arms) = (ARMS.marker(0), ARMS.marker(1), ARMS.marker(2));
     quote! {
         //! Operands, exec size, predicate and index fields of every instruction, and each
         //! doc's operand type maps: what `visa::object::verify` checks against a routine.
@@ -72,20 +105,20 @@ pub fn render(model: &Model) -> TokenStream {
             /// member) and fields the doc leaves open (their bytes). A counted list's count
             /// is its length, not visited.
             pub fn visit_operands<V: OperandVisitor + ?Sized>(&self, #param: &mut V) {
-                match self { #(#visit_arms,)* }
+                match self { #visit_arms }
             }
 
             /// The `#### Operand type maps` of the instruction's doc: any map available on
             /// the platform may hold; an empty slice when the doc has none.
             pub fn type_maps(&self) -> &'static [TypeMap] {
-                match self { #(#map_arms,)* }
+                match self { #map_arms }
             }
 
             /// The "Must have type" list of each vector operand whose doc has one, in field
             /// order: `validate` checks an immediate's type against it, a routine its
             /// register operands' declared types.
             pub fn operand_types(&self) -> &'static [OperandTypes] {
-                match self { #(#list_arms,)* }
+                match self { #list_arms }
             }
         }
     }

@@ -3,50 +3,79 @@
 //! the generated `Execute`/`dispatch`: its lane function, or the machine's `Lanes::prose`.
 
 use super::top::decodable;
-use super::{docs, ident, idents_in, unparen, use_only};
+use super::{
+    docs, format, ident, idents_in, idents_of, parts, pieces, splice, unparen, use_only, Digests,
+    Place, Section,
+};
 use crate::analyze::naming::snake_name;
 use crate::analyze::semantics::{FieldRead, LaneExpr, LaneFn, LaneModel, LaneStmt};
 use crate::analyze::{InstModel, Model};
+use crate::timings;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
+use std::collections::BTreeSet;
 
-/// The module's tokens.
-pub fn render(model: &Model) -> TokenStream {
+/// The module under `header`: its head, each instruction's lane function, then the
+/// interpreter, whose methods are each instruction's piece ([`super::pieces`]).
+pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
     let insts: Vec<&InstModel> = decodable(model).collect();
-    let lane_fns = insts.iter().filter_map(|i| match &i.lanes {
-        LaneModel::Formal(f) => Some(lane_fn(i, f)),
-        LaneModel::Prose { .. } => None,
+    // Each instruction's lane function (if its semantics run) and method, one memo entry.
+    let each: Vec<Section> = insts
+        .iter()
+        .map(|i| {
+            let inputs = || format!("semantics.rs{}", digests.of(i));
+            pieces("rust pieces", inputs, || {
+                let lane_fn = match &i.lanes {
+                    LaneModel::Formal(f) => lane_fn(i, f),
+                    LaneModel::Prose { .. } => quote!(),
+                };
+                vec![(Place::Items, lane_fn), (METHODS, method(i))]
+            })
+        })
+        .collect();
+    let (head, interpreter) = timings::time("rust: quote tokens", || {
+        let interpreter = interpreter(&insts);
+        let mut used = idents_of(&each, 0);
+        used.extend(idents_of(&each, 1));
+        used.extend(idents_in(&interpreter));
+        (with_head(&used), interpreter)
     });
-    let interpreter = interpreter(&insts);
-    let code = quote! {
-        #(#lane_fns)*
-        #interpreter
-    };
-    with_head(code)
+    let head = super::join(
+        [header, &format(head)]
+            .into_iter()
+            .chain(each.iter().map(|s| s.part(0))),
+    );
+    splice(&head, &format(interpreter), &[(0, parts(&each, 1))])
+}
+
+/// Where the interpreter's methods go: `impl Execute for Interpreter { .. }`.
+const METHODS: Place = Place::BlockItems;
+
+/// The interpreter's method running `inst`.
+fn method(i: &InstModel) -> TokenStream {
+    let method = ident(&snake_name(&i.doc_name));
+    let ty = ident(&i.rust_name);
+    match &i.lanes {
+        LaneModel::Formal(_) => quote! {
+            fn #method(&mut self, inst: &super::#ty) -> Self::Output {
+                #method(inst, self.lanes)
+            }
+        },
+        LaneModel::Prose { .. } => quote! {
+            fn #method(&mut self, _inst: &super::#ty) -> Self::Output {
+                self.lanes.prose(self.inst)
+            }
+        },
+    }
 }
 
 /// The `Execute` implementation that runs each instruction through its lane function or the
-/// machine's prose, and `interpret`.
+/// machine's prose (a marker where its methods go), and `interpret`.
 fn interpreter(insts: &[&InstModel]) -> TokenStream {
     let any_prose = insts
         .iter()
         .any(|i| matches!(i.lanes, LaneModel::Prose { .. }));
-    let methods = insts.iter().map(|i| {
-        let method = ident(&snake_name(&i.doc_name));
-        let ty = ident(&i.rust_name);
-        match &i.lanes {
-            LaneModel::Formal(_) => quote! {
-                fn #method(&mut self, inst: &super::#ty) -> Self::Output {
-                    #method(inst, self.lanes)
-                }
-            },
-            LaneModel::Prose { .. } => quote! {
-                fn #method(&mut self, _inst: &super::#ty) -> Self::Output {
-                    self.lanes.prose(self.inst)
-                }
-            },
-        }
-    });
+    let methods = METHODS.marker(0);
     let (inst_field, inst_init) = if any_prose {
         (
             quote!(
@@ -68,7 +97,7 @@ fn interpreter(insts: &[&InstModel]) -> TokenStream {
 
         impl<L: Lanes + ?Sized> Execute for Interpreter<'_, L> {
             type Output = Result<(), L::Error>;
-            #(#methods)*
+            #methods
         }
 
         /// Runs `inst` on the machine `l`: through its lane function when its doc's
@@ -79,13 +108,12 @@ fn interpreter(insts: &[&InstModel]) -> TokenStream {
     }
 }
 
-/// `code` under the module's docs and only the imports and helpers it uses.
-fn with_head(code: TokenStream) -> TokenStream {
-    let used = idents_in(&code);
+/// The module's docs and only the imports and helpers its code (which uses `used`) needs.
+fn with_head(used: &BTreeSet<String>) -> TokenStream {
     let runtime = use_only(
         quote!(crate::runtime),
         &["DataType", "Lanes", "OperandClass", "Value"],
-        &used,
+        used,
     );
     let unsigned = if used.contains("is_unsigned") {
         quote!(
@@ -112,7 +140,6 @@ fn with_head(code: TokenStream) -> TokenStream {
         #unsigned
         use super::{dispatch, Execute, Instruction};
         #call
-        #code
     }
 }
 

@@ -245,8 +245,8 @@ fn instruction_test(inst: &InstModel) -> TokenStream {
     quote!(#(#tests)*)
 }
 
-/// The whole test file.
-pub fn render(model: &Model, digests: &super::Digests) -> String {
+/// The whole test file under `header`.
+pub fn render(header: &str, model: &Model, digests: &super::Digests) -> String {
     let tests: Vec<super::Section> = decodable(model)
         .map(|inst| {
             let inputs = || format!("roundtrip{}", digests.of(inst));
@@ -254,13 +254,16 @@ pub fn render(model: &Model, digests: &super::Digests) -> String {
         })
         .collect();
     let (head, tail) = super::timings::time("rust: quote tokens", || {
-        frame(super::idents_of(&tests).contains("support"))
+        frame(tests.iter().any(|t| t.idents(0).any(|i| i == "support")))
     });
-    let mut text = super::format(head);
-    for t in &tests {
-        text.push_str(&t.text);
-    }
-    text + &super::format(tail)
+    let (head, tail) = (super::format(head), super::format(tail));
+    let each = tests.iter().map(|t| t.text());
+    super::join(
+        [header, &head]
+            .into_iter()
+            .chain(each)
+            .chain([tail.as_str()]),
+    )
 }
 
 /// The file around the instructions' tests: `(head, tail)`. Strategies of operands come from

@@ -11,7 +11,7 @@ use super::{
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
 use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
 use crate::emit::Options;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,15 +21,30 @@ pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (Strin
     let sources = format!("{}/*.md", opts.spec_label);
     let sections = inst_sections(model, digests);
     let (head, tail) = crate::timings::time("rust: quote tokens", || {
-        tokens(model, &super::idents_of(&sections))
+        let (fns, arms) = (
+            super::idents_of(&sections, 0),
+            super::idents_of(&sections, 1),
+        );
+        tokens(model, &fns, &arms)
     });
-    let mut text = header(opts, &sources) + &format(head);
-    for s in &sections {
-        text.push_str(&s.text);
-    }
-    text.push_str(&format(tail));
+    let head = super::splice(
+        &header(opts, &sources),
+        &format(head),
+        &[(0, super::parts(&sections, 1))],
+    );
+    let tail = format(tail);
+    let fns = sections.iter().map(|s| s.part(0));
+    let text = super::join(
+        [head.as_str()]
+            .into_iter()
+            .chain(fns)
+            .chain([tail.as_str()]),
+    );
     ("src/generated/text.rs".to_string(), text)
 }
+
+/// Where the print arms go: `impl Instruction { fn print_text_as(..) { match self { .. } } }`.
+const PRINT_ARMS: super::Place = super::Place::Arms(3);
 
 /// The arms of `parse_instruction`'s dispatch and what the dispatch test checks.
 struct DispatchArms<'a> {
@@ -40,7 +55,7 @@ struct DispatchArms<'a> {
 }
 
 /// The dispatch's arms by mnemonic, literal and recognised apart.
-fn dispatch_arms(by_mnemonic: &BTreeMap<Mnemonics, Vec<TokenStream>>) -> DispatchArms<'_> {
+fn dispatch_arms(by_mnemonic: &BTreeMap<Mnemonics, Vec<Ident>>) -> DispatchArms<'_> {
     // Literal mnemonics first, in one `match` on the string; the special forms' tables after
     // them, so the common lines never scan those tables (a generated test checks that no
     // literal mnemonic is in one: the order then changes nothing).
@@ -177,19 +192,17 @@ fn usable<'a>(inst: &InstModel, t: Option<&'a TextInst>) -> Vec<(usize, &'a Text
     }
 }
 
-/// One instruction's arm of `print_text_as` and its parsers by mnemonic; its functions go to
-/// `fns` when given.
+/// One instruction's arm of `print_text_as`; its functions go to `fns` when given.
 fn inst_parts(
     model: &Model,
     inst: &InstModel,
     t: Option<&TextInst>,
     fns: Option<&mut Vec<TokenStream>>,
-) -> (TokenStream, Vec<(Mnemonics, TokenStream)>) {
+) -> TokenStream {
     let forms = usable(inst, t);
-    let (arm, entries, made) = if let Some(sp) = text_fields::special(inst) {
+    let (arm, made) = if let Some(sp) = text_fields::special(inst) {
         let (p, f) = text_fields::arms(inst, sp);
-        let pp = text_fields::parse_fn(inst);
-        (p, vec![(Mnemonics::Recognised(sp), quote!(#pp))], vec![f])
+        (p, vec![f])
     } else if forms.is_empty() {
         no_text_parts(model, inst, t)
     } else {
@@ -198,11 +211,40 @@ fn inst_parts(
     if let Some(fns) = fns {
         fns.extend(made);
     }
-    (arm, entries)
+    arm
 }
 
-/// An instruction's print arm, its parsers by mnemonic and its functions.
-type Parts = (TokenStream, Vec<(Mnemonics, TokenStream)>, Vec<TokenStream>);
+/// One instruction's parsers by mnemonic (what [`inst_parts`] makes functions of), without
+/// building any code: the dispatch is made of these for every instruction on every regen.
+fn inst_entries(model: &Model, inst: &InstModel, t: Option<&TextInst>) -> Vec<(Mnemonics, Ident)> {
+    let forms = usable(inst, t);
+    if let Some(sp) = text_fields::special(inst) {
+        vec![(Mnemonics::Recognised(sp), text_fields::parse_fn(inst))]
+    } else if forms.is_empty() {
+        no_text_mnemonic(model, inst, t)
+            .map(|m| (Mnemonics::Literal(m), parser_name(inst, "no_text")))
+            .into_iter()
+            .collect()
+    } else {
+        forms
+            .iter()
+            .map(|(k, f)| {
+                (
+                    Mnemonics::Literal(f.mnemonic.clone()),
+                    parser_name(inst, &k.to_string()),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The parser of `inst`'s form `form` (a number, or `no_text`).
+fn parser_name(inst: &InstModel, form: &str) -> Ident {
+    format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), form)
+}
+
+/// An instruction's print arm and its functions.
+type Parts = (TokenStream, Vec<TokenStream>);
 
 /// An instruction without a usable form: its print arm fails saying why, and the mnemonic its
 /// doc names, if no other form claims it, parses to the same error (not to "unknown").
@@ -217,21 +259,17 @@ fn no_text_parts(model: &Model, inst: &InstModel, t: Option<&TextInst>) -> Parts
     let arm = quote! {
         Instruction::#ty(_) => Err(PrintError::NoTextForm { instruction: #name, why: #why }),
     };
-    let Some(mnemonic) = no_text_mnemonic(model, inst, t) else {
-        return (arm, vec![], vec![]);
-    };
-    let pp = format_ident!("parse_{}_no_text", inst.module.trim_end_matches('_'));
+    if no_text_mnemonic(model, inst, t).is_none() {
+        return (arm, vec![]);
+    }
+    let pp = parser_name(inst, "no_text");
     let expected = format!("an instruction with a text form ({name} has none: {why})");
     let f = quote! {
         fn #pp(_: PredicateControl, words: Words<'_>, _: Cursor<'_>, _: &dyn Names) -> Result<Instruction, ParseError> {
             Err(words.error(#expected))
         }
     };
-    (
-        arm,
-        vec![(Mnemonics::Literal(mnemonic), quote!(#pp))],
-        vec![f],
-    )
+    (arm, vec![f])
 }
 
 /// An instruction printed by its templates: the print arm tries the forms in doc order (the
@@ -248,11 +286,10 @@ fn template_parts(
     let sat = t.and_then(|t| t.sat.as_deref());
     let mut tries = Vec::new();
     let mut always = None;
-    let mut entries = Vec::new();
     let mut fns = Vec::new();
     for (k, f) in forms {
         let pf = format_ident!("print_{}_{}", inst.module.trim_end_matches('_'), k);
-        let pp = format_ident!("parse_{}_{}", inst.module.trim_end_matches('_'), k);
+        let pp = parser_name(inst, &k.to_string());
         if always.is_none() {
             match fixed_matches(inst, f) {
                 Some(cond) => tries.push(quote!(if #cond { return #pf(i, names, out, lossy); })),
@@ -263,7 +300,6 @@ fn template_parts(
             fns.push(print_form(inst, sat, f, &pf));
             fns.push(parse_form(inst, sat, f, &pp));
         }
-        entries.push((Mnemonics::Literal(f.mnemonic.clone()), quote!(#pp)));
     }
     let otherwise = always.unwrap_or_else(|| {
         quote!(Err(PrintError::NoTextForm { instruction: #name, why: "no form's selector holds" }))
@@ -274,7 +310,7 @@ fn template_parts(
             #otherwise
         }
     };
-    (arm, entries, fns)
+    (arm, fns)
 }
 
 /// The mnemonic of an instruction whose template cannot be read, when no other form claims
@@ -292,7 +328,8 @@ fn no_text_mnemonic(model: &Model, inst: &InstModel, t: Option<&TextInst>) -> Op
     (!claimed).then_some(mnemonic)
 }
 
-/// The printers and parsers of every instruction, one section each (see [`super::section`]).
+/// The printers and parsers of every instruction (part 0, top-level items) and its arm of
+/// `print_text_as` (part 1), one section each (see [`super::pieces`]).
 fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section> {
     let insts: Vec<_> = decodable(model).collect();
     insts
@@ -300,27 +337,28 @@ fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section>
         .map(|&(inst, t)| {
             let inputs = || {
                 let no_text = no_text_mnemonic(model, inst, t);
-                let text = super::super::cache::key_of("text form", &(t, no_text));
-                format!("text fns{}{text:032x}", digests.of(inst))
+                format!("text.rs{}{no_text:?}", digests.of_text(inst, t))
             };
-            super::section(inputs, || {
+            super::pieces("rust pieces", inputs, || {
                 let mut fns = Vec::new();
-                inst_parts(model, inst, t, Some(&mut fns));
-                quote!(#(#fns)*)
+                let arm = inst_parts(model, inst, t, Some(&mut fns));
+                vec![(super::Place::Items, quote!(#(#fns)*)), (PRINT_ARMS, arm)]
             })
         })
         .collect()
 }
 
 /// The file's items but the instructions' functions (`fns`, whose identifiers are `used`),
-/// which come between `finish` and the dispatch test: `(head, tail)`.
-fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) {
-    let mut print_arms = Vec::new();
-    let mut by_mnemonic: BTreeMap<Mnemonics, Vec<TokenStream>> = BTreeMap::new();
+/// which come between `finish` and the dispatch test: `(head, tail)`. The head holds a marker
+/// where the print arms go (`arms_used`: their identifiers).
+fn tokens(
+    model: &Model,
+    used: &BTreeSet<String>,
+    arms_used: &BTreeSet<String>,
+) -> (TokenStream, TokenStream) {
+    let mut by_mnemonic: BTreeMap<Mnemonics, Vec<Ident>> = BTreeMap::new();
     for (inst, t) in decodable(model) {
-        let (arm, entries) = inst_parts(model, inst, t, None);
-        print_arms.push(arm);
-        for (m, pp) in entries {
+        for (m, pp) in inst_entries(model, inst, t) {
             by_mnemonic.entry(m).or_default().push(pp);
         }
     }
@@ -333,11 +371,11 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
     let symbol_mnemonics = symbol_mnemonics(model);
     let dispatch_test = dispatch_test(&literals, &special_tests);
     let finish = finish_fn(used);
-    let print_arms = quote!(#(#print_arms)*);
-    let (names, out) = (param("names", &print_arms), param("out", &print_arms));
-    let lossy = param("lossy", &print_arms);
+    let print_arms = PRINT_ARMS.marker(0);
+    let param = |name| named_if_used(name, arms_used);
+    let (names, out, lossy) = (param("names"), param("out"), param("lossy"));
     // A spec none of whose instructions prints still has the crate's signature.
-    let lint = if idents_in(&print_arms).contains("out") {
+    let lint = if arms_used.contains("out") {
         quote!()
     } else {
         quote!(#[allow(clippy::ptr_arg, reason = "the signature every generated crate shares")])
@@ -380,6 +418,7 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
         #finish
     };
     let mut used = used.clone();
+    used.extend(arms_used.iter().cloned());
     used.extend(idents_in(&code));
     used.extend(idents_in(&dispatch_test));
     let imports = imports(&used);
@@ -392,6 +431,15 @@ fn tokens(model: &Model, used: &BTreeSet<String>) -> (TokenStream, TokenStream) 
         #code
     };
     (head, dispatch_test)
+}
+
+/// A parameter's name, `_`-prefixed when the code (which uses `used`) does not use it.
+fn named_if_used(name: &str, used: &BTreeSet<String>) -> Ident {
+    if used.contains(name) {
+        ident(name)
+    } else {
+        ident(&format!("_{name}"))
+    }
 }
 
 /// Mnemonics of forms that name a string of the pool: the assembler parses those lines

@@ -1,12 +1,15 @@
 //! The parent module: what spans instructions.
 
-use super::{docs, ident, idents_in, use_only};
+use super::{
+    docs, format, ident, idents_in, parts, pieces, splice, use_only, Digests, Place, Section,
+};
 use crate::analyze::naming::type_name;
 use crate::analyze::platform::Rule;
 use crate::analyze::{InstModel, Model};
+use crate::timings;
 use proc_macro2::TokenStream;
 use quote::quote;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The platform variant of a platform name.
 pub fn platform_ident(p: &str) -> proc_macro2::Ident {
@@ -151,7 +154,7 @@ fn opcode_enum(model: &Model) -> TokenStream {
 }
 
 /// How one dispatch arm builds the instruction: a value, or in place into `out`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum Arm {
     Value,
     /// `only`: the docs define one instruction, so `out` always holds its variant.
@@ -182,54 +185,62 @@ impl Arm {
     }
 }
 
-/// The `match opcode` arms of the decoder.
-fn dispatch_arms(model: &Model, arm: Arm) -> Vec<TokenStream> {
+/// The instructions that decode, by opcode.
+fn by_opcode(model: &Model) -> BTreeMap<u8, Vec<&InstModel>> {
     let mut by_opcode: BTreeMap<u8, Vec<&InstModel>> = BTreeMap::new();
     for i in decodable(model) {
         by_opcode.entry(i.opcode).or_default().push(i);
     }
-    let mut arms = left_out_arms(model, &by_opcode);
-    arms.extend(by_opcode.iter().map(|(op, insts)| {
-        let op_lit = super::hex(u64::from(*op));
-        let subs: Vec<&&InstModel> = insts.iter().filter(|i| i.sub_opcode.is_some()).collect();
-        let generic = insts.iter().find(|i| i.sub_opcode.is_none());
-        if subs.is_empty() {
-            let i = generic.copied().or(insts.first().copied());
-            let Some(i) = i else { return quote!() };
-            let build = arm.build(&ident(&i.rust_name));
-            return quote!(#op_lit => #build,);
+    by_opcode
+}
+
+/// The `match opcode` arm of the decoder for the instructions `insts` of opcode `op`.
+fn opcode_arm(model: &Model, op: u8, insts: &[&InstModel], arm: Arm) -> TokenStream {
+    let op_lit = super::hex(u64::from(op));
+    let subs: Vec<&&InstModel> = insts.iter().filter(|i| i.sub_opcode.is_some()).collect();
+    let generic = insts.iter().find(|i| i.sub_opcode.is_none());
+    if subs.is_empty() {
+        let i = generic.copied().or(insts.first().copied());
+        let Some(i) = i else { return quote!() };
+        let build = arm.build(&ident(&i.rust_name));
+        return quote!(#op_lit => #build,);
+    }
+    let sub_arms = subs.iter().map(|i| {
+        let build = arm.build(&ident(&i.rust_name));
+        let sub = super::hex(u64::from(i.sub_opcode.unwrap_or(0)));
+        quote!(Some(#sub) => {
+            r.take(1, "sub_opcode")?;
+            #build
+        })
+    });
+    let left_out = left_out_of(model, op).filter_map(|l| {
+        let sub = l
+            .sub_opcode
+            .filter(|s| !subs.iter().any(|i| i.sub_opcode == Some(*s)))?;
+        let sub = super::hex(u64::from(sub));
+        let err = left_out_error(l, op);
+        Some(quote!(Some(#sub) => return Err(#err),))
+    });
+    let fallback = match generic {
+        Some(g) => {
+            let build = arm.build(&ident(&g.rust_name));
+            quote!(_ => #build,)
         }
-        let sub_arms = subs.iter().map(|i| {
-            let build = arm.build(&ident(&i.rust_name));
-            let sub = super::hex(u64::from(i.sub_opcode.unwrap_or(0)));
-            quote!(Some(#sub) => {
-                r.take(1, "sub_opcode")?;
-                #build
-            })
-        });
-        let left_out = model.left_out.iter().filter_map(|l| {
-            let sub = l.sub_opcode.filter(|s| l.opcode == Some(*op) && !subs.iter().any(|i| i.sub_opcode == Some(*s)))?;
-            let sub = super::hex(u64::from(sub));
-            let err = left_out_error(l, *op);
-            Some(quote!(Some(#sub) => return Err(#err),))
-        });
-        let fallback = match generic {
-            Some(g) => {
-                let build = arm.build(&ident(&g.rust_name));
-                quote!(_ => #build,)
-            }
-            None => quote! {
-                Some(sub) => return Err(DecodeError::new("sub_opcode", 1, DecodeErrorKind::UnknownSubOpcode { opcode: #op_lit, sub_opcode: sub })),
-                None => return Err(DecodeError::new("sub_opcode", 1, DecodeErrorKind::UnexpectedEnd { needed: 1, available: 0 })),
-            },
-        };
-        quote!(#op_lit => match r.remaining().first().copied() {
-            #(#sub_arms)*
-            #(#left_out)*
-            #fallback
-        },)
-    }));
-    arms
+        None => quote! {
+            Some(sub) => return Err(DecodeError::new("sub_opcode", 1, DecodeErrorKind::UnknownSubOpcode { opcode: #op_lit, sub_opcode: sub })),
+            None => return Err(DecodeError::new("sub_opcode", 1, DecodeErrorKind::UnexpectedEnd { needed: 1, available: 0 })),
+        },
+    };
+    quote!(#op_lit => match r.remaining().first().copied() {
+        #(#sub_arms)*
+        #(#left_out)*
+        #fallback
+    },)
+}
+
+/// The docs left out whose opcode is `op`.
+fn left_out_of(model: &Model, op: u8) -> impl Iterator<Item = &crate::analyze::LeftOutDoc> {
+    model.left_out.iter().filter(move |l| l.opcode == Some(op))
 }
 
 /// Arms for the opcodes of docs left out (and of no doc kept): an error naming the doc.
@@ -275,10 +286,9 @@ fn left_out_error(l: &crate::analyze::LeftOutDoc, op: u8) -> TokenStream {
     quote!(DecodeError::new("opcode", 0, DecodeErrorKind::LeftOut { opcode: #op, doc: #doc, why: #why }))
 }
 
+/// `decode` and `decode_into`, with markers where each opcode's arms go.
 fn decode_fn(model: &Model) -> TokenStream {
-    let arms = dispatch_arms(model, Arm::Value);
-    let only = decodable(model).count() == 1;
-    let in_place_arms = dispatch_arms(model, Arm::InPlace { only });
+    let left_out = left_out_arms(model, &by_opcode(model));
     let placeholder = match decodable(model).next() {
         Some(i) => {
             let ty = ident(&i.rust_name);
@@ -286,6 +296,10 @@ fn decode_fn(model: &Model) -> TokenStream {
         }
         None => quote!(None),
     };
+    let (arms, in_place_arms) = (
+        DECODE_ARMS.marker(DECODE),
+        DECODE_ARMS.marker(DECODE_IN_PLACE),
+    );
     quote! {
         /// Decodes one instruction from the start of `bytes`: the instruction and how many
         /// bytes it took. Never panics; every failure names the field, its byte offset, and why.
@@ -293,7 +307,8 @@ fn decode_fn(model: &Model) -> TokenStream {
             let mut r = Reader::new(bytes);
             let opcode = <u8 as Decode>::decode(&mut r, "opcode")?;
             let inst = match opcode {
-                #(#arms)*
+                #(#left_out)*
+                #arms
                 other => return Err(DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(other))),
             };
             Ok((inst, r.position()))
@@ -313,7 +328,8 @@ fn decode_fn(model: &Model) -> TokenStream {
             let mut r = Reader::new(bytes);
             let opcode = <u8 as Decode>::decode(&mut r, "opcode")?;
             match opcode {
-                #(#in_place_arms)*
+                #(#left_out)*
+                #in_place_arms
                 other => return Err(DecodeError::new("opcode", 0, DecodeErrorKind::UnknownOpcode(other))),
             }
             Ok(r.position())
@@ -321,14 +337,162 @@ fn decode_fn(model: &Model) -> TokenStream {
     }
 }
 
-/// The whole parent module.
-pub fn render(model: &Model) -> TokenStream {
+/// Where the decoder's arms go: `fn decode(..) { match opcode { .. } }`.
+const DECODE_ARMS: Place = Place::Arms(2);
+/// Where the arms of `Instruction`'s methods go: `impl Instruction { fn f() { match self { .. } } }`.
+const METHOD_ARMS: Place = Place::Arms(3);
+/// Where `dispatch`'s arms go: `fn dispatch(..) { match inst { .. } }`.
+const DISPATCH_ARMS: Place = Place::Arms(2);
+
+/// The pieces of the parent module ([`super::pieces`]): each instruction's part of every
+/// list and `match` that spans them (part `k` goes to marker `k`, `MOD_DECLS` to `DISPATCH`),
+/// and each opcode's arms of the decoder (`DECODE`, `DECODE_IN_PLACE`).
+struct Pieces {
+    insts: Vec<Section>,
+    opcodes: Vec<Section>,
+}
+
+// The markers of the parent module's skeleton: an instruction's parts, then an opcode's.
+const MOD_DECLS: usize = 0;
+const MOD_USES: usize = 1;
+const VARIANTS: usize = 2;
+const NAME_ARMS: usize = 3;
+const OPCODE_ARMS: usize = 4;
+const PUT_ARMS: usize = 5;
+const VALIDATE_ARMS: usize = 6;
+const EXECUTE_METHODS: usize = 7;
+const DISPATCH: usize = 8;
+const DECODE: usize = 9;
+const DECODE_IN_PLACE: usize = 10;
+
+impl Pieces {
+    fn of(model: &Model, digests: &Digests) -> Self {
+        let only = decodable(model).count() == 1;
+        let insts = model
+            .instructions
+            .iter()
+            .map(|i| {
+                let inputs = || format!("mod.rs{}", digests.of(i));
+                pieces("rust pieces", inputs, || inst_pieces(i))
+            })
+            .collect();
+        let opcodes = by_opcode(model)
+            .iter()
+            .map(|(op, group)| {
+                let inputs = || {
+                    let mut key = format!("mod.rs decode {only} {op}");
+                    for i in group {
+                        key.push_str(&digests.of(i));
+                    }
+                    let left_out: Vec<_> = left_out_of(model, *op).collect();
+                    key + &format!("{left_out:?}")
+                };
+                pieces("rust pieces", inputs, || {
+                    vec![
+                        (DECODE_ARMS, opcode_arm(model, *op, group, Arm::Value)),
+                        (
+                            DECODE_ARMS,
+                            opcode_arm(model, *op, group, Arm::InPlace { only }),
+                        ),
+                    ]
+                })
+            })
+            .collect();
+        Pieces { insts, opcodes }
+    }
+
+    /// The identifiers every piece uses.
+    fn idents(&self) -> BTreeSet<String> {
+        let mut all = BTreeSet::new();
+        for k in MOD_DECLS..=DISPATCH {
+            all.extend(super::idents_of(&self.insts, k));
+        }
+        all.extend(super::idents_of(&self.opcodes, 0));
+        all.extend(super::idents_of(&self.opcodes, 1));
+        all
+    }
+
+    /// What [`splice`] puts at each marker.
+    fn fills(&self) -> Vec<(usize, Vec<&str>)> {
+        let mut fills: Vec<(usize, Vec<&str>)> = (MOD_DECLS..=DISPATCH)
+            .map(|k| (k, parts(&self.insts, k)))
+            .collect();
+        fills.push((DECODE, parts(&self.opcodes, 0)));
+        fills.push((DECODE_IN_PLACE, parts(&self.opcodes, 1)));
+        fills
+    }
+}
+
+/// One instruction's parts of the parent module, by marker: its module and re-export, and
+/// (unless it is an alias, which does not decode) its variant, arms and `Execute` method.
+fn inst_pieces(i: &InstModel) -> Vec<(Place, TokenStream)> {
+    let (m, ty) = (ident(&i.module), ident(&i.rust_name));
+    let doc = format!(" `{}` ({}).", i.doc_name, i.source);
+    let mut parts = vec![
+        (Place::Items, quote!(#[doc = #doc] pub mod #m;)),
+        (Place::Items, quote!(pub use #m::#ty;)),
+    ];
+    if i.alias_of.is_some() {
+        parts.extend([
+            (Place::Variants, quote!()),
+            (METHOD_ARMS, quote!()),
+            (METHOD_ARMS, quote!()),
+            (METHOD_ARMS, quote!()),
+            (METHOD_ARMS, quote!()),
+            (Place::TraitItems, quote!()),
+            (DISPATCH_ARMS, quote!()),
+        ]);
+        return parts;
+    }
+    let variant_doc = docs(&[format!(
+        "`{}`, opcode {:#04x}{}.",
+        i.doc_name,
+        i.opcode,
+        i.sub_opcode
+            .map(|s| format!(" sub-opcode {s:#04x}"))
+            .unwrap_or_default()
+    )]);
+    let (name, op) = (&i.doc_name, ident(&i.opcode_variant));
+    let method = ident(&i.execute_method);
+    let method_doc = docs(&[format!("Executes `{}`.", i.doc_name)]);
+    parts.extend([
+        (Place::Variants, quote!(#variant_doc #ty(#ty),)),
+        (METHOD_ARMS, quote!(Instruction::#ty(_) => #name,)),
+        (METHOD_ARMS, quote!(Instruction::#ty(_) => Opcode::#op,)),
+        (METHOD_ARMS, quote!(Instruction::#ty(i) => i.put(out),)),
+        (
+            METHOD_ARMS,
+            quote!(Instruction::#ty(i) => i.validate(platform),),
+        ),
+        (
+            Place::TraitItems,
+            quote!(#method_doc fn #method(&mut self, inst: &#ty) -> Self::Output;),
+        ),
+        (
+            DISPATCH_ARMS,
+            quote!(Instruction::#ty(i) => exec.#method(i),),
+        ),
+    ]);
+    parts
+}
+
+/// The whole parent module under `header`: a skeleton, spliced with each instruction's
+/// pieces.
+pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
+    let pieces = Pieces::of(model, digests);
+    let skeleton = timings::time("rust: quote tokens", || skeleton(model, &pieces.idents()));
+    splice(header, &format(skeleton), &pieces.fills())
+}
+
+/// The parent module's tokens, with markers where the pieces go (`pieces_used`: their
+/// identifiers).
+fn skeleton(model: &Model, pieces_used: &BTreeSet<String>) -> TokenStream {
     let modules = module_decls(model);
     let platform = platform_enum(model);
     let opcode = opcode_enum(model);
     let instruction = instruction_enum(model);
     let decode = decode_fn(model);
-    let execute = execute_trait(model);
+    let execute = execute_trait();
     let code = quote! {
         #modules
 
@@ -338,7 +502,8 @@ pub fn render(model: &Model) -> TokenStream {
         #decode
         #execute
     };
-    let used = idents_in(&code);
+    let mut used = idents_in(&code);
+    used.extend(pieces_used.iter().cloned());
     let runtime = use_only(
         quote!(crate::runtime),
         &[
@@ -359,14 +524,9 @@ pub fn render(model: &Model) -> TokenStream {
     }
 }
 
-/// The submodules (the shared ones, the object records', one per doc) and the re-export of
-/// each instruction's type.
+/// The submodules (the shared ones, the object records', one per doc: marker `MOD_DECLS`) and
+/// the re-export of each instruction's type (marker `MOD_USES`).
 fn module_decls(model: &Model) -> TokenStream {
-    let mods = model.instructions.iter().map(|i| {
-        let m = ident(&i.module);
-        let doc = format!(" `{}` ({}).", i.doc_name, i.source);
-        quote!(#[doc = #doc] pub mod #m;)
-    });
     let object = if model.object.is_some() {
         quote!(
             /// Records of the object-format chapter.
@@ -375,11 +535,10 @@ fn module_decls(model: &Model) -> TokenStream {
     } else {
         quote!()
     };
-    let uses = model.instructions.iter().map(|i| {
-        let m = ident(&i.module);
-        let t = ident(&i.rust_name);
-        quote!(pub use #m::#t;)
-    });
+    let (mods, uses) = (
+        Place::Items.marker(MOD_DECLS),
+        Place::Items.marker(MOD_USES),
+    );
     quote! {
         pub mod enums;
         pub mod operands;
@@ -390,32 +549,28 @@ fn module_decls(model: &Model) -> TokenStream {
         #[cfg(test)]
         mod roundtrip;
         #object
-        #(#mods)*
-        #(#uses)*
+        #mods
+        #uses
     }
 }
 
 /// `Instruction`, the enum of every instruction that decodes, with its name, opcode, encode
-/// and validate.
+/// and validate (markers where each instruction's variant and arms go).
 fn instruction_enum(model: &Model) -> TokenStream {
-    let insts: Vec<&InstModel> = decodable(model).collect();
-    let tys: Vec<_> = insts.iter().map(|i| ident(&i.rust_name)).collect();
-    let names: Vec<&str> = insts.iter().map(|i| i.doc_name.as_str()).collect();
-    let opnames: Vec<_> = insts.iter().map(|i| ident(&i.opcode_variant)).collect();
-    let variant_docs = insts.iter().map(|i| {
-        docs(&[format!(
-            "`{}`, opcode {:#04x}{}.",
-            i.doc_name,
-            i.opcode,
-            i.sub_opcode
-                .map(|s| format!(" sub-opcode {s:#04x}"))
-                .unwrap_or_default()
-        )])
-    });
+    let names = decodable(model).map(|i| i.doc_name.as_str());
+    let variants = Place::Variants.marker(VARIANTS);
+    let (name, opcode) = (
+        METHOD_ARMS.marker(NAME_ARMS),
+        METHOD_ARMS.marker(OPCODE_ARMS),
+    );
+    let (put, validate) = (
+        METHOD_ARMS.marker(PUT_ARMS),
+        METHOD_ARMS.marker(VALIDATE_ARMS),
+    );
     quote! {
         /// Any instruction of the spec.
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-        pub enum Instruction { #(#variant_docs #tys(#tys),)* }
+        pub enum Instruction { #variants }
 
         impl Instruction {
             /// The names of every instruction that decodes, by opcode.
@@ -423,11 +578,11 @@ fn instruction_enum(model: &Model) -> TokenStream {
 
             /// The name the docs give the instruction.
             pub fn name(&self) -> &'static str {
-                match self { #(Instruction::#tys(_) => #names,)* }
+                match self { #name }
             }
             /// The opcode byte's meaning.
             pub fn opcode(&self) -> Opcode {
-                match self { #(Instruction::#tys(_) => Opcode::#opnames,)* }
+                match self { #opcode }
             }
             /// Appends the vISA binary form.
             pub fn encode(&self, out: &mut Vec<u8>) {
@@ -435,36 +590,33 @@ fn instruction_enum(model: &Model) -> TokenStream {
             }
             /// Writes the vISA binary form into `out` (see [`crate::runtime::Encoder`]).
             pub fn put(&self, out: &mut Staging<'_>) {
-                match self { #(Instruction::#tys(i) => i.put(out),)* }
+                match self { #put }
             }
             /// Checks every rule the instruction's doc states, for `platform`.
             pub fn validate(&self, platform: Platform) -> Result<(), ValidationError> {
-                match self { #(Instruction::#tys(i) => i.validate(platform),)* }
+                match self { #validate }
             }
         }
     }
 }
 
-/// The `Execute` trait, one method per instruction, and `dispatch`.
-fn execute_trait(model: &Model) -> TokenStream {
-    let insts: Vec<&InstModel> = decodable(model).collect();
-    let tys: Vec<_> = insts.iter().map(|i| ident(&i.rust_name)).collect();
-    let methods: Vec<_> = insts.iter().map(|i| ident(&i.execute_method)).collect();
-    let method_docs = insts
-        .iter()
-        .map(|i| docs(&[format!("Executes `{}`.", i.doc_name)]));
+/// The `Execute` trait, one method per instruction, and `dispatch` (markers where each
+/// instruction's method and arm go).
+fn execute_trait() -> TokenStream {
+    let methods = Place::TraitItems.marker(EXECUTE_METHODS);
+    let arms = DISPATCH_ARMS.marker(DISPATCH);
     quote! {
         /// One method per instruction, all required: when a spec change adds an instruction,
         /// every implementation stops compiling until it handles it.
         pub trait Execute {
             /// What executing an instruction returns.
             type Output;
-            #(#method_docs fn #methods(&mut self, inst: &#tys) -> Self::Output;)*
+            #methods
         }
 
         /// Calls the [`Execute`] method of `inst`'s instruction.
         pub fn dispatch<E: Execute + ?Sized>(inst: &Instruction, exec: &mut E) -> E::Output {
-            match inst { #(Instruction::#tys(i) => exec.#methods(i),)* }
+            match inst { #arms }
         }
     }
 }
