@@ -13,14 +13,16 @@ use crate::parse::SourceFile;
 pub use crate::schema::Erratum as Applied;
 use crate::schema::Span;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Header keys every erratum must have, in the order they are written.
 pub const REQUIRED_KEYS: [&str; 4] = ["Erratum", "Doc says", "Intel does", "Evidence"];
 
 /// Where a line of a corrected doc came from: a file and the byte offset of the line's text.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// The file's name is shared by every line of it (a doc has a few hundred lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Origin {
-    file: String,
+    file: Arc<str>,
     offset: usize,
 }
 
@@ -48,8 +50,9 @@ pub struct Corrected {
 pub fn load_dir(dir: &std::path::Path, label: &str) -> std::io::Result<Vec<SourceFile>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "patch") && path.is_file() {
+        let entry = entry?;
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "patch") && crate::parse::is_file(&entry) {
             let name = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -76,7 +79,7 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
     };
     let texts: Vec<String> = errata
         .iter()
-        .map(|e| String::from_utf8_lossy(&e.bytes).into_owned())
+        .map(|e| crate::parse::lossy(&e.bytes).into_owned())
         .collect();
     // An erratum changes only the doc it names (its text and its lines' provenance), so the
     // errata of each doc apply apart from the others, in file-name order: on every core, and
@@ -91,32 +94,42 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
         }
     }
     let mut of_doc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
-        if results[k].is_some() {
-            continue;
+    crate::timings::time("errata: resolve", || {
+        for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
+            if results[k].is_some() {
+                continue;
+            }
+            let doc = target_memoised(&e.name, text);
+            if let Some(index) = doc.and_then(|d| out.files.iter().position(|f| f.name == d)) {
+                of_doc.entry(index).or_default().push(k);
+                continue;
+            }
+            match resolve(&e.name, text, &out.files) {
+                Ok(r) => of_doc.entry(r.index).or_default().push(k),
+                Err(d) => results[k] = Some(Err(d)),
+            }
         }
-        match resolve(&e.name, text, &out.files) {
-            Ok(r) => of_doc.entry(r.index).or_default().push(k),
-            Err(d) => results[k] = Some(Err(d)),
-        }
-    }
+    });
     let groups: Vec<(usize, Vec<usize>)> = of_doc.into_iter().collect();
     let corrected = crate::par::map(&groups, |(index, ks)| {
         let errata: Vec<(&SourceFile, &str)> = ks
             .iter()
             .map(|&k| (&errata[k], texts[k].as_str()))
             .collect();
-        correct_memoised(&out.files[*index], &errata)
+        crate::timings::time("errata: doc", || {
+            correct_memoised(&out.files[*index], &errata)
+        })
     });
-    for (e, text) in errata.iter().zip(&texts) {
-        out.map.texts.insert(e.name.clone(), text.clone());
+    // The errata's texts are read no more here: moved into the map, not copied.
+    for (e, text) in errata.iter().zip(texts) {
+        out.map.texts.insert(e.name.clone(), text);
     }
     for ((index, ks), c) in groups.iter().zip(corrected) {
         let doc = &mut out.files[*index];
         if let (Some(text), Some(lines)) = (c.text, c.lines) {
             out.map.texts.insert(
                 doc.name.clone(),
-                String::from_utf8_lossy(&doc.bytes).into_owned(),
+                crate::parse::lossy(&doc.bytes).into_owned(),
             );
             out.map.docs.insert(doc.name.clone(), lines);
             doc.bytes = text.into_bytes();
@@ -139,9 +152,84 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
 struct DocCorrected {
     /// The corrected text and its lines' provenance, when an erratum applied.
     text: Option<String>,
+    #[serde(with = "compact_lines")]
     lines: Option<(Vec<usize>, Vec<Origin>)>,
     /// Per erratum, in order: applied, or why not.
     results: Vec<Result<Applied, Box<crate::diag::Whole>>>,
+}
+
+/// How the memo keeps a corrected doc's line provenance: its line starts, the files its lines
+/// come from, and per line the index of its file and its offset, flattened: numbers only, where
+/// a line each with its file's name made most of the memo's errata entries and a string to
+/// allocate per line when read back.
+mod compact_lines {
+    use super::Origin;
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    type Lines = Option<(Vec<usize>, Vec<Origin>)>;
+
+    #[derive(Serialize)]
+    struct Written<'a> {
+        starts: &'a [usize],
+        files: Vec<&'a str>,
+        origins: Vec<usize>,
+    }
+
+    #[derive(Deserialize)]
+    struct Read {
+        starts: Vec<usize>,
+        files: Vec<String>,
+        origins: Vec<usize>,
+    }
+
+    pub(super) fn serialize<S: Serializer>(lines: &Lines, s: S) -> Result<S::Ok, S::Error> {
+        let written = lines.as_ref().map(|(starts, origins)| {
+            let mut files: Vec<&str> = Vec::new();
+            let mut flat = Vec::with_capacity(origins.len() * 2);
+            for o in origins {
+                let file = match files.iter().position(|f| **f == *o.file) {
+                    Some(i) => i,
+                    None => {
+                        files.push(&o.file);
+                        files.len() - 1
+                    }
+                };
+                flat.extend([file, o.offset]);
+            }
+            Written {
+                starts,
+                files,
+                origins: flat,
+            }
+        });
+        written.serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Lines, D::Error> {
+        let Some(read) = Option::<Read>::deserialize(d)? else {
+            return Ok(None);
+        };
+        let files: Vec<Arc<str>> = read.files.into_iter().map(Arc::from).collect();
+        let origins = read
+            .origins
+            .chunks(2)
+            .map(|pair| match *pair {
+                [file, offset] => files
+                    .get(file)
+                    .map(|file| Origin {
+                        file: file.clone(),
+                        offset,
+                    })
+                    .ok_or_else(|| D::Error::custom("a line's origin names no file")),
+                _ => Err(D::Error::custom("a line's origin without its offset")),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if origins.len() != read.starts.len() {
+            return Err(D::Error::custom("as many line origins as lines"));
+        }
+        Ok(Some((read.starts, origins)))
+    }
 }
 
 /// [`correct`], or with a memo ([`crate::emit::cache`]) what it gave for the same doc (name
@@ -171,12 +259,35 @@ fn correct(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorrected {
     let lines = one.map.docs.remove(&doc.name);
     let text = lines
         .is_some()
-        .then(|| String::from_utf8_lossy(&one.files[0].bytes).into_owned());
+        .then(|| crate::parse::lossy(&one.files[0].bytes).into_owned());
     DocCorrected {
         text,
         lines,
         results,
     }
+}
+
+/// The doc erratum `name` (`text`) corrects, when it reads and names one doc: what
+/// [`resolve`] finds before it looks the doc up, a pure function of the erratum's name and
+/// text, so with a memo ([`crate::emit::cache`]) it is not read again (reading every erratum's
+/// header and diff was a fifth of the errata stage after one doc changed). `None`: it does not
+/// read, and [`resolve`] says why.
+fn target_memoised(name: &str, text: &str) -> Option<String> {
+    let target = || {
+        let src = crate::parse::Source::new(name, text);
+        let (_, diff_start, patch) = split_erratum(name, text, &src).ok()?;
+        let (doc, _) = target_doc(&patch)?;
+        let files = text[diff_start..]
+            .lines()
+            .filter(|l| l.starts_with("+++ "))
+            .count();
+        (files == 1).then_some(doc)
+    };
+    if !crate::emit::cache::active() {
+        return target();
+    }
+    let key = crate::emit::cache::key_bytes(&[b"erratum's doc", name.as_bytes(), text.as_bytes()]);
+    crate::emit::cache::value_or(key, target)
 }
 
 /// An erratum read, and the doc of `files` it names.
@@ -246,7 +357,7 @@ fn apply_one(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box
     let src = crate::parse::Source::new(name, text);
     let at = |start: usize, end: usize| src.span(start, end);
     let diff = &text[diff_start..];
-    let before = String::from_utf8_lossy(&out.files[index].bytes).into_owned();
+    let before = crate::parse::lossy(&out.files[index].bytes).into_owned();
     let hunk_at = |k: usize| {
         let start = diff_start + diff.match_indices("\n@@").nth(k).map_or(0, |(i, _)| i + 1);
         let end = text[start..].find('\n').map_or(text.len(), |e| start + e);
@@ -608,7 +719,7 @@ fn create(name: &str, text: &str, out: &mut Corrected) -> Result<Applied, Box<Di
     let hunk = diff_start + diff.find("\n@@").map_or(0, |i| i + 1);
     let hunk_span = at(hunk, hunk + text[hunk..].find('\n').unwrap_or(0));
     if let Some(existing) = out.files.iter().find(|f| f.name == doc) {
-        let now = String::from_utf8_lossy(&existing.bytes).into_owned();
+        let now = crate::parse::lossy(&existing.bytes).into_owned();
         let now: Vec<&str> = now.lines().map(str::trim_end).collect();
         let same =
             now.len() == added.len() && now.iter().zip(&added).all(|(a, b)| *a == b.trim_end());
@@ -684,6 +795,7 @@ impl SourceMap {
         diff_start: usize,
     ) {
         let old_starts = line_starts(before);
+        let (doc_file, name_file): (Arc<str>, Arc<str>) = (doc.into(), name.into());
         let old_origins = match self.docs.get(doc) {
             Some((_, origins)) => origins.clone(),
             None => {
@@ -691,7 +803,7 @@ impl SourceMap {
                 old_starts
                     .iter()
                     .map(|&offset| Origin {
-                        file: doc.to_string(),
+                        file: doc_file.clone(),
                         offset,
                     })
                     .collect()
@@ -716,7 +828,7 @@ impl SourceMap {
                     similar::ChangeTag::Equal => {
                         let old = change.old_index().unwrap_or(0);
                         origins.push(old_origins.get(old).cloned().unwrap_or(Origin {
-                            file: doc.to_string(),
+                            file: doc_file.clone(),
                             offset: 0,
                         }));
                     }
@@ -727,7 +839,7 @@ impl SourceMap {
                             .find(|(_, text)| *text == value)
                             .map_or(diff_start, |(o, _)| o);
                         origins.push(Origin {
-                            file: name.to_string(),
+                            file: name_file.clone(),
                             offset,
                         });
                     }
@@ -747,7 +859,7 @@ impl SourceMap {
         let (Some(&line_start), Some(origin)) = (starts.get(line), origins.get(line)) else {
             return;
         };
-        let Some(text) = self.texts.get(&origin.file) else {
+        let Some(text) = self.texts.get(&*origin.file) else {
             return;
         };
         let within = d.span.start - line_start;
@@ -758,10 +870,10 @@ impl SourceMap {
         let end =
             start + (d.span.end.saturating_sub(d.span.start)).min(line_len - within.min(line_len));
         let span = crate::parse::Source::new(&origin.file, text).span(start, end);
-        if origin.file != d.file {
+        if *origin.file != *d.file {
             d.corrected_doc = Some(std::mem::take(&mut d.file));
         }
-        d.file = origin.file.clone();
+        d.file = origin.file.to_string();
         d.line = span.line;
         d.column = span.column;
         d.span = span;

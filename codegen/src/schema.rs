@@ -187,7 +187,7 @@ pub struct Variant {
 }
 
 /// How a counted list is written in a doc.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum CountKind {
     /// One field repeated N times: `| Label0 | LabelN | Label(Num_labels-1) |` (the cells
@@ -386,7 +386,7 @@ pub struct SyntaxForm {
 /// How a template writes its group, kept as written: Intel prints `vme_ime(0,0)` (no space
 /// before the group, none after its comma) and `media_ld.nomod (16,4)`, and the errata of those
 /// templates write exactly that.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct GroupLayout {
     /// No space between the mnemonic (or its last suffix) and `(`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

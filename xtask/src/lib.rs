@@ -726,7 +726,7 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     }
     // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
     let memo = codegen::timings::time("cache: read", || {
-        std::fs::read(out.join(stamp::CACHE)).unwrap_or_default()
+        codegen::emit::cache::MemoFile::open(&out.join(stamp::CACHE))
     });
     let (generated, kept) = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
         codegen::timings::time("generate (wall)", || {

@@ -26,7 +26,7 @@ pub fn check(spec: &Spec, files: &[SourceFile]) -> Vec<Diagnostic> {
         let Some(file) = files.iter().find(|f| f.name == inst.source) else {
             continue;
         };
-        let text = String::from_utf8_lossy(&file.bytes);
+        let text = crate::parse::lossy(&file.bytes);
         out.extend(supported_types_against_maps(inst, &text));
         out.extend(bullet_values_against_tables(inst, &text));
     }

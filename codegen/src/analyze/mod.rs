@@ -93,14 +93,14 @@ impl EnumDef {
 }
 
 /// What a bit range holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MemberType {
     Enum(usize),
     Int,
 }
 
 /// One `Bit[hi..lo]` of a bit-packed field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Member {
     pub name: String,
     pub hi: u8,
@@ -125,7 +125,7 @@ impl Member {
 }
 
 /// The Rust type of a field.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FieldType {
     Int(Int),
     /// The whole field is one enumerated value.
@@ -149,7 +149,7 @@ pub enum FieldType {
 }
 
 /// A field of an instruction, as generated.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct FieldModel {
     /// A bit-packed field whose struct is identical in several docs: generated once, in the
     /// shared module.
@@ -168,7 +168,7 @@ pub struct FieldModel {
 
 /// How a variant is chosen when decoding: the field holding the selector, the bit range within
 /// it (if any), and the enum values that select this variant.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Choice {
     pub field: String,
     pub member: Option<String>,
@@ -177,7 +177,7 @@ pub struct Choice {
 }
 
 /// One format table of an instruction.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct VariantModel {
     pub rust_name: String,
     pub condition: Option<String>,
@@ -191,7 +191,7 @@ pub struct VariantModel {
 
 /// A counted list as generated: a `Vec` whose length is what the count field encodes, so the
 /// two cannot disagree.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct CountedModel {
     /// Doc name of the count field (a plain integer field read before the list).
     pub count: String,
@@ -237,7 +237,7 @@ impl VariantModel {
 }
 
 /// One instruction, as generated.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct InstModel {
     pub doc_name: String,
     pub source: String,
@@ -278,7 +278,7 @@ pub struct InstModel {
 }
 
 /// The `Src types` of one `Type map{PLATFORM}`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TypeMapModel {
     pub rule: Option<Rule>,
     /// Upper-case data type names, as the doc lists them.
@@ -318,7 +318,7 @@ pub struct LeftOutDoc {
 
 /// One operand type map with both groups (`Dst types`, `Src types`), for routine-level
 /// validation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OperandTypeMap {
     /// The platforms it applies to; `None`: every platform.
     pub rule: Option<Rule>,

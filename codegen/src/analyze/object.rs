@@ -7,7 +7,7 @@ use crate::schema::{EnumValue, Predefined, Record, RecordField, RecordFieldKind,
 use crate::vocab;
 
 /// The records of the chapters, or `None` when the spec has none (no `generated::object`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ObjectModel {
     /// The chapters the records come from, sorted, each once.
     pub sources: Vec<String>,
@@ -19,7 +19,7 @@ pub struct ObjectModel {
 }
 
 /// One pseudo-structure.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RecordModel {
     /// As the chapter names it (`kernel_info`).
     pub name: String,
@@ -34,7 +34,7 @@ pub struct RecordModel {
 }
 
 /// One item of a record.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ItemModel {
     pub name: String,
     pub rust_name: String,
@@ -49,7 +49,7 @@ pub struct ItemModel {
 }
 
 /// The later item a derived scalar counts or sizes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Derived {
     pub rust_name: String,
     /// An instruction stream: its size is its encoded length, not a number of elements.
@@ -57,21 +57,21 @@ pub struct Derived {
 }
 
 /// A scalar of the chapter: its Rust integer type and width in bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Scalar {
     pub rust: &'static str,
     pub bytes: u8,
 }
 
 /// A count or size another item names: the item as written and its Rust local.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CountRef {
     pub name: String,
     pub rust_name: String,
 }
 
 /// What an item holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ItemKind {
     Scalar(Scalar),
     Array {
@@ -96,7 +96,7 @@ pub enum ItemKind {
 }
 
 /// An enumerated value of an item or its bits.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RecordValue {
     pub value: u64,
     pub meaning: String,
@@ -105,7 +105,7 @@ pub struct RecordValue {
 }
 
 /// A bit-packed item of a scalar.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BitsModel {
     pub name: String,
     /// The accessor's base name (`<item>_<bits>`, snake case).

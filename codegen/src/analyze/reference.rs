@@ -10,14 +10,14 @@ use crate::vocab::fixed_size;
 use std::collections::BTreeMap;
 
 /// Every page's content.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Reference {
     pub pages: Vec<Page>,
     pub errata: Vec<ErratumNote>,
 }
 
 /// One instruction doc.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Page {
     pub name: String,
     /// The doc, relative to the spec directory.
@@ -42,7 +42,7 @@ pub struct Page {
 }
 
 /// A field bullet as written.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PageField {
     pub name: String,
     pub ty: String,
@@ -55,7 +55,7 @@ pub struct PageField {
 }
 
 /// An enumerated value as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PageValue {
     pub value: u64,
     pub meaning: String,
@@ -63,7 +63,7 @@ pub struct PageValue {
 }
 
 /// A bit range of a field as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PageBits {
     pub hi: u8,
     pub lo: u8,
@@ -80,7 +80,7 @@ impl PageBits {
 }
 
 /// One format (variant) with its layout.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PageVariant {
     /// `None`: the doc's only, unconditioned format.
     pub condition: Option<String>,
@@ -91,7 +91,7 @@ pub struct PageVariant {
 }
 
 /// A field's place in a format.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LayoutSlot {
     pub name: String,
     /// The field's type as written (`unknown` for a name the bullets lack).
@@ -106,7 +106,7 @@ pub struct LayoutSlot {
 }
 
 /// Whether a field of a format is encoded.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Presence {
     Always,
     /// Marked optional (`\*`) in the format table.
@@ -119,7 +119,7 @@ pub enum Presence {
 }
 
 /// A counted list of a format, as the doc states it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PageCounted {
     pub kind: CountKind,
     pub count: String,
@@ -129,14 +129,14 @@ pub struct PageCounted {
 }
 
 /// One type map as written: operand group → types, in the doc's order of groups.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PageTypeMap {
     pub platform: Option<String>,
     pub types: BTreeMap<String, Vec<String>>,
 }
 
 /// An applied erratum.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ErratumNote {
     pub file: String,
     pub doc: String,

@@ -19,7 +19,7 @@ use crate::schema::{Expr, Instruction, PseudoCode, Span, Stmt};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What `interpret` does with an instruction.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub enum LaneModel {
     /// The machine runs it by hand (`Lanes::prose`); `why` says why there is no lane function
     /// (none when the doc gives prose only).
@@ -29,7 +29,7 @@ pub enum LaneModel {
 }
 
 /// A lane function: what one enabled lane computes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub struct LaneFn {
     /// Rust name of the `Exec_size` field and whether it is a bit-packed struct (`to_raw`).
     pub exec_size: String,
@@ -49,7 +49,7 @@ pub struct LaneFn {
 }
 
 /// A statement of a lane function.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub enum LaneStmt {
     /// A new local: typed (`UD cnt = 0;`: cast to the type at every assignment) or not.
     Let {
@@ -101,7 +101,7 @@ pub enum LaneStmt {
 }
 
 /// How a plain field's value is read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FieldRead {
     /// An integer field.
     Int,
@@ -158,6 +158,37 @@ pub enum LaneExpr {
     /// `CHANNEL_SIZE_IN_BITS`: the bit width of the operand's element type (the operand whose
     /// bits the lane writes).
     Width(String),
+}
+
+/// By hand for the float literal (`f64` has no `Hash`): its bits, so `0.0` and `-0.0` differ,
+/// as their `Debug` text does. A new variant must be added here (no wildcard arm).
+impl std::hash::Hash for LaneExpr {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        std::mem::discriminant(self).hash(h);
+        match self {
+            LaneExpr::Lane | LaneExpr::Pred => {}
+            LaneExpr::Read(s)
+            | LaneExpr::Local(s)
+            | LaneExpr::SizeOf(s)
+            | LaneExpr::IsScalar(s)
+            | LaneExpr::Scalar(s)
+            | LaneExpr::Width(s) => s.hash(h),
+            LaneExpr::Int(v) => v.hash(h),
+            LaneExpr::Float(v, single) => (v.to_bits(), single).hash(h),
+            LaneExpr::Field(s, read) => (s, read).hash(h),
+            LaneExpr::Unary(op, e) | LaneExpr::Cast(op, e) | LaneExpr::ReadAt(op, e) => {
+                (op, e).hash(h)
+            }
+            LaneExpr::Binary(op, a, b) => (op, a, b).hash(h),
+            LaneExpr::Ternary(a, b, c) => (a, b, c).hash(h),
+            LaneExpr::Call(f, args) => (f, args).hash(h),
+            LaneExpr::IsClass(a, b) => (a, b).hash(h),
+            LaneExpr::IsUnsigned(s, b) => (s, b).hash(h),
+            LaneExpr::Bit(a, b) => (a, b).hash(h),
+            LaneExpr::BitRange(e, hi, lo) => (e, hi, lo).hash(h),
+            LaneExpr::Enabled(b) => b.hash(h),
+        }
+    }
 }
 
 /// A type a lane computes in: a numeric vISA data type.

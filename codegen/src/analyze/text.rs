@@ -10,7 +10,7 @@ use crate::schema::{self, Instruction, Prints, SuffixKind, Syntax};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The text of one instruction: its forms, tried in order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TextInst {
     pub forms: Vec<TextForm>,
     /// The Rust field of the destination that carries `.sat`, when the instruction prints it:
@@ -42,7 +42,7 @@ impl TextInst {
 }
 
 /// One template, resolved.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct TextForm {
     pub mnemonic: String,
     /// Rust field of the predicate prefix.
@@ -85,7 +85,7 @@ impl std::fmt::Debug for TextForm {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Piece {
     Sat,
     /// A fixed word; `optional` ones set `bit` of a field when present.
@@ -102,7 +102,7 @@ pub enum Piece {
 }
 
 /// A slot: the Rust field it prints, the bits it covers, and how.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct TextSlot {
     pub field: String,
     pub lo: u8,
@@ -137,7 +137,7 @@ impl std::fmt::Debug for TextSlot {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SlotKind {
     ExecSize,
     /// An exec size whose low bits are an element count of the doc's own encoding, not the

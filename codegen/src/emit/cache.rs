@@ -31,18 +31,69 @@
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{DefaultHasher, Hasher};
+use std::hash::Hasher;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 /// The first line of a memo file.
-const MAGIC: &str = "visa-regen-cache v2";
+const MAGIC: &str = "visa-regen-cache v3";
 
-/// A memo file read: its bytes (owned, not copied), and where each entry's body is in them.
-/// Nothing is checked until an entry is used (a run uses a few of them after a small change, or
-/// reads them all once): a damaged entry is then a miss.
+/// A memo file's bytes: mapped from the file on disk ([`MemoFile::open`]), or held.
+#[derive(Default)]
+pub struct MemoFile(Held);
+
+#[derive(Default)]
+enum Held {
+    #[default]
+    Nothing,
+    Bytes(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+impl MemoFile {
+    /// The memo file at `path`, mapped rather than read: a regen after a small change uses a
+    /// few MB of it in place, where reading it copied all of it into fresh memory (which the
+    /// kernel clears first). Absent or unreadable: an empty memo.
+    ///
+    /// The map shows the file as it is on disk while the run reads it. Regen changes the file
+    /// only by appending (past what is mapped) or, once the run has dropped the memo, by writing
+    /// it anew; what another process might change under the map is caught like any damage (a
+    /// checked entry that does not match is a miss).
+    pub fn open(path: &std::path::Path) -> MemoFile {
+        let Ok(file) = std::fs::File::open(path) else {
+            return MemoFile::default();
+        };
+        // SAFETY: the map is read-only and only ever read as bytes, each entry checked before
+        // use (see above); an empty file (which cannot be mapped) is read instead.
+        match unsafe { memmap2::Mmap::map(&file) } {
+            Ok(map) => MemoFile(Held::Mapped(map)),
+            Err(_) => std::fs::read(path).map(MemoFile::from).unwrap_or_default(),
+        }
+    }
+}
+
+impl From<Vec<u8>> for MemoFile {
+    fn from(bytes: Vec<u8>) -> Self {
+        MemoFile(Held::Bytes(bytes))
+    }
+}
+
+impl std::ops::Deref for MemoFile {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            Held::Nothing => &[],
+            Held::Bytes(b) => b,
+            Held::Mapped(m) => m,
+        }
+    }
+}
+
+/// A memo file read: its bytes (mapped or owned, never copied), and where each entry's body is
+/// in them. Nothing is checked until an entry is used (a run uses a few of them after a small
+/// change, or reads them all once): a damaged entry is then a miss.
 #[derive(Default)]
 struct Old {
-    bytes: Vec<u8>,
+    bytes: MemoFile,
     /// Key → (checksum, start of the entry's line, start and end of its body). A key written
     /// twice (appended again after its first copy was damaged) is its last copy.
     entries: HashMap<u128, (u64, usize, usize, usize)>,
@@ -94,97 +145,73 @@ pub fn key(parts: &[&str]) -> u128 {
 /// [`key`] over raw bytes (a doc's bytes need not be UTF-8: a lossy decoding would give two
 /// different docs one key).
 pub fn key_bytes(parts: &[&[u8]]) -> u128 {
-    let mut halves = [DefaultHasher::new(), DefaultHasher::new()];
-    for (i, h) in halves.iter_mut().enumerate() {
-        h.write_usize(i);
-        for p in parts {
-            h.write_usize(p.len());
-            h.write(p);
-        }
+    let mut h = Xxh3::default();
+    for p in parts {
+        h.write_usize(p.len());
+        h.write(p);
     }
-    (u128::from(halves[0].finish()) << 64) | u128::from(halves[1].finish())
+    h.0.finish_128()
 }
 
-/// [`key`] over `tag` and the `Debug` text of `value`, hashed as it is written (a model's
-/// text is large: it is never built whole). `Debug` writes in pieces of a few bytes; they are
-/// gathered into blocks and each block hashed, as hashing each piece would cost more than the
-/// text itself. The key is the same however `Debug` splits its text.
-pub(crate) fn key_of_debug(tag: &str, value: &dyn std::fmt::Debug) -> u128 {
-    key_of_fmt(tag, format_args!("{value:?}"))
+/// XXH3-128 as a `std::hash::Hasher`, so a derived `Hash` writes into it.
+#[derive(Default)]
+struct Xxh3(twox_hash::XxHash3_128);
+
+impl Hasher for Xxh3 {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+
+    /// The low half of the 128-bit hash (keys take [`XxHash3_128::finish_128`] whole).
+    ///
+    /// [`XxHash3_128::finish_128`]: twox_hash::XxHash3_128::finish_128
+    fn finish(&self) -> u64 {
+        self.0.finish_128() as u64
+    }
 }
 
-/// [`key_of_debug`] over the `Display` text of `value` (a token stream's text, which is never
-/// built as a string).
+/// [`key`] over `tag` and `value` as its `Hash` writes it: an analysed model's fields in
+/// binary, which costs a fraction of its `Debug` text and sees every field (a derived `Hash`
+/// writes each one; its encoding tells a value of one type from every other value of it).
+pub(crate) fn key_of<T: std::hash::Hash + ?Sized>(tag: &str, value: &T) -> u128 {
+    use std::hash::Hash;
+    let mut h = Xxh3::default();
+    tag.hash(&mut h);
+    value.hash(&mut h);
+    h.0.finish_128()
+}
+
+/// [`key`] over `tag` and the `Display` text of `value`, hashed as it is written (a token
+/// stream's text, which is never built as a string).
 pub(crate) fn key_of_display(tag: &str, value: &dyn std::fmt::Display) -> u128 {
     key_of_fmt(tag, format_args!("{value}"))
 }
 
-/// [`key`] over `tag` and the text `args` writes, hashed in blocks as it is written.
+/// [`key`] over `tag` and the text `args` writes, hashed as it is written. The key is the
+/// same however the text is split into writes (the hasher buffers them).
 fn key_of_fmt(tag: &str, args: std::fmt::Arguments<'_>) -> u128 {
-    const BLOCK: usize = 16 * 1024;
-    struct Halves([DefaultHasher; 2], usize, Vec<u8>);
-    impl Halves {
-        fn flush(&mut self) {
-            for h in &mut self.0 {
-                h.write(&self.2);
-            }
-            self.1 += self.2.len();
-            self.2.clear();
-        }
-    }
-    impl std::fmt::Write for Halves {
+    struct Text(Xxh3, usize);
+    impl std::fmt::Write for Text {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            if self.2.len() + s.len() > BLOCK {
-                self.flush();
-            }
-            if s.len() > BLOCK {
-                for h in &mut self.0 {
-                    h.write(s.as_bytes());
-                }
-                self.1 += s.len();
-            } else {
-                self.2.extend_from_slice(s.as_bytes());
-            }
+            self.0.write(s.as_bytes());
+            self.1 += s.len();
             Ok(())
         }
     }
-    let mut w = Halves(
-        [DefaultHasher::new(), DefaultHasher::new()],
-        0,
-        Vec::with_capacity(BLOCK),
-    );
-    for (i, h) in w.0.iter_mut().enumerate() {
-        h.write_usize(i);
-        h.write_usize(tag.len());
-        h.write(tag.as_bytes());
-    }
+    let mut w = Text(Xxh3::default(), 0);
+    w.0.write_usize(tag.len());
+    w.0.write(tag.as_bytes());
     // Writing into a hasher cannot fail; a `Debug` that fails leaves a key of what it wrote.
     let _ = std::fmt::write(&mut w, args);
-    w.flush();
     let n = w.1;
-    let [a, b] = &mut w.0;
-    a.write_usize(n);
-    b.write_usize(n);
-    (u128::from(a.finish()) << 64) | u128::from(b.finish())
+    w.0.write_usize(n);
+    w.0 .0.finish_128()
 }
 
-/// A checksum of an entry's body, against damage to the file (not against an adversary): any
-/// one changed 8-byte word changes it, since each step is a bijection of the state for a fixed
-/// word and of the word for a fixed state. Fast, as a run checks most of the file.
+/// A checksum of an entry's body, against damage to the file (not against an adversary):
+/// XXH3's low 64 bits, which a run computes over most of the file at memory speed.
 fn checksum(text: &str) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let bytes = text.as_bytes();
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for c in chunks.by_ref() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    }
-    for &b in chunks.remainder() {
-        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-    }
-    h ^ (h >> 29)
+    twox_hash::XxHash3_128::oneshot(text.as_bytes()) as u64
 }
 
 /// Whether a memo is in use (callers that would pay to compute a key skip it otherwise).
@@ -262,7 +289,7 @@ impl Drop for Active {
 /// returns its result with the memo file to keep: the entries this run used. `salt` names the
 /// generator; a file of another salt is not read.
 pub fn with<R>(file: &[u8], salt: &str, f: impl FnOnce() -> R) -> (R, Vec<u8>) {
-    let (result, memo) = session(file.to_vec(), salt, f);
+    let (result, memo) = session(file.to_vec().into(), salt, f);
     let file = crate::timings::time("cache: encode", || memo.encode_used(salt));
     (result, file)
 }
@@ -278,20 +305,20 @@ pub enum Update {
     Replace(Vec<u8>),
 }
 
-/// [`with`] for a memo file kept on disk, read into `file` (owned: it is indexed, never
-/// copied). A run after a small change makes a few entries; writing the whole file again (a
+/// [`with`] for a memo file kept on disk ([`MemoFile::open`]: mapped, indexed in place, never
+/// copied; or bytes read, owned). A run after a small change makes a few entries; writing the whole file again (a
 /// few MB, most of it what was read) would cost more than the rest of such a run, so the
 /// entries it made are appended ([`Update::Append`]). Entries no run uses any more are dropped
 /// when they come to weigh as much as those the run used: then the file is written anew with
 /// only the used ones ([`Update::Replace`]), so it stays within about twice one run's output.
-pub fn run<R>(file: Vec<u8>, salt: &str, f: impl FnOnce() -> R) -> (R, Update) {
-    let (result, memo) = session(file, salt, f);
+pub fn run<R>(file: impl Into<MemoFile>, salt: &str, f: impl FnOnce() -> R) -> (R, Update) {
+    let (result, memo) = session(file.into(), salt, f);
     let update = crate::timings::time("cache: encode", || memo.update(salt));
     (result, update)
 }
 
 /// Runs `f` with the memo of `file` active; returns what it used.
-fn session<R>(file: Vec<u8>, salt: &str, f: impl FnOnce() -> R) -> (R, Memo) {
+fn session<R>(file: MemoFile, salt: &str, f: impl FnOnce() -> R) -> (R, Memo) {
     let _scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
     let memo = Arc::new(Memo {
         old: crate::timings::time("cache: decode", || decode(file, salt).unwrap_or_default()),
@@ -306,7 +333,7 @@ fn session<R>(file: Vec<u8>, salt: &str, f: impl FnOnce() -> R) -> (R, Memo) {
     // that kept one would be a bug, and then the old bytes are copied.
     let old = Arc::try_unwrap(memo).map_or_else(
         |m| Old {
-            bytes: m.old.bytes.clone(),
+            bytes: m.old.bytes.to_vec().into(),
             entries: m.old.entries.clone(),
         },
         |m| m.old,
@@ -389,7 +416,8 @@ fn encode(entries: &BTreeMap<u128, Kept>, old: &Old, salt: &str) -> Vec<u8> {
 
 /// Where each entry of a memo file is; `None` when it is not one of this salt or its structure
 /// is damaged (then nothing of it is trusted). Bodies are checked when used ([`Old::get`]).
-fn decode(file: Vec<u8>, salt: &str) -> Option<Old> {
+fn decode(file: impl Into<MemoFile>, salt: &str) -> Option<Old> {
+    let file: MemoFile = file.into();
     let line_end = |from: usize| {
         file.get(from..)?
             .iter()
@@ -519,11 +547,68 @@ mod tests {
             whole,
             "a byte"
         );
-        assert_eq!(
-            key_of_debug("t", &"x"),
-            key_of_display("t", &"\"x\""),
-            "Debug is its text"
+    }
+
+    /// A model's key (its derived `Hash`) is the same for an equal model and differs when any
+    /// part of it differs, however deep: a value's meaning, a field's doc, the lane function,
+    /// a float literal's sign; and the tag separates what the same model keys.
+    #[test]
+    fn keys_of_models_see_every_part_of_them() {
+        use crate::analyze::semantics::{LaneExpr, LaneModel, LaneStmt};
+        let model = crate::testing::workspace_spec().model;
+        let with_enum = model
+            .instructions
+            .iter()
+            .find(|i| i.enums.iter().any(|e| !e.variants.is_empty()))
+            .expect("a seed instruction with a value set");
+        let key = key_of("instruction", with_enum);
+        assert_eq!(key_of("instruction", &with_enum.clone()), key);
+        assert_ne!(key_of("page", with_enum), key, "tag");
+        let mut meaning = with_enum.clone();
+        let e = meaning.enums.iter_mut().find(|e| !e.variants.is_empty());
+        e.expect("found above").variants[0].meaning.push('!');
+        assert_ne!(key_of("instruction", &meaning), key, "a value's meaning");
+        let mut doc = with_enum.clone();
+        if let Some(f) = doc.fields.values_mut().next() {
+            f.doc.push('!');
+            assert_ne!(key_of("instruction", &doc), key, "a field's doc");
+        }
+        let mut lanes = with_enum.clone();
+        lanes.lanes = LaneModel::Prose {
+            why: Some("a made-up reason".into()),
+        };
+        assert_ne!(key_of("instruction", &lanes), key, "the lane function");
+        let float = |v: f64| LaneStmt::Set {
+            name: "x".into(),
+            ty: None,
+            value: LaneExpr::Float(v, false),
+        };
+        assert_ne!(key_of("s", &float(0.0)), key_of("s", &float(-0.0)));
+        assert_eq!(key_of("s", &float(0.5)), key_of("s", &float(0.5)));
+        assert_ne!(
+            key_of("s", &LaneExpr::Float(0.5, false)),
+            key_of("s", &LaneExpr::Float(0.5, true))
         );
+    }
+
+    /// A memo file on disk is mapped and reads as its bytes; an absent or empty one is an
+    /// empty memo; a run with the mapped file uses its entries as with the bytes read.
+    #[test]
+    fn a_memo_file_on_disk_reads_as_its_bytes() {
+        let dir = std::env::temp_dir().join(format!("visa-memo-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("memo");
+        let bytes = encode(&new_entries(&[("a", "fn a() {}\n")]), &Old::default(), "s");
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(&*MemoFile::open(&path), bytes.as_slice());
+        let (got, update) = run(MemoFile::open(&path), "s", || {
+            get_or(key(&["a"]), || unreachable!("in the mapped file"))
+        });
+        assert_eq!((got.as_str(), update), ("fn a() {}\n", Update::Keep));
+        assert!(MemoFile::open(&dir.join("absent")).is_empty());
+        std::fs::write(&path, b"").unwrap();
+        assert!(MemoFile::open(&path).is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -463,7 +463,7 @@ impl Prepared {
         let page = || {
             let page = &self.reference.pages[k];
             crate::timings::time("emit: digests", || {
-                crate::emit::cache::key_of_debug("docs page", page)
+                crate::emit::cache::key_of("docs page", page)
             })
         };
         match self.digests.get(k) {
@@ -502,7 +502,7 @@ impl Prepared {
         // The index is a function of the options, the pages and the errata: its key is made
         // of the pages' keys (shared with the pages' jobs), not of its context.
         let index_key = move || {
-            let errata = crate::emit::cache::key_of_debug("errata", &reference.errata);
+            let errata = crate::emit::cache::key_of("errata", &reference.errata);
             let mut key = format!("index{opts:?}{errata:032x}");
             for k in 0..reference.pages.len() {
                 key.push_str(&format!("{:032x}", self.digest(k)));

@@ -415,7 +415,7 @@ impl<'a> Digests<'a> {
     pub(crate) fn of(&self, inst: &InstModel) -> String {
         let digest = || {
             timings::time("emit: digests", || {
-                format!("{:032x}", super::cache::key_of_debug("instruction", inst))
+                format!("{:032x}", super::cache::key_of("instruction", inst))
             })
         };
         match self.each.get(inst.module.as_str()) {
@@ -432,9 +432,7 @@ impl<'a> Digests<'a> {
         t: Option<&crate::analyze::text::TextInst>,
     ) -> String {
         let digest = || {
-            let t = timings::time("emit: digests", || {
-                super::cache::key_of_debug("text forms", &t)
-            });
+            let t = timings::time("emit: digests", || super::cache::key_of("text forms", &t));
             format!("{}{t:032x}", self.of(inst))
         };
         match self.text.get(inst.module.as_str()) {
@@ -841,8 +839,8 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
             .iter()
             .map(|(i, f)| (model.instructions.get(*i), f))
             .collect();
-        // Hashed as written: the value sets' text is large.
-        let shared = super::cache::key_of_debug("enums.rs", &(&model.shared_enums, &structs));
+        // Through their derived `Hash`: the value sets are large.
+        let shared = super::cache::key_of("enums.rs", &(&model.shared_enums, &structs));
         format!("{head}{shared:032x}")
     };
     jobs.push(FileJob::keyed(

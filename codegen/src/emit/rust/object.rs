@@ -19,7 +19,10 @@ const PATH: &str = "src/generated/object.rs";
 pub(crate) fn job<'a>(object: Option<&'a ObjectModel>, opts: &'a Options) -> Option<FileJob<'a>> {
     let object = object?;
     // The file reads the analysed records and the header options only.
-    let inputs = move || format!("{object:?}{opts:?}");
+    let inputs = move || {
+        let records = crate::emit::cache::key_of("object records", object);
+        format!("{records:032x}{opts:?}")
+    };
     Some(FileJob::keyed(PATH, inputs, move || file(object, opts)))
 }
 
