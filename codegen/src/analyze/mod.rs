@@ -305,7 +305,7 @@ pub struct Model {
 }
 
 /// A doc the generator left out, as decoding its opcode reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LeftOutDoc {
     /// The doc, relative to the spec directory (`BFN.md`).
     pub doc: String,

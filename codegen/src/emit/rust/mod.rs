@@ -300,20 +300,18 @@ pub(crate) fn pieces(
 
 /// A shared file's skeleton (every item but the instructions' pieces), formatted: `build`
 /// returns its runs of items, each formatted apart. With a memo the texts are kept under
-/// `inputs`, which must be all `build` reads (hashed as its `Debug` text is written), so a
+/// `inputs`, which must be all `build` reads (hashed through its derived `Hash`), so a
 /// regen builds no skeleton token unless what the skeleton is made of changed.
 pub(crate) fn skeleton<const N: usize>(
     kind: &str,
-    inputs: &dyn std::fmt::Debug,
+    inputs: &impl std::hash::Hash,
     build: impl Fn() -> [TokenStream; N],
 ) -> [String; N] {
     let render = || timings::time("rust: quote tokens", &build).map(format_file);
     if !super::cache::active() {
         return render();
     }
-    let key = timings::time("cache: item keys", || {
-        super::cache::key_of_debug(kind, inputs)
-    });
+    let key = timings::time("cache: item keys", || super::cache::key_of(kind, inputs));
     let mut made = None;
     let entry = super::cache::get_or(key, || {
         let parts = render();

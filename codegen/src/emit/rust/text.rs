@@ -173,7 +173,7 @@ fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextIns
 
 /// Which line starts reach a parser: a literal mnemonic, or those a formatter recognises
 /// (`Formatter::is_mnemonic`), tried in the order of the registry's doc names.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Mnemonics {
     Literal(String),
     Recognised(&'static Special),
@@ -357,7 +357,7 @@ fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section>
 /// What the file's skeleton is made of, and nothing else (its memo key): the parsers by
 /// mnemonic, the mnemonics that name a string, and the identifiers the instructions'
 /// functions (`used`) and print arms (`arms_used`) use.
-#[derive(Debug)]
+#[derive(Hash)]
 struct Frame<'a> {
     by_mnemonic: BTreeMap<Mnemonics, Vec<Ident>>,
     symbol_mnemonics: Vec<&'a str>,

@@ -13,7 +13,7 @@ use quote::{format_ident, quote};
 
 /// An instruction printed by a hand-written formatter: its doc, and the formatter, the
 /// constant `item` of module `module` of `runtime::text::special`.
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Special {
     pub doc: &'static str,
     pub module: &'static str,

@@ -496,7 +496,7 @@ pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
 /// platforms, each decoding instruction's opcode (value, name, variant) and name, the docs left
 /// out, the first instruction (the placeholder), whether there are object records, and the
 /// identifiers the pieces use.
-#[derive(Debug)]
+#[derive(Hash)]
 struct Frame<'a> {
     platforms: &'a [String],
     opcodes: Vec<(u8, &'a str, &'a str)>,
