@@ -55,9 +55,10 @@ impl MemoFile {
     /// kernel clears first). Absent or unreadable: an empty memo.
     ///
     /// The map shows the file as it is on disk while the run reads it. Regen changes the file
-    /// only by appending (past what is mapped) or, once the run has dropped the memo, by writing
-    /// it anew; what another process might change under the map is caught like any damage (a
-    /// checked entry that does not match is a miss).
+    /// only by appending (past what is mapped) or by writing a new file in its place (the old
+    /// one removed, never cut: `xtask::stamp::write_anew`), so a map of it stays whole; bytes
+    /// changed under the map are caught like any damage (a checked entry that does not match
+    /// is a miss).
     pub fn open(path: &std::path::Path) -> MemoFile {
         let Ok(file) = std::fs::File::open(path) else {
             return MemoFile::default();

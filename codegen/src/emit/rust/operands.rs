@@ -6,14 +6,12 @@
 //! routine can check it).
 
 use super::top::{decodable, rule_check};
-use super::{format, ident, idents_of, lit, parts, pieces, splice, Digests, Place, Section};
+use super::{ident, lit, parts, pieces, splice, Digests, Place, Section};
 use crate::analyze::{
     FieldModel, FieldType, InstModel, Int, MemberType, Model, Slot, VariantModel,
 };
-use crate::timings;
 use proc_macro2::TokenStream;
 use quote::quote;
-use std::collections::BTreeSet;
 
 /// Where the arms go: `impl Instruction { fn f(..) { match self { .. } } }`.
 const ARMS: Place = Place::Arms(3);
@@ -37,15 +35,12 @@ pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
             })
         })
         .collect();
-    let skeleton = timings::time("rust: quote tokens", || {
-        skeleton(
-            &idents_of(&arms, 0),
-            &idents_of(&arms, 1),
-            &idents_of(&arms, 2),
-        )
-    });
+    let uses = |k: usize, name: &str| arms.iter().any(|a| a.idents(k).any(|i| i == name));
+    // All the skeleton is made of (its memo key, [`super::skeleton`]).
+    let frame = (uses(0, "v"), uses(1, "TypeMap"), uses(2, "OperandTypes"));
+    let [skeleton] = super::skeleton("operands.rs", &frame, || [skeleton(frame)]);
     let fills: Vec<(usize, Vec<&str>)> = (0..3).map(|k| (k, parts(&arms, k))).collect();
-    splice(header, &format(skeleton), &fills)
+    splice(header, &skeleton, &fills)
 }
 
 /// `Instruction::X(_) => list,`: an empty slice when the instruction lists nothing.
@@ -58,21 +53,12 @@ fn listed_arm(inst: &InstModel, list: TokenStream) -> TokenStream {
     }
 }
 
-/// The file's tokens, with markers where the arms go; what the arms use (`visits`, `maps`,
-/// `lists`: their identifiers) decides the imports and the visitor's name.
-fn skeleton(
-    visits: &BTreeSet<String>,
-    maps: &BTreeSet<String>,
-    lists: &BTreeSet<String>,
-) -> TokenStream {
+/// The file's tokens, with markers where the arms go; what the arms use decides the imports
+/// and the visitor's name: whether some instruction visits a field, has a type map, has a
+/// "Must have type" list.
+fn skeleton((visit, any_map, any_list): (bool, bool, bool)) -> TokenStream {
     // The visitor is named only where some instruction visits a field (no unused variable).
-    let param = if visits.contains("v") {
-        quote!(v)
-    } else {
-        quote!(_v)
-    };
-    let any_map = maps.contains("TypeMap");
-    let any_list = lists.contains("OperandTypes");
+    let param = if visit { quote!(v) } else { quote!(_v) };
     // Data types are named only by type maps and "Must have type" lists, platforms only by
     // type maps.
     let platform_use = if any_map {

@@ -4,13 +4,12 @@
 
 use super::top::decodable;
 use super::{
-    docs, format, ident, idents_in, idents_of, parts, pieces, splice, unparen, use_only, Digests,
-    Place, Section,
+    docs, ident, idents_in, idents_of, parts, pieces, splice, unparen, use_only, Digests, Place,
+    Section,
 };
 use crate::analyze::naming::snake_name;
 use crate::analyze::semantics::{FieldRead, LaneExpr, LaneFn, LaneModel, LaneStmt};
 use crate::analyze::{InstModel, Model};
-use crate::timings;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
@@ -33,19 +32,25 @@ pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
             })
         })
         .collect();
-    let (head, interpreter) = timings::time("rust: quote tokens", || {
-        let interpreter = interpreter(&insts);
-        let mut used = idents_of(&each, 0);
-        used.extend(idents_of(&each, 1));
+    // All the skeleton is made of (its memo key, [`super::skeleton`]): the identifiers the
+    // pieces use, and whether some instruction runs through the prose.
+    let mut used = idents_of(&each, 0);
+    used.extend(idents_of(&each, 1));
+    let any_prose = insts
+        .iter()
+        .any(|i| matches!(i.lanes, LaneModel::Prose { .. }));
+    let [head, interpreter] = super::skeleton("semantics.rs", &(&used, any_prose), || {
+        let interpreter = interpreter(any_prose);
+        let mut used = used.clone();
         used.extend(idents_in(&interpreter));
-        (with_head(&used), interpreter)
+        [with_head(&used), interpreter]
     });
     let head = super::join(
-        [header, &format(head)]
+        [header, &head]
             .into_iter()
             .chain(each.iter().map(|s| s.part(0))),
     );
-    splice(&head, &format(interpreter), &[(0, parts(&each, 1))])
+    splice(&head, &interpreter, &[(0, parts(&each, 1))])
 }
 
 /// Where the interpreter's methods go: `impl Execute for Interpreter { .. }`.
@@ -71,10 +76,7 @@ fn method(i: &InstModel) -> TokenStream {
 
 /// The `Execute` implementation that runs each instruction through its lane function or the
 /// machine's prose (a marker where its methods go), and `interpret`.
-fn interpreter(insts: &[&InstModel]) -> TokenStream {
-    let any_prose = insts
-        .iter()
-        .any(|i| matches!(i.lanes, LaneModel::Prose { .. }));
+fn interpreter(any_prose: bool) -> TokenStream {
     let methods = METHODS.marker(0);
     let (inst_field, inst_init) = if any_prose {
         (

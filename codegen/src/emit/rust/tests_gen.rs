@@ -253,10 +253,11 @@ pub fn render(header: &str, model: &Model, digests: &super::Digests) -> String {
             super::section(inputs, || instruction_test(inst))
         })
         .collect();
-    let (head, tail) = super::timings::time("rust: quote tokens", || {
-        frame(tests.iter().any(|t| t.idents(0).any(|i| i == "support")))
+    let support = tests.iter().any(|t| t.idents(0).any(|i| i == "support"));
+    let [head, tail] = super::skeleton("roundtrip.rs", &support, || {
+        let (head, tail) = frame(support);
+        [head, tail]
     });
-    let (head, tail) = (super::format(head), super::format(tail));
     let each = tests.iter().map(|t| t.text());
     super::join(
         [header, &head]
