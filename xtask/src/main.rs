@@ -23,15 +23,16 @@ fn main() -> std::process::ExitCode {
 /// then (the flag is inherited, and `bench` spawns cargo and rustc).
 #[cfg(target_os = "linux")]
 fn small_pages_only() {
-    const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
-    extern "C" {
-        fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
-    }
     // SAFETY: prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) only sets a flag of this process; its
     // result is ignored: where it fails, regen runs as before.
     unsafe {
-        let (one, zero): (std::ffi::c_ulong, std::ffi::c_ulong) = (1, 0);
-        prctl(PR_SET_THP_DISABLE, one, zero, zero, zero);
+        libc::prctl(
+            libc::PR_SET_THP_DISABLE,
+            1 as libc::c_ulong,
+            0 as libc::c_ulong,
+            0 as libc::c_ulong,
+            0 as libc::c_ulong,
+        );
     }
 }
 
