@@ -154,6 +154,11 @@ impl Section {
         ok.then_some(Section { entry, head })
     }
 
+    /// How many parts it holds.
+    fn count(&self) -> usize {
+        self.entry[..self.head].matches(END).count()
+    }
+
     /// The text of part `k`.
     pub(crate) fn part(&self, k: usize) -> &str {
         self.entry[self.head..]
@@ -312,24 +317,22 @@ pub(crate) fn skeleton<const N: usize>(
         return render();
     }
     let key = timings::time("cache: item keys", || super::cache::key_of(kind, inputs));
+    // Kept as a section of N parts (no identifiers): one encoding of parts in a memo entry.
     let mut made = None;
     let entry = super::cache::get_or(key, || {
         let parts = render();
-        let mut entry = String::new();
-        for p in &parts {
-            entry.push_str(p);
-            entry.push(END);
-        }
+        let entry =
+            Section::new(parts.iter().map(|p| (BTreeSet::new(), p.clone())).collect()).entry;
         made = Some(parts);
         entry
     });
     if let Some(parts) = made {
         return parts;
     }
-    // The entry ends with `END`: the last split is empty.
-    let mut parts: Vec<String> = entry.split(END).map(str::to_string).collect();
-    parts.pop();
-    <[String; N]>::try_from(parts).unwrap_or_else(|_| render())
+    match Section::of_entry(entry) {
+        Some(s) if s.count() == N => std::array::from_fn(|k| s.part(k).to_string()),
+        _ => render(),
+    }
 }
 
 /// `texts` joined, in one allocation of the final size (a file is a few hundred KB: growing it
