@@ -67,7 +67,9 @@ fn parse_mapped(
     diagnostics.append(&mut parsed.diagnostics);
     parsed.diagnostics = diagnostics;
     parsed.spec.errata = corrected.applied;
-    place_degraded(&mut parsed.spec, &parsed.diagnostics);
+    timings::time("place degraded", || {
+        place_degraded(&mut parsed.spec, &parsed.diagnostics)
+    });
     (parsed, corrected.map, corrected.files)
 }
 
@@ -102,13 +104,15 @@ pub fn generate_corrected(
     errata: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    let (mut parsed, map, corrected) = parse_mapped(docs, errata);
+    let (mut parsed, map, corrected) = timings::time("parse mapped", || parse_mapped(docs, errata));
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
     let (model, pages) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics);
-    let mut contradictions = analyze::contradictions::check(&parsed.spec, &corrected);
+    let mut contradictions = timings::time("contradictions", || {
+        analyze::contradictions::check(&parsed.spec, &corrected)
+    });
     for d in &mut contradictions {
         map.remap(d);
     }
@@ -138,10 +142,12 @@ pub fn generate_corrected(
     }
     let mut files = timings::time("emit (wall)", || emit::render_with(&model, &pages, opts));
     let api = timings::time("api snapshot", || diff::view::api(&model));
-    files.insert(
-        diff::SNAPSHOT.to_string(),
-        diff::snapshot(&api, &snapshot_header(opts)),
-    );
+    timings::time("snapshot text", || {
+        files.insert(
+            diff::SNAPSHOT.to_string(),
+            diff::snapshot(&api, &snapshot_header(opts)),
+        )
+    });
     Ok(Generated {
         files,
         diagnostics,
@@ -163,11 +169,17 @@ fn analyze_degrading(
         // the schema is analysed (each page's rows when it is rendered).
         let ((model, mut analysis), pages) = par::join(
             || timings::time("analyze", || analyze::analyze(spec)),
-            || emit::docs::Prepared::new(analyze::reference::build(spec)),
+            || {
+                timings::time("reference pages", || {
+                    emit::docs::Prepared::new(analyze::reference::build(spec))
+                })
+            },
         );
-        for d in &mut analysis {
-            map.remap(d);
-        }
+        timings::time("analysis: remap", || {
+            for d in &mut analysis {
+                map.remap(d);
+            }
+        });
         let bad: std::collections::BTreeSet<String> = analysis
             .iter()
             .filter(|d| d.degrades() == diag::Degrades::Doc)
