@@ -449,11 +449,14 @@ impl<'a> Digests<'a> {
 
 /// The identifiers part `k` of every section of `sections` uses.
 pub(crate) fn idents_of(sections: &[Section], k: usize) -> BTreeSet<String> {
-    // Most identifiers recur in many sections: each distinct one is copied once.
-    let mut all = BTreeSet::new();
+    // Most identifiers recur in many sections: each distinct one is copied once, and the
+    // thousands of repeats are hashed, not compared along a tree (sorted once at the end).
+    let mut all = std::collections::HashSet::new();
     for s in sections {
         all.extend(s.idents(k));
     }
+    let mut all: Vec<&str> = all.into_iter().collect();
+    all.sort_unstable();
     all.into_iter().map(str::to_string).collect()
 }
 
