@@ -438,16 +438,46 @@ pub enum Update {
 /// when they come to weigh as much as those the run used: then the file is written anew with
 /// only the used ones ([`Update::Replace`]), so it stays within about twice one run's output.
 pub fn run<R>(file: impl Into<MemoFile>, salt: &str, f: impl FnOnce() -> R) -> (R, Update) {
-    let (result, memo) = session(file.into(), salt, f);
-    let update = crate::timings::time("cache: encode", || memo.update(salt));
+    run_decoded(Decoded::new(file, salt), f)
+}
+
+/// A memo file indexed ahead of the run that uses it ([`run_decoded`]): decoding the index
+/// needs only the file, so regen does it on another core while it reads the docs.
+pub struct Decoded {
+    old: Old,
+    salt: String,
+}
+
+impl Decoded {
+    /// The index of `file`'s entries (see [`run`]); a file of another `salt`, or damaged, is
+    /// an empty memo.
+    pub fn new(file: impl Into<MemoFile>, salt: &str) -> Decoded {
+        let old = crate::timings::time("cache: decode", || decode(file, salt).unwrap_or_default());
+        Decoded {
+            old,
+            salt: salt.to_string(),
+        }
+    }
+}
+
+/// [`run`] with a memo file decoded already.
+pub fn run_decoded<R>(memo: Decoded, f: impl FnOnce() -> R) -> (R, Update) {
+    let (result, used) = session_of(memo.old, f);
+    let update = crate::timings::time("cache: encode", || used.update(&memo.salt));
     (result, update)
 }
 
 /// Runs `f` with the memo of `file` active; returns what it used.
 fn session<R>(file: MemoFile, salt: &str, f: impl FnOnce() -> R) -> (R, Memo) {
+    let old = crate::timings::time("cache: decode", || decode(file, salt).unwrap_or_default());
+    session_of(old, f)
+}
+
+/// Runs `f` with the memo `old` active; returns what it used.
+fn session_of<R>(old: Old, f: impl FnOnce() -> R) -> (R, Memo) {
     let _scope = SCOPE.lock().unwrap_or_else(PoisonError::into_inner);
     let memo = Arc::new(Memo {
-        old: crate::timings::time("cache: decode", || decode(file, salt).unwrap_or_default()),
+        old,
         used: Mutex::new(BTreeMap::new()),
     });
     *ACTIVE.write().unwrap_or_else(PoisonError::into_inner) = Some(memo.clone());
@@ -836,5 +866,43 @@ mod tests {
         // Another generator's file is replaced.
         let (_, other) = run(appended, "t", || text_or(3, || "three".into()));
         assert!(matches!(other, Update::Replace(_)));
+    }
+
+    /// A memo indexed ahead, on another thread, runs as one indexed by the run: its entries
+    /// read back, another generator's file or a damaged one is empty, and the update is the same.
+    #[test]
+    fn a_memo_decoded_ahead_runs_as_one_decoded_by_the_run() {
+        let (_, first) = run(Vec::new(), "s", || {
+            get_or(1, || "one".into());
+            get_or(2, || "two".into());
+        });
+        let Update::Replace(file) = first else {
+            panic!("no file yet: written whole")
+        };
+        let ahead = {
+            let file = file.clone();
+            std::thread::spawn(move || Decoded::new(file, "s"))
+                .join()
+                .unwrap()
+        };
+        let (got, update) = run_decoded(ahead, || {
+            (
+                get_or(1, || unreachable!("memoised")),
+                get_or(3, || "three".into()),
+            )
+        });
+        assert_eq!(got, ("one".to_string(), "three".to_string()));
+        let (_, by_run) = run(file.clone(), "s", || {
+            get_or(1, || unreachable!("memoised"));
+            get_or(3, || "three".into())
+        });
+        assert_eq!(update, by_run);
+        let other = Decoded::new(file.clone(), "t");
+        let (got, _) = run_decoded(other, || get_or(1, || "made again".into()));
+        assert_eq!(got, "made again", "another generator's memo is not read");
+        let mut damaged = file;
+        damaged[0] ^= 1;
+        let (got, _) = run_decoded(Decoded::new(damaged, "s"), || get_or(1, || "again".into()));
+        assert_eq!(got, "again", "a damaged file is an empty memo");
     }
 }
