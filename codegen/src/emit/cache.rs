@@ -873,8 +873,8 @@ mod tests {
     #[test]
     fn a_memo_decoded_ahead_runs_as_one_decoded_by_the_run() {
         let (_, first) = run(Vec::new(), "s", || {
-            get_or(1, || "one".into());
-            get_or(2, || "two".into());
+            text_or(1, || "one".into());
+            text_or(2, || "two".into());
         });
         let Update::Replace(file) = first else {
             panic!("no file yet: written whole")
@@ -887,22 +887,22 @@ mod tests {
         };
         let (got, update) = run_decoded(ahead, || {
             (
-                get_or(1, || unreachable!("memoised")),
-                get_or(3, || "three".into()),
+                text_or(1, || unreachable!("memoised")),
+                text_or(3, || "three".into()),
             )
         });
-        assert_eq!(got, ("one".to_string(), "three".to_string()));
+        assert_eq!((&*got.0, &*got.1), ("one", "three"));
         let (_, by_run) = run(file.clone(), "s", || {
-            get_or(1, || unreachable!("memoised"));
-            get_or(3, || "three".into())
+            text_or(1, || unreachable!("memoised"));
+            text_or(3, || "three".into())
         });
         assert_eq!(update, by_run);
         let other = Decoded::new(file.clone(), "t");
-        let (got, _) = run_decoded(other, || get_or(1, || "made again".into()));
+        let (got, _) = run_decoded(other, || text_or(1, || "made again".into()));
         assert_eq!(got, "made again", "another generator's memo is not read");
         let mut damaged = file;
         damaged[0] ^= 1;
-        let (got, _) = run_decoded(Decoded::new(damaged, "s"), || get_or(1, || "again".into()));
+        let (got, _) = run_decoded(Decoded::new(damaged, "s"), || text_or(1, || "again".into()));
         assert_eq!(got, "again", "a damaged file is an empty memo");
     }
 }
