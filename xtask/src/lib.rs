@@ -521,14 +521,19 @@ fn diff(old: InputArgs, new: InputArgs, json: bool) -> u8 {
 /// prints it; `None` when there is none (the first regen, or an output written before
 /// snapshots).
 pub fn changes_since_last_regen(out: &Path, api: &codegen::diff::view::Api) -> Option<String> {
-    let snapshot = codegen::diff::snapshot(api, "");
-    changes_against(out, api, &snapshot)
+    changes_against(out, &codegen::diff::snapshot(api, ""))
 }
 
-/// [`changes_since_last_regen`] given the new snapshot's text as well.
-fn changes_against(out: &Path, api: &codegen::diff::view::Api, snapshot: &str) -> Option<String> {
-    let text = std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT)).ok()?;
-    let Some(report) = codegen::diff::compare_snapshots(&text, api, snapshot) else {
+/// [`changes_since_last_regen`] given the new snapshot's text.
+fn changes_against(out: &Path, snapshot: &str) -> Option<String> {
+    let text = codegen::timings::time("changes: read the last snapshot", || {
+        std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT))
+    })
+    .ok()?;
+    let report = codegen::timings::time("changes: compare", || {
+        codegen::diff::compare_snapshots(&text, snapshot)
+    });
+    let Some(report) = report else {
         return Some(format!(
             "note: {} is not a snapshot this generator reads (edited, or of an older generator); no summary of what changed\n",
             codegen::diff::SNAPSHOT
@@ -741,7 +746,7 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
     }
     let summary = codegen::timings::time("changes since the last regen", || {
         let snapshot = &generated.files[codegen::diff::SNAPSHOT];
-        changes_against(out, &generated.api, snapshot)
+        changes_against(out, snapshot)
     });
     if let Some(summary) = summary {
         eprint!("{summary}");
