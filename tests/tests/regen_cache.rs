@@ -441,7 +441,7 @@ fn the_memoised_api_snapshot_is_a_full_regens() {
 /// What the generator returns, comparable: the files, every diagnostic (in order) and the
 /// errata applied; or the diagnostics that stopped it.
 type Outcome = (
-    BTreeMap<String, String>,
+    BTreeMap<String, codegen::emit::Text>,
     Vec<codegen::diag::Diagnostic>,
     Vec<codegen::schema::Erratum>,
 );

@@ -190,10 +190,16 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
         } => {
             codegen::timings::enable(timings);
             let (start, cpu) = (std::time::Instant::now(), codegen::timings::process_cpu());
-            let code = match codegen::timings::time("load inputs", || load(input)) {
+            let out = out.unwrap_or_else(|| workspace_root().join("generated"));
+            // What the last regen left in `out` does not depend on the docs: it is read on
+            // another core while the docs are.
+            let (loaded, before) = codegen::par::join(
+                || codegen::timings::time("load inputs", || load(input)),
+                || Before::read(&out),
+            );
+            let code = match loaded {
                 Ok(input) => {
-                    let out = out.unwrap_or_else(|| workspace_root().join("generated"));
-                    let code = regen_input(&input, &out, check);
+                    let code = regen_prepared(&input, &out, check, before);
                     release(input);
                     code
                 }
@@ -627,7 +633,7 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
         deny_warnings: false,
     };
     match load(args) {
-        Ok(input) => regen_input(&input, out, check),
+        Ok(input) => regen_prepared(&input, out, check, Before::read(out)),
         Err(code) => code,
     }
 }
@@ -636,7 +642,7 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
 /// content, or by the stamp's record for the files it vouches for).
 fn check_out(
     out: &Path,
-    files: &std::collections::BTreeMap<String, String>,
+    files: &std::collections::BTreeMap<String, codegen::emit::Text>,
     command: &str,
     trust: &trust::Trust,
     runtime: std::io::Result<scaffold::StaleRuntime>,
@@ -699,8 +705,43 @@ fn describe_stale_runtime(runtime: &scaffold::StaleRuntime, command: &str) -> St
     text
 }
 
-/// `cargo xtask regen`: generate, then write (or check) through the one writer.
-fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
+/// What the last regen into `out` left, read before generating: none of it depends on the docs.
+struct Before {
+    /// Its stamp: the files it vouches for are not read again.
+    stamp: stamp::Stamp,
+    trust: trust::Trust,
+    /// Which hand-written files of `out` are stale (they are rewritten with the generated
+    /// files): by the record, only the runtime files touched since the last regen are read.
+    stale: std::io::Result<scaffold::StaleRuntime>,
+    /// The memo of rendered output it left (see `stamp::CACHE`), indexed. A no-op regen does
+    /// not use it; it is indexed anyway, beside loading the docs, where it costs no wall time.
+    memo: codegen::emit::cache::Decoded,
+}
+
+impl Before {
+    fn read(out: &Path) -> Before {
+        let template = workspace_root().join("generated");
+        let stamp = codegen::timings::time("stamp: read", || stamp::Stamp::load(out));
+        let trust = stamp.trust();
+        let stale = codegen::timings::time("scaffold: stale runtime", || {
+            scaffold::stale_runtime_trusting(out, &template, &trust)
+        });
+        let memo = codegen::timings::time("cache: read", || {
+            codegen::emit::cache::MemoFile::open(&out.join(stamp::CACHE))
+        });
+        let memo = codegen::emit::cache::Decoded::new(memo, stamp::GENERATOR);
+        Before {
+            stamp,
+            trust,
+            stale,
+            memo,
+        }
+    }
+}
+
+/// `cargo xtask regen`: generate, then write (or check) through the one writer; `before` is
+/// what the last regen left in `out` ([`Before::read`]).
+fn regen_prepared(input: &Input, out: &Path, check: bool, before: Before) -> u8 {
     let opts = codegen::emit::Options {
         spec_label: dir_label(&input.spec),
         regen_command: regen_command(input, out),
@@ -714,26 +755,21 @@ fn regen_input(input: &Input, out: &Path, check: bool) -> u8 {
         )
     });
     let template = workspace_root().join("generated");
-    // What the last regen into `out` left: the files it vouches for are not read again.
-    let stamp = codegen::timings::time("stamp: read", || stamp::Stamp::load(out));
-    let trust = stamp.trust();
-    // Which hand-written files of `out` are stale (they are rewritten with the generated
-    // files): by the record, only the runtime files touched since the last regen are read.
-    let stale = codegen::timings::time("scaffold: stale runtime", || {
-        scaffold::stale_runtime_trusting(out, &template, &trust)
-    });
+    let Before {
+        stamp,
+        trust,
+        stale,
+        memo,
+    } = before;
     // A stamp says the inputs are unchanged, not that they were clean: strictness reruns.
     if !check
         && !input.deny_warnings
         && unchanged_since_last_regen(input, out, &key, &stamp, &trust, &stale)
     {
+        release(memo);
         return 0;
     }
-    // The memo of rendered output the last regen into `out` left (see `stamp::CACHE`).
-    let memo = codegen::timings::time("cache: read", || {
-        codegen::emit::cache::MemoFile::open(&out.join(stamp::CACHE))
-    });
-    let (generated, kept) = codegen::emit::cache::run(memo, stamp::GENERATOR, || {
+    let (generated, kept) = codegen::emit::cache::run_decoded(memo, || {
         codegen::timings::time("generate (wall)", || {
             codegen::generate_corrected(&input.docs, &input.errata, &opts)
         })
@@ -897,9 +933,25 @@ fn write_out(
     runtime: &str,
     rendered: Option<&stamp::Rendered>,
 ) -> u8 {
-    let written = codegen::timings::time("write (wall)", || {
-        write::apply_trusting(out, &generated.files, trust)
-    });
+    // The stamp's report is made on another core while the files are written.
+    let (written, head) = codegen::par::join(
+        || {
+            codegen::timings::time("write (wall)", || {
+                write::apply_trusting(out, &generated.files, trust)
+            })
+        },
+        || {
+            codegen::timings::time("stamp: report", || {
+                let reported = stamp::Reported {
+                    diagnostics: generated.diagnostics.clone(),
+                    errata: generated.errata.clone(),
+                };
+                let head = stamp::head(&reported, rendered);
+                release(reported);
+                head
+            })
+        },
+    );
     let summary = match written {
         Ok(summary) => summary,
         Err(e) => {
@@ -915,10 +967,6 @@ fn write_out(
     );
     // A stamp that cannot be written only costs the next regen its fast path.
     let stamped = codegen::timings::time("stamp: record", || {
-        let reported = stamp::Reported {
-            diagnostics: generated.diagnostics.clone(),
-            errata: generated.errata.clone(),
-        };
         let mut files = String::with_capacity(summary.known.len() * 100 + runtime.len());
         for (path, entry) in &summary.known {
             files.push_str(&trust::Trust::line(trust::Kind::Out, path, entry));
@@ -931,7 +979,7 @@ fn write_out(
             true => key,
             false => "-",
         };
-        stamp::record(out, key, &reported, rendered, &files)
+        stamp::record_head(out, key, &head?, &files)
     });
     if let Err(e) = stamped {
         eprintln!("note: no regen stamp written ({e}); the next regen runs in full");

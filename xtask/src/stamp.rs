@@ -221,6 +221,12 @@ pub fn record(
     rendered: Option<&Rendered>,
     files: &str,
 ) -> std::io::Result<()> {
+    record_head(out, key, &head(reported, rendered)?, files)
+}
+
+/// The stamp's lines after its key and before its files: what the regen reported and how it
+/// rendered it. They do not depend on what was written, so regen makes them while it writes.
+pub fn head(reported: &Reported, rendered: Option<&Rendered>) -> std::io::Result<String> {
     let json = serde_json::to_string(reported).map_err(std::io::Error::other)?;
     fn piece((k, t): &(u128, String)) -> (String, String, &str) {
         let check = crate::trust::hash(t.as_bytes());
@@ -230,10 +236,17 @@ pub fn record(
         .map(|r| r.pieces.iter().map(piece).collect())
         .unwrap_or_default();
     let rendered = serde_json::to_string(&pieces).map_err(std::io::Error::other)?;
-    let mut text = String::with_capacity(key.len() + json.len() + files.len() + 64);
-    text.push_str(&format!(
-        "{key}\n{REPORTED}{json}\n{RENDERED}{rendered}\n{TRUST}{GENERATOR}\n"
-    ));
+    Ok(format!(
+        "{REPORTED}{json}\n{RENDERED}{rendered}\n{TRUST}{GENERATOR}\n"
+    ))
+}
+
+/// [`record`] with its [`head`] made already.
+pub fn record_head(out: &Path, key: &str, head: &str, files: &str) -> std::io::Result<()> {
+    let mut text = String::with_capacity(key.len() + head.len() + files.len() + 1);
+    text.push_str(key);
+    text.push('\n');
+    text.push_str(head);
     text.push_str(files);
     write_anew(&out.join(FILE), text.as_bytes())
 }

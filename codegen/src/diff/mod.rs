@@ -1021,7 +1021,7 @@ pub(crate) fn snapshot_of(
                 parts.push(format!("{:032x}", cache::key_of("api record", *r)));
             }
             let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-            s.push_str(&cache::get_or(cache::key(&parts), line));
+            s.push_str(&cache::text_or(cache::key(&parts), line));
         }
         s.push('\n');
     }
