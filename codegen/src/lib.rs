@@ -27,7 +27,9 @@ use std::collections::BTreeMap;
 /// The output of a generation: path (relative to the generated crate) → contents.
 #[derive(Clone, Debug, Default)]
 pub struct Generated {
-    pub files: BTreeMap<String, String>,
+    /// Each file's contents: made by this run or read in place from the memo
+    /// ([`emit::Text`]).
+    pub files: BTreeMap<String, emit::Text>,
     /// Warnings raised on the way (errors make [`generate`] fail instead). A part of a doc the
     /// generator cannot read is a warning that says what it left out ([`diag::Degrades`]).
     pub diagnostics: Vec<Diagnostic>,
@@ -145,7 +147,7 @@ pub fn generate_corrected(
     timings::time("snapshot text", || {
         files.insert(
             diff::SNAPSHOT.to_string(),
-            diff::snapshot(&api, &snapshot_header(opts)),
+            diff::snapshot(&api, &snapshot_header(opts)).into(),
         )
     });
     Ok(Generated {

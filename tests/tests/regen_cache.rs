@@ -367,7 +367,7 @@ fn a_doc_edited_back_and_forth_regenerates_from_an_appended_cache() {
 /// What the generator returns, comparable: the files, every diagnostic (in order) and the
 /// errata applied; or the diagnostics that stopped it.
 type Outcome = (
-    BTreeMap<String, String>,
+    BTreeMap<String, codegen::emit::Text>,
     Vec<codegen::diag::Diagnostic>,
     Vec<codegen::schema::Erratum>,
 );

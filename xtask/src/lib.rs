@@ -637,7 +637,7 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
 /// content, or by the stamp's record for the files it vouches for).
 fn check_out(
     out: &Path,
-    files: &std::collections::BTreeMap<String, String>,
+    files: &std::collections::BTreeMap<String, codegen::emit::Text>,
     command: &str,
     trust: &trust::Trust,
     runtime: std::io::Result<scaffold::StaleRuntime>,

@@ -233,7 +233,10 @@ fn candidate_files(dir: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), W
 /// exists without the marker. Each file is opened once: a target is read whole (marker and
 /// contents), any other candidate only far enough to see its marker (whole when it is a stale
 /// generated file, whose contents the diff shows).
-pub fn plan(out: &Path, files: &BTreeMap<String, String>) -> Result<Plan, WriteError> {
+pub fn plan<T: AsRef<str> + Sync>(
+    out: &Path,
+    files: &BTreeMap<String, T>,
+) -> Result<Plan, WriteError> {
     plan_trusting(out, files, &Trust::none())
 }
 
@@ -247,20 +250,20 @@ enum Seen {
 
 /// [`plan`], not reading the files `trust` vouches for: a trusted file whose recorded hash is
 /// its new bytes' hash is unchanged; one whose hash differs is read, for the diff.
-pub fn plan_trusting(
+pub fn plan_trusting<T: AsRef<str> + Sync>(
     out: &Path,
-    files: &BTreeMap<String, String>,
+    files: &BTreeMap<String, T>,
     trust: &Trust,
 ) -> Result<Plan, WriteError> {
     let mut plan = Plan::default();
     let mut foreign = Vec::new();
     let mut paths = Vec::with_capacity(files.len());
     for (rel, contents) in files {
-        paths.push((rel, contents, out.join(checked_relative(rel)?)));
+        paths.push((rel, contents.as_ref(), out.join(checked_relative(rel)?)));
     }
     // Most files of a regen are as they were: a trusted file is not read, an untrusted one
     // with equal bytes needs no decoding or copy. Only the files that differ are kept.
-    let decide = |(rel, contents, path): &(&String, &String, PathBuf)| {
+    let decide = |(rel, contents, path): &(&String, &str, PathBuf)| {
         let bytes = contents.as_bytes();
         if !is_generated(contents) {
             return Ok(Seen::Read(read_bytes_if_exists(path)?));
@@ -328,9 +331,9 @@ pub fn plan_trusting(
 
 /// Adds to `changes` the removal of each generated file of `out` that `files` no longer has
 /// (found by their marker; the runtime files `trust` knows hand-written are not opened).
-fn stale_generated(
+fn stale_generated<T: AsRef<str> + Sync>(
     out: &Path,
-    files: &BTreeMap<String, String>,
+    files: &BTreeMap<String, T>,
     trust: &Trust,
     changes: &mut Vec<Change>,
 ) -> Result<(), WriteError> {
@@ -358,7 +361,10 @@ fn stale_generated(
 }
 
 /// `--check`: the changes a regen would make; empty when everything is fresh. Writes nothing.
-pub fn check(out: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>, WriteError> {
+pub fn check<T: AsRef<str> + Sync>(
+    out: &Path,
+    files: &BTreeMap<String, T>,
+) -> Result<Vec<Change>, WriteError> {
     Ok(plan(out, files)?.changes)
 }
 
@@ -381,14 +387,17 @@ fn write_atomically(path: &Path, contents: &str) -> Result<(), WriteError> {
 }
 
 /// Brings `out` in line with `files`: all targets are checked before anything is written.
-pub fn apply(out: &Path, files: &BTreeMap<String, String>) -> Result<Summary, WriteError> {
+pub fn apply<T: AsRef<str> + Sync>(
+    out: &Path,
+    files: &BTreeMap<String, T>,
+) -> Result<Summary, WriteError> {
     apply_trusting(out, files, &Trust::none())
 }
 
 /// [`apply`], planned by [`plan_trusting`].
-pub fn apply_trusting(
+pub fn apply_trusting<T: AsRef<str> + Sync>(
     out: &Path,
-    files: &BTreeMap<String, String>,
+    files: &BTreeMap<String, T>,
     trust: &Trust,
 ) -> Result<Summary, WriteError> {
     let plan = codegen::timings::time("write: plan", || plan_trusting(out, files, trust))?;

@@ -1135,14 +1135,28 @@ fn share_structs(insts: &mut [InstModel]) -> Vec<(usize, String)> {
 }
 
 /// Checks the schema and builds the model the emitters render.
+/// Every instruction analysed on its own ([`analyze_instruction`] reads nothing but its
+/// instruction), on every core; the diagnostics and platforms join in instruction order, as a
+/// sequential run gives them.
+fn instructions(insts: &[Instruction]) -> (Vec<InstModel>, Vec<Diagnostic>, BTreeSet<String>) {
+    let each = |i: &Instruction| {
+        let (mut diags, mut platforms) = (Vec::new(), BTreeSet::new());
+        let model = analyze_instruction(i, &mut diags, &mut platforms);
+        (model, diags, platforms)
+    };
+    let mut models = Vec::with_capacity(insts.len());
+    let (mut diags, mut platforms) = (Vec::new(), BTreeSet::new());
+    for (model, mut d, mut p) in crate::par::map(insts, each) {
+        models.push(model);
+        diags.append(&mut d);
+        platforms.append(&mut p);
+    }
+    (models, diags, platforms)
+}
+
 pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
-    let mut platforms = BTreeSet::new();
-    let mut instructions: Vec<InstModel> = spec
-        .instructions
-        .iter()
-        .map(|i| analyze_instruction(i, &mut diags, &mut platforms))
-        .collect();
+    let (mut instructions, mut diags, platforms) =
+        crate::timings::time("analyze: instructions", || instructions(&spec.instructions));
     // Two docs whose names differ only in case or punctuation would share a Rust name.
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
     for (i, inst) in instructions.iter().enumerate() {
@@ -1166,8 +1180,11 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             );
         }
     }
-    let shared_enums = share_enums(&mut instructions);
-    let shared_structs = share_structs(&mut instructions);
+    let shared_enums =
+        crate::timings::time("analyze: share enums", || share_enums(&mut instructions));
+    let shared_structs = crate::timings::time("analyze: share structs", || {
+        share_structs(&mut instructions)
+    });
     let subs: Vec<(u8, u8, String)> = instructions
         .iter()
         .filter_map(|i| Some((i.opcode, i.sub_opcode?, i.doc_name.clone())))
@@ -1191,7 +1208,9 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
             i.type_maps.clear();
         }
     }
-    let text = text::analyze(&spec.instructions, &instructions, &mut diags);
+    let text = crate::timings::time("analyze: text", || {
+        text::analyze(&spec.instructions, &instructions, &mut diags)
+    });
     (
         Model {
             instructions,
@@ -1267,6 +1286,44 @@ mod tests {
 
     fn codes(d: &[Diagnostic]) -> Vec<&str> {
         d.iter().map(|d| d.code.as_str()).collect()
+    }
+
+    /// Instructions analysed on every core give what one after the other gives: the same
+    /// models, the diagnostics in instruction order, the platforms of all of them.
+    #[test]
+    fn parallel_analysis_keeps_the_sequential_order() {
+        let insts: Vec<Instruction> = (0..40u8)
+            .map(|n| {
+                let mut f = field("Mode", "ub");
+                let known = platform::KNOWN[usize::from(n) % platform::KNOWN.len()];
+                f.values = vec![
+                    value(0, "old", Some(&format!("{known}+")), 7),
+                    value(1, "new", Some(&format!("NOPE{n}+")), 8),
+                ];
+                let mut wide = field("Wide", "ub");
+                wide.values = vec![value(0x1ff, "too big", None, 9)];
+                inst(&format!("X{n}"), n + 1, vec![f, wide])
+            })
+            .collect();
+        let (mut diags, mut platforms) = (Vec::new(), BTreeSet::new());
+        let sequential: Vec<InstModel> = insts
+            .iter()
+            .map(|i| analyze_instruction(i, &mut diags, &mut platforms))
+            .collect();
+        assert!(
+            crate::par::cap() > 1 || std::env::var("CI").is_err(),
+            "CI has 2 cores"
+        );
+        let (models, pdiags, pplatforms) = instructions(&insts);
+        assert_eq!(diags.len(), 80);
+        assert_eq!(pdiags, diags);
+        assert_eq!(pplatforms, platforms);
+        assert_eq!(pplatforms.len(), platform::KNOWN.len());
+        assert_eq!(format!("{models:?}"), format!("{sequential:?}"));
+        // And through `analyze`, whose global steps come after.
+        let (model, all) = run(insts);
+        assert_eq!(all[..80], diags[..]);
+        assert_eq!(model.platforms.len(), platform::KNOWN.len());
     }
 
     #[test]

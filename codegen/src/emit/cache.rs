@@ -94,7 +94,8 @@ impl std::ops::Deref for MemoFile {
 /// change, or reads them all once): a damaged entry is then a miss.
 #[derive(Default)]
 struct Old {
-    bytes: MemoFile,
+    /// Shared with the [`Text`]s of the run that are entries of it, read in place.
+    bytes: Arc<MemoFile>,
     /// Key → (checksum, start of the entry's line, start and end of its body). A key written
     /// twice (appended again after its first copy was damaged) is its last copy.
     entries: HashMap<u128, (u64, usize, usize, usize)>,
@@ -103,9 +104,14 @@ struct Old {
 impl Old {
     /// The body of `key`'s entry, if there is one and it is as it was written.
     fn get(&self, key: u128) -> Option<&str> {
+        self.checked(key).map(|(_, body)| body)
+    }
+
+    /// [`Old::get`] with where the body starts in the file.
+    fn checked(&self, key: u128) -> Option<(usize, &str)> {
         let &(sum, _, start, end) = self.entries.get(&key)?;
         let body = std::str::from_utf8(self.bytes.get(start..end)?).ok()?;
-        (checksum(body) == sum).then_some(body)
+        (checksum(body) == sum).then_some((start, body))
     }
 
     /// The whole entry of `key` (its line and body), to copy into the next memo file.
@@ -146,28 +152,36 @@ pub fn key(parts: &[&str]) -> u128 {
 /// [`key`] over raw bytes (a doc's bytes need not be UTF-8: a lossy decoding would give two
 /// different docs one key).
 pub fn key_bytes(parts: &[&[u8]]) -> u128 {
-    let mut h = Xxh3::default();
+    // Parts are whole docs: streamed, not gathered (the same value either way).
+    let mut h = twox_hash::XxHash3_128::default();
     for p in parts {
-        h.write_usize(p.len());
+        h.write(&p.len().to_ne_bytes());
         h.write(p);
     }
-    h.0.finish_128()
+    h.finish_128()
 }
 
-/// XXH3-128 as a `std::hash::Hasher`, so a derived `Hash` writes into it.
+/// XXH3-128 as a `std::hash::Hasher`, so a derived `Hash` writes into it. The bytes are
+/// gathered and hashed once at the end: a derived `Hash` makes many writes of a few bytes
+/// each, which cost more through the streaming hasher's per-write path than a copy does
+/// (XXH3 of the same bytes is the same value, streamed or whole).
 #[derive(Default)]
-struct Xxh3(twox_hash::XxHash3_128);
+struct Xxh3(Vec<u8>);
+
+impl Xxh3 {
+    fn finish_128(&self) -> u128 {
+        twox_hash::XxHash3_128::oneshot(&self.0)
+    }
+}
 
 impl Hasher for Xxh3 {
     fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes);
+        self.0.extend_from_slice(bytes);
     }
 
-    /// The low half of the 128-bit hash (keys take [`XxHash3_128::finish_128`] whole).
-    ///
-    /// [`XxHash3_128::finish_128`]: twox_hash::XxHash3_128::finish_128
+    /// The low half of the 128-bit hash (keys take [`Xxh3::finish_128`] whole).
     fn finish(&self) -> u64 {
-        self.0.finish_128() as u64
+        self.finish_128() as u64
     }
 }
 
@@ -179,7 +193,7 @@ pub(crate) fn key_of<T: std::hash::Hash + ?Sized>(tag: &str, value: &T) -> u128 
     let mut h = Xxh3::default();
     tag.hash(&mut h);
     value.hash(&mut h);
-    h.0.finish_128()
+    h.finish_128()
 }
 
 /// [`key`] over `tag` and the `Display` text of `value`, hashed as it is written (a token
@@ -206,7 +220,7 @@ fn key_of_fmt(tag: &str, args: std::fmt::Arguments<'_>) -> u128 {
     let _ = std::fmt::write(&mut w, args);
     let n = w.1;
     w.0.write_usize(n);
-    w.0 .0.finish_128()
+    w.0.finish_128()
 }
 
 /// A checksum of an entry's body, against damage to the file (not against an adversary):
@@ -299,18 +313,129 @@ pub(crate) fn value_text_or<T: Serialize + DeserializeOwned>(
     (value, text)
 }
 
-/// The memo's entry for `key`, or `render()` recorded under it.
-pub(crate) fn get_or(key: u128, render: impl FnOnce() -> String) -> String {
+/// The memo's entry for `key`, or `render()` recorded under it. A hit is the entry read in
+/// place in the memo file: a regen after a small change takes most of its 4 MB of output from
+/// the memo, and copying it into fresh memory cost more than the rest of its use.
+pub(crate) fn text_or(key: u128, render: impl FnOnce() -> String) -> Text {
     let Some(memo) = current() else {
-        return render();
+        return render().into();
     };
-    if let Some(text) = memo.old.get(key) {
+    if let Some((start, body)) = memo.old.checked(key) {
         memo.keep(key, Kept::Old);
-        return text.to_string();
+        return Text(Repr::Memo {
+            file: memo.old.bytes.clone(),
+            start,
+            len: body.len(),
+        });
     }
     let text = render();
     memo.keep(key, Kept::New(text.clone()));
-    text
+    text.into()
+}
+
+/// The contents of an output file: made by this run, or an entry of the memo file it read,
+/// held in place (`text_or`). Reads as a `str`.
+#[derive(Clone)]
+pub struct Text(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Made(String),
+    /// Bytes `start..start + len` of `file`: UTF-8, checked when the entry was used.
+    Memo {
+        file: Arc<MemoFile>,
+        start: usize,
+        len: usize,
+    },
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match &self.0 {
+            Repr::Made(s) => s,
+            Repr::Memo { file, start, len } => {
+                let bytes = &file[*start..*start + *len];
+                // SAFETY: `text_or` made this `Text` only after `Old::checked` found these
+                // bytes valid UTF-8, and a memo file's bytes do not change while it is held
+                // (owned bytes are never written; a mapped file is replaced by regen, never
+                // written in place: see `MemoFile::open`).
+                unsafe { std::str::from_utf8_unchecked(bytes) }
+            }
+        }
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text(Repr::Made(s))
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text(Repr::Made(s.to_string()))
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self
+    }
+}
+
+impl std::borrow::Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        self
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        &**self == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        &**self == *other
+    }
+}
+
+impl PartialEq<String> for Text {
+    fn eq(&self, other: &String) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl Text {
+    /// The text as an owned `String` (a copy when it is held in the memo file).
+    pub fn into_string(self) -> String {
+        match self.0 {
+            Repr::Made(s) => s,
+            Repr::Memo { .. } => self.to_string(),
+        }
+    }
 }
 
 /// Clears the active memo when the run ends, even by a panic.
@@ -397,10 +522,10 @@ fn session_of<R>(old: Old, f: impl FnOnce() -> R) -> (R, Memo) {
     drop(guard);
     let used = std::mem::take(&mut *memo.used.lock().unwrap_or_else(PoisonError::into_inner));
     // The only other handle was the one `ACTIVE` held, dropped with the guard; a thread of `f`
-    // that kept one would be a bug, and then the old bytes are copied.
+    // that kept one would be a bug, and then the index is copied.
     let old = Arc::try_unwrap(memo).map_or_else(
         |m| Old {
-            bytes: m.old.bytes.to_vec().into(),
+            bytes: m.old.bytes.clone(),
             entries: m.old.entries.clone(),
         },
         |m| m.old,
@@ -514,7 +639,7 @@ fn decode(file: impl Into<MemoFile>, salt: &str) -> Option<Old> {
         at = end;
     }
     Some(Old {
-        bytes: file,
+        bytes: Arc::new(file),
         entries,
     })
 }
@@ -658,6 +783,33 @@ mod tests {
         );
     }
 
+    /// A hit is the entry in place in the memo's bytes (not a copy), reads as the text that
+    /// was recorded, and outlives the run; a miss is the text made.
+    #[test]
+    fn a_hit_is_the_entry_in_place() {
+        let file = encode(
+            &new_entries(&[("a", "fn a() {}\n"), ("b", "fn b() {}\n")]),
+            &Old::default(),
+            "s",
+        );
+        let held: MemoFile = file.clone().into();
+        let range = held.as_ptr_range();
+        let ((a, c), _) = run(held, "s", || {
+            let a = text_or(key(&["a"]), || unreachable!("memoised"));
+            (a, text_or(key(&["c"]), || "fn c() {}\n".to_string()))
+        });
+        assert!(range.contains(&a.as_ptr()), "a hit is read in place");
+        assert_eq!(&*a, "fn a() {}\n");
+        assert_eq!(a, Text::from("fn a() {}\n"));
+        assert_eq!(
+            (format!("{a}"), format!("{a:?}")),
+            ("fn a() {}\n".to_string(), "\"fn a() {}\\n\"".to_string())
+        );
+        assert_eq!(a.clone().into_string(), "fn a() {}\n");
+        assert!(!range.contains(&c.as_ptr()));
+        assert_eq!(c, "fn c() {}\n");
+    }
+
     /// A memo file on disk is mapped and reads as its bytes; an absent or empty one is an
     /// empty memo; a run with the mapped file uses its entries as with the bytes read.
     #[test]
@@ -669,9 +821,9 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(&*MemoFile::open(&path), bytes.as_slice());
         let (got, update) = run(MemoFile::open(&path), "s", || {
-            get_or(key(&["a"]), || unreachable!("in the mapped file"))
+            text_or(key(&["a"]), || unreachable!("in the mapped file"))
         });
-        assert_eq!((got.as_str(), update), ("fn a() {}\n", Update::Keep));
+        assert_eq!((&*got, update), ("fn a() {}\n", Update::Keep));
         assert!(MemoFile::open(&dir.join("absent")).is_empty());
         std::fs::write(&path, b"").unwrap();
         assert!(MemoFile::open(&path).is_empty());
@@ -681,10 +833,10 @@ mod tests {
     #[test]
     fn a_run_keeps_only_the_entries_it_used() {
         let (_, first) = with(b"", "s", || {
-            get_or(1, || "one".into());
-            get_or(2, || "two".into());
+            text_or(1, || "one".into());
+            text_or(2, || "two".into());
         });
-        let (got, second) = with(&first, "s", || get_or(2, || unreachable!("memoised")));
+        let (got, second) = with(&first, "s", || text_or(2, || unreachable!("memoised")));
         assert_eq!(got, "two");
         let kept = decode(second, "s").unwrap();
         assert_eq!(kept.entries.len(), 1);
@@ -692,7 +844,7 @@ mod tests {
         assert!(!active(), "no memo outside a run");
         // Another generator (another salt, as another build of the generator has): its memo
         // is not read, though it holds the key.
-        let (got, _) = with(&first, "another", || get_or(2, || "made again".into()));
+        let (got, _) = with(&first, "another", || text_or(2, || "made again".into()));
         assert_eq!(got, "made again");
     }
 
@@ -703,16 +855,16 @@ mod tests {
     fn a_run_appends_what_it_made_and_compacts_when_mostly_unused() {
         let big = "x".repeat(1000);
         let (_, first) = run(Vec::new(), "s", || {
-            get_or(1, || big.clone());
-            get_or(2, || "two".into());
+            text_or(1, || big.clone());
+            text_or(2, || "two".into());
         });
         let Update::Replace(file) = first else {
             panic!("no file yet: written whole")
         };
         // Entry 1 used, entry 3 new: appended.
         let (_, second) = run(file.clone(), "s", || {
-            get_or(1, || unreachable!("memoised"));
-            get_or(3, || "three".into());
+            text_or(1, || unreachable!("memoised"));
+            text_or(3, || "three".into());
         });
         let Update::Append(tail) = second else {
             panic!("appended: {second:?}")
@@ -723,10 +875,10 @@ mod tests {
         assert_eq!(back.get(2), Some("two"), "an unused entry stays");
         assert_eq!(back.get(3), Some("three"));
         // Nothing new: kept as it is.
-        let (_, third) = run(appended.clone(), "s", || get_or(1, || unreachable!()));
+        let (_, third) = run(appended.clone(), "s", || text_or(1, || unreachable!()));
         assert_eq!(third, Update::Keep);
         // Entry 1 no longer used: what is unused outweighs what is used, written anew.
-        let (_, fourth) = run(appended.clone(), "s", || get_or(3, || unreachable!()));
+        let (_, fourth) = run(appended.clone(), "s", || text_or(3, || unreachable!()));
         let Update::Replace(file) = fourth else {
             panic!("compacted: {fourth:?}")
         };
@@ -738,8 +890,8 @@ mod tests {
         let last = damaged.len() - 1;
         damaged[last] ^= 1;
         let (got, fifth) = run(damaged.clone(), "s", || {
-            get_or(1, || unreachable!("memoised"));
-            get_or(3, || "three".into())
+            text_or(1, || unreachable!("memoised"));
+            text_or(3, || "three".into())
         });
         assert_eq!(got, "three");
         let Update::Append(tail) = fifth else {
@@ -748,7 +900,7 @@ mod tests {
         damaged.extend_from_slice(&tail);
         assert_eq!(decode(damaged, "s").unwrap().get(3), Some("three"));
         // Another generator's file is replaced.
-        let (_, other) = run(appended, "t", || get_or(3, || "three".into()));
+        let (_, other) = run(appended, "t", || text_or(3, || "three".into()));
         assert!(matches!(other, Update::Replace(_)));
     }
 
@@ -757,8 +909,8 @@ mod tests {
     #[test]
     fn a_memo_decoded_ahead_runs_as_one_decoded_by_the_run() {
         let (_, first) = run(Vec::new(), "s", || {
-            get_or(1, || "one".into());
-            get_or(2, || "two".into());
+            text_or(1, || "one".into());
+            text_or(2, || "two".into());
         });
         let Update::Replace(file) = first else {
             panic!("no file yet: written whole")
@@ -771,22 +923,22 @@ mod tests {
         };
         let (got, update) = run_decoded(ahead, || {
             (
-                get_or(1, || unreachable!("memoised")),
-                get_or(3, || "three".into()),
+                text_or(1, || unreachable!("memoised")),
+                text_or(3, || "three".into()),
             )
         });
-        assert_eq!(got, ("one".to_string(), "three".to_string()));
+        assert_eq!((&*got.0, &*got.1), ("one", "three"));
         let (_, by_run) = run(file.clone(), "s", || {
-            get_or(1, || unreachable!("memoised"));
-            get_or(3, || "three".into())
+            text_or(1, || unreachable!("memoised"));
+            text_or(3, || "three".into())
         });
         assert_eq!(update, by_run);
         let other = Decoded::new(file.clone(), "t");
-        let (got, _) = run_decoded(other, || get_or(1, || "made again".into()));
+        let (got, _) = run_decoded(other, || text_or(1, || "made again".into()));
         assert_eq!(got, "made again", "another generator's memo is not read");
         let mut damaged = file;
         damaged[0] ^= 1;
-        let (got, _) = run_decoded(Decoded::new(damaged, "s"), || get_or(1, || "again".into()));
+        let (got, _) = run_decoded(Decoded::new(damaged, "s"), || text_or(1, || "again".into()));
         assert_eq!(got, "again", "a damaged file is an empty memo");
     }
 

@@ -8,6 +8,7 @@ pub mod cache;
 pub mod docs;
 pub mod rust;
 
+pub use cache::Text;
 use std::collections::BTreeMap;
 
 /// One output file, rendered on its own by whichever thread takes it.
@@ -40,14 +41,14 @@ impl<'a> FileJob<'a> {
         }
     }
 
-    fn render(&self) -> String {
+    fn render(&self) -> cache::Text {
         match &self.inputs {
             Some(inputs) if cache::active() => {
                 let inputs = crate::timings::time("cache: inputs", inputs);
                 let key = cache::key(&["file job", &self.path, &inputs]);
-                cache::get_or(key, || (self.render)())
+                cache::text_or(key, || (self.render)())
             }
-            _ => (self.render)(),
+            _ => (self.render)().into(),
         }
     }
 }
@@ -58,7 +59,7 @@ pub fn render(
     model: &crate::analyze::Model,
     reference: crate::analyze::reference::Reference,
     opts: &Options,
-) -> BTreeMap<String, String> {
+) -> BTreeMap<String, Text> {
     render_with(model, &docs::Prepared::new(reference), opts)
 }
 
@@ -68,7 +69,7 @@ pub(crate) fn render_with(
     model: &crate::analyze::Model,
     pages: &docs::Prepared,
     opts: &Options,
-) -> BTreeMap<String, String> {
+) -> BTreeMap<String, Text> {
     let mut jobs = rust::jobs(model, opts);
     jobs.extend(rust::object::job(model.object.as_ref(), opts));
     jobs.extend(pages.jobs(opts));
@@ -76,13 +77,21 @@ pub(crate) fn render_with(
 }
 
 /// Renders `jobs` on every core, in the order given (costly first), into path → contents.
-pub(crate) fn run(jobs: Vec<FileJob<'_>>) -> BTreeMap<String, String> {
+pub(crate) fn run(jobs: Vec<FileJob<'_>>) -> BTreeMap<String, Text> {
     crate::par::map(&jobs, |j| {
         let text = crate::timings::time_item("file job", || j.path.clone(), || j.render());
         (j.path.clone(), text)
     })
     .into_iter()
     .collect()
+}
+
+/// `files` as owned strings, for callers of one emitter alone (tests, snapshots).
+pub(crate) fn owned(files: BTreeMap<String, Text>) -> BTreeMap<String, String> {
+    files
+        .into_iter()
+        .map(|(path, text)| (path, text.into_string()))
+        .collect()
 }
 
 /// What every emitter needs to write its `@generated` headers.
@@ -118,9 +127,9 @@ mod tests {
         let mut jobs = rust::jobs(model, &opts);
         jobs.extend(rust::object::job(model.object.as_ref(), &opts));
         jobs.extend(pages.jobs(&opts));
-        let sequential: BTreeMap<String, String> = jobs
+        let sequential: BTreeMap<String, Text> = jobs
             .iter()
-            .map(|j| (j.path.clone(), (j.render)()))
+            .map(|j| (j.path.clone(), (j.render)().into()))
             .collect();
         let parallel = render(model, parsed.reference.clone(), &opts);
         assert_eq!(parallel, sequential);

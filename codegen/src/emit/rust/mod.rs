@@ -49,7 +49,7 @@ pub(crate) fn format(tokens: TokenStream) -> String {
         let key = timings::time("cache: item keys", || {
             super::cache::key_of_display("rust items", &chunk)
         });
-        out.push_str(&super::cache::get_or(key, || format_file(chunk)));
+        out.push_str(&super::cache::text_or(key, || format_file(chunk)));
     }
     out
 }
@@ -119,7 +119,7 @@ pub(crate) fn format_with(build: impl FnOnce() -> TokenStream) -> String {
 /// each part's identifiers on the first line, then the parts' texts, each list ended by `\0`
 /// (which formatted Rust never holds), so a hit is used in place, neither split nor copied.
 pub(crate) struct Section {
-    entry: String,
+    entry: super::cache::Text,
     head: usize,
 }
 
@@ -144,11 +144,14 @@ impl Section {
             entry.push_str(text);
             entry.push(END);
         }
-        Section { entry, head }
+        Section {
+            entry: entry.into(),
+            head,
+        }
     }
 
     /// A memo entry as a section; `None` if it is not one (then it is made again).
-    fn of_entry(entry: String) -> Option<Section> {
+    fn of_entry(entry: super::cache::Text) -> Option<Section> {
         let head = entry.find('\n')? + 1;
         let ok = entry[..head].matches(END).count() == entry[head..].matches(END).count();
         ok.then_some(Section { entry, head })
@@ -291,9 +294,9 @@ pub(crate) fn pieces(
     let key = super::cache::key(&[kind, &inputs]);
     // A miss keeps what it made (the memo keeps a copy of its entry).
     let mut made = None;
-    let entry = super::cache::get_or(key, || {
+    let entry = super::cache::text_or(key, || {
         let s = render();
-        let entry = s.entry.clone();
+        let entry = s.entry.to_string();
         made = Some(s);
         entry
     });
@@ -319,10 +322,11 @@ pub(crate) fn skeleton<const N: usize>(
     let key = timings::time("cache: item keys", || super::cache::key_of(kind, inputs));
     // Kept as a section of N parts (no identifiers): one encoding of parts in a memo entry.
     let mut made = None;
-    let entry = super::cache::get_or(key, || {
+    let entry = super::cache::text_or(key, || {
         let parts = render();
-        let entry =
-            Section::new(parts.iter().map(|p| (BTreeSet::new(), p.clone())).collect()).entry;
+        let entry = Section::new(parts.iter().map(|p| (BTreeSet::new(), p.clone())).collect())
+            .entry
+            .into_string();
         made = Some(parts);
         entry
     });
@@ -445,11 +449,14 @@ impl<'a> Digests<'a> {
 
 /// The identifiers part `k` of every section of `sections` uses.
 pub(crate) fn idents_of(sections: &[Section], k: usize) -> BTreeSet<String> {
-    // Most identifiers recur in many sections: each distinct one is copied once.
-    let mut all = BTreeSet::new();
+    // Most identifiers recur in many sections: each distinct one is copied once, and the
+    // thousands of repeats are hashed, not compared along a tree (sorted once at the end).
+    let mut all = std::collections::HashSet::new();
     for s in sections {
         all.extend(s.idents(k));
     }
+    let mut all: Vec<&str> = all.into_iter().collect();
+    all.sort_unstable();
     all.into_iter().map(str::to_string).collect()
 }
 
@@ -779,7 +786,7 @@ pub(crate) fn enum_tokens(e: &EnumDef) -> TokenStream {
 
 /// Renders every Rust file of the generated crate.
 pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
-    super::run(jobs(model, opts))
+    super::owned(super::run(jobs(model, opts)))
 }
 
 /// Every Rust file of the generated crate as a job of its own (tokens built and formatted on
