@@ -364,6 +364,80 @@ fn a_doc_edited_back_and_forth_regenerates_from_an_appended_cache() {
     }
 }
 
+/// The lines of an API snapshot by what they are of: `(head)` for the version and platforms,
+/// else the doc's file stem.
+fn snapshot_lines(text: &[u8]) -> BTreeMap<String, String> {
+    let text = std::str::from_utf8(text).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().contains("@generated"));
+    let mut by = BTreeMap::from([("(head)".to_string(), lines.next().unwrap().to_string())]);
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        by.insert(v["doc"].as_str().unwrap().to_string(), line.to_string());
+    }
+    by
+}
+
+/// The API snapshot regen keeps (each doc's line memoised under what the doc's view reads) is
+/// the one a full regen writes, after edits that change a doc's own view, the view of a doc
+/// that was not edited (a value set it shared with the edited doc is no longer shared: its type
+/// moves out of `enums`), and the crate's platform list; and each edit changes the lines it
+/// must and no other.
+#[test]
+fn the_memoised_api_snapshot_is_a_full_regens() {
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("spec");
+    copy_dir(&workspace().join("spec"), &spec);
+    let out = work.path().join("out");
+    assert_eq!(xtask::regen(&spec, &out, false), 0);
+    let snapshot = codegen::diff::SNAPSHOT;
+    let lines_of = |tree: &BTreeMap<String, Vec<u8>>| snapshot_lines(&tree[snapshot]);
+    let (gather, oword) = (spec.join("GATHER_SCALED.md"), spec.join("OWORD_ST.md"));
+    let steps: [Step; 4] = [
+        (
+            "a doc's API: a value renamed",
+            &|| edit(&oword, "8 owords", "8 owords, edited"),
+            &["OWORD_ST"],
+        ),
+        (
+            "a value set no longer shared: the doc that kept it changes too",
+            &|| edit(&gather, "0b10:  4 blocks", "0b10:  4 blocks, edited"),
+            &["GATHER_SCALED", "QW_SCATTER"],
+        ),
+        (
+            "shared again",
+            &|| edit(&gather, "0b10:  4 blocks, edited", "0b10:  4 blocks"),
+            &["GATHER_SCALED", "QW_SCATTER"],
+        ),
+        (
+            "a platform named: the crate's platform list",
+            &|| edit(&oword, "- 0b010:  4 owords", "- {PVC}0b010:  4 owords"),
+            &["(head)", "OWORD_ST"],
+        ),
+    ];
+    let mut before = lines_of(&tree(&out));
+    for (what, step, changed) in steps {
+        step();
+        assert_eq!(xtask::regen(&spec, &out, false), 0, "{what}");
+        let cached = tree(&out);
+        let want = full(&spec);
+        assert!(
+            cached[snapshot] == want[snapshot],
+            "{what}: the memoised snapshot is not a full regen's"
+        );
+        assert!(cached == want, "{what}");
+        let now = lines_of(&cached);
+        let differ: Vec<&str> = now
+            .iter()
+            .filter(|(k, v)| before.get(*k) != Some(v))
+            .map(|(k, _)| k.as_str())
+            .collect();
+        assert_eq!(differ, changed.to_vec(), "{what}");
+        before = now;
+    }
+    assert!(before["(head)"].contains("\"Pvc\""), "{}", before["(head)"]);
+}
+
 /// What the generator returns, comparable: the files, every diagnostic (in order) and the
 /// errata applied; or the diagnostics that stopped it.
 type Outcome = (

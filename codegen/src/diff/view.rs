@@ -164,23 +164,52 @@ pub fn stem(source: &str) -> String {
 
 /// The view of `model`.
 pub fn api(model: &Model) -> Api {
-    let mut docs: BTreeMap<String, DocApi> = BTreeMap::new();
+    Api {
+        platforms: platforms(model),
+        docs: docs_of(model)
+            .into_iter()
+            .map(|(stem, doc)| (stem, doc_api(model, &doc)))
+            .collect(),
+    }
+}
+
+/// The variants of the generated `Platform`, oldest first.
+pub(crate) fn platforms(model: &Model) -> Vec<String> {
+    model.platforms.iter().map(|p| type_name(p)).collect()
+}
+
+/// What one doc's view is made of: its instructions and records in the model, and nothing
+/// else of the model but its text forms (`model.text`, read by [`doc_api`]).
+#[derive(Default)]
+pub(crate) struct DocParts<'a> {
+    pub instructions: Vec<&'a InstModel>,
+    pub records: Vec<&'a RecordModel>,
+}
+
+/// The model's instructions and records, by the file stem of their doc.
+pub(crate) fn docs_of(model: &Model) -> BTreeMap<String, DocParts<'_>> {
+    let mut docs: BTreeMap<String, DocParts> = BTreeMap::new();
     for inst in &model.instructions {
-        let view = inst_api(model, inst);
         docs.entry(stem(&inst.source))
             .or_default()
             .instructions
-            .push(view);
+            .push(inst);
     }
     for r in model.object.iter().flat_map(|o| &o.records) {
-        docs.entry(stem(&r.source))
-            .or_default()
-            .records
-            .push(record_api(r));
+        docs.entry(stem(&r.source)).or_default().records.push(r);
     }
-    Api {
-        platforms: model.platforms.iter().map(|p| type_name(p)).collect(),
-        docs,
+    docs
+}
+
+/// The view of one doc.
+pub(crate) fn doc_api(model: &Model, doc: &DocParts) -> DocApi {
+    DocApi {
+        instructions: doc
+            .instructions
+            .iter()
+            .map(|i| inst_api(model, i))
+            .collect(),
+        records: doc.records.iter().map(|r| record_api(r)).collect(),
     }
 }
 

@@ -70,10 +70,29 @@ pub(crate) fn render_with(
     pages: &docs::Prepared,
     opts: &Options,
 ) -> BTreeMap<String, Text> {
-    let mut jobs = rust::jobs(model, opts);
+    let jobs = jobs(model, pages, opts);
+    crate::timings::time("emit: all file jobs (wall)", || run(jobs))
+}
+
+/// Every file of the generated crate as a job: Rust modules, the API snapshot, object records
+/// and reference pages.
+fn jobs<'a>(
+    model: &'a crate::analyze::Model,
+    pages: &'a docs::Prepared,
+    opts: &'a Options,
+) -> Vec<FileJob<'a>> {
+    let digests = std::sync::Arc::new(rust::Digests::new(model));
+    let mut jobs = rust::jobs_sharing(model, opts, digests.clone());
+    // The API snapshot keys each doc's line by the digests the Rust jobs compute anyway.
+    let header = crate::diff::snapshot_header(opts);
+    jobs.push(FileJob::new(crate::diff::SNAPSHOT, move || {
+        crate::timings::time("api snapshot", || {
+            crate::diff::snapshot_of(model, &digests, &header)
+        })
+    }));
     jobs.extend(rust::object::job(model.object.as_ref(), opts));
     jobs.extend(pages.jobs(opts));
-    crate::timings::time("emit: all file jobs (wall)", || run(jobs))
+    jobs
 }
 
 /// Renders `jobs` on every core, in the order given (costly first), into path → contents.
@@ -124,9 +143,7 @@ mod tests {
         let model = &parsed.model;
         let opts = Options::default();
         let pages = docs::Prepared::new(parsed.reference.clone());
-        let mut jobs = rust::jobs(model, &opts);
-        jobs.extend(rust::object::job(model.object.as_ref(), &opts));
-        jobs.extend(pages.jobs(&opts));
+        let jobs = jobs(model, &pages, &opts);
         let sequential: BTreeMap<String, Text> = jobs
             .iter()
             .map(|j| (j.path.clone(), (j.render)().into()))
@@ -144,6 +161,7 @@ mod tests {
         });
         assert_eq!(second, sequential, "from the memo");
         assert!(parallel.contains_key("src/generated/object.rs"));
+        assert!(parallel.contains_key(crate::diff::SNAPSHOT));
         assert!(parallel["src/generated/mod.rs"].contains("pub mod object;\n"));
     }
 }

@@ -792,9 +792,17 @@ pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
 /// Every Rust file of the generated crate as a job of its own (tokens built and formatted on
 /// the thread that runs it), costly ones first.
 pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> {
+    jobs_sharing(model, opts, std::sync::Arc::new(Digests::new(model)))
+}
+
+/// [`jobs`] with the model's `digests` shared with other jobs (the API snapshot's).
+pub(crate) fn jobs_sharing<'a>(
+    model: &'a Model,
+    opts: &'a Options,
+    digests: std::sync::Arc<Digests<'a>>,
+) -> Vec<FileJob<'a>> {
     let all_sources = format!("{}/*.md", opts.spec_label);
     let all = all_sources.clone();
-    let digests = std::sync::Arc::new(Digests::new(model));
     let d = digests.clone();
     let mut jobs = vec![FileJob::new("src/generated/text.rs", move || {
         text::render(model, &d, opts).1
