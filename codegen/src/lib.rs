@@ -13,6 +13,7 @@ pub mod errata;
 pub mod par;
 pub mod parse;
 pub mod schema;
+mod tagged;
 pub mod timings;
 pub mod vocab;
 

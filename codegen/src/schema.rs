@@ -3,6 +3,7 @@
 //! This is the contract of `cargo xtask schema` (see `../shared/schema-contract.md`): keys may be
 //! added, never renamed or dropped. Everything downstream (analysis, emitters) reads only this.
 
+use crate::tagged::internally_tagged;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -280,7 +281,7 @@ pub struct RecordField {
 
 /// What an item of a pseudo-structure holds, as the chapter declares it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum RecordFieldKind {
     /// `UD offset;`: one value of a fundamental type (`UB`, `UW`, `UD`, `B`, `W`, `D`, `UQ`, `Q`).
     Scalar { ty: String },
@@ -331,7 +332,7 @@ pub struct Predefined {
 
 /// The typed form of a doc's `## Text` section (`codegen/src/parse/template.rs` reads it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum Syntax {
     /// Token templates, one per form (sub-op, variant or alternative mnemonic), in doc order.
     Templates { forms: Vec<SyntaxForm> },
@@ -522,7 +523,7 @@ pub enum Prints {
 
 /// What a doc's `## Semantics` section is, read as the C-like pseudo-code of the docs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum PseudoCode {
     /// The doc has no `## Semantics` section, or an empty one.
     #[default]
@@ -538,7 +539,7 @@ pub enum PseudoCode {
 
 /// A statement of the pseudo-code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum Stmt {
     /// `for (init; cond; step) body`.
     For {
@@ -581,7 +582,7 @@ pub enum Stmt {
 
 /// An expression of the pseudo-code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum Expr {
     /// An integer literal (decimal or `0x` hex).
     Int { value: u64 },
@@ -621,3 +622,11 @@ pub enum Expr {
     /// `operand is what` (`dst is predicate`, `src0 is unsigned`, `floor(x) is odd`).
     Is { operand: Box<Expr>, what: String },
 }
+
+// Tagged by `kind`, read without serde's buffering (`crate::tagged`: the parse memo is read
+// back on every regen).
+internally_tagged!(RecordFieldKind, "kind");
+internally_tagged!(Syntax, "kind");
+internally_tagged!(PseudoCode, "kind");
+internally_tagged!(Stmt, "kind");
+internally_tagged!(Expr, "kind");
