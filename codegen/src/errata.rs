@@ -150,7 +150,9 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
 /// One doc with its errata applied in order: what [`apply`] takes from it.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct DocCorrected {
-    /// The corrected text and its lines' provenance, when an erratum applied.
+    /// The corrected text and its lines' provenance, when an erratum applied. The memo keeps
+    /// the text apart, raw (`cache::value_text_or`).
+    #[serde(skip)]
     text: Option<String>,
     #[serde(with = "compact_lines")]
     lines: Option<(Vec<usize>, Vec<Origin>)>,
@@ -243,7 +245,13 @@ fn correct_memoised(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorr
         parts.extend([e.name.as_bytes(), e.bytes.as_slice()]);
     }
     let key = crate::emit::cache::key_bytes(&parts);
-    crate::emit::cache::value_or(key, || correct(doc, errata))
+    let (mut corrected, text) = crate::emit::cache::value_text_or(key, || {
+        let mut c = correct(doc, errata);
+        let text = c.text.take();
+        (c, text)
+    });
+    corrected.text = text;
+    corrected
 }
 
 /// Applies `errata` (each naming `doc`: [`resolve`]) to `doc`, in order.

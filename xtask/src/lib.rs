@@ -780,27 +780,38 @@ fn regen_prepared(input: &Input, out: &Path, check: bool, before: Before) -> u8 
     if check {
         return check_out(out, &generated.files, &opts.regen_command, &trust, stale);
     }
-    let summary = codegen::timings::time("changes since the last regen", || {
-        let snapshot = &generated.files[codegen::diff::SNAPSHOT];
-        changes_against(out, snapshot)
-    });
+    // What changed since the last regen (and the stamp's report) on one core; making `out` a
+    // crate and planning the writes, which read other files, on the other. What they say is
+    // printed afterwards, in the order it always was.
+    let ((summary, head), (said, planned)) = codegen::par::join(
+        || {
+            let summary = codegen::timings::time("changes since the last regen", || {
+                let snapshot = &generated.files[codegen::diff::SNAPSHOT];
+                changes_against(out, snapshot)
+            });
+            (summary, stamp_head(&generated, rendered.as_ref()))
+        },
+        || {
+            let (scaffolded, said) = scaffold_out(out, &template, stale);
+            let planned = scaffolded.map(|(runtime, hand_written)| {
+                let mut trust = trust;
+                trust.vouch_hand_written(hand_written);
+                let plan = codegen::timings::time("write: plan", || {
+                    write::plan_trusting(out, &generated.files, &trust)
+                });
+                (runtime, trust, plan)
+            });
+            (said, planned)
+        },
+    );
     if let Some(summary) = summary {
         eprint!("{summary}");
     }
-    let Some((runtime, hand_written)) = scaffold_out(out, &template, stale) else {
+    eprint!("{said}");
+    let Some((runtime, trust, plan)) = planned else {
         return EXIT_FAILURE;
     };
-    let mut trust = trust;
-    trust.vouch_hand_written(hand_written);
-    let code = write_out(
-        out,
-        &generated,
-        &key,
-        kept,
-        &trust,
-        &runtime,
-        rendered.as_ref(),
-    );
+    let code = write_out(out, &generated, &key, kept, plan, head, &runtime);
     release((generated, trust, stamp));
     code
 }
@@ -876,13 +887,16 @@ fn accept(
 }
 
 /// Makes `out` a crate and brings its `stale` hand-written runtime to the workspace's
-/// (`scaffold::refresh`), saying what changed; returns the stamp's lines of the runtime and
-/// the runtime files now as the workspace has them, or `None` (said why) when it cannot.
+/// (`scaffold::refresh`); returns the stamp's lines of the runtime and the runtime files now
+/// as the workspace has them, or `None` when it cannot, and what to say of it (what changed,
+/// or why it cannot).
 fn scaffold_out(
     out: &Path,
     template: &Path,
     stale: std::io::Result<scaffold::StaleRuntime>,
-) -> Option<(String, Vec<String>)> {
+) -> (Option<(String, Vec<String>)>, String) {
+    use std::fmt::Write;
+    let mut said = String::new();
     let scaffolded = codegen::timings::time("scaffold", || {
         let stale = stale?;
         scaffold::ensure_crate(out, template)?;
@@ -892,12 +906,13 @@ fn scaffold_out(
     let (stale, lines) = match scaffolded {
         Ok(done) => done,
         Err(e) => {
-            eprintln!("error: cannot scaffold {}: {e}", out.display());
-            return None;
+            let _ = writeln!(said, "error: cannot scaffold {}: {e}", out.display());
+            return (None, said);
         }
     };
     if !stale.differ.is_empty() {
-        eprintln!(
+        let _ = writeln!(
+            said,
             "regen: {} hand-written runtime file(s) refreshed from the workspace's: {}",
             stale.differ.len(),
             stale.differ.join(", ")
@@ -906,52 +921,54 @@ fn scaffold_out(
     let (kept, removed): (Vec<_>, Vec<_>) = stale.gone.iter().partition(|g| g.edited);
     if !removed.is_empty() {
         let paths: Vec<&str> = removed.iter().map(|g| g.path.as_str()).collect();
-        eprintln!(
+        let _ = writeln!(
+            said,
             "regen: hand-written runtime: {} removed, no longer in the workspace's: {}",
             removed.len(),
             paths.join(", ")
         );
     }
     for g in kept {
-        eprintln!(
+        let _ = writeln!(
+            said,
             "warning: {}: an earlier regen copied it and the workspace's runtime no longer has \
              it, but it was edited since: kept, as yours (regen no longer tracks it)",
             g.path
         );
     }
-    Some((lines, stale.refreshed()))
+    (Some((lines, stale.refreshed())), said)
 }
 
-/// Writes the generated files into `out`, then the stamp (with what this regen reported) and
-/// the render cache for the next regen.
+/// The stamp's lines of what this regen reported ([`stamp::head`]).
+fn stamp_head(
+    generated: &codegen::Generated,
+    rendered: Option<&stamp::Rendered>,
+) -> std::io::Result<String> {
+    codegen::timings::time("stamp: report", || {
+        let reported = stamp::Reported {
+            diagnostics: generated.diagnostics.clone(),
+            errata: generated.errata.clone(),
+        };
+        let head = stamp::head(&reported, rendered);
+        release(reported);
+        head
+    })
+}
+
+/// Writes the generated files into `out` as `plan`ned, then the stamp (`head`: what this
+/// regen reported) and the render cache for the next regen.
 fn write_out(
     out: &Path,
     generated: &codegen::Generated,
     key: &str,
     kept: codegen::emit::cache::Update,
-    trust: &trust::Trust,
+    plan: Result<write::Plan, write::WriteError>,
+    head: std::io::Result<String>,
     runtime: &str,
-    rendered: Option<&stamp::Rendered>,
 ) -> u8 {
-    // The stamp's report is made on another core while the files are written.
-    let (written, head) = codegen::par::join(
-        || {
-            codegen::timings::time("write (wall)", || {
-                write::apply_trusting(out, &generated.files, trust)
-            })
-        },
-        || {
-            codegen::timings::time("stamp: report", || {
-                let reported = stamp::Reported {
-                    diagnostics: generated.diagnostics.clone(),
-                    errata: generated.errata.clone(),
-                };
-                let head = stamp::head(&reported, rendered);
-                release(reported);
-                head
-            })
-        },
-    );
+    let written = codegen::timings::time("write: files", || {
+        plan.and_then(|plan| write::write_plan(out, plan))
+    });
     let summary = match written {
         Ok(summary) => summary,
         Err(e) => {

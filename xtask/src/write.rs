@@ -408,7 +408,7 @@ pub fn apply_trusting<T: AsRef<str> + Sync>(
 /// the kernel (and allocating its inode is most of the cost), so the changes run one directory
 /// per thread, the largest directories first; within a directory, in plan order. On an error the
 /// first failing change in plan order is reported.
-fn write_plan(out: &Path, plan: Plan) -> Result<Summary, WriteError> {
+pub fn write_plan(out: &Path, plan: Plan) -> Result<Summary, WriteError> {
     let mut made_dirs = BTreeSet::new();
     for change in &plan.changes {
         if let Change::Create { path, .. } | Change::Update { path, .. } = change {

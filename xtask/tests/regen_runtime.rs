@@ -71,6 +71,14 @@ fn regen_into_an_existing_crate_refreshes_a_stale_runtime_and_check_reports_it()
         ),
         "{err}"
     );
+    // Said where it always was, though the runtime is refreshed beside other work: after the
+    // diagnostics, before what was written.
+    let at = |what: &str| err.find(what).unwrap_or_else(|| panic!("{what}: {err}"));
+    assert!(
+        at("errata applied") < at("runtime file(s) refreshed"),
+        "{err}"
+    );
+    assert!(at("runtime file(s) refreshed") < at(" written, "), "{err}");
     assert_eq!(std::fs::read(&codec).unwrap(), current);
     assert_eq!(std::fs::read(&mine).unwrap(), b"// the user's\n");
     assert_eq!(

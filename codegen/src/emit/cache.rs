@@ -277,6 +277,42 @@ pub(crate) fn value_or<T: Serialize + DeserializeOwned>(
     value
 }
 
+/// [`value_or`] for a value that comes with a text (a doc's corrected text), the text kept raw
+/// in an entry of its own: as a JSON string every line of a doc is escaped, and reading it back
+/// was most of reading the entry. Both entries are read back or neither is used.
+pub(crate) fn value_text_or<T: Serialize + DeserializeOwned>(
+    key: u128,
+    compute: impl FnOnce() -> (T, Option<String>),
+) -> (T, Option<String>) {
+    let Some(memo) = current() else {
+        return compute();
+    };
+    let text_key = key_bytes(&[b"the raw text of", &key.to_le_bytes()]);
+    let old = memo.old.get(key).and_then(|body| {
+        let (value, has_text) = serde_json::from_str::<(T, bool)>(body).ok()?;
+        let text = match has_text {
+            true => Some(memo.old.get(text_key)?.to_string()),
+            false => None,
+        };
+        Some((value, text))
+    });
+    if let Some((value, text)) = old {
+        memo.keep(key, Kept::Old);
+        if text.is_some() {
+            memo.keep(text_key, Kept::Old);
+        }
+        return (value, text);
+    }
+    let (value, text) = compute();
+    if let Ok(json) = serde_json::to_string(&(&value, text.is_some())) {
+        memo.keep(key, Kept::New(json));
+        if let Some(text) = &text {
+            memo.keep(text_key, Kept::New(text.clone()));
+        }
+    }
+    (value, text)
+}
+
 /// The memo's entry for `key`, or `render()` recorded under it. A hit is the entry read in
 /// place in the memo file: a regen after a small change takes most of its 4 MB of output from
 /// the memo, and copying it into fresh memory cost more than the rest of its use.
@@ -904,5 +940,34 @@ mod tests {
         damaged[0] ^= 1;
         let (got, _) = run_decoded(Decoded::new(damaged, "s"), || text_or(1, || "again".into()));
         assert_eq!(got, "again", "a damaged file is an empty memo");
+    }
+
+    /// A value with its text reads back whole from the two entries; with the text's entry
+    /// damaged or gone both are made again, and a value without a text needs no second entry.
+    #[test]
+    fn a_value_and_its_raw_text_read_back_together_or_not_at_all() {
+        let made = || (vec![1u32, 2], Some("line \"one\"\nline two\n".to_string()));
+        let (first, file) = with(b"", "s", || value_text_or(7, made));
+        assert_eq!(first, made());
+        let (back, _) = with(&file, "s", || value_text_or(7, || unreachable!("memoised")));
+        assert_eq!(back, made());
+        // The raw text is its own entry, not escaped: damage it, and both are made again.
+        let at = file
+            .windows(9)
+            .position(|w| w == b"line \"one")
+            .expect("the text kept raw");
+        let mut damaged = file.clone();
+        damaged[at] ^= 1;
+        let (again, _) = with(&damaged, "s", || {
+            value_text_or(7, || (vec![3u32], Some("made again".to_string())))
+        });
+        assert_eq!(again, (vec![3], Some("made again".to_string())));
+        let (_, file) = with(b"", "s", || value_text_or(8, || (vec![4u32], None)));
+        let kept = decode(file.clone(), "s").unwrap();
+        assert_eq!(kept.entries.len(), 1, "no text, no text entry");
+        let (back, _) = with(&file, "s", || {
+            value_text_or::<Vec<u32>>(8, || unreachable!("memoised"))
+        });
+        assert_eq!(back, (vec![4], None));
     }
 }
