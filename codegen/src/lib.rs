@@ -167,8 +167,13 @@ fn analyze_degrading<R: Send>(
         // The reference pages need the docs as written only: their content is made while
         // the schema is analysed (each page's rows when it is rendered).
         let spec_read: &schema::Spec = spec;
+        // Each instruction on every core first; then what spans them (partly sequential)
+        // beside the reference pages and `beside`, which have the other core to themselves.
+        let insts = timings::time("analyze: instructions", || {
+            analyze::instructions(&spec_read.instructions)
+        });
         let ((model, mut analysis), (pages, other)) = par::join(
-            || timings::time("analyze", || analyze::analyze(spec_read)),
+            || timings::time("analyze", || analyze::finish(spec_read, insts)),
             || {
                 let pages = timings::time("reference pages", || {
                     emit::docs::Prepared::new(analyze::reference::build(spec_read))

@@ -1138,7 +1138,7 @@ fn share_structs(insts: &mut [InstModel]) -> Vec<(usize, String)> {
 /// Every instruction analysed on its own ([`analyze_instruction`] reads nothing but its
 /// instruction), on every core; the diagnostics and platforms join in instruction order, as a
 /// sequential run gives them.
-fn instructions(insts: &[Instruction]) -> (Vec<InstModel>, Vec<Diagnostic>, BTreeSet<String>) {
+pub fn instructions(insts: &[Instruction]) -> Instructions {
     let each = |i: &Instruction| {
         let (mut diags, mut platforms) = (Vec::new(), BTreeSet::new());
         let model = analyze_instruction(i, &mut diags, &mut platforms);
@@ -1154,9 +1154,22 @@ fn instructions(insts: &[Instruction]) -> (Vec<InstModel>, Vec<Diagnostic>, BTre
     (models, diags, platforms)
 }
 
+/// What [`instructions`] gives: each instruction's model, their diagnostics in instruction
+/// order, and the platforms they name.
+pub type Instructions = (Vec<InstModel>, Vec<Diagnostic>, BTreeSet<String>);
+
+/// Analyses `spec`: its instructions ([`instructions`]), then what spans them ([`finish`]).
 pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
-    let (mut instructions, mut diags, platforms) =
-        crate::timings::time("analyze: instructions", || instructions(&spec.instructions));
+    finish(
+        spec,
+        crate::timings::time("analyze: instructions", || instructions(&spec.instructions)),
+    )
+}
+
+/// The analysis of what spans instructions (names, shared value sets and structs, claimed
+/// sub-opcodes, platforms, text forms, object records), from `spec`'s instructions analysed.
+pub fn finish(spec: &Spec, analysed: Instructions) -> (Model, Vec<Diagnostic>) {
+    let (mut instructions, mut diags, platforms) = analysed;
     // Two docs whose names differ only in case or punctuation would share a Rust name.
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
     for (i, inst) in instructions.iter().enumerate() {
