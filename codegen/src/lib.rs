@@ -110,10 +110,13 @@ pub fn generate_corrected(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
-    let (model, pages) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics);
-    let mut contradictions = timings::time("contradictions", || {
-        analyze::contradictions::check(&parsed.spec, &corrected)
-    });
+    // The docs are checked against their own prose beside the analysis (of the docs kept).
+    let (model, pages, mut contradictions) =
+        analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, |spec| {
+            timings::time("contradictions", || {
+                analyze::contradictions::check(spec, &corrected)
+            })
+        });
     for d in &mut contradictions {
         map.remap(d);
     }
@@ -152,21 +155,25 @@ pub fn generate_corrected(
 
 /// Analyses `spec`; a doc the analysis cannot accept (an unknown platform, a condition naming
 /// no value: [`diag::Degrades::Doc`]) is left out and the rest analysed again, so emitters
-/// only ever see docs they can render.
-fn analyze_degrading(
+/// only ever see docs they can render. `beside` runs on the docs analysed, on another core
+/// than the analysis; its result is that of the docs kept.
+fn analyze_degrading<R: Send>(
     spec: &mut schema::Spec,
     map: &errata::SourceMap,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (analyze::Model, emit::docs::Prepared) {
+    beside: impl Fn(&schema::Spec) -> R + Sync,
+) -> (analyze::Model, emit::docs::Prepared, R) {
     loop {
         // The reference pages need the docs as written only: their content is made while
         // the schema is analysed (each page's rows when it is rendered).
-        let ((model, mut analysis), pages) = par::join(
-            || timings::time("analyze", || analyze::analyze(spec)),
+        let spec_read: &schema::Spec = spec;
+        let ((model, mut analysis), (pages, other)) = par::join(
+            || timings::time("analyze", || analyze::analyze(spec_read)),
             || {
-                timings::time("reference pages", || {
-                    emit::docs::Prepared::new(analyze::reference::build(spec))
-                })
+                let pages = timings::time("reference pages", || {
+                    emit::docs::Prepared::new(analyze::reference::build(spec_read))
+                });
+                (pages, beside(spec_read))
             },
         );
         timings::time("analysis: remap", || {
@@ -181,7 +188,7 @@ fn analyze_degrading(
             .collect();
         if bad.is_empty() {
             diagnostics.extend(analysis);
-            return (model, pages);
+            return (model, pages, other);
         }
         for d in analysis.iter_mut().filter(|d| bad.contains(d.doc())) {
             if d.degrades() == diag::Degrades::Doc {
@@ -223,7 +230,7 @@ pub fn api_of(
         return Err(diagnostics);
     }
     // The same degrading analysis as a regen: the view is of the crate regen would write.
-    let (model, _) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics);
+    let (model, _, ()) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, |_| ());
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }

@@ -1218,3 +1218,39 @@ fn v0141_not_runnable() {
     );
     assert_eq!((d.line, d.column), (15, 5));
 }
+
+/// The self-contradiction check runs beside the analysis, and a doc the analysis leaves out
+/// (an unknown platform) is not checked: only the docs kept are, as when the check ran after.
+#[test]
+fn v0220_only_for_docs_the_analysis_keeps() {
+    let contradicting = "#### Properties\n- **Supported Types:** UD,Q\n\n#### Operand type maps\n- **Type map**\n  -  **Dst types:** UD, D\n  -  **Src types:** UD, D\n\n## Text\n";
+    let kept = BASE.replace("## Text\n", contradicting);
+    let left_out = kept
+        .replace("FOO", "BAR")
+        .replace("0x10", "0x11")
+        .replace("- 0b000:  1 element", "- {NOPE+}0b000:  1 element");
+    let files: Vec<SourceFile> = [("BAR.md", left_out), ("FOO.md", kept)]
+        .into_iter()
+        .map(|(name, text)| SourceFile {
+            name: name.into(),
+            bytes: text.into_bytes(),
+        })
+        .collect();
+    let g = codegen::generate(&files, &Default::default()).unwrap();
+    let of = |code: &str| -> Vec<&str> {
+        g.diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| d.file.as_str())
+            .collect()
+    };
+    assert_eq!(of("V0201"), vec!["BAR.md"], "{:#?}", g.diagnostics);
+    assert_eq!(
+        of("V0220"),
+        vec!["FOO.md", "FOO.md"],
+        "{:#?}",
+        g.diagnostics
+    );
+    assert!(g.files.keys().any(|f| f.ends_with("foo.rs")));
+    assert!(!g.files.keys().any(|f| f.ends_with("bar.rs")));
+}

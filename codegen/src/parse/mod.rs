@@ -107,14 +107,8 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
         predefined.extend(one.predefined);
     }
     instructions.sort_by(|a, b| {
-        let key = |i: &Instruction| {
-            (
-                i.opcode.value,
-                i.sub_opcode.as_ref().map(|s| s.value),
-                i.name.clone(),
-            )
-        };
-        key(a).cmp(&key(b))
+        let key = |i: &Instruction| (i.opcode.value, i.sub_opcode.as_ref().map(|s| s.value));
+        key(a).cmp(&key(b)).then_with(|| a.name.cmp(&b.name))
     });
     let (instructions, mut out) = cross_checked(instructions, &mut diagnostics);
     left_out.append(&mut out);
