@@ -1134,8 +1134,7 @@ fn share_structs(insts: &mut [InstModel]) -> Vec<(usize, String)> {
     shared
 }
 
-/// Checks the schema and builds the model the emitters render.
-/// Every instruction analysed on its own ([`analyze_instruction`] reads nothing but its
+/// Every instruction analysed on its own (`analyze_instruction` reads nothing but its
 /// instruction), on every core; the diagnostics and platforms join in instruction order, as a
 /// sequential run gives them.
 pub fn instructions(insts: &[Instruction]) -> Instructions {
@@ -1158,7 +1157,8 @@ pub fn instructions(insts: &[Instruction]) -> Instructions {
 /// order, and the platforms they name.
 pub type Instructions = (Vec<InstModel>, Vec<Diagnostic>, BTreeSet<String>);
 
-/// Analyses `spec`: its instructions ([`instructions`]), then what spans them ([`finish`]).
+/// Checks the schema and builds the model the emitters render: its instructions
+/// ([`instructions`]), then what spans them ([`finish`]).
 pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
     finish(
         spec,
