@@ -58,6 +58,25 @@ pub(crate) fn dir(dir: &Path) -> Analysed {
 }
 
 /// The workspace's `spec/` with its chapters.
+/// The current family's instruction docs in `../shared` (or `VISA_SHARED`), or `None` when
+/// they are absent, said on stderr; absent in CI is a failure.
+pub(crate) fn current_family() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("VISA_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared").into())
+        .join("visa-docs/current/instructions");
+    if !dir.is_dir() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is missing in CI",
+            dir.display()
+        );
+        eprintln!("skipped: {} is absent", dir.display());
+        return None;
+    }
+    Some(dir)
+}
+
 pub(crate) fn workspace_spec() -> Analysed {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
     of(&parse::load_spec(&root, None).unwrap())

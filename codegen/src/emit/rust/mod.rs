@@ -1005,19 +1005,9 @@ Adds.
     #[test]
     fn the_full_corpus_renders_deterministically_and_every_file_parses() {
         // `VISA_SHARED` names the shared directory when it is not beside the workspace.
-        let dir = std::env::var_os("VISA_SHARED")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared").into())
-            .join("visa-docs/current/instructions");
-        if !dir.is_dir() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "{} is missing in CI",
-                dir.display()
-            );
-            eprintln!("skipped: {} is absent", dir.display());
+        let Some(dir) = crate::testing::current_family() else {
             return;
-        }
+        };
         let model = crate::testing::dir(&dir).model;
         let a = render(&model, &Options::default());
         let b = render(&model, &Options::default());
