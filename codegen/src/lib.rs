@@ -146,10 +146,12 @@ pub fn generate_corrected(
     }
     // What the crate exposes, per doc (`diff::SNAPSHOT`), is one of the files emit renders.
     let files = timings::time("emit (wall)", || emit::render_with(&model, &pages, opts));
+    let errata = std::mem::take(&mut parsed.spec.errata);
+    par::release((parsed.spec, model, pages, map, corrected));
     Ok(Generated {
         files,
         diagnostics,
-        errata: parsed.spec.errata,
+        errata,
     })
 }
 

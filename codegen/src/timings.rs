@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
+/// When recording started: each record's start is measured from it.
+static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
 
 /// One timed run of a stage.
 #[derive(Clone, Debug)]
@@ -22,6 +24,8 @@ pub struct Record {
     pub elapsed: Duration,
     /// CPU time of the running thread (zero where unknown).
     pub cpu: Duration,
+    /// When it started, from the first [`enable`] of the process.
+    pub start: Duration,
 }
 
 /// CPU time the calling thread has used.
@@ -72,6 +76,7 @@ pub fn thread_cpu() -> Duration {
 /// Starts recording (dropping what was recorded before), or stops.
 pub fn enable(on: bool) {
     if on {
+        EPOCH.get_or_init(Instant::now);
         take();
     }
     ENABLED.store(on, Ordering::Relaxed);
@@ -108,12 +113,14 @@ pub fn record(stage: &'static str, item: String, elapsed: Duration, cpu: Duratio
         return;
     }
     // A poisoned lock only loses timings, never the run.
+    let end = EPOCH.get().map_or(Duration::ZERO, Instant::elapsed);
     if let Ok(mut r) = RECORDS.lock() {
         r.push(Record {
             stage,
             item,
             elapsed,
             cpu,
+            start: end.saturating_sub(elapsed),
         });
     }
 }
@@ -216,6 +223,23 @@ pub fn report(records: &[Record], slowest: usize) -> String {
     out
 }
 
+/// The stages that ran once (no item), by start: when each started and ended, in ms from the
+/// start of recording, to see what ran beside what.
+pub fn waterfall(records: &[Record]) -> String {
+    let mut once: Vec<&Record> = records.iter().filter(|r| r.item.is_empty()).collect();
+    once.sort_by_key(|r| r.start);
+    let mut out = String::from("   from      to  stage\n");
+    for r in once {
+        out.push_str(&format!(
+            "{:>7} {:>7}  {}\n",
+            ms(r.start),
+            ms(r.start + r.elapsed),
+            r.stage
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +251,7 @@ mod tests {
             item: item.to_string(),
             elapsed: Duration::from_millis(ms),
             cpu: Duration::from_millis(ms / 2),
+            start: Duration::ZERO,
         };
         let records = [
             rec("parse", "", 3),
@@ -253,6 +278,7 @@ mod tests {
             item: item.to_string(),
             elapsed: Duration::from_millis(wall),
             cpu: Duration::from_millis(cpu),
+            start: Duration::ZERO,
         };
         let records = [
             rec("format", "a.rs", 2, 1),

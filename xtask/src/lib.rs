@@ -147,22 +147,12 @@ pub fn workspace_root() -> PathBuf {
     here.parent().unwrap_or(here).to_path_buf()
 }
 
-/// Set by [`run_process`]: the process ends when the command returns.
-static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Drops `value`, unless the process ends right after the command ([`run_process`]): then its
-/// memory goes back with the process's, without walking and freeing every allocation of the
-/// trees, maps and strings a regen built.
-fn release<T>(value: T) {
-    if ENDING.load(std::sync::atomic::Ordering::Relaxed) {
-        std::mem::forget(value);
-    }
-}
+use codegen::par::release;
 
 /// [`run`] as the `xtask` binary runs it: the process exits when it returns, so what the
 /// command built is not freed (see `release`).
 pub fn run_process<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
-    ENDING.store(true, std::sync::atomic::Ordering::Relaxed);
+    codegen::par::process_ends_after_run();
     run(args)
 }
 
@@ -212,7 +202,11 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
                     start.elapsed(),
                     codegen::timings::process_cpu().saturating_sub(cpu),
                 );
-                eprint!("{}", codegen::timings::report(&codegen::timings::take(), 8));
+                let records = codegen::timings::take();
+                eprint!("{}", codegen::timings::report(&records, 8));
+                if std::env::var_os("VISA_TIMINGS_WATERFALL").is_some() {
+                    eprint!("{}", codegen::timings::waterfall(&records));
+                }
             }
             code
         }

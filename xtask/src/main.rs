@@ -8,6 +8,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> std::process::ExitCode {
     if std::env::args_os().nth(1).is_some_and(|c| c == "regen") {
         small_pages_only();
+        // The threads start while the arguments are read and the inputs listed.
+        codegen::par::start();
     }
     xtask::run_process(std::env::args_os())
 }
