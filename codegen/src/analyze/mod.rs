@@ -400,7 +400,7 @@ impl Analyzer<'_> {
 
     fn enum_def(&mut self, name: String, values: &[EnumValue]) -> usize {
         let mut seen = Names::default();
-        let mut variants = Vec::new();
+        let mut variants = Vec::with_capacity(values.len());
         let mut by_value = BTreeSet::new();
         for v in values {
             if !by_value.insert(v.value) {

@@ -12,40 +12,47 @@ const KEYWORDS: &[&str] = &[
 
 /// Splits a doc name into words: at `_`, `-`, spaces and other punctuation, and at
 /// lower→upper case changes (`LscSubOp` → `Lsc`, `Sub`, `Op`).
-pub fn words(s: &str) -> Vec<String> {
+pub fn words(s: &str) -> Vec<&str> {
+    // Each word is a run of ASCII letters and digits, so a slice of `s`: names are made of
+    // thousands of them, and a string each was most of naming's cost.
     let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev: Option<char> = None;
-    for c in s.chars() {
+    let mut start: Option<usize> = None;
+    let mut has_alpha = false;
+    let mut prev: Option<u8> = None;
+    for (i, c) in s.char_indices() {
         if !c.is_ascii_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
+            if let Some(st) = start.take() {
+                out.push(&s[st..i]);
             }
-            prev = None;
+            (prev, has_alpha) = (None, false);
             continue;
         }
-        if let Some(p) = prev {
+        let b = c as u8;
+        if let (Some(p), Some(st)) = (prev, start) {
             // `LscSubOp` → Lsc Sub Op; `Src0Data` → Src0 Data (but `3D` stays one word).
-            let after_digit = p.is_ascii_digit() && cur.chars().any(|x| x.is_ascii_alphabetic());
-            if (p.is_ascii_lowercase() || after_digit) && c.is_ascii_uppercase() {
-                out.push(std::mem::take(&mut cur));
+            let after_digit = p.is_ascii_digit() && has_alpha;
+            if (p.is_ascii_lowercase() || after_digit) && b.is_ascii_uppercase() {
+                out.push(&s[st..i]);
+                (start, has_alpha) = (None, false);
             }
         }
-        cur.push(c);
-        prev = Some(c);
+        start.get_or_insert(i);
+        has_alpha |= b.is_ascii_alphabetic();
+        prev = Some(b);
     }
-    if !cur.is_empty() {
-        out.push(cur);
+    if let Some(st) = start {
+        out.push(&s[st..]);
     }
     out
 }
 
-fn capitalize(w: &str) -> String {
-    let lower = w.to_ascii_lowercase();
-    let mut cs = lower.chars();
-    match cs.next() {
-        Some(f) => f.to_ascii_uppercase().to_string() + cs.as_str(),
-        None => String::new(),
+/// Appends `w` (ASCII, as [`words`] gives) capitalised: `SAMPLE` → `Sample`.
+fn push_capitalized(out: &mut String, w: &str) {
+    for (k, c) in w.chars().enumerate() {
+        out.push(match k {
+            0 => c.to_ascii_uppercase(),
+            _ => c.to_ascii_lowercase(),
+        });
     }
 }
 
@@ -60,7 +67,10 @@ pub fn type_name(s: &str) -> String {
     if lead > 0 && lead < ws.len() {
         ws.rotate_left(lead);
     }
-    let mut name: String = ws.iter().map(|w| capitalize(w)).collect();
+    let mut name = String::with_capacity(s.len() + 1);
+    for w in &ws {
+        push_capitalized(&mut name, w);
+    }
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
         name.insert(0, 'N');
     }
@@ -101,8 +111,10 @@ pub fn snake_name(s: &str) -> String {
 pub fn variant_name(meaning: &str, value: u64) -> String {
     let head = meaning.split('(').next().unwrap_or("").trim();
     let source = if head.is_empty() { meaning } else { head };
-    let ws: Vec<String> = words(source).into_iter().take(4).collect();
-    let mut name: String = ws.iter().map(|w| capitalize(w)).collect();
+    let mut name = String::with_capacity(source.len() + 1);
+    for w in words(source).into_iter().take(4) {
+        push_capitalized(&mut name, w);
+    }
     if name.is_empty() {
         return format!("V{value}");
     }
@@ -155,9 +167,9 @@ pub fn member_name(summary: &str, hi: u8, lo: u8) -> String {
             text = &text[..i];
         }
     }
-    let ws: Vec<String> = words(text)
+    let ws: Vec<&str> = words(text)
         .into_iter()
-        .filter(|w| !matches!(w.as_str(), "the" | "a" | "an"))
+        .filter(|w| !matches!(*w, "the" | "a" | "an"))
         .collect();
     if !ws.is_empty()
         && ws.len() <= 4

@@ -190,10 +190,18 @@ impl Hasher for Xxh3 {
 /// writes each one; its encoding tells a value of one type from every other value of it).
 pub(crate) fn key_of<T: std::hash::Hash + ?Sized>(tag: &str, value: &T) -> u128 {
     use std::hash::Hash;
-    let mut h = Xxh3::default();
+    // The bytes are gathered in a buffer kept by the thread: a model writes tens of KB, and a
+    // fresh buffer grew by copies into fresh pages for each of the run's hundreds of keys.
+    thread_local! {
+        static GATHERED: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut h = Xxh3(GATHERED.with(std::cell::Cell::take));
+    h.0.clear();
     tag.hash(&mut h);
     value.hash(&mut h);
-    h.finish_128()
+    let key = h.finish_128();
+    GATHERED.with(|g| g.set(h.0));
+    key
 }
 
 /// [`key`] over `tag` and the `Display` text of `value`, hashed as it is written (a token
