@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 /// One output file, rendered on its own by whichever thread takes it.
 pub(crate) struct FileJob<'a> {
     path: String,
-    render: Box<dyn Fn() -> String + Sync + 'a>,
+    render: Box<dyn Fn() -> Text + Sync + 'a>,
     /// What the file's contents depend on, when the emitter can name it: with a memo
     /// ([`cache`]), a job whose inputs are unchanged is not rendered again.
     inputs: Option<Box<dyn Fn() -> String + Sync + 'a>>,
@@ -22,6 +22,12 @@ pub(crate) struct FileJob<'a> {
 
 impl<'a> FileJob<'a> {
     pub(crate) fn new(path: impl Into<String>, render: impl Fn() -> String + Sync + 'a) -> Self {
+        FileJob::text(path, move || render().into())
+    }
+
+    /// A job whose render gives its text as the memo holds it (a file that spans every doc,
+    /// whole from the memo when nothing it is made of changed: `rust::whole`).
+    pub(crate) fn text(path: impl Into<String>, render: impl Fn() -> Text + Sync + 'a) -> Self {
         FileJob {
             path: path.into(),
             render: Box::new(render),
@@ -46,9 +52,9 @@ impl<'a> FileJob<'a> {
             Some(inputs) if cache::active() => {
                 let inputs = crate::timings::time("cache: inputs", inputs);
                 let key = cache::key(&["file job", &self.path, &inputs]);
-                cache::text_or(key, || (self.render)())
+                cache::text_or(key, || (self.render)().into_string())
             }
-            _ => (self.render)().into(),
+            _ => (self.render)(),
         }
     }
 }
@@ -146,7 +152,7 @@ mod tests {
         let jobs = jobs(model, &pages, &opts);
         let sequential: BTreeMap<String, Text> = jobs
             .iter()
-            .map(|j| (j.path.clone(), (j.render)().into()))
+            .map(|j| (j.path.clone(), (j.render)()))
             .collect();
         let parallel = render(model, parsed.reference.clone(), &opts);
         assert_eq!(parallel, sequential);

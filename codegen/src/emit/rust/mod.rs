@@ -339,6 +339,36 @@ pub(crate) fn skeleton<const N: usize>(
     }
 }
 
+/// A file that spans every doc, whole: from the memo when what it is made of is what a file of
+/// the memo was made of, else `build()` (and the memo keeps it). What it is made of: `frame`,
+/// everything but the instructions' sections that the file's skeleton reads (hashed through its
+/// derived `Hash`), and the text of every section in `sections`, identifiers and parts (hashed
+/// as bytes, so a section made again with the same text, as after a doc changed in a way this
+/// file does not show, still finds the file). A hit builds no skeleton and splices nothing: a
+/// one-doc regen used to gather the identifiers of every section and copy hundreds of KB into
+/// fresh memory for each shared file that came out as it was.
+pub(crate) fn whole(
+    path: &str,
+    frame: &impl std::hash::Hash,
+    sections: &[&[Section]],
+    build: impl FnOnce() -> String,
+) -> super::Text {
+    if !super::cache::active() {
+        return build().into();
+    }
+    let key = timings::time("cache: whole-file keys", || {
+        let frame = super::cache::key_of("whole file", frame).to_le_bytes();
+        let mut parts: Vec<&[u8]> = vec![path.as_bytes(), &frame];
+        for group in sections {
+            // A group's marker is no section's entry: an entry always holds a newline.
+            parts.push(b"sections");
+            parts.extend(group.iter().map(|s| s.entry.as_bytes()));
+        }
+        super::cache::key_bytes(&parts)
+    });
+    super::cache::text_or(key, build)
+}
+
 /// `texts` joined, in one allocation of the final size (a file is a few hundred KB: growing it
 /// piece by piece copies it and touches fresh memory several times).
 pub(crate) fn join<'s>(texts: impl Iterator<Item = &'s str> + Clone) -> String {
@@ -804,26 +834,26 @@ pub(crate) fn jobs_sharing<'a>(
     let all_sources = format!("{}/*.md", opts.spec_label);
     let all = all_sources.clone();
     let d = digests.clone();
-    let mut jobs = vec![FileJob::new("src/generated/text.rs", move || {
-        text::render(model, &d, opts).1
+    let mut jobs = vec![FileJob::text("src/generated/text.rs", move || {
+        text::render(model, &d, opts)
     })];
     let d = digests.clone();
-    jobs.push(FileJob::new("src/generated/roundtrip.rs", move || {
+    jobs.push(FileJob::text("src/generated/roundtrip.rs", move || {
         tests_gen::render(&header(opts, &all), model, &d)
     }));
     let all = all_sources.clone();
     let d = digests.clone();
-    jobs.push(FileJob::new("src/generated/operands.rs", move || {
+    jobs.push(FileJob::text("src/generated/operands.rs", move || {
         operands::render(&header(opts, &all), model, &d)
     }));
     let all = all_sources.clone();
     let d = digests.clone();
-    jobs.push(FileJob::new("src/generated/semantics.rs", move || {
+    jobs.push(FileJob::text("src/generated/semantics.rs", move || {
         semantics::render(&header(opts, &all), model, &d)
     }));
     let all = all_sources.clone();
     let d = digests.clone();
-    jobs.push(FileJob::new("src/generated/mod.rs", move || {
+    jobs.push(FileJob::text("src/generated/mod.rs", move || {
         top::render(&header(opts, &all), model, &d)
     }));
     let mut instructions: Vec<&InstModel> = model.instructions.iter().collect();

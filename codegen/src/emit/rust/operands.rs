@@ -18,7 +18,7 @@ const ARMS: Place = Place::Arms(3);
 
 /// The file under `header`: a skeleton whose three `match`es over every instruction are
 /// spliced from each instruction's arms ([`super::pieces`]).
-pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
+pub fn render(header: &str, model: &Model, digests: &Digests) -> crate::emit::Text {
     let insts: Vec<&InstModel> = decodable(model).collect();
     // Each instruction's three arms, one memo entry.
     let arms: Vec<Section> = insts
@@ -35,12 +35,15 @@ pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
             })
         })
         .collect();
-    let uses = |k: usize, name: &str| arms.iter().any(|a| a.idents(k).any(|i| i == name));
-    // All the skeleton is made of (its memo key, [`super::skeleton`]).
-    let frame = (uses(0, "v"), uses(1, "TypeMap"), uses(2, "OperandTypes"));
-    let [skeleton] = super::skeleton("operands.rs", &frame, || [skeleton(frame)]);
-    let fills: Vec<(usize, Vec<&str>)> = (0..3).map(|k| (k, parts(&arms, k))).collect();
-    splice(header, &skeleton, &fills)
+    // The file is made of the header and the arms alone.
+    super::whole("src/generated/operands.rs", &header, &[&arms], || {
+        let uses = |k: usize, name: &str| arms.iter().any(|a| a.idents(k).any(|i| i == name));
+        // All the skeleton is made of (its memo key, [`super::skeleton`]).
+        let frame = (uses(0, "v"), uses(1, "TypeMap"), uses(2, "OperandTypes"));
+        let [skeleton] = super::skeleton("operands.rs", &frame, || [skeleton(frame)]);
+        let fills: Vec<(usize, Vec<&str>)> = (0..3).map(|k| (k, parts(&arms, k))).collect();
+        splice(header, &skeleton, &fills)
+    })
 }
 
 /// `Instruction::X(_) => list,`: an empty slice when the instruction lists nothing.

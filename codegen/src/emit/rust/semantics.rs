@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 /// The module under `header`: its head, each instruction's lane function, then the
 /// interpreter, whose methods are each instruction's piece ([`super::pieces`]).
-pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
+pub fn render(header: &str, model: &Model, digests: &Digests) -> crate::emit::Text {
     let insts: Vec<&InstModel> = decodable(model).collect();
     // Each instruction's lane function (if its semantics run) and method, one memo entry.
     let each: Vec<Section> = insts
@@ -32,25 +32,32 @@ pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
             })
         })
         .collect();
-    // All the skeleton is made of (its memo key, [`super::skeleton`]): the identifiers the
-    // pieces use, and whether some instruction runs through the prose.
-    let mut used = idents_of(&each, 0);
-    used.extend(idents_of(&each, 1));
     let any_prose = insts
         .iter()
         .any(|i| matches!(i.lanes, LaneModel::Prose { .. }));
-    let [head, interpreter] = super::skeleton("semantics.rs", &(&used, any_prose), || {
-        let interpreter = interpreter(any_prose);
-        let mut used = used.clone();
-        used.extend(idents_in(&interpreter));
-        [with_head(&used), interpreter]
-    });
-    let head = super::join(
-        [header, &head]
-            .into_iter()
-            .chain(each.iter().map(|s| s.part(0))),
-    );
-    splice(&head, &interpreter, &[(0, parts(&each, 1))])
+    super::whole(
+        "src/generated/semantics.rs",
+        &(header, any_prose),
+        &[&each],
+        || {
+            // All the skeleton is made of (its memo key, [`super::skeleton`]): the identifiers the
+            // pieces use, and whether some instruction runs through the prose.
+            let mut used = idents_of(&each, 0);
+            used.extend(idents_of(&each, 1));
+            let [head, interpreter] = super::skeleton("semantics.rs", &(&used, any_prose), || {
+                let interpreter = interpreter(any_prose);
+                let mut used = used.clone();
+                used.extend(idents_in(&interpreter));
+                [with_head(&used), interpreter]
+            });
+            let head = super::join(
+                [header, &head]
+                    .into_iter()
+                    .chain(each.iter().map(|s| s.part(0))),
+            );
+            splice(&head, &interpreter, &[(0, parts(&each, 1))])
+        },
+    )
 }
 
 /// Where the interpreter's methods go: `impl Execute for Interpreter { .. }`.

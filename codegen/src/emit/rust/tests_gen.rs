@@ -246,25 +246,28 @@ fn instruction_test(inst: &InstModel) -> TokenStream {
 }
 
 /// The whole test file under `header`.
-pub fn render(header: &str, model: &Model, digests: &super::Digests) -> String {
+pub fn render(header: &str, model: &Model, digests: &super::Digests) -> crate::emit::Text {
     let tests: Vec<super::Section> = decodable(model)
         .map(|inst| {
             let inputs = || format!("roundtrip{}", digests.of(inst));
             super::section(inputs, || instruction_test(inst))
         })
         .collect();
-    let support = tests.iter().any(|t| t.idents(0).any(|i| i == "support"));
-    let [head, tail] = super::skeleton("roundtrip.rs", &support, || {
-        let (head, tail) = frame(support);
-        [head, tail]
-    });
-    let each = tests.iter().map(|t| t.text());
-    super::join(
-        [header, &head]
-            .into_iter()
-            .chain(each)
-            .chain([tail.as_str()]),
-    )
+    // The file is made of the header and the tests alone.
+    super::whole("src/generated/roundtrip.rs", &header, &[&tests], || {
+        let support = tests.iter().any(|t| t.idents(0).any(|i| i == "support"));
+        let [head, tail] = super::skeleton("roundtrip.rs", &support, || {
+            let (head, tail) = frame(support);
+            [head, tail]
+        });
+        let each = tests.iter().map(|t| t.text());
+        super::join(
+            [header, &head]
+                .into_iter()
+                .chain(each)
+                .chain([tail.as_str()]),
+        )
+    })
 }
 
 /// The file around the instructions' tests: `(head, tail)`. Strategies of operands come from

@@ -15,8 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The file `src/generated/text.rs`: its head (imports, dispatch), every instruction's
 /// printers and parsers, then the dispatch test.
-pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (String, String) {
-    let sources = format!("{}/*.md", opts.spec_label);
+pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> super::super::Text {
+    let head = header(opts, &format!("{}/*.md", opts.spec_label));
     let sections = inst_sections(model, digests);
     let mut by_mnemonic: BTreeMap<Mnemonics, Vec<Ident>> = BTreeMap::new();
     for (inst, t) in decodable(model) {
@@ -24,29 +24,30 @@ pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> (Strin
             by_mnemonic.entry(m).or_default().push(pp);
         }
     }
-    let frame = Frame {
-        by_mnemonic,
-        symbol_mnemonics: symbol_mnemonics(model),
-        used: super::idents_of(&sections, 0),
-        arms_used: super::idents_of(&sections, 1),
-    };
-    let [head, tail] = super::skeleton("text.rs", &frame, || {
-        let (head, tail) = tokens(&frame);
-        [head, tail]
-    });
-    let head = super::splice(
-        &header(opts, &sources),
-        &head,
-        &[(0, super::parts(&sections, 1))],
-    );
-    let fns = sections.iter().map(|s| s.part(0));
-    let text = super::join(
-        [head.as_str()]
-            .into_iter()
-            .chain(fns)
-            .chain([tail.as_str()]),
-    );
-    ("src/generated/text.rs".to_string(), text)
+    let symbol_mnemonics = symbol_mnemonics(model);
+    // What the file is made of besides the sections, whose identifiers make the rest of the
+    // frame.
+    let made_of = (&head, &by_mnemonic, &symbol_mnemonics);
+    super::whole("src/generated/text.rs", &made_of, &[&sections], || {
+        let frame = Frame {
+            used: super::idents_of(&sections, 0),
+            arms_used: super::idents_of(&sections, 1),
+            by_mnemonic: by_mnemonic.clone(),
+            symbol_mnemonics: symbol_mnemonics.clone(),
+        };
+        let [skeleton_head, tail] = super::skeleton("text.rs", &frame, || {
+            let (head, tail) = tokens(&frame);
+            [head, tail]
+        });
+        let head = super::splice(&head, &skeleton_head, &[(0, super::parts(&sections, 1))]);
+        let fns = sections.iter().map(|s| s.part(0));
+        super::join(
+            [head.as_str()]
+                .into_iter()
+                .chain(fns)
+                .chain([tail.as_str()]),
+        )
+    })
 }
 
 /// Where the print arms go: `impl Instruction { fn print_text_as(..) { match self { .. } } }`.

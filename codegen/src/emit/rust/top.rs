@@ -473,7 +473,7 @@ fn inst_pieces(i: &InstModel) -> Vec<(Place, TokenStream)> {
 
 /// The whole parent module under `header`: a skeleton, spliced with each instruction's
 /// pieces.
-pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
+pub fn render(header: &str, model: &Model, digests: &Digests) -> crate::emit::Text {
     let pieces = Pieces::of(model, digests);
     let insts: Vec<&InstModel> = decodable(model).collect();
     let frame = Frame {
@@ -486,17 +486,23 @@ pub fn render(header: &str, model: &Model, digests: &Digests) -> String {
         left_out: &model.left_out,
         first: insts.first().map(|i| i.rust_name.as_str()),
         object: model.object.is_some(),
-        used: pieces.idents(),
+        // The pieces' identifiers, made from the pieces, in the frame only when it is built.
+        used: BTreeSet::new(),
     };
-    let [skeleton] = super::skeleton("mod.rs", &frame, || [skeleton(&frame)]);
-    splice(header, &skeleton, &pieces.fills())
+    let sections = [pieces.insts.as_slice(), pieces.opcodes.as_slice()];
+    super::whole("src/generated/mod.rs", &(header, &frame), &sections, || {
+        let mut frame = frame.clone();
+        frame.used = pieces.idents();
+        let [skeleton] = super::skeleton("mod.rs", &frame, || [skeleton(&frame)]);
+        splice(header, &skeleton, &pieces.fills())
+    })
 }
 
 /// What the parent module's skeleton is made of, and nothing else (its memo key): the
 /// platforms, each decoding instruction's opcode (value, name, variant) and name, the docs left
 /// out, the first instruction (the placeholder), whether there are object records, and the
 /// identifiers the pieces use.
-#[derive(Hash)]
+#[derive(Clone, Hash)]
 struct Frame<'a> {
     platforms: &'a [String],
     opcodes: Vec<(u8, &'a str, &'a str)>,
