@@ -934,6 +934,48 @@ fn shared_module(model: &Model) -> TokenStream {
 mod tests {
     use super::*;
 
+    /// A shared file is taken whole from the memo when its frame and its sections' texts are
+    /// what they were, even if a section was made again; a changed section's text or frame
+    /// builds it again.
+    #[test]
+    fn a_whole_file_is_built_only_when_its_frame_or_a_sections_text_changed() {
+        let sections = |text: &str| {
+            vec![
+                Section::new(vec![(BTreeSet::from(["a".to_string()]), text.to_string())]),
+                Section::new(vec![(BTreeSet::new(), "fn b() {}\n".to_string())]),
+            ]
+        };
+        let built = std::cell::Cell::new(0);
+        let file = |frame: u8, secs: &[Section]| {
+            whole("f.rs", &frame, &[secs], || {
+                built.set(built.get() + 1);
+                format!("{frame}{}", parts(secs, 0).concat())
+            })
+            .into_string()
+        };
+        let (first, memo) =
+            crate::emit::cache::with(b"", "t", || file(1, &sections("fn a() {}\n")));
+        assert_eq!(first, "1fn a() {}\nfn b() {}\n");
+        assert_eq!(built.get(), 1);
+        // The same texts, made again: the file from the memo, not built.
+        let (again, memo) =
+            crate::emit::cache::with(&memo, "t", || file(1, &sections("fn a() {}\n")));
+        assert_eq!((again.as_str(), built.get()), (first.as_str(), 1));
+        // A section's text changed, or the frame: built again.
+        let (changed, memo) =
+            crate::emit::cache::with(&memo, "t", || file(1, &sections("fn c() {}\n")));
+        assert_eq!(
+            (changed.as_str(), built.get()),
+            ("1fn c() {}\nfn b() {}\n", 2)
+        );
+        let (framed, _) =
+            crate::emit::cache::with(&memo, "t", || file(2, &sections("fn c() {}\n")));
+        assert_eq!(
+            (framed.as_str(), built.get()),
+            ("2fn c() {}\nfn b() {}\n", 3)
+        );
+    }
+
     #[test]
     fn doc_text_escapes_html_and_links() {
         assert_eq!(doc_text("<exec_size> [x]"), "&lt;exec\\_size&gt; \\[x\\]");
