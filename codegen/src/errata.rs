@@ -127,12 +127,12 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
     for ((index, ks), c) in groups.iter().zip(corrected) {
         let doc = &mut out.files[*index];
         if let (Some(text), Some(lines)) = (c.text, c.lines) {
-            out.map.texts.insert(
-                doc.name.clone(),
-                crate::parse::lossy(&doc.bytes).into_owned(),
-            );
+            // The doc as written moves into the map (a diagnostic may point at it), uncopied.
+            let written = std::mem::replace(&mut doc.bytes, text.into_bytes());
+            let written = String::from_utf8(written)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            out.map.texts.insert(doc.name.clone(), written);
             out.map.docs.insert(doc.name.clone(), lines);
-            doc.bytes = text.into_bytes();
         }
         for (&k, r) in ks.iter().zip(c.results) {
             results[k] = Some(r.map_err(|w| Box::new((*w).into())));

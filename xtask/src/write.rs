@@ -280,13 +280,9 @@ pub fn plan_trusting<T: AsRef<str> + Sync>(
         }
         Ok::<_, WriteError>(Seen::Read(read_bytes_if_exists(path)?))
     };
-    // Files the record vouches for cost a `stat` and a hash each: less than starting a thread
-    // (measured: 0.8 ms on one thread, 2.3 ms of wall time on two, for the current family).
-    let mostly_trusted = trust.count(Kind::Out) * 2 > files.len();
-    let read = codegen::timings::time("write: plan: targets", || match mostly_trusted {
-        true => paths.iter().map(decide).collect::<Vec<_>>(),
-        false => codegen::par::map(&paths, decide),
-    });
+    // On the run's threads, which are started already: a thread busy elsewhere (regen says
+    // what changed beside the plan) leaves the files to the other.
+    let read = codegen::timings::time("write: plan: targets", || codegen::par::map(&paths, decide));
     for ((rel, contents, path), seen) in paths.into_iter().zip(read) {
         let bytes = match seen? {
             Seen::Holds(entry) => {

@@ -98,7 +98,31 @@ struct Old {
     bytes: Arc<MemoFile>,
     /// Key → (checksum, start of the entry's line, start and end of its body). A key written
     /// twice (appended again after its first copy was damaged) is its last copy.
-    entries: HashMap<u128, (u64, usize, usize, usize)>,
+    entries: HashMap<u128, (u64, usize, usize, usize), KeyHash>,
+}
+
+/// Hashes a memo key by its low 64 bits: keys are XXH3 hashes already, so hashing them again
+/// (SipHash, the default) only cost the index of a run's thousands of entries.
+type KeyHash = std::hash::BuildHasherDefault<LowBits>;
+
+#[derive(Default)]
+struct LowBits(u64);
+
+impl Hasher for LowBits {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u128` keys are hashed; any other write still spreads its bytes.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl Old {
@@ -614,6 +638,27 @@ fn encode(entries: &BTreeMap<u128, Kept>, old: &Old, salt: &str) -> Vec<u8> {
     out
 }
 
+/// An entry's line ([`push_entry`]): its key, checksum and length, or `None` if it is not one.
+/// Read by hand: the 32 and 16 hex digits are fixed-width, as written.
+fn entry_line(line: &[u8]) -> Option<(u128, u64, usize)> {
+    let hex = |digits: &[u8]| {
+        digits.iter().try_fold(0u128, |acc, &d| {
+            let v = (d as char).to_digit(16)?;
+            Some(acc << 4 | u128::from(v))
+        })
+    };
+    let (key, rest) = (line.get(..32)?, line.get(32..)?);
+    let (sum, rest) = (rest.strip_prefix(b" ")?.get(..16)?, rest.get(17..)?);
+    let len = rest.strip_prefix(b" ")?;
+    if len.is_empty() || len.len() > 19 || !len.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let len = len
+        .iter()
+        .fold(0usize, |acc, &d| acc * 10 + usize::from(d - b'0'));
+    Some((hex(key)?, u64::try_from(hex(sum)?).ok()?, len))
+}
+
 /// Where each entry of a memo file is; `None` when it is not one of this salt or its structure
 /// is damaged (then nothing of it is trusted). Bodies are checked when used ([`Old::get`]).
 fn decode(file: impl Into<MemoFile>, salt: &str) -> Option<Old> {
@@ -628,18 +673,11 @@ fn decode(file: impl Into<MemoFile>, salt: &str) -> Option<Old> {
     if file[..head_end] != *format!("{MAGIC} {salt}").as_bytes() {
         return None;
     }
-    let mut entries = HashMap::new();
+    let mut entries = HashMap::with_capacity_and_hasher(4096, KeyHash::default());
     let mut at = head_end + 1;
     while at < file.len() {
         let end_of_line = line_end(at)?;
-        let line = std::str::from_utf8(&file[at..end_of_line]).ok()?;
-        let mut parts = line.split(' ');
-        let k = u128::from_str_radix(parts.next()?, 16).ok()?;
-        let sum = u64::from_str_radix(parts.next()?, 16).ok()?;
-        let len: usize = parts.next()?.parse().ok()?;
-        if parts.next().is_some() {
-            return None;
-        }
+        let (k, sum, len) = entry_line(&file[at..end_of_line])?;
         let start = end_of_line + 1;
         let end = start.checked_add(len)?;
         file.get(start..end)?;
