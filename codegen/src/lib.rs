@@ -5,6 +5,7 @@
 //! Rust and docs into a map of path → contents. Only `xtask` touches the disk.
 
 pub mod analyze;
+mod compact;
 pub mod config;
 pub mod diag;
 pub mod diff;

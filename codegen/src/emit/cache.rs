@@ -303,7 +303,7 @@ pub(crate) fn value_or<T: Serialize + DeserializeOwned>(
         }
     }
     let value = compute();
-    if let Ok(text) = serde_json::to_string(&value) {
+    if let Ok(text) = crate::compact::with(|| serde_json::to_string(&value)) {
         memo.keep(key, Kept::New(text));
     }
     value
@@ -336,7 +336,7 @@ pub(crate) fn value_text_or<T: Serialize + DeserializeOwned>(
         return (value, text);
     }
     let (value, text) = compute();
-    if let Ok(json) = serde_json::to_string(&(&value, text.is_some())) {
+    if let Ok(json) = crate::compact::with(|| serde_json::to_string(&(&value, text.is_some()))) {
         memo.keep(key, Kept::New(json));
         if let Some(text) = &text {
             memo.keep(text_key, Kept::New(text.clone()));
