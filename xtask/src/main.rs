@@ -1,7 +1,10 @@
 //! `cargo xtask ...`: see the crate docs of the `xtask` library.
 
 // A regen allocates a great deal (token streams, syntax trees, strings on every core); mimalloc
-// runs it with about a quarter fewer instructions than the system allocator (callgrind).
+// runs it with about a quarter fewer instructions than the system allocator (callgrind). Its v2
+// (feature `v2`): v3 reserves a 1 GiB arena at the first allocation, and a one-doc regen took
+// about 3-4 ms longer with it (medians of 30-40 interleaved runs: 23.4 → 19.4 ms, 28.3 → 24.5;
+// v3 with `MIMALLOC_ARENA_RESERVE=32MiB` came between, at 20.7).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
