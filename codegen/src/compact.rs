@@ -45,7 +45,12 @@ mod tests {
         for text in [users.as_str(), memo.as_str()] {
             assert_eq!(serde_json::from_str::<Span>(text).unwrap(), span);
         }
-        for bad in ["[3,9,2]", "[3,9,2,4,5]", r#"{"start":3,"end":9,"line":2}"#, "7"] {
+        for bad in [
+            "[3,9,2]",
+            "[3,9,2,4,5]",
+            r#"{"start":3,"end":9,"line":2}"#,
+            "7",
+        ] {
             assert!(serde_json::from_str::<Span>(bad).is_err(), "{bad}");
         }
     }

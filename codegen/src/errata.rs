@@ -829,6 +829,21 @@ impl SourceMap {
         let mut plus = plus.into_iter();
         let new_starts = line_starts(after);
         let mut origins = Vec::with_capacity(new_starts.len());
+        let inserted = |value: &str, plus: &mut std::vec::IntoIter<(usize, &str)>| Origin {
+            file: name_file.clone(),
+            offset: plus
+                .find(|(_, text)| *text == value.trim_end_matches(['\n', '\r']))
+                .map_or(diff_start, |(o, _)| o),
+        };
+        if before.is_empty() {
+            // A doc an erratum creates: every line is inserted, in order (what the diff below
+            // finds, without its cost on every regen).
+            for line in after.split_inclusive('\n') {
+                origins.push(inserted(line, &mut plus));
+            }
+            self.docs.insert(doc.to_string(), (new_starts, origins));
+            return;
+        }
         let diff = similar::TextDiff::from_lines(before, after);
         for op in diff.ops() {
             for change in diff.iter_changes(op) {
@@ -840,17 +855,7 @@ impl SourceMap {
                             offset: 0,
                         }));
                     }
-                    similar::ChangeTag::Insert => {
-                        let value = change.value().trim_end_matches(['\n', '\r']);
-                        let offset = plus
-                            .by_ref()
-                            .find(|(_, text)| *text == value)
-                            .map_or(diff_start, |(o, _)| o);
-                        origins.push(Origin {
-                            file: name_file.clone(),
-                            offset,
-                        });
-                    }
+                    similar::ChangeTag::Insert => origins.push(inserted(change.value(), &mut plus)),
                     similar::ChangeTag::Delete => {}
                 }
             }
@@ -954,6 +959,28 @@ mod tests {
         );
         c.map.remap(&mut d);
         assert_eq!((d.file.as_str(), d.line), ("errata/NEW-created.patch", 11));
+    }
+
+    /// Each line of a created doc comes from its own `+` line, in order, repeated lines too.
+    #[test]
+    fn a_created_docs_lines_point_at_their_own_plus_lines() {
+        let c = apply(&[], &[creating(&["same", "same", "other"])]);
+        let at = |line: u32, start: usize| {
+            let span = Span {
+                start,
+                end: start + 1,
+                line,
+                column: 1,
+            };
+            let mut d = Diagnostic::new(Code::StaleErratum, "NEW.md", span, "x");
+            c.map.remap(&mut d);
+            (d.file, d.line)
+        };
+        let patch = "errata/NEW-created.patch".to_string();
+        // The `+` lines are the erratum's lines 9, 10 and 11.
+        assert_eq!(at(1, 0), (patch.clone(), 9));
+        assert_eq!(at(2, 5), (patch.clone(), 10));
+        assert_eq!(at(3, 10), (patch, 11));
     }
 
     #[test]
