@@ -673,7 +673,9 @@ fn decode(file: impl Into<MemoFile>, salt: &str) -> Option<Old> {
     if file[..head_end] != *format!("{MAGIC} {salt}").as_bytes() {
         return None;
     }
-    let mut entries = HashMap::with_capacity_and_hasher(4096, KeyHash::default());
+    // Room for an entry per 2 KB of file (they average about 3.7 KB): one allocation, whose
+    // pages are all touched, sized to the file rather than to the largest memo.
+    let mut entries = HashMap::with_capacity_and_hasher(file.len() / 2048, KeyHash::default());
     let mut at = head_end + 1;
     while at < file.len() {
         let end_of_line = line_end(at)?;
