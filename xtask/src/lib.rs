@@ -19,6 +19,7 @@ pub mod write;
 
 use clap::{Parser, Subcommand};
 use codegen::diag::Diagnostic;
+use codegen::par::release;
 use codegen::parse::{SourceFile, CHAPTERS_PREFIX};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -146,8 +147,6 @@ pub fn workspace_root() -> PathBuf {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
     here.parent().unwrap_or(here).to_path_buf()
 }
-
-use codegen::par::release;
 
 /// [`run`] as the `xtask` binary runs it: the process exits when it returns, so what the
 /// command built is not freed (see `release`).
