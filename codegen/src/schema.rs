@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// A position in a doc: byte range plus 1-based line and column of its start.
 ///
 /// In JSON an object (`{"start":..,"end":..,"line":..,"column":..}`); in the render cache's
-/// memo an array of the four numbers ([`crate::compact`]), which a third of a parsed doc's
+/// memo an array of the four numbers (see `compact.rs`), which a third of a parsed doc's
 /// memo is made of. Either form reads back.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Span {
