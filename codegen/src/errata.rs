@@ -905,6 +905,84 @@ impl SourceMap {
     }
 }
 
+/// An erratum of a set written for several revisions of the docs that does not fit the docs
+/// at hand: not applied, and listed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The erratum's name (`errata/X.patch`).
+    pub erratum: String,
+    /// Why it does not fit: its doc is not in this doc set, or says something else here.
+    pub why: String,
+}
+
+/// The docs an erratum's `Requires:` header names (a doc set without them is not the one it
+/// was written for), read from the header: the lines before its diff.
+fn requires(text: &str) -> Vec<String> {
+    text.lines()
+        .take_while(|l| !l.starts_with("--- "))
+        .filter_map(|l| l.strip_prefix("Requires:"))
+        .flat_map(|v| v.split_whitespace().take_while(|w| w.ends_with(".md")))
+        .map(|w| w.trim_end_matches(',').to_string())
+        .collect()
+}
+
+/// Splits `candidates`, errata written for various revisions of the docs, into those that fit
+/// `docs` (each applies where it is certain, after the strict `errata` the run applies anyway)
+/// and those that do not: their doc is absent here (V0403) or its text is another revision's
+/// (V0402). Errata that cannot be read, or that are obsolete, stay in the first list so that
+/// their diagnostics still show. Dropping an erratum can make a later one of the same doc stop
+/// fitting, so the split repeats until nothing more is dropped. An erratum whose `Requires:`
+/// header names a doc the set lacks does not fit either (one that creates a doc the family
+/// lacks, say, completes that family and no other doc set).
+pub fn fitting(
+    docs: &[SourceFile],
+    errata: &[SourceFile],
+    candidates: &[SourceFile],
+) -> (Vec<SourceFile>, Vec<Skipped>) {
+    let (mut fit, mut skipped): (Vec<SourceFile>, Vec<Skipped>) = (Vec::new(), Vec::new());
+    for e in candidates {
+        match requires(&crate::parse::lossy(&e.bytes))
+            .into_iter()
+            .find(|doc| !docs.iter().any(|d| d.name == *doc))
+        {
+            Some(doc) => skipped.push(Skipped {
+                erratum: e.name.clone(),
+                why: format!("its doc set lacks {doc}, which it requires"),
+            }),
+            None => fit.push(e.clone()),
+        }
+    }
+    loop {
+        let all: Vec<SourceFile> = errata.iter().chain(&fit).cloned().collect();
+        let unfit: BTreeMap<String, String> = apply(docs, &all)
+            .diagnostics
+            .into_iter()
+            .filter(|d| {
+                d.code == Code::StaleErratum.as_str() || d.code == Code::ErratumUnknownDoc.as_str()
+            })
+            .filter(|d| fit.iter().any(|f| f.name == d.file))
+            .map(|d| {
+                let why = if d.code == Code::ErratumUnknownDoc.as_str() {
+                    "its doc is not in this doc set"
+                } else {
+                    "written for another revision of its doc"
+                };
+                (d.file, why.to_string())
+            })
+            .collect();
+        if unfit.is_empty() {
+            skipped.sort_by(|a: &Skipped, b| a.erratum.cmp(&b.erratum));
+            return (fit, skipped);
+        }
+        fit.retain(|f| !unfit.contains_key(&f.name));
+        skipped.extend(
+            unfit
+                .into_iter()
+                .map(|(erratum, why)| Skipped { erratum, why }),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,7 +44,7 @@ for dev in tgllp acm-g10 pvc; do
   fi
 done
 crate="$work/visa-current"
-(cd "$repo" && cargo xtask regen --spec ../shared/visa-docs/current/instructions --errata tests/errata/current --out "$crate" >/dev/null)
+(cd "$repo" && cargo xtask regen --spec ../shared/visa-docs/current/instructions --errata errata --out "$crate" >/dev/null)
 mkdir -p "$crate/tests" && cp -r "$repo/tests/full_corpus/." "$crate/tests/"
 export VISA_SHARED="$shared" VISA_REPO="$repo"
 export VISA_VALID_DIRS="$work/isa/tgllp=TGLLP:$work/isa/acm-g10=XEHP:$work/isa/pvc=PVC"

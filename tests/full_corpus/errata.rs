@@ -1,7 +1,7 @@
-//! One test per erratum of `tests/errata/current/`: bytes Intel's compiler wrote (or Intel's
+//! One test per erratum of `errata/`: bytes Intel's compiler wrote (or Intel's
 //! reader accepted) decode, validate and re-encode with the corrected docs. Without the erratum
 //! each of these fails (an unlisted value or a set reserved bit). CI copies this file into the
-//! crate generated from `../shared/visa-docs/current/instructions --errata tests/errata/current`
+//! crate generated from `../shared/visa-docs/current/instructions --errata errata`
 //! and runs it there (see `.ci/run`). Each vector names the file and offset it comes from and
 //! the line Intel printed for it; the errata's headers hold the full evidence.
 

@@ -243,9 +243,9 @@ fn dpas_reads_and_prints_as_intel() {
 fn int64_logic_of_the_errata_is_valid_where_intel_takes_it() {
     let Some((dir, script)) = tools("int64") else { return };
     let Some(repo) = std::env::var_os("VISA_REPO").map(PathBuf::from).or_else(|| Some(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))) else { return };
-    let evidence = repo.join("tests/errata/evidence/int64_logic.visaasm");
+    let evidence = repo.join("errata/evidence/int64_logic.visaasm");
     if !evidence.is_file() {
-        return must_have("tests/errata/evidence not found (set VISA_REPO to the repository)");
+        return must_have("errata/evidence not found (set VISA_REPO to the repository)");
     }
     for platform in ["SKL", "TGLLP", "DG2", "PVC"] {
         let out = dir.join(platform);

@@ -15,7 +15,7 @@ use support::shared;
 /// Files whose instruction stream stops decoding because of an error in the docs. The test
 /// fails when one of them decodes fully (the errata fixed it: remove it here) or when another
 /// file stops. With the counted parameter lists of 3D_LOAD/3D_SAMPLE and the errata of
-/// tests/errata/current (SCATTER4_TYPED's SIMD16 among them), none stops.
+/// errata (SCATTER4_TYPED's SIMD16 among them), none stops.
 const DOC_ERRORS: &[(&str, &str)] = &[];
 
 /// Stands for a `NAME:` line among the mnemonics.

@@ -1,7 +1,7 @@
 //! Every instruction of the real vISA object files of `../shared/real-kernels/dg2` validates on
 //! XEHP, the family of the platform they were compiled for (GEN binary platform 13 = DG2): what
 //! `visa check FILE --platform XEHP` reports, kept at zero failures. The errata of
-//! tests/errata/current correct the docs where Intel's compiler writes what they forbade. CI
+//! errata correct the docs where Intel's compiler writes what they forbade. CI
 //! copies this file into the crate generated from `../shared/visa-docs/current/instructions`
 //! and runs it there (see `.ci/run`), with `VISA_SHARED` naming the shared directory.
 

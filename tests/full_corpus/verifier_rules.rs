@@ -333,7 +333,7 @@ fn what_the_docs_forbid_and_intel_accepts_is_a_warning() {
 }
 
 /// LSC_UNTYPED's DataOrder outside 1 (non-transposed) and 2 (transposed)
-/// (`tests/errata/current/LSC_UNTYPED-data-order-values.patch`): Intel's PVC fixture, its
+/// (`errata/LSC_UNTYPED-data-order-values.patch`): Intel's PVC fixture, its
 /// first instruction (`lsc_store.ugm`) with DataOrder 0, then 3. Intel rejects both
 /// ("invalid LSC_DATA_ORDER"); we fail `rules::LSC_DATA_ORDER` with an error.
 #[test]
@@ -519,8 +519,8 @@ fn first_with(f: &File, pick: impl Fn(&Instruction) -> Option<VectorOperand>) ->
 /// 0), so `visa check` does: bits 6-7 of an operand tag and bits 4-7 of an immediate's type
 /// byte (5_operands.md:262, :434 define only the others), a modifier on an immediate, a
 /// vertical stride encoding the chapter does not list (errata in
-/// `tests/errata/chapters/`), bits of CMP's Rel_op outside Bit[2..0]
-/// (`tests/errata/current/CMP-rel-op-ignored-bits.patch`). Each checks clean and writes back
+/// `errata/`), bits of CMP's Rel_op outside Bit[2..0]
+/// (`errata/CMP-rel-op-ignored-bits.patch`). Each checks clean and writes back
 /// byte for byte; those the object reader reads as Intel does (operand bits) print the same
 /// text as without the bits.
 #[test]

@@ -287,8 +287,8 @@ fn bfn_as_published_reads_as_intel_prints_it() {
         return;
     };
     let docs = codegen::parse::load_dir(&dir).expect("readable docs");
-    let errata = codegen::errata::load_dir(&root().join("tests/errata/current"), "errata")
-        .expect("readable errata");
+    let errata =
+        codegen::errata::load_dir(&root().join("errata"), "errata").expect("readable errata");
     let bfn_errata: Vec<SourceFile> = errata
         .into_iter()
         .filter(|e| e.name.contains("BFN-text-function-control"))

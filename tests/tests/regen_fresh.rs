@@ -9,12 +9,7 @@ fn root() -> PathBuf {
 
 fn generate() -> codegen::Generated {
     let files = codegen::parse::load_spec(&root().join("spec"), None).expect("spec/ is readable");
-    let errata_dir = root().join("spec/errata");
-    let errata = if errata_dir.is_dir() {
-        codegen::errata::load_dir(&errata_dir, "errata").expect("spec/errata/ is readable")
-    } else {
-        Vec::new()
-    };
+    let errata = visa_tests::product_errata(&files);
     codegen::generate_corrected(&files, &errata, &codegen::emit::Options::default())
         .unwrap_or_else(|d| panic!("spec/ must generate without errors: {d:#?}"))
 }

@@ -76,7 +76,7 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
-    // What `cargo xtask regen --spec .../current/instructions --errata tests/errata/current`
+    // What `cargo xtask regen --spec .../current/instructions --errata errata`
     // reads: the docs, the workspace's chapters, the family's errata.
     let root = xtask::workspace_root();
     let Some(spec) = shared("visa-docs/current/instructions") else {
@@ -84,8 +84,8 @@ fn benches(c: &mut Criterion) {
     };
     let current = codegen::parse::load_spec(&spec, Some(&root.join("spec/chapters")))
         .expect("current docs and chapters");
-    let errata_dir = root.join("tests/errata/current");
-    let errata = codegen::errata::load_dir(&errata_dir, "tests/errata/current").expect("errata");
+    let errata_dir = root.join("errata");
+    let errata = codegen::errata::load_dir(&errata_dir, "errata").expect("errata");
     let opts = codegen::emit::Options::default();
     let generate =
         || codegen::generate_corrected(&current, &errata, &opts).expect("the family generates");
@@ -188,7 +188,7 @@ fn benches(c: &mut Criterion) {
 fn one_doc_changed(c: &mut Criterion) {
     let (Some(corpus), Some(errata)) = (
         shared("visa-docs/current/instructions"),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/errata/current")),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../errata")),
     ) else {
         eprintln!("skipped: ../shared/visa-docs is absent");
         return;

@@ -352,7 +352,7 @@ fn interp() -> Result<crate::bench_interp::Interp, String> {
     if !full_crate.join("Cargo.toml").is_file() {
         regen_into(
             &shared_dir().join("visa-docs/current/instructions"),
-            Some(&root.join("tests/errata/current")),
+            Some(&root.join("errata")),
             &full_crate,
         )?;
     }
@@ -406,11 +406,7 @@ fn bench_inner() -> Result<PathBuf, String> {
         let _ = std::fs::remove_dir_all(dir);
     }
     regen_into(&root.join("spec"), None, &spec_crate)?;
-    regen_into(
-        &corpus,
-        Some(&root.join("tests/errata/current")),
-        &full_crate,
-    )?;
+    regen_into(&corpus, Some(&root.join("errata")), &full_crate)?;
     let codecs = [
         codec_run(
             "spec/",

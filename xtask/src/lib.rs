@@ -21,6 +21,7 @@ use clap::{Parser, Subcommand};
 use codegen::diag::Diagnostic;
 use codegen::par::release;
 use codegen::parse::{SourceFile, CHAPTERS_PREFIX};
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -130,13 +131,18 @@ struct InputArgs {
 
 /// [`InputArgs`] read from disk.
 struct Input {
+    /// `--spec` and `--chapters` as given, for the command that reproduces the run.
+    spec_arg: PathBuf,
+    chapters_arg: Option<PathBuf>,
+    no_errata: bool,
+    /// The folder of instruction docs.
     spec: PathBuf,
-    /// The chapters directory used, if any.
-    chapters: Option<PathBuf>,
     docs: Vec<SourceFile>,
     /// The errata directory used, if any, and its files.
     errata_dir: Option<PathBuf>,
     errata: Vec<SourceFile>,
+    /// The product's errata that do not fit the docs' revision: not applied, listed.
+    skipped: Vec<codegen::errata::Skipped>,
     config: codegen::config::Config,
     verbose: bool,
     deny_warnings: bool,
@@ -245,51 +251,134 @@ fn default_spec() -> PathBuf {
 
 /// Reads the docs, errata and configuration, or explains on stderr why it cannot.
 fn load(args: InputArgs) -> Result<Input, u8> {
-    let spec = args.spec.clone().unwrap_or_else(default_spec);
-    let fallback = workspace_root().join("spec/chapters");
-    let chapters = args.chapters.clone().or_else(|| {
-        (!spec.join("chapters").is_dir() && fallback.is_dir()).then_some(fallback.clone())
-    });
+    let spec_arg = args.spec.clone().unwrap_or_else(default_spec);
+    let layout = Layout::of(spec_arg.clone());
+    let spec = layout.instructions;
+    let chapters = args.chapters.clone().or(layout.chapters);
     let docs = load_docs(&spec, chapters.as_deref())?;
-    let errata_dir = match (args.no_errata, &args.errata) {
-        (true, _) => None,
-        (false, Some(dir)) => Some(dir.clone()),
-        (false, None) => Some(spec.join("errata")).filter(|d| d.is_dir()),
-    };
-    let mut errata = match &errata_dir {
-        None => Vec::new(),
-        Some(dir) => match codegen::errata::load_dir(dir, &errata_label(&spec, dir)) {
-            Ok(files) => files,
-            Err(e) => {
-                eprintln!("error: cannot read errata directory {}: {e}", dir.display());
-                return Err(EXIT_USAGE);
-            }
-        },
-    };
-    // The workspace's chapters, taken because the spec directory has none, come with the
-    // workspace's errata of those chapters (unless errata are off or already given).
-    let borrowed = args.chapters.is_none() && chapters.as_deref() == Some(fallback.as_path());
-    if borrowed && !args.no_errata {
-        add_workspace_chapter_errata(&mut errata);
-    }
-    let config_path = args
+    let own = Some(spec.join("errata")).filter(|d| d.is_dir());
+    let (errata_dir, errata, product) = load_errata(&args, &spec, own)?;
+    let (product_files, mut errata): (Vec<SourceFile>, Vec<SourceFile>) =
+        errata.into_iter().partition(|f| product.contains(&f.name));
+    let (fit, skipped) = codegen::errata::fitting(&docs, &errata, &product_files);
+    errata.extend(fit);
+    errata.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut config = match args
         .config
         .clone()
-        .or_else(|| Some(spec.join("regen.toml")).filter(|p| p.is_file()));
-    let config = match &config_path {
+        .or_else(|| Some(spec.join("regen.toml")).filter(|p| p.is_file()))
+    {
         None => codegen::config::Config::default(),
-        Some(path) => load_config(path)?,
+        Some(path) => load_config(&path)?,
     };
+    // The product's acknowledged glitches of Intel's docs travel with its errata.
+    if !product.is_empty() && args.config.is_none() {
+        let path = product_errata_dir().join("regen.toml");
+        if path.is_file() {
+            config.merge(load_config(&path)?);
+        }
+    }
     Ok(Input {
+        spec_arg,
+        chapters_arg: args.chapters.clone(),
+        no_errata: args.no_errata,
         spec,
-        chapters,
         docs,
         errata_dir,
         errata,
+        skipped,
         config,
         verbose: args.verbose,
         deny_warnings: args.deny_warnings,
     })
+}
+
+/// Where a `--spec DIR` keeps its instruction docs and its chapters.
+struct Layout {
+    instructions: PathBuf,
+    chapters: Option<PathBuf>,
+}
+
+impl Layout {
+    /// Intel's layout (the chapters beside `instructions/`, given either folder), or a folder
+    /// of docs with its own `chapters/`; any other folder takes the workspace's `spec/chapters`,
+    /// the object-file chapter every instruction family shares.
+    fn of(dir: PathBuf) -> Layout {
+        let is_chapters = |d: &Path| d.join(INTEL_CHAPTER).is_file();
+        if dir.join("instructions").is_dir() && is_chapters(&dir) {
+            return Layout {
+                instructions: dir.join("instructions"),
+                chapters: Some(dir),
+            };
+        }
+        let beside = dir
+            .parent()
+            .filter(|p| dir.file_name().is_some_and(|n| n == "instructions") && is_chapters(p))
+            .map(Path::to_path_buf);
+        let chapters = if dir.join("chapters").is_dir() {
+            None
+        } else {
+            beside.or_else(|| Some(workspace_root().join("spec/chapters")).filter(|d| d.is_dir()))
+        };
+        Layout {
+            instructions: dir,
+            chapters,
+        }
+    }
+}
+
+/// The chapter that marks a folder of Intel's chapters (the object file's pseudo-structures).
+const INTEL_CHAPTER: &str = "4_visa_header.md";
+
+/// The product's corrections of Intel's docs: `errata/` at the top of the workspace.
+pub fn product_errata_dir() -> PathBuf {
+    workspace_root().join("errata")
+}
+
+/// The errata a run applies: `--errata DIR` alone (each must apply), none with `--no-errata`,
+/// else the product's (applied where they fit this revision, the rest skipped and listed) and
+/// the spec directory's own `errata/` (each must apply). Returns the directory named in
+/// headers, the files, and the names of the product's among them.
+fn load_errata(
+    args: &InputArgs,
+    spec: &Path,
+    own: Option<PathBuf>,
+) -> Result<(Option<PathBuf>, Vec<SourceFile>, BTreeSet<String>), u8> {
+    let read = |dir: &Path, label: &str| {
+        codegen::errata::load_dir(dir, label).map_err(|e| {
+            eprintln!("error: cannot read errata directory {}: {e}", dir.display());
+            EXIT_USAGE
+        })
+    };
+    if args.no_errata {
+        return Ok((None, Vec::new(), BTreeSet::new()));
+    }
+    if let Some(dir) = &args.errata {
+        let files = read(dir, &errata_label(spec, dir))?;
+        return Ok((Some(dir.clone()), files, BTreeSet::new()));
+    }
+    let product_dir = product_errata_dir();
+    let mut files = if product_dir.is_dir() {
+        read(&product_dir, "errata")?
+    } else {
+        Vec::new()
+    };
+    let product: BTreeSet<String> = files.iter().map(|f| f.name.clone()).collect();
+    if let Some(dir) = &own {
+        for f in read(dir, &errata_label(spec, dir))? {
+            if product.contains(&f.name) {
+                eprintln!(
+                    "error: {} corrects what the product's {} does: one erratum, one place",
+                    dir.join(f.name.trim_start_matches("errata/")).display(),
+                    f.name
+                );
+                return Err(EXIT_USAGE);
+            }
+            files.push(f);
+        }
+        files.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    Ok((own, files, product))
 }
 
 /// The docs of `spec` and the chapters; a directory without docs is a usage error.
@@ -307,21 +396,6 @@ fn load_docs(spec: &Path, chapters: Option<&Path>) -> Result<Vec<SourceFile>, u8
             );
             Err(EXIT_USAGE)
         }
-    }
-}
-
-/// Adds the workspace's errata of the chapters to `errata`, unless one of `errata` already
-/// corrects a chapter.
-fn add_workspace_chapter_errata(errata: &mut Vec<SourceFile>) {
-    let corrects_chapter = |f: &SourceFile| {
-        String::from_utf8_lossy(&f.bytes).contains(&format!("\n+++ b/{CHAPTERS_PREFIX}"))
-    };
-    if errata.iter().any(corrects_chapter) {
-        return;
-    }
-    let dir = workspace_root().join("spec/errata");
-    if let Ok(files) = codegen::errata::load_dir(&dir, &dir_label(&dir)) {
-        errata.extend(files.into_iter().filter(corrects_chapter));
     }
 }
 
@@ -388,6 +462,7 @@ fn render_report(
             text.push('\n');
         }
     }
+    text.push_str(&skipped_errata(&input.skipped, input.verbose));
     (text, rendered)
 }
 
@@ -427,6 +502,25 @@ fn render_diagnostics(
         })
         .collect();
     stamp::Rendered { pieces }
+}
+
+/// The product's errata that do not fit the docs' revision: a note, never an error; one line
+/// unless `verbose`, then one per erratum with why.
+fn skipped_errata(skipped: &[codegen::errata::Skipped], verbose: bool) -> String {
+    if skipped.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "note: {} of the product's errata skipped: they correct docs this doc set lacks, or another revision of its docs{}\n",
+        skipped.len(),
+        if verbose { ":" } else { " (--verbose lists them)" }
+    );
+    if verbose {
+        for s in skipped {
+            text.push_str(&format!("  {}: {}\n", s.erratum, s.why));
+        }
+    }
+    text
 }
 
 /// One line per erratum applied, so a regen always says which docs it corrected.
@@ -585,21 +679,17 @@ fn dir_label(dir: &Path) -> String {
 fn regen_command(input: &Input, out: &Path) -> String {
     let root = workspace_root();
     let mut cmd = String::from("cargo xtask regen");
-    if input.spec != root.join("spec") {
-        cmd.push_str(&format!(" --spec {}", dir_label(&input.spec)));
+    if input.spec_arg != root.join("spec") {
+        cmd.push_str(&format!(" --spec {}", dir_label(&input.spec_arg)));
     }
-    if let Some(dir) = input
-        .chapters
-        .as_ref()
-        .filter(|d| **d != root.join("spec/chapters"))
-    {
+    if let Some(dir) = &input.chapters_arg {
         cmd.push_str(&format!(" --chapters {}", dir_label(dir)));
     }
     match &input.errata_dir {
         Some(dir) if *dir != input.spec.join("errata") => {
             cmd.push_str(&format!(" --errata {}", dir_label(dir)));
         }
-        None if input.spec.join("errata").is_dir() => cmd.push_str(" --no-errata"),
+        _ if input.no_errata => cmd.push_str(" --no-errata"),
         _ => {}
     }
     if out != root.join("generated") {

@@ -872,7 +872,7 @@ mod form_tests {
     use super::{Piece, SlotKind};
     use crate::parse::{parse_spec, SourceFile};
 
-    /// SVM_BLOCK_ST as errata correct it (`tests/errata/current/SVM_BLOCK_ST-*.patch`), and a
+    /// SVM_BLOCK_ST as errata correct it (`errata/SVM_BLOCK_ST-*.patch`), and a
     /// call naming a string of the pool (FCALL's template comment).
     const DOCS: [(&str, &str); 2] = [
         (

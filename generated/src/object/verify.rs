@@ -700,7 +700,7 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         }
         // The vertical stride is not checked: Intel's verifier accepts every encoding, and
         // the chapter's rule (5_operands.md:134) has an erratum
-        // (tests/errata/chapters/5_operands-vertical-stride.patch).
+        // (errata/5_operands-vertical-stride.patch).
     }
 
     /// The modifier rules of a general or indirect source operand (bits 3-5 of its tag). A
