@@ -1039,6 +1039,71 @@ mod tests {
         assert_eq!((d.file.as_str(), d.line), ("errata/NEW-created.patch", 11));
     }
 
+    fn correcting(name: &str, doc: &str, old: &str, new: &str, extra_header: &str) -> SourceFile {
+        file(
+            name,
+            &format!(
+                "Erratum: x\nDoc says: x\nIntel does: y\nEvidence: z\n{extra_header}\n--- a/{doc}\n+++ b/{doc}\n@@ -1,3 +1,3 @@\n ## Opcode\n-{old}\n+{new}\n end\n"
+            ),
+        )
+    }
+
+    fn names(files: &[SourceFile]) -> Vec<&str> {
+        files.iter().map(|f| f.name.as_str()).collect()
+    }
+
+    /// Of errata written for several revisions, those whose context is this revision's apply;
+    /// one whose doc says something else here, one whose doc is absent and one whose
+    /// `Requires:` doc is absent are skipped, each with its reason.
+    #[test]
+    fn errata_that_do_not_fit_the_revision_are_skipped_with_why() {
+        let docs = [
+            file("A.md", "## Opcode\n  A = 0x01\nend\n"),
+            file("B.md", "## Opcode\n  B = 0x02 (2025)\nend\n"),
+        ];
+        let fits = correcting("errata/A-fix.patch", "A.md", "  A = 0x01", "  A = 0x03", "");
+        let other_revision =
+            correcting("errata/B-fix.patch", "B.md", "  B = 0x02 (2021)", "  B = 0x04", "");
+        let absent = correcting("errata/C-fix.patch", "C.md", "  C = 0x05", "  C = 0x06", "");
+        let requires = correcting(
+            "errata/A-more.patch",
+            "A.md",
+            "  A = 0x01",
+            "  A = 0x07",
+            "Requires: Z.md (the family it completes)\n",
+        );
+        let all = [fits.clone(), other_revision, absent, requires];
+        let (fit, skipped) = fitting(&docs, &[], &all);
+        assert_eq!(names(&fit), ["errata/A-fix.patch"]);
+        let why: Vec<(&str, &str)> = skipped
+            .iter()
+            .map(|s| (s.erratum.as_str(), s.why.as_str()))
+            .collect();
+        assert_eq!(
+            why,
+            [
+                ("errata/A-more.patch", "its doc set lacks Z.md, which it requires"),
+                ("errata/B-fix.patch", "written for another revision of its doc"),
+                ("errata/C-fix.patch", "its doc is not in this doc set"),
+            ]
+        );
+        // What fits applies cleanly.
+        let c = apply(&docs, &fit);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.files[0].bytes, b"## Opcode\n  A = 0x03\nend\n");
+    }
+
+    /// An erratum whose context only a dropped erratum would have written stops fitting too.
+    #[test]
+    fn dropping_an_erratum_drops_the_one_that_built_on_it() {
+        let docs = [file("A.md", "## Opcode\n  A = 0x01\nend\n")];
+        let first = correcting("errata/A-1.patch", "A.md", "  A = 0x09", "  A = 0x02", "");
+        let second = correcting("errata/A-2.patch", "A.md", "  A = 0x02", "  A = 0x03", "");
+        let (fit, skipped) = fitting(&docs, &[], &[first, second]);
+        assert!(fit.is_empty(), "{:?}", names(&fit));
+        assert_eq!(skipped.len(), 2);
+    }
+
     /// Each line of a created doc comes from its own `+` line, in order, repeated lines too.
     #[test]
     fn a_created_docs_lines_point_at_their_own_plus_lines() {
