@@ -38,6 +38,11 @@ pub const CORPORA: &[&str] = &[
     "visa-docs/2021/instructions",
 ];
 
+/// The examples of the user guide's page on the crate, run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/crate.md")]
+pub struct CrateGuideDoctests;
+
 /// The README's example, run as a doctest so it cannot rot.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The large differential run of `visa check` against Intel's verifier (README, "Validation").
+# The large differential run of `visa check` against Intel's verifier (docs/conformance.md,
+# "The large run").
 #
 #   tests/differential/run.sh [CASES] [SEED]        (defaults: 20000 cases, seed 7)
 #

@@ -13,8 +13,8 @@
 //!
 //! Every failure must be listed in [`KNOWN`] with its reason and the issue item that fixes
 //! it, and every entry of [`KNOWN`] must still fail somewhere: the list only shrinks. The totals
-//! per platform are README's table (between the `intel-fixtures` markers); `VISA_BLESS=1`
-//! rewrites it. CI copies this file into the crate generated from the current family and runs
+//! per platform are the table of `docs/conformance.md` (between the `intel-fixtures` markers);
+//! `VISA_BLESS=1` rewrites it. CI copies this file into the crate generated from the current family and runs
 //! it with `VISA_REPO` set (see `.ci/run`).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -418,15 +418,15 @@ fn every_platforms_files_are_exact_but_for_the_known_failures() {
     }
     let stale: Vec<&str> = KNOWN.iter().enumerate().filter(|(i, _)| !seen.contains(i)).map(|(_, k)| k.why).collect();
 
-    let readme_path = repo.join("README.md");
-    let readme = std::fs::read_to_string(&readme_path).unwrap();
-    let section = readme.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
+    let page_path = repo.join("docs/conformance.md");
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    let section = page.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
     if std::env::var_os("VISA_BLESS").is_some() {
-        let (head, rest) = readme.split_once(BEGIN).expect("README has the intel-fixtures markers");
-        let (_, tail) = rest.split_once(END).expect("README has the end marker");
-        std::fs::write(&readme_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
+        let (head, rest) = page.split_once(BEGIN).expect("docs/conformance.md has the intel-fixtures markers");
+        let (_, tail) = rest.split_once(END).expect("docs/conformance.md has the end marker");
+        std::fs::write(&page_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
     } else {
-        assert_eq!(section, Some(t.as_str()), "README's per-platform table is not this run's: VISA_BLESS=1 rewrites it");
+        assert_eq!(section, Some(t.as_str()), "the per-platform table of docs/conformance.md is not this run's: VISA_BLESS=1 rewrites it");
     }
     assert!(unknown.is_empty(), "{} kind(s) of failure not in KNOWN (listed above)", unknown.len());
     assert!(stale.is_empty(), "KNOWN entries that no longer fail (remove them): {stale:?}");

@@ -300,7 +300,7 @@ fn undocumented_opcodes_read_print_and_assemble_as_intels() {
     }
 }
 
-/// Conditions of Intel's verifier the chapters do not state (README, "Validation"), on Intel's
+/// Conditions of Intel's verifier the chapters do not state (docs/crate.md, "Validation"), on Intel's
 /// own bytes for TGLLP, DG2 and PVC:
 /// - a raw operand need not be GRF-aligned in a variable smaller than one GRF (7 UD elements on
 ///   TGLLP and DG2, 15 on PVC: `V33.4` verifies), and must be in one of a GRF or more (Intel's

@@ -10,8 +10,8 @@
 //! kernel, twice, with the same bytes. A kernel the interpreter cannot run yet, or runs to other
 //! bytes, is listed in [`EXPECTED_FAILURES`] with the reason; the list only shrinks (a listed
 //! kernel that matches fails the test until its entry is removed). While `visa` has no `run`
-//! subcommand, every kernel is an expected failure. The per-kernel table in README.md (between
-//! the `interp-pocl` markers) is this test's report; `VISA_BLESS=1` rewrites it and removes
+//! subcommand, every kernel is an expected failure. The per-kernel table in `docs/interpreter.md`
+//! (between the `interp-pocl` markers) is this test's report; `VISA_BLESS=1` rewrites it and removes
 //! the entries of [`EXPECTED_FAILURES`] that now match from this file in the repository.
 //!
 //! CI copies this file into the crate generated from the current family and runs it with
@@ -699,12 +699,12 @@ fn the_interpreter_leaves_the_buffers_pocl_leaves() {
 
     let t = table(&kernels, &outcomes, has_run, &cover);
     println!("{t}");
-    let readme_path = repo.join("README.md");
-    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    let page_path = repo.join("docs/interpreter.md");
+    let page = std::fs::read_to_string(&page_path).unwrap();
     if std::env::var_os("VISA_BLESS").is_some() {
-        let (head, rest) = readme.split_once(BEGIN).expect("README has the interp-pocl markers");
-        let (_, tail) = rest.split_once(END).expect("README has the interp-pocl end marker");
-        std::fs::write(&readme_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
+        let (head, rest) = page.split_once(BEGIN).expect("docs/interpreter.md has the interp-pocl markers");
+        let (_, tail) = rest.split_once(END).expect("docs/interpreter.md has the interp-pocl end marker");
+        std::fs::write(&page_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
         // The list only shrinks, and a bless shrinks it: entries that now match are removed
         // from this file in the repository (new failures are never added: they need a reason).
         if has_run {
@@ -730,9 +730,9 @@ fn the_interpreter_leaves_the_buffers_pocl_leaves() {
     assert!(unexpected.is_empty(), "{} kernel run(s) differ from pocl and are not in EXPECTED_FAILURES:\n{}", unexpected.len(), unexpected.join("\n"));
     let blessed = std::env::var_os("VISA_BLESS").is_some();
     assert!(!has_run || blessed || stale.is_empty(), "EXPECTED_FAILURES entries that now match pocl (remove them, or VISA_BLESS=1): {stale:?}");
-    let section = readme.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
+    let section = page.split_once(BEGIN).and_then(|(_, rest)| rest.split_once(END)).map(|(s, _)| s);
     if std::env::var_os("VISA_BLESS").is_none() {
-        assert_eq!(section, Some(t.as_str()), "README's interp-pocl table is not this run's: VISA_BLESS=1 rewrites it");
+        assert_eq!(section, Some(t.as_str()), "the interp-pocl table of docs/interpreter.md is not this run's: VISA_BLESS=1 rewrites it");
     }
 }
 

@@ -20,7 +20,8 @@
 //!
 //! - CI runs a fixed sample (`VISA_DIFF_CASES`, default 300 cases, seed 1) of the dg2 files;
 //! - `tests/differential/run.sh` runs the large one (thousands of cases over dg2 and our
-//!   OpenCL kernels compiled for tgllp, acm-g10 and pvc) and prints the table README shows.
+//!   OpenCL kernels compiled for tgllp, acm-g10 and pvc) and prints the table of
+//!   `docs/conformance.md`.
 //!
 //! Environment: `VISA_DIFF_CASES` (cases), `VISA_DIFF_SEED`, `VISA_DIFF_JOBS` (parallel
 //! GenX_IR processes, default 2), `VISA_DIFF_DIRS` (more `DIR=PLATFORM` pairs, `:`-separated,
@@ -561,7 +562,7 @@ fn mutated_instructions_agree_with_intels_verifier() {
     let (raw, written) = t.report(&sources, &used);
     // The floors: on the raw figure (agreement where Intel's reader does not crash) and on
     // the cases Intel reads as written. The CI sample (300 cases of the dg2 files, seed 1)
-    // gives 117 of 118 (99.15 %) and 65 of 65 (README); `tests/differential/run.sh` sets its
+    // gives 117 of 118 (99.15 %) and 66 of 66 (docs/conformance.md); `tests/differential/run.sh` sets its
     // own for the large run.
     let floor = |name: &str, default: f64| -> f64 {
         std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)

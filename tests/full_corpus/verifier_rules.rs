@@ -270,8 +270,8 @@ fn lsc_flat_surface_must_be_null() {
     }
 }
 
-/// What the docs forbid and Intel's verifier accepts is a warning, not an error (README,
-/// "Validation", the warning classes): one file per class, each Intel's verifier accepts
+/// What the docs forbid and Intel's verifier accepts is a warning, not an error
+/// (`docs/crate.md`, "Warnings"): one file per class, each Intel's verifier accepts
 /// (exit 0), and our check gives the rule as a warning and no error, so `visa check` exits 0
 /// (and 1 under `--strict`).
 #[test]
@@ -663,7 +663,7 @@ fn must_have_type_binds_register_operands() {
         let op = scalar_of(var_id(&f, var));
         let n = f.kernels[0].data.instructions.instructions.iter().position(|(_, i)| i.name() == doc).expect("the instruction");
         // The instruction as Intel wrote it checks clean (BFN's fixture has `(~)` sources
-        // elsewhere, which Intel accepts and rules::MODIFIER_NOT does not: README).
+        // elsewhere, which Intel accepts and rules::MODIFIER_NOT does not: docs/crate.md).
         let at_n = |f: &File| f.validate(xehp()).into_iter().filter(|e| e.instruction.is_some_and(|(i, _)| i == n)).count();
         assert_eq!(at_n(&f), 0, "{doc}: Intel's instruction checks clean");
         retype(&mut f.kernels[0].data.instructions.instructions[n].1, op);
@@ -822,8 +822,8 @@ fn and_of_predicates(f: &File, pred: u16) -> Vec<u8> {
     })
 }
 
-/// Rules of Intel's verifier that the last large differential run found unwritten (README,
-/// "Validation"), each on Intel's fixtures (`tests/intel/fixtures/asm/<P>/<DOC>.isa`) edited
+/// Rules of Intel's verifier the large differential runs found (`docs/conformance.md`, "The
+/// large run"), each on Intel's fixtures (`tests/intel/fixtures/asm/<P>/<DOC>.isa`) edited
 /// through the typed API (or one byte, where the typed instruction has no place for it) and
 /// written with `File::write`, on every platform of TGLLP, DG2 and PVC that has the
 /// instruction: our check gives the rule as an error where Intel's verifier rejects the file,

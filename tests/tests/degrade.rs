@@ -330,8 +330,8 @@ fn bfn_as_published_reads_as_intel_prints_it() {
     assert_eq!(syntax(&[]), syntax(&bfn_errata));
 }
 
-/// The README's family command: both revisions regenerate without errata, with warnings only,
-/// and no doc of either is left out.
+/// The family command with `--no-errata` (docs/regen.md, "Degrade, never block"): both
+/// revisions regenerate without errata, with warnings only, and no doc of either is left out.
 #[test]
 fn both_revisions_regenerate_bare_with_nothing_left_out() {
     for corpus in visa_tests::CORPORA {

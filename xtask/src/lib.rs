@@ -9,7 +9,6 @@
 //! (bad flags, unreadable directories).
 
 pub mod bench;
-mod bench_bounds;
 mod bench_interp;
 mod bench_report;
 pub mod scaffold;
@@ -88,11 +87,11 @@ enum Command {
     },
     /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
     Bench {
-        /// Run only the generator benches and rewrite only their section of BENCHMARKS.md.
+        /// Run only the generator benches and rewrite only their rows of BENCHMARKS.md.
         #[arg(long)]
         pipeline: bool,
         /// Run only the interpreter's bench (`machine`, on the full-family crate) and rewrite
-        /// only its section of BENCHMARKS.md.
+        /// only its row of BENCHMARKS.md.
         #[arg(long, conflicts_with = "pipeline")]
         machine: bool,
     },

@@ -42,7 +42,7 @@ pub struct Rule {
 /// invalid: an error. Where the docs forbid something Intel's verifier accepts, the file is
 /// one Intel's tools run, and saying "invalid" would be a disagreement users feel: a
 /// warning, with the doc line, which `visa check --strict` (and [`Failure::is_error`]'s
-/// callers that want the docs' letter) count as errors. README ("Validation") lists each
+/// callers that want the docs' letter) count as errors. `docs/crate.md` ("Warnings") lists each
 /// warning class with Intel's evidence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -67,7 +67,7 @@ macro_rules! rules {
         pub mod rules {
             use super::Rule;
             $(#[doc = $text] pub const $name: Rule = Rule { text: $text, source: $source, severity: severity!($($sev)?) };)*
-            /// Every hand-written rule (for the README's list and its tests).
+            /// Every hand-written rule (for the list of `docs/crate.md` and its tests).
             pub const ALL: &[Rule] = &[$($name,)*];
         }
     };
@@ -308,8 +308,8 @@ fn failure(
 }
 
 /// The severity of an instruction doc's own rule (`Instruction::validate`, `rule` as it
-/// quotes the doc): a warning for the classes Intel's verifier accepts (README,
-/// "Validation", with the differential run's evidence), an error for every other.
+/// quotes the doc): a warning for the classes Intel's verifier accepts (`docs/crate.md`,
+/// "Warnings", with the differential run's evidence), an error for every other.
 fn doc_rule_severity<R: Routine + ?Sized>(
     inst: &Instruction,
     field: &str,
@@ -610,7 +610,7 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
                     // "Data type of the second source of ADDR_ADD should be WORD or BYTE";
                     // where it allows more than the doc, an erratum says so), not those of
                     // message parameters (`oword_ld (2) T6 VF(0,0)<0;1,0> ...` verifies):
-                    // those lists are warnings (README, "Validation").
+                    // those lists are warnings (docs/crate.md, "Validation").
                     let severity = if list.operand {
                         Severity::Error
                     } else {
@@ -688,7 +688,7 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         }
         // Of the width encodings, 32 elements (0111) and 0 elements (0001) break the rule:
         // encodings the chapter does not list (0000 null, 1000-1111) are accepted, as Intel's
-        // verifier does (README, "Validation": a documented choice).
+        // verifier does (docs/crate.md, "Rules not checked, and why").
         if w == 7 || w == 1 {
             self.fail(field, rules::WIDTH, format!("encoding {w}"));
         } else if (2..=6).contains(&w) && (1u32 << (w - 2)) > self.exec {
@@ -906,13 +906,13 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
         }
         // Intel's verifier checks general destinations only: `dword_atomic ... %thread_x.0`
         // verifies, `mov (M1, 8) %group_id_y(0,0)<1> ...` does not ("Not allowed to write to
-        // a read only variable"), on TGLLP, DG2 and PVC: a warning (README, "Validation").
+        // a read only variable"), on TGLLP, DG2 and PVC: a warning (docs/crate.md, "Warnings").
         if is_dst(field) && !writable(op.id, u32::from(op.offset) / 4) {
             self.fail(field, rules::READ_ONLY_RAW, format!("V{}", op.id));
         }
         // Intel's verifier applies the rule to variables of at least one GRF only: a raw
         // operand of a smaller variable may start anywhere ("Raw operand should be
-        // GRF-aligned" for 8 UD elements on DG2 and 16 on PVC, not for 7 and 15; README,
+        // GRF-aligned" for 8 UD elements on DG2 and 16 on PVC, not for 7 and 15; docs/crate.md,
         // "Validation"). Predefined variables keep the rule.
         let small = self.variable_bytes(op.id).is_some_and(|b| b < self.grf);
         if op.id != 0 && u32::from(op.offset) % self.grf != 0 && !small {
