@@ -1,6 +1,7 @@
 //! Generates the family's modules with the workspace's generator, as `cargo xtask regen --spec
-//! ../shared/visa-docs/current` does, into `OUT_DIR`; `src/lib.rs` takes them from there beside
-//! the workspace's hand-written runtime. Without `../shared` (or `$VISA_SHARED`) the seeds of
+//! ../shared/visa-docs/current` does, into `OUT_DIR`, and declares them as the runtime's
+//! `generated` module (`$OUT_DIR/generated.rs`, as `runtime/build.rs` does for a crate whose
+//! modules are in its `src/generated/`). Without `../shared` (or `$VISA_SHARED`) the seeds of
 //! `spec/` stand in, so the crate builds, and the cfg `family_absent` tells the tests to skip.
 
 use std::path::{Path, PathBuf};
@@ -33,7 +34,7 @@ fn main() {
     }
     let module = out.join("src/generated/mod.rs");
     let root_rs = format!(
-        "/// Produced by `cargo xtask regen`: one module per opcode doc of the family.\n#[rustfmt::skip]\n#[path = {:?}]\npub mod generated;\n",
+        "/// Produced by `cargo xtask regen`: one module per opcode doc, and what spans them.\n#[rustfmt::skip]\n#[path = {:?}]\npub mod generated;\n",
         module.display().to_string()
     );
     let target = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets it")).join("generated.rs");

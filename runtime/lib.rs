@@ -101,8 +101,9 @@ pub mod runtime;
 #[cfg(test)]
 mod test_support;
 
-#[rustfmt::skip]
-pub mod generated;
+// `generated`: the modules `cargo xtask regen` writes into the crate's `src/generated/`, one
+// per opcode doc (the build script, `runtime/build.rs`, says where they are).
+include!(concat!(env!("OUT_DIR"), "/generated.rs"));
 
 pub use generated::*;
 pub use runtime::{DecodeError, DecodeErrorInfo, DecodeErrorKind, ValidationError};
