@@ -119,14 +119,14 @@ pub(crate) fn generator(f: &Figures<'_>) -> String {
     );
     row(
         md,
-        "no-op regen (stamp matches: nothing parsed or written)",
+        "no-op regen (`xtask regen` process, nothing changed: nothing written)",
         &f.noop,
         Some(NOOP_GOAL_MS),
     );
     match &f.one_doc {
         Some(e) => row(
             md,
-            "regen after one doc changed (`xtask regen` process, render cache warm; only what the doc reaches is rendered)",
+            "regen after one doc changed (`xtask regen` process; only what the doc reaches is written)",
             e,
             Some(ONE_DOC_GOAL_MS),
         ),
