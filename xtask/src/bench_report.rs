@@ -153,7 +153,7 @@ pub(crate) fn generator(f: &Figures<'_>) -> String {
         &g,
         v,
     );
-    let what = "regen after one doc changed (render cache warm)";
+    let what = "regen after one doc changed (only what the doc reaches is written)";
     md += &match &f.one_doc {
         Some(e) => {
             let (g, v) = goal(e, ONE_DOC_GOAL_MS);

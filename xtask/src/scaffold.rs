@@ -3,16 +3,14 @@
 //! benches) are copied, and a standalone `Cargo.toml` is written. An existing crate gets the
 //! current hand-written parts: each copy that differs from the workspace's is rewritten (only
 //! those, so cargo rebuilds nothing else), and each one an earlier regen copied that the
-//! workspace no longer has is removed, if unedited (by the record `stamp::RUNTIME`); `--check`
+//! workspace no longer has is removed, if unedited (by the record `RUNTIME`); `--check`
 //! reports both. Files the user added and the manifest are never touched.
 
-use crate::stamp;
-use crate::trust::{Entry, Kind, Sig, Trust};
 use crate::write::is_generated;
 use std::collections::BTreeMap;
-use std::fs::{self, Metadata};
+use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Hand-written parts of the `visa` crate that a scaffolded crate needs, relative to its root.
 const HAND_WRITTEN: &[&str] = &[
@@ -85,6 +83,37 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// The hand-written files of `template` a crate needs, by path relative to the crate root.
+pub fn runtime_files(template: &Path) -> io::Result<BTreeMap<String, Vec<u8>>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> io::Result<()> {
+        if dir.is_file() {
+            let bytes = fs::read(dir)?;
+            // Only the first line says whether a file is generated.
+            let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+            if !is_generated(&String::from_utf8_lossy(first)) {
+                let rel = dir.strip_prefix(root).unwrap_or(dir);
+                let rel: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.insert(rel.join("/"), bytes);
+            }
+            return Ok(());
+        }
+        if dir.is_dir() {
+            for e in fs::read_dir(dir)? {
+                walk(root, &e?.path(), out)?;
+            }
+        }
+        Ok(())
+    }
+    let mut files = BTreeMap::new();
+    for part in HAND_WRITTEN {
+        walk(template, &template.join(part), &mut files)?;
+    }
+    Ok(files)
+}
+
 /// What keeps the hand-written runtime of an existing crate `out` from being the workspace's.
 #[derive(Debug, Default, PartialEq)]
 pub struct StaleRuntime {
@@ -93,17 +122,11 @@ pub struct StaleRuntime {
     /// Copied by an earlier regen, no longer in the workspace's runtime, in path order.
     pub gone: Vec<Gone>,
     /// The files of `out` that are as the workspace has them, with their content hash: what
-    /// the runtime record (`stamp::RUNTIME`) says once the regen is done.
+    /// the runtime record (`RUNTIME`) says once the regen is done.
     pub current: BTreeMap<String, u64>,
     /// Whether the record does not say so yet (an older regen, or a change): only a regen
     /// mends that, and nothing the crate builds from is stale for it.
     pub unrecorded: bool,
-    /// Whether `out` was a crate, and so was checked (else a regen scaffolds it whole).
-    pub(crate) checked: bool,
-    /// Each file of the workspace's runtime: its signature as seen, its content hash.
-    pub(crate) template: BTreeMap<String, (Option<Sig>, u64)>,
-    /// The signature of each file of [`StaleRuntime::current`] in `out`, as seen.
-    pub(crate) out: BTreeMap<String, Option<Sig>>,
 }
 
 /// A runtime file an earlier regen copied that the workspace's runtime no longer has.
@@ -115,12 +138,6 @@ pub struct Gone {
 }
 
 impl StaleRuntime {
-    /// The runtime files of `out` that hold the workspace's once [`refresh`] is done: all of
-    /// the workspace's (none when `out` was no crate and was not checked).
-    pub fn refreshed(&self) -> Vec<String> {
-        self.template.keys().cloned().collect()
-    }
-
     /// Whether the files of `out` are current (the record aside).
     pub fn is_empty(&self) -> bool {
         self.differ.is_empty() && self.gone.is_empty()
@@ -128,7 +145,7 @@ impl StaleRuntime {
 }
 
 /// The runtime files removed from the workspace before regen recorded what it copied
-/// (`stamp::RUNTIME`), each with the content hash of every version any branch had. In a crate
+/// (`RUNTIME`), each with the content hash of every version any branch had. In a crate
 /// without a record (written by an older regen), a file at one of these paths with one of these
 /// contents is one regen copied and is removed; other content is kept with a warning, and any
 /// other file is never touched. Later removals are found by the record: this list is closed.
@@ -149,102 +166,30 @@ const REMOVED_BEFORE_RECORD: &[(&str, &[u64])] = &[
 /// The hand-written files of `out` that are not `template`'s (see [`StaleRuntime`]); none when
 /// `out` is no crate yet or is `template` itself.
 pub fn stale_runtime(out: &Path, template: &Path) -> io::Result<StaleRuntime> {
-    stale_runtime_trusting(out, template, &Trust::none())
-}
-
-/// [`stale_runtime`], not reading the files `trust` vouches for: a runtime file of `out` and
-/// its template, both as the last regen left them and recorded with the same content, are the
-/// same.
-pub fn stale_runtime_trusting(
-    out: &Path,
-    template: &Path,
-    trust: &Trust,
-) -> io::Result<StaleRuntime> {
     let mut stale = StaleRuntime::default();
     if !out.join("Cargo.toml").exists() || same_dir(out, template) {
         return Ok(stale);
     }
-    stale.checked = true;
-    for (rel, (path, sig)) in runtime_paths(template)? {
-        let to = out.join(&rel);
-        if let Some(t) = trust.trusted(Kind::Template, &rel, sig) {
-            let out_sig = Sig::at(&to);
-            let copy = trust.trusted(Kind::Runtime, &rel, out_sig);
-            if copy.is_some_and(|c| c.hash == t.hash) {
-                stale.template.insert(rel.clone(), (sig, t.hash as u64));
-                stale.current.insert(rel.clone(), t.hash as u64);
-                stale.out.insert(rel, out_sig);
-                continue;
-            }
-        }
-        let bytes = fs::read(&path)?;
-        if first_line_is_marked(&bytes) {
-            continue;
-        }
-        let hash = stamp::content_hash(&bytes);
-        stale.template.insert(rel.clone(), (sig, hash));
+    let files = runtime_files(template)?;
+    for (rel, bytes) in &files {
         // Compared a block at a time: most files are as they were, and need no copy.
-        let out_sig = Sig::at(&to);
-        if crate::write::file_holds(&to, &bytes)? {
-            stale.current.insert(rel.clone(), hash);
-            stale.out.insert(rel, out_sig);
+        if crate::write::file_holds(&out.join(rel), bytes)? {
+            stale.current.insert(rel.clone(), content_hash(bytes));
         } else {
-            stale.differ.push(rel);
+            stale.differ.push(rel.clone());
         }
     }
-    let recorded = stamp::read_runtime(out)?;
-    stale.gone = gone(out, &stale.template, recorded.as_ref())?;
+    let recorded = read_runtime(out)?;
+    stale.gone = gone(out, &files, recorded.as_ref())?;
     stale.unrecorded = recorded.as_ref() != Some(&stale.current);
     Ok(stale)
 }
 
-/// Whether a file's first line says it is generated.
-fn first_line_is_marked(bytes: &[u8]) -> bool {
-    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-    is_generated(&String::from_utf8_lossy(first))
-}
-
-/// Files by path relative to a directory: where each is, and its signature.
-type Listing = BTreeMap<String, (PathBuf, Option<Sig>)>;
-
-/// The files under the hand-written parts of `template`, by path relative to it, with their
-/// signature (listing only: which of them are generated is seen when they are read).
-fn runtime_paths(template: &Path) -> io::Result<Listing> {
-    /// Adds the file or the files under the directory at `path`, at `rel` in the template.
-    fn add(path: PathBuf, rel: String, meta: Metadata, out: &mut Listing) -> io::Result<()> {
-        if meta.is_file() {
-            out.insert(rel, (path, Sig::of(&meta)));
-        } else if meta.is_dir() {
-            for e in fs::read_dir(&path)? {
-                let e = e?;
-                // The entry's own metadata (no lookup of its whole path), but through a link.
-                let meta = match e.file_type()?.is_symlink() {
-                    true => fs::metadata(e.path())?,
-                    false => e.metadata()?,
-                };
-                let rel = format!("{rel}/{}", e.file_name().to_string_lossy());
-                add(e.path(), rel, meta, out)?;
-            }
-        }
-        Ok(())
-    }
-    let mut files = BTreeMap::new();
-    for part in HAND_WRITTEN {
-        let path = template.join(part);
-        match fs::metadata(&path) {
-            Ok(meta) => add(path, part.to_string(), meta, &mut files)?,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(files)
-}
-
 /// The files of `out` that regen copied (by the record, else by [`REMOVED_BEFORE_RECORD`]) and
 /// `files`, the workspace's runtime, no longer has.
-fn gone<T>(
+fn gone(
     out: &Path,
-    files: &BTreeMap<String, T>,
+    files: &BTreeMap<String, Vec<u8>>,
     recorded: Option<&BTreeMap<String, u64>>,
 ) -> io::Result<Vec<Gone>> {
     let copied: Vec<(&str, &[u64])> = match recorded {
@@ -260,7 +205,7 @@ fn gone<T>(
         if files.contains_key(path) || !in_runtime(path) || !file.is_file() {
             continue;
         }
-        let hash = stamp::content_hash(&fs::read(file)?);
+        let hash = content_hash(&fs::read(file)?);
         gone.push(Gone {
             path: path.to_string(),
             edited: !hashes.contains(&hash),
@@ -284,9 +229,8 @@ fn in_runtime(path: &str) -> bool {
 
 /// Brings the runtime of an existing crate `out` to `template`'s: rewrites the files that
 /// differ, removes the unedited gone ones (and directories they leave empty), and records what
-/// regen copied. Unchanged files keep their mtime. Returns what the next regen may trust of the
-/// runtime (`crate::trust`): the stamp's lines of its files in `out` and in `template`.
-pub fn refresh(out: &Path, template: &Path, stale: &StaleRuntime) -> io::Result<String> {
+/// regen copied. Unchanged files keep their mtime.
+pub fn refresh(out: &Path, template: &Path, stale: &StaleRuntime) -> io::Result<()> {
     for rel in &stale.differ {
         let to = out.join(rel);
         if let Some(parent) = to.parent() {
@@ -306,60 +250,22 @@ pub fn refresh(out: &Path, template: &Path, stale: &StaleRuntime) -> io::Result<
             dir = d.parent();
         }
     }
-    if !stale.checked {
-        return record(out, template);
-    }
-    // Every file of the template is now in `out` as the template has it: those that were, as
-    // seen, and those copied.
-    let mut copied = stale.current.clone();
-    let mut lines = String::new();
-    for (rel, &(template_sig, hash)) in &stale.template {
-        let out_sig = match stale.out.get(rel) {
-            Some(sig) => *sig,
-            None => Sig::at(&out.join(rel)),
-        };
-        copied.insert(rel.clone(), hash);
-        trust_lines(&mut lines, rel, template_sig, out_sig, hash);
-    }
-    stamp::record_runtime(out, &copied)?;
-    Ok(lines)
-}
-
-/// Appends the stamp's lines of runtime file `rel`, in the template and in `out`, which hold
-/// the content of hash `hash`.
-fn trust_lines(lines: &mut String, rel: &str, template: Option<Sig>, out: Option<Sig>, hash: u64) {
-    let hash = u128::from(hash);
-    for (kind, sig) in [(Kind::Template, template), (Kind::Runtime, out)] {
-        if let Some(sig) = sig {
-            lines.push_str(&Trust::line(kind, rel, &Entry { sig, hash }));
-        }
-    }
+    record(out, template)
 }
 
 /// Records the runtime files of `out` that are as `template` has them (all of them after a
-/// refresh; in a directory that was no crate, not those it already held otherwise); returns
-/// the stamp's lines of them, as [`refresh`].
-fn record(out: &Path, template: &Path) -> io::Result<String> {
+/// refresh; in a directory that was no crate, not those it already held otherwise).
+fn record(out: &Path, template: &Path) -> io::Result<()> {
     if !out.join("Cargo.toml").exists() || same_dir(out, template) {
-        return Ok(String::new());
+        return Ok(());
     }
     let mut copied = BTreeMap::new();
-    let mut lines = String::new();
-    for (rel, (path, template_sig)) in runtime_paths(template)? {
-        let bytes = fs::read(&path)?;
-        if first_line_is_marked(&bytes) {
-            continue;
-        }
-        let to = out.join(&rel);
-        let out_sig = Sig::at(&to);
-        if fs::read(&to).is_ok_and(|old| old == bytes) {
-            let hash = stamp::content_hash(&bytes);
-            copied.insert(rel.clone(), hash);
-            trust_lines(&mut lines, &rel, template_sig, out_sig, hash);
+    for (rel, bytes) in runtime_files(template)? {
+        if fs::read(out.join(&rel)).is_ok_and(|old| old == bytes) {
+            copied.insert(rel, content_hash(&bytes));
         }
     }
-    stamp::record_runtime(out, &copied)?;
-    Ok(lines)
+    record_runtime(out, &copied)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -384,6 +290,57 @@ pub fn ensure_crate(out: &Path, template: &Path) -> io::Result<()> {
         fs::copy(&lock, out.join("Cargo.lock"))?;
     }
     fs::write(out.join("Cargo.toml"), manifest(template))
+}
+
+/// The record of the hand-written runtime files regen copied into an output crate: a comment
+/// line, then `path hash` per file (the FNV-1a 64 of its content, in hex). Never written into
+/// the workspace's own `generated/`, which is the runtime.
+///
+/// It is a source, not a cache: it is how regen tells a runtime file it wrote from one the user
+/// added, so that it removes the first once the workspace's runtime no longer has it, and never
+/// touches the second ([`stale_runtime`]).
+pub const RUNTIME: &str = ".regen-runtime";
+
+const RUNTIME_HEADER: &str =
+    "# runtime files `cargo xtask regen` copied into this crate: path, FNV-1a 64 of the content";
+
+/// The content hash of the runtime record: FNV-1a 64, fixed by its definition (unlike std's
+/// hasher), so a record stays readable by every later build of regen.
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut h = fnv::FnvHasher::default();
+    h.write(bytes);
+    h.finish()
+}
+
+/// The runtime record of `out`, `None` when it has none (a crate an older regen wrote, or the
+/// record was deleted). A line that cannot be read is skipped: it proves nothing regen wrote.
+pub fn read_runtime(out: &Path) -> std::io::Result<Option<BTreeMap<String, u64>>> {
+    let text = match std::fs::read_to_string(out.join(RUNTIME)) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let entry = |line: &str| {
+        let (path, hash) = line.rsplit_once(' ')?;
+        Some((path.to_string(), u64::from_str_radix(hash, 16).ok()?))
+    };
+    let lines = text.lines().filter(|l| !l.starts_with('#'));
+    Ok(Some(lines.filter_map(entry).collect()))
+}
+
+/// Records `files` (path and content hash) as the runtime files regen copied into `out`;
+/// writes only when the record changes.
+pub fn record_runtime(out: &Path, files: &BTreeMap<String, u64>) -> std::io::Result<()> {
+    let mut text = format!("{RUNTIME_HEADER}\n");
+    for (path, hash) in files {
+        text.push_str(&format!("{path} {hash:016x}\n"));
+    }
+    match std::fs::read_to_string(out.join(RUNTIME)) {
+        Ok(old) if old == text => Ok(()),
+        // A source, written only when it changes: ext4 keeps it whole through a crash.
+        _ => std::fs::write(out.join(RUNTIME), text),
+    }
 }
 
 #[cfg(test)]
@@ -488,7 +445,7 @@ mod tests {
             src/runtime/old/deep.rs cbf29ce484222325\nsrc/runtime/edited.rs af63dc4c8601ec8c\n\
             src/lib.rs 85944171f73967e8\n../escape.rs cbf29ce484222325\nCargo.toml af63dc4c8601ec8c\n\
             src/runtime/../../Cargo.toml af63dc4c8601ec8c\n";
-        fs::write(o.join(stamp::RUNTIME), record).unwrap();
+        fs::write(o.join(RUNTIME), record).unwrap();
 
         let stale = stale_runtime(o, t).unwrap();
         let gone = |path: &str, edited| Gone {
@@ -528,9 +485,9 @@ mod tests {
         // A directory a removal empties goes with it.
         fs::remove_file(o.join("src/runtime/old/mine.rs")).unwrap();
         fs::write(o.join("src/runtime/old/deep.rs"), "").unwrap();
-        let mut rec = fs::read_to_string(o.join(stamp::RUNTIME)).unwrap();
+        let mut rec = fs::read_to_string(o.join(RUNTIME)).unwrap();
         rec.push_str("src/runtime/old/deep.rs cbf29ce484222325\n");
-        fs::write(o.join(stamp::RUNTIME), rec).unwrap();
+        fs::write(o.join(RUNTIME), rec).unwrap();
         refresh(o, t, &stale_runtime(o, t).unwrap()).unwrap();
         assert!(!o.join("src/runtime/old").exists());
         assert!(o.join("src/runtime/mod.rs").exists());
@@ -564,10 +521,7 @@ mod tests {
         assert!(o.join("src/runtime/text/special/members.rs").exists());
         assert!(o.join("src/runtime/text/special/other.rs").exists());
         assert_eq!(
-            fs::read_to_string(o.join(stamp::RUNTIME))
-                .unwrap()
-                .lines()
-                .nth(1),
+            fs::read_to_string(o.join(RUNTIME)).unwrap().lines().nth(1),
             Some("src/lib.rs cbf29ce484222325")
         );
         assert_eq!(
@@ -585,6 +539,37 @@ mod tests {
         assert_eq!(
             fs::read_to_string(out.path().join("Cargo.toml")).unwrap(),
             "mine"
+        );
+    }
+
+    #[test]
+    fn the_runtime_record_hashes_with_fnv_1a_64_and_reads_back() {
+        // The published FNV-1a 64 test vectors: a record written today reads the same forever.
+        assert_eq!(content_hash(b""), 0xcbf29ce484222325);
+        assert_eq!(content_hash(b"a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(content_hash(b"foobar"), 0x85944171f73967e8);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_runtime(dir.path()).unwrap(), None, "no record");
+        let files = BTreeMap::from([
+            ("src/lib.rs".to_string(), 0x85944171f73967e8),
+            ("src/runtime/a b.rs".to_string(), 7),
+        ]);
+        record_runtime(dir.path(), &files).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(RUNTIME)).unwrap();
+        assert!(
+            text.ends_with("\nsrc/lib.rs 85944171f73967e8\nsrc/runtime/a b.rs 0000000000000007\n"),
+            "{text}"
+        );
+        assert_eq!(read_runtime(dir.path()).unwrap(), Some(files));
+        std::fs::write(
+            dir.path().join(RUNTIME),
+            "# x\nno-hash\nsrc/a.rs zz\nsrc/b.rs 1f\n",
+        )
+        .unwrap();
+        assert_eq!(
+            read_runtime(dir.path()).unwrap(),
+            Some(BTreeMap::from([("src/b.rs".to_string(), 0x1f)])),
+            "unreadable lines skipped"
         );
     }
 }
