@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let here = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let root = here.parent().expect("family/ is in the workspace").to_path_buf();
+    let root = here
+        .parent()
+        .expect("family/ is in the workspace")
+        .to_path_buf();
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it")).join("crate");
     println!("cargo::rustc-check-cfg=cfg(family_absent)");
     println!("cargo::rerun-if-env-changed=VISA_SHARED");
@@ -30,14 +33,18 @@ fn main() {
         }
     };
     if xtask::regen(&spec, &out, false) != 0 {
-        panic!("regen of {} failed: see the build script's stderr", spec.display());
+        panic!(
+            "regen of {} failed: see the build script's stderr",
+            spec.display()
+        );
     }
     let module = out.join("src/generated/mod.rs");
     let root_rs = format!(
         "/// Produced by `cargo xtask regen`: one module per opcode doc, and what spans them.\n#[rustfmt::skip]\n#[path = {:?}]\npub mod generated;\n",
         module.display().to_string()
     );
-    let target = Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets it")).join("generated.rs");
+    let target =
+        Path::new(&std::env::var_os("OUT_DIR").expect("cargo sets it")).join("generated.rs");
     if std::fs::read_to_string(&target).ok().as_deref() != Some(root_rs.as_str()) {
         std::fs::write(&target, root_rs).expect("OUT_DIR is writable");
     }

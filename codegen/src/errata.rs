@@ -1062,8 +1062,13 @@ mod tests {
             file("B.md", "## Opcode\n  B = 0x02 (2025)\nend\n"),
         ];
         let fits = correcting("errata/A-fix.patch", "A.md", "  A = 0x01", "  A = 0x03", "");
-        let other_revision =
-            correcting("errata/B-fix.patch", "B.md", "  B = 0x02 (2021)", "  B = 0x04", "");
+        let other_revision = correcting(
+            "errata/B-fix.patch",
+            "B.md",
+            "  B = 0x02 (2021)",
+            "  B = 0x04",
+            "",
+        );
         let absent = correcting("errata/C-fix.patch", "C.md", "  C = 0x05", "  C = 0x06", "");
         let requires = correcting(
             "errata/A-more.patch",
@@ -1082,8 +1087,14 @@ mod tests {
         assert_eq!(
             why,
             [
-                ("errata/A-more.patch", "its doc set lacks Z.md, which it requires"),
-                ("errata/B-fix.patch", "written for another revision of its doc"),
+                (
+                    "errata/A-more.patch",
+                    "its doc set lacks Z.md, which it requires"
+                ),
+                (
+                    "errata/B-fix.patch",
+                    "written for another revision of its doc"
+                ),
                 ("errata/C-fix.patch", "its doc is not in this doc set"),
             ]
         );

@@ -38,7 +38,7 @@
 //!   read-only otherwise; formats in `visa::machine::image`). Without
 //!   `--local`, dimension 0 takes the largest divisor of its global size up to 64; without
 //!   `--platform`, the platform of the file's GEN binary. How the arguments reach the kernel
-//!   (the thread payload Intel's compiler expects) is `generated/src/machine/PAYLOAD.md`;
+//!   (the thread payload Intel's compiler expects) is `runtime/machine/PAYLOAD.md`;
 //!   notes on what the `.isa` leaves ambiguous go to stderr.
 //!
 //! Exit status: 0 success, 1 a check, roundtrip or run failed or the file does not read, 2 usage.

@@ -8,7 +8,7 @@
 //! Variables"). Intel's OpenCL compiler writes every input with kind 0 (`../shared/notes`,
 //! `visa-object-file.md`: "All inputs seen are kind 0"), so what each input holds is read here
 //! from Intel's own output: the layout below, its evidence and its limits are in
-//! `PAYLOAD.md` beside this file (`generated/src/machine/PAYLOAD.md`).
+//! `PAYLOAD.md` beside this file (`runtime/machine/PAYLOAD.md`).
 //! In short, for a GRF of `G` bytes (32 on tgllp and acm-g10) and a kernel of SIMD width `S`:
 //!
 //! - `r0` (bytes `0..32`): the work-group id in dwords 1 (x), 6 (y) and 7 (z), the thread's

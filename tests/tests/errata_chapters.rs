@@ -1,6 +1,6 @@
 //! Errata of the chapters whose rules are hand-written (`5_operands.md`: the generator reads
 //! only the pseudo-structures of `4_visa_header.md`, so the operands chapter's prose rules live
-//! in `generated/src/object/verify.rs` and the operand decoder, each citing its line). Their
+//! in `runtime/object/verify.rs` and the operand decoder, each citing its line). Their
 //! corrections are errata in the same format as the docs' (`errata/*.patch`,
 //! header with Intel's evidence, then one diff), which the runtime's rules follow and cite.
 //! Each must apply, by the generator's own errata code, to the chapter in `../shared` it was

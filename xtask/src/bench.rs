@@ -98,7 +98,7 @@ pub(crate) struct Stream {
     pub(crate) bytes: f64,
 }
 
-/// Criterion figures of one variant of the random stream (see `generated/benches/codec.rs`):
+/// Criterion figures of one variant of the random stream (see `runtime/benches/codec.rs`):
 /// the same stream with one source of unpredictability removed.
 pub(crate) struct Variant {
     pub(crate) name: String,

@@ -1,5 +1,5 @@
 //! `cargo xtask bench --machine`: the interpreter's speed on ALU code (the `machine` bench of
-//! the full-family crate, `generated/benches/machine.rs`: one SIMD16 thread runs a loop of ten
+//! the full-family crate, `runtime/benches/machine.rs`: one SIMD16 thread runs a loop of ten
 //! integer and float ALU instructions through the generated lane functions), in lane operations
 //! per second on one core, against the goal of 50 million; its row of `BENCHMARKS.md` is
 //! replaced or added. The full `cargo xtask bench` runs it too.

@@ -682,30 +682,20 @@ fn check_out(
 
 /// What `--check` says of a stale runtime: each file, and what a regen does with it.
 fn describe_stale_runtime(runtime: &scaffold::StaleRuntime, command: &str) -> String {
-    let mut text = String::new();
-    if !runtime.differ.is_empty() {
-        text.push_str(&format!(
-            "error: {} hand-written runtime file(s) differ from the workspace's `generated/`:\n",
-            runtime.differ.len()
-        ));
-        for rel in &runtime.differ {
-            text.push_str(&format!("  stale runtime: {rel}\n"));
-        }
+    let mut text = format!(
+        "error: the crate's runtime/ is not the workspace's runtime/ ({} file(s) to write, {} to remove):\n",
+        runtime.differ.len(),
+        runtime.extra.len()
+    );
+    for rel in &runtime.differ {
+        text.push_str(&format!("  stale runtime: {rel}\n"));
     }
-    if !runtime.gone.is_empty() {
+    for rel in &runtime.extra {
         text.push_str(&format!(
-            "error: {} runtime file(s) an earlier regen copied are no longer in the workspace's:\n",
-            runtime.gone.len()
+            "  stale runtime: {rel} (not in the workspace's: removed)\n"
         ));
-        for g in &runtime.gone {
-            let fate = match g.edited {
-                false => "removed by a regen",
-                true => "edited since: a regen keeps it, as the user's",
-            };
-            text.push_str(&format!("  stale runtime: {} ({fate})\n", g.path));
-        }
     }
-    text.push_str(&format!("run `{command}` to refresh them\n"));
+    text.push_str(&format!("run `{command}` to refresh it\n"));
     text
 }
 
@@ -715,9 +705,9 @@ fn regen_prepared(input: &Input, out: &Path, check: bool) -> u8 {
         spec_label: dir_label(&input.spec),
         regen_command: regen_command(input, out),
     };
-    let template = workspace_root().join("generated");
+    let root = workspace_root();
     let stale = codegen::timings::time("scaffold: stale runtime", || {
-        scaffold::stale_runtime(out, &template)
+        scaffold::stale_runtime(out, &root)
     });
     let generated = codegen::timings::time("generate (wall)", || {
         codegen::generate_corrected(&input.docs, &input.errata, &opts)
@@ -734,7 +724,7 @@ fn regen_prepared(input: &Input, out: &Path, check: bool) -> u8 {
     if let Some(summary) = summary {
         eprint!("{summary}");
     }
-    if !scaffold_out(out, &template, stale) {
+    if !scaffold_out(out, &root, stale) {
         return EXIT_FAILURE;
     }
     let written = codegen::timings::time("write", || write::apply(out, &generated.files));
@@ -793,48 +783,29 @@ fn accept(
     }
 }
 
-/// Makes `out` a crate and brings its `stale` hand-written runtime to the workspace's
-/// (`scaffold::refresh`), saying what changed; `false` (said why) when it cannot.
-fn scaffold_out(
-    out: &Path,
-    template: &Path,
-    stale: std::io::Result<scaffold::StaleRuntime>,
-) -> bool {
+/// Makes `out` a crate and its `runtime/` the workspace's (`scaffold`), saying what changed;
+/// `false` (said why) when it cannot.
+fn scaffold_out(out: &Path, root: &Path, stale: std::io::Result<scaffold::StaleRuntime>) -> bool {
     let scaffolded = codegen::timings::time("scaffold", || {
         let stale = stale?;
-        scaffold::ensure_crate(out, template)?;
-        scaffold::refresh(out, template, &stale)?;
+        scaffold::ensure_crate(out, root)?;
+        scaffold::refresh(out, root, &stale)?;
         Ok::<_, std::io::Error>(stale)
     });
-    let stale = match scaffolded {
-        Ok(stale) => stale,
+    match scaffolded {
+        Ok(stale) => {
+            if !stale.is_empty() {
+                eprintln!(
+                    "regen: runtime/ made the workspace's: {} file(s) written, {} removed",
+                    stale.differ.len(),
+                    stale.extra.len()
+                );
+            }
+            true
+        }
         Err(e) => {
             eprintln!("error: cannot scaffold {}: {e}", out.display());
-            return false;
+            false
         }
-    };
-    if !stale.differ.is_empty() {
-        eprintln!(
-            "regen: {} hand-written runtime file(s) refreshed from the workspace's: {}",
-            stale.differ.len(),
-            stale.differ.join(", ")
-        );
     }
-    let (kept, removed): (Vec<_>, Vec<_>) = stale.gone.iter().partition(|g| g.edited);
-    if !removed.is_empty() {
-        let paths: Vec<&str> = removed.iter().map(|g| g.path.as_str()).collect();
-        eprintln!(
-            "regen: hand-written runtime: {} removed, no longer in the workspace's: {}",
-            removed.len(),
-            paths.join(", ")
-        );
-    }
-    for g in kept {
-        eprintln!(
-            "warning: {}: an earlier regen copied it and the workspace's runtime no longer has \
-             it, but it was edited since: kept, as yours (regen no longer tracks it)",
-            g.path
-        );
-    }
-    true
 }
