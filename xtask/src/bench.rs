@@ -337,11 +337,7 @@ fn interp() -> Result<crate::bench_interp::Interp, String> {
     let work = root.join("target/xtask-bench");
     let full_crate = work.join("visa-current");
     if !full_crate.join("Cargo.toml").is_file() {
-        regen_into(
-            &shared_dir().join("visa-docs/current/instructions"),
-            Some(&root.join("errata")),
-            &full_crate,
-        )?;
+        regen_into(&shared_dir().join("visa-docs/current"), None, &full_crate)?;
     }
     crate::bench_interp::measure(
         &full_crate.join("Cargo.toml"),
@@ -376,7 +372,6 @@ pub fn bench_machine() -> u8 {
 fn bench_inner() -> Result<PathBuf, String> {
     let root = workspace_root();
     let work = root.join("target/xtask-bench");
-    let corpus = shared_dir().join("visa-docs/current/instructions");
     // 1. Generator speed.
     let Pipeline {
         parse,
@@ -393,7 +388,7 @@ fn bench_inner() -> Result<PathBuf, String> {
         let _ = std::fs::remove_dir_all(dir);
     }
     regen_into(&root.join("spec"), None, &spec_crate)?;
-    regen_into(&corpus, Some(&root.join("errata")), &full_crate)?;
+    regen_into(&shared_dir().join("visa-docs/current"), None, &full_crate)?;
     let codecs = [
         codec_run(
             "spec/",
