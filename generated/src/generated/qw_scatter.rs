@@ -3,7 +3,7 @@ use crate::runtime::{
     Decode, DecodeError, DecodeErrorKind, Encode, PredicateControl, RawOperand, Reader,
     Staging, ValidationError,
 };
-use super::enums::*;
+pub use super::enums::{ExecSizeExecutionMask, NumBlocksNumberOfBlocks};
 use super::Platform;
 use alloc::vec::Vec;
 /// Values of `ExecSizeSize`.
