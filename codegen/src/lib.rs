@@ -106,6 +106,18 @@ pub fn generate_corrected(
     errata: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
+    generate_pinned(docs, errata, &analyze::naming::Pins::default(), opts)
+}
+
+/// [`generate_corrected`] with the names `pins` pins (`[[name]]` of the spec directory's
+/// `regen.toml`, [`config::Config::pins`]), reporting names from descriptions that no pin
+/// names when `pins.report` (as regen does).
+pub fn generate_pinned(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+    pins: &analyze::naming::Pins,
+    opts: &emit::Options,
+) -> Result<Generated, Vec<Diagnostic>> {
     let (mut parsed, map, corrected) = timings::time("parse mapped", || parse_mapped(docs, errata));
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
@@ -113,7 +125,7 @@ pub fn generate_corrected(
     }
     // The docs are checked against their own prose beside the analysis (of the docs kept).
     let (model, pages, mut contradictions) =
-        analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, |spec| {
+        analyze_degrading(&mut parsed.spec, &map, pins, &mut diagnostics, |spec| {
             timings::time("contradictions", || {
                 analyze::contradictions::check(spec, &corrected)
             })
@@ -163,6 +175,7 @@ pub fn generate_corrected(
 fn analyze_degrading<R: Send>(
     spec: &mut schema::Spec,
     map: &errata::SourceMap,
+    pins: &analyze::naming::Pins,
     diagnostics: &mut Vec<Diagnostic>,
     beside: impl Fn(&schema::Spec) -> R + Sync,
 ) -> (analyze::Model, emit::docs::Prepared, R) {
@@ -173,7 +186,7 @@ fn analyze_degrading<R: Send>(
         // Each instruction on every core first; then what spans them (partly sequential)
         // beside the reference pages and `beside`, which have the other core to themselves.
         let insts = timings::time("analyze: instructions", || {
-            analyze::instructions(&spec_read.instructions)
+            analyze::instructions(&spec_read.instructions, pins)
         });
         let ((model, mut analysis), (pages, other)) = par::join(
             || timings::time("analyze", || analyze::finish(spec_read, insts)),
@@ -232,13 +245,22 @@ pub fn api_of(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
 ) -> Result<(diff::view::Api, Vec<Diagnostic>), Vec<Diagnostic>> {
+    api_of_pinned(docs, errata, &analyze::naming::Pins::default())
+}
+
+/// [`api_of`] with the names `pins` pins, as [`generate_pinned`] takes them.
+pub fn api_of_pinned(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+    pins: &analyze::naming::Pins,
+) -> Result<(diff::view::Api, Vec<Diagnostic>), Vec<Diagnostic>> {
     let (mut parsed, map, _) = parse_mapped(docs, errata);
     let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
     // The same degrading analysis as a regen: the view is of the crate regen would write.
-    let (model, _, ()) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, |_| ());
+    let (model, _, ()) = analyze_degrading(&mut parsed.spec, &map, pins, &mut diagnostics, |_| ());
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }

@@ -10,7 +10,11 @@ fn root() -> PathBuf {
 fn generate() -> codegen::Generated {
     let files = codegen::parse::load_spec(&root().join("spec"), None).expect("spec/ is readable");
     let errata = visa_tests::product_errata(&files);
-    codegen::generate_corrected(&files, &errata, &codegen::emit::Options::default())
+    // The names spec/regen.toml pins, as regen takes them.
+    let text = std::fs::read_to_string(root().join("spec/regen.toml")).expect("spec/regen.toml");
+    let config = codegen::config::Config::parse("regen.toml", &text).expect("a valid regen.toml");
+    let pins = codegen::analyze::naming::Pins::new(&config.pins());
+    codegen::generate_pinned(&files, &errata, &pins, &codegen::emit::Options::default())
         .unwrap_or_else(|d| panic!("spec/ must generate without errors: {d:#?}"))
 }
 

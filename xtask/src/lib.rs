@@ -75,6 +75,10 @@ enum Command {
         /// Apply no errata on either side.
         #[arg(long, conflicts_with_all = ["errata", "old_errata", "new_errata"])]
         no_errata: bool,
+        /// The configuration of both sides, with the names it pins (default: each spec
+        /// directory's own `regen.toml`).
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Print `{"breaking": bool, "changes": [{"doc", "what", "breaking", "kind"}]}`.
         #[arg(long)]
         json: bool,
@@ -201,6 +205,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             old_errata,
             new_errata,
             no_errata,
+            config,
             json,
             deny_warnings,
         } => {
@@ -209,7 +214,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
                 chapters: None,
                 errata: own.or_else(|| errata.clone()),
                 no_errata,
-                config: None,
+                config: config.clone(),
                 verbose: false,
                 deny_warnings,
             };
@@ -492,7 +497,8 @@ fn schema(input: &Input) -> u8 {
 /// The view of one side of a diff, or its exit status after printing why not.
 fn api_side(args: InputArgs) -> Result<codegen::diff::view::Api, u8> {
     let input = load(args)?;
-    match codegen::api_of(&input.docs, &input.errata) {
+    let pins = codegen::analyze::naming::Pins::new(&input.config.pins());
+    match codegen::api_of_pinned(&input.docs, &input.errata, &pins) {
         Ok((api, mut diags)) => {
             if input.deny_warnings {
                 codegen::config::deny_warnings(&mut diags, &input.config);
@@ -710,7 +716,8 @@ fn regen_prepared(input: &Input, out: &Path, check: bool) -> u8 {
         scaffold::stale_runtime(out, &root)
     });
     let generated = codegen::timings::time("generate (wall)", || {
-        codegen::generate_corrected(&input.docs, &input.errata, &opts)
+        let pins = codegen::analyze::naming::Pins::new(&input.config.pins());
+        codegen::generate_pinned(&input.docs, &input.errata, &pins, &opts)
     });
     let Some(generated) = accept(generated, input) else {
         return EXIT_FAILURE;

@@ -3,7 +3,7 @@ use crate::runtime::{
     DataType, Decode, DecodeError, DecodeErrorKind, Encode, PredicateControl, RawOperand,
     Reader, Staging, ValidationError, VectorOperand,
 };
-use super::enums::*;
+pub use super::enums::{ExecSizeExecutionMask, NumBlocksNumberOfBlocks};
 use super::Platform;
 use alloc::vec::Vec;
 /// Values of `ExecSizeSize`.

@@ -3,7 +3,9 @@ use crate::runtime::{
     Decode, DecodeError, DecodeErrorKind, Encode, PredicateControl, RawOperand, Reader,
     Staging, ValidationError,
 };
-use super::enums::*;
+pub use super::enums::{
+    ExecSize, ExecSizeExecutionMask, ExecSizeSize, NumBlocksNumberOfBlocks,
+};
 use super::Platform;
 use alloc::vec::Vec;
 /// The bit-packed field `Num_blocks`.

@@ -3,7 +3,7 @@ use crate::runtime::{
     DataType, Decode, DecodeError, Encode, PredicateControl, RawOperand, Reader, Staging,
     ValidationError, VectorOperand,
 };
-use super::enums::*;
+pub use super::enums::{ExecSize, ExecSizeExecutionMask, ExecSizeSize};
 use super::Platform;
 use alloc::vec::Vec;
 /// The bit-packed field `Channels`.

@@ -10,8 +10,9 @@ use super::{
 use crate::analyze::{
     FieldModel, FieldType, InstModel, Member, MemberType, Model, Slot, VariantModel,
 };
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
+use std::collections::BTreeSet;
 
 /// The Rust type of a field.
 pub fn field_type(inst: &InstModel, f: &FieldModel) -> TokenStream {
@@ -711,6 +712,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
     };
     with_imports(
         model,
+        inst,
         quote! {
             #(#enums)*
             #(#bits)*
@@ -995,8 +997,8 @@ fn variant_rest_decode(inst: &InstModel, v: &VariantModel) -> (TokenStream, Toke
 }
 
 /// The names of the structs and enums `code` defines.
-fn idents_defined(code: &TokenStream) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
+fn idents_defined(code: &TokenStream) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
     let mut after_item = false;
     for t in code.clone() {
         if let proc_macro2::TokenTree::Ident(i) = t {
@@ -1013,7 +1015,7 @@ fn idents_defined(code: &TokenStream) -> std::collections::BTreeSet<String> {
 }
 
 /// The module's code behind the imports it uses.
-fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
+fn with_imports(model: &Model, inst: &InstModel, code: TokenStream) -> TokenStream {
     let used = idents_in(&code);
     let runtime = use_only(
         quote!(crate::runtime),
@@ -1036,6 +1038,10 @@ fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
     );
     // Names the module defines itself shadow the shared ones.
     let own = idents_defined(&code);
+    // The types of the doc's own fields that live in `enums` are re-exported here, so the
+    // doc's module names every type of its fields whether or not another doc shares it: a doc
+    // added or changed elsewhere never moves this doc's names (NAMING.md).
+    let exported = shared_field_types(inst, &own);
     let shared = model
         .shared_enums
         .iter()
@@ -1047,13 +1053,19 @@ fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
                 _ => None,
             }
         }))
-        .any(|n| used.contains(n) && !own.contains(n));
-    let enums = if shared {
+        .any(|n| used.contains(n) && !own.contains(n) && !exported.iter().any(|e| e == n));
+    let glob = if shared {
         quote!(
             use super::enums::*;
         )
     } else {
         quote!()
+    };
+    let exported: Vec<Ident> = exported.iter().map(|n| ident(n)).collect();
+    let enums = match exported.as_slice() {
+        [] => glob,
+        [one] => quote!(pub use super::enums::#one; #glob),
+        _ => quote!(pub use super::enums::{#(#exported),*}; #glob),
     };
     let platform = use_only(quote!(super), &["Platform"], &used);
     let vec = use_only(quote!(alloc::vec), &["Vec"], &used);
@@ -1064,6 +1076,39 @@ fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
         #vec
         #code
     }
+}
+
+/// The types of `inst`'s fields that the shared module `enums` holds (its whole-field and
+/// bit-range enums, its bit-packed structs), by name, each once, less those the module defines.
+fn shared_field_types(inst: &InstModel, own: &BTreeSet<String>) -> Vec<String> {
+    let mut names = BTreeSet::new();
+    for f in inst.fields.values() {
+        match &f.ty {
+            FieldType::Enum(_, e) => names.extend(
+                inst.enums
+                    .get(*e)
+                    .filter(|d| d.shared)
+                    .map(|d| d.name.clone()),
+            ),
+            FieldType::Bits { name, members, .. } => {
+                if f.shared_struct {
+                    names.insert(name.clone());
+                }
+                for m in members {
+                    if let MemberType::Enum(e) = m.ty {
+                        names.extend(
+                            inst.enums
+                                .get(e)
+                                .filter(|d| d.shared)
+                                .map(|d| d.name.clone()),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    names.into_iter().filter(|n| !own.contains(n)).collect()
 }
 
 #[cfg(test)]
