@@ -112,12 +112,6 @@ impl Partition {
 }
 
 impl Config {
-    /// Adds what `other` acknowledges (a second file of the same run) to this configuration.
-    pub fn merge(&mut self, other: Config) {
-        self.acknowledge.extend(other.acknowledge);
-        self.name.extend(other.name);
-    }
-
     /// Reads `regen.toml` text named `file`; a file that cannot be read is error V0404 at the
     /// place TOML names, as are codes that are not warnings.
     pub fn parse(file: &str, text: &str) -> Result<Config, Box<Diagnostic>> {

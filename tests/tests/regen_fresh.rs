@@ -75,7 +75,7 @@ fn a_removed_doc_removes_its_generated_files_and_nothing_else_is_touched() {
     assert!(krate.join("src/generated/scatter.rs").exists());
     assert!(krate.join("docs/SCATTER.md").exists());
     assert!(
-        krate.join("src/runtime/operand.rs").exists(),
+        krate.join("runtime/runtime/operand.rs").exists(),
         "scaffolded runtime"
     );
 
@@ -94,7 +94,7 @@ fn a_removed_doc_removes_its_generated_files_and_nothing_else_is_touched() {
         "unchanged file untouched"
     );
     assert!(
-        krate.join("src/runtime/operand.rs").exists(),
+        krate.join("runtime/runtime/operand.rs").exists(),
         "hand-written files stay"
     );
     assert_eq!(xtask::regen(spec.path(), &krate, true), 0);

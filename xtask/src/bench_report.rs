@@ -416,7 +416,7 @@ mod tests {
         }]
     }
 
-    /// Figures of a run: parse 20 ms, first regen 49 ms, no-op regen 11 ms.
+    /// Figures of a run: parse 20 ms, first regen 490 ms, no-op regen 11 ms.
     fn figures<'a>(
         one_doc_ms: f64,
         codecs: &'a [Codec],
@@ -425,7 +425,7 @@ mod tests {
         Figures {
             machine: "m".into(),
             parse: est(20e6),
-            first: est(49e6),
+            first: est(490e6),
             noop: est(11e6),
             one_doc: Some(est(one_doc_ms * 1e6)),
             regen: None,
@@ -460,10 +460,10 @@ mod tests {
             &[("full corpus (current)", 9.5, 20.0, 30_000)],
         ));
         for line in [
-            // 49 ms meets 50 ms; 11 ms misses 10 ms; 24 ms meets 25 ms.
-            "| 49.0 ms [44.1, 53.9] | ≤ 50 ms | met |",
-            "| 11.0 ms [9.9, 12.1] | ≤ 10 ms | **missed** |",
-            "| 24.0 ms [21.6, 26.4] | ≤ 25 ms | met |",
+            // 490 ms meets 500 ms; the no-op and one-doc regens have no goal.
+            "| 490.0 ms [441.0, 539.0] | ≤ 500 ms | met |",
+            "| 11.0 ms [9.9, 12.1] |  |  |",
+            "| 24.0 ms [21.6, 26.4] |  |  |",
             // Files: 1e6 bytes in 1 ms = 1000 MB/s; print 2e6 in 20 ms = 100 MB/s (missed).
             "| 1.0 ms · 1000 MB/s of file bytes | ≥ 500 MB/s | met |",
             "| 20.0 ms · 100 MB/s of text bytes written | ≥ 200 MB/s | **missed** |",
@@ -539,7 +539,7 @@ mod tests {
         ));
         let fresh = generator(&figures(30.0, &codecs, &[]));
         let spliced = splice_rows(&md, &fresh).unwrap();
-        assert!(spliced.contains("| 30.0 ms [27.0, 33.0] | ≤ 25 ms | **missed** |"));
+        assert!(spliced.contains("| 30.0 ms [27.0, 33.0] |  |  |"));
         assert!(!spliced.contains("| 24.0 ms ["));
         assert_eq!(spliced.lines().count(), md.lines().count());
         assert!(spliced.contains("| clean debug build, full corpus (current) crate |"));

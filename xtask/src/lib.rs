@@ -247,21 +247,20 @@ fn load(args: InputArgs) -> Result<Input, u8> {
     let (fit, skipped) = codegen::errata::fitting(&docs, &errata, &product_files);
     errata.extend(fit);
     errata.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut config = match args
+    // The doc set's own configuration (`--config`, or its `regen.toml`); else, with the
+    // product's errata, the product's (acknowledged glitches and pinned names of Intel's docs,
+    // which publish none).
+    let product_config = Some(product_errata_dir().join("regen.toml"))
+        .filter(|p| !product.is_empty() && p.is_file());
+    let config = match args
         .config
         .clone()
         .or_else(|| Some(spec.join("regen.toml")).filter(|p| p.is_file()))
+        .or(product_config)
     {
         None => codegen::config::Config::default(),
         Some(path) => load_config(&path)?,
     };
-    // The product's acknowledged glitches of Intel's docs travel with its errata.
-    if !product.is_empty() && args.config.is_none() {
-        let path = product_errata_dir().join("regen.toml");
-        if path.is_file() {
-            config.merge(load_config(&path)?);
-        }
-    }
     Ok(Input {
         spec_arg,
         chapters_arg: args.chapters.clone(),
