@@ -318,15 +318,15 @@ pub fn product_errata_dir() -> PathBuf {
     workspace_root().join("errata")
 }
 
+/// The errata a run applies: the directory named in headers, the files, and the names of the
+/// product's among them.
+type LoadedErrata = (Option<PathBuf>, Vec<SourceFile>, BTreeSet<String>);
+
 /// The errata a run applies: `--errata DIR` alone (each must apply), none with `--no-errata`,
 /// else the product's (applied where they fit this revision, the rest skipped and listed) and
 /// the spec directory's own `errata/` (each must apply). Returns the directory named in
 /// headers, the files, and the names of the product's among them.
-fn load_errata(
-    args: &InputArgs,
-    spec: &Path,
-    own: Option<PathBuf>,
-) -> Result<(Option<PathBuf>, Vec<SourceFile>, BTreeSet<String>), u8> {
+fn load_errata(args: &InputArgs, spec: &Path, own: Option<PathBuf>) -> Result<LoadedErrata, u8> {
     let read = |dir: &Path, label: &str| {
         codegen::errata::load_dir(dir, label).map_err(|e| {
             eprintln!("error: cannot read errata directory {}: {e}", dir.display());
