@@ -224,7 +224,7 @@ fn gather_scaled() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(number_of_blocks,)| crate::generated::gather_scaled::NumBlocks {
+                .prop_map(|(number_of_blocks,)| crate::generated::enums::NumBlocks {
                     number_of_blocks,
                     reserved: 0,
                 }),
@@ -296,7 +296,7 @@ fn qw_scatter() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(number_of_blocks,)| crate::generated::qw_scatter::NumBlocks {
+                .prop_map(|(number_of_blocks,)| crate::generated::enums::NumBlocks {
                     number_of_blocks,
                     reserved: 0,
                 }),
