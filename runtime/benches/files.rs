@@ -73,7 +73,7 @@ fn benches(c: &mut Criterion) {
     }
     let groups = text_groups(&dir);
     // Only the texts this crate assembles without error (the full-family crate takes them
-    // all; tests/full_corpus/asm.rs says which it does not).
+    // all; family/tests/asm.rs says which it does not).
     let groups: Vec<_> = groups
         .into_iter()
         .filter(|g| {

@@ -37,7 +37,7 @@ pub fn files(dir: &std::path::Path, ext: &str) -> Vec<(PathBuf, Vec<u8>)> {
 
 /// The instruction streams of every kernel and function of the dg2 files, concatenated: the
 /// real mix (mov, add, mul and friends), re-encoded from what the reader decoded, which is
-/// byte-identical to the files' own streams (tests/full_corpus/object_files.rs). Also the
+/// byte-identical to the files' own streams (family/tests/object_files.rs). Also the
 /// instruction count. `None` when the files are absent or this crate cannot read them.
 #[allow(dead_code)]
 pub fn dg2_stream() -> Option<(Vec<u8>, usize)> {

@@ -1,6 +1,6 @@
 //! The header printer on a kernel built by hand, against lines of Intel's
 //! `real-kernels/dg2/calls_caller.visaasm` (and `recursion_stackcalls*.visaasm` for functions).
-//! Instruction lines are covered by the full-corpus test (`tests/full_corpus/dis.rs`), which
+//! Instruction lines are covered by the full-corpus test (`family/tests/dis.rs`), which
 //! runs in the crate generated from the whole doc family.
 
 use super::{print_function, print_kernel};

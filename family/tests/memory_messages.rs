@@ -4,8 +4,9 @@
 //! whose registers hold an address that lands in a buffer (bound at every binding-table index
 //! and placed at the first stateless address), each one runs, or is an error naming a form
 //! this machine does not run yet (samplers, block2d). A field the code asks for under a
-//! name the docs do not use would fail here. CI copies this file into the crate generated from
-//! the current family and runs it with `VISA_REPO` and `VISA_SHARED` set (see `.ci/run`).
+//! name the docs do not use would fail here.
+
+#![cfg(not(family_absent))]
 
 mod support;
 
@@ -15,7 +16,9 @@ use visa::machine::image::{Image, ImageFormat};
 use visa::machine::memory::{Memory, MemoryError, FIRST_BASE};
 use visa::machine::messages::{run, MessageLanes};
 use visa::object::File;
-use visa::runtime::{DataType, ExecSize, Lanes, PredicateControl, RawOperand, Value, VectorOperand};
+use visa::runtime::{
+    DataType, ExecSize, Lanes, PredicateControl, RawOperand, Value, VectorOperand,
+};
 use visa::Instruction;
 
 #[derive(Debug)]
@@ -58,7 +61,13 @@ impl Lanes for StandIn {
     fn read_raw(&mut self, _op: &RawOperand, ty: DataType, _i: u32) -> Result<Value, Failed> {
         Ok(Value::Int(i128::from(FIRST_BASE), ty))
     }
-    fn write_raw(&mut self, _op: &RawOperand, _ty: DataType, _i: u32, _v: Value) -> Result<(), Failed> {
+    fn write_raw(
+        &mut self,
+        _op: &RawOperand,
+        _ty: DataType,
+        _i: u32,
+        _v: Value,
+    ) -> Result<(), Failed> {
         self.writes += 1;
         Ok(())
     }
@@ -77,11 +86,19 @@ impl MessageLanes for StandIn {
 }
 
 fn repo() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO").map(PathBuf::from).into_iter().collect();
+    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
-    let found = candidates.into_iter().find(|d| d.join("tests/ocl/fixtures").is_dir());
+    let found = candidates
+        .into_iter()
+        .find(|d| d.join("tests/ocl/fixtures").is_dir());
     if found.is_none() {
-        assert!(std::env::var_os("CI").is_none(), "tests/ocl/fixtures not found (set VISA_REPO); CI is set");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tests/ocl/fixtures not found (set VISA_REPO); CI is set"
+        );
         println!("skipped: tests/ocl/fixtures not found; set VISA_REPO to the repository");
     }
     found
@@ -137,21 +154,46 @@ fn every_memory_instruction_of_intel_kernels_runs_by_doc_field_names() {
                 mem.bind(0, b);
                 mem.reset_slm(1 << 16);
                 mem.reset_scratch(1 << 16);
-                let mut l = StandIn { lanes: 0, writes: 0 };
+                let mut l = StandIn {
+                    lanes: 0,
+                    writes: 0,
+                };
                 match run(inst, &mut l, &mut mem) {
                     None => {}
                     Some(Ok(())) => *ran.entry(inst.name()).or_default() += 1,
                     Some(Err(Failed(e))) => match NOT_YET.iter().find(|n| e.contains(*n)) {
-                        Some(n) if e.contains("not supported") => *not_yet.entry(n.to_string()).or_default() += 1,
-                        _ => failures.push(format!("{}@{at}: {}: {e}", path.display(), inst.name())),
+                        Some(n) if e.contains("not supported") => {
+                            *not_yet.entry(n.to_string()).or_default() += 1
+                        }
+                        _ => {
+                            failures.push(format!("{}@{at}: {}: {e}", path.display(), inst.name()))
+                        }
                     },
                 }
             }
         }
     }
     println!("ran: {ran:?}\nnot run yet: {not_yet:?}");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    for name in ["GATHER4_SCALED", "SCATTER4_SCALED", "SVM_SCATTER", "SVM_ATOMIC", "DWORD_ATOMIC", "LSC_UNTYPED", "OWORD_LD_UNALIGNED", "SCATTER4_TYPED", "3D_LOAD"] {
-        assert!(ran.get(name).is_some_and(|&n| n > 0), "no {name} ran: {ran:?}");
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    for name in [
+        "GATHER4_SCALED",
+        "SCATTER4_SCALED",
+        "SVM_SCATTER",
+        "SVM_ATOMIC",
+        "DWORD_ATOMIC",
+        "LSC_UNTYPED",
+        "OWORD_LD_UNALIGNED",
+        "SCATTER4_TYPED",
+        "3D_LOAD",
+    ] {
+        assert!(
+            ran.get(name).is_some_and(|&n| n > 0),
+            "no {name} ran: {ran:?}"
+        );
     }
 }

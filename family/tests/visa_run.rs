@@ -3,18 +3,27 @@
 //! atomics; and tgllp), their buffers checked against values this test works out from the
 //! OpenCL C source (`tests/ocl/kernels/*.cl`) by its own arithmetic; and its command line:
 //! every bad argument is named, with exit status 2, never a panic. The pocl comparison of many
-//! more kernels is `interp_pocl.rs`. CI copies this file into the crate generated from the
-//! current family and runs it with `--all-features` (which builds `visa`) and `VISA_REPO` set.
+//! more kernels is `interp_pocl.rs`.
+
+#![cfg(not(family_absent))]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn repo() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO").map(PathBuf::from).into_iter().collect();
+    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
-    let found = candidates.into_iter().find(|d| d.join("tests/ocl/fixtures").is_dir());
+    let found = candidates
+        .into_iter()
+        .find(|d| d.join("tests/ocl/fixtures").is_dir());
     if found.is_none() {
-        assert!(std::env::var_os("CI").is_none(), "tests/ocl/fixtures not found (set VISA_REPO); CI is set");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tests/ocl/fixtures not found (set VISA_REPO); CI is set"
+        );
         println!("skipped: tests/ocl/fixtures not found; set VISA_REPO to the repository");
     }
     found
@@ -24,7 +33,10 @@ fn repo() -> Option<PathBuf> {
 fn visa() -> Option<PathBuf> {
     let found = option_env!("CARGO_BIN_EXE_visa").map(PathBuf::from);
     if found.is_none() {
-        assert!(std::env::var_os("CI").is_none(), "visa was not built (--features cli); CI is set");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "visa was not built (--features cli); CI is set"
+        );
         println!("skipped: the visa tool is not built (test with --features cli)");
     }
     found
@@ -39,7 +51,10 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         .output()
         .expect("visa runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "visa run {args:?} panicked: {stderr}");
+    assert!(
+        !stderr.contains("panicked"),
+        "visa run {args:?} panicked: {stderr}"
+    );
     out
 }
 
@@ -51,7 +66,11 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn write_i32(path: &Path, v: &[i32]) {
-    std::fs::write(path, v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    std::fs::write(
+        path,
+        v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
+    )
+    .unwrap();
 }
 
 fn read_i32(path: &Path) -> Vec<i32> {
@@ -79,7 +98,9 @@ fn values(seed: u64, n: usize) -> Vec<u64> {
 const DEVICES: &[&str] = &["acm-g10-rev0", "tgllp"];
 
 fn fixture(repo: &Path, device: &str, stem: &str) -> PathBuf {
-    repo.join("tests/ocl/fixtures").join(device).join(format!("{stem}.isa"))
+    repo.join("tests/ocl/fixtures")
+        .join(device)
+        .join(format!("{stem}.isa"))
 }
 
 /// Whether the run succeeded; a kernel with an instruction the machine does not run yet (not
@@ -91,7 +112,11 @@ fn ok(out: &Output, what: &str) -> bool {
         println!("skipped {what}: {stderr}");
         return false;
     }
-    assert!(out.status.success(), "{what}: exit {:?}\n{stderr}", out.status.code());
+    assert!(
+        out.status.success(),
+        "{what}: exit {:?}\n{stderr}",
+        out.status.code()
+    );
     true
 }
 
@@ -101,10 +126,18 @@ fn arith_int_on_both_platforms() {
     //   x = a[i], y = b[i] | 1, ux = u[i];
     //   a[i] = (x + y) * k - (x / y) + (x % y) + (x << 3) + (x >> 2) + (ux >> 5);
     //   u[i] = (ux & 0xff00ff) ^ (ux | 7) ^ ~ux ^ min(ux, 9u) ^ max(ux, 3u) ^ abs(x) ^ (ux * 13u);
-    let (Some(repo), Some(_)) = (repo(), visa()) else { return };
+    let (Some(repo), Some(_)) = (repo(), visa()) else {
+        return;
+    };
     let n = 64;
-    let a: Vec<i32> = values(1, n).iter().map(|v| (v % 20001) as i32 - 10000).collect();
-    let b: Vec<i32> = values(2, n).iter().map(|v| (v % 401) as i32 - 200).collect();
+    let a: Vec<i32> = values(1, n)
+        .iter()
+        .map(|v| (v % 20001) as i32 - 10000)
+        .collect();
+    let b: Vec<i32> = values(2, n)
+        .iter()
+        .map(|v| (v % 401) as i32 - 200)
+        .collect();
     let u: Vec<i32> = values(3, n).iter().map(|v| *v as u32 as i32).collect();
     let k = -7i32;
     let mut want_a = Vec::new();
@@ -113,7 +146,13 @@ fn arith_int_on_both_platforms() {
         let (x, y, ux) = (a[i], b[i] | 1, u[i] as u32);
         let s = (x + y) * k - x / y + x % y + (x << 3) + (x >> 2);
         want_a.push((s as u32).wrapping_add(ux >> 5) as i32);
-        let r = (ux & 0xff00ff) ^ (ux | 7) ^ !ux ^ ux.min(9) ^ ux.max(3) ^ x.unsigned_abs() ^ ux.wrapping_mul(13);
+        let r = (ux & 0xff00ff)
+            ^ (ux | 7)
+            ^ !ux
+            ^ ux.min(9)
+            ^ ux.max(3)
+            ^ x.unsigned_abs()
+            ^ ux.wrapping_mul(13);
         want_u.push(r as i32);
     }
     let mut ran = 0;
@@ -127,9 +166,21 @@ fn arith_int_on_both_platforms() {
         let out = run(
             &d,
             &[
-                isa.to_str().unwrap(), "--kernel", "arith_int", "--global", "64", "--local", local,
-                "--buffer", "a.bin:a.out", "--buffer", "b.bin:b.out", "--buffer", "u.bin:u.out",
-                "--scalar", &k,
+                isa.to_str().unwrap(),
+                "--kernel",
+                "arith_int",
+                "--global",
+                "64",
+                "--local",
+                local,
+                "--buffer",
+                "a.bin:a.out",
+                "--buffer",
+                "b.bin:b.out",
+                "--buffer",
+                "u.bin:u.out",
+                "--scalar",
+                &k,
             ],
         );
         if !ok(&out, device) {
@@ -137,7 +188,11 @@ fn arith_int_on_both_platforms() {
         }
         ran += 1;
         assert_eq!(read_i32(&d.join("a.out")), want_a, "{device}: a");
-        assert_eq!(read_i32(&d.join("b.out")), b, "{device}: b comes back unchanged");
+        assert_eq!(
+            read_i32(&d.join("b.out")),
+            b,
+            "{device}: b comes back unchanged"
+        );
         assert_eq!(read_i32(&d.join("u.out")), want_u, "{device}: u");
         std::fs::remove_dir_all(&d).unwrap();
     }
@@ -149,9 +204,14 @@ fn atomics_global_on_both_platforms() {
     // atomics_global(global int *c, global uint *u, global const int *v): every work-item
     // applies v[i] to c[0] (add), c[1] (sub), c[2] (min), c[3] (max), u[0] (and), u[1] (or),
     // u[2] (xor), c[4] (xchg), c[5] (cmpxchg with 0), u[3] (unsigned min).
-    let (Some(repo), Some(_)) = (repo(), visa()) else { return };
+    let (Some(repo), Some(_)) = (repo(), visa()) else {
+        return;
+    };
     let n = 96;
-    let v: Vec<i32> = values(4, n).iter().map(|x| (x % 2001) as i32 - 1000).collect();
+    let v: Vec<i32> = values(4, n)
+        .iter()
+        .map(|x| (x % 2001) as i32 - 1000)
+        .collect();
     let c0 = [5, 5, 0, 0, -1, 0];
     let u0 = [0xffff_ffffu32 as i32, 0, 0x5555, -1];
     let mut ran = 0;
@@ -164,8 +224,19 @@ fn atomics_global_on_both_platforms() {
         let out = run(
             &d,
             &[
-                isa.to_str().unwrap(), "--kernel", "atomics_global", "--global", "96", "--local", "32",
-                "--buffer", "c.bin:c.out", "--buffer", "u.bin:u.out", "--buffer", "v.bin:v.out",
+                isa.to_str().unwrap(),
+                "--kernel",
+                "atomics_global",
+                "--global",
+                "96",
+                "--local",
+                "32",
+                "--buffer",
+                "c.bin:c.out",
+                "--buffer",
+                "u.bin:u.out",
+                "--buffer",
+                "v.bin:v.out",
             ],
         );
         if !ok(&out, device) {
@@ -186,7 +257,11 @@ fn atomics_global_on_both_platforms() {
         let or = v.iter().fold(u0[1] as u32, |acc, x| acc | *x as u32);
         let xor = v.iter().fold(u0[2] as u32, |acc, x| acc ^ *x as u32);
         let umin = v.iter().fold(u0[3] as u32, |acc, x| acc.min(*x as u32));
-        assert_eq!(u.iter().map(|x| *x as u32).collect::<Vec<_>>(), [and, or, xor, umin], "{device}: u");
+        assert_eq!(
+            u.iter().map(|x| *x as u32).collect::<Vec<_>>(),
+            [and, or, xor, umin],
+            "{device}: u"
+        );
         std::fs::remove_dir_all(&d).unwrap();
     }
     assert!(ran > 0, "ran on no platform");
@@ -197,21 +272,44 @@ fn local_memory_reduction_with_a_local_mem_argument() {
     // local_memory(global const float *in, global float *out, local float *scratch): each
     // work-group sums its inputs by a tree in SLM (barriers between the steps), work-item 0
     // writes out[group]. Small integers as floats: every order of the sums is exact.
-    let (Some(repo), Some(_)) = (repo(), visa()) else { return };
+    let (Some(repo), Some(_)) = (repo(), visa()) else {
+        return;
+    };
     let n = 128usize;
-    let input: Vec<f32> = values(5, n).iter().map(|x| (x % 200) as f32 - 100.0).collect();
+    let input: Vec<f32> = values(5, n)
+        .iter()
+        .map(|x| (x % 200) as f32 - 100.0)
+        .collect();
     let mut ran = 0;
     for (device, local) in DEVICES.iter().zip([32usize, 16]) {
         let d = scratch(&format!("local-{device}"));
-        std::fs::write(d.join("in.bin"), input.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+        std::fs::write(
+            d.join("in.bin"),
+            input
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect::<Vec<u8>>(),
+        )
+        .unwrap();
         std::fs::write(d.join("out.bin"), vec![0u8; 4 * n / local]).unwrap();
         let isa = fixture(&repo, device, "local_memory.local_memory");
         let (l, bytes) = (local.to_string(), (4 * local).to_string());
         let out = run(
             &d,
             &[
-                isa.to_str().unwrap(), "--kernel", "local_memory", "--global", "128", "--local", &l,
-                "--buffer", "in.bin:in.out", "--buffer", "out.bin:out.out", "--local-mem", &bytes,
+                isa.to_str().unwrap(),
+                "--kernel",
+                "local_memory",
+                "--global",
+                "128",
+                "--local",
+                &l,
+                "--buffer",
+                "in.bin:in.out",
+                "--buffer",
+                "out.bin:out.out",
+                "--local-mem",
+                &bytes,
             ],
         );
         if !ok(&out, device) {
@@ -232,13 +330,24 @@ fn local_memory_reduction_with_a_local_mem_argument() {
 
 #[test]
 fn bad_command_lines_are_named_never_a_panic() {
-    let (Some(repo), Some(_)) = (repo(), visa()) else { return };
+    let (Some(repo), Some(_)) = (repo(), visa()) else {
+        return;
+    };
     let d = scratch("bad");
     std::fs::write(d.join("a.bin"), [0u8; 256]).unwrap();
     let isa = fixture(&repo, "tgllp", "arith_int.arith_int");
     let isa = isa.to_str().unwrap();
     let good = ["--kernel", "arith_int", "--global", "64", "--local", "16"];
-    let args4 = ["--buffer", "a.bin:a.out", "--buffer", "a.bin:b.out", "--buffer", "a.bin:u.out", "--scalar", "i32:1"];
+    let args4 = [
+        "--buffer",
+        "a.bin:a.out",
+        "--buffer",
+        "a.bin:b.out",
+        "--buffer",
+        "a.bin:u.out",
+        "--scalar",
+        "i32:1",
+    ];
     let with = |extra: &[&'static str]| -> Vec<String> {
         let mut v: Vec<String> = vec![isa.to_string()];
         v.extend(extra.iter().map(|s| s.to_string()));
@@ -253,26 +362,116 @@ fn bad_command_lines_are_named_never_a_panic() {
         (vec![], 2, "FILE"),
         (with(&["--global", "64"]), 2, "--kernel"),
         (with(&["--kernel", "arith_int"]), 2, "--global"),
-        (with(&["--kernel", "nope", "--global", "64"]), 2, "no kernel `nope`"),
+        (
+            with(&["--kernel", "nope", "--global", "64"]),
+            2,
+            "no kernel `nope`",
+        ),
         (full(&good, &["--scalar", "i32:x"]), 2, "`x` is not a i32"),
         (full(&good, &["--scalar", "int:1"]), 2, "unknown type `int`"),
         (full(&good, &["--buffer", "a.bin"]), 2, "IN.bin:OUT.bin"),
-        (full(&good, &["--local-mem", "-4"]), 2, "positive byte count"),
-        (full(&["--kernel", "arith_int", "--global", "64", "--local", "48"], &args4), 2, "not a multiple"),
-        (full(&["--kernel", "arith_int", "--global", "64", "--platform", "nowhere"], &args4), 2, "--platform nowhere"),
-        (full(&good, &["--buffer", "a.bin:a.out", "--buffer", "a.bin:b.out", "--buffer", "a.bin:u.out", "--scalar", "i64:1"]), 2, "parameter 3 (--scalar) has an input of 4 bytes"),
+        (
+            full(&good, &["--local-mem", "-4"]),
+            2,
+            "positive byte count",
+        ),
+        (
+            full(
+                &["--kernel", "arith_int", "--global", "64", "--local", "48"],
+                &args4,
+            ),
+            2,
+            "not a multiple",
+        ),
+        (
+            full(
+                &[
+                    "--kernel",
+                    "arith_int",
+                    "--global",
+                    "64",
+                    "--platform",
+                    "nowhere",
+                ],
+                &args4,
+            ),
+            2,
+            "--platform nowhere",
+        ),
+        (
+            full(
+                &good,
+                &[
+                    "--buffer",
+                    "a.bin:a.out",
+                    "--buffer",
+                    "a.bin:b.out",
+                    "--buffer",
+                    "a.bin:u.out",
+                    "--scalar",
+                    "i64:1",
+                ],
+            ),
+            2,
+            "parameter 3 (--scalar) has an input of 4 bytes",
+        ),
         // A `local` pointer where the kernel has an int: the int's 4-byte input is where the
         // third buffer's 8-byte address would go.
-        (full(&good, &["--buffer", "a.bin:a.out", "--buffer", "a.bin:b.out", "--buffer", "a.bin:u.out", "--local-mem", "64"]), 2, "parameter 2 (--buffer)"),
-        (full(&good, &["--buffer", "missing.bin:a.out", "--buffer", "a.bin:b.out", "--buffer", "a.bin:u.out", "--scalar", "i32:1"]), 1, "cannot read missing.bin"),
-        (vec!["no-such.isa".into(), "--kernel".into(), "k".into(), "--global".into(), "1".into()], 1, "no-such.isa"),
+        (
+            full(
+                &good,
+                &[
+                    "--buffer",
+                    "a.bin:a.out",
+                    "--buffer",
+                    "a.bin:b.out",
+                    "--buffer",
+                    "a.bin:u.out",
+                    "--local-mem",
+                    "64",
+                ],
+            ),
+            2,
+            "parameter 2 (--buffer)",
+        ),
+        (
+            full(
+                &good,
+                &[
+                    "--buffer",
+                    "missing.bin:a.out",
+                    "--buffer",
+                    "a.bin:b.out",
+                    "--buffer",
+                    "a.bin:u.out",
+                    "--scalar",
+                    "i32:1",
+                ],
+            ),
+            1,
+            "cannot read missing.bin",
+        ),
+        (
+            vec![
+                "no-such.isa".into(),
+                "--kernel".into(),
+                "k".into(),
+                "--global".into(),
+                "1".into(),
+            ],
+            1,
+            "no-such.isa",
+        ),
     ];
     for (args, code, want) in cases {
         let refs: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = run(&d, &refs);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(code), "{refs:?}: {stderr}");
-        assert!(stderr.contains(want), "{refs:?}: expected `{want}` in: {stderr}");
+        assert!(
+            stderr.contains(want),
+            "{refs:?}: expected `{want}` in: {stderr}"
+        );
     }
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -3,8 +3,9 @@
 //! ARG per parameter of the kernel's `.cl` signature: each input is `r0`, local ids, the
 //! header, a parameter's slot of the right size, or one of Intel's implicit arguments.
 //! Kernels whose parameters `visa run` cannot give (images, samplers, structs, vectors by
-//! value) are listed as skipped. CI copies this file into the crate generated from the current
-//! family and runs it with `VISA_REPO` set (see `.ci/run`).
+//! value) are listed as skipped.
+
+#![cfg(not(family_absent))]
 
 use std::path::{Path, PathBuf};
 use visa::machine::launch::{find_kernel, layout, Arg, Holds, Scalar, ScalarType};
@@ -12,11 +13,19 @@ use visa::object::File;
 use visa::runtime::INTEL_PLATFORMS;
 
 fn repo() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO").map(PathBuf::from).into_iter().collect();
+    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
-    let found = candidates.into_iter().find(|d| d.join("tests/ocl/fixtures").is_dir());
+    let found = candidates
+        .into_iter()
+        .find(|d| d.join("tests/ocl/fixtures").is_dir());
     if found.is_none() {
-        assert!(std::env::var_os("CI").is_none(), "tests/ocl/fixtures not found (set VISA_REPO); CI is set");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tests/ocl/fixtures not found (set VISA_REPO); CI is set"
+        );
         println!("skipped: tests/ocl/fixtures not found; set VISA_REPO to the repository");
     }
     found
@@ -31,7 +40,10 @@ fn args_of(src: &str, name: &str) -> Result<Vec<Arg>, String> {
         .split(',')
         .map(|p| {
             let p = p.trim();
-            let words: Vec<&str> = p.split(|c: char| c.is_whitespace() || c == '*').filter(|w| !w.is_empty()).collect();
+            let words: Vec<&str> = p
+                .split(|c: char| c.is_whitespace() || c == '*')
+                .filter(|w| !w.is_empty())
+                .collect();
             if p.contains('*') {
                 let has = |q: &str| words.iter().any(|w| *w == q || *w == format!("__{q}"));
                 return Ok(if has("local") {
@@ -54,7 +66,11 @@ fn args_of(src: &str, name: &str) -> Result<Vec<Arg>, String> {
                 "ulong" => ScalarType::U64,
                 "float" => ScalarType::F32,
                 "double" => ScalarType::F64,
-                other => return Err(format!("parameter `{p}`: type `{other}` is no --scalar type")),
+                other => {
+                    return Err(format!(
+                        "parameter `{p}`: type `{other}` is no --scalar type"
+                    ))
+                }
             };
             Ok(Arg::Scalar(Scalar { ty, bits: 0 }))
         })
@@ -88,7 +104,9 @@ fn every_input_of_every_fixture_kernel_is_explained() {
             // <cl>.<kernel>.isa
             let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
             let (cl, kernel) = stem.split_once('.').unwrap();
-            let src = std::fs::read_to_string(repo.join("tests/ocl/kernels").join(format!("{cl}.cl"))).unwrap();
+            let src =
+                std::fs::read_to_string(repo.join("tests/ocl/kernels").join(format!("{cl}.cl")))
+                    .unwrap();
             // `intel-isa` names a kernel compiled at several SIMD widths `<kernel>_simd<N>`.
             let kernel = match kernel.rsplit_once("_simd") {
                 Some((k, _)) if !src.contains(&format!("void {kernel}(")) => k,
@@ -107,12 +125,23 @@ fn every_input_of_every_fixture_kernel_is_explained() {
                 Ok(l) => {
                     checked += 1;
                     // Every parameter that has an input is found at its slot.
-                    let held: Vec<usize> = l.inputs.iter().filter_map(|i| match i.2 {
-                        Holds::Arg(a) => Some(a),
-                        _ => None,
-                    }).collect();
-                    assert_eq!(l.inputs.len(), file.kernels[k].data.input_info.len(), "{device}/{stem}");
-                    assert!(held.windows(2).all(|w| w[0] != w[1]), "{device}/{stem}: {held:?}");
+                    let held: Vec<usize> = l
+                        .inputs
+                        .iter()
+                        .filter_map(|i| match i.2 {
+                            Holds::Arg(a) => Some(a),
+                            _ => None,
+                        })
+                        .collect();
+                    assert_eq!(
+                        l.inputs.len(),
+                        file.kernels[k].data.input_info.len(),
+                        "{device}/{stem}"
+                    );
+                    assert!(
+                        held.windows(2).all(|w| w[0] != w[1]),
+                        "{device}/{stem}: {held:?}"
+                    );
                     for n in &l.notes {
                         println!("note {device}/{stem}: {n}");
                     }
@@ -125,6 +154,10 @@ fn every_input_of_every_fixture_kernel_is_explained() {
     for s in &skipped {
         println!("  {s}");
     }
-    assert!(failed.is_empty(), "layouts that do not explain Intel's inputs:\n{}", failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "layouts that do not explain Intel's inputs:\n{}",
+        failed.join("\n")
+    );
     assert!(checked >= 60, "only {checked} kernels checked");
 }

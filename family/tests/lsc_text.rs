@@ -3,7 +3,8 @@
 //! prints as Intel's line again, and real LSC instructions with bytes changed at random print
 //! and parse back to themselves whenever they print (the generated print→parse property on
 //! LSC, whose arbitrary instructions almost never print: the text fixes most fields).
-//! CI copies this file into that crate and runs it with `VISA_REPO` set.
+
+#![cfg(not(family_absent))]
 
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -13,14 +14,23 @@ use visa::runtime::text::{split_line, Line, NameTable};
 use visa::Instruction;
 
 fn must_have(what: &str) {
-    assert!(std::env::var_os("CI").is_none(), "{what}; CI is set: it must be present");
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{what}; CI is set: it must be present"
+    );
     println!("skipped: {what}");
 }
 
 fn fixtures() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO").map(PathBuf::from).into_iter().collect();
+    let mut candidates: Vec<PathBuf> = std::env::var_os("VISA_REPO")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
-    let found = candidates.into_iter().map(|d| d.join("tests/ocl/fixtures")).find(|d| d.is_dir());
+    let found = candidates
+        .into_iter()
+        .map(|d| d.join("tests/ocl/fixtures"))
+        .find(|d| d.is_dir());
     if found.is_none() {
         must_have("tests/ocl/fixtures not found (set VISA_REPO to the repository)");
     }
@@ -44,7 +54,10 @@ fn lsc_lines(fixtures: &Path) -> Vec<(String, String, NameTable, Instruction)> {
         let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures.join(device))
             .unwrap()
             .filter_map(|e| Some(e.ok()?.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "visaasm") && !p.to_string_lossy().contains(".func."))
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "visaasm")
+                    && !p.to_string_lossy().contains(".func.")
+            })
             .collect();
         paths.sort();
         for p in paths {
@@ -54,8 +67,16 @@ fn lsc_lines(fixtures: &Path) -> Vec<(String, String, NameTable, Instruction)> {
             }
             let name = p.display().to_string();
             // Declarations only: the lines are parsed one by one below.
-            let file = assemble(&[Source { name: &name, text: &text }], Options { instructions: false })
-                .unwrap_or_else(|d| panic!("{name}: {} error(s)", d.len()));
+            let file = assemble(
+                &[Source {
+                    name: &name,
+                    text: &text,
+                }],
+                Options {
+                    instructions: false,
+                },
+            )
+            .unwrap_or_else(|d| panic!("{name}: {} error(s)", d.len()));
             let names = names_of(&file.kernels[0].data);
             for line in text.lines() {
                 if let Ok(Line::Instruction { body, .. }) = split_line(line) {
@@ -78,11 +99,22 @@ fn intels_lsc_lines_parse_and_print_back() {
     let mut kinds = std::collections::BTreeMap::<String, usize>::new();
     for (file, line, names, inst) in &lines {
         let mut ours = String::new();
-        inst.print_text(names, &mut ours).unwrap_or_else(|e| panic!("{file}: `{line}`: {e}"));
+        inst.print_text(names, &mut ours)
+            .unwrap_or_else(|e| panic!("{file}: `{line}`: {e}"));
         assert_eq!(&ours, line, "{file}");
-        *kinds.entry(line.split(['.', ' ']).find(|w| w.starts_with("lsc_")).unwrap().to_string()).or_default() += 1;
+        *kinds
+            .entry(
+                line.split(['.', ' '])
+                    .find(|w| w.starts_with("lsc_"))
+                    .unwrap()
+                    .to_string(),
+            )
+            .or_default() += 1;
     }
-    println!("{} LSC lines of Intel's print parsed and printed back: {kinds:?}", lines.len());
+    println!(
+        "{} LSC lines of Intel's print parsed and printed back: {kinds:?}",
+        lines.len()
+    );
     // Measured 2026-11-24: 527 lines (lsc_load, lsc_store, lsc_fence, 4 atomics).
     assert!(lines.len() >= 500, "{} LSC lines", lines.len());
 }
@@ -136,7 +168,9 @@ fn many_changed_lsc_instructions_print_and_parse_back() {
                 let mut b = bytes.clone();
                 b[at] = v;
                 tried += 1;
-                let Ok((changed, n)) = visa::decode(&b) else { continue };
+                let Ok((changed, n)) = visa::decode(&b) else {
+                    continue;
+                };
                 let mut text = String::new();
                 if n == b.len() && changed.print_text(names, &mut text).is_ok() {
                     printed += 1;

@@ -31,6 +31,8 @@
 //! reads as written; default 100), `VISA_DIFF_LOG` (a file: every case, one line each, with
 //! Intel's reading). Intel's tools absent: the test says so and passes, unless `CI` is set.
 
+#![cfg(not(family_absent))]
+
 #[path = "support/mod.rs"]
 mod support;
 
@@ -90,13 +92,17 @@ fn load(path: &Path, intel_platform: &str) -> Option<Source> {
         .kernel_info
         .iter()
         .map(|k| k.offset)
-        .zip(file.kernels.iter().map(|k| (k.data.entry, &k.data.instructions)))
-        .chain(
-            file.header
-                .function_info
+        .zip(
+            file.kernels
                 .iter()
-                .map(|f| f.offset)
-                .zip(file.functions.iter().map(|f| (f.data.entry, &f.data.instructions))),
+                .map(|k| (k.data.entry, &k.data.instructions)),
+        )
+        .chain(
+            file.header.function_info.iter().map(|f| f.offset).zip(
+                file.functions
+                    .iter()
+                    .map(|f| (f.data.entry, &f.data.instructions)),
+            ),
         );
     for (start, (entry, stream)) in routines {
         let base = start as usize + entry as usize;
@@ -165,7 +171,13 @@ fn intel(fixed: &Path, work: &Path, bytes: &[u8], platform: &str) -> (Intel, Opt
     let _ = std::fs::remove_dir_all(work);
     std::fs::create_dir_all(work).expect("work dir");
     std::fs::write(work.join("in.isa"), bytes).expect("write case");
-    let args = ["in.isa", "-platform", platform, "-dumpcommonisa", "-dumpToCurrentDir"];
+    let args = [
+        "in.isa",
+        "-platform",
+        platform,
+        "-dumpcommonisa",
+        "-dumpToCurrentDir",
+    ];
     let Some(status) = genx_ir_run(fixed, work, &args) else {
         return (Intel::Crashes, None);
     };
@@ -177,7 +189,9 @@ fn intel(fixed: &Path, work: &Path, bytes: &[u8], platform: &str) -> (Intel, Opt
             if name.ends_with(".errors.txt") {
                 report.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
             } else if let Some(stem) = name.strip_suffix(".visaasm") {
-                let function = stem.rsplit_once("_f").and_then(|(_, n)| n.parse::<usize>().ok());
+                let function = stem
+                    .rsplit_once("_f")
+                    .and_then(|(_, n)| n.parse::<usize>().ok());
                 match function {
                     Some(n) => {
                         functions.insert(n, e.path());
@@ -191,7 +205,11 @@ fn intel(fixed: &Path, work: &Path, bytes: &[u8], platform: &str) -> (Intel, Opt
         let mut text = std::fs::read_to_string(k).ok()?;
         for f in functions.values() {
             let f = std::fs::read_to_string(f).ok()?;
-            text.extend(f.lines().filter(|l| !l.starts_with(".version")).map(|l| format!("{l}\n")));
+            text.extend(
+                f.lines()
+                    .filter(|l| !l.starts_with(".version"))
+                    .map(|l| format!("{l}\n")),
+            );
         }
         let path = work.join("print.visaasm");
         std::fs::write(&path, text).ok()?;
@@ -216,7 +234,13 @@ fn intel_asm(fixed: &Path, work: &Path, print: &Path, platform: &str) -> Option<
     std::fs::create_dir_all(&dir).expect("asm work dir");
     // GenX_IR overwrites its input with its own print: it reads a copy.
     std::fs::copy(print, dir.join("k.visaasm")).ok()?;
-    let args = ["k.visaasm", "-platform", platform, "-binary", "-noverifyCISA"];
+    let args = [
+        "k.visaasm",
+        "-platform",
+        platform,
+        "-binary",
+        "-noverifyCISA",
+    ];
     let status = genx_ir_run(fixed, &dir, &args)?;
     let bytes = std::fs::read(dir.join("k.isa")).ok()?;
     (status.success() && !bytes.is_empty()).then_some(bytes)
@@ -228,13 +252,29 @@ fn intel_asm(fixed: &Path, work: &Path, print: &Path, platform: &str) -> Option<
 fn routine_streams(bytes: &[u8]) -> Option<Vec<(usize, usize)>> {
     let file = File::parse(bytes).ok()?;
     let h = &file.header;
-    let kernels = h.kernel_info.iter().map(|i| (i.offset, i.size)).zip(file.kernels.iter().map(|k| k.data.entry));
-    let functions = h.function_info.iter().map(|i| (i.offset, i.size)).zip(file.functions.iter().map(|f| f.data.entry));
+    let kernels = h
+        .kernel_info
+        .iter()
+        .map(|i| (i.offset, i.size))
+        .zip(file.kernels.iter().map(|k| k.data.entry));
+    let functions = h
+        .function_info
+        .iter()
+        .map(|i| (i.offset, i.size))
+        .zip(file.functions.iter().map(|f| f.data.entry));
     let ranges: Vec<(usize, usize)> = kernels
         .chain(functions)
-        .map(|((offset, size), entry)| (offset as usize + entry as usize, offset as usize + size as usize))
+        .map(|((offset, size), entry)| {
+            (
+                offset as usize + entry as usize,
+                offset as usize + size as usize,
+            )
+        })
         .collect();
-    ranges.iter().all(|&(a, b)| a <= b && b <= bytes.len()).then_some(ranges)
+    ranges
+        .iter()
+        .all(|&(a, b)| a <= b && b <= bytes.len())
+        .then_some(ranges)
 }
 
 /// Whether Intel read a file as written: its print, assembled back by Intel, against the
@@ -263,8 +303,13 @@ enum Reading {
 }
 
 impl Reading {
-    const ALL: [Reading; 5] =
-        [Reading::AsWritten, Reading::IgnoresBits, Reading::PartlyAsWritten, Reading::Misreads, Reading::Unknown];
+    const ALL: [Reading; 5] = [
+        Reading::AsWritten,
+        Reading::IgnoresBits,
+        Reading::PartlyAsWritten,
+        Reading::Misreads,
+        Reading::Unknown,
+    ];
     fn name(self) -> &'static str {
         match self {
             Reading::AsWritten => "reads as written",
@@ -288,7 +333,10 @@ struct Trip {
 impl Trip {
     /// The streams of `bytes` at the file's ranges, one after the other.
     fn streams(&self, bytes: &[u8]) -> Vec<u8> {
-        self.ranges.iter().flat_map(|&(a, b)| bytes[a..b].iter().copied()).collect()
+        self.ranges
+            .iter()
+            .flat_map(|&(a, b)| bytes[a..b].iter().copied())
+            .collect()
     }
 
     /// The place of file byte `byte` in the streams, one after the other.
@@ -306,19 +354,35 @@ impl Trip {
 
 /// Whether Intel's reader read `bytes` (the source `src` with one byte changed) as written,
 /// given its print (None: it wrote none).
-fn reading(fixed: &Path, work: &Path, src: &Source, bytes: &[u8], byte: usize, print: Option<&Path>) -> Reading {
-    let Ok(trip) = &src.round_trip else { return Reading::Unknown };
+fn reading(
+    fixed: &Path,
+    work: &Path,
+    src: &Source,
+    bytes: &[u8],
+    byte: usize,
+    print: Option<&Path>,
+) -> Reading {
+    let Ok(trip) = &src.round_trip else {
+        return Reading::Unknown;
+    };
     let base = trip.streams(&src.bytes);
     // A byte where Intel's round trip of the unmutated file is not exact tells nothing.
     let Some(at) = trip.place(byte).filter(|&at| base[at] == trip.back[at]) else {
         return Reading::Unknown;
     };
-    let Some(print) = print else { return Reading::Misreads };
+    let Some(print) = print else {
+        return Reading::Misreads;
+    };
     let Some(back) = intel_asm(fixed, work, print, &src.intel_platform) else {
         return Reading::Misreads;
     };
-    let Some(back_ranges) = routine_streams(&back) else { return Reading::Unknown };
-    let back: Vec<u8> = back_ranges.iter().flat_map(|&(a, b)| back[a..b].iter().copied()).collect();
+    let Some(back_ranges) = routine_streams(&back) else {
+        return Reading::Unknown;
+    };
+    let back: Vec<u8> = back_ranges
+        .iter()
+        .flat_map(|&(a, b)| back[a..b].iter().copied())
+        .collect();
     // What the round trip gives when Intel reads the bytes as written: the file's streams,
     // but where the unmutated file's round trip is not exact, what that gave.
     let written: Vec<u8> = trip
@@ -334,7 +398,12 @@ fn reading(fixed: &Path, work: &Path, src: &Source, bytes: &[u8], byte: usize, p
         return Reading::IgnoresBits;
     }
     let (old, new) = (src.bytes[byte], bytes[byte]);
-    let only_there = back.len() == written.len() && back.iter().zip(&written).enumerate().all(|(i, (x, y))| x == y || i == at);
+    let only_there = back.len() == written.len()
+        && back
+            .iter()
+            .zip(&written)
+            .enumerate()
+            .all(|(i, (x, y))| x == y || i == at);
     if only_there && (back[at] ^ old) & !(old ^ new) == 0 {
         Reading::PartlyAsWritten
     } else {
@@ -353,7 +422,8 @@ fn base_round_trip(fixed: &Path, work: &Path, src: &Source) -> Result<Trip, Stri
         return Err(format!("Intel's reader does not accept it: {verdict:?}"));
     }
     let print = print.ok_or("Intel's reader writes no print")?;
-    let back = intel_asm(fixed, work, &print, &src.intel_platform).ok_or("Intel's print does not assemble")?;
+    let back = intel_asm(fixed, work, &print, &src.intel_platform)
+        .ok_or("Intel's print does not assemble")?;
     let back_ranges = routine_streams(&back).ok_or("our reader cannot lay out Intel's assembly")?;
     let lengths = |r: &[(usize, usize)]| r.iter().map(|(a, b)| b - a).collect::<Vec<_>>();
     if lengths(&ranges) != lengths(&back_ranges) {
@@ -363,7 +433,10 @@ fn base_round_trip(fixed: &Path, work: &Path, src: &Source) -> Result<Trip, Stri
             lengths(&ranges)
         ));
     }
-    let back = back_ranges.iter().flat_map(|&(a, b)| back[a..b].iter().copied()).collect();
+    let back = back_ranges
+        .iter()
+        .flat_map(|&(a, b)| back[a..b].iter().copied())
+        .collect();
     Ok(Trip { ranges, back })
 }
 
@@ -374,7 +447,11 @@ fn class_of_report(report: &str) -> String {
     let line = report
         .lines()
         .find_map(|l| l.split_once("Error Message:").map(|(_, m)| m.trim()))
-        .or_else(|| report.lines().find_map(|l| l.trim().strip_prefix("* ").map(str::trim)))
+        .or_else(|| {
+            report
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("* ").map(str::trim))
+        })
         .or_else(|| report.lines().map(str::trim).find(|l| !l.is_empty()))
         .unwrap_or("(no message)");
     // Drop the instruction text Intel quotes after the message.
@@ -411,7 +488,13 @@ fn mask(line: &str) -> String {
 /// us reject the file.
 fn ours(bytes: &[u8], platform: Platform) -> (Option<String>, Option<String>) {
     match File::parse(bytes) {
-        Err(e) => (Some(format!("file does not read: {}", e.path.split('[').next().unwrap_or(""))), None),
+        Err(e) => (
+            Some(format!(
+                "file does not read: {}",
+                e.path.split('[').next().unwrap_or("")
+            )),
+            None,
+        ),
         Ok(f) => {
             let failures = f.validate(platform);
             let error = failures.iter().find(|e| e.is_error()).map(class_of);
@@ -432,9 +515,20 @@ fn class_of(e: &visa::object::Failure) -> String {
         };
         format!("does not decode: {}", mask(why))
     } else {
-        let rule: String = e.rule.split(" (").next().unwrap_or("").chars().take(90).collect();
+        let rule: String = e
+            .rule
+            .split(" (")
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(90)
+            .collect();
         // The mnemonic, after a predicate (`(P1) cmp.lt ...`).
-        let text = e.text.strip_prefix('(').and_then(|t| t.split_once(") ")).map_or(e.text.as_str(), |t| t.1);
+        let text = e
+            .text
+            .strip_prefix('(')
+            .and_then(|t| t.split_once(") "))
+            .map_or(e.text.as_str(), |t| t.1);
         let mnemonic = text.split([' ', '.']).next().unwrap_or("");
         let what = if e.source == "instruction doc" || rule.contains("type maps") {
             format!(" [{mnemonic}]")
@@ -460,7 +554,10 @@ impl Rng {
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// A disagreement class: its cases, an example, and its cases by Intel's reading
@@ -488,10 +585,17 @@ struct Table {
 
 #[test]
 fn mutated_instructions_agree_with_intels_verifier() {
-    let Some(shared) = support::shared() else { return };
+    let Some(shared) = support::shared() else {
+        return;
+    };
     let Some(fixed) = genx_ir(&shared) else {
-        assert!(std::env::var_os("CI").is_none(), "Intel's tools (intel-isa, GenX_IR) are missing and CI is set");
-        println!("skipped: Intel's tools are missing (apt-get install -y libigc-tools intel-opencl-icd)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Intel's tools (intel-isa, GenX_IR) are missing and CI is set"
+        );
+        println!(
+            "skipped: Intel's tools are missing (apt-get install -y libigc-tools intel-opencl-icd)"
+        );
         return;
     };
     let mut sources: Vec<Source> = support::dg2_isa_files(&shared)
@@ -533,20 +637,30 @@ fn mutated_instructions_agree_with_intels_verifier() {
     let mut used: Vec<usize> = plan.iter().map(|p| p.0).collect();
     used.sort_unstable();
     used.dedup();
-    let trips = parallel(jobs, &used, &base, |work, &s| base_round_trip(&fixed, work, &sources[s]));
+    let trips = parallel(jobs, &used, &base, |work, &s| {
+        base_round_trip(&fixed, work, &sources[s])
+    });
     for (&s, trip) in used.iter().zip(trips) {
         sources[s].round_trip = trip;
     }
-    let log = std::env::var_os("VISA_DIFF_LOG").map(|p| std::fs::File::create(p).expect("VISA_DIFF_LOG is writable"));
-    let table = Mutex::new(Table { log, ..Table::default() });
+    let log = std::env::var_os("VISA_DIFF_LOG")
+        .map(|p| std::fs::File::create(p).expect("VISA_DIFF_LOG is writable"));
+    let table = Mutex::new(Table {
+        log,
+        ..Table::default()
+    });
     parallel(jobs, &plan, &base, |work, &(s, byte, new)| {
         let src = &sources[s];
         let mut bytes = src.bytes.clone();
         bytes[byte] = new;
         let (we, warning) = ours(&bytes, src.platform);
         let (they, print) = intel(&fixed, work, &bytes, &src.intel_platform);
-        let read = (they != Intel::Crashes).then(|| reading(&fixed, work, src, &bytes, byte, print.as_deref()));
-        let example = format!("{}={} byte {byte:#x} {:#04x}->{new:#04x}", src.name, src.intel_platform, src.bytes[byte]);
+        let read = (they != Intel::Crashes)
+            .then(|| reading(&fixed, work, src, &bytes, byte, print.as_deref()));
+        let example = format!(
+            "{}={} byte {byte:#x} {:#04x}->{new:#04x}",
+            src.name, src.intel_platform, src.bytes[byte]
+        );
         let mut t = table.lock().unwrap();
         if let Some(log) = &mut t.log {
             use std::io::Write;
@@ -558,17 +672,30 @@ fn mutated_instructions_agree_with_intels_verifier() {
     let _ = std::fs::remove_dir_all(&base);
     let mut t = table.into_inner().unwrap();
     t.log = None;
-    println!("differential: {} cases (seed {seed}), {} files", t.cases, sources.len());
+    println!(
+        "differential: {} cases (seed {seed}), {} files",
+        t.cases,
+        sources.len()
+    );
     let (raw, written) = t.report(&sources, &used);
     // The floors: on the raw figure (agreement where Intel's reader does not crash) and on
     // the cases Intel reads as written. The CI sample (300 cases of the dg2 files, seed 1)
     // gives 117 of 118 (99.15 %) and 66 of 66 (docs/conformance.md); `tests/differential/run.sh` sets its
     // own for the large run.
     let floor = |name: &str, default: f64| -> f64 {
-        std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
     };
-    let (min, min_written) = (floor("VISA_DIFF_MIN", 99.1), floor("VISA_DIFF_MIN_WRITTEN", 100.0));
-    assert!(raw >= min, "agreement {raw:.2}% is below VISA_DIFF_MIN={min}%");
+    let (min, min_written) = (
+        floor("VISA_DIFF_MIN", 99.1),
+        floor("VISA_DIFF_MIN_WRITTEN", 100.0),
+    );
+    assert!(
+        raw >= min,
+        "agreement {raw:.2}% is below VISA_DIFF_MIN={min}%"
+    );
     assert!(
         written >= min_written,
         "agreement on the cases Intel reads as written {written:.2}% is below VISA_DIFF_MIN_WRITTEN={min_written}%"
@@ -577,7 +704,12 @@ fn mutated_instructions_agree_with_intels_verifier() {
 
 /// `f(work, item)` for every item, `jobs` at a time, each job with its own work directory
 /// under `base`; the results in the items' order.
-fn parallel<T: Sync, R: Send>(jobs: usize, items: &[T], base: &Path, f: impl Fn(&Path, &T) -> R + Sync) -> Vec<R> {
+fn parallel<T: Sync, R: Send>(
+    jobs: usize,
+    items: &[T],
+    base: &Path,
+    f: impl Fn(&Path, &T) -> R + Sync,
+) -> Vec<R> {
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::with_capacity(items.len()));
     std::thread::scope(|scope| {
@@ -606,7 +738,14 @@ fn percent(a: usize, b: usize) -> (f64, String) {
 impl Table {
     /// Counts one case: Intel's verdict and reading (None: it crashed), our first error and
     /// first warning.
-    fn count(&mut self, they: Intel, read: Option<Reading>, we: Option<String>, warning: Option<String>, example: String) {
+    fn count(
+        &mut self,
+        they: Intel,
+        read: Option<Reading>,
+        we: Option<String>,
+        warning: Option<String>,
+        example: String,
+    ) {
         self.cases += 1;
         let verdict = match they {
             Intel::Accepts => 0,
@@ -653,7 +792,12 @@ impl Table {
             let src = &sources[s];
             match &src.round_trip {
                 Ok(trip) => {
-                    let differ = trip.streams(&src.bytes).iter().zip(&trip.back).filter(|(a, b)| a != b).count();
+                    let differ = trip
+                        .streams(&src.bytes)
+                        .iter()
+                        .zip(&trip.back)
+                        .filter(|(a, b)| a != b)
+                        .count();
                     if differ == 0 {
                         exact += 1;
                     } else {
@@ -679,11 +823,21 @@ impl Table {
                 written = p;
             }
             let text = if n == 0 { "-".to_string() } else { text };
-            println!("| {} | {n} | {} | {} | {} | {} | {text} |", read.name(), c[0], c[1], c[2], c[3]);
+            println!(
+                "| {} | {n} | {} | {} | {} | {} | {text} |",
+                read.name(),
+                c[0],
+                c[1],
+                c[2],
+                c[3]
+            );
         }
         let wri: usize = self.we_reject_intel_accepts.values().map(|v| v.0).sum();
         let ria: usize = self.intel_rejects_we_accept.values().map(|v| v.0).sum();
-        println!("| all where Intel does not crash | {judged} | {} | {wri} | {ria} | {} | {raw_text} |", self.both_accept, self.both_reject);
+        println!(
+            "| all where Intel does not crash | {judged} | {} | {wri} | {ria} | {} | {raw_text} |",
+            self.both_accept, self.both_reject
+        );
         println!("Agreement where Intel's reader does not crash (raw): {raw_text}; where it reads the file as written: {written:.2}%");
         let reads = Reading::ALL.map(Reading::name).join(" / ");
         println!("Intel rejects, we accept (by Intel's message; cases, then {reads}):");
@@ -712,10 +866,17 @@ impl Table {
 /// itself tested.
 #[test]
 fn intels_reading_of_known_cases() {
-    let Some(shared) = support::shared() else { return };
+    let Some(shared) = support::shared() else {
+        return;
+    };
     let Some(fixed) = genx_ir(&shared) else {
-        assert!(std::env::var_os("CI").is_none(), "Intel's tools (intel-isa, GenX_IR) are missing and CI is set");
-        println!("skipped: Intel's tools are missing (apt-get install -y libigc-tools intel-opencl-icd)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Intel's tools (intel-isa, GenX_IR) are missing and CI is set"
+        );
+        println!(
+            "skipped: Intel's tools are missing (apt-get install -y libigc-tools intel-opencl-icd)"
+        );
         return;
     };
     let cases = [
@@ -737,7 +898,11 @@ fn intels_reading_of_known_cases() {
         let path = shared.join("real-kernels/dg2").join(name);
         let mut src = load(&path, "DG2").expect("a dg2 file");
         src.round_trip = base_round_trip(&fixed, &work, &src);
-        assert!(src.round_trip.is_ok(), "{name}: {:?}", src.round_trip.as_ref().err());
+        assert!(
+            src.round_trip.is_ok(),
+            "{name}: {:?}",
+            src.round_trip.as_ref().err()
+        );
         let mut bytes = src.bytes.clone();
         bytes[byte] = new;
         let (verdict, print) = intel(&fixed, &work, &bytes, "DG2");

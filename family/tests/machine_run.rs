@@ -4,9 +4,8 @@
 //! is vISA text assembled by `visa::asm` (the assembler `asm.rs` checks against Intel's
 //! bytes); results are read from the kernel's variables, worked out by hand per lane. The
 //! real dg2 kernels load (declarations placed, labels and callees resolved).
-//!
-//! CI copies this file into the crate generated from `../shared/visa-docs/current` and runs it
-//! with `--all-features`.
+
+#![cfg(not(family_absent))]
 #![cfg(feature = "machine")]
 
 use visa::asm::{assemble_for, Options, Source};
@@ -25,7 +24,10 @@ fn dg2() -> (&'static IntelPlatform, Platform) {
 }
 
 fn assemble(sources: &[(&str, &str)]) -> File {
-    let sources: Vec<Source> = sources.iter().map(|(name, text)| Source { name, text }).collect();
+    let sources: Vec<Source> = sources
+        .iter()
+        .map(|(name, text)| Source { name, text })
+        .collect();
     match assemble_for(&sources, Options::default(), dg2().0) {
         Ok(f) => f,
         Err(d) => panic!("does not assemble: {d:?}"),
@@ -64,9 +66,14 @@ fn run(file: &File, name: &str, init: &ThreadInit, vars: &[&str]) -> Vec<Vec<i32
 }
 
 fn d_values(k: &Kernel, t: &Thread, var: &str) -> Vec<i32> {
-    let id = k.variable_id(var).unwrap_or_else(|| panic!("no variable {var}"));
+    let id = k
+        .variable_id(var)
+        .unwrap_or_else(|| panic!("no variable {var}"));
     let bytes = k.variable(t, id).expect("the variable's bytes");
-    bytes.chunks(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    bytes
+        .chunks(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 const HEAD: &str = r#".version 4.1
@@ -121,7 +128,11 @@ fn arithmetic_regions_and_saturation() {
     // UB<2>: C saturated to 0..=255 at even bytes.
     let ub: Vec<u8> = out[3].iter().flat_map(|w| w.to_le_bytes()).collect();
     for lane in 0..16 {
-        assert_eq!(i32::from(ub[2 * lane]), c[lane].clamp(0, 255), "UB lane {lane}");
+        assert_eq!(
+            i32::from(ub[2 * lane]),
+            c[lane].clamp(0, 255),
+            "UB lane {lane}"
+        );
     }
 }
 
@@ -139,7 +150,9 @@ fn sel_selects_on_the_predicate_in_every_enabled_lane() {
     let a = lanes16();
     let b: [i32; 16] = core::array::from_fn(|i| 100 + i as i32);
     let out = run(&file, "k", &init(&a, &b, 0, 16), &["C"]);
-    let want: Vec<i32> = (0..16).map(|i| if a[i] < 5 { a[i] } else { b[i] }).collect();
+    let want: Vec<i32> = (0..16)
+        .map(|i| if a[i] < 5 { a[i] } else { b[i] })
+        .collect();
     assert_eq!(out[0], want);
 }
 
@@ -158,7 +171,11 @@ fn madw_writes_low_dwords_then_high_dwords() {
     for lane in 0..8 {
         let full = i64::from(a[lane]) * 0x7fff_ffff + 16;
         assert_eq!(out[0][lane], full as i32, "low dword of lane {lane}");
-        assert_eq!(out[0][lane + 8], (full >> 32) as i32, "high dword of lane {lane}");
+        assert_eq!(
+            out[0][lane + 8],
+            (full >> 32) as i32,
+            "high dword of lane {lane}"
+        );
     }
 }
 
@@ -182,7 +199,10 @@ ENDIF:
     let file = assemble(&[("k.visaasm", &text)]);
     let a = lanes16();
     let out = run(&file, "k", &init(&a, &a, 0, 16), &["C"]);
-    let want: Vec<i32> = a.iter().map(|&x| if x < 5 { x * 10 + 1 } else { 1 - x }).collect();
+    let want: Vec<i32> = a
+        .iter()
+        .map(|&x| if x < 5 { x * 10 + 1 } else { 1 - x })
+        .collect();
     assert_eq!(out[0], want);
 }
 
@@ -208,7 +228,10 @@ LOOP:
     assert_eq!(out[0], want);
     // A thread of 5 live lanes leaves the other lanes' S untouched (0).
     let out = run(&file, "k", &init(&a, &a, 0, 5), &["S"]);
-    let want: Vec<i32> = a.iter().map(|&x| if x < 5 { x * (x + 1) / 2 } else { 0 }).collect();
+    let want: Vec<i32> = a
+        .iter()
+        .map(|&x| if x < 5 { x * (x + 1) / 2 } else { 0 })
+        .collect();
     assert_eq!(out[0], want);
 }
 
@@ -300,11 +323,20 @@ fn barriers_hold_every_thread_until_all_arrive() {
     let k = Kernel::new(&file, "k", dg2().1).unwrap();
     let a = lanes16();
     let b: [i32; 16] = core::array::from_fn(|i| 50 + i as i32);
-    let mut ts = vec![k.thread(&init(&a, &a, 0, 16)).unwrap(), k.thread(&init(&b, &b, 0, 16)).unwrap()];
+    let mut ts = vec![
+        k.thread(&init(&a, &a, 0, 16)).unwrap(),
+        k.thread(&init(&b, &b, 0, 16)).unwrap(),
+    ];
     k.run_threads(&mut ts, &mut Memory::default()).unwrap();
     assert!(ts.iter().all(|t| t.status == Status::Done));
-    assert_eq!(d_values(&k, &ts[0], "C"), a.iter().map(|x| x + 2).collect::<Vec<_>>());
-    assert_eq!(d_values(&k, &ts[1], "C"), b.iter().map(|x| x + 2).collect::<Vec<_>>());
+    assert_eq!(
+        d_values(&k, &ts[0], "C"),
+        a.iter().map(|x| x + 2).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        d_values(&k, &ts[1], "C"),
+        b.iter().map(|x| x + 2).collect::<Vec<_>>()
+    );
     // Lane operations: 2 adds of 16 lanes per thread.
     assert_eq!(ts[0].lane_ops, 32);
 }
@@ -312,14 +344,23 @@ fn barriers_hold_every_thread_until_all_arrive() {
 #[test]
 fn errors_say_what_and_where() {
     let file = assemble(&[("k.visaasm", &kernel("    ret (M1, 1)\n"))]);
-    let e = Kernel::new(&file, "nope", dg2().1).err().expect("no such kernel");
+    let e = Kernel::new(&file, "nope", dg2().1)
+        .err()
+        .expect("no such kernel");
     assert!(e.what.contains("nope") && e.what.contains("k"), "{e}");
     // A loop that never ends stops at the step limit, naming the routine, offset and text.
-    let spin = kernel("\nLOOP:\n    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x1:d\n    jmp (M1_NM, 1) LOOP\n");
+    let spin = kernel(
+        "\nLOOP:\n    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x1:d\n    jmp (M1_NM, 1) LOOP\n",
+    );
     let file = assemble(&[("k.visaasm", &spin)]);
     let mut k = Kernel::new(&file, "k", dg2().1).unwrap();
     k.step_limit = 1000;
-    let e = k.run_group(&[init(&lanes16(), &lanes16(), 0, 16)], &mut Memory::default()).unwrap_err();
+    let e = k
+        .run_group(
+            &[init(&lanes16(), &lanes16(), 0, 16)],
+            &mut Memory::default(),
+        )
+        .unwrap_err();
     assert!(e.what.contains("1000 instructions"), "{e}");
     assert_eq!(e.routine.as_deref(), Some("k"));
     assert!(e.offset.is_some() && e.text.is_some(), "{e}");
@@ -327,7 +368,9 @@ fn errors_say_what_and_where() {
 
 #[test]
 fn every_dg2_kernel_loads() {
-    let Some(shared) = support::shared() else { return };
+    let Some(shared) = support::shared() else {
+        return;
+    };
     let mut loaded = 0;
     for path in support::dg2_isa_files(&shared) {
         let bytes = std::fs::read(&path).unwrap();

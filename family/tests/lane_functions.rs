@@ -1,12 +1,13 @@
 //! The lane functions generated from the docs' `## Semantics` pseudo-code, against an
 //! independent reference written here in plain Rust (wrapping and `as` arithmetic, `f32`
 //! operations, `count_ones`...), per instruction, on random elements and random execution
-//! masks. CI copies this file into the crate generated from
-//! `../shared/visa-docs/current/instructions` with `errata` (see `.ci/run`).
+//! masks.
 //!
 //! `Machine` here is a minimal [`Lanes`]: each general variable `V<id>` holds 32 elements of
 //! one type; a destination element is written as `Value::to_bits` converts it (saturation
 //! when the instruction says `.sat`, round to nearest even).
+
+#![cfg(not(family_absent))]
 
 use proptest::prelude::*;
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
-//! Shared by the full-corpus tests (CI copies this directory into the crate generated from the
-//! current family, where each `tests/*.rs` is its own test crate and includes this module).
+//! Shared by the family's tests (each `tests/*.rs` is its own test crate and includes this
+//! module).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -50,8 +50,14 @@ pub fn noted(file: &visa::object::File) -> Vec<BTreeSet<usize>> {
         .chain((0..file.functions.len()).map(|f| print_function(file, f)));
     printed
         .map(|p| {
-            p.map(|p| p.notes.iter().filter_map(|n| n.instruction).map(|n| n as usize).collect())
-                .unwrap_or_default()
+            p.map(|p| {
+                p.notes
+                    .iter()
+                    .filter_map(|n| n.instruction)
+                    .map(|n| n as usize)
+                    .collect()
+            })
+            .unwrap_or_default()
         })
         .collect()
 }

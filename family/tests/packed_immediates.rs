@@ -1,9 +1,10 @@
 //! Packed immediates (V, UV, VF) against the docs' type maps. The maps list element types; the
 //! data types chapter makes V compatible with the signed integer types, UV with the unsigned
 //! ones and VF with F, so a packed immediate passes where a compatible type is listed. These
-//! are not errata: the docs are right, the validator reads them so. CI copies this file into the
-//! crate generated from `../shared/visa-docs/current/instructions` (see `.ci/run`). The bytes are
+//! are not errata: the docs are right, the validator reads them so. The bytes are
 //! Intel's compiler's, from `real-kernels/dg2`, with the line Intel printed for them.
+
+#![cfg(not(family_absent))]
 
 use visa::runtime::{DataType, Immediate, VectorOperand};
 use visa::{decode, Instruction, Platform};
