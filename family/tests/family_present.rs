@@ -12,10 +12,10 @@ fn the_family_is_built_from_intels_current_docs() {
         println!("skipped: ../shared/visa-docs/current not found; the family's tests did not run");
         return;
     }
-    // The family is all of Intel's instruction docs, with the docs errata create.
-    assert!(
-        visa::Opcode::ALL.len() >= 127,
-        "{} opcodes",
-        visa::Opcode::ALL.len()
-    );
+    // Docs the seeds lack, among them three that came with the 127-doc revision and one an
+    // erratum creates (DP2).
+    let mnemonics: Vec<&str> = visa::Opcode::ALL.iter().map(|o| o.mnemonic()).collect();
+    for m in ["ADD", "LSC_TYPED", "SWITCHJMP", "NBARRIER", "DP2"] {
+        assert!(mnemonics.contains(&m), "{m} in {mnemonics:?}");
+    }
 }
