@@ -6,7 +6,7 @@
 //! - round trip: `File::parse` then `write` gives the same bytes;
 //! - dis: our text of each routine is Intel's, line for line;
 //! - asm: our assembly of Intel's text gives Intel's instruction bytes, routine by routine, but
-//!   for the lines `dis` notes (issue 18 item 4: the text cannot show some of their bits, as
+//!   for the lines `dis` notes (the text cannot show some of their bits, as
 //!   FENCE 0xa1 on SKL, printed `fence_sw`): those assemble to what GenX_IR writes for the line
 //!   (`intel_oracle.rs` checks that against GenX_IR), the same instruction with other bits;
 //! - check: `Instruction::validate` for the platform accepts every instruction Intel wrote.
@@ -680,7 +680,7 @@ fn every_platforms_files_are_exact_but_for_the_known_failures() {
     );
 }
 
-/// Issue 18 item 4 on the command line: `visa dis` prints Intel's line for an instruction whose
+/// Bits the text cannot show, on the command line: `visa dis` prints Intel's line for an instruction whose
 /// text cannot show all its bits, with one note per such instruction on stderr (exit 0), and
 /// `--strict` makes each an error (exit 1). skl's block_io (Intel's compiler): FENCE 0xa1,
 /// printed `fence_sw`, and SVM_BLOCK_LD with bit 7, printed `svm_block_ld (4)`.

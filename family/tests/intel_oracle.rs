@@ -1,4 +1,4 @@
-//! Issue 18's list, each on Intel's bytes: Intel's tools (`../shared/tools/intel-isa`) compile
+//! What Intel's tools say, each on Intel's bytes: Intel's tools (`../shared/tools/intel-isa`) compile
 //! and assemble small inputs at test time, and we check our reader, printer, assembler and
 //! validator against what they wrote:
 //! - platforms by Intel's names: every ocloc device's kernel checks clean for the platform its
@@ -537,7 +537,7 @@ fn raw_operands_and_integer_math_as_intels_verifier_checks_them() {
     }
 }
 
-/// The bits Intel's text cannot show (issue 18 item 4), each class on Intel's bytes: `dis`
+/// The bits Intel's text cannot show, each class on Intel's bytes: `dis`
 /// prints Intel's line with one note per such instruction, and our assembly of Intel's print
 /// gives what GenX_IR gives for it:
 /// - SVM_BLOCK_LD/ST Properties bit 7, which Intel's compiler sets (`svm_block_ld (4)` is 0x82)

@@ -41,7 +41,7 @@ pub fn dg2_isa_files(shared: &Path) -> Vec<PathBuf> {
 /// For each routine of `file` (kernels, then functions), the instructions (`$N`) that `visa
 /// dis` prints as Intel prints them with a note: their text cannot show some of their bits
 /// (FENCE 0xa1 prints `fence_sw`, SVM_BLOCK_ST 0x80 `svm_block_st (1)`), so our assembly of
-/// that line writes what Intel's assembler writes for it, not these bytes (issue 18 item 4).
+/// that line writes what Intel's assembler writes for it, not these bytes.
 #[allow(dead_code)] // each test crate includes this module; not all of them assemble
 pub fn noted(file: &visa::object::File) -> Vec<BTreeSet<usize>> {
     use visa::object::text::{print_function, print_kernel};
