@@ -5,7 +5,6 @@
 //! Rust and docs into a map of path → contents. Only `xtask` touches the disk.
 
 pub mod analyze;
-mod compact;
 pub mod config;
 pub mod diag;
 pub mod diff;
@@ -14,7 +13,6 @@ pub mod errata;
 pub mod par;
 pub mod parse;
 pub mod schema;
-mod tagged;
 pub mod timings;
 pub mod vocab;
 
@@ -29,9 +27,8 @@ use std::collections::BTreeMap;
 /// The output of a generation: path (relative to the generated crate) → contents.
 #[derive(Clone, Debug, Default)]
 pub struct Generated {
-    /// Each file's contents: made by this run or read in place from the memo
-    /// ([`emit::Text`]).
-    pub files: BTreeMap<String, emit::Text>,
+    /// Each file's contents.
+    pub files: BTreeMap<String, String>,
     /// Warnings raised on the way (errors make [`generate`] fail instead). A part of a doc the
     /// generator cannot read is a warning that says what it left out ([`diag::Degrades`]).
     pub diagnostics: Vec<Diagnostic>,
@@ -147,12 +144,10 @@ pub fn generate_corrected(
     }
     // What the crate exposes, per doc (`diff::SNAPSHOT`), is one of the files emit renders.
     let files = timings::time("emit (wall)", || emit::render_with(&model, &pages, opts));
-    let errata = std::mem::take(&mut parsed.spec.errata);
-    par::release((parsed.spec, model, pages, map, corrected));
     Ok(Generated {
         files,
         diagnostics,
-        errata,
+        errata: parsed.spec.errata,
     })
 }
 

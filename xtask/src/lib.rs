@@ -560,7 +560,7 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
 /// `--check`: the generated files and the hand-written runtime of `out` are current.
 fn check_out(
     out: &Path,
-    files: &std::collections::BTreeMap<String, codegen::emit::Text>,
+    files: &std::collections::BTreeMap<String, String>,
     command: &str,
     runtime: std::io::Result<scaffold::StaleRuntime>,
 ) -> u8 {

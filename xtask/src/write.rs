@@ -217,11 +217,10 @@ fn candidate_files(dir: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), W
 /// exists without the marker. A target that holds its new bytes is compared a block at a time
 /// and not kept; any other is read whole (its contents are the diff's). Any other candidate is
 /// read only far enough to see its marker (whole when it is a stale generated file).
-pub fn plan<T: AsRef<str>>(out: &Path, files: &BTreeMap<String, T>) -> Result<Plan, WriteError> {
+pub fn plan(out: &Path, files: &BTreeMap<String, String>) -> Result<Plan, WriteError> {
     let mut plan = Plan::default();
     let mut foreign = Vec::new();
     for (rel, contents) in files {
-        let contents = contents.as_ref();
         let path = out.join(checked_relative(rel)?);
         if is_generated(contents) && holds(&path, contents.as_bytes())? {
             plan.unchanged += 1;
@@ -259,9 +258,9 @@ pub fn plan<T: AsRef<str>>(out: &Path, files: &BTreeMap<String, T>) -> Result<Pl
 
 /// Adds to `changes` the removal of each generated file of `out` (found by its marker) that
 /// `files` no longer has.
-fn stale_generated<T>(
+fn stale_generated(
     out: &Path,
-    files: &BTreeMap<String, T>,
+    files: &BTreeMap<String, String>,
     changes: &mut Vec<Change>,
 ) -> Result<(), WriteError> {
     let mut existing = Vec::new();
@@ -281,10 +280,7 @@ fn stale_generated<T>(
 }
 
 /// `--check`: the changes a regen would make; empty when everything is fresh. Writes nothing.
-pub fn check<T: AsRef<str>>(
-    out: &Path,
-    files: &BTreeMap<String, T>,
-) -> Result<Vec<Change>, WriteError> {
+pub fn check(out: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>, WriteError> {
     Ok(plan(out, files)?.changes)
 }
 
@@ -299,10 +295,7 @@ fn write_atomically(path: &Path, contents: &str) -> Result<(), WriteError> {
 }
 
 /// Brings `out` in line with `files`: all targets are checked before anything is written.
-pub fn apply<T: AsRef<str>>(
-    out: &Path,
-    files: &BTreeMap<String, T>,
-) -> Result<Summary, WriteError> {
+pub fn apply(out: &Path, files: &BTreeMap<String, String>) -> Result<Summary, WriteError> {
     write_plan(out, plan(out, files)?)
 }
 

@@ -94,7 +94,7 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut predefined = Vec::new();
     // Docs parse independently (on every core); their results join in file order.
     let each = |f: &SourceFile| {
-        crate::timings::time_item("parse: doc", || f.name.clone(), || parse_memoised(f))
+        crate::timings::time_item("parse: doc", || f.name.clone(), || parse_file(f))
     };
     let mut left_out = Vec::new();
     for (file, mut one) in files.iter().zip(crate::par::map(files, each)) {
@@ -197,24 +197,12 @@ fn cross_checked(
     (insts, left_out)
 }
 
-/// [`parse_file`], or with a memo ([`crate::emit::cache`]) what it returned for a file of the
-/// same name and bytes: parsing is a pure function of them, so after one doc changed only that
-/// doc is parsed again.
-fn parse_memoised(file: &SourceFile) -> FileParsed {
-    if !crate::emit::cache::active() {
-        return parse_file(file);
-    }
-    let key = crate::emit::cache::key_bytes(&[b"parsed file", file.name.as_bytes(), &file.bytes]);
-    crate::emit::cache::value_or(key, || parse_file(file))
-}
-
 /// What one file holds: an instruction (a doc) or records (a chapter), and its diagnostics.
-#[derive(Default, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 struct FileParsed {
     instruction: Option<Instruction>,
     records: Vec<crate::schema::Record>,
     predefined: Vec<crate::schema::Predefined>,
-    #[serde(with = "crate::diag::whole")]
     diagnostics: Vec<Diagnostic>,
 }
 

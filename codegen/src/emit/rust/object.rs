@@ -18,12 +18,7 @@ const PATH: &str = "src/generated/object.rs";
 /// it from the model's `object`).
 pub(crate) fn job<'a>(object: Option<&'a ObjectModel>, opts: &'a Options) -> Option<FileJob<'a>> {
     let object = object?;
-    // The file reads the analysed records and the header options only.
-    let inputs = move || {
-        let records = crate::emit::cache::key_of("object records", object);
-        format!("{records:032x}{opts:?}")
-    };
-    Some(FileJob::keyed(PATH, inputs, move || file(object, opts)))
+    Some(FileJob::new(PATH, move || file(object, opts)))
 }
 
 fn file(object: &ObjectModel, opts: &Options) -> String {

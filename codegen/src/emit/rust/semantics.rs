@@ -3,10 +3,7 @@
 //! the generated `Execute`/`dispatch`: its lane function, or the machine's `Lanes::prose`.
 
 use super::top::decodable;
-use super::{
-    docs, ident, idents_in, idents_of, parts, pieces, splice, unparen, use_only, Digests, Place,
-    Section,
-};
+use super::{docs, ident, idents_in, unparen, use_only};
 use crate::analyze::naming::snake_name;
 use crate::analyze::semantics::{FieldRead, LaneExpr, LaneFn, LaneModel, LaneStmt};
 use crate::analyze::{InstModel, Model};
@@ -14,54 +11,34 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
 
-/// The module under `header`: its head, each instruction's lane function, then the
-/// interpreter, whose methods are each instruction's piece ([`super::pieces`]).
-pub fn render(header: &str, model: &Model, digests: &Digests) -> crate::emit::Text {
+/// The module: its head, each instruction's lane function, then the interpreter, with a
+/// method per instruction.
+pub fn tokens(model: &Model) -> TokenStream {
     let insts: Vec<&InstModel> = decodable(model).collect();
-    // Each instruction's lane function (if its semantics run) and method, one memo entry.
-    let each: Vec<Section> = insts
+    let lane_fns: Vec<TokenStream> = insts
         .iter()
-        .map(|i| {
-            let inputs = || format!("semantics.rs{}", digests.of(i));
-            pieces("rust pieces", inputs, || {
-                let lane_fn = match &i.lanes {
-                    LaneModel::Formal(f) => lane_fn(i, f),
-                    LaneModel::Prose { .. } => quote!(),
-                };
-                vec![(Place::Items, lane_fn), (METHODS, method(i))]
-            })
+        .map(|i| match &i.lanes {
+            LaneModel::Formal(f) => lane_fn(i, f),
+            LaneModel::Prose { .. } => quote!(),
         })
         .collect();
+    let lane_fns = quote!(#(#lane_fns)*);
+    let methods: Vec<TokenStream> = insts.iter().map(|i| method(i)).collect();
+    let methods = quote!(#(#methods)*);
     let any_prose = insts
         .iter()
         .any(|i| matches!(i.lanes, LaneModel::Prose { .. }));
-    super::whole(
-        "src/generated/semantics.rs",
-        &(header, any_prose),
-        &[&each],
-        || {
-            // All the skeleton is made of (its memo key, [`super::skeleton`]): the identifiers the
-            // pieces use, and whether some instruction runs through the prose.
-            let mut used = idents_of(&each, 0);
-            used.extend(idents_of(&each, 1));
-            let [head, interpreter] = super::skeleton("semantics.rs", &(&used, any_prose), || {
-                let interpreter = interpreter(any_prose);
-                let mut used = used.clone();
-                used.extend(idents_in(&interpreter));
-                [with_head(&used), interpreter]
-            });
-            let head = super::join(
-                [header, &head]
-                    .into_iter()
-                    .chain(each.iter().map(|s| s.part(0))),
-            );
-            splice(&head, &interpreter, &[(0, parts(&each, 1))])
-        },
-    )
+    let interpreter = interpreter(any_prose, &methods);
+    let mut used = idents_in(&lane_fns);
+    used.extend(idents_in(&methods));
+    used.extend(idents_in(&interpreter));
+    let head = with_head(&used);
+    quote! {
+        #head
+        #lane_fns
+        #interpreter
+    }
 }
-
-/// Where the interpreter's methods go: `impl Execute for Interpreter { .. }`.
-const METHODS: Place = Place::BlockItems;
 
 /// The interpreter's method running `inst`.
 fn method(i: &InstModel) -> TokenStream {
@@ -82,9 +59,8 @@ fn method(i: &InstModel) -> TokenStream {
 }
 
 /// The `Execute` implementation that runs each instruction through its lane function or the
-/// machine's prose (a marker where its methods go), and `interpret`.
-fn interpreter(any_prose: bool) -> TokenStream {
-    let methods = METHODS.marker(0);
+/// machine's prose (`methods`, one per instruction), and `interpret`.
+fn interpreter(any_prose: bool, methods: &TokenStream) -> TokenStream {
     let (inst_field, inst_init) = if any_prose {
         (
             quote!(
@@ -635,7 +611,7 @@ Made up.
         let files = super::super::jobs(&model, &Options::default())
             .into_iter()
             .filter(|j| j.path == "src/generated/semantics.rs")
-            .map(|j| j.render())
+            .map(|j| (j.render)())
             .collect::<Vec<_>>();
         (files.concat(), diags)
     }
