@@ -12,6 +12,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::parse::SourceFile;
 pub use crate::schema::Erratum as Applied;
 use crate::schema::Span;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -93,30 +94,31 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
         }
     }
     let mut of_doc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    crate::timings::time("errata: resolve", || {
-        for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
-            if results[k].is_some() {
-                continue;
-            }
-            let doc = target(&e.name, text);
-            if let Some(index) = doc.and_then(|d| out.files.iter().position(|f| f.name == d)) {
-                of_doc.entry(index).or_default().push(k);
-                continue;
-            }
-            match resolve(&e.name, text, &out.files) {
-                Ok(r) => of_doc.entry(r.index).or_default().push(k),
-                Err(d) => results[k] = Some(Err(d)),
-            }
+    for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
+        if results[k].is_some() {
+            continue;
         }
-    });
+        let doc = target(&e.name, text);
+        if let Some(index) = doc.and_then(|d| out.files.iter().position(|f| f.name == d)) {
+            of_doc.entry(index).or_default().push(k);
+            continue;
+        }
+        match resolve(&e.name, text, &out.files) {
+            Ok(r) => of_doc.entry(r.index).or_default().push(k),
+            Err(d) => results[k] = Some(Err(d)),
+        }
+    }
     let groups: Vec<(usize, Vec<usize>)> = of_doc.into_iter().collect();
-    let corrected = crate::par::map(&groups, |(index, ks)| {
-        let errata: Vec<(&SourceFile, &str)> = ks
-            .iter()
-            .map(|&k| (&errata[k], texts[k].as_str()))
-            .collect();
-        crate::timings::time("errata: doc", || correct(&out.files[*index], &errata))
-    });
+    let corrected: Vec<DocCorrected> = groups
+        .par_iter()
+        .map(|(index, ks)| {
+            let errata: Vec<(&SourceFile, &str)> = ks
+                .iter()
+                .map(|&k| (&errata[k], texts[k].as_str()))
+                .collect();
+            correct(&out.files[*index], &errata)
+        })
+        .collect();
     // The errata's texts are read no more here: moved into the map, not copied.
     for (e, text) in errata.iter().zip(texts) {
         out.map.texts.insert(e.name.clone(), text);

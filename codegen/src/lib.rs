@@ -10,7 +10,6 @@ pub mod diag;
 pub mod diff;
 pub mod emit;
 pub mod errata;
-pub mod par;
 pub mod parse;
 pub mod schema;
 pub mod timings;
@@ -23,6 +22,7 @@ mod testing;
 
 use diag::Diagnostic;
 use std::collections::BTreeMap;
+use timings::Timings;
 
 /// The output of a generation: path (relative to the generated crate) → contents.
 #[derive(Clone, Debug, Default)]
@@ -50,15 +50,16 @@ pub fn generate(
 /// and every diagnostic points at a real file (the doc, or the erratum a corrected line comes
 /// from). An erratum that cannot be read or no longer applies is an error.
 pub fn parse_corrected(docs: &[parse::SourceFile], errata: &[parse::SourceFile]) -> parse::Parsed {
-    parse_mapped(docs, errata).0
+    parse_mapped(docs, errata, &Timings::off()).0
 }
 
 fn parse_mapped(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
+    timings: &Timings,
 ) -> (parse::Parsed, errata::SourceMap, Vec<parse::SourceFile>) {
-    let corrected = timings::time("errata", || errata::apply(docs, errata));
-    let mut parsed = timings::time("parse (wall)", || parse::parse_spec(&corrected.files));
+    let corrected = timings.time("errata", || errata::apply(docs, errata));
+    let mut parsed = timings.time("parse", || parse::parse_spec(&corrected.files));
     for d in &mut parsed.diagnostics {
         corrected.map.remap(d);
     }
@@ -66,9 +67,7 @@ fn parse_mapped(
     diagnostics.append(&mut parsed.diagnostics);
     parsed.diagnostics = diagnostics;
     parsed.spec.errata = corrected.applied;
-    timings::time("place degraded", || {
-        place_degraded(&mut parsed.spec, &parsed.diagnostics)
-    });
+    place_degraded(&mut parsed.spec, &parsed.diagnostics);
     (parsed, corrected.map, corrected.files)
 }
 
@@ -103,15 +102,25 @@ pub fn generate_corrected(
     errata: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    let (mut parsed, map, corrected) = timings::time("parse mapped", || parse_mapped(docs, errata));
+    generate_timed(docs, errata, opts, &Timings::off())
+}
+
+/// [`generate_corrected`], recording how long each stage took in `timings`.
+pub fn generate_timed(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+    opts: &emit::Options,
+    timings: &Timings,
+) -> Result<Generated, Vec<Diagnostic>> {
+    let (mut parsed, map, corrected) = parse_mapped(docs, errata, timings);
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
     // The docs are checked against their own prose beside the analysis (of the docs kept).
     let (model, pages, mut contradictions) =
-        analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, |spec| {
-            timings::time("contradictions", || {
+        analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, timings, |spec| {
+            timings.time("contradictions", || {
                 analyze::contradictions::check(spec, &corrected)
             })
         });
@@ -143,7 +152,9 @@ pub fn generate_corrected(
         return Err(diagnostics);
     }
     // What the crate exposes, per doc (`diff::SNAPSHOT`), is one of the files emit renders.
-    let files = timings::time("emit (wall)", || emit::render_with(&model, &pages, opts));
+    let files = timings.time("emit (wall)", || {
+        emit::render_with(&model, &pages, opts, timings)
+    });
     Ok(Generated {
         files,
         diagnostics,
@@ -159,6 +170,7 @@ fn analyze_degrading<R: Send>(
     spec: &mut schema::Spec,
     map: &errata::SourceMap,
     diagnostics: &mut Vec<Diagnostic>,
+    timings: &Timings,
     beside: impl Fn(&schema::Spec) -> R + Sync,
 ) -> (analyze::Model, emit::docs::Prepared, R) {
     loop {
@@ -167,23 +179,21 @@ fn analyze_degrading<R: Send>(
         let spec_read: &schema::Spec = spec;
         // Each instruction on every core first; then what spans them (partly sequential)
         // beside the reference pages and `beside`, which have the other core to themselves.
-        let insts = timings::time("analyze: instructions", || {
+        let insts = timings.time("analyze: instructions", || {
             analyze::instructions(&spec_read.instructions)
         });
-        let ((model, mut analysis), (pages, other)) = par::join(
-            || timings::time("analyze", || analyze::finish(spec_read, insts)),
+        let ((model, mut analysis), (pages, other)) = rayon::join(
+            || timings.time("analyze", || analyze::finish(spec_read, insts)),
             || {
-                let pages = timings::time("reference pages", || {
+                let pages = timings.time("reference pages", || {
                     emit::docs::Prepared::new(analyze::reference::build(spec_read))
                 });
                 (pages, beside(spec_read))
             },
         );
-        timings::time("analysis: remap", || {
-            for d in &mut analysis {
-                map.remap(d);
-            }
-        });
+        for d in &mut analysis {
+            map.remap(d);
+        }
         let bad: std::collections::BTreeSet<String> = analysis
             .iter()
             .filter(|d| d.degrades() == diag::Degrades::Doc)
@@ -227,13 +237,14 @@ pub fn api_of(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
 ) -> Result<(diff::view::Api, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let (mut parsed, map, _) = parse_mapped(docs, errata);
+    let (mut parsed, map, _) = parse_mapped(docs, errata, &Timings::off());
     let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
     // The same degrading analysis as a regen: the view is of the crate regen would write.
-    let (model, _, ()) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, |_| ());
+    let off = Timings::off();
+    let (model, _, ()) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, &off, |_| ());
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }

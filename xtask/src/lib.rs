@@ -18,6 +18,7 @@ pub mod write;
 use clap::{Parser, Subcommand};
 use codegen::diag::Diagnostic;
 use codegen::parse::{SourceFile, CHAPTERS_PREFIX};
+use codegen::timings::Timings;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -167,21 +168,24 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             check,
             timings,
         } => {
-            codegen::timings::enable(timings);
+            let t = match timings {
+                true => Timings::new(),
+                false => Timings::off(),
+            };
             let (start, cpu) = (std::time::Instant::now(), codegen::timings::process_cpu());
             let out = out.unwrap_or_else(|| workspace_root().join("generated"));
-            let code = match codegen::timings::time("load inputs", || load(input)) {
-                Ok(input) => regen_prepared(&input, &out, check),
+            let code = match t.time("load inputs", || load(input)) {
+                Ok(input) => regen_prepared(&input, &out, check, &t),
                 Err(code) => code,
             };
             if timings {
-                codegen::timings::record(
+                t.record(
                     "regen (wall; cpu of all threads)",
                     String::new(),
                     start.elapsed(),
                     codegen::timings::process_cpu().saturating_sub(cpu),
                 );
-                let records = codegen::timings::take();
+                let records = t.into_records();
                 eprint!("{}", codegen::timings::report(&records, 8));
                 if std::env::var_os("VISA_TIMINGS_WATERFALL").is_some() {
                     eprint!("{}", codegen::timings::waterfall(&records));
@@ -446,16 +450,17 @@ fn diff(old: InputArgs, new: InputArgs, json: bool) -> u8 {
 /// prints it; `None` when there is none (the first regen, or an output written before
 /// snapshots).
 pub fn changes_since_last_regen(out: &Path, api: &codegen::diff::view::Api) -> Option<String> {
-    changes_against(out, &codegen::diff::snapshot(api, ""))
+    changes_against(out, &codegen::diff::snapshot(api, ""), &Timings::off())
 }
 
 /// [`changes_since_last_regen`] given the new snapshot's text.
-fn changes_against(out: &Path, snapshot: &str) -> Option<String> {
-    let text = codegen::timings::time("changes: read the last snapshot", || {
-        std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT))
-    })
-    .ok()?;
-    let report = codegen::timings::time("changes: compare", || {
+fn changes_against(out: &Path, snapshot: &str, timings: &Timings) -> Option<String> {
+    let text = timings
+        .time("changes: read the last snapshot", || {
+            std::fs::read_to_string(out.join(codegen::diff::SNAPSHOT))
+        })
+        .ok()?;
+    let report = timings.time("changes: compare", || {
         codegen::diff::compare_snapshots(&text, snapshot)
     });
     let Some(report) = report else {
@@ -552,7 +557,7 @@ pub fn regen_with_errata(spec: &Path, errata: Option<&Path>, out: &Path, check: 
         deny_warnings: false,
     };
     match load(args) {
-        Ok(input) => regen_prepared(&input, out, check),
+        Ok(input) => regen_prepared(&input, out, check, &Timings::off()),
         Err(code) => code,
     }
 }
@@ -620,35 +625,36 @@ fn describe_stale_runtime(runtime: &scaffold::StaleRuntime, command: &str) -> St
     text
 }
 
-/// `cargo xtask regen`: generate, then write (or check) through the one writer.
-fn regen_prepared(input: &Input, out: &Path, check: bool) -> u8 {
+/// `cargo xtask regen`: generate, then write (or check) through the one writer; each stage
+/// timed in `timings`.
+fn regen_prepared(input: &Input, out: &Path, check: bool, timings: &Timings) -> u8 {
     let opts = codegen::emit::Options {
         spec_label: dir_label(&input.spec),
         regen_command: regen_command(input, out),
     };
     let template = workspace_root().join("generated");
-    let stale = codegen::timings::time("scaffold: stale runtime", || {
+    let stale = timings.time("scaffold: stale runtime", || {
         scaffold::stale_runtime(out, &template)
     });
-    let generated = codegen::timings::time("generate (wall)", || {
-        codegen::generate_corrected(&input.docs, &input.errata, &opts)
+    let generated = timings.time("generate (wall)", || {
+        codegen::generate_timed(&input.docs, &input.errata, &opts, timings)
     });
-    let Some(generated) = accept(generated, input) else {
+    let Some(generated) = timings.time("report diagnostics", || accept(generated, input)) else {
         return EXIT_FAILURE;
     };
     if check {
         return check_out(out, &generated.files, &opts.regen_command, stale);
     }
-    let summary = codegen::timings::time("changes since the last regen", || {
-        changes_against(out, &generated.files[codegen::diff::SNAPSHOT])
+    let summary = timings.time("changes since the last regen", || {
+        changes_against(out, &generated.files[codegen::diff::SNAPSHOT], timings)
     });
     if let Some(summary) = summary {
         eprint!("{summary}");
     }
-    if !scaffold_out(out, &template, stale) {
+    if !timings.time("scaffold", || scaffold_out(out, &template, stale)) {
         return EXIT_FAILURE;
     }
-    let written = codegen::timings::time("write", || write::apply(out, &generated.files));
+    let written = timings.time("write", || write::apply(out, &generated.files));
     match written {
         Ok(summary) => {
             eprintln!(
@@ -683,9 +689,7 @@ fn accept(
     };
     match generated {
         Ok(g) => {
-            codegen::timings::time("report diagnostics", || {
-                report(g.diagnostics.clone(), input)
-            });
+            report(g.diagnostics.clone(), input);
             report_errata(&g.errata);
             Some(g)
         }
@@ -711,12 +715,12 @@ fn scaffold_out(
     template: &Path,
     stale: std::io::Result<scaffold::StaleRuntime>,
 ) -> bool {
-    let scaffolded = codegen::timings::time("scaffold", || {
+    let scaffolded = (|| {
         let stale = stale?;
         scaffold::ensure_crate(out, template)?;
         scaffold::refresh(out, template, &stale)?;
         Ok::<_, std::io::Error>(stale)
-    });
+    })();
     let stale = match scaffolded {
         Ok(stale) => stale,
         Err(e) => {

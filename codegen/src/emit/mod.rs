@@ -7,19 +7,53 @@
 pub mod docs;
 pub mod rust;
 
+use crate::timings::Timings;
+use proc_macro2::TokenStream;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// One output file, rendered on its own by whichever thread takes it.
 pub(crate) struct FileJob<'a> {
     path: String,
-    render: Box<dyn Fn() -> String + Sync + 'a>,
+    render: Render<'a>,
+}
+
+/// How a file job makes its contents.
+enum Render<'a> {
+    /// Text, whole.
+    Text(Box<dyn Fn() -> String + Sync + 'a>),
+    /// A Rust file: its header line, then its tokens formatted ([`rust::format`]).
+    Rust(String, Box<dyn Fn() -> TokenStream + Sync + 'a>),
 }
 
 impl<'a> FileJob<'a> {
     pub(crate) fn new(path: impl Into<String>, render: impl Fn() -> String + Sync + 'a) -> Self {
         FileJob {
             path: path.into(),
-            render: Box::new(render),
+            render: Render::Text(Box::new(render)),
+        }
+    }
+
+    /// A Rust file: `header`, then the tokens `build` returns, formatted.
+    pub(crate) fn rust(
+        path: impl Into<String>,
+        header: String,
+        build: impl Fn() -> TokenStream + Sync + 'a,
+    ) -> Self {
+        FileJob {
+            path: path.into(),
+            render: Render::Rust(header, Box::new(build)),
+        }
+    }
+
+    /// The file's contents, its stages timed in `timings`.
+    fn render(&self, timings: &Timings) -> String {
+        match &self.render {
+            Render::Text(render) => render(),
+            Render::Rust(header, build) => {
+                let tokens = timings.time(rust::QUOTE_STAGE, build);
+                header.clone() + &rust::format(tokens, timings)
+            }
         }
     }
 }
@@ -31,7 +65,12 @@ pub fn render(
     reference: crate::analyze::reference::Reference,
     opts: &Options,
 ) -> BTreeMap<String, String> {
-    render_with(model, &docs::Prepared::new(reference), opts)
+    render_with(
+        model,
+        &docs::Prepared::new(reference),
+        opts,
+        &Timings::off(),
+    )
 }
 
 /// [`render`] with the reference pages' shared part prepared already (while the schema was
@@ -40,9 +79,9 @@ pub(crate) fn render_with(
     model: &crate::analyze::Model,
     pages: &docs::Prepared,
     opts: &Options,
+    timings: &Timings,
 ) -> BTreeMap<String, String> {
-    let jobs = jobs(model, pages, opts);
-    crate::timings::time("emit: all file jobs (wall)", || run(jobs))
+    run(jobs(model, pages, opts), timings)
 }
 
 /// Every file of the generated crate as a job: Rust modules, the API snapshot, object records
@@ -62,14 +101,16 @@ fn jobs<'a>(
     jobs
 }
 
-/// Renders `jobs` on every core, in the order given (costly first), into path → contents.
-pub(crate) fn run(jobs: Vec<FileJob<'_>>) -> BTreeMap<String, String> {
-    crate::par::map(&jobs, |j| {
-        let text = crate::timings::time_item("file job", || j.path.clone(), || (j.render)());
-        (j.path.clone(), text)
-    })
-    .into_iter()
-    .collect()
+/// Renders `jobs` on every core, handed out one at a time in the order given (costly first),
+/// into path → contents; each job's time recorded in `timings`.
+pub(crate) fn run(jobs: Vec<FileJob<'_>>, timings: &Timings) -> BTreeMap<String, String> {
+    jobs.par_iter()
+        .with_max_len(1)
+        .map(|j| {
+            let text = timings.time_item("file job", || j.path.clone(), || j.render(timings));
+            (j.path.clone(), text)
+        })
+        .collect()
 }
 
 /// What every emitter needs to write its `@generated` headers.
@@ -105,7 +146,7 @@ mod tests {
         let jobs = jobs(model, &pages, &opts);
         let sequential: BTreeMap<String, String> = jobs
             .iter()
-            .map(|j| (j.path.clone(), (j.render)()))
+            .map(|j| (j.path.clone(), j.render(&Timings::off())))
             .collect();
         let parallel = render(model, parsed.reference.clone(), &opts);
         assert_eq!(parallel, sequential);

@@ -17,6 +17,7 @@ pub(crate) use source::Source;
 
 use crate::diag::{Code, Degrades, Diagnostic};
 use crate::schema::{Instruction, LeftOut, Spec};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -93,11 +94,12 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut records = Vec::new();
     let mut predefined = Vec::new();
     // Docs parse independently (on every core); their results join in file order.
-    let each = |f: &SourceFile| {
-        crate::timings::time_item("parse: doc", || f.name.clone(), || parse_file(f))
-    };
+    let each = |f: &SourceFile| parse_file(f);
     let mut left_out = Vec::new();
-    for (file, mut one) in files.iter().zip(crate::par::map(files, each)) {
+    for (file, mut one) in files
+        .iter()
+        .zip(files.par_iter().map(each).collect::<Vec<_>>())
+    {
         match leave_out(file, one.instruction.take(), &mut one.diagnostics) {
             Ok(inst) => instructions.extend(inst),
             Err(l) => left_out.push(l),

@@ -425,7 +425,7 @@ fn templates() -> Tera {
 
 /// Renders the reference: `docs/README.md` and one page per instruction.
 pub fn render(reference: Reference, opts: &Options) -> BTreeMap<String, String> {
-    super::run(Prepared::new(reference).jobs(opts))
+    super::run(Prepared::new(reference).jobs(opts), &Default::default())
 }
 
 /// What every page shares: the templates, compiled once (while the schema is analysed), and

@@ -15,7 +15,7 @@ mod top;
 
 use crate::analyze::{EnumDef, InstModel, Int, Model};
 use crate::emit::{FileJob, Options};
-use crate::timings;
+use crate::timings::Timings;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,28 +32,24 @@ pub(crate) fn header(opts: &Options, sources: &str) -> String {
 /// benches report their CPU time as the floor formatting puts under a regen.
 pub const SYN_PARSE_STAGE: &str = "rust: syn::parse2";
 pub const PRETTYPLEASE_STAGE: &str = "rust: prettyplease";
+/// The timing stage of building a Rust file's tokens.
+pub const QUOTE_STAGE: &str = "rust: quote tokens";
 
-/// Formats tokens as one file through syn and prettyplease. The tokens come from our own
-/// emitter; failing to parse them is a generator bug that every test run would catch.
-pub(crate) fn format(tokens: TokenStream) -> String {
+/// Formats tokens as one file through syn and prettyplease, the stages timed in `timings`.
+/// The tokens come from our own emitter; failing to parse them is a generator bug that every
+/// test run would catch.
+pub(crate) fn format(tokens: TokenStream, timings: &Timings) -> String {
     // Debug builds (the tests) keep a copy to show the invalid tokens; a release regen does not
     // pay for the copy (parsing a shared stream copies every token).
     #[cfg(debug_assertions)]
     let shown = tokens.clone();
     #[cfg(not(debug_assertions))]
     let shown = "(rerun a debug build to see them)";
-    let file: syn::File = match timings::time(SYN_PARSE_STAGE, || syn::parse2(tokens)) {
+    let file: syn::File = match timings.time(SYN_PARSE_STAGE, || syn::parse2(tokens)) {
         Ok(f) => f,
         Err(e) => panic!("generator produced invalid Rust ({e}):\n{shown}"),
     };
-    let text = timings::time(PRETTYPLEASE_STAGE, || prettyplease::unparse(&file));
-    timings::time("rust: drop syntax tree", || drop(file));
-    text
-}
-
-/// [`format`] of the tokens `build` returns, timing the building apart.
-pub(crate) fn format_with(build: impl FnOnce() -> TokenStream) -> String {
-    format(timings::time("rust: quote tokens", build))
+    timings.time(PRETTYPLEASE_STAGE, || prettyplease::unparse(&file))
 }
 
 pub(crate) fn ident(s: &str) -> Ident {
@@ -382,7 +378,7 @@ pub(crate) fn enum_tokens(e: &EnumDef) -> TokenStream {
 
 /// Renders every Rust file of the generated crate.
 pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
-    super::run(jobs(model, opts))
+    super::run(jobs(model, opts), &Timings::off())
 }
 
 /// Every Rust file of the generated crate as a job of its own (tokens built and formatted on
@@ -400,9 +396,8 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
     let mut jobs: Vec<FileJob<'a>> = shared
         .into_iter()
         .map(|(file, tokens)| {
-            let head = head.clone();
-            FileJob::new(format!("src/generated/{file}"), move || {
-                head.clone() + &format_with(|| tokens(model))
+            FileJob::rust(format!("src/generated/{file}"), head.clone(), move || {
+                tokens(model)
             })
         })
         .collect();
@@ -411,14 +406,15 @@ pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> 
     instructions.sort_by_key(|i| std::cmp::Reverse(size_estimate(i)));
     for inst in instructions {
         let head = header(opts, &format!("{}/{}", opts.spec_label, inst.source));
-        jobs.push(FileJob::new(
+        jobs.push(FileJob::rust(
             format!("src/generated/{}.rs", inst.module),
-            move || head.clone() + &format_with(|| instruction::render(model, inst)),
+            head,
+            move || instruction::render(model, inst),
         ));
     }
     // The shared enums and the instructions whose bit-packed fields are shared.
-    jobs.push(FileJob::new("src/generated/enums.rs", move || {
-        head.clone() + &format_with(|| shared_module(model))
+    jobs.push(FileJob::rust("src/generated/enums.rs", head, move || {
+        shared_module(model)
     }));
     jobs
 }
