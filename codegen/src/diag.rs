@@ -4,8 +4,8 @@
 //! ranges, needs no trait plumbing on our types, and has no heavy dependencies. Codes are listed
 //! with an example each in `codegen/DIAGNOSTICS.md`; a test keeps the two in step.
 
-use crate::parse::SourceFile;
 use crate::schema::Span;
+use crate::source_file::SourceFile;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -211,7 +211,10 @@ pub fn render(diags: &[Diagnostic], files: &[SourceFile]) -> String {
         .map(|f| {
             (
                 f.name.as_str(),
-                db.add(f.name.clone(), crate::parse::lossy(&f.bytes).into_owned()),
+                db.add(
+                    f.name.clone(),
+                    String::from_utf8_lossy(&f.bytes).into_owned(),
+                ),
             )
         })
         .collect();
@@ -234,7 +237,7 @@ pub fn render(diags: &[Diagnostic], files: &[SourceFile]) -> String {
             let len = files
                 .iter()
                 .find(|f| f.name == d.file)
-                .map_or(0, |f| crate::parse::lossy(&f.bytes).len());
+                .map_or(0, |f| String::from_utf8_lossy(&f.bytes).len());
             let start = d.span.start.min(len);
             let end = d.span.end.clamp(start, len);
             cs = cs.with_labels(vec![Label::primary(*id, start..end)]);

@@ -12,6 +12,7 @@ pub mod emit;
 pub mod errata;
 pub mod parse;
 pub mod schema;
+pub mod source_file;
 pub mod timings;
 pub mod vocab;
 

@@ -12,6 +12,7 @@ mod table;
 pub mod template;
 mod text;
 
+pub use crate::source_file::SourceFile;
 pub use doc::{allowed_types, operand_classes, parse_number, selector};
 pub(crate) use source::Source;
 
@@ -20,13 +21,6 @@ use crate::schema::{Instruction, LeftOut, Spec};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// One doc: its name relative to the spec directory and its raw bytes (any bytes at all).
-#[derive(Clone, Debug)]
-pub struct SourceFile {
-    pub name: String,
-    pub bytes: Vec<u8>,
-}
 
 /// The result of parsing a spec directory: what could be read, and every diagnostic.
 #[derive(Clone, Debug, Default)]

@@ -3,7 +3,9 @@
 //! the generated property tests. Tokens from quote, formatted in-process by prettyplease.
 
 mod counted;
+mod field;
 mod instruction;
+mod lane_expr;
 pub mod object;
 mod operands;
 mod semantics;
@@ -432,7 +434,7 @@ fn shared_module(model: &Model) -> TokenStream {
         .iter()
         .filter_map(|(i, field)| {
             let inst = model.instructions.get(*i)?;
-            Some(instruction::bits_struct(inst, inst.fields.get(field)?))
+            Some(field::bits_struct(inst, inst.fields.get(field)?))
         })
         .collect();
     let codec = if structs.is_empty() {

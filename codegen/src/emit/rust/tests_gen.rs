@@ -52,7 +52,7 @@ fn restricted(
 /// platform whatever the other fields hold), else the `{X+}` maps' (valid on the newest).
 fn test_types(inst: &InstModel, f: &FieldModel) -> Vec<String> {
     use crate::analyze::platform::Rule;
-    if !f.types.is_empty() || !super::instruction::is_source(&f.doc_name) {
+    if !f.types.is_empty() || !super::field::is_source(&f.doc_name) {
         return f.types.clone();
     }
     let pick = |keep: &dyn Fn(&Option<Rule>) -> bool| -> Vec<String> {

@@ -4,10 +4,10 @@
 //! the bytes, so every rule of the binary form (enumerated values, reserved bits) holds for
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
-use super::text_fields::{self, Special};
+use super::text_fields::{self, raw_of, Special};
 use super::{and_mask, extract, hex, ident, idents_in, lit, param, shl, unparen, use_only};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
-use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
+use crate::analyze::{FieldModel, FieldType, InstModel, Model};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
@@ -567,18 +567,6 @@ fn imports(used: &BTreeSet<String>) -> TokenStream {
         #exec_word
         use alloc::string::String;
         #vec
-    }
-}
-
-/// The raw bits of a scalar field of `i`, as `u64`.
-pub(super) fn raw_of(f: &FieldModel) -> TokenStream {
-    let n = ident(&f.rust_name);
-    match &f.ty {
-        FieldType::Int(Int::I32) => quote!(u64::from(i.#n as u32)),
-        FieldType::Int(_) => quote!(u64::from(i.#n)),
-        FieldType::Enum(..) => quote!(i.#n.bits()),
-        FieldType::Bits { .. } => quote!(u64::from(i.#n.to_raw())),
-        _ => quote!(0u64),
     }
 }
 
