@@ -503,7 +503,7 @@ fn paths(text: &str) -> Vec<(Vec<String>, usize)> {
             "use" => {
                 let end = (i..t.len()).find(|&k| t[k] == ";").unwrap_or(t.len());
                 let mut leaves = Vec::new();
-                use_tree(&t[i + 1..end], &mut Vec::new(), &mut leaves);
+                use_tree(&t[i + 1..end], &[], &mut leaves);
                 out.extend(leaves.into_iter().map(|p| (p, inline.len())));
                 i = end + 1;
                 continue;
@@ -534,8 +534,8 @@ fn paths(text: &str) -> Vec<(Vec<String>, usize)> {
 }
 
 /// The leaves of the `use` tree `t` (tokens between `use` and `;`), each prefixed by `prefix`.
-fn use_tree(t: &[String], prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-    let mut path = prefix.clone();
+fn use_tree(t: &[String], prefix: &[String], out: &mut Vec<Vec<String>>) {
+    let mut path = prefix.to_vec();
     let mut i = 0;
     while i < t.len() {
         match t[i].as_str() {
@@ -551,14 +551,14 @@ fn use_tree(t: &[String], prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) 
                         "}" if depth == 0 => break,
                         "}" => depth -= 1,
                         "," if depth == 0 => {
-                            use_tree(&t[start..k], &mut path.clone(), out);
+                            use_tree(&t[start..k], &path, out);
                             start = k + 1;
                         }
                         _ => {}
                     }
                     k += 1;
                 }
-                use_tree(&t[start..k], &mut path.clone(), out);
+                use_tree(&t[start..k], &path, out);
                 return;
             }
             "as" => break,

@@ -383,12 +383,15 @@ pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
     super::run(jobs(model, opts), &Timings::off())
 }
 
+/// An emitter of a file that spans every instruction: the file's tokens.
+type Emitter = fn(&Model) -> TokenStream;
+
 /// Every Rust file of the generated crate as a job of its own (tokens built and formatted on
 /// the thread that runs it), costly ones first.
 pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> {
     let all = format!("{}/*.md", opts.spec_label);
     let head = header(opts, &all);
-    let shared: [(&str, fn(&Model) -> TokenStream); 5] = [
+    let shared: [(&str, Emitter); 5] = [
         ("text.rs", text::tokens),
         ("roundtrip.rs", tests_gen::tokens),
         ("operands.rs", operands::tokens),
