@@ -38,13 +38,18 @@ pub const CORPORA: &[&str] = &[
     "visa-docs/2021/instructions",
 ];
 
+/// The examples of the user guide's page on the crate, run as doctests too.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/crate.md")]
+pub struct CrateGuideDoctests;
+
 /// The README's example, run as a doctest so it cannot rot.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
 /// A shared family's docs as regen reads them, with the workspace's object-file chapter beside
-/// them, and its errata (`tests/errata/current/` for the current family, none for 2021).
+/// them, and its errata (`errata/` for the current family, none for 2021).
 pub fn family_with_errata(
     dir: &Path,
     corpus: &str,
@@ -55,10 +60,16 @@ pub fn family_with_errata(
     let docs = codegen::parse::load_spec(dir, Some(&root().join("spec/chapters")))
         .expect("readable corpus and chapters");
     let errata = if corpus.contains("current") {
-        codegen::errata::load_dir(&root().join("tests/errata/current"), "errata")
-            .expect("readable errata")
+        product_errata(&docs)
     } else {
         Vec::new()
     };
     (docs, errata)
+}
+
+/// The product's errata (`errata/`) that fit `docs`, as regen picks them by default: those
+/// written for another revision, or for docs the set lacks, are left out.
+pub fn product_errata(docs: &[codegen::parse::SourceFile]) -> Vec<codegen::parse::SourceFile> {
+    let all = codegen::errata::load_dir(&root().join("errata"), "errata").expect("readable errata");
+    codegen::errata::fitting(docs, &[], &all).0
 }

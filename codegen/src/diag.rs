@@ -95,6 +95,7 @@ codes! {
     UnknownMapType = "V0214", Warning, Nothing, "a type map names a type that is not a vISA data type; the doc's type maps are not checked";
     SelfContradiction = "V0220", Warning, Nothing, "a doc contradicts itself: its `Supported Types` property and its type maps name different types (raised at both places)";
     BulletAgainstTable = "V0221", Warning, Nothing, "a doc contradicts itself: a field bullet's listed values and the values table inside the same bullet name different values (raised at both places)";
+    UnpinnedName = "V0230", Warning, Nothing, "a Rust name comes from a description (a bit range's, or the words of a value's meaning beyond its name) and no `[[name]]` of `regen.toml` pins it: rewording the description would rename it";
     // Cross-doc checks.
     ConflictingOpcode = "V0301", Warning, Doc, "two docs claim the same opcode and sub-opcode with different formats";
     AliasOpcode = "V0302", Warning, Nothing, "two docs claim the same opcode and sub-opcode with identical formats (aliases)";

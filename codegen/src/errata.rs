@@ -797,6 +797,84 @@ impl SourceMap {
     }
 }
 
+/// An erratum of a set written for several revisions of the docs that does not fit the docs
+/// at hand: not applied, and listed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The erratum's name (`errata/X.patch`).
+    pub erratum: String,
+    /// Why it does not fit: its doc is not in this doc set, or says something else here.
+    pub why: String,
+}
+
+/// The docs an erratum's `Requires:` header names (a doc set without them is not the one it
+/// was written for), read from the header: the lines before its diff.
+fn requires(text: &str) -> Vec<String> {
+    text.lines()
+        .take_while(|l| !l.starts_with("--- "))
+        .filter_map(|l| l.strip_prefix("Requires:"))
+        .flat_map(|v| v.split_whitespace().take_while(|w| w.ends_with(".md")))
+        .map(|w| w.trim_end_matches(',').to_string())
+        .collect()
+}
+
+/// Splits `candidates`, errata written for various revisions of the docs, into those that fit
+/// `docs` (each applies where it is certain, after the strict `errata` the run applies anyway)
+/// and those that do not: their doc is absent here (V0403) or its text is another revision's
+/// (V0402). Errata that cannot be read, or that are obsolete, stay in the first list so that
+/// their diagnostics still show. Dropping an erratum can make a later one of the same doc stop
+/// fitting, so the split repeats until nothing more is dropped. An erratum whose `Requires:`
+/// header names a doc the set lacks does not fit either (one that creates a doc the family
+/// lacks, say, completes that family and no other doc set).
+pub fn fitting(
+    docs: &[SourceFile],
+    errata: &[SourceFile],
+    candidates: &[SourceFile],
+) -> (Vec<SourceFile>, Vec<Skipped>) {
+    let (mut fit, mut skipped): (Vec<SourceFile>, Vec<Skipped>) = (Vec::new(), Vec::new());
+    for e in candidates {
+        match requires(&crate::parse::lossy(&e.bytes))
+            .into_iter()
+            .find(|doc| !docs.iter().any(|d| d.name == *doc))
+        {
+            Some(doc) => skipped.push(Skipped {
+                erratum: e.name.clone(),
+                why: format!("its doc set lacks {doc}, which it requires"),
+            }),
+            None => fit.push(e.clone()),
+        }
+    }
+    loop {
+        let all: Vec<SourceFile> = errata.iter().chain(&fit).cloned().collect();
+        let unfit: BTreeMap<String, String> = apply(docs, &all)
+            .diagnostics
+            .into_iter()
+            .filter(|d| {
+                d.code == Code::StaleErratum.as_str() || d.code == Code::ErratumUnknownDoc.as_str()
+            })
+            .filter(|d| fit.iter().any(|f| f.name == d.file))
+            .map(|d| {
+                let why = if d.code == Code::ErratumUnknownDoc.as_str() {
+                    "its doc is not in this doc set"
+                } else {
+                    "written for another revision of its doc"
+                };
+                (d.file, why.to_string())
+            })
+            .collect();
+        if unfit.is_empty() {
+            skipped.sort_by(|a: &Skipped, b| a.erratum.cmp(&b.erratum));
+            return (fit, skipped);
+        }
+        fit.retain(|f| !unfit.contains_key(&f.name));
+        skipped.extend(
+            unfit
+                .into_iter()
+                .map(|(erratum, why)| Skipped { erratum, why }),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -851,6 +929,82 @@ mod tests {
         );
         c.map.remap(&mut d);
         assert_eq!((d.file.as_str(), d.line), ("errata/NEW-created.patch", 11));
+    }
+
+    fn correcting(name: &str, doc: &str, old: &str, new: &str, extra_header: &str) -> SourceFile {
+        file(
+            name,
+            &format!(
+                "Erratum: x\nDoc says: x\nIntel does: y\nEvidence: z\n{extra_header}\n--- a/{doc}\n+++ b/{doc}\n@@ -1,3 +1,3 @@\n ## Opcode\n-{old}\n+{new}\n end\n"
+            ),
+        )
+    }
+
+    fn names(files: &[SourceFile]) -> Vec<&str> {
+        files.iter().map(|f| f.name.as_str()).collect()
+    }
+
+    /// Of errata written for several revisions, those whose context is this revision's apply;
+    /// one whose doc says something else here, one whose doc is absent and one whose
+    /// `Requires:` doc is absent are skipped, each with its reason.
+    #[test]
+    fn errata_that_do_not_fit_the_revision_are_skipped_with_why() {
+        let docs = [
+            file("A.md", "## Opcode\n  A = 0x01\nend\n"),
+            file("B.md", "## Opcode\n  B = 0x02 (2025)\nend\n"),
+        ];
+        let fits = correcting("errata/A-fix.patch", "A.md", "  A = 0x01", "  A = 0x03", "");
+        let other_revision = correcting(
+            "errata/B-fix.patch",
+            "B.md",
+            "  B = 0x02 (2021)",
+            "  B = 0x04",
+            "",
+        );
+        let absent = correcting("errata/C-fix.patch", "C.md", "  C = 0x05", "  C = 0x06", "");
+        let requires = correcting(
+            "errata/A-more.patch",
+            "A.md",
+            "  A = 0x01",
+            "  A = 0x07",
+            "Requires: Z.md (the family it completes)\n",
+        );
+        let all = [fits.clone(), other_revision, absent, requires];
+        let (fit, skipped) = fitting(&docs, &[], &all);
+        assert_eq!(names(&fit), ["errata/A-fix.patch"]);
+        let why: Vec<(&str, &str)> = skipped
+            .iter()
+            .map(|s| (s.erratum.as_str(), s.why.as_str()))
+            .collect();
+        assert_eq!(
+            why,
+            [
+                (
+                    "errata/A-more.patch",
+                    "its doc set lacks Z.md, which it requires"
+                ),
+                (
+                    "errata/B-fix.patch",
+                    "written for another revision of its doc"
+                ),
+                ("errata/C-fix.patch", "its doc is not in this doc set"),
+            ]
+        );
+        // What fits applies cleanly.
+        let c = apply(&docs, &fit);
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.files[0].bytes, b"## Opcode\n  A = 0x03\nend\n");
+    }
+
+    /// An erratum whose context only a dropped erratum would have written stops fitting too.
+    #[test]
+    fn dropping_an_erratum_drops_the_one_that_built_on_it() {
+        let docs = [file("A.md", "## Opcode\n  A = 0x01\nend\n")];
+        let first = correcting("errata/A-1.patch", "A.md", "  A = 0x09", "  A = 0x02", "");
+        let second = correcting("errata/A-2.patch", "A.md", "  A = 0x02", "  A = 0x03", "");
+        let (fit, skipped) = fitting(&docs, &[], &[first, second]);
+        assert!(fit.is_empty(), "{:?}", names(&fit));
+        assert_eq!(skipped.len(), 2);
     }
 
     /// Each line of a created doc comes from its own `+` line, in order, repeated lines too.

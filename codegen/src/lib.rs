@@ -103,13 +103,26 @@ pub fn generate_corrected(
     errata: &[parse::SourceFile],
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    generate_timed(docs, errata, opts, &Timings::off())
+    generate_pinned(docs, errata, &analyze::naming::Pins::default(), opts)
 }
 
-/// [`generate_corrected`], recording how long each stage took in `timings`.
+/// [`generate_corrected`] with the names `pins` pins (`[[name]]` of the spec directory's
+/// `regen.toml`, [`config::Config::pins`]), reporting names from descriptions that no pin
+/// names when `pins.report` (as regen does).
+pub fn generate_pinned(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+    pins: &analyze::naming::Pins,
+    opts: &emit::Options,
+) -> Result<Generated, Vec<Diagnostic>> {
+    generate_timed(docs, errata, pins, opts, &Timings::off())
+}
+
+/// [`generate_pinned`], recording how long each stage took in `timings`.
 pub fn generate_timed(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
+    pins: &analyze::naming::Pins,
     opts: &emit::Options,
     timings: &Timings,
 ) -> Result<Generated, Vec<Diagnostic>> {
@@ -119,12 +132,18 @@ pub fn generate_timed(
         return Err(diagnostics);
     }
     // The docs are checked against their own prose beside the analysis (of the docs kept).
-    let (model, pages, mut contradictions) =
-        analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, timings, |spec| {
+    let (model, pages, mut contradictions) = analyze_degrading(
+        &mut parsed.spec,
+        &map,
+        pins,
+        &mut diagnostics,
+        timings,
+        |spec| {
             timings.time("contradictions", || {
                 analyze::contradictions::check(spec, &corrected)
             })
-        });
+        },
+    );
     for d in &mut contradictions {
         map.remap(d);
     }
@@ -170,6 +189,7 @@ pub fn generate_timed(
 fn analyze_degrading<R: Send>(
     spec: &mut schema::Spec,
     map: &errata::SourceMap,
+    pins: &analyze::naming::Pins,
     diagnostics: &mut Vec<Diagnostic>,
     timings: &Timings,
     beside: impl Fn(&schema::Spec) -> R + Sync,
@@ -181,7 +201,7 @@ fn analyze_degrading<R: Send>(
         // Each instruction on every core first; then what spans them (partly sequential)
         // beside the reference pages and `beside`, which have the other core to themselves.
         let insts = timings.time("analyze: instructions", || {
-            analyze::instructions(&spec_read.instructions)
+            analyze::instructions(&spec_read.instructions, pins)
         });
         let ((model, mut analysis), (pages, other)) = rayon::join(
             || timings.time("analyze", || analyze::finish(spec_read, insts)),
@@ -238,6 +258,15 @@ pub fn api_of(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
 ) -> Result<(diff::view::Api, Vec<Diagnostic>), Vec<Diagnostic>> {
+    api_of_pinned(docs, errata, &analyze::naming::Pins::default())
+}
+
+/// [`api_of`] with the names `pins` pins, as [`generate_pinned`] takes them.
+pub fn api_of_pinned(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+    pins: &analyze::naming::Pins,
+) -> Result<(diff::view::Api, Vec<Diagnostic>), Vec<Diagnostic>> {
     let (mut parsed, map, _) = parse_mapped(docs, errata, &Timings::off());
     let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
@@ -245,7 +274,8 @@ pub fn api_of(
     }
     // The same degrading analysis as a regen: the view is of the crate regen would write.
     let off = Timings::off();
-    let (model, _, ()) = analyze_degrading(&mut parsed.spec, &map, &mut diagnostics, &off, |_| ());
+    let (model, _, ()) =
+        analyze_degrading(&mut parsed.spec, &map, pins, &mut diagnostics, &off, |_| ());
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }

@@ -160,13 +160,13 @@ mod tests {
         assert_eq!(rust("F"), None);
     }
 
-    /// The runtime's `data_types!` table (`generated/src/runtime/operand.rs`, hand-written
+    /// The runtime's `data_types!` table (`runtime/runtime/operand.rs`, hand-written
     /// because the runtime is copied, not emitted) states the same rows: variant, code, name,
     /// size.
     #[test]
     fn the_runtime_table_is_this_table() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../generated/src/runtime/operand.rs");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/runtime/operand.rs");
         let text = std::fs::read_to_string(path).unwrap();
         let start = text.find("data_types! {\n").expect("the runtime's table");
         let body = &text[start..];

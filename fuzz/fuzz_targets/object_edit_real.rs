@@ -1,5 +1,5 @@
 //! Structure-aware: a real object file (the seed corpus is the dg2 `.isa` files, each behind
-//! its length as 4 little-endian bytes; see README's Reliability section) followed by edits
+//! its length as 4 little-endian bytes; see `docs/reliability.md`) followed by edits
 //! that mimic what a tool does to a file: rename, add, drop and reorder declarations, strings,
 //! attributes, instructions, kernels and functions, and replace GEN binaries.
 //!

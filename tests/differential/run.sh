@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The large differential run of `visa check` against Intel's verifier (README, "Validation").
+# The large differential run of `visa check` against Intel's verifier (docs/conformance.md,
+# "The large run").
 #
 #   tests/differential/run.sh [CASES] [SEED]        (defaults: 20000 cases, seed 7)
 #
 # 1. compiles our OpenCL kernels (tests/ocl/kernels/*.cl) with Intel's compiler for tgllp,
 #    acm-g10 and pvc (`intel-isa ocl`, into $VISA_DIFF_WORK, default /tmp/visa-diff-work);
 # 2. generates the crate of the current family with the full-corpus tests;
-# 3. checks that every file Intel wrote checks clean (tests/full_corpus/verifier_valid.rs);
-# 4. runs tests/full_corpus/verifier_differential.rs over those files and ../shared/real-kernels/dg2
+# 3. checks that every file Intel wrote checks clean (family/tests/verifier_valid.rs);
+# 4. runs family/tests/verifier_differential.rs over those files and ../shared/real-kernels/dg2
 #    with CASES single-byte changes, VISA_DIFF_JOBS (default 2) GenX_IR processes at a time,
 #    and prints the confusion table with every class of disagreement; it fails below
 #    VISA_DIFF_MIN percent agreement where Intel's reader does not crash (default 97.7), or
@@ -44,8 +45,8 @@ for dev in tgllp acm-g10 pvc; do
   fi
 done
 crate="$work/visa-current"
-(cd "$repo" && cargo xtask regen --spec ../shared/visa-docs/current/instructions --errata tests/errata/current --out "$crate" >/dev/null)
-mkdir -p "$crate/tests" && cp -r "$repo/tests/full_corpus/." "$crate/tests/"
+(cd "$repo" && cargo xtask regen --spec ../shared/visa-docs/current/instructions --errata errata --out "$crate" >/dev/null)
+mkdir -p "$crate/tests" && cp -r "$repo/family/tests/." "$crate/tests/"
 export VISA_SHARED="$shared" VISA_REPO="$repo"
 export VISA_VALID_DIRS="$work/isa/tgllp=TGLLP:$work/isa/acm-g10=XEHP:$work/isa/pvc=PVC"
 export VISA_DIFF_DIRS="$work/isa/tgllp=TGLLP:$work/isa/acm-g10=DG2:$work/isa/pvc=PVC"

@@ -99,7 +99,8 @@ MNEMONIC = {"PLN": "plane"}
 
 
 def alu_line(doc, name, t, es=8, mask="M1", pred="", sat="", mods=None, classes=None):
-    # The destination's type: the sources' where the doc allows it, else the first it allows.
+    # The destination's type: the sources' where the doc allows it, else the first it allows;
+    # the same for each source.
     allowed = doc["must"].get("Dst", [t])
     dt = t if t in allowed else allowed[0]
     mods = mods or {}
@@ -109,7 +110,10 @@ def alu_line(doc, name, t, es=8, mask="M1", pred="", sat="", mods=None, classes=
         if f in ("Dst", "Carry", "Borrow"):
             ops.append(dst(dt, classes.get(f, "general"), es))
         elif f.startswith("Src"):
-            o = src(t, classes.get(f, "general"), es, mods.get(f, ""), row=1 + len(ops))
+            # A source's own type where the doc restricts it (SAD2ADD: Src2 W while Src0 B).
+            must = doc["must"].get(f, [t])
+            st = t if t in must else must[0]
+            o = src(st, classes.get(f, "general"), es, mods.get(f, ""), row=1 + len(ops))
             if o is None:
                 return None
             ops.append(o)
@@ -230,21 +234,21 @@ def special(name):
         for es in [1, 8, 16]:
             for e in ["1", "2", "4"]:
                 L.append(f"scatter.{e} (M1, {es}) T6 0x0:ud VUD.0 VUD.256")
-    elif name in ("GATHER4_SCALED", "SCATTER4_SCALED", "SVM_SCATTER4_SCALED", "SCATTER4_TYPED"):
+    elif name in ("GATHER4_SCALED", "SCATTER4_SCALED", "SVM_GATHER4_SCALED", "SVM_SCATTER4_SCALED", "SCATTER4_TYPED"):
         m = name.lower()
         for ch in ["R", "G", "B", "A", "RG", "RB", "RA", "GB", "GA", "BA", "RGB", "RGA", "RBA", "GBA", "RGBA"]:
             if name == "SCATTER4_TYPED":
                 L.append(f"{m}.{ch} (M1, 8) T6 VUD.0 VUD.64 VUD.128 VUD.192 VF.256")
-            elif name == "SVM_SCATTER4_SCALED":
+            elif name.startswith("SVM_"):
                 # GenX_IR's form (notes/visa-text-syntax.md): an address (uq scalar) first.
-                L.append(f"svm_scatter4scaled.{ch} (M1, 16) 0x0:uq VUQ.0 VF.512")
+                L.append(f"{m.replace('4_', '4')}.{ch} (M1, 16) 0x0:uq VUQ.0 VF.512")
             else:
                 L.append(f"{m}.{ch} (M1, 16) T6 0x0:ud VUD.0 VF.256")
         for es in [1, 2, 4, 8, 16]:
             if name == "SCATTER4_TYPED":
                 L.append(f"(P1) {m}.RGBA (M1, {es}) T6 VUD.0 VUD.64 VUD.128 VUD.192 VF.256")
-            elif name == "SVM_SCATTER4_SCALED":
-                L.append(f"(P1) svm_scatter4scaled.RGBA (M1, {es}) VUQ(0,0)<0;1,0> VUQ.0 VF.512")
+            elif name.startswith("SVM_"):
+                L.append(f"(P1) {m.replace('4_', '4')}.RGBA (M1, {es}) VUQ(0,0)<0;1,0> VUQ.0 VF.512")
             else:
                 L.append(f"(P1) {m}.R (M1, {es}) %slm VUD(1,0)<0;1,0> VUD.0 VF.256")
     elif name in ("GATHER_SCALED", "SCATTER_SCALED"):
@@ -294,6 +298,45 @@ def special(name):
         L += ["raw_send (M1, 16) 0xa 1 2 0x2210000:ud VUD.0 VUD.256",
               "raw_sendc (M1, 8) 0xa 1 1 0x2210000:ud VUD.0 VUD.256",
               "(P1) raw_send (M1, 16) 0xa 2 0 VUD(0,0)<0;1,0> VUD.0 %null.0"]
+    elif name == "RAW_SENDS":
+        # GenX_IR's form: sfid and the three register counts joined by dots (erratum
+        # RAW_SENDS-text-dotted-counts); its parser reads raw_sendsc with the counts only
+        # (sfid 0) and prints it with sfid.
+        L += ["raw_sends.10.1.1.2 (M1, 16) 0x0:ud 0x2210000:ud VUD.0 VUD.256 VUD.512",
+              "raw_sends.12.2.1.0 (M1, 8) VUD(0,0)<0;1,0> 0x2210000:ud VUD.0 VUD.256 %null.0",
+              "(P1) raw_sends.10.1.1.2 (M1, 16) 0x0:ud VUD(0,1)<0;1,0> VUD.0 VUD.256 VUD.512",
+              "raw_sendsc.1.1.2 (M1, 16) 0x0:ud 0x2210000:ud VUD.0 VUD.256 VUD.512"]
+    elif name == "GATHER4_TYPED":
+        for ch in ["R", "G", "B", "A", "RG", "RB", "RA", "GB", "GA", "BA", "RGB", "RGA", "RBA", "GBA", "RGBA"]:
+            L.append(f"gather4_typed.{ch} (M1, 16) T6 VUD.0 %null.0 %null.0 %null.0 VF.256")
+        for es in [1, 2, 4, 8, 16]:
+            L.append(f"(P1) gather4_typed.RGBA (M1, {es}) T6 VUD.0 VUD.64 VUD.128 VUD.192 VF.256")
+    elif name == "TYPED_ATOMIC":
+        for op in ["add", "sub", "inc", "dec", "min", "max", "xchg", "cmpxchg", "and", "or", "xor",
+                   "minsint", "maxsint", "fmax", "fmin", "fcmpwr"]:
+            L.append(f"typed_atomic.{op} (M1, 8) T6 VUD.0 VUD.64 VUD.128 VUD.192 VUD.256 %null.0 VUD.320")
+        L.append("(P1) typed_atomic.add (M1, 16) T6 VUD.0 %null.0 %null.0 %null.0 VUD.256 %null.0 VUD.320")
+    elif name == "LIFETIME":
+        L += ["lifetime.start VUD", "lifetime.end VUD", "lifetime.start P1", "lifetime.end A0"]
+    elif name == "IFCALL":
+        L += ["ifcall (M1, 1) VUQ(0,0)<0;1,0> 1 1", "ifcall (M1, 1) VUD(0,0)<0;1,0> 1 1",
+              "(P1) ifcall (M1, 16) VUQ(0,0)<0;1,0> 2 0"]
+    elif name == "NBARRIER":
+        L += ["nbarrier.wait 0x1:ub", "nbarrier.wait VUB(0,0)<0;1,0>", "nbarrier.signal 0x1:ub 0x8:ub",
+              "nbarrier.signal VUB(0,0)<0;1,0> VUB(0,1)<0;1,0>"]
+    elif name == "SWITCHJMP":
+        L += ["switchjmp (M1, 1) VUB(0,0)<0;1,0> (LBL)", "switchjmp (M1_NM, 1) VUW(0,0)<0;1,0> (LBL, LBL)"]
+    elif name == "MEDIA_ST":
+        # The doc's values; GenX_IR also takes `modified` (0b001, the doc's "reserved") and
+        # prints it `reserved`, and refuses 4 and 5 ("MEDIA_ST modifier must be 0-3").
+        for mod in ["nomod", "top", "bottom"]:
+            L.append(f"media_st.{mod} (16,4) T6 0 0x0:d 0x0:d VUD.0")
+        for w, h in [(1, 1), (4, 8), (8, 2), (32, 8), (64, 4)]:
+            L.append(f"media_st.nomod ({w},{h}) T6 1 VUD(0,0)<0;1,0> VUD(0,1)<0;1,0> VUD.256")
+    elif name == "DPASW":
+        for a in ["u8", "s8", "u4", "s4", "u2", "s2", "bf", "hf"]:
+            for rc in [1, 2, 4, 8]:
+                L.append(f"dpasw.{a}.{a}.8.{rc} (M1, 8) VD.0 VD.512 VD.1024 VD(48,0)")
     elif name == "DPAS":
         # Exec size 8 or 16 (the platform's native SIMD), each precision, each repeat count;
         # systolic depths other than 8 once each.

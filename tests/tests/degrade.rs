@@ -287,8 +287,8 @@ fn bfn_as_published_reads_as_intel_prints_it() {
         return;
     };
     let docs = codegen::parse::load_dir(&dir).expect("readable docs");
-    let errata = codegen::errata::load_dir(&root().join("tests/errata/current"), "errata")
-        .expect("readable errata");
+    let errata =
+        codegen::errata::load_dir(&root().join("errata"), "errata").expect("readable errata");
     let bfn_errata: Vec<SourceFile> = errata
         .into_iter()
         .filter(|e| e.name.contains("BFN-text-function-control"))
@@ -330,26 +330,70 @@ fn bfn_as_published_reads_as_intel_prints_it() {
     assert_eq!(syntax(&[]), syntax(&bfn_errata));
 }
 
-/// The README's family command: both revisions regenerate without errata, with warnings only,
-/// and no doc of either is left out.
+/// (doc, warning) pairs a regen leaves out.
+type LeftOut = &'static [(&'static str, &'static str)];
+
+/// What each family's docs leave out of the crate (doc, warning), as Intel publishes them and
+/// with the product's errata that fit them (regen's default). RAW_SENDS's template writes the
+/// SFID and the register counts as separate words, a form Intel neither prints nor reads, and
+/// cannot be read: without a correction the crate has no text form of RAW_SENDS. The erratum
+/// `RAW_SENDS-text-dotted-counts` (with Intel's evidence) corrects the current text; the 2021
+/// doc indents that line with a tab, so the erratum does not fit it and 2021 keeps the
+/// degradation. Nothing else degrades.
+const DEGRADES: &[(&str, LeftOut, LeftOut)] = &[
+    (
+        "visa-docs/current/instructions",
+        &[("RAW_SENDS.md", "V0130")],
+        &[],
+    ),
+    (
+        "visa-docs/2021/instructions",
+        &[("RAW_SENDS.md", "V0130")],
+        &[("RAW_SENDS.md", "V0130")],
+    ),
+];
+
+/// The family command (docs/regen.md, "Degrade, never block"): both revisions regenerate, bare and with the errata that fit
+/// them, with warnings only; what they leave out is exactly [`DEGRADES`].
 #[test]
-fn both_revisions_regenerate_bare_with_nothing_left_out() {
+fn both_revisions_regenerate_with_only_the_listed_parts_left_out() {
+    let degraded = |docs: &[SourceFile], errata: &[SourceFile], corpus: &str| {
+        let g = codegen::generate_corrected(docs, errata, &codegen::emit::Options::default())
+            .unwrap_or_else(|d| {
+                panic!(
+                    "{corpus}: {:#?}",
+                    d.iter().filter(|d| d.is_error()).collect::<Vec<_>>()
+                )
+            });
+        let mut out: Vec<(String, String)> = g
+            .diagnostics
+            .iter()
+            .filter(|d| matches!(d.degrades(), Degrades::Doc | Degrades::TextForm))
+            .map(|d| (d.file.clone(), d.code.clone()))
+            .collect();
+        out.sort();
+        out
+    };
+    let owned = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(f, c)| (f.to_string(), c.to_string()))
+            .collect()
+    };
     for corpus in visa_tests::CORPORA {
         let Some(dir) = shared(corpus) else { return };
         let docs = codegen::parse::load_spec(&dir, Some(&root().join("spec/chapters")))
             .expect("readable docs");
-        let g = codegen::generate(&docs, &codegen::emit::Options::default()).unwrap_or_else(|d| {
-            panic!(
-                "{corpus}: {:#?}",
-                d.iter().filter(|d| d.is_error()).collect::<Vec<_>>()
-            )
-        });
-        let degraded: Vec<_> = g
-            .diagnostics
+        let (_, bare, corrected) = DEGRADES
             .iter()
-            .filter(|d| matches!(d.degrades(), Degrades::Doc | Degrades::TextForm))
-            .collect();
-        assert!(degraded.is_empty(), "{corpus}: {degraded:#?}");
+            .find(|(c, _, _)| c == corpus)
+            .expect("each family has its lists");
+        assert_eq!(degraded(&docs, &[], corpus), owned(bare), "{corpus}, bare");
+        let errata = visa_tests::product_errata(&docs);
+        assert_eq!(
+            degraded(&docs, &errata, corpus),
+            owned(corrected),
+            "{corpus}, with the errata that fit it"
+        );
     }
 }
 

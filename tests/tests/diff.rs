@@ -156,3 +156,107 @@ fn deny_warnings_fails_a_diff_of_doc_sets_with_warnings() {
     assert_eq!(run(false), std::process::ExitCode::from(0));
     assert_eq!(run(true), std::process::ExitCode::from(xtask::EXIT_FAILURE));
 }
+
+/// The Rust files regen writes into `out` (by path under `src/`), as the API reads them: no
+/// comments (the header, rustdoc) and no text inside string literals (the docs' prose quoted in
+/// messages), so what is left is every item, name, type and value.
+fn rust_api_of(out: &Path) -> std::collections::BTreeMap<String, String> {
+    let strings = regex::Regex::new(r#""(?:[^"\\]|\\.)*""#).unwrap();
+    let mut files = std::collections::BTreeMap::new();
+    let mut dirs = vec![out.join("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let code: Vec<String> = text
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .map(|l| strings.replace_all(l, "\"\"").into_owned())
+                    .collect();
+                let rel = path
+                    .strip_prefix(out)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.insert(rel, code.join("\n"));
+            }
+        }
+    }
+    files
+}
+
+/// The crates regen writes from a case's old and new docs (each with its own `regen.toml`).
+fn regen_both(name: &str) -> (tempfile::TempDir, tempfile::TempDir) {
+    let dir = case(name);
+    let (old, new) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    assert_eq!(xtask::regen(&dir.join("old"), old.path(), false), 0);
+    assert_eq!(xtask::regen(&dir.join("new"), new.path(), false), 0);
+    (old, new)
+}
+
+/// A bit range's summary and two values' descriptions reworded, their names pinned in each
+/// side's `regen.toml`: the diff says wording only, and the generated API is the same to the
+/// byte (only docs and quoted prose differ).
+#[test]
+fn a_reworded_description_renames_nothing() {
+    check("reworded");
+    let dir = case("reworded");
+    let report = xtask::diff_dirs(&dir.join("old"), &dir.join("new")).unwrap();
+    assert!(!report.breaking);
+    let (old, new) = regen_both("reworded");
+    let module = "src/generated/block_put.rs";
+    let raw = |d: &Path| std::fs::read_to_string(d.join(module)).unwrap();
+    // The prose reaches the crate's docs...
+    assert!(raw(old.path()).contains("/// Bit[2..0]: Number of blocks to write"));
+    assert!(raw(new.path()).contains("/// Bit[2..0]: How many blocks are written"));
+    // ...and the names are the pins', on both sides.
+    for d in [old.path(), new.path()] {
+        let text = raw(d);
+        assert!(
+            text.contains("pub number_of_blocks: SizeNumberOfBlocks,"),
+            "{text}"
+        );
+        assert!(text.contains("    WriteBack = 0x0,\n"), "{text}");
+        assert!(text.contains("    WriteThrough = 0x1,\n"), "{text}");
+    }
+    let (a, b) = (rust_api_of(old.path()), rust_api_of(new.path()));
+    assert!(a.contains_key(module) && a.len() > 5, "{:?}", a.keys());
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (path, code) in &a {
+        assert!(
+            code == &b[path],
+            "{path} differs beyond docs and quoted prose"
+        );
+    }
+}
+
+/// A value removed breaks, pinned or not (its pin then names nothing, which is harmless).
+#[test]
+fn a_removed_value_breaks() {
+    check("value_removed");
+}
+
+/// A doc added whose `Mode` is identical to an existing doc's: the enum becomes shared
+/// (`enums::Mode`), and the existing doc's module still names it, with the same variants; the
+/// diff says so without breaking (only the new instruction's `Execute` method breaks).
+#[test]
+fn a_doc_sharing_an_enum_moves_no_name_of_another_doc() {
+    check("shared");
+    let (old, new) = regen_both("shared");
+    let read =
+        |d: &Path, f: &str| std::fs::read_to_string(d.join("src/generated").join(f)).unwrap();
+    let before = read(old.path(), "block_put.rs");
+    let after = read(new.path(), "block_put.rs");
+    assert!(before.contains("pub enum Mode {"), "{before}");
+    assert!(!after.contains("pub enum Mode {"), "{after}");
+    assert!(after.contains("pub use super::enums::Mode;\n"), "{after}");
+    assert!(after.contains("pub mode: Mode,"), "{after}");
+    let shared = read(new.path(), "enums.rs");
+    assert!(shared.contains("pub enum Mode {"), "{shared}");
+    assert!(shared.contains("    WriteBack = 0x0,\n"), "{shared}");
+    assert!(shared.contains("    WriteThrough = 0x1,\n"), "{shared}");
+    assert!(read(new.path(), "block_get.rs").contains("pub use super::enums::Mode;\n"));
+}

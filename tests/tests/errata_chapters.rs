@@ -1,7 +1,7 @@
 //! Errata of the chapters whose rules are hand-written (`5_operands.md`: the generator reads
 //! only the pseudo-structures of `4_visa_header.md`, so the operands chapter's prose rules live
-//! in `generated/src/object/verify.rs` and the operand decoder, each citing its line). Their
-//! corrections are errata in the same format as the docs' (`tests/errata/chapters/*.patch`,
+//! in `runtime/object/verify.rs` and the operand decoder, each citing its line). Their
+//! corrections are errata in the same format as the docs' (`errata/*.patch`,
 //! header with Intel's evidence, then one diff), which the runtime's rules follow and cite.
 //! Each must apply, by the generator's own errata code, to the chapter in `../shared` it was
 //! written for; one that no longer applies means the chapter changed and the rule must be
@@ -15,8 +15,11 @@ fn every_chapter_erratum_applies_to_its_chapter() {
     let Some(dir) = shared("visa-docs/chapters") else {
         return;
     };
-    let errata = codegen::errata::load_dir(&root().join("tests/errata/chapters"), "errata")
-        .expect("readable errata");
+    let errata: Vec<SourceFile> = codegen::errata::load_dir(&root().join("errata"), "errata")
+        .expect("readable errata")
+        .into_iter()
+        .filter(|e| e.name.starts_with("errata/5_operands-"))
+        .collect();
     assert!(errata.len() >= 3, "the operands chapter's errata");
     let chapter = SourceFile {
         name: "chapters/5_operands.md".into(),

@@ -2,7 +2,7 @@
 //! another revision's docs, each one is applied (its place in the doc is certain), obsolete
 //! (the doc already says what it says), stale (its context is gone or ambiguous) or of a doc
 //! the revision lacks; never applied anywhere else. The errata of the current family
-//! (`tests/errata/current`) on the 2021 docs of `../shared`, each outcome checked against the
+//! (`errata`) on the 2021 docs of `../shared`, each outcome checked against the
 //! erratum's own diff, read here line by line.
 
 use codegen::parse::SourceFile;
@@ -61,8 +61,8 @@ fn errata_of_the_current_docs_on_the_2021_docs_are_applied_obsolete_or_stale_nev
     };
     let docs = codegen::parse::load_spec(&dir, Some(&root().join("spec/chapters")))
         .expect("readable docs");
-    let errata = codegen::errata::load_dir(&root().join("tests/errata/current"), "errata")
-        .expect("readable errata");
+    let errata =
+        codegen::errata::load_dir(&root().join("errata"), "errata").expect("readable errata");
     let corrected = codegen::errata::apply(&docs, &errata);
     let doc_text = |files: &[SourceFile], name: &str| {
         files

@@ -1,4 +1,4 @@
-//! The errata of `spec/errata/` on bytes Intel's reader accepted: each decodes, validates and
+//! The product's errata that fit the seeds (`errata/`) on bytes Intel's reader accepted: each decodes, validates and
 //! re-encodes with the corrected seeds, and the uncorrected docs reject it. The vectors come
 //! from the errata's evidence (real-kernels/dg2/calls_caller.isa with one instruction replaced,
 //! read back by `GenX_IR -dumpcommonisa`).
@@ -20,11 +20,11 @@ fn accepted(bytes: &[u8]) -> Instruction {
 }
 
 /// The values a field's first bit range (or the field itself) enumerates, with and without
-/// the errata of spec/errata/.
+/// the product's errata that fit the seeds.
 fn values(doc: &str, field: &str) -> (Vec<u64>, Vec<u64>) {
     let root = visa_tests::root();
     let docs: Vec<SourceFile> = codegen::parse::load_spec(&root.join("spec"), None).unwrap();
-    let errata = codegen::errata::load_dir(&root.join("spec/errata"), "errata").unwrap();
+    let errata = visa_tests::product_errata(&docs);
     let read = |errata: &[SourceFile]| {
         let parsed = codegen::parse_corrected(&docs, errata);
         assert!(

@@ -2,8 +2,9 @@
 //! Intel's tools make now: `tests/intel/regen-fixtures --check` makes them all again (ocloc for
 //! each device, GenX_IR for each platform) and lists every file that differs. Without Intel's
 //! tools it skips with the reason printed; with `CI` set it fails instead. To rewrite the
-//! fixtures: `tests/intel/regen-fixtures` (then run tests/full_corpus/intel_fixtures.rs, which
-//! checks our reader, printer, assembler and validator on them, and rewrite README's table).
+//! fixtures: `tests/intel/regen-fixtures` (then run family/tests/intel_fixtures.rs, which
+//! checks our reader, printer, assembler and validator on them, and rewrite the table of
+//! `docs/conformance.md`).
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -657,6 +657,77 @@ fn v0221_bullet_against_table() {
 }
 
 #[test]
+fn v0230_unpinned_name() {
+    use codegen::analyze::naming::Pins;
+    use codegen::analyze::FieldType;
+    // BASE's `Exec_size` bits 2..0 are named after their summary (`size`); a `Mode` whose value
+    // 0 is named after words of its description (`EqEqualTo`), and value 1 after its name only.
+    let text = BASE
+        .replace("| Exec_size | Src |", "| Exec_size | Mode | Src |")
+        .replace("| --- | --- | --- |", "| --- | --- | --- | --- |")
+        .replace("| | | |", "| | | | |")
+        .replace(
+            "- **Src(raw_operand):**",
+            "- **Mode(ub):** The relation.\n\n  - 0: EQ - equal to\n  - 1: NE (not equal)\n\n- **Src(raw_operand):**",
+        );
+    let files = vec![SourceFile {
+        name: "FOO.md".into(),
+        bytes: text.clone().into_bytes(),
+    }];
+    let spec = parse_spec(&files).spec;
+    let analysed = |toml: &str| {
+        let config = codegen::config::Config::parse("regen.toml", toml).expect("a valid config");
+        codegen::analyze::analyze_pinned(&spec, &Pins::new(&config.pins()))
+    };
+    let (_, d) = analysed("");
+    let d: Vec<&Diagnostic> = d.iter().filter(|d| d.code == "V0230").collect();
+    assert_eq!(d.len(), 2, "{d:#?}");
+    assert!(d.iter().all(|d| d.severity == Severity::Warning));
+    // Line 17 is `  - Bit[2..0]: size` (BASE's line of the range).
+    assert_eq!(line_of(&text, "- Bit[2..0]"), 17);
+    at(
+        d[0],
+        17,
+        1,
+        "bits 2..0 of `Exec_size` are named `size` after their description",
+    );
+    assert_eq!(
+        d[0].expected.as_deref(),
+        Some("a pin in regen.toml: `[[name]]` with doc = \"FOO.md\", field = \"Exec_size\", bits = \"2..0\", name = \"size\"")
+    );
+    at(
+        d[1],
+        line_of(&text, "- 0: EQ"),
+        1,
+        "value 0x0 of `Mode` is named `Mode::EqEqualTo` after words of its description",
+    );
+    // Pinned, the names are the pins' and nothing is reported; a pin without `doc` names the
+    // field's bits in every doc.
+    let (model, d) = analysed(
+        "[[name]]\nfield = \"Exec_size\"\nbits = \"2..0\"\nname = \"region_size\"\n\n\
+         [[name]]\ndoc = \"FOO.md\"\nfield = \"Mode\"\nvalue = 0\nname = \"Equal\"\n",
+    );
+    assert!(d.iter().all(|d| d.code != "V0230"), "{d:#?}");
+    let foo = &model.instructions[0];
+    let FieldType::Bits { members, .. } = &foo.fields["Exec_size"].ty else {
+        panic!("Exec_size is bit-packed");
+    };
+    assert_eq!(members[0].name, "region_size");
+    let FieldType::Enum(_, e) = foo.fields["Mode"].ty else {
+        panic!("Mode is an enum");
+    };
+    let names: Vec<&str> = foo.enums[e]
+        .variants
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(names, ["Equal", "Ne"]);
+    // A bare analysis (as tests run it) reports nothing.
+    let (_, d) = codegen::analyze::analyze(&spec);
+    assert!(d.iter().all(|d| d.code != "V0230"), "{d:#?}");
+}
+
+#[test]
 fn v0301_conflicting_opcode() {
     let other = BASE
         .replace("FOO", "BAR")
@@ -947,6 +1018,40 @@ fn v0404_bad_config() {
         "[[acknowledge]]\ncode = \"V0116\"\ndoc = \"A.md\"\n"
     )
     .is_err());
+    // A `[[name]]` with bits that are no range, with neither bits nor a value, with a name that
+    // is no identifier, or pinning one range twice: the caret is on the table (line 3, 4 or 6).
+    let bad = |pins: &str| Config::parse("regen.toml", &format!("# pins\n\n{pins}")).unwrap_err();
+    let e = bad("[[name]]\nfield = \"Size\"\nbits = \"0..2\"\nname = \"size\"\n");
+    assert_eq!((e.code.as_str(), e.line), ("V0404", 3));
+    assert!(
+        e.message
+            .contains("bits `0..2` of a `[[name]]` are no bit range"),
+        "{e:#?}"
+    );
+    let e = bad("[[name]]\nfield = \"Size\"\nname = \"size\"\n");
+    assert!(
+        e.message.contains("names neither bits nor a value"),
+        "{e:#?}"
+    );
+    let e = bad("[[name]]\nfield = \"Size\"\nvalue = 1\nname = \"2 blocks\"\n");
+    assert!(
+        e.message.contains("`2 blocks` is no Rust identifier"),
+        "{e:#?}"
+    );
+    let e = bad("[[name]]\nfield = \"Size\"\nbits = \"2..0\"\nname = \"size\"\n\n[[name]]\nfield = \"Size\"\nbits = \"2 .. 0\"\nname = \"blocks\"\n");
+    assert_eq!(e.line, 8, "{e:#?}");
+    assert!(
+        e.message
+            .contains("bits 2 .. 0 of `Size` is pinned twice (`size`, `blocks`)"),
+        "{e:#?}"
+    );
+    // The same range pinned for one doc and for every doc is no conflict: the doc's wins.
+    let ok = Config::parse(
+        "regen.toml",
+        "[[name]]\nfield = \"Size\"\nbits = \"2..0\"\nname = \"size\"\n\n[[name]]\ndoc = \"A.md\"\nfield = \"Size\"\nbits = \"2..0\"\nname = \"blocks\"\n",
+    )
+    .unwrap();
+    assert_eq!(ok.pins().len(), 2);
 }
 
 #[test]

@@ -10,10 +10,21 @@ use visa_tests::{shared, CORPORA};
 const SPECIAL: &[&str] = &[
     "3D_LOAD",
     "3D_SAMPLE",
+    "3D_SAMPLE4",
     "LABEL",
+    "LSC_TYPED",
     "LSC_UNTYPED",
+    "RT_WRITE",
     "SUBROUTINE",
     "SVM",
+];
+
+/// Docs whose template cannot be read (V0130), per family as the tests read it: 2021's
+/// RAW_SENDS, whose template (the SFID and counts as separate words) only the current family's
+/// erratum `RAW_SENDS-text-dotted-counts` corrects.
+const UNREADABLE: &[(&str, &[&str])] = &[
+    ("visa-docs/current/instructions", &[]),
+    ("visa-docs/2021/instructions", &["RAW_SENDS"]),
 ];
 
 fn family(corpus: &str) -> Option<Vec<Instruction>> {
@@ -30,14 +41,25 @@ fn every_doc_has_a_syntax_or_a_listed_special_form() {
     for corpus in CORPORA {
         let Some(insts) = family(corpus) else { return };
         let mut special = Vec::new();
+        let mut unreadable = Vec::new();
         for i in &insts {
             match &i.syntax {
                 Some(Syntax::Special { .. }) => special.push(i.name.as_str()),
                 Some(Syntax::Templates { forms }) => assert!(!forms.is_empty(), "{}", i.name),
-                Some(Syntax::Unreadable { why }) => panic!("{corpus}/{}: {why}", i.name),
+                Some(Syntax::Unreadable { .. }) => unreadable.push(i.name.as_str()),
                 None => panic!("{corpus}/{}: no syntax", i.name),
             }
         }
+        unreadable.sort();
+        let listed = UNREADABLE
+            .iter()
+            .find(|(c, _)| c == corpus)
+            .map(|(_, l)| *l);
+        assert_eq!(
+            unreadable,
+            listed.expect("each family has its list"),
+            "{corpus}"
+        );
         special.sort();
         let expected: Vec<&str> = SPECIAL
             .iter()

@@ -115,10 +115,11 @@ fn predicate_control_follows_the_operands_chapter() {
 
 #[test]
 fn exec_sizes_the_doc_does_not_list_do_not_decode() {
-    // SCATTER4_SCALED lists 8 and 16 elements only: 0b010 (4 elements) is refused.
+    // SCATTER4_SCALED lists 1, 2, 4, 8 and 16 elements (0b000-0b100, with its erratum
+    // SCATTER4_SCALED-exec-size-1-2-4): 0b101 (32 elements) is refused.
     let mut bytes = Vec::new();
     Instruction::Scatter4Scaled(valid()).encode(&mut bytes);
-    bytes[1] = (bytes[1] & !0x7) | 0b010;
+    bytes[1] = (bytes[1] & !0x7) | 0b101;
     let e = visa::decode(&bytes).unwrap_err();
     assert_eq!((e.field, e.offset), ("Exec_size", 1));
 }

@@ -76,19 +76,20 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
-    // What `cargo xtask regen --spec .../current/instructions --errata tests/errata/current`
-    // reads: the docs, the workspace's chapters, the family's errata.
+    // What `cargo xtask regen --spec .../current` reads: the docs, the chapters beside them,
+    // the product's errata that fit them.
     let root = xtask::workspace_root();
-    let Some(spec) = shared("visa-docs/current/instructions") else {
+    let Some(dir) = shared("visa-docs/current") else {
         return;
     };
-    let current = codegen::parse::load_spec(&spec, Some(&root.join("spec/chapters")))
+    let current = codegen::parse::load_spec(&dir.join("instructions"), Some(&dir))
         .expect("current docs and chapters");
-    let errata_dir = root.join("tests/errata/current");
-    let errata = codegen::errata::load_dir(&errata_dir, "tests/errata/current").expect("errata");
+    let all = codegen::errata::load_dir(&root.join("errata"), "errata").expect("errata");
+    let errata = codegen::errata::fitting(&current, &[], &all).0;
     let opts = codegen::emit::Options::default();
+    let pins = codegen::analyze::naming::Pins::default();
     let generate = |t: &codegen::timings::Timings| {
-        codegen::generate_timed(&current, &errata, &opts, t).expect("the family generates")
+        codegen::generate_timed(&current, &errata, &pins, &opts, t).expect("the family generates")
     };
     // Every regen writes into an empty directory of its own under `outputs`, removed only when
     // the benches are done: on ext4 without a journal (as here) the kernel skips inodes freed in
@@ -149,15 +150,13 @@ fn benches(c: &mut Criterion) {
     });
     // The no-op rerun as a user runs it: the release `xtask regen` process on a crate it
     // generated from the same docs (nothing written), process start included.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("visa");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("visa");
     let regen = || {
         std::process::Command::new(env!("CARGO_BIN_EXE_xtask"))
             .arg("regen")
             .arg("--spec")
-            .arg(&spec)
-            .arg("--errata")
-            .arg(&errata_dir)
+            .arg(&dir)
             .arg("--out")
             .arg(&out)
             .output()
@@ -186,10 +185,7 @@ fn benches(c: &mut Criterion) {
 /// snapshot and the items of shared files that quote it change), as a spec edit does. A doc no
 /// erratum corrects, so the edit never meets an erratum's context.
 fn one_doc_changed(c: &mut Criterion) {
-    let (Some(corpus), Some(errata)) = (
-        shared("visa-docs/current/instructions"),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/errata/current")),
-    ) else {
+    let Some(corpus) = shared("visa-docs/current/instructions") else {
         eprintln!("skipped: ../shared/visa-docs is absent");
         return;
     };
@@ -212,8 +208,6 @@ fn one_doc_changed(c: &mut Criterion) {
             .arg("regen")
             .arg("--spec")
             .arg(&spec)
-            .arg("--errata")
-            .arg(&errata)
             .arg("--out")
             .arg(&out)
             .output()

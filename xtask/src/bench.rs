@@ -1,5 +1,6 @@
 //! `cargo xtask bench`: runs the criterion benches, times builds of the generated crates, and
-//! writes `BENCHMARKS.md` (machine, date, median and spread, goals met or missed).
+//! writes `BENCHMARKS.md` (the machine, each figure's median and interval, goals met or
+//! missed, the commands that reproduce them).
 //!
 //! Figures come from criterion's own `estimates.json` files, never from timers in tests.
 
@@ -86,14 +87,6 @@ fn machine() -> String {
     format!("{cpu}, {cores} cores available, {rustc}")
 }
 
-fn today() -> String {
-    Command::new("date")
-        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default()
-}
-
 /// Criterion figures of one stream: decode (each instruction consumed where it was decoded),
 /// decode into a `Vec`, encode, and memcpy of the same bytes.
 pub(crate) struct Stream {
@@ -105,7 +98,7 @@ pub(crate) struct Stream {
     pub(crate) bytes: f64,
 }
 
-/// Criterion figures of one variant of the random stream (see `generated/benches/codec.rs`):
+/// Criterion figures of one variant of the random stream (see `runtime/benches/codec.rs`):
 /// the same stream with one source of unpredictability removed.
 pub(crate) struct Variant {
     pub(crate) name: String,
@@ -158,11 +151,9 @@ fn variants(crit: &Path, stats: &serde_json::Value) -> Vec<Variant> {
         .collect()
 }
 
-/// One stage of a timed regen: its runs (on all threads), their wall and CPU time.
+/// One stage of a timed regen: its CPU time, on all threads.
 pub(crate) struct StageTime {
     pub(crate) stage: String,
-    pub(crate) runs: usize,
-    pub(crate) wall_ms: f64,
     pub(crate) cpu_ms: f64,
 }
 
@@ -189,8 +180,6 @@ pub(crate) fn regen_stages(json: &serde_json::Value) -> Option<RegenStages> {
         .map(|s| {
             Some(StageTime {
                 stage: s["stage"].as_str()?.to_string(),
-                runs: usize::try_from(s["runs"].as_u64()?).ok()?,
-                wall_ms: s["wall_ms"].as_f64()?,
                 cpu_ms: s["cpu_ms"].as_f64()?,
             })
         })
@@ -308,13 +297,12 @@ fn pipeline() -> Result<Pipeline, String> {
     })
 }
 
-/// `cargo xtask bench --pipeline`: only the generator bench, whose section of BENCHMARKS.md
-/// it rewrites (the codec and build sections stay as the last full bench wrote them).
+/// `cargo xtask bench --pipeline`: only the generator bench, whose rows of BENCHMARKS.md it
+/// rewrites (the other rows stay as the last full bench wrote them).
 pub fn bench_pipeline() -> u8 {
     let run = || -> Result<PathBuf, String> {
         let p = pipeline()?;
-        let section = crate::bench_report::generator(&crate::bench_report::Figures {
-            date: today(),
+        let rows = crate::bench_report::generator(&crate::bench_report::Figures {
             machine: machine(),
             parse: p.parse,
             first: p.first,
@@ -326,15 +314,14 @@ pub fn bench_pipeline() -> u8 {
         });
         let path = workspace_root().join("BENCHMARKS.md");
         let existing = std::fs::read_to_string(&path).unwrap_or_default();
-        let md = crate::bench_report::splice_generator(&existing, &section, &today()).ok_or(
-            "BENCHMARKS.md has no `## Generator` section: run the full `cargo xtask bench`",
-        )?;
+        let md = crate::bench_report::splice_rows(&existing, &rows)
+            .ok_or("BENCHMARKS.md has no table of figures: run the full `cargo xtask bench`")?;
         std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(path)
     };
     match run() {
         Ok(path) => {
-            eprintln!("bench: rewrote the generator section of {}", path.display());
+            eprintln!("bench: rewrote the generator rows of {}", path.display());
             0
         }
         Err(e) => {
@@ -350,11 +337,7 @@ fn interp() -> Result<crate::bench_interp::Interp, String> {
     let work = root.join("target/xtask-bench");
     let full_crate = work.join("visa-current");
     if !full_crate.join("Cargo.toml").is_file() {
-        regen_into(
-            &shared_dir().join("visa-docs/current/instructions"),
-            Some(&root.join("tests/errata/current")),
-            &full_crate,
-        )?;
+        regen_into(&shared_dir().join("visa-docs/current"), None, &full_crate)?;
     }
     crate::bench_interp::measure(
         &full_crate.join("Cargo.toml"),
@@ -363,20 +346,20 @@ fn interp() -> Result<crate::bench_interp::Interp, String> {
     )
 }
 
-/// `cargo xtask bench --machine`: runs the interpreter's bench and rewrites its section.
+/// `cargo xtask bench --machine`: runs the interpreter's bench and rewrites its row.
 pub fn bench_machine() -> u8 {
     let run = || -> Result<PathBuf, String> {
         let figures = interp()?;
         let path = workspace_root().join("BENCHMARKS.md");
         let existing = std::fs::read_to_string(&path).unwrap_or_default();
-        let section = crate::bench_interp::section(&figures, &today(), &machine());
+        let section = crate::bench_interp::section(&figures);
         let md = crate::bench_interp::splice(&existing, &section);
         std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(path)
     };
     match run() {
         Ok(path) => {
-            eprintln!("bench: rewrote the machine section of {}", path.display());
+            eprintln!("bench: rewrote the interpreter row of {}", path.display());
             0
         }
         Err(e) => {
@@ -389,7 +372,6 @@ pub fn bench_machine() -> u8 {
 fn bench_inner() -> Result<PathBuf, String> {
     let root = workspace_root();
     let work = root.join("target/xtask-bench");
-    let corpus = shared_dir().join("visa-docs/current/instructions");
     // 1. Generator speed.
     let Pipeline {
         parse,
@@ -406,11 +388,7 @@ fn bench_inner() -> Result<PathBuf, String> {
         let _ = std::fs::remove_dir_all(dir);
     }
     regen_into(&root.join("spec"), None, &spec_crate)?;
-    regen_into(
-        &corpus,
-        Some(&root.join("tests/errata/current")),
-        &full_crate,
-    )?;
+    regen_into(&shared_dir().join("visa-docs/current"), None, &full_crate)?;
     let codecs = [
         codec_run(
             "spec/",
@@ -438,7 +416,6 @@ fn bench_inner() -> Result<PathBuf, String> {
     }
 
     let md = crate::bench_report::render(&crate::bench_report::Figures {
-        date: today(),
         machine: machine(),
         parse,
         first,
@@ -450,10 +427,7 @@ fn bench_inner() -> Result<PathBuf, String> {
     });
     // 4. The interpreter.
     let interp = interp()?;
-    let md = crate::bench_interp::splice(
-        &md,
-        &crate::bench_interp::section(&interp, &today(), &machine()),
-    );
+    let md = crate::bench_interp::splice(&md, &crate::bench_interp::section(&interp));
     let path = root.join("BENCHMARKS.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
@@ -529,10 +503,7 @@ mod tests {
         assert_eq!(r.format_stages, ["rust: syn::parse2", "rust: prettyplease"]);
         assert_eq!(r.stages.len(), 1);
         let s = &r.stages[0];
-        assert_eq!(
-            (s.stage.as_str(), s.runs, s.wall_ms, s.cpu_ms),
-            ("analyze", 1, 3.5, 3.25)
-        );
+        assert_eq!((s.stage.as_str(), s.cpu_ms), ("analyze", 3.25));
         // A stage without its CPU time makes the whole record unreadable, not a zero.
         let mut broken = json.clone();
         broken["stages"][0]["cpu_ms"] = serde_json::Value::Null;

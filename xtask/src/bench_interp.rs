@@ -1,7 +1,8 @@
 //! `cargo xtask bench --machine`: the interpreter's speed on ALU code (the `machine` bench of
-//! the full-family crate, `generated/benches/machine.rs`), in lane operations per second on one
-//! core, against the goal of 50 million; its section of `BENCHMARKS.md` is replaced or added.
-//! The full `cargo xtask bench` runs it too.
+//! the full-family crate, `runtime/benches/machine.rs`: one SIMD16 thread runs a loop of ten
+//! integer and float ALU instructions through the generated lane functions), in lane operations
+//! per second on one core, against the goal of 50 million; its row of `BENCHMARKS.md` is
+//! replaced or added. The full `cargo xtask bench` runs it too.
 
 use crate::bench::{read_estimate, Estimate};
 use std::fmt::Write as _;
@@ -81,67 +82,41 @@ pub fn measure(manifest: &Path, target: &Path, shared: &Path) -> Result<Interp, 
     })
 }
 
-/// The `## Machine (interpreter)` section.
-pub fn section(i: &Interp, date: &str, host: &str) -> String {
+/// The interpreter's row of the table: lane operations per second at the median (the
+/// interval's bounds in brackets), the run's time, per CPU second of the bench's thread, and
+/// the load of the machine (criterion times wall-clock, so other work lowers the figure).
+pub fn section(i: &Interp) -> String {
     let (median, slow, fast) = i.rate();
-    let mut md = String::from("## Machine (interpreter)\n\n");
-    let _ = writeln!(
-        md,
-        "Measured on {date}, {host}. `generated/benches/machine.rs` in the full-family crate \
-         (`--features machine`): one SIMD16 thread runs 1000 passes of a loop of ten integer and \
-         float ALU instructions (add, mul, and, or, xor, shl, asr, mad; float add and mul) plus \
-         the loop's counter, compare and backward goto, through the generated lane functions \
-         (over whole operands: each source read and each destination written once per \
-         instruction). A lane operation is one enabled channel of one instruction that is not control flow; \
-         {:.0} per run.\n",
-        i.lane_ops
-    );
-    let _ = writeln!(md, "| run (median, 95% interval) | lane operations per second | goal | |\n| --- | --- | --- | --- |");
-    let _ = writeln!(
-        md,
-        "| {:.2} ms [{:.2}, {:.2}] | {:.1} M [{:.1}, {:.1}] | {:.0} M | {} |\n",
-        i.run.median / 1e6,
-        i.run.low / 1e6,
-        i.run.high / 1e6,
+    let mut figure = format!(
+        "{:.1} M [{:.1}, {:.1}] (one run {:.2} ms, {:.0} lane operations)",
         median / 1e6,
         slow / 1e6,
         fast / 1e6,
-        GOAL / 1e6,
-        if median >= GOAL { "met" } else { "missed" }
+        i.run.median / 1e6,
+        i.lane_ops
     );
     if let Some(r) = i.cpu_rate {
-        let _ = writeln!(
-            md,
-            "Per CPU second of the bench's thread (user and system time of \
-             `/proc/thread-self/stat`, at least 3 s of runs after criterion's): {:.1} M lane \
-             operations per second.\n",
-            r / 1e6
-        );
+        let _ = write!(figure, "; {:.1} M per CPU second", r / 1e6);
     }
     if let Some((before, after)) = i.load {
-        let _ = writeln!(
-            md,
-            "Load average (1 minute) {before:.1} before the bench, {after:.1} after: criterion \
-             times wall-clock, so work of other processes on the cores lowers the figure.\n"
+        let _ = write!(
+            figure,
+            "; load average {before:.1} before, {after:.1} after"
         );
     }
-    md
+    crate::bench_report::row(
+        "interpreter, lane operations per second (one SIMD16 thread, ALU loop)",
+        &figure,
+        &format!("≥ {:.0} M", GOAL / 1e6),
+        if median >= GOAL { "met" } else { "**missed**" },
+    )
 }
 
-/// `existing` with its machine section replaced by `section` (added before `## Peers`, or at
-/// the end, when it has none).
+/// `existing` with its interpreter row replaced by `section` (or added at the end of the
+/// table, or with a table of its own when it has none).
 pub fn splice(existing: &str, section: &str) -> String {
-    let head = "## Machine (interpreter)\n";
-    if let Some(start) = existing.find(head) {
-        let end = existing[start + 1..]
-            .find("\n## ")
-            .map_or(existing.len(), |i| start + 2 + i);
-        return format!("{}{section}{}", &existing[..start], &existing[end..]);
-    }
-    match existing.find("## Peers\n") {
-        Some(at) => format!("{}{section}{}", &existing[..at], &existing[at..]),
-        None => format!("{existing}\n{section}"),
-    }
+    crate::bench_report::splice_rows(existing, section)
+        .unwrap_or_else(|| format!("{existing}\n{}{section}", crate::bench_report::TABLE_HEAD))
 }
 
 #[cfg(test)]
@@ -157,7 +132,7 @@ mod tests {
             },
             lane_ops: 100_000.0,
             load: Some((0.5, 1.5)),
-            cpu_rate: Some(123.45e6),
+            cpu_rate: Some(120e6),
         }
     }
 
@@ -167,31 +142,31 @@ mod tests {
         let (m, slow, fast) = figures(1e6).rate();
         assert!((m - 100e6).abs() < 1.0);
         assert!(slow < m && m < fast);
-        let md = section(&figures(1e6), "D", "H");
-        assert!(md.contains("| 100.0 M") && md.contains("| met |"), "{md}");
+        let md = section(&figures(1e6));
         assert!(
-            md.contains("Load average (1 minute) 0.5 before the bench, 1.5 after"),
+            md.contains("| 100.0 M [90.9, 111.1]") && md.contains("| met |"),
             "{md}"
         );
-        assert!(section(&figures(4e6), "D", "H").contains("| missed |"));
+        assert!(md.contains("120.0 M per CPU second"), "{md}");
+        assert!(md.contains("load average 0.5 before, 1.5 after"), "{md}");
+        assert!(section(&figures(4e6)).contains("| **missed** |"));
     }
 
     #[test]
-    fn the_section_is_replaced_or_added_before_peers() {
-        let a = "# B\n\n## Codec\n\nx\n\n## Peers\n\np\n";
-        let once = splice(a, "## Machine (interpreter)\n\nOLD\n\n");
-        assert_eq!(
-            once,
-            "# B\n\n## Codec\n\nx\n\n## Machine (interpreter)\n\nOLD\n\n## Peers\n\np\n"
+    fn the_row_is_replaced_or_added() {
+        let head = crate::bench_report::TABLE_HEAD;
+        let a = format!("# B\n\n{head}| parse | 1 |  |  |\n\n## Reproduce\n");
+        let once = splice(&a, &section(&figures(1e6)));
+        assert!(
+            once.contains("| parse | 1 |  |  |\n| interpreter,"),
+            "{once}"
         );
-        let twice = splice(&once, "## Machine (interpreter)\n\nNEW\n\n");
-        assert_eq!(
-            twice,
-            "# B\n\n## Codec\n\nx\n\n## Machine (interpreter)\n\nNEW\n\n## Peers\n\np\n"
+        let twice = splice(&once, &section(&figures(4e6)));
+        assert_eq!(twice.lines().count(), once.lines().count());
+        assert!(
+            twice.contains("| **missed** |") && !twice.contains("| met |"),
+            "{twice}"
         );
-        assert_eq!(
-            splice("# B\n", "## Machine (interpreter)\n\nS\n"),
-            "# B\n\n## Machine (interpreter)\n\nS\n"
-        );
+        assert!(splice("# B\n", &section(&figures(1e6))).contains(head));
     }
 }

@@ -9,7 +9,6 @@
 //! (bad flags, unreadable directories).
 
 pub mod bench;
-mod bench_bounds;
 mod bench_interp;
 mod bench_report;
 pub mod scaffold;
@@ -19,6 +18,7 @@ use clap::{Parser, Subcommand};
 use codegen::diag::Diagnostic;
 use codegen::parse::{SourceFile, CHAPTERS_PREFIX};
 use codegen::timings::Timings;
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -76,6 +76,10 @@ enum Command {
         /// Apply no errata on either side.
         #[arg(long, conflicts_with_all = ["errata", "old_errata", "new_errata"])]
         no_errata: bool,
+        /// The configuration of both sides, with the names it pins (default: each spec
+        /// directory's own `regen.toml`).
+        #[arg(long)]
+        config: Option<PathBuf>,
         /// Print `{"breaking": bool, "changes": [{"doc", "what", "breaking", "kind"}]}`.
         #[arg(long)]
         json: bool,
@@ -85,11 +89,11 @@ enum Command {
     },
     /// Run the benchmarks and write BENCHMARKS.md (takes several minutes).
     Bench {
-        /// Run only the generator benches and rewrite only their section of BENCHMARKS.md.
+        /// Run only the generator benches and rewrite only their rows of BENCHMARKS.md.
         #[arg(long)]
         pipeline: bool,
         /// Run only the interpreter's bench (`machine`, on the full-family crate) and rewrite
-        /// only its section of BENCHMARKS.md.
+        /// only its row of BENCHMARKS.md.
         #[arg(long, conflicts_with = "pipeline")]
         machine: bool,
     },
@@ -128,13 +132,18 @@ struct InputArgs {
 
 /// [`InputArgs`] read from disk.
 struct Input {
+    /// `--spec` and `--chapters` as given, for the command that reproduces the run.
+    spec_arg: PathBuf,
+    chapters_arg: Option<PathBuf>,
+    no_errata: bool,
+    /// The folder of instruction docs.
     spec: PathBuf,
-    /// The chapters directory used, if any.
-    chapters: Option<PathBuf>,
     docs: Vec<SourceFile>,
     /// The errata directory used, if any, and its files.
     errata_dir: Option<PathBuf>,
     errata: Vec<SourceFile>,
+    /// The product's errata that do not fit the docs' revision: not applied, listed.
+    skipped: Vec<codegen::errata::Skipped>,
     config: codegen::config::Config,
     verbose: bool,
     deny_warnings: bool,
@@ -200,6 +209,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             old_errata,
             new_errata,
             no_errata,
+            config,
             json,
             deny_warnings,
         } => {
@@ -208,7 +218,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
                 chapters: None,
                 errata: own.or_else(|| errata.clone()),
                 no_errata,
-                config: None,
+                config: config.clone(),
                 verbose: false,
                 deny_warnings,
             };
@@ -229,51 +239,133 @@ fn default_spec() -> PathBuf {
 
 /// Reads the docs, errata and configuration, or explains on stderr why it cannot.
 fn load(args: InputArgs) -> Result<Input, u8> {
-    let spec = args.spec.clone().unwrap_or_else(default_spec);
-    let fallback = workspace_root().join("spec/chapters");
-    let chapters = args.chapters.clone().or_else(|| {
-        (!spec.join("chapters").is_dir() && fallback.is_dir()).then_some(fallback.clone())
-    });
+    let spec_arg = args.spec.clone().unwrap_or_else(default_spec);
+    let layout = Layout::of(spec_arg.clone());
+    let spec = layout.instructions;
+    let chapters = args.chapters.clone().or(layout.chapters);
     let docs = load_docs(&spec, chapters.as_deref())?;
-    let errata_dir = match (args.no_errata, &args.errata) {
-        (true, _) => None,
-        (false, Some(dir)) => Some(dir.clone()),
-        (false, None) => Some(spec.join("errata")).filter(|d| d.is_dir()),
-    };
-    let mut errata = match &errata_dir {
-        None => Vec::new(),
-        Some(dir) => match codegen::errata::load_dir(dir, &errata_label(&spec, dir)) {
-            Ok(files) => files,
-            Err(e) => {
-                eprintln!("error: cannot read errata directory {}: {e}", dir.display());
-                return Err(EXIT_USAGE);
-            }
-        },
-    };
-    // The workspace's chapters, taken because the spec directory has none, come with the
-    // workspace's errata of those chapters (unless errata are off or already given).
-    let borrowed = args.chapters.is_none() && chapters.as_deref() == Some(fallback.as_path());
-    if borrowed && !args.no_errata {
-        add_workspace_chapter_errata(&mut errata);
-    }
-    let config_path = args
+    let own = Some(spec.join("errata")).filter(|d| d.is_dir());
+    let (errata_dir, errata, product) = load_errata(&args, &spec, own)?;
+    let (product_files, mut errata): (Vec<SourceFile>, Vec<SourceFile>) =
+        errata.into_iter().partition(|f| product.contains(&f.name));
+    let (fit, skipped) = codegen::errata::fitting(&docs, &errata, &product_files);
+    errata.extend(fit);
+    errata.sort_by(|a, b| a.name.cmp(&b.name));
+    // The doc set's own configuration (`--config`, or its `regen.toml`); else, with the
+    // product's errata, the product's (acknowledged glitches and pinned names of Intel's docs,
+    // which publish none).
+    let product_config = Some(product_errata_dir().join("regen.toml"))
+        .filter(|p| !product.is_empty() && p.is_file());
+    let config = match args
         .config
         .clone()
-        .or_else(|| Some(spec.join("regen.toml")).filter(|p| p.is_file()));
-    let config = match &config_path {
+        .or_else(|| Some(spec.join("regen.toml")).filter(|p| p.is_file()))
+        .or(product_config)
+    {
         None => codegen::config::Config::default(),
-        Some(path) => load_config(path)?,
+        Some(path) => load_config(&path)?,
     };
     Ok(Input {
+        spec_arg,
+        chapters_arg: args.chapters.clone(),
+        no_errata: args.no_errata,
         spec,
-        chapters,
         docs,
         errata_dir,
         errata,
+        skipped,
         config,
         verbose: args.verbose,
         deny_warnings: args.deny_warnings,
     })
+}
+
+/// Where a `--spec DIR` keeps its instruction docs and its chapters.
+struct Layout {
+    instructions: PathBuf,
+    chapters: Option<PathBuf>,
+}
+
+impl Layout {
+    /// Intel's layout (the chapters beside `instructions/`, given either folder), or a folder
+    /// of docs with its own `chapters/`; any other folder takes the workspace's `spec/chapters`,
+    /// the object-file chapter every instruction family shares.
+    fn of(dir: PathBuf) -> Layout {
+        let is_chapters = |d: &Path| d.join(INTEL_CHAPTER).is_file();
+        if dir.join("instructions").is_dir() && is_chapters(&dir) {
+            return Layout {
+                instructions: dir.join("instructions"),
+                chapters: Some(dir),
+            };
+        }
+        let beside = dir
+            .parent()
+            .filter(|p| dir.file_name().is_some_and(|n| n == "instructions") && is_chapters(p))
+            .map(Path::to_path_buf);
+        let chapters = if dir.join("chapters").is_dir() {
+            None
+        } else {
+            beside.or_else(|| Some(workspace_root().join("spec/chapters")).filter(|d| d.is_dir()))
+        };
+        Layout {
+            instructions: dir,
+            chapters,
+        }
+    }
+}
+
+/// The chapter that marks a folder of Intel's chapters (the object file's pseudo-structures).
+const INTEL_CHAPTER: &str = "4_visa_header.md";
+
+/// The product's corrections of Intel's docs: `errata/` at the top of the workspace.
+pub fn product_errata_dir() -> PathBuf {
+    workspace_root().join("errata")
+}
+
+/// The errata a run applies: the directory named in headers, the files, and the names of the
+/// product's among them.
+type LoadedErrata = (Option<PathBuf>, Vec<SourceFile>, BTreeSet<String>);
+
+/// The errata a run applies: `--errata DIR` alone (each must apply), none with `--no-errata`,
+/// else the product's (applied where they fit this revision, the rest skipped and listed) and
+/// the spec directory's own `errata/` (each must apply). Returns the directory named in
+/// headers, the files, and the names of the product's among them.
+fn load_errata(args: &InputArgs, spec: &Path, own: Option<PathBuf>) -> Result<LoadedErrata, u8> {
+    let read = |dir: &Path, label: &str| {
+        codegen::errata::load_dir(dir, label).map_err(|e| {
+            eprintln!("error: cannot read errata directory {}: {e}", dir.display());
+            EXIT_USAGE
+        })
+    };
+    if args.no_errata {
+        return Ok((None, Vec::new(), BTreeSet::new()));
+    }
+    if let Some(dir) = &args.errata {
+        let files = read(dir, &errata_label(spec, dir))?;
+        return Ok((Some(dir.clone()), files, BTreeSet::new()));
+    }
+    let product_dir = product_errata_dir();
+    let mut files = if product_dir.is_dir() {
+        read(&product_dir, "errata")?
+    } else {
+        Vec::new()
+    };
+    let product: BTreeSet<String> = files.iter().map(|f| f.name.clone()).collect();
+    if let Some(dir) = &own {
+        for f in read(dir, &errata_label(spec, dir))? {
+            if product.contains(&f.name) {
+                eprintln!(
+                    "error: {} corrects what the product's {} does: one erratum, one place",
+                    dir.join(f.name.trim_start_matches("errata/")).display(),
+                    f.name
+                );
+                return Err(EXIT_USAGE);
+            }
+            files.push(f);
+        }
+        files.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    Ok((own, files, product))
 }
 
 /// The docs of `spec` and the chapters; a directory without docs is a usage error.
@@ -291,21 +383,6 @@ fn load_docs(spec: &Path, chapters: Option<&Path>) -> Result<Vec<SourceFile>, u8
             );
             Err(EXIT_USAGE)
         }
-    }
-}
-
-/// Adds the workspace's errata of the chapters to `errata`, unless one of `errata` already
-/// corrects a chapter.
-fn add_workspace_chapter_errata(errata: &mut Vec<SourceFile>) {
-    let corrects_chapter = |f: &SourceFile| {
-        String::from_utf8_lossy(&f.bytes).contains(&format!("\n+++ b/{CHAPTERS_PREFIX}"))
-    };
-    if errata.iter().any(corrects_chapter) {
-        return;
-    }
-    let dir = workspace_root().join("spec/errata");
-    if let Ok(files) = codegen::errata::load_dir(&dir, &dir_label(&dir)) {
-        errata.extend(files.into_iter().filter(corrects_chapter));
     }
 }
 
@@ -356,7 +433,27 @@ fn report(diags: Vec<Diagnostic>, input: &Input) {
             text.push('\n');
         }
     }
+    text.push_str(&skipped_errata(&input.skipped, input.verbose));
     eprint!("{text}");
+}
+
+/// The product's errata that do not fit the docs' revision: a note, never an error; one line
+/// unless `verbose`, then one per erratum with why.
+fn skipped_errata(skipped: &[codegen::errata::Skipped], verbose: bool) -> String {
+    if skipped.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "note: {} of the product's errata skipped: they correct docs this doc set lacks, or another revision of its docs{}\n",
+        skipped.len(),
+        if verbose { ":" } else { " (--verbose lists them)" }
+    );
+    if verbose {
+        for s in skipped {
+            text.push_str(&format!("  {}: {}\n", s.erratum, s.why));
+        }
+    }
+    text
 }
 
 /// One line per erratum applied, so a regen always says which docs it corrected.
@@ -403,7 +500,8 @@ fn schema(input: &Input) -> u8 {
 /// The view of one side of a diff, or its exit status after printing why not.
 fn api_side(args: InputArgs) -> Result<codegen::diff::view::Api, u8> {
     let input = load(args)?;
-    match codegen::api_of(&input.docs, &input.errata) {
+    let pins = codegen::analyze::naming::Pins::new(&input.config.pins());
+    match codegen::api_of_pinned(&input.docs, &input.errata, &pins) {
         Ok((api, mut diags)) => {
             if input.deny_warnings {
                 codegen::config::deny_warnings(&mut diags, &input.config);
@@ -516,21 +614,17 @@ fn dir_label(dir: &Path) -> String {
 fn regen_command(input: &Input, out: &Path) -> String {
     let root = workspace_root();
     let mut cmd = String::from("cargo xtask regen");
-    if input.spec != root.join("spec") {
-        cmd.push_str(&format!(" --spec {}", dir_label(&input.spec)));
+    if input.spec_arg != root.join("spec") {
+        cmd.push_str(&format!(" --spec {}", dir_label(&input.spec_arg)));
     }
-    if let Some(dir) = input
-        .chapters
-        .as_ref()
-        .filter(|d| **d != root.join("spec/chapters"))
-    {
+    if let Some(dir) = &input.chapters_arg {
         cmd.push_str(&format!(" --chapters {}", dir_label(dir)));
     }
     match &input.errata_dir {
         Some(dir) if *dir != input.spec.join("errata") => {
             cmd.push_str(&format!(" --errata {}", dir_label(dir)));
         }
-        None if input.spec.join("errata").is_dir() => cmd.push_str(" --no-errata"),
+        _ if input.no_errata => cmd.push_str(" --no-errata"),
         _ => {}
     }
     if out != root.join("generated") {
@@ -598,30 +692,20 @@ fn check_out(
 
 /// What `--check` says of a stale runtime: each file, and what a regen does with it.
 fn describe_stale_runtime(runtime: &scaffold::StaleRuntime, command: &str) -> String {
-    let mut text = String::new();
-    if !runtime.differ.is_empty() {
-        text.push_str(&format!(
-            "error: {} hand-written runtime file(s) differ from the workspace's `generated/`:\n",
-            runtime.differ.len()
-        ));
-        for rel in &runtime.differ {
-            text.push_str(&format!("  stale runtime: {rel}\n"));
-        }
+    let mut text = format!(
+        "error: the crate's runtime/ is not the workspace's runtime/ ({} file(s) to write, {} to remove):\n",
+        runtime.differ.len(),
+        runtime.extra.len()
+    );
+    for rel in &runtime.differ {
+        text.push_str(&format!("  stale runtime: {rel}\n"));
     }
-    if !runtime.gone.is_empty() {
+    for rel in &runtime.extra {
         text.push_str(&format!(
-            "error: {} runtime file(s) an earlier regen copied are no longer in the workspace's:\n",
-            runtime.gone.len()
+            "  stale runtime: {rel} (not in the workspace's: removed)\n"
         ));
-        for g in &runtime.gone {
-            let fate = match g.edited {
-                false => "removed by a regen",
-                true => "edited since: a regen keeps it, as the user's",
-            };
-            text.push_str(&format!("  stale runtime: {} ({fate})\n", g.path));
-        }
     }
-    text.push_str(&format!("run `{command}` to refresh them\n"));
+    text.push_str(&format!("run `{command}` to refresh it\n"));
     text
 }
 
@@ -632,12 +716,13 @@ fn regen_prepared(input: &Input, out: &Path, check: bool, timings: &Timings) -> 
         spec_label: dir_label(&input.spec),
         regen_command: regen_command(input, out),
     };
-    let template = workspace_root().join("generated");
+    let root = workspace_root();
     let stale = timings.time("scaffold: stale runtime", || {
-        scaffold::stale_runtime(out, &template)
+        scaffold::stale_runtime(out, &root)
     });
     let generated = timings.time("generate (wall)", || {
-        codegen::generate_timed(&input.docs, &input.errata, &opts, timings)
+        let pins = codegen::analyze::naming::Pins::new(&input.config.pins());
+        codegen::generate_timed(&input.docs, &input.errata, &pins, &opts, timings)
     });
     let Some(generated) = timings.time("report diagnostics", || accept(generated, input)) else {
         return EXIT_FAILURE;
@@ -651,7 +736,7 @@ fn regen_prepared(input: &Input, out: &Path, check: bool, timings: &Timings) -> 
     if let Some(summary) = summary {
         eprint!("{summary}");
     }
-    if !timings.time("scaffold", || scaffold_out(out, &template, stale)) {
+    if !timings.time("scaffold", || scaffold_out(out, &root, stale)) {
         return EXIT_FAILURE;
     }
     let written = timings.time("write", || write::apply(out, &generated.files));
@@ -708,48 +793,29 @@ fn accept(
     }
 }
 
-/// Makes `out` a crate and brings its `stale` hand-written runtime to the workspace's
-/// (`scaffold::refresh`), saying what changed; `false` (said why) when it cannot.
-fn scaffold_out(
-    out: &Path,
-    template: &Path,
-    stale: std::io::Result<scaffold::StaleRuntime>,
-) -> bool {
+/// Makes `out` a crate and its `runtime/` the workspace's (`scaffold`), saying what changed;
+/// `false` (said why) when it cannot.
+fn scaffold_out(out: &Path, root: &Path, stale: std::io::Result<scaffold::StaleRuntime>) -> bool {
     let scaffolded = (|| {
         let stale = stale?;
-        scaffold::ensure_crate(out, template)?;
-        scaffold::refresh(out, template, &stale)?;
+        scaffold::ensure_crate(out, root)?;
+        scaffold::refresh(out, root, &stale)?;
         Ok::<_, std::io::Error>(stale)
     })();
-    let stale = match scaffolded {
-        Ok(stale) => stale,
+    match scaffolded {
+        Ok(stale) => {
+            if !stale.is_empty() {
+                eprintln!(
+                    "regen: runtime/ made the workspace's: {} file(s) written, {} removed",
+                    stale.differ.len(),
+                    stale.extra.len()
+                );
+            }
+            true
+        }
         Err(e) => {
             eprintln!("error: cannot scaffold {}: {e}", out.display());
-            return false;
+            false
         }
-    };
-    if !stale.differ.is_empty() {
-        eprintln!(
-            "regen: {} hand-written runtime file(s) refreshed from the workspace's: {}",
-            stale.differ.len(),
-            stale.differ.join(", ")
-        );
     }
-    let (kept, removed): (Vec<_>, Vec<_>) = stale.gone.iter().partition(|g| g.edited);
-    if !removed.is_empty() {
-        let paths: Vec<&str> = removed.iter().map(|g| g.path.as_str()).collect();
-        eprintln!(
-            "regen: hand-written runtime: {} removed, no longer in the workspace's: {}",
-            removed.len(),
-            paths.join(", ")
-        );
-    }
-    for g in kept {
-        eprintln!(
-            "warning: {}: an earlier regen copied it and the workspace's runtime no longer has \
-             it, but it was edited since: kept, as yours (regen no longer tracks it)",
-            g.path
-        );
-    }
-    true
 }

@@ -1,7 +1,8 @@
 //! Docs that contradict themselves (warning V0220): a `Supported Types` property against the
 //! doc's `#### Operand type maps`. SHL says `Supported Types: B,D,Q,UB,UD,UQ,UW,W` while its one
 //! type map lists no Q or UQ; the validator follows the maps, so one of the two is wrong, and
-//! only Intel's tools can say which (settled by an erratum, see README "Errata").
+//! only Intel's tools can say which (settled by an erratum, see `docs/regen.md`, "Errata: where
+//! the docs are wrong").
 //!
 //! The property has no span in the schema, so its line is found in the doc's text; the warning
 //! is raised at both places, each naming the other's line.

@@ -14,7 +14,7 @@ use crate::diag::{Code, Diagnostic};
 /// How a counted list is encoded, as the model carries it.
 pub use crate::schema::CountKind;
 use crate::schema::{EnumValue, Field, Instruction, Spec, TypeMap};
-use naming::{member_name, snake_name, type_name, variant_name, Names};
+use naming::{member_name, snake_name, type_name, variant_from_name, variant_name, Names, Pins};
 use platform::Rule;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -373,6 +373,7 @@ struct Analyzer<'a> {
     diags: &'a mut Vec<Diagnostic>,
     enums: Vec<EnumDef>,
     platforms: &'a mut BTreeSet<String>,
+    pins: &'a Pins,
 }
 
 impl Analyzer<'_> {
@@ -399,7 +400,16 @@ impl Analyzer<'_> {
         }
     }
 
-    fn enum_def(&mut self, name: String, values: &[EnumValue]) -> usize {
+    /// The enum `name` of `values`, those of `field` (of its bits `range`, if any): each
+    /// variant named by its pin, else after its meaning ([`variant_name`]), reported when the
+    /// meaning's description rather than its name gives the name ([`variant_from_name`]).
+    fn enum_def(
+        &mut self,
+        name: String,
+        values: &[EnumValue],
+        field: &str,
+        range: Option<(u8, u8)>,
+    ) -> usize {
         let mut seen = Names::default();
         let mut variants = Vec::with_capacity(values.len());
         let mut by_value = BTreeSet::new();
@@ -407,7 +417,16 @@ impl Analyzer<'_> {
             if !by_value.insert(v.value) {
                 continue; // A value listed twice is one variant.
             }
-            let base = variant_name(&v.meaning, v.value);
+            let base = match self.pins.value(&self.inst.source, field, range, v.value) {
+                Some(pin) => naming::pinned(pin),
+                None => {
+                    let base = variant_name(&v.meaning, v.value);
+                    if self.pins.report && !variant_from_name(&v.meaning, v.value) {
+                        self.unpinned_value(field, range, v, &base, &name);
+                    }
+                    base
+                }
+            };
             let vn = seen.claim(&base, &format!("{base}{}", v.value));
             let rule = self.rule(&v.platform, v.span);
             let quote = match &v.platform {
@@ -432,6 +451,43 @@ impl Analyzer<'_> {
         self.enums.len() - 1
     }
 
+    /// `V0230` for a value named after words of its description.
+    fn unpinned_value(
+        &mut self,
+        field: &str,
+        range: Option<(u8, u8)>,
+        v: &EnumValue,
+        name: &str,
+        enum_name: &str,
+    ) {
+        let bits = range.map(|(hi, lo)| format!("{hi}..{lo}"));
+        let what = match &bits {
+            Some(b) => format!("value {:#x} of bits {b} of `{field}`", v.value),
+            None => format!("value {:#x} of `{field}`", v.value),
+        };
+        let pin = pin_entry(
+            &self.inst.source,
+            field,
+            bits.as_deref(),
+            Some(v.value),
+            name,
+        );
+        self.diags.push(
+            Diagnostic::new(
+                Code::UnpinnedName,
+                &self.inst.source,
+                v.span,
+                format!(
+                    "{what} is named `{enum_name}::{name}` after words of its description \
+                     (\"{}\"), and no `[[name]]` of regen.toml pins that name: rewording the \
+                     description would rename it",
+                    v.meaning
+                ),
+            )
+            .expected(format!("a pin in regen.toml: {pin}")),
+        );
+    }
+
     /// "Must have type" names the data types chapter knows; another name (only a hand-built
     /// schema has one) drops the check, with a warning, rather than guess.
     fn allowed_types(&mut self, f: &Field) -> Vec<String> {
@@ -454,6 +510,35 @@ impl Analyzer<'_> {
         Vec::new()
     }
 
+    /// The name of bit range `b` of `f` before clashes are resolved. A bit range has no name of
+    /// its own in the docs, only a description: its name is pinned, or taken from the
+    /// description ([`member_name`]) and reported.
+    fn member_base(&mut self, f: &Field, b: &crate::schema::BitField) -> String {
+        if let Some(pin) = self.pins.member(&self.inst.source, &f.name, b.hi, b.lo) {
+            return naming::pinned(pin);
+        }
+        let base = member_name(&b.summary, b.hi, b.lo);
+        if self.pins.report {
+            let bits = format!("{}..{}", b.hi, b.lo);
+            let pin = pin_entry(&self.inst.source, &f.name, Some(&bits), None, &base);
+            self.diags.push(
+                Diagnostic::new(
+                    Code::UnpinnedName,
+                    &self.inst.source,
+                    b.span,
+                    format!(
+                        "bits {bits} of `{}` are named `{base}` after their description, and no \
+                         `[[name]]` of regen.toml pins that name: rewording the description \
+                         would rename the member (and the enum of its values)",
+                        f.name
+                    ),
+                )
+                .expected(format!("a pin in regen.toml: {pin}")),
+            );
+        }
+        base
+    }
+
     /// A bit-packed field: one member per bit range (overlapping or out-of-range ones are
     /// errors and skipped), the bits no range covers reserved.
     fn bits(&mut self, f: &Field, base: Int, tyname: &str) -> FieldType {
@@ -462,10 +547,8 @@ impl Analyzer<'_> {
         // `reserved` holds the bits no range covers.
         let mut names = Names::reserving(&["reserved"]);
         for b in &f.bitfields {
-            let name = names.claim(
-                &member_name(&b.summary, b.hi, b.lo),
-                &format!("bits_{}_{}", b.hi, b.lo),
-            );
+            let named = self.member_base(f, b);
+            let name = names.claim(&named, &format!("bits_{}_{}", b.hi, b.lo));
             let m = Member {
                 name: name.clone(),
                 hi: b.hi,
@@ -498,7 +581,12 @@ impl Analyzer<'_> {
             let ty = if b.values.is_empty() {
                 MemberType::Int
             } else {
-                MemberType::Enum(self.enum_def(format!("{tyname}{}", type_name(&name)), &b.values))
+                MemberType::Enum(self.enum_def(
+                    format!("{tyname}{}", type_name(&name)),
+                    &b.values,
+                    &f.name,
+                    Some((b.hi, b.lo)),
+                ))
             };
             let rule = self.rule(&b.platform, b.span);
             let nonzero = b
@@ -534,7 +622,7 @@ impl Analyzer<'_> {
             }
             (Some(i), true, true) => FieldType::Int(i),
             (Some(i), true, false) => {
-                let e = self.enum_def(tyname.clone(), &f.values);
+                let e = self.enum_def(tyname.clone(), &f.values, &f.name, None);
                 if self.enums[e].repr.bits() > i.bits()
                     || f.values.iter().any(|v| v.value > i.mask())
                 {
@@ -649,16 +737,31 @@ fn resolve_choice(
     }
 }
 
+/// The `[[name]]` that pins `name`, as `V0230` suggests it.
+fn pin_entry(doc: &str, field: &str, bits: Option<&str>, value: Option<u64>, name: &str) -> String {
+    let mut out = format!("`[[name]]` with doc = \"{doc}\", field = \"{field}\"");
+    if let Some(b) = bits {
+        out.push_str(&format!(", bits = \"{b}\""));
+    }
+    if let Some(v) = value {
+        out.push_str(&format!(", value = {v}"));
+    }
+    out.push_str(&format!(", name = \"{name}\""));
+    out
+}
+
 fn analyze_instruction(
     inst: &Instruction,
     diags: &mut Vec<Diagnostic>,
     platforms: &mut BTreeSet<String>,
+    pins: &Pins,
 ) -> InstModel {
     let mut a = Analyzer {
         inst,
         diags,
         enums: Vec::new(),
         platforms,
+        pins,
     };
     let mut fields = BTreeMap::new();
     let mut rust_names = Names::default();
@@ -1091,9 +1194,11 @@ fn struct_key(inst: &InstModel, f: &FieldModel) -> Option<String> {
                 format!("enum {}", def.name)
             }
         };
+        // Not the summary: it is prose (the shared struct's docs quote the first doc's), and a
+        // doc whose summary is reworded must not leave the shared struct (`NAMING.md`).
         key.push_str(&format!(
-            "|{}:{}:{}:{}:{:?}:{:?}:{ty}",
-            m.name, m.hi, m.lo, m.summary, m.rule, m.nonzero
+            "|{}:{}:{}:{:?}:{:?}:{ty}",
+            m.name, m.hi, m.lo, m.rule, m.nonzero
         ));
     }
     Some(key)
@@ -1138,10 +1243,10 @@ fn share_structs(insts: &mut [InstModel]) -> Vec<(usize, String)> {
 /// Every instruction analysed on its own (`analyze_instruction` reads nothing but its
 /// instruction), on every core; the diagnostics and platforms join in instruction order, as a
 /// sequential run gives them.
-pub fn instructions(insts: &[Instruction]) -> Instructions {
+pub fn instructions(insts: &[Instruction], pins: &Pins) -> Instructions {
     let each = |i: &Instruction| {
         let (mut diags, mut platforms) = (Vec::new(), BTreeSet::new());
-        let model = analyze_instruction(i, &mut diags, &mut platforms);
+        let model = analyze_instruction(i, &mut diags, &mut platforms, pins);
         (model, diags, platforms)
     };
     let mut models = Vec::with_capacity(insts.len());
@@ -1161,7 +1266,12 @@ pub type Instructions = (Vec<InstModel>, Vec<Diagnostic>, BTreeSet<String>);
 /// Checks the schema and builds the model the emitters render: its instructions
 /// ([`instructions`]), then what spans them ([`finish`]).
 pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
-    finish(spec, instructions(&spec.instructions))
+    analyze_pinned(spec, &Pins::default())
+}
+
+/// [`analyze`] with names pinned beside the docs (`[[name]]` of `regen.toml`).
+pub fn analyze_pinned(spec: &Spec, pins: &Pins) -> (Model, Vec<Diagnostic>) {
+    finish(spec, instructions(&spec.instructions, pins))
 }
 
 /// The analysis of what spans instructions (names, shared value sets and structs, claimed
@@ -1314,13 +1424,13 @@ mod tests {
         let (mut diags, mut platforms) = (Vec::new(), BTreeSet::new());
         let sequential: Vec<InstModel> = insts
             .iter()
-            .map(|i| analyze_instruction(i, &mut diags, &mut platforms))
+            .map(|i| analyze_instruction(i, &mut diags, &mut platforms, &Pins::default()))
             .collect();
         assert!(
             rayon::current_num_threads() > 1 || std::env::var("CI").is_err(),
             "CI has 2 cores"
         );
-        let (models, pdiags, pplatforms) = instructions(&insts);
+        let (models, pdiags, pplatforms) = instructions(&insts, &Pins::default());
         assert_eq!(diags.len(), 80);
         assert_eq!(pdiags, diags);
         assert_eq!(pplatforms, platforms);
@@ -1612,10 +1722,12 @@ mod tests {
             }];
             f
         };
+        // D's summary is B's reworded, naming the member alike: only the prose differs.
         let (m, _) = run(vec![
             inst("A", 1, vec![exec("size")]),
             inst("B", 2, vec![exec("size")]),
             inst("C", 3, vec![exec("other size")]),
+            inst("D", 4, vec![exec("size (of the region)")]),
         ]);
         assert_eq!(m.shared_structs, vec![(0, "Exec_size".to_string())]);
         let shared: Vec<bool> = m
@@ -1623,8 +1735,9 @@ mod tests {
             .iter()
             .map(|i| i.fields["Exec_size"].shared_struct)
             .collect();
-        // C's summary differs (another member name and doc): it keeps its own struct.
-        assert_eq!(shared, vec![true, true, false]);
+        // C's member has another name: it keeps its own struct. D's summary is only worded
+        // otherwise: it shares the struct.
+        assert_eq!(shared, vec![true, true, false, true]);
     }
 
     #[test]

@@ -186,6 +186,120 @@ pub fn member_name(summary: &str, hi: u8, lo: u8) -> String {
     }
 }
 
+/// The name part of a value's meaning, when it has one: a quoted name (`"16-bit full". Two
+/// bytes ...` → `16-bit full`), else the text before a `(`, ` - `, ` -- `, `:`, `;`, `,` or
+/// `. `, when that is one word (`lsc_load`, `M1_NM`, `16-bit`, `bf (bfloat16)` → `bf`) or a
+/// count and its unit (`8 elements`, `1 element (scalar)` → `1 element`). A phrase (`flag
+/// clear`, `fence applies to ...`) is a description, not a name: `None`.
+pub fn value_name(meaning: &str) -> Option<&str> {
+    let m = meaning.trim();
+    if let Some(rest) = m.strip_prefix('"') {
+        let name = rest.split('"').next().unwrap_or("").trim();
+        return (!name.is_empty()).then_some(name);
+    }
+    let mut head = m;
+    for cut in ["(", " - ", " -- ", ":", ";", ",", ". "] {
+        if let Some(i) = head.find(cut) {
+            head = &head[..i];
+        }
+    }
+    let head = head.trim().trim_end_matches('.');
+    let ws: Vec<&str> = head.split_whitespace().collect();
+    let unit = |w: &str| w.chars().all(|c| c.is_ascii_alphabetic());
+    let count = |w: &str| w.chars().all(|c| c.is_ascii_digit());
+    match ws.as_slice() {
+        [_] => Some(head),
+        [n, u] if count(n) && unit(u) => Some(head),
+        _ => None,
+    }
+}
+
+/// Whether [`variant_name`] of `meaning` comes from the value's name ([`value_name`]) alone,
+/// not from words of its description: `1 element (scalar)` (`N1Element`) and `cached (.ca)`
+/// do, `EQ - equal to` (`EqEqualTo`) and `flag clear` do not. A value without meaning is named
+/// after its number, which is no description either.
+pub fn variant_from_name(meaning: &str, value: u64) -> bool {
+    if meaning.trim().is_empty() {
+        return true;
+    }
+    value_name(meaning).is_some_and(|n| variant_name(n, value) == variant_name(meaning, value))
+}
+
+/// A pinned name as the generated code spells it: a keyword gets a trailing `_`.
+pub fn pinned(name: &str) -> String {
+    if KEYWORDS.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
+/// What a pin of a bit range names: doc (`None`: every doc), field, `hi`, `lo`.
+type MemberKey = (Option<String>, String, u8, u8);
+/// What a pin of a value names: doc (`None`: every doc), field, bit range (if any), value.
+type ValueKey = (Option<String>, String, Option<(u8, u8)>, u64);
+
+/// The Rust names pinned beside the docs (`[[name]]` of `regen.toml`,
+/// [`crate::config::NamePin`]), by doc (`None`: every doc), field, bit range and value; and
+/// whether a name taken from a description that no pin names is reported (`V0230`).
+#[derive(Clone, Debug, Default, Hash)]
+pub struct Pins {
+    members: std::collections::BTreeMap<MemberKey, String>,
+    values: std::collections::BTreeMap<ValueKey, String>,
+    /// Report names from descriptions that no pin names (regen and diff do; a bare analysis,
+    /// as tests run it, does not).
+    pub report: bool,
+}
+
+impl Pins {
+    /// The pins of `pins`, reporting names from descriptions that none of them names.
+    pub fn new(pins: &[crate::config::NamePin]) -> Pins {
+        let mut out = Pins {
+            report: true,
+            ..Pins::default()
+        };
+        for p in pins {
+            match (p.value, p.range()) {
+                (Some(v), range) => {
+                    out.values
+                        .insert((p.doc.clone(), p.field.clone(), range, v), p.name.clone());
+                }
+                (None, Some((hi, lo))) => {
+                    out.members
+                        .insert((p.doc.clone(), p.field.clone(), hi, lo), p.name.clone());
+                }
+                (None, None) => {}
+            }
+        }
+        out
+    }
+
+    /// The pinned name of bits `hi..lo` of `field` in `doc`: the doc's own pin, else one for
+    /// every doc.
+    pub fn member(&self, doc: &str, field: &str, hi: u8, lo: u8) -> Option<&str> {
+        let key = |d: Option<&str>| (d.map(str::to_string), field.to_string(), hi, lo);
+        self.members
+            .get(&key(Some(doc)))
+            .or_else(|| self.members.get(&key(None)))
+            .map(String::as_str)
+    }
+
+    /// The pinned name of `value` of `field` (of its bits `range`, if any) in `doc`.
+    pub fn value(
+        &self,
+        doc: &str,
+        field: &str,
+        range: Option<(u8, u8)>,
+        value: u64,
+    ) -> Option<&str> {
+        let key = |d: Option<&str>| (d.map(str::to_string), field.to_string(), range, value);
+        self.values
+            .get(&key(Some(doc)))
+            .or_else(|| self.values.get(&key(None)))
+            .map(String::as_str)
+    }
+}
+
 /// The names taken in one namespace (an enum's variants, a struct's members): written once,
 /// so every place that picks names resolves a collision the same way, until none is left.
 #[derive(Clone, Debug, Default)]
@@ -277,6 +391,77 @@ mod tests {
         assert_eq!(variant_name("32-bit", 0), "N32Bit");
         assert_eq!(variant_name("", 7), "V7");
         assert_eq!(variant_name("self", 1), "Self_");
+    }
+
+    #[test]
+    fn value_names_are_one_word_a_count_and_unit_or_quoted() {
+        assert_eq!(value_name("lsc_load"), Some("lsc_load"));
+        assert_eq!(value_name("1 element (scalar)"), Some("1 element"));
+        assert_eq!(value_name("1 element(scalar)"), Some("1 element"));
+        assert_eq!(value_name("cached  (.ca)"), Some("cached"));
+        assert_eq!(value_name("EQ - equal to"), Some("EQ"));
+        assert_eq!(
+            value_name("aligned: the address must be oword aligned"),
+            Some("aligned")
+        );
+        assert_eq!(
+            value_name("8 blocks. It is only valid for 4 byte blocks"),
+            Some("8 blocks")
+        );
+        assert_eq!(
+            value_name("\"16-bit full\". Two bytes"),
+            Some("16-bit full")
+        );
+        assert_eq!(value_name("16-bit"), Some("16-bit"));
+        assert_eq!(value_name("flag clear"), None);
+        assert_eq!(
+            value_name("fence applies to shared local memory only"),
+            None
+        );
+        assert_eq!(value_name(""), None);
+    }
+
+    #[test]
+    fn variants_from_descriptions_are_told_apart() {
+        assert!(variant_from_name("1 element (scalar)", 0));
+        assert!(variant_from_name("1 block (16 bytes)", 0));
+        assert!(variant_from_name("M1_NM", 8));
+        assert!(variant_from_name("bf (bfloat16)", 9));
+        assert!(variant_from_name("", 3));
+        // `EqEqualTo`, `FlagClear`, `N8BlocksItIs`: words of a description are in the name.
+        assert!(!variant_from_name("EQ - equal to", 0));
+        assert!(!variant_from_name("flag clear", 0));
+        assert!(!variant_from_name(
+            "8 blocks. It is only valid for 4 byte blocks",
+            3
+        ));
+    }
+
+    #[test]
+    fn a_doc_pin_comes_before_a_pin_for_every_doc() {
+        let pin = |doc: Option<&str>, bits: Option<&str>, value: Option<u64>, name: &str| {
+            crate::config::NamePin {
+                doc: doc.map(str::to_string),
+                field: "Size".into(),
+                bits: bits.map(str::to_string),
+                value,
+                name: name.into(),
+            }
+        };
+        let pins = Pins::new(&[
+            pin(None, Some("2..0"), None, "size"),
+            pin(Some("B.md"), Some("2..0"), None, "number_of_blocks"),
+            pin(None, Some("2..0"), Some(1), "Two"),
+            pin(Some("B.md"), None, Some(1), "One"),
+        ]);
+        assert_eq!(pins.member("A.md", "Size", 2, 0), Some("size"));
+        assert_eq!(pins.member("B.md", "Size", 2, 0), Some("number_of_blocks"));
+        assert_eq!(pins.member("A.md", "Size", 3, 0), None);
+        assert_eq!(pins.member("A.md", "Other", 2, 0), None);
+        assert_eq!(pins.value("A.md", "Size", Some((2, 0)), 1), Some("Two"));
+        assert_eq!(pins.value("B.md", "Size", None, 1), Some("One"));
+        assert_eq!(pins.value("A.md", "Size", None, 1), None);
+        assert!(pins.report && !Pins::default().report);
     }
 
     #[test]

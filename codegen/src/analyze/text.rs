@@ -55,7 +55,8 @@ pub struct TextForm {
     /// The group's layout as the template writes it (`vme_ime(0,0)`: glued, `,` alone).
     pub group_layout: schema::GroupLayout,
     pub operands: Vec<TextSlot>,
-    /// Bits this form fixes: (Rust field, bit position, mask, value), from `selected_by`.
+    /// Bits this form fixes: (Rust field, bit position, mask, value), from `selected_by` and
+    /// from an optional word joined to the mnemonic (`_eot`: present or not).
     pub fixed: Vec<(String, u8, u64, u64)>,
     /// Fields the form does not print whose value the text implies: (Rust field, value). An
     /// exec size no slot prints is 1 with NoMask (0x80): IGC's parser builds `lsc_fence`, the
@@ -213,11 +214,38 @@ fn one(doc: &Instruction, inst: &InstModel, diags: &mut Vec<Diagnostic>) -> Opti
         _ => return None,
     };
     let sat = sat_field(doc, inst, forms);
-    let forms = forms
-        .iter()
-        .map(|f| resolve_form(doc, inst, f, sat.is_some(), diags))
-        .collect();
-    Some(TextInst { forms, sat })
+    let mut resolved = Vec::new();
+    for f in forms {
+        match joined(f) {
+            // `raw_sends[_eot]`: two forms, the mnemonic without the word and with it, each
+            // fixing the one bit the word names (`Bit[1]: whether EOT is set`) to 0 and to 1.
+            Some(text) => {
+                for present in [false, true] {
+                    resolved.push(resolve_form(
+                        doc,
+                        inst,
+                        f,
+                        sat.is_some(),
+                        Some((text, present)),
+                        diags,
+                    ));
+                }
+            }
+            None => resolved.push(resolve_form(doc, inst, f, sat.is_some(), None, diags)),
+        }
+    }
+    Some(TextInst {
+        forms: resolved,
+        sat,
+    })
+}
+
+/// The word of a form's optional suffix joined to the mnemonic without a dot (`[_eot]`).
+fn joined(f: &schema::SyntaxForm) -> Option<&str> {
+    f.suffixes.iter().find_map(|s| match &s.kind {
+        SuffixKind::Joined { text } if s.optional => Some(text.as_str()),
+        _ => None,
+    })
 }
 
 fn sat_field(doc: &Instruction, inst: &InstModel, forms: &[schema::SyntaxForm]) -> Option<String> {
@@ -636,6 +664,37 @@ impl Ctx<'_> {
         None
     }
 
+    /// An optional word joined to the mnemonic (`_eot`): the one-bit range whose summary
+    /// names the word (`Bit[1]: Determines whether EOT is set or not`), case ignored.
+    fn joined_bit(&mut self, text: &str) -> Option<(String, u8)> {
+        let word = text.trim_start_matches('_').to_ascii_lowercase();
+        if word.is_empty() {
+            return None;
+        }
+        let mut found = None;
+        for f in &self.doc.fields {
+            let Some(fm) = self.inst.fields.get(&f.name) else {
+                continue;
+            };
+            for b in f.bitfields.iter().filter(|b| b.hi == b.lo) {
+                let s = b.summary.to_ascii_lowercase();
+                let names = s
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .any(|w| w == word);
+                if names {
+                    if found.is_some() {
+                        return None; // two ranges name it: which one is not certain
+                    }
+                    found = Some((fm.rust_name.clone(), b.lo));
+                }
+            }
+        }
+        if let Some(f) = &found {
+            self.used.insert(f.clone());
+        }
+        found
+    }
+
     /// An optional `.16`: the one-bit range whose summary says `16bit` or `16-bit`.
     fn literal_bit(&mut self, text: &str) -> Option<(String, u8)> {
         for f in &self.doc.fields {
@@ -662,6 +721,7 @@ fn resolve_form(
     inst: &InstModel,
     f: &schema::SyntaxForm,
     sat: bool,
+    joined: Option<(&str, bool)>,
     diags: &mut Vec<Diagnostic>,
 ) -> TextForm {
     let mut cx = Ctx {
@@ -671,7 +731,20 @@ fn resolve_form(
         used: BTreeSet::new(),
         directive: f.mnemonic != f.mnemonic.to_ascii_lowercase(),
     };
-    let fixed = cx.selector(f);
+    let mut fixed = cx.selector(f);
+    let mut mnemonic = f.mnemonic.clone();
+    if let Some((text, present)) = joined {
+        match cx.joined_bit(text) {
+            Some((field, lo)) => fixed.push((field, lo, 1, u64::from(present))),
+            None => cx.fail(format!(
+                "`{text}` joined to the mnemonic: no one-bit range's summary names `{}`",
+                text.trim_start_matches('_')
+            )),
+        }
+        if present {
+            mnemonic.push_str(text);
+        }
+    }
     let predicate = f.predicate.as_ref().and_then(|p| {
         let fm = inst.fields.get(p.field.as_ref()?)?;
         (fm.ty == FieldType::Predicate).then(|| fm.rust_name.clone())
@@ -708,7 +781,7 @@ fn resolve_form(
         .collect();
     let implied = implied_exec_size(doc, inst, &cx.used);
     TextForm {
-        mnemonic: f.mnemonic.clone(),
+        mnemonic,
         predicate,
         suffixes,
         group,
@@ -789,6 +862,8 @@ impl Ctx<'_> {
                 }
                 Some(slot_piece(prefix, t))
             }
+            // An optional one is two forms (`one`); a required one is part of the mnemonic.
+            SuffixKind::Joined { .. } if s.optional => None,
             SuffixKind::Joined { text } => {
                 self.fail(format!(
                     "`{text}` joined to the mnemonic: no text rule sets it"
@@ -876,7 +951,7 @@ mod form_tests {
     use super::{Piece, SlotKind};
     use crate::parse::{parse_spec, SourceFile};
 
-    /// SVM_BLOCK_ST as errata correct it (`tests/errata/current/SVM_BLOCK_ST-*.patch`), and a
+    /// SVM_BLOCK_ST as errata correct it (`errata/SVM_BLOCK_ST-*.patch`), and a
     /// call naming a string of the pool (FCALL's template comment).
     const DOCS: [(&str, &str); 2] = [
         (

@@ -328,7 +328,8 @@ fn first_position(inst: &InstApi, field: &str) -> Option<(usize, usize)> {
 
 /// `f` with the types of the instruction's own module named without it (`Op`, not
 /// `load_3d::Op`): a module renamed with its instruction is that rename, not a retype of each
-/// field; a type moving to or from the shared `enums` still shows.
+/// field. A type moving to or from the shared `enums` keeps `enums::` here; [`retyped`] tells
+/// that apart from a retype.
 fn local(f: &FieldApi, module: &str) -> FieldApi {
     let prefix = format!("{module}::");
     let mut f = f.clone();
@@ -397,10 +398,9 @@ fn field_matches<'a>(o: &'a InstApi, n: &'a InstApi) -> FieldMatches<'a> {
     let mut renames = Vec::new();
     removed.retain(|r| {
         let at = first_position(o, &r.name);
-        match added
-            .iter()
-            .position(|a| a.ty == r.ty && first_position(n, &a.name) == at && at.is_some())
-        {
+        match added.iter().position(|a| {
+            doc_path(&a.ty) == doc_path(&r.ty) && first_position(n, &a.name) == at && at.is_some()
+        }) {
             Some(i) => {
                 renames.push((*r, added.remove(i)));
                 false
@@ -448,16 +448,50 @@ fn common_fields(out: &mut Out, o: &InstApi, n: &InstApi) {
     }
 }
 
-/// One field both sides have (`name` is the new doc name).
-fn field(out: &mut Out, o: &FieldApi, n: &FieldApi, name: &str) {
-    let before = out.changes.len();
-    if o.ty != n.ty {
+/// A type as the doc's module names it: the doc's module re-exports the shared types of its
+/// fields (`NAMING.md`), so `enums::X` and the doc's own `X` are one path to users.
+fn doc_path(ty: &str) -> String {
+    ty.replace("enums::", "")
+}
+
+/// Reports a change of the type of `what` (`o` → `n`, as [`local`] names them), if any: a
+/// retype breaks; a type that joins the shared `enums` breaks nothing (the doc's module still
+/// names it); one that leaves it breaks code that names it `enums::X` for this doc, or mixes it
+/// with another doc's.
+fn retyped(out: &mut Out, what: &str, o: &str, n: &str) {
+    if o == n {
+        return;
+    }
+    if doc_path(o) != doc_path(n) {
+        out.push("field", true, format!("{what} retyped: `{o}` → `{n}`"));
+        return;
+    }
+    // `enum X (u8)`, `struct X (u8)`, `enum X`: the name is the second word.
+    let ty = doc_path(n);
+    let ty = ty.split_whitespace().nth(1).unwrap_or(&ty);
+    if n.contains("enums::") {
+        out.push(
+            "field",
+            false,
+            format!(
+                "{what}: its type `{ty}` is now the shared `enums::{ty}` (identical in other docs); the doc's module still names it"
+            ),
+        );
+    } else {
         out.push(
             "field",
             true,
-            format!("field `{name}` retyped: `{}` → `{}`", o.ty, n.ty),
+            format!(
+                "{what}: its type `{ty}` is no longer the shared `enums::{ty}` but the doc's own: code naming `enums::{ty}` for it, or giving it another doc's, no longer compiles"
+            ),
         );
     }
+}
+
+/// One field both sides have (`name` is the new doc name).
+fn field(out: &mut Out, o: &FieldApi, n: &FieldApi, name: &str) {
+    let before = out.changes.len();
+    retyped(out, &format!("field `{name}`"), &o.ty, &n.ty);
     values(out, &format!("field `{name}`"), &o.values, &n.values, true);
     members(out, name, &o.members, &n.members);
     if o.reserved != n.reserved {
@@ -591,13 +625,7 @@ fn member(out: &mut Out, what: &str, om: &MemberApi, nm: &MemberApi) {
             ),
         );
     }
-    if om.ty != nm.ty {
-        out.push(
-            "field",
-            true,
-            format!("{what} retyped: `{}` → `{}`", om.ty, nm.ty),
-        );
-    }
+    retyped(out, what, &om.ty, &nm.ty);
     values(out, what, &om.values, &nm.values, true);
     platforms(out, what, &om.platforms, &nm.platforms);
     if om.nonzero != nm.nonzero {
@@ -614,7 +642,7 @@ fn member(out: &mut Out, what: &str, om: &MemberApi, nm: &MemberApi) {
             ),
         );
     }
-    if om.wording != nm.wording && om.ty == nm.ty {
+    if om.wording != nm.wording && doc_path(&om.ty) == doc_path(&nm.ty) {
         out.push("wording", false, format!("wording of {what}"));
     }
 }
@@ -1223,6 +1251,48 @@ mod tests {
         assert_eq!(got, want);
         assert!(report.breaking);
         assert!(report.changes.iter().all(|c| c.doc == "4_header"));
+    }
+
+    /// A field's type moving into the shared `enums` breaks nothing (the doc's module still
+    /// names it); out of it breaks code that names `enums::X`; another type is a retype.
+    #[test]
+    fn joining_the_shared_enums_breaks_nothing_leaving_them_does() {
+        let mut out = Out {
+            doc: "A".into(),
+            changes: Vec::new(),
+        };
+        retyped(
+            &mut out,
+            "field `Mode`",
+            "enum Mode (u8)",
+            "enum enums::Mode (u8)",
+        );
+        retyped(
+            &mut out,
+            "`Size.blocks`",
+            "enum enums::SizeBlocks",
+            "enum SizeBlocks",
+        );
+        retyped(
+            &mut out,
+            "field `Mode`",
+            "enum Mode (u8)",
+            "enum Mode (u16)",
+        );
+        retyped(&mut out, "field `Mode`", "enum Mode (u8)", "enum Mode (u8)");
+        let got: Vec<(bool, &str)> = out
+            .changes
+            .iter()
+            .map(|c| (c.breaking, c.what.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (false, "field `Mode`: its type `Mode` is now the shared `enums::Mode` (identical in other docs); the doc's module still names it"),
+                (true, "`Size.blocks`: its type `SizeBlocks` is no longer the shared `enums::SizeBlocks` but the doc's own: code naming `enums::SizeBlocks` for it, or giving it another doc's, no longer compiles"),
+                (true, "field `Mode` retyped: `enum Mode (u8)` → `enum Mode (u16)`"),
+            ]
+        );
     }
 
     /// The snapshot regen keeps reads back to the view it was written from.

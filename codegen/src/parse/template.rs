@@ -824,7 +824,8 @@ impl Ctx<'_, '_> {
             let text = c.s.get(at..c.pos).unwrap_or("");
             let slot = self.slot(base, at, text, name, optional, found);
             let mut slot = as_number(slot, number, at, text)?;
-            slot.extra_spaces = if operands.is_empty() { 0 } else { extra_spaces };
+            // The first operand's too: Intel prints two spaces after RAW_SENDS's exec size.
+            slot.extra_spaces = extra_spaces;
             slot.hex = hex;
             operands.push(slot);
         }
@@ -1178,6 +1179,10 @@ mod tests {
         );
         // `0x` is not part of the slot's span: `<ExMsgDesc>` starts at byte 25.
         assert_eq!(f.operands[0].span.start, 25);
+        // Two spaces before the first operand are two in the text too.
+        let f = &forms("RAW_SEND (<exec_size>)  <ExMsgDesc> <NumSrc>", &fields)[0];
+        let spaces: Vec<u8> = f.operands.iter().map(|s| s.extra_spaces).collect();
+        assert_eq!(spaces, [1, 0]);
     }
 
     /// A bit-packed field: (hi, lo, summary, value meanings) per member.

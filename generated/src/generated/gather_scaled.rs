@@ -3,7 +3,7 @@ use crate::runtime::{
     DataType, Decode, DecodeError, DecodeErrorKind, Encode, PredicateControl, RawOperand,
     Reader, Staging, ValidationError, VectorOperand,
 };
-use super::enums::*;
+pub use super::enums::{ExecSizeExecutionMask, NumBlocks, NumBlocksNumberOfBlocks};
 use super::Platform;
 use alloc::vec::Vec;
 /// Values of `ExecSizeSize`.
@@ -122,46 +122,6 @@ impl ExecSize {
         Ok(Self {
             size,
             execution_mask,
-            reserved: raw_ & Self::RESERVED_MASK,
-        })
-    }
-}
-/// The bit-packed field `Num_blocks`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct NumBlocks {
-    /// Bit[1..0]: encodes the number of blocks to read at each address.
-    pub number_of_blocks: NumBlocksNumberOfBlocks,
-    /// Bits no range of the doc covers; the doc's layout wants them zero.
-    pub reserved: u8,
-}
-impl NumBlocks {
-    /// The bits no range covers.
-    pub const RESERVED_MASK: u8 = 0xfc;
-    /// What decoding in place starts from.
-    pub(crate) const PLACEHOLDER: Self = Self {
-        number_of_blocks: NumBlocksNumberOfBlocks::PLACEHOLDER,
-        reserved: 0,
-    };
-    /// The field's raw bits.
-    #[inline]
-    pub fn to_raw(&self) -> u8 {
-        (self.number_of_blocks.bits() as u8) | (self.reserved & Self::RESERVED_MASK)
-    }
-    /// Splits raw bits; `at` is the field's byte offset, for errors.
-    #[inline]
-    pub fn from_raw(raw_: u8, at_: usize) -> Result<Self, DecodeError> {
-        let bits_ = u64::from(raw_) & 0x3;
-        let number_of_blocks = NumBlocksNumberOfBlocks::from_bits(bits_)
-            .ok_or_else(|| DecodeError::new(
-                "Num_blocks",
-                at_,
-                DecodeErrorKind::InvalidValue {
-                    value: bits_,
-                    expected: NumBlocksNumberOfBlocks::EXPECTED,
-                },
-            ))?;
-        Ok(Self {
-            number_of_blocks,
             reserved: raw_ & Self::RESERVED_MASK,
         })
     }

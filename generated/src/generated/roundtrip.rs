@@ -138,7 +138,7 @@ fn scatter4_scaled() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::scatter4_scaled::ExecSizeSize::ALL.to_vec(),
+                        crate::generated::enums::ExecSizeSize::ALL.to_vec(),
                     )
                     .boxed(),
                 proptest::sample::select(
@@ -146,7 +146,7 @@ fn scatter4_scaled() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(size, execution_mask)| crate::generated::scatter4_scaled::ExecSize {
+                .prop_map(|(size, execution_mask)| crate::generated::enums::ExecSize {
                     size,
                     execution_mask,
                     reserved: 0,
@@ -224,7 +224,7 @@ fn gather_scaled() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(number_of_blocks,)| crate::generated::gather_scaled::NumBlocks {
+                .prop_map(|(number_of_blocks,)| crate::generated::enums::NumBlocks {
                     number_of_blocks,
                     reserved: 0,
                 }),
@@ -276,7 +276,7 @@ fn qw_scatter() -> Result<(), TestCaseError> {
         (
             (
                 proptest::sample::select(
-                        crate::generated::qw_scatter::ExecSizeSize::ALL.to_vec(),
+                        crate::generated::enums::ExecSizeSize::ALL.to_vec(),
                     )
                     .boxed(),
                 proptest::sample::select(
@@ -284,7 +284,7 @@ fn qw_scatter() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(size, execution_mask)| crate::generated::qw_scatter::ExecSize {
+                .prop_map(|(size, execution_mask)| crate::generated::enums::ExecSize {
                     size,
                     execution_mask,
                     reserved: 0,
@@ -296,7 +296,7 @@ fn qw_scatter() -> Result<(), TestCaseError> {
                     )
                     .boxed(),
             )
-                .prop_map(|(number_of_blocks,)| crate::generated::qw_scatter::NumBlocks {
+                .prop_map(|(number_of_blocks,)| crate::generated::enums::NumBlocks {
                     number_of_blocks,
                     reserved: 0,
                 }),

@@ -7,9 +7,10 @@ use super::field::{
     validate_field,
 };
 use super::{doc_code, doc_text, docs, enum_tokens, hex, ident, idents_in, not, param, use_only};
-use crate::analyze::{FieldType, InstModel, Model, Slot, VariantModel};
-use proc_macro2::TokenStream;
+use crate::analyze::{FieldType, InstModel, MemberType, Model, Slot, VariantModel};
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
+use std::collections::BTreeSet;
 
 /// What the slots of a variant give its struct, each list in slot order.
 #[derive(Default)]
@@ -235,6 +236,7 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
     };
     with_imports(
         model,
+        inst,
         quote! {
             #(#enums)*
             #(#bits)*
@@ -519,8 +521,8 @@ fn variant_rest_decode(inst: &InstModel, v: &VariantModel) -> (TokenStream, Toke
 }
 
 /// The names of the structs and enums `code` defines.
-fn idents_defined(code: &TokenStream) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
+fn idents_defined(code: &TokenStream) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
     let mut after_item = false;
     for t in code.clone() {
         if let proc_macro2::TokenTree::Ident(i) = t {
@@ -537,7 +539,7 @@ fn idents_defined(code: &TokenStream) -> std::collections::BTreeSet<String> {
 }
 
 /// The module's code behind the imports it uses.
-fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
+fn with_imports(model: &Model, inst: &InstModel, code: TokenStream) -> TokenStream {
     let used = idents_in(&code);
     let runtime = use_only(
         quote!(crate::runtime),
@@ -560,6 +562,10 @@ fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
     );
     // Names the module defines itself shadow the shared ones.
     let own = idents_defined(&code);
+    // The types of the doc's own fields that live in `enums` are re-exported here, so the
+    // doc's module names every type of its fields whether or not another doc shares it: a doc
+    // added or changed elsewhere never moves this doc's names (NAMING.md).
+    let exported = shared_field_types(inst, &own);
     let shared = model
         .shared_enums
         .iter()
@@ -571,13 +577,19 @@ fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
                 _ => None,
             }
         }))
-        .any(|n| used.contains(n) && !own.contains(n));
-    let enums = if shared {
+        .any(|n| used.contains(n) && !own.contains(n) && !exported.iter().any(|e| e == n));
+    let glob = if shared {
         quote!(
             use super::enums::*;
         )
     } else {
         quote!()
+    };
+    let exported: Vec<Ident> = exported.iter().map(|n| ident(n)).collect();
+    let enums = match exported.as_slice() {
+        [] => glob,
+        [one] => quote!(pub use super::enums::#one; #glob),
+        _ => quote!(pub use super::enums::{#(#exported),*}; #glob),
     };
     let platform = use_only(quote!(super), &["Platform"], &used);
     let vec = use_only(quote!(alloc::vec), &["Vec"], &used);
@@ -588,4 +600,37 @@ fn with_imports(model: &Model, code: TokenStream) -> TokenStream {
         #vec
         #code
     }
+}
+
+/// The types of `inst`'s fields that the shared module `enums` holds (its whole-field and
+/// bit-range enums, its bit-packed structs), by name, each once, less those the module defines.
+fn shared_field_types(inst: &InstModel, own: &BTreeSet<String>) -> Vec<String> {
+    let mut names = BTreeSet::new();
+    for f in inst.fields.values() {
+        match &f.ty {
+            FieldType::Enum(_, e) => names.extend(
+                inst.enums
+                    .get(*e)
+                    .filter(|d| d.shared)
+                    .map(|d| d.name.clone()),
+            ),
+            FieldType::Bits { name, members, .. } => {
+                if f.shared_struct {
+                    names.insert(name.clone());
+                }
+                for m in members {
+                    if let MemberType::Enum(e) = m.ty {
+                        names.extend(
+                            inst.enums
+                                .get(e)
+                                .filter(|d| d.shared)
+                                .map(|d| d.name.clone()),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    names.into_iter().filter(|n| !own.contains(n)).collect()
 }

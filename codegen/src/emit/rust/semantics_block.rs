@@ -11,8 +11,8 @@
 //! number, literals, fields and named functions, but no locals, `sizeof` or an element's
 //! signedness. Anything else keeps the lane-by-lane form of `semantics.rs`.
 //!
-//! [`Lanes::read_lanes`]: ../../../../generated/src/runtime/lanes.rs
-//! [`Lanes::write_lanes`]: ../../../../generated/src/runtime/lanes.rs
+//! [`Lanes::read_lanes`]: ../../../../runtime/runtime/lanes.rs
+//! [`Lanes::write_lanes`]: ../../../../runtime/runtime/lanes.rs
 
 use super::ident;
 use crate::analyze::semantics::{LaneExpr, LaneFn, LaneStmt};

@@ -1,0 +1,724 @@
+//! `visa`: look into vISA object files with the crate generated from the docs.
+//!
+//! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
+//! - `visa check FILE.isa [--platform P] [--strict]`: validate every routine for platform P
+//!   (`File::validate`: instruction docs, operands chapter, declarations, type maps, labels);
+//!   errors exit 1, warnings (what the docs forbid and Intel's verifier accepts) print as
+//!   `warning: ...` and exit 0 unless `--strict`;
+//!   P by any name: the docs' (`XEHP`, `pre-ICLLP`), GenX_IR's (`SKL`, `XeHP_SDV`, `DG2`,
+//!   `PVCXT`) or an ocloc device (`acm-g10`, `pvc`), case-insensitively; without `--platform`,
+//!   the platform the file's first GEN binary names (`gen_platform`);
+//! - `visa roundtrip FILE.isa`: read, write back and compare byte for byte;
+//! - `visa dis FILE.isa [-o DIR]`: the vISA text of every routine, as Intel prints it.
+//!
+//! `dis` prints each kernel on stdout, byte for byte what Intel's compiler writes to
+//! `NAME.visaasm`. A function is a text of its own (own `.version` header, own `$N` ids; Intel
+//! writes it to `NAME.func.F.visaasm` and its reader takes one routine per file), so it is not
+//! glued to stdout: `-o DIR` writes every routine under Intel's file names (`STEM.visaasm`,
+//! `STEM.func.F.visaasm`, with STEM the input's file stem), and without `-o` stderr names the
+//! functions left out. Instructions that cannot be printed are `//` lines, listed on stderr,
+//! and make the exit status 1. An instruction with bits its text cannot show prints as Intel
+//! prints it, with a note on stderr (that line assembles to other bytes); `--strict` makes
+//! those notes errors (exit status 1).
+//! - `visa asm K.visaasm [F.visaasm ...] -o K.isa [--platform P] [--no-check] [--strict]`:
+//!   assemble Intel's text, refusing instructions with errors of `visa check` (file:line:col;
+//!   its warnings are printed, and refused too under `--strict`); the platform,
+//!   as GenX_IR's `-platform`, also places ADDR_ADD's `&V[bytes]`; each input holds
+//!   kernels (`.kernel`) or stack-called functions (`.global_function`, Intel prints each in
+//!   its own `K.func.F.visaasm`), which join the file in the order given.
+//!
+//! - `visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...`:
+//!   run a kernel on the interpreter (`visa::machine`), one ARG per kernel parameter, in order:
+//!   `--buffer IN.bin:OUT.bin` (a global buffer starting as IN.bin's bytes, written to OUT.bin
+//!   after the run), `--scalar TYPE:VALUE` (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64: `i32:5`,
+//!   `u64:0x7`, `f32:1.5`), `--local-mem BYTES` (a `local` pointer parameter),
+//!   `--constant IN.bin:OUT.bin` (a `constant` pointer: Intel's compiler places those after
+//!   the `global` ones, so `--buffer` for one misplaces the others),
+//!   `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image, written and saved when OUT is given,
+//!   read-only otherwise; formats in `visa::machine::image`). Without
+//!   `--local`, dimension 0 takes the largest divisor of its global size up to 64; without
+//!   `--platform`, the platform of the file's GEN binary. How the arguments reach the kernel
+//!   (the thread payload Intel's compiler expects) is `runtime/machine/PAYLOAD.md`;
+//!   notes on what the `.isa` leaves ambiguous go to stderr.
+//!
+//! Exit status: 0 success, 1 a check, roundtrip or run failed or the file does not read, 2 usage.
+
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use visa::object::text::{print_function, print_kernel, Printed};
+use visa::object::{File, Routine};
+use visa::runtime::{IntelPlatform, INTEL_PLATFORMS};
+use visa::Platform;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "visa",
+    about = "Read, check and round-trip vISA object files (.isa)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print kernels, functions, declaration counts, the vISA version and GEN binaries.
+    Info { file: PathBuf },
+    /// Validate every routine for a platform: each instruction's doc, the operands chapter,
+    /// the declarations, type maps and labels (`visa::object::File::validate`).
+    Check {
+        file: PathBuf,
+        /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ...) or an
+        /// ocloc device (acm-g10, pvc, ...); case does not matter. Default: the platform of
+        /// the file's GEN binary.
+        #[arg(long)]
+        platform: Option<String>,
+        /// Count warnings (what the docs forbid and Intel's verifier accepts) as errors.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Read, write back and compare byte for byte.
+    Roundtrip { file: PathBuf },
+    /// Print the vISA text of the kernels (stdout) and functions (`-o DIR`) as Intel does.
+    Dis {
+        file: PathBuf,
+        /// Write every routine to this directory under Intel's names (`STEM.visaasm`,
+        /// `STEM.func.F.visaasm`) instead of printing kernels on stdout.
+        #[arg(short = 'o', long = "out")]
+        out: Option<PathBuf>,
+        /// Fail (exit 1) when a printed line would not assemble back to the same bytes.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Assemble vISA text: kernels and functions of every input, in order, into one file.
+    Asm {
+        /// `.visaasm` files: a kernel's, then its functions' (`K.func.F.visaasm`).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The object file to write.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Skip instruction lines: declarations and labels only.
+        #[arg(long)]
+        declarations_only: bool,
+        /// Write the file even when its instructions break the rules `visa check` applies.
+        #[arg(long)]
+        no_check: bool,
+        /// Refuse the text on warnings of the checks too (what the docs forbid and Intel's
+        /// verifier accepts), as `visa check --strict` does.
+        #[arg(long)]
+        strict: bool,
+        /// The platform the text is for, as GenX_IR's `-platform` (the docs', GenX_IR's or
+        /// ocloc's names): checked for (default XEHP, else the newest the docs name), and its
+        /// register size places ADDR_ADD's `&V[bytes]`.
+        #[arg(long)]
+        platform: Option<String>,
+    },
+    /// Run a kernel on the interpreter: `visa run FILE.isa --kernel K --global X[,Y[,Z]]
+    /// [--local X[,Y[,Z]]] [--platform P] ARG...`, one ARG per kernel parameter in order:
+    /// `--buffer IN.bin:OUT.bin`, `--constant IN.bin:OUT.bin` (a `constant` pointer),
+    /// `--scalar TYPE:VALUE` (i32:5, u64:7, f32:1.5), `--local-mem BYTES`,
+    /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image; written when OUT is given).
+    Run {
+        file: PathBuf,
+        /// `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]`, then the ARGs.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
+        Command::Check {
+            file,
+            platform,
+            strict,
+        } => check(&file, platform.as_deref(), strict),
+        Command::Roundtrip { file } => roundtrip(&file),
+        Command::Dis { file, out, strict } => dis(&file, out.as_deref(), strict),
+        Command::Asm {
+            inputs,
+            output,
+            declarations_only,
+            no_check,
+            strict,
+            platform,
+        } => asm(
+            &inputs,
+            &output,
+            !declarations_only,
+            (!no_check).then_some(platform.as_deref()),
+            strict,
+            platform.as_deref(),
+        ),
+        Command::Run { file, args } => run(&file, &args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<(Vec<u8>, File), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file = File::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((bytes, file))
+}
+
+fn text(b: Option<&[u8]>) -> String {
+    b.map_or_else(|| "?".into(), |b| String::from_utf8_lossy(b).into_owned())
+}
+
+/// The routines of a file: kind, index, name in the header, data.
+fn routines(f: &File) -> Vec<(&'static str, usize, String, &dyn Routine)> {
+    let mut out: Vec<(&'static str, usize, String, &dyn Routine)> = Vec::new();
+    for (i, k) in f.kernels.iter().enumerate() {
+        let name = f.header.kernel_info.get(i).map(|k| k.name.as_slice());
+        out.push(("kernel", i, text(name), &k.data));
+    }
+    for (i, func) in f.functions.iter().enumerate() {
+        let name = f.header.function_info.get(i).map(|k| k.name.as_slice());
+        out.push(("function", i, text(name), &func.data));
+    }
+    out
+}
+
+fn info(f: &File) -> u8 {
+    println!(
+        "vISA {}.{}: {} kernel(s), {} function(s), {} file-scope variable(s)",
+        f.header.major_version,
+        f.header.minor_version,
+        f.kernels.len(),
+        f.functions.len(),
+        f.header.file_scope_var_info.len()
+    );
+    for (kind, i, name, r) in routines(f) {
+        let s = r.instructions();
+        println!(
+            "{kind} {i} `{name}`: {} strings, {} variables, {} predicates, {} labels, {} samplers, {} surfaces, {} instructions",
+            r.string_pool().len(),
+            r.var_info().len(),
+            r.predicate_info().len(),
+            r.label_info().len(),
+            r.sampler_info().len(),
+            r.surface_info().len(),
+            s.instructions.len()
+        );
+        if let Some(stop) = &s.stop {
+            println!(
+                "  decoding stopped: {}; {} byte(s) kept undecoded",
+                stop.describe(),
+                s.undecoded.len()
+            );
+        }
+        if kind == "kernel" {
+            if let Some(k) = f.kernels.get(i) {
+                println!("  {} input(s)", k.data.input_info.len());
+            }
+            for (j, g) in f
+                .header
+                .kernel_info
+                .get(i)
+                .map(|k| k.gen_binary_info.as_slice())
+                .unwrap_or(&[])
+                .iter()
+                .enumerate()
+            {
+                println!(
+                    "  GEN binary {j}: platform {} ({}), {} bytes",
+                    g.gen_platform,
+                    g.gen_platform_meaning()
+                        .unwrap_or("not listed by the chapter"),
+                    g.binary_size
+                );
+            }
+        }
+    }
+    0
+}
+
+/// The platform `--platform` names, else the one of the file's first GEN binary; `Err` is the
+/// message of a usage error.
+fn platform_of(f: &File, platform: Option<&str>) -> Result<(Platform, String), String> {
+    if let Some(name) = platform {
+        let p = Platform::from_name(name).ok_or_else(|| {
+            let docs: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+            let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+            format!(
+                "unknown platform `{name}`; expected one of the docs' {}, GenX_IR's {} or an ocloc device name ({})",
+                docs.join(", "),
+                intel.join(", "),
+                INTEL_PLATFORMS
+                    .iter()
+                    .flat_map(|p| p.ocloc.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        return Ok((p, described(name, p)));
+    }
+    let code = f
+        .header
+        .kernel_info
+        .iter()
+        .flat_map(|k| k.gen_binary_info.iter())
+        .map(|g| u32::from(g.gen_platform))
+        .next()
+        .ok_or("the file has no GEN binary to name its platform; give --platform")?;
+    let intel = IntelPlatform::from_gen_platform(code).ok_or_else(|| {
+        format!("the file's platform code {code} is no known platform; give --platform")
+    })?;
+    let p = intel.platform();
+    Ok((
+        p,
+        format!(
+            "{} (platform code {code} of the file)",
+            described(intel.name, p)
+        ),
+    ))
+}
+
+/// `SKL (pre-ICLLP in the docs)`, or the docs' name alone.
+fn described(name: &str, p: Platform) -> String {
+    if p.name().eq_ignore_ascii_case(name) {
+        p.name().to_string()
+    } else {
+        format!("{name} ({} in the docs)", p.name())
+    }
+}
+
+/// Errors exit 1; warnings (what the docs forbid and Intel's verifier accepts) are printed
+/// as `warning: ...` and exit 0, unless `strict`.
+fn check(path: &Path, platform: Option<&str>, strict: bool) -> Result<u8, String> {
+    let (_, f) = read(path)?;
+    let (p, shown) = match platform_of(&f, platform) {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(2);
+        }
+    };
+    let checked: usize = routines(&f)
+        .iter()
+        .map(|(_, _, _, r)| r.instructions().instructions.len())
+        .sum();
+    let failures = f.validate(p);
+    for e in &failures {
+        if e.is_error() {
+            println!("{e}");
+        } else {
+            println!("warning: {e}");
+        }
+    }
+    let errors = failures.iter().filter(|e| e.is_error()).count();
+    let warnings = failures.len() - errors;
+    println!(
+        "{checked} instruction(s) checked for {shown}, {errors} error(s), {warnings} warning(s){}",
+        if strict && warnings > 0 {
+            " (--strict: warnings count as errors)"
+        } else {
+            ""
+        }
+    );
+    Ok(u8::from(errors > 0 || (strict && warnings > 0)))
+}
+
+fn roundtrip(path: &Path) -> Result<u8, String> {
+    let (bytes, f) = read(path)?;
+    let out = f
+        .write()
+        .map_err(|e| format!("{}: writing: {e}", path.display()))?;
+    if out == bytes {
+        println!("{}: identical ({} bytes)", path.display(), bytes.len());
+        return Ok(0);
+    }
+    let at = bytes
+        .iter()
+        .zip(&out)
+        .position(|(a, b)| a != b)
+        .unwrap_or(bytes.len().min(out.len()));
+    let show = |b: &[u8]| {
+        b.get(at)
+            .map_or("end of data".into(), |x| format!("{x:#04x}"))
+    };
+    println!(
+        "{}: differs at byte {at} ({at:#x}): read {}, wrote {} ({} bytes read, {} written)",
+        path.display(),
+        show(&bytes),
+        show(&out),
+        bytes.len(),
+        out.len()
+    );
+    Ok(1)
+}
+
+/// One routine's text to print: the file name Intel gives it and the text.
+fn dis_routines(f: &File, stem: &str) -> Vec<(String, Printed)> {
+    let mut out = Vec::new();
+    let many = f.kernels.len() > 1;
+    for i in 0..f.kernels.len() {
+        let name = text(f.header.kernel_info.get(i).map(|k| k.name.as_slice()));
+        let file = if many {
+            format!("{stem}.{name}.visaasm")
+        } else {
+            format!("{stem}.visaasm")
+        };
+        if let Some(p) = print_kernel(f, i) {
+            out.push((file, p));
+        }
+    }
+    for i in 0..f.functions.len() {
+        let name = text(f.header.function_info.get(i).map(|k| k.name.as_slice()));
+        if let Some(p) = print_function(f, i) {
+            out.push((format!("{stem}.func.{name}.visaasm"), p));
+        }
+    }
+    out
+}
+
+fn dis(path: &Path, dir: Option<&Path>, strict: bool) -> Result<u8, String> {
+    let (_, f) = read(path)?;
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "out".into(), |s| s.to_string_lossy().into_owned());
+    let mut problems = 0usize;
+    let mut notes = 0usize;
+    let kernels = f.kernels.len();
+    for (n, (name, printed)) in dis_routines(&f, &stem).into_iter().enumerate() {
+        for p in &printed.problems {
+            problems += 1;
+            eprintln!("{name}:{}: {}", p.line, p.message);
+        }
+        for p in &printed.notes {
+            notes += 1;
+            let kind = if strict { "error" } else { "note" };
+            eprintln!("{name}:{}: {kind}: {}", p.line, p.message);
+        }
+        match dir {
+            Some(dir) => {
+                let to = dir.join(&name);
+                std::fs::write(&to, printed.text)
+                    .map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+            }
+            None if n < kernels => print!("{}", printed.text),
+            None => eprintln!("note: function text {name} not printed; give -o DIR to write it"),
+        }
+    }
+    if problems > 0 {
+        eprintln!("{problems} problem(s): the lines named above are `//` comments in the text");
+    }
+    if notes > 0 {
+        eprintln!(
+            "{notes} line(s) printed as Intel prints them will not assemble back to the same bytes{}",
+            if strict { " (--strict)" } else { "" }
+        );
+    }
+    Ok(u8::from(problems > 0 || (strict && notes > 0)))
+}
+
+/// The platform named `name` (any name `check` takes), or the default of `visa asm`: XEHP when
+/// the docs name it, else the newest they name.
+fn platform_or_default(name: Option<&str>) -> Result<Platform, String> {
+    let find = Platform::from_name;
+    match name {
+        Some(n) => find(n).ok_or_else(|| {
+            let names: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
+            format!(
+                "unknown platform `{n}`; expected one of {}",
+                names.join(", ")
+            )
+        }),
+        None => find("XEHP")
+            .or_else(|| Platform::ALL.last().copied())
+            .ok_or_else(|| "the docs name no platform".to_string()),
+    }
+}
+
+/// `check`: `None` skips the checks (`--no-check`), else the platform name to check for;
+/// `platform` (`--platform`) also gives the register size of ADDR_ADD's `&V[bytes]`.
+fn asm(
+    inputs: &[PathBuf],
+    output: &Path,
+    instructions: bool,
+    check: Option<Option<&str>>,
+    strict: bool,
+    platform: Option<&str>,
+) -> Result<u8, String> {
+    let target = match platform {
+        None => None,
+        Some(name) => match IntelPlatform::find(name) {
+            Some(p) => Some(p),
+            // A docs name no Intel platform has (`pre-ICLLP`): checked for, no register size.
+            None if Platform::from_name(name).is_some() => None,
+            None => {
+                let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+                eprintln!(
+                    "error: unknown platform `{name}`; expected one of GenX_IR's {}, an ocloc device name or a docs name",
+                    intel.join(", ")
+                );
+                return Ok(2);
+            }
+        },
+    };
+    let mut texts = Vec::new();
+    for p in inputs {
+        let text =
+            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+        texts.push((p.display().to_string(), text));
+    }
+    let sources: Vec<visa::asm::Source> = texts
+        .iter()
+        .map(|(name, text)| visa::asm::Source { name, text })
+        .collect();
+    let options = visa::asm::Options { instructions };
+    let assembled = match target {
+        Some(p) => visa::asm::assemble_for(&sources, options, p),
+        None => visa::asm::assemble(&sources, options),
+    };
+    let file = match assembled {
+        Ok(f) => f,
+        Err(diags) => {
+            eprint!("{}", visa::asm::render(&diags));
+            eprintln!("error: {} error(s); nothing written", diags.len());
+            return Ok(1);
+        }
+    };
+    if let Some(name) = check {
+        let platform = platform_or_default(name)?;
+        let diags = visa::asm::check(&sources, &file, platform);
+        eprint!("{}", visa::asm::render(&diags));
+        let refused = diags
+            .iter()
+            .filter(|d| strict || d.severity == visa::object::Severity::Error)
+            .count();
+        if refused > 0 {
+            eprintln!(
+                "error: {} instruction(s) break the rules of `visa check` for {}; nothing written (`--no-check` writes it anyway)",
+                refused,
+                platform.name()
+            );
+            return Ok(1);
+        }
+    }
+    let bytes = file.write().map_err(|e| format!("writing: {e}"))?;
+    std::fs::write(output, &bytes)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    println!(
+        "{}: {} kernel(s), {} function(s), {} bytes",
+        output.display(),
+        file.kernels.len(),
+        file.functions.len(),
+        bytes.len()
+    );
+    Ok(0)
+}
+
+/// `visa run`: usage errors (exit 2) name the argument and what was expected; a kernel that
+/// cannot run (exit 1) says where.
+fn run(path: &Path, words: &[String]) -> Result<u8, String> {
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    if words.iter().any(|w| *w == "--help" || *w == "-h") {
+        print_run_help();
+        return Ok(0);
+    }
+    match prepare_run(path, &words) {
+        Ok(prepared) => run_kernel(path, prepared).map(|()| 0),
+        Err(Stop::Usage(message)) => {
+            eprintln!("error: {message}");
+            Ok(2)
+        }
+        Err(Stop::Fail(message)) => Err(message),
+    }
+}
+
+fn print_run_help() {
+    println!(
+        "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...\n\
+         one ARG per kernel parameter, in order:\n  \
+         --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
+         --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
+         --scalar TYPE:VALUE        i8 u8 i16 u16 i32 u32 i64 u64 f32 f64 (i32:5, u64:0x7, f32:1.5)\n  \
+         --local-mem BYTES          a local pointer to BYTES of the work-group's SLM\n  \
+         --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]\n                            \
+an image of FORMAT (rgba-f32, r-f32, rgba-unorm8, rgba-u8, r-u32, ...), texels packed\n                            \
+row after row; with OUT.bin a written image, saved after the run, else read-only"
+    );
+}
+
+/// Why `visa run` stops before the kernel runs: a usage error (exit 2) or another (exit 1).
+enum Stop {
+    Usage(String),
+    Fail(String),
+}
+
+impl From<String> for Stop {
+    fn from(message: String) -> Self {
+        Stop::Fail(message)
+    }
+}
+
+/// Everything `visa run` needs to launch, checked.
+struct Prepared {
+    kernel: String,
+    file: File,
+    k: usize,
+    intel: &'static IntelPlatform,
+    nd: visa::machine::launch::NdRange,
+    args: Vec<visa::machine::launch::Arg>,
+    /// Parameters whose memory is written to a file after the run.
+    outputs: Vec<(usize, PathBuf)>,
+}
+
+/// Reads the command line, the file and the arguments' inputs, and checks that the arguments
+/// fit the kernel's inputs, before anything runs.
+fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
+    use visa::machine::launch::{find_kernel, parse_run, NdRange};
+    let spec = parse_run(words).map_err(Stop::Usage)?;
+    let (_, file) = read(path)?;
+    let intel = run_platform(spec.platform.as_deref(), &file)?;
+    let k = find_kernel(&file, &spec.kernel)
+        .map_err(|e| Stop::Usage(format!("--kernel {}: {e}", spec.kernel)))?;
+    let local = spec
+        .local
+        .clone()
+        .unwrap_or_else(|| NdRange::default_local(&spec.global));
+    let nd = NdRange::new(&spec.global, &local).map_err(Stop::Usage)?;
+    let mut args = Vec::new();
+    let mut outputs = Vec::new();
+    for (i, a) in spec.args.iter().enumerate() {
+        args.push(run_arg(i, a, &mut outputs)?);
+    }
+    if let Err(e) = visa::machine::launch::layout(&file, k, intel, &args) {
+        return Err(Stop::Usage(format!(
+            "the {} ARG(s) given do not fit kernel `{}`: {e}",
+            args.len(),
+            spec.kernel
+        )));
+    }
+    Ok(Prepared {
+        kernel: spec.kernel,
+        file,
+        k,
+        intel,
+        nd,
+        args,
+        outputs,
+    })
+}
+
+/// The platform of `--platform`, else the one the file's GEN binaries name.
+fn run_platform(name: Option<&str>, file: &File) -> Result<&'static IntelPlatform, Stop> {
+    if let Some(name) = name {
+        return IntelPlatform::find(name).ok_or_else(|| {
+            let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
+            Stop::Usage(format!(
+                "--platform {name}: unknown; expected one of {} or an ocloc device name",
+                intel.join(", ")
+            ))
+        });
+    }
+    let code = file
+        .header
+        .kernel_info
+        .iter()
+        .flat_map(|k| k.gen_binary_info.iter())
+        .map(|g| u32::from(g.gen_platform))
+        .next();
+    code.and_then(IntelPlatform::from_gen_platform)
+        .ok_or_else(|| {
+            Stop::Usage(
+                "the file has no GEN binary naming a known platform; give --platform".into(),
+            )
+        })
+}
+
+/// Argument `i` with its input read; a written one's output file is added to `outputs`.
+fn run_arg(
+    i: usize,
+    a: &visa::machine::launch::ArgSpec,
+    outputs: &mut Vec<(usize, PathBuf)>,
+) -> Result<visa::machine::launch::Arg, Stop> {
+    use visa::machine::launch::{Arg, ArgSpec};
+    Ok(match a {
+        ArgSpec::Buffer { input, output } | ArgSpec::Constant { input, output } => {
+            let constant = matches!(a, ArgSpec::Constant { .. });
+            let flag = if constant { "--constant" } else { "--buffer" };
+            let bytes = std::fs::read(input).map_err(|e| {
+                format!("argument {i} ({flag} {input}:{output}): cannot read {input}: {e}")
+            })?;
+            outputs.push((i, PathBuf::from(output)));
+            if constant {
+                Arg::Constant(bytes)
+            } else {
+                Arg::Buffer(bytes)
+            }
+        }
+        ArgSpec::Scalar(s) => Arg::Scalar(*s),
+        ArgSpec::LocalMem(n) => Arg::LocalMem(*n),
+        ArgSpec::Image {
+            size,
+            format,
+            input,
+            output,
+        } => {
+            let image = visa::machine::image::Image::packed(size[0], size[1], size[2], *format);
+            let bytes = std::fs::read(input)
+                .map_err(|e| format!("argument {i} (--image): cannot read {input}: {e}"))?;
+            if bytes.len() as u64 != image.bytes() {
+                return Err(Stop::Usage(format!(
+                    "argument {i} (--image): {input} has {} bytes; a {}x{}x{} {format} image has {}",
+                    bytes.len(),
+                    size[0],
+                    size[1],
+                    size[2],
+                    image.bytes()
+                )));
+            }
+            if let Some(o) = output {
+                outputs.push((i, PathBuf::from(o)));
+            }
+            Arg::Image {
+                image,
+                bytes,
+                written: output.is_some(),
+            }
+        }
+    })
+}
+
+/// Runs the prepared kernel, prints its notes and writes the written memory to the output files.
+fn run_kernel(path: &Path, p: Prepared) -> Result<(), String> {
+    let kernel = visa::machine::Kernel::new(&p.file, &p.kernel, p.intel.platform())
+        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
+    let out = visa::machine::launch::launch(&kernel, &p.file, p.k, p.intel, &p.nd, p.args)
+        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
+    for n in &out.layout.notes {
+        eprintln!("note: {n}");
+    }
+    if out.memory.dropped > 0 {
+        eprintln!(
+            "note: {} surface access(es) out of bounds read zeros or were dropped, as the docs say",
+            out.memory.dropped
+        );
+    }
+    for (param, id) in &out.buffers {
+        if let Some((_, path)) = p.outputs.iter().find(|(q, _)| q == param) {
+            std::fs::write(path, &out.memory.buffer(*id).bytes)
+                .map_err(|e| format!("argument {param}: cannot write {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
