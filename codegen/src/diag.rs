@@ -4,8 +4,8 @@
 //! ranges, needs no trait plumbing on our types, and has no heavy dependencies. Codes are listed
 //! with an example each in `codegen/DIAGNOSTICS.md`; a test keeps the two in step.
 
-use crate::parse::SourceFile;
 use crate::schema::Span;
+use crate::source_file::SourceFile;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -160,63 +160,6 @@ pub struct Diagnostic {
     pub corrected_doc: Option<String>,
 }
 
-/// A diagnostic whole, with the span and corrected doc its JSON for users leaves out: how the
-/// render cache ([`crate::emit::cache`]) keeps the diagnostics of a memoised stage.
-#[derive(Serialize, Deserialize)]
-pub(crate) struct Whole {
-    diagnostic: Diagnostic,
-    span: Span,
-    corrected_doc: Option<String>,
-}
-
-impl From<Diagnostic> for Whole {
-    fn from(d: Diagnostic) -> Self {
-        Whole {
-            span: d.span,
-            corrected_doc: d.corrected_doc.clone(),
-            diagnostic: d,
-        }
-    }
-}
-
-impl From<Whole> for Diagnostic {
-    fn from(w: Whole) -> Self {
-        Diagnostic {
-            span: w.span,
-            corrected_doc: w.corrected_doc,
-            ..w.diagnostic
-        }
-    }
-}
-
-/// `#[serde(with = "whole")]` for a `Vec<Diagnostic>` kept whole (span and corrected doc
-/// included, which the JSON for users leaves out): for caches of diagnostics, such as the
-/// render cache and regen's stamp.
-pub mod whole {
-    use super::{Diagnostic, Whole};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    #[derive(Serialize)]
-    struct Ref<'a> {
-        diagnostic: &'a Diagnostic,
-        span: &'a crate::schema::Span,
-        corrected_doc: &'a Option<String>,
-    }
-
-    pub fn serialize<S: Serializer>(v: &[Diagnostic], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(|d| Ref {
-            diagnostic: d,
-            span: &d.span,
-            corrected_doc: &d.corrected_doc,
-        }))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Diagnostic>, D::Error> {
-        let v = Vec::<Whole>::deserialize(d)?;
-        Ok(v.into_iter().map(Diagnostic::from).collect())
-    }
-}
-
 impl Diagnostic {
     pub fn new(code: Code, file: &str, span: Span, message: impl Into<String>) -> Self {
         Diagnostic {
@@ -269,7 +212,10 @@ pub fn render(diags: &[Diagnostic], files: &[SourceFile]) -> String {
         .map(|f| {
             (
                 f.name.as_str(),
-                db.add(f.name.clone(), crate::parse::lossy(&f.bytes).into_owned()),
+                db.add(
+                    f.name.clone(),
+                    String::from_utf8_lossy(&f.bytes).into_owned(),
+                ),
             )
         })
         .collect();
@@ -292,7 +238,7 @@ pub fn render(diags: &[Diagnostic], files: &[SourceFile]) -> String {
             let len = files
                 .iter()
                 .find(|f| f.name == d.file)
-                .map_or(0, |f| crate::parse::lossy(&f.bytes).len());
+                .map_or(0, |f| String::from_utf8_lossy(&f.bytes).len());
             let start = d.span.start.min(len);
             let end = d.span.end.clamp(start, len);
             cs = cs.with_labels(vec![Label::primary(*id, start..end)]);

@@ -12,6 +12,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::parse::SourceFile;
 pub use crate::schema::Erratum as Applied;
 use crate::schema::Span;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -82,8 +83,7 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
         .map(|e| crate::parse::lossy(&e.bytes).into_owned())
         .collect();
     // An erratum changes only the doc it names (its text and its lines' provenance), so the
-    // errata of each doc apply apart from the others, in file-name order: on every core, and
-    // with a memo not again for a doc whose bytes and errata are unchanged.
+    // errata of each doc apply apart from the others, in file-name order, on every core.
     let mut results: Vec<Option<Result<Applied, Box<Diagnostic>>>> =
         errata.iter().map(|_| None).collect();
     // An erratum that creates a doc the docs lack (`--- /dev/null`: an opcode Intel's tools
@@ -94,32 +94,31 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
         }
     }
     let mut of_doc: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    crate::timings::time("errata: resolve", || {
-        for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
-            if results[k].is_some() {
-                continue;
-            }
-            let doc = target_memoised(&e.name, text);
-            if let Some(index) = doc.and_then(|d| out.files.iter().position(|f| f.name == d)) {
-                of_doc.entry(index).or_default().push(k);
-                continue;
-            }
-            match resolve(&e.name, text, &out.files) {
-                Ok(r) => of_doc.entry(r.index).or_default().push(k),
-                Err(d) => results[k] = Some(Err(d)),
-            }
+    for (k, (e, text)) in errata.iter().zip(&texts).enumerate() {
+        if results[k].is_some() {
+            continue;
         }
-    });
+        let doc = target(&e.name, text);
+        if let Some(index) = doc.and_then(|d| out.files.iter().position(|f| f.name == d)) {
+            of_doc.entry(index).or_default().push(k);
+            continue;
+        }
+        match resolve(&e.name, text, &out.files) {
+            Ok(r) => of_doc.entry(r.index).or_default().push(k),
+            Err(d) => results[k] = Some(Err(d)),
+        }
+    }
     let groups: Vec<(usize, Vec<usize>)> = of_doc.into_iter().collect();
-    let corrected = crate::par::map(&groups, |(index, ks)| {
-        let errata: Vec<(&SourceFile, &str)> = ks
-            .iter()
-            .map(|&k| (&errata[k], texts[k].as_str()))
-            .collect();
-        crate::timings::time("errata: doc", || {
-            correct_memoised(&out.files[*index], &errata)
+    let corrected: Vec<DocCorrected> = groups
+        .par_iter()
+        .map(|(index, ks)| {
+            let errata: Vec<(&SourceFile, &str)> = ks
+                .iter()
+                .map(|&k| (&errata[k], texts[k].as_str()))
+                .collect();
+            correct(&out.files[*index], &errata)
         })
-    });
+        .collect();
     // The errata's texts are read no more here: moved into the map, not copied.
     for (e, text) in errata.iter().zip(texts) {
         out.map.texts.insert(e.name.clone(), text);
@@ -135,7 +134,7 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
             out.map.docs.insert(doc.name.clone(), lines);
         }
         for (&k, r) in ks.iter().zip(c.results) {
-            results[k] = Some(r.map_err(|w| Box::new((*w).into())));
+            results[k] = Some(r);
         }
     }
     for r in results.into_iter().flatten() {
@@ -148,110 +147,12 @@ pub fn apply(docs: &[SourceFile], errata: &[SourceFile]) -> Corrected {
 }
 
 /// One doc with its errata applied in order: what [`apply`] takes from it.
-#[derive(serde::Serialize, serde::Deserialize)]
 struct DocCorrected {
-    /// The corrected text and its lines' provenance, when an erratum applied. The memo keeps
-    /// the text apart, raw (`cache::value_text_or`).
-    #[serde(skip)]
+    /// The corrected text and its lines' provenance, when an erratum applied.
     text: Option<String>,
-    #[serde(with = "compact_lines")]
     lines: Option<(Vec<usize>, Vec<Origin>)>,
     /// Per erratum, in order: applied, or why not.
-    results: Vec<Result<Applied, Box<crate::diag::Whole>>>,
-}
-
-/// How the memo keeps a corrected doc's line provenance: its line starts, the files its lines
-/// come from, and per line the index of its file and its offset, flattened: numbers only, where
-/// a line each with its file's name made most of the memo's errata entries and a string to
-/// allocate per line when read back.
-mod compact_lines {
-    use super::Origin;
-    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
-    use std::sync::Arc;
-
-    type Lines = Option<(Vec<usize>, Vec<Origin>)>;
-
-    #[derive(Serialize)]
-    struct Written<'a> {
-        starts: &'a [usize],
-        files: Vec<&'a str>,
-        origins: Vec<usize>,
-    }
-
-    #[derive(Deserialize)]
-    struct Read {
-        starts: Vec<usize>,
-        files: Vec<String>,
-        origins: Vec<usize>,
-    }
-
-    pub(super) fn serialize<S: Serializer>(lines: &Lines, s: S) -> Result<S::Ok, S::Error> {
-        let written = lines.as_ref().map(|(starts, origins)| {
-            let mut files: Vec<&str> = Vec::new();
-            let mut flat = Vec::with_capacity(origins.len() * 2);
-            for o in origins {
-                let file = match files.iter().position(|f| **f == *o.file) {
-                    Some(i) => i,
-                    None => {
-                        files.push(&o.file);
-                        files.len() - 1
-                    }
-                };
-                flat.extend([file, o.offset]);
-            }
-            Written {
-                starts,
-                files,
-                origins: flat,
-            }
-        });
-        written.serialize(s)
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Lines, D::Error> {
-        let Some(read) = Option::<Read>::deserialize(d)? else {
-            return Ok(None);
-        };
-        let files: Vec<Arc<str>> = read.files.into_iter().map(Arc::from).collect();
-        let origins = read
-            .origins
-            .chunks(2)
-            .map(|pair| match *pair {
-                [file, offset] => files
-                    .get(file)
-                    .map(|file| Origin {
-                        file: file.clone(),
-                        offset,
-                    })
-                    .ok_or_else(|| D::Error::custom("a line's origin names no file")),
-                _ => Err(D::Error::custom("a line's origin without its offset")),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if origins.len() != read.starts.len() {
-            return Err(D::Error::custom("as many line origins as lines"));
-        }
-        Ok(Some((read.starts, origins)))
-    }
-}
-
-/// [`correct`], or with a memo ([`crate::emit::cache`]) what it gave for the same doc (name
-/// and bytes) and errata (names and bytes): a pure function of them.
-fn correct_memoised(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorrected {
-    if !crate::emit::cache::active() {
-        return correct(doc, errata);
-    }
-    let mut parts: Vec<&[u8]> = vec![b"errata of a doc", doc.name.as_bytes(), &doc.bytes];
-    for (e, _) in errata {
-        parts.extend([e.name.as_bytes(), e.bytes.as_slice()]);
-    }
-    let key = crate::emit::cache::key_bytes(&parts);
-    let (mut corrected, text) = crate::emit::cache::value_text_or(key, || {
-        let mut c = correct(doc, errata);
-        let text = c.text.take();
-        (c, text)
-    });
-    corrected.text = text;
-    corrected
+    results: Vec<Result<Applied, Box<Diagnostic>>>,
 }
 
 /// Applies `errata` (each naming `doc`: [`resolve`]) to `doc`, in order.
@@ -262,7 +163,7 @@ fn correct(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorrected {
     };
     let results = errata
         .iter()
-        .map(|(e, text)| apply_one(&e.name, text, &mut one).map_err(|d| Box::new((*d).into())))
+        .map(|(e, text)| apply_one(&e.name, text, &mut one))
         .collect();
     let lines = one.map.docs.remove(&doc.name);
     let text = lines
@@ -276,26 +177,17 @@ fn correct(doc: &SourceFile, errata: &[(&SourceFile, &str)]) -> DocCorrected {
 }
 
 /// The doc erratum `name` (`text`) corrects, when it reads and names one doc: what
-/// [`resolve`] finds before it looks the doc up, a pure function of the erratum's name and
-/// text, so with a memo ([`crate::emit::cache`]) it is not read again (reading every erratum's
-/// header and diff was a fifth of the errata stage after one doc changed). `None`: it does not
-/// read, and [`resolve`] says why.
-fn target_memoised(name: &str, text: &str) -> Option<String> {
-    let target = || {
-        let src = crate::parse::Source::new(name, text);
-        let (_, diff_start, patch) = split_erratum(name, text, &src).ok()?;
-        let (doc, _) = target_doc(&patch)?;
-        let files = text[diff_start..]
-            .lines()
-            .filter(|l| l.starts_with("+++ "))
-            .count();
-        (files == 1).then_some(doc)
-    };
-    if !crate::emit::cache::active() {
-        return target();
-    }
-    let key = crate::emit::cache::key_bytes(&[b"erratum's doc", name.as_bytes(), text.as_bytes()]);
-    crate::emit::cache::value_or(key, target)
+/// [`resolve`] finds before it looks the doc up. `None`: it does not read, and [`resolve`] says
+/// why.
+fn target(name: &str, text: &str) -> Option<String> {
+    let src = crate::parse::Source::new(name, text);
+    let (_, diff_start, patch) = split_erratum(name, text, &src).ok()?;
+    let (doc, _) = target_doc(&patch)?;
+    let files = text[diff_start..]
+        .lines()
+        .filter(|l| l.starts_with("+++ "))
+        .count();
+    (files == 1).then_some(doc)
 }
 
 /// An erratum read, and the doc of `files` it names.

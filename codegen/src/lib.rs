@@ -5,16 +5,14 @@
 //! Rust and docs into a map of path → contents. Only `xtask` touches the disk.
 
 pub mod analyze;
-mod compact;
 pub mod config;
 pub mod diag;
 pub mod diff;
 pub mod emit;
 pub mod errata;
-pub mod par;
 pub mod parse;
 pub mod schema;
-mod tagged;
+pub mod source_file;
 pub mod timings;
 pub mod vocab;
 
@@ -25,13 +23,13 @@ mod testing;
 
 use diag::Diagnostic;
 use std::collections::BTreeMap;
+use timings::Timings;
 
 /// The output of a generation: path (relative to the generated crate) → contents.
 #[derive(Clone, Debug, Default)]
 pub struct Generated {
-    /// Each file's contents: made by this run or read in place from the memo
-    /// ([`emit::Text`]).
-    pub files: BTreeMap<String, emit::Text>,
+    /// Each file's contents.
+    pub files: BTreeMap<String, String>,
     /// Warnings raised on the way (errors make [`generate`] fail instead). A part of a doc the
     /// generator cannot read is a warning that says what it left out ([`diag::Degrades`]).
     pub diagnostics: Vec<Diagnostic>,
@@ -53,15 +51,16 @@ pub fn generate(
 /// and every diagnostic points at a real file (the doc, or the erratum a corrected line comes
 /// from). An erratum that cannot be read or no longer applies is an error.
 pub fn parse_corrected(docs: &[parse::SourceFile], errata: &[parse::SourceFile]) -> parse::Parsed {
-    parse_mapped(docs, errata).0
+    parse_mapped(docs, errata, &Timings::off()).0
 }
 
 fn parse_mapped(
     docs: &[parse::SourceFile],
     errata: &[parse::SourceFile],
+    timings: &Timings,
 ) -> (parse::Parsed, errata::SourceMap, Vec<parse::SourceFile>) {
-    let corrected = timings::time("errata", || errata::apply(docs, errata));
-    let mut parsed = timings::time("parse (wall)", || parse::parse_spec(&corrected.files));
+    let corrected = timings.time("errata", || errata::apply(docs, errata));
+    let mut parsed = timings.time("parse", || parse::parse_spec(&corrected.files));
     for d in &mut parsed.diagnostics {
         corrected.map.remap(d);
     }
@@ -69,9 +68,7 @@ fn parse_mapped(
     diagnostics.append(&mut parsed.diagnostics);
     parsed.diagnostics = diagnostics;
     parsed.spec.errata = corrected.applied;
-    timings::time("place degraded", || {
-        place_degraded(&mut parsed.spec, &parsed.diagnostics)
-    });
+    place_degraded(&mut parsed.spec, &parsed.diagnostics);
     (parsed, corrected.map, corrected.files)
 }
 
@@ -118,18 +115,35 @@ pub fn generate_pinned(
     pins: &analyze::naming::Pins,
     opts: &emit::Options,
 ) -> Result<Generated, Vec<Diagnostic>> {
-    let (mut parsed, map, corrected) = timings::time("parse mapped", || parse_mapped(docs, errata));
+    generate_timed(docs, errata, pins, opts, &Timings::off())
+}
+
+/// [`generate_pinned`], recording how long each stage took in `timings`.
+pub fn generate_timed(
+    docs: &[parse::SourceFile],
+    errata: &[parse::SourceFile],
+    pins: &analyze::naming::Pins,
+    opts: &emit::Options,
+    timings: &Timings,
+) -> Result<Generated, Vec<Diagnostic>> {
+    let (mut parsed, map, corrected) = parse_mapped(docs, errata, timings);
     let mut diagnostics = parsed.diagnostics;
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
     // The docs are checked against their own prose beside the analysis (of the docs kept).
-    let (model, pages, mut contradictions) =
-        analyze_degrading(&mut parsed.spec, &map, pins, &mut diagnostics, |spec| {
-            timings::time("contradictions", || {
+    let (model, pages, mut contradictions) = analyze_degrading(
+        &mut parsed.spec,
+        &map,
+        pins,
+        &mut diagnostics,
+        timings,
+        |spec| {
+            timings.time("contradictions", || {
                 analyze::contradictions::check(spec, &corrected)
             })
-        });
+        },
+    );
     for d in &mut contradictions {
         map.remap(d);
     }
@@ -158,13 +172,13 @@ pub fn generate_pinned(
         return Err(diagnostics);
     }
     // What the crate exposes, per doc (`diff::SNAPSHOT`), is one of the files emit renders.
-    let files = timings::time("emit (wall)", || emit::render_with(&model, &pages, opts));
-    let errata = std::mem::take(&mut parsed.spec.errata);
-    par::release((parsed.spec, model, pages, map, corrected));
+    let files = timings.time("emit (wall)", || {
+        emit::render_with(&model, &pages, opts, timings)
+    });
     Ok(Generated {
         files,
         diagnostics,
-        errata,
+        errata: parsed.spec.errata,
     })
 }
 
@@ -177,6 +191,7 @@ fn analyze_degrading<R: Send>(
     map: &errata::SourceMap,
     pins: &analyze::naming::Pins,
     diagnostics: &mut Vec<Diagnostic>,
+    timings: &Timings,
     beside: impl Fn(&schema::Spec) -> R + Sync,
 ) -> (analyze::Model, emit::docs::Prepared, R) {
     loop {
@@ -185,23 +200,21 @@ fn analyze_degrading<R: Send>(
         let spec_read: &schema::Spec = spec;
         // Each instruction on every core first; then what spans them (partly sequential)
         // beside the reference pages and `beside`, which have the other core to themselves.
-        let insts = timings::time("analyze: instructions", || {
+        let insts = timings.time("analyze: instructions", || {
             analyze::instructions(&spec_read.instructions, pins)
         });
-        let ((model, mut analysis), (pages, other)) = par::join(
-            || timings::time("analyze", || analyze::finish(spec_read, insts)),
+        let ((model, mut analysis), (pages, other)) = rayon::join(
+            || timings.time("analyze", || analyze::finish(spec_read, insts)),
             || {
-                let pages = timings::time("reference pages", || {
+                let pages = timings.time("reference pages", || {
                     emit::docs::Prepared::new(analyze::reference::build(spec_read))
                 });
                 (pages, beside(spec_read))
             },
         );
-        timings::time("analysis: remap", || {
-            for d in &mut analysis {
-                map.remap(d);
-            }
-        });
+        for d in &mut analysis {
+            map.remap(d);
+        }
         let bad: std::collections::BTreeSet<String> = analysis
             .iter()
             .filter(|d| d.degrades() == diag::Degrades::Doc)
@@ -254,13 +267,15 @@ pub fn api_of_pinned(
     errata: &[parse::SourceFile],
     pins: &analyze::naming::Pins,
 ) -> Result<(diff::view::Api, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let (mut parsed, map, _) = parse_mapped(docs, errata);
+    let (mut parsed, map, _) = parse_mapped(docs, errata, &Timings::off());
     let mut diagnostics = std::mem::take(&mut parsed.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }
     // The same degrading analysis as a regen: the view is of the crate regen would write.
-    let (model, _, ()) = analyze_degrading(&mut parsed.spec, &map, pins, &mut diagnostics, |_| ());
+    let off = Timings::off();
+    let (model, _, ()) =
+        analyze_degrading(&mut parsed.spec, &map, pins, &mut diagnostics, &off, |_| ());
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Err(diagnostics);
     }

@@ -3,93 +3,18 @@
 //! This is the contract of `cargo xtask schema` (see `../shared/schema-contract.md`): keys may be
 //! added, never renamed or dropped. Everything downstream (analysis, emitters) reads only this.
 
-use crate::tagged::internally_tagged;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A position in a doc: byte range plus 1-based line and column of its start.
-///
-/// In JSON an object (`{"start":..,"end":..,"line":..,"column":..}`); in the render cache's
-/// memo an array of the four numbers (see `compact.rs`), which a third of a parsed doc's
-/// memo is made of. Either form reads back.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
     pub line: u32,
     pub column: u32,
-}
-
-impl Serialize for Span {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeStruct, SerializeTuple};
-        if crate::compact::on() {
-            let mut t = s.serialize_tuple(4)?;
-            t.serialize_element(&self.start)?;
-            t.serialize_element(&self.end)?;
-            t.serialize_element(&self.line)?;
-            t.serialize_element(&self.column)?;
-            return t.end();
-        }
-        let mut st = s.serialize_struct("Span", 4)?;
-        st.serialize_field("start", &self.start)?;
-        st.serialize_field("end", &self.end)?;
-        st.serialize_field("line", &self.line)?;
-        st.serialize_field("column", &self.column)?;
-        st.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for Span {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Span, D::Error> {
-        d.deserialize_any(SpanVisitor)
-    }
-}
-
-struct SpanVisitor;
-
-impl<'de> serde::de::Visitor<'de> for SpanVisitor {
-    type Value = Span;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a span: {start, end, line, column} or [start, end, line, column]")
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Span, A::Error> {
-        let missing = |n| serde::de::Error::invalid_length(n, &"four numbers");
-        let span = Span {
-            start: a.next_element()?.ok_or_else(|| missing(0))?,
-            end: a.next_element()?.ok_or_else(|| missing(1))?,
-            line: a.next_element()?.ok_or_else(|| missing(2))?,
-            column: a.next_element()?.ok_or_else(|| missing(3))?,
-        };
-        match a.next_element::<serde::de::IgnoredAny>()? {
-            Some(_) => Err(serde::de::Error::invalid_length(5, &"four numbers")),
-            None => Ok(span),
-        }
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Span, A::Error> {
-        let (mut start, mut end, mut line, mut column) = (None, None, None, None);
-        while let Some(key) = a.next_key::<std::borrow::Cow<'de, str>>()? {
-            match key.as_ref() {
-                "start" => start = Some(a.next_value()?),
-                "end" => end = Some(a.next_value()?),
-                "line" => line = Some(a.next_value()?),
-                "column" => column = Some(a.next_value()?),
-                _ => {
-                    a.next_value::<serde::de::IgnoredAny>()?;
-                }
-            }
-        }
-        let field = |name| serde::de::Error::missing_field(name);
-        Ok(Span {
-            start: start.ok_or_else(|| field("start"))?,
-            end: end.ok_or_else(|| field("end"))?,
-            line: line.ok_or_else(|| field("line"))?,
-            column: column.ok_or_else(|| field("column"))?,
-        })
-    }
 }
 
 /// Every instruction of a spec directory, ordered by (opcode, sub-opcode, name).
@@ -355,7 +280,7 @@ pub struct RecordField {
 
 /// What an item of a pseudo-structure holds, as the chapter declares it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RecordFieldKind {
     /// `UD offset;`: one value of a fundamental type (`UB`, `UW`, `UD`, `B`, `W`, `D`, `UQ`, `Q`).
     Scalar { ty: String },
@@ -406,7 +331,7 @@ pub struct Predefined {
 
 /// The typed form of a doc's `## Text` section (`codegen/src/parse/template.rs` reads it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Syntax {
     /// Token templates, one per form (sub-op, variant or alternative mnemonic), in doc order.
     Templates { forms: Vec<SyntaxForm> },
@@ -597,7 +522,7 @@ pub enum Prints {
 
 /// What a doc's `## Semantics` section is, read as the C-like pseudo-code of the docs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PseudoCode {
     /// The doc has no `## Semantics` section, or an empty one.
     #[default]
@@ -613,7 +538,7 @@ pub enum PseudoCode {
 
 /// A statement of the pseudo-code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Stmt {
     /// `for (init; cond; step) body`.
     For {
@@ -656,7 +581,7 @@ pub enum Stmt {
 
 /// An expression of the pseudo-code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(remote = "Self", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Expr {
     /// An integer literal (decimal or `0x` hex).
     Int { value: u64 },
@@ -696,11 +621,3 @@ pub enum Expr {
     /// `operand is what` (`dst is predicate`, `src0 is unsigned`, `floor(x) is odd`).
     Is { operand: Box<Expr>, what: String },
 }
-
-// Tagged by `kind`, read without serde's buffering (`crate::tagged`: the parse memo is read
-// back on every regen).
-internally_tagged!(RecordFieldKind, "kind");
-internally_tagged!(Syntax, "kind");
-internally_tagged!(PseudoCode, "kind");
-internally_tagged!(Stmt, "kind");
-internally_tagged!(Expr, "kind");

@@ -1,19 +1,21 @@
-//! Where a regen spends its time (`cargo xtask regen --timings`): each stage of the pipeline
-//! records how long it took, per item when it runs per doc or per file. Off by default, and then
-//! a stage costs one relaxed atomic load. Stages running on several threads at once add up their
+//! Where a regen spends its time (`cargo xtask regen --timings`): a [`Timings`] value, passed to
+//! the pipeline ([`crate::generate_timed`]), records how long each stage took, per item when it
+//! runs per file. [`Timings::off`] records nothing. Stages running on several threads at once add up their
 //! busy time, so a stage's total can exceed the wall time of the run. Each record also holds the
 //! CPU time of the thread that ran it (Unix): on a machine shared with other work, where wall
 //! times include waiting for a core, it is the steadier measure of a stage's cost; for a stage
 //! that hands work to other threads it counts only the calling thread.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-static ENABLED: AtomicBool = AtomicBool::new(false);
-static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
-/// When recording started: each record's start is measured from it.
-static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+/// The records of one run: shared by reference with every thread of the run.
+#[derive(Debug)]
+pub struct Timings {
+    /// When recording started (each record's start is measured from it); `None`: off.
+    epoch: Option<Instant>,
+    records: Mutex<Vec<Record>>,
+}
 
 /// One timed run of a stage.
 #[derive(Clone, Debug)]
@@ -24,7 +26,7 @@ pub struct Record {
     pub elapsed: Duration,
     /// CPU time of the running thread (zero where unknown).
     pub cpu: Duration,
-    /// When it started, from the first [`enable`] of the process.
+    /// When it started, from the start of recording.
     pub start: Duration,
 }
 
@@ -73,64 +75,74 @@ pub fn thread_cpu() -> Duration {
     Duration::ZERO
 }
 
-/// Starts recording (dropping what was recorded before), or stops.
-pub fn enable(on: bool) {
-    if on {
-        EPOCH.get_or_init(Instant::now);
-        take();
+impl Timings {
+    /// Records from now on.
+    pub fn new() -> Timings {
+        Timings {
+            epoch: Some(Instant::now()),
+            records: Mutex::new(Vec::new()),
+        }
     }
-    ENABLED.store(on, Ordering::Relaxed);
-}
 
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
-
-/// Runs `f`, recording its time under `stage` when timings are on.
-pub fn time<R>(stage: &'static str, f: impl FnOnce() -> R) -> R {
-    time_item(stage, String::new, f)
-}
-
-/// [`time`] for one item of a stage (a doc, a file); `item` names it, called only when on.
-pub fn time_item<R>(
-    stage: &'static str,
-    item: impl FnOnce() -> String,
-    f: impl FnOnce() -> R,
-) -> R {
-    if !enabled() {
-        return f();
+    /// Records nothing: each stage costs a branch.
+    pub fn off() -> Timings {
+        Timings {
+            epoch: None,
+            records: Mutex::new(Vec::new()),
+        }
     }
-    let (start, cpu) = (Instant::now(), thread_cpu());
-    let r = f();
-    let (elapsed, cpu) = (start.elapsed(), thread_cpu().saturating_sub(cpu));
-    record(stage, item(), elapsed, cpu);
-    r
+
+    /// Runs `f`, recording its time under `stage` when on.
+    pub fn time<R>(&self, stage: &'static str, f: impl FnOnce() -> R) -> R {
+        self.time_item(stage, String::new, f)
+    }
+
+    /// [`Timings::time`] for one item of a stage (a file); `item` names it, called only when
+    /// on.
+    pub fn time_item<R>(
+        &self,
+        stage: &'static str,
+        item: impl FnOnce() -> String,
+        f: impl FnOnce() -> R,
+    ) -> R {
+        if self.epoch.is_none() {
+            return f();
+        }
+        let (start, cpu) = (Instant::now(), thread_cpu());
+        let r = f();
+        let (elapsed, cpu) = (start.elapsed(), thread_cpu().saturating_sub(cpu));
+        self.record(stage, item(), elapsed, cpu);
+        r
+    }
+
+    /// Records a time measured by the caller (when on).
+    pub fn record(&self, stage: &'static str, item: String, elapsed: Duration, cpu: Duration) {
+        let Some(epoch) = self.epoch else {
+            return;
+        };
+        let end = epoch.elapsed();
+        // A poisoned lock only loses timings, never the run.
+        if let Ok(mut r) = self.records.lock() {
+            r.push(Record {
+                stage,
+                item,
+                elapsed,
+                cpu,
+                start: end.saturating_sub(elapsed),
+            });
+        }
+    }
+
+    /// Everything recorded, in the order recorded.
+    pub fn into_records(self) -> Vec<Record> {
+        self.records.into_inner().unwrap_or_default()
+    }
 }
 
-/// Records a time measured by the caller.
-pub fn record(stage: &'static str, item: String, elapsed: Duration, cpu: Duration) {
-    if !enabled() {
-        return;
+impl Default for Timings {
+    fn default() -> Self {
+        Timings::off()
     }
-    // A poisoned lock only loses timings, never the run.
-    let end = EPOCH.get().map_or(Duration::ZERO, Instant::elapsed);
-    if let Ok(mut r) = RECORDS.lock() {
-        r.push(Record {
-            stage,
-            item,
-            elapsed,
-            cpu,
-            start: end.saturating_sub(elapsed),
-        });
-    }
-}
-
-/// Everything recorded so far, in the order recorded; clears the record.
-pub fn take() -> Vec<Record> {
-    RECORDS
-        .lock()
-        .map(|mut r| std::mem::take(&mut *r))
-        .unwrap_or_default()
 }
 
 /// Milliseconds with two decimals.
@@ -311,11 +323,15 @@ mod tests {
     }
 
     #[test]
-    fn nothing_is_recorded_while_off() {
-        // Only this test touches the global switch (others call `report` on their own records).
-        enable(false);
-        let v = time("off", || 7);
-        assert_eq!(v, 7);
-        assert!(take().iter().all(|r| r.stage != "off"));
+    fn nothing_is_recorded_while_off_and_each_stage_while_on() {
+        let off = Timings::off();
+        assert_eq!(off.time("off", || 7), 7);
+        assert!(off.into_records().is_empty());
+        let on = Timings::new();
+        assert_eq!(on.time("on", || 7), 7);
+        on.time_item("each", || "a.rs".into(), || ());
+        let records = on.into_records();
+        let seen: Vec<_> = records.iter().map(|r| (r.stage, r.item.as_str())).collect();
+        assert_eq!(seen, [("on", ""), ("each", "a.rs")]);
     }
 }

@@ -48,7 +48,7 @@ fn write_stages(runs: usize, wall: Duration, cpu: Duration, records: &[codegen::
         .collect();
     let json = serde_json::json!({
         "timed_runs": runs,
-        "threads": codegen::par::cap(),
+        "threads": rayon::current_num_threads(),
         "wall_ms": ms(wall),
         "cpu_ms": ms(cpu),
         "syn_parse_stage": codegen::emit::rust::SYN_PARSE_STAGE,
@@ -87,8 +87,10 @@ fn benches(c: &mut Criterion) {
     let all = codegen::errata::load_dir(&root.join("errata"), "errata").expect("errata");
     let errata = codegen::errata::fitting(&current, &[], &all).0;
     let opts = codegen::emit::Options::default();
-    let generate =
-        || codegen::generate_corrected(&current, &errata, &opts).expect("the family generates");
+    let pins = codegen::analyze::naming::Pins::default();
+    let generate = |t: &codegen::timings::Timings| {
+        codegen::generate_timed(&current, &errata, &pins, &opts, t).expect("the family generates")
+    };
     // Every regen writes into an empty directory of its own under `outputs`, removed only when
     // the benches are done: on ext4 without a journal (as here) the kernel skips inodes freed in
     // the last 60 s (300 s while their table block is unwritten), checking each one, so removing
@@ -105,7 +107,7 @@ fn benches(c: &mut Criterion) {
     // Before measuring, `REGEN_TIMINGS` (default 5) regens as the bench runs them with the
     // stages timed (`cargo xtask regen --timings`); the one of median wall time is printed and
     // written to `visa-bench/regen-stages.json` for `cargo xtask bench`: where a warm regen
-    // goes (`VISA_THREADS=1` for one thread).
+    // goes (`RAYON_NUM_THREADS=1` for one thread).
     let timed_runs: usize = std::env::var("REGEN_TIMINGS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -113,32 +115,31 @@ fn benches(c: &mut Criterion) {
     let mut runs = Vec::new();
     for _ in 0..timed_runs {
         let dir = empty_dir();
-        codegen::timings::enable(true);
+        let t = codegen::timings::Timings::new();
         let (start, cpu) = (Instant::now(), codegen::timings::process_cpu());
-        let g = generate();
-        codegen::timings::time("write (wall)", || xtask::write::apply(&dir, &g.files))
+        let g = generate(&t);
+        t.time("write (wall)", || xtask::write::apply(&dir, &g.files))
             .expect("written");
         drop(g);
         let (wall, cpu) = (
             start.elapsed(),
             codegen::timings::process_cpu().saturating_sub(cpu),
         );
-        codegen::timings::record("regen (wall; cpu of all threads)", String::new(), wall, cpu);
-        runs.push((wall, cpu, codegen::timings::take()));
+        t.record("regen (wall; cpu of all threads)", String::new(), wall, cpu);
+        runs.push((wall, cpu, t.into_records()));
     }
     runs.sort_by_key(|(wall, _, _)| *wall);
     if let Some((wall, cpu, records)) = runs.get(runs.len() / 2) {
         eprint!("{}", codegen::timings::report(records, 8));
         write_stages(timed_runs, *wall, *cpu, records);
     }
-    codegen::timings::enable(false);
     c.bench_function("regen_corpus_first_run", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
                 let dir = empty_dir();
                 let start = Instant::now();
-                let g = generate();
+                let g = generate(&Default::default());
                 let s = xtask::write::apply(&dir, &g.files).expect("written");
                 drop(g);
                 total += start.elapsed();

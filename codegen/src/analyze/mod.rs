@@ -16,6 +16,7 @@ pub use crate::schema::CountKind;
 use crate::schema::{EnumValue, Field, Instruction, Spec, TypeMap};
 use naming::{member_name, snake_name, type_name, variant_from_name, variant_name, Names, Pins};
 use platform::Rule;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Integer width of a field in the binary layout.
@@ -1250,7 +1251,7 @@ pub fn instructions(insts: &[Instruction], pins: &Pins) -> Instructions {
     };
     let mut models = Vec::with_capacity(insts.len());
     let (mut diags, mut platforms) = (Vec::new(), BTreeSet::new());
-    for (model, mut d, mut p) in crate::par::map(insts, each) {
+    for (model, mut d, mut p) in insts.par_iter().map(each).collect::<Vec<_>>() {
         models.push(model);
         diags.append(&mut d);
         platforms.append(&mut p);
@@ -1270,12 +1271,7 @@ pub fn analyze(spec: &Spec) -> (Model, Vec<Diagnostic>) {
 
 /// [`analyze`] with names pinned beside the docs (`[[name]]` of `regen.toml`).
 pub fn analyze_pinned(spec: &Spec, pins: &Pins) -> (Model, Vec<Diagnostic>) {
-    finish(
-        spec,
-        crate::timings::time("analyze: instructions", || {
-            instructions(&spec.instructions, pins)
-        }),
-    )
+    finish(spec, instructions(&spec.instructions, pins))
 }
 
 /// The analysis of what spans instructions (names, shared value sets and structs, claimed
@@ -1305,11 +1301,8 @@ pub fn finish(spec: &Spec, analysed: Instructions) -> (Model, Vec<Diagnostic>) {
             );
         }
     }
-    let shared_enums =
-        crate::timings::time("analyze: share enums", || share_enums(&mut instructions));
-    let shared_structs = crate::timings::time("analyze: share structs", || {
-        share_structs(&mut instructions)
-    });
+    let shared_enums = share_enums(&mut instructions);
+    let shared_structs = share_structs(&mut instructions);
     let subs: Vec<(u8, u8, String)> = instructions
         .iter()
         .filter_map(|i| Some((i.opcode, i.sub_opcode?, i.doc_name.clone())))
@@ -1333,9 +1326,7 @@ pub fn finish(spec: &Spec, analysed: Instructions) -> (Model, Vec<Diagnostic>) {
             i.type_maps.clear();
         }
     }
-    let text = crate::timings::time("analyze: text", || {
-        text::analyze(&spec.instructions, &instructions, &mut diags)
-    });
+    let text = text::analyze(&spec.instructions, &instructions, &mut diags);
     (
         Model {
             instructions,
@@ -1436,7 +1427,7 @@ mod tests {
             .map(|i| analyze_instruction(i, &mut diags, &mut platforms, &Pins::default()))
             .collect();
         assert!(
-            crate::par::cap() > 1 || std::env::var("CI").is_err(),
+            rayon::current_num_threads() > 1 || std::env::var("CI").is_err(),
             "CI has 2 cores"
         );
         let (models, pdiags, pplatforms) = instructions(&insts, &Pins::default());

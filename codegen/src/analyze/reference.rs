@@ -7,6 +7,7 @@
 use super::CountKind;
 use crate::schema::{Counted, EnumValue, Instruction, Spec, Variant};
 use crate::vocab::fixed_size;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// Every page's content.
@@ -149,7 +150,7 @@ pub struct ErratumNote {
 /// The reference of `spec`.
 pub fn build(spec: &Spec) -> Reference {
     Reference {
-        pages: crate::par::map(&spec.instructions, page),
+        pages: spec.instructions.par_iter().map(page).collect(),
         errata: spec
             .errata
             .iter()

@@ -7,6 +7,7 @@
 use super::{FieldType, InstModel};
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{self, Instruction, Prints, SuffixKind, Syntax};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The text of one instruction: its forms, tried in order.
@@ -193,7 +194,10 @@ pub fn analyze(
         (text, found)
     };
     let mut out = BTreeMap::new();
-    for ((doc, _), (text, mut found)) in pairs.iter().zip(crate::par::map(&pairs, each)) {
+    for ((doc, _), (text, mut found)) in pairs
+        .iter()
+        .zip(pairs.par_iter().map(each).collect::<Vec<_>>())
+    {
         diags.append(&mut found);
         if let Some(text) = text {
             out.insert(doc.name.clone(), text);

@@ -4,57 +4,56 @@
 //! Each emitter lists its files as jobs (`FileJob`), independent of each other, so [`render`]
 //! renders them on every core; the result is a map keyed by path, whatever the scheduling.
 
-pub mod cache;
 pub mod docs;
 pub mod rust;
 
-pub use cache::Text;
+use crate::timings::Timings;
+use proc_macro2::TokenStream;
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// One output file, rendered on its own by whichever thread takes it.
 pub(crate) struct FileJob<'a> {
     path: String,
-    render: Box<dyn Fn() -> Text + Sync + 'a>,
-    /// What the file's contents depend on, when the emitter can name it: with a memo
-    /// ([`cache`]), a job whose inputs are unchanged is not rendered again.
-    inputs: Option<Box<dyn Fn() -> String + Sync + 'a>>,
+    render: Render<'a>,
+}
+
+/// How a file job makes its contents.
+enum Render<'a> {
+    /// Text, whole.
+    Text(Box<dyn Fn() -> String + Sync + 'a>),
+    /// A Rust file: its header line, then its tokens formatted ([`rust::format`]).
+    Rust(String, Box<dyn Fn() -> TokenStream + Sync + 'a>),
 }
 
 impl<'a> FileJob<'a> {
     pub(crate) fn new(path: impl Into<String>, render: impl Fn() -> String + Sync + 'a) -> Self {
-        FileJob::text(path, move || render().into())
-    }
-
-    /// A job whose render gives its text as the memo holds it (a file that spans every doc,
-    /// whole from the memo when nothing it is made of changed: `rust::whole`).
-    pub(crate) fn text(path: impl Into<String>, render: impl Fn() -> Text + Sync + 'a) -> Self {
         FileJob {
             path: path.into(),
-            render: Box::new(render),
-            inputs: None,
+            render: Render::Text(Box::new(render)),
         }
     }
 
-    /// A job whose contents are a function of what `inputs` returns (and the generator).
-    pub(crate) fn keyed(
+    /// A Rust file: `header`, then the tokens `build` returns, formatted.
+    pub(crate) fn rust(
         path: impl Into<String>,
-        inputs: impl Fn() -> String + Sync + 'a,
-        render: impl Fn() -> String + Sync + 'a,
+        header: String,
+        build: impl Fn() -> TokenStream + Sync + 'a,
     ) -> Self {
         FileJob {
-            inputs: Some(Box::new(inputs)),
-            ..FileJob::new(path, render)
+            path: path.into(),
+            render: Render::Rust(header, Box::new(build)),
         }
     }
 
-    fn render(&self) -> cache::Text {
-        match &self.inputs {
-            Some(inputs) if cache::active() => {
-                let inputs = crate::timings::time("cache: inputs", inputs);
-                let key = cache::key(&["file job", &self.path, &inputs]);
-                cache::text_or(key, || (self.render)().into_string())
+    /// The file's contents, its stages timed in `timings`.
+    fn render(&self, timings: &Timings) -> String {
+        match &self.render {
+            Render::Text(render) => render(),
+            Render::Rust(header, build) => {
+                let tokens = timings.time(rust::QUOTE_STAGE, build);
+                header.clone() + &rust::format(tokens, timings)
             }
-            _ => (self.render)(),
         }
     }
 }
@@ -65,8 +64,13 @@ pub fn render(
     model: &crate::analyze::Model,
     reference: crate::analyze::reference::Reference,
     opts: &Options,
-) -> BTreeMap<String, Text> {
-    render_with(model, &docs::Prepared::new(reference), opts)
+) -> BTreeMap<String, String> {
+    render_with(
+        model,
+        &docs::Prepared::new(reference),
+        opts,
+        &Timings::off(),
+    )
 }
 
 /// [`render`] with the reference pages' shared part prepared already (while the schema was
@@ -75,9 +79,9 @@ pub(crate) fn render_with(
     model: &crate::analyze::Model,
     pages: &docs::Prepared,
     opts: &Options,
-) -> BTreeMap<String, Text> {
-    let jobs = jobs(model, pages, opts);
-    crate::timings::time("emit: all file jobs (wall)", || run(jobs))
+    timings: &Timings,
+) -> BTreeMap<String, String> {
+    run(jobs(model, pages, opts), timings)
 }
 
 /// Every file of the generated crate as a job: Rust modules, the API snapshot, object records
@@ -87,35 +91,25 @@ fn jobs<'a>(
     pages: &'a docs::Prepared,
     opts: &'a Options,
 ) -> Vec<FileJob<'a>> {
-    let digests = std::sync::Arc::new(rust::Digests::new(model));
-    let mut jobs = rust::jobs_sharing(model, opts, digests.clone());
-    // The API snapshot keys each doc's line by the digests the Rust jobs compute anyway.
-    let header = crate::diff::snapshot_header(opts);
+    let mut jobs = rust::jobs(model, opts);
+    let header = crate::diff::snapshot_header(&opts.regen_command, &opts.spec_label);
     jobs.push(FileJob::new(crate::diff::SNAPSHOT, move || {
-        crate::timings::time("api snapshot", || {
-            crate::diff::snapshot_of(model, &digests, &header)
-        })
+        crate::diff::snapshot(&crate::diff::view::api(model), &header)
     }));
     jobs.extend(rust::object::job(model.object.as_ref(), opts));
     jobs.extend(pages.jobs(opts));
     jobs
 }
 
-/// Renders `jobs` on every core, in the order given (costly first), into path → contents.
-pub(crate) fn run(jobs: Vec<FileJob<'_>>) -> BTreeMap<String, Text> {
-    crate::par::map(&jobs, |j| {
-        let text = crate::timings::time_item("file job", || j.path.clone(), || j.render());
-        (j.path.clone(), text)
-    })
-    .into_iter()
-    .collect()
-}
-
-/// `files` as owned strings, for callers of one emitter alone (tests, snapshots).
-pub(crate) fn owned(files: BTreeMap<String, Text>) -> BTreeMap<String, String> {
-    files
-        .into_iter()
-        .map(|(path, text)| (path, text.into_string()))
+/// Renders `jobs` on every core, handed out one at a time in the order given (costly first),
+/// into path → contents; each job's time recorded in `timings`.
+pub(crate) fn run(jobs: Vec<FileJob<'_>>, timings: &Timings) -> BTreeMap<String, String> {
+    jobs.par_iter()
+        .with_max_len(1)
+        .map(|j| {
+            let text = timings.time_item("file job", || j.path.clone(), || j.render(timings));
+            (j.path.clone(), text)
+        })
         .collect()
 }
 
@@ -150,22 +144,12 @@ mod tests {
         let opts = Options::default();
         let pages = docs::Prepared::new(parsed.reference.clone());
         let jobs = jobs(model, &pages, &opts);
-        let sequential: BTreeMap<String, Text> = jobs
+        let sequential: BTreeMap<String, String> = jobs
             .iter()
-            .map(|j| (j.path.clone(), (j.render)()))
+            .map(|j| (j.path.clone(), j.render(&Timings::off())))
             .collect();
         let parallel = render(model, parsed.reference.clone(), &opts);
         assert_eq!(parallel, sequential);
-        // With a memo (empty, then the one the first run left), item by item and section by
-        // section: the same bytes.
-        let (first, memo) = cache::with(b"", "test", || {
-            render(model, parsed.reference.clone(), &opts)
-        });
-        assert_eq!(first, sequential, "formatted in parts");
-        let (second, _) = cache::with(&memo, "test", || {
-            render(model, parsed.reference.clone(), &opts)
-        });
-        assert_eq!(second, sequential, "from the memo");
         assert!(parallel.contains_key("src/generated/object.rs"));
         assert!(parallel.contains_key(crate::diff::SNAPSHOT));
         assert!(parallel["src/generated/mod.rs"].contains("pub mod object;\n"));

@@ -12,20 +12,15 @@ mod table;
 pub mod template;
 mod text;
 
+pub use crate::source_file::SourceFile;
 pub use doc::{allowed_types, operand_classes, parse_number, selector};
 pub(crate) use source::Source;
 
 use crate::diag::{Code, Degrades, Diagnostic};
 use crate::schema::{Instruction, LeftOut, Spec};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// One doc: its name relative to the spec directory and its raw bytes (any bytes at all).
-#[derive(Clone, Debug)]
-pub struct SourceFile {
-    pub name: String,
-    pub bytes: Vec<u8>,
-}
 
 /// The result of parsing a spec directory: what could be read, and every diagnostic.
 #[derive(Clone, Debug, Default)]
@@ -93,11 +88,12 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut records = Vec::new();
     let mut predefined = Vec::new();
     // Docs parse independently (on every core); their results join in file order.
-    let each = |f: &SourceFile| {
-        crate::timings::time_item("parse: doc", || f.name.clone(), || parse_memoised(f))
-    };
+    let each = |f: &SourceFile| parse_file(f);
     let mut left_out = Vec::new();
-    for (file, mut one) in files.iter().zip(crate::par::map(files, each)) {
+    for (file, mut one) in files
+        .iter()
+        .zip(files.par_iter().map(each).collect::<Vec<_>>())
+    {
         match leave_out(file, one.instruction.take(), &mut one.diagnostics) {
             Ok(inst) => instructions.extend(inst),
             Err(l) => left_out.push(l),
@@ -197,24 +193,12 @@ fn cross_checked(
     (insts, left_out)
 }
 
-/// [`parse_file`], or with a memo ([`crate::emit::cache`]) what it returned for a file of the
-/// same name and bytes: parsing is a pure function of them, so after one doc changed only that
-/// doc is parsed again.
-fn parse_memoised(file: &SourceFile) -> FileParsed {
-    if !crate::emit::cache::active() {
-        return parse_file(file);
-    }
-    let key = crate::emit::cache::key_bytes(&[b"parsed file", file.name.as_bytes(), &file.bytes]);
-    crate::emit::cache::value_or(key, || parse_file(file))
-}
-
 /// What one file holds: an instruction (a doc) or records (a chapter), and its diagnostics.
-#[derive(Default, serde::Serialize, serde::Deserialize)]
+#[derive(Default)]
 struct FileParsed {
     instruction: Option<Instruction>,
     records: Vec<crate::schema::Record>,
     predefined: Vec<crate::schema::Predefined>,
-    #[serde(with = "crate::diag::whole")]
     diagnostics: Vec<Diagnostic>,
 }
 

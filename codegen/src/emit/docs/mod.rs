@@ -425,106 +425,45 @@ fn templates() -> Tera {
 
 /// Renders the reference: `docs/README.md` and one page per instruction.
 pub fn render(reference: Reference, opts: &Options) -> BTreeMap<String, String> {
-    super::owned(super::run(Prepared::new(reference).jobs(opts)))
+    super::run(Prepared::new(reference).jobs(opts), &Default::default())
 }
 
-/// What every page shares: the templates, compiled once, and each instruction's row, made
-/// when its page is rendered. With a memo ([`super::cache`]) a page is keyed by what its row is
-/// made from (the analysed page), so after one doc changed only that doc's row is made, and
-/// the templates are compiled only when some page or the index is rendered.
+/// What every page shares: the templates, compiled once (while the schema is analysed), and
+/// the reference the pages are made of.
 pub(crate) struct Prepared {
-    tera: std::sync::OnceLock<Tera>,
-    rows: Vec<std::sync::OnceLock<InstructionRow>>,
-    /// Each page's key (its `Debug` text hashed), computed once however many files read it.
-    digests: Vec<std::sync::OnceLock<u128>>,
+    tera: Tera,
     reference: Reference,
 }
 
 impl Prepared {
     pub(crate) fn new(reference: Reference) -> Prepared {
         Prepared {
-            tera: std::sync::OnceLock::new(),
-            rows: reference
-                .pages
-                .iter()
-                .map(|_| std::sync::OnceLock::new())
-                .collect(),
-            digests: reference
-                .pages
-                .iter()
-                .map(|_| std::sync::OnceLock::new())
-                .collect(),
+            tera: templates(),
             reference,
         }
-    }
-
-    /// The key of page `k`: what its row is made from.
-    fn digest(&self, k: usize) -> u128 {
-        let page = || {
-            let page = &self.reference.pages[k];
-            crate::timings::time("emit: digests", || {
-                crate::emit::cache::key_of("docs page", page)
-            })
-        };
-        match self.digests.get(k) {
-            Some(cell) => *cell.get_or_init(page),
-            None => page(),
-        }
-    }
-
-    fn tera(&self) -> &Tera {
-        self.tera
-            .get_or_init(|| crate::timings::time("docs: templates", templates))
     }
 
     /// The index and each page as a job of its own.
     pub(crate) fn jobs<'a>(&'a self, opts: &'a Options) -> Vec<FileJob<'a>> {
         let reference = &self.reference;
-        // The index reads a few columns of each row (not its fields and sections), the
-        // platform values and the errata: its context is made once, as its memo key and to
-        // render it.
-        let index = std::sync::Arc::new(std::sync::OnceLock::new());
-        let index_context = move || -> Context {
-            index
-                .get_or_init(|| {
-                    let mut ctx = Context::new();
-                    ctx.insert("command", &comment_text(&opts.regen_command));
-                    ctx.insert("spec_label", &comment_text(&opts.spec_label));
-                    ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
-                    let slim: Vec<IndexRow> = reference.pages.iter().map(IndexRow::of).collect();
-                    ctx.insert("instructions", &slim);
-                    ctx.insert("platform_values", &platform_rows(reference));
-                    ctx.insert("errata", &errata_rows(reference));
-                    ctx
-                })
-                .clone()
-        };
-        // The index is a function of the options, the pages and the errata: its key is made
-        // of the pages' keys (shared with the pages' jobs), not of its context.
-        let index_key = move || {
-            let errata = crate::emit::cache::key_of("errata", &reference.errata);
-            let mut key = format!("index{opts:?}{errata:032x}");
-            for k in 0..reference.pages.len() {
-                key.push_str(&format!("{:032x}", self.digest(k)));
-            }
-            key
-        };
-        let mut jobs = vec![FileJob::keyed("docs/README.md", index_key, move || {
-            let ctx = index_context();
-            let tera = self.tera();
-            crate::timings::time("docs: tera", || finish(tera.render("index.md", &ctx)))
+        let mut jobs = vec![FileJob::new("docs/README.md", move || {
+            let mut ctx = Context::new();
+            ctx.insert("command", &comment_text(&opts.regen_command));
+            ctx.insert("spec_label", &comment_text(&opts.spec_label));
+            ctx.insert("label", &code_cell(&format!("{}/", opts.spec_label)));
+            let slim: Vec<IndexRow> = reference.pages.iter().map(IndexRow::of).collect();
+            ctx.insert("instructions", &slim);
+            ctx.insert("platform_values", &platform_rows(reference));
+            ctx.insert("errata", &errata_rows(reference));
+            finish(self.tera.render("index.md", &ctx))
         })];
-        for (k, (inst, row)) in reference.pages.iter().zip(&self.rows).enumerate() {
-            // A page reads its row (a function of the analysed page) and the header options.
-            let inputs = move || format!("{:032x}{opts:?}", self.digest(k));
-            jobs.push(FileJob::keyed(page_path(inst), inputs, move || {
-                let row = row.get_or_init(|| instruction_row(inst));
+        for inst in &reference.pages {
+            jobs.push(FileJob::new(page_path(inst), move || {
                 let mut ctx = Context::new();
                 ctx.insert("command", &comment_text(&opts.regen_command));
                 ctx.insert("spec_label", &comment_text(&opts.spec_label));
-                ctx.insert("i", row);
-                let tera = self.tera();
-                crate::timings::time("docs: tera", || finish(tera.render("instruction.md", &ctx)))
+                ctx.insert("i", &instruction_row(inst));
+                finish(self.tera.render("instruction.md", &ctx))
             }));
         }
         jobs

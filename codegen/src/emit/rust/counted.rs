@@ -3,7 +3,7 @@
 //! count's items after checking that the bytes left can hold them. A prefix list is an
 //! `InlineList` (capacity: the parameters its format lists), a repeat a `Vec`.
 
-use super::instruction::{decode_into, encode_via, field_type, placeholder, validate_value};
+use super::field::{decode_into, encode_via, field_type, placeholder, validate_value};
 use super::{doc_text, docs, ident, int_ty, param};
 use crate::analyze::{
     CountKind, CountedModel, FieldModel, FieldType, InstModel, Int, VariantModel,

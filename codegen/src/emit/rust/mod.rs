@@ -3,7 +3,9 @@
 //! the generated property tests. Tokens from quote, formatted in-process by prettyplease.
 
 mod counted;
+mod field;
 mod instruction;
+mod lane_expr;
 pub mod object;
 mod operands;
 mod semantics;
@@ -15,7 +17,7 @@ mod top;
 
 use crate::analyze::{EnumDef, InstModel, Int, Model};
 use crate::emit::{FileJob, Options};
-use crate::timings;
+use crate::timings::Timings;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,462 +34,24 @@ pub(crate) fn header(opts: &Options, sources: &str) -> String {
 /// benches report their CPU time as the floor formatting puts under a regen.
 pub const SYN_PARSE_STAGE: &str = "rust: syn::parse2";
 pub const PRETTYPLEASE_STAGE: &str = "rust: prettyplease";
+/// The timing stage of building a Rust file's tokens.
+pub const QUOTE_STAGE: &str = "rust: quote tokens";
 
-/// Formats a token stream as a file. The tokens come from our own emitter; failing to parse
-/// them is a generator bug that every test run would catch.
-///
-/// prettyplease prints a file's items one after the other, each ending its own lines, so a
-/// file is formatted item by item (in runs of items, [`items`]) and the texts joined: the same
-/// bytes as formatting it whole, and a memo ([`super::cache`]) can then keep each item's text,
-/// so a regen formats again only the items a spec change touched.
-pub(crate) fn format(tokens: TokenStream) -> String {
-    if !super::cache::active() {
-        return format_file(tokens);
-    }
-    let mut out = String::new();
-    for chunk in items(tokens) {
-        let key = timings::time("cache: item keys", || {
-            super::cache::key_of_display("rust items", &chunk)
-        });
-        out.push_str(&super::cache::text_or(key, || format_file(chunk)));
-    }
-    out
-}
-
-/// Splits a file's tokens into runs of whole top-level items: an item ends at a `;`, or at a
-/// `{ ... }` body when no `=` came before it and no `;` follows (`fn`, `struct`, `impl`, `mod`,
-/// ...; a `const`'s braces are part of its value, a `use` list is followed by `;`). Where this guesses wrong, a run holds several items, which
-/// formats the same, only with a coarser memo. Inner attributes stay with the first item.
-fn items(tokens: TokenStream) -> Vec<TokenStream> {
-    use proc_macro2::{Delimiter, TokenTree};
-    let mut chunks = Vec::new();
-    let mut current: Vec<TokenTree> = Vec::new();
-    let mut assigned = false;
-    let mut tokens = tokens.into_iter().peekable();
-    while let Some(tt) = tokens.next() {
-        let semicolon_next =
-            matches!(tokens.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ';');
-        let end = match &tt {
-            TokenTree::Punct(p) if p.as_char() == ';' => true,
-            TokenTree::Punct(p) if p.as_char() == '=' => {
-                assigned = true;
-                false
-            }
-            // `use a::{b, c};`: braces before a `;` do not end the item.
-            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
-                !assigned && !semicolon_next
-            }
-            _ => false,
-        };
-        current.push(tt);
-        if end {
-            chunks.push(current.drain(..).collect());
-            assigned = false;
-        }
-    }
-    if !current.is_empty() {
-        chunks.push(current.into_iter().collect());
-    }
-    chunks
-}
-
-/// Formats tokens as one file through syn and prettyplease.
-fn format_file(tokens: TokenStream) -> String {
+/// Formats tokens as one file through syn and prettyplease, the stages timed in `timings`.
+/// The tokens come from our own emitter; failing to parse them is a generator bug that every
+/// test run would catch.
+pub(crate) fn format(tokens: TokenStream, timings: &Timings) -> String {
     // Debug builds (the tests) keep a copy to show the invalid tokens; a release regen does not
     // pay for the copy (parsing a shared stream copies every token).
     #[cfg(debug_assertions)]
     let shown = tokens.clone();
     #[cfg(not(debug_assertions))]
     let shown = "(rerun a debug build to see them)";
-    let file: syn::File = match timings::time(SYN_PARSE_STAGE, || syn::parse2(tokens)) {
+    let file: syn::File = match timings.time(SYN_PARSE_STAGE, || syn::parse2(tokens)) {
         Ok(f) => f,
         Err(e) => panic!("generator produced invalid Rust ({e}):\n{shown}"),
     };
-    let text = timings::time(PRETTYPLEASE_STAGE, || prettyplease::unparse(&file));
-    timings::time("rust: drop syntax tree", || drop(file));
-    text
-}
-
-/// [`format`] of the tokens `build` returns, timing the building apart.
-pub(crate) fn format_with(build: impl FnOnce() -> TokenStream) -> String {
-    format(timings::time("rust: quote tokens", build))
-}
-
-/// What one instruction contributes to a file that spans every doc, formatted: one or more
-/// parts (its top-level items, its arms of a `match`, ...), each with the identifiers its
-/// code uses (what the file's imports and lints are decided from). Kept as its memo entry:
-/// each part's identifiers on the first line, then the parts' texts, each list ended by `\0`
-/// (which formatted Rust never holds), so a hit is used in place, neither split nor copied.
-pub(crate) struct Section {
-    entry: super::cache::Text,
-    head: usize,
-}
-
-/// Ends each part in a [`Section`]'s entry.
-const END: char = '\0';
-
-impl Section {
-    fn new(parts: Vec<(BTreeSet<String>, String)>) -> Section {
-        let mut entry = String::new();
-        for (idents, _) in &parts {
-            for (k, i) in idents.iter().enumerate() {
-                if k > 0 {
-                    entry.push(' ');
-                }
-                entry.push_str(i);
-            }
-            entry.push(END);
-        }
-        entry.push('\n');
-        let head = entry.len();
-        for (_, text) in &parts {
-            entry.push_str(text);
-            entry.push(END);
-        }
-        Section {
-            entry: entry.into(),
-            head,
-        }
-    }
-
-    /// A memo entry as a section; `None` if it is not one (then it is made again).
-    fn of_entry(entry: super::cache::Text) -> Option<Section> {
-        let head = entry.find('\n')? + 1;
-        let ok = entry[..head].matches(END).count() == entry[head..].matches(END).count();
-        ok.then_some(Section { entry, head })
-    }
-
-    /// How many parts it holds.
-    fn count(&self) -> usize {
-        self.entry[..self.head].matches(END).count()
-    }
-
-    /// The text of part `k`.
-    pub(crate) fn part(&self, k: usize) -> &str {
-        self.entry[self.head..]
-            .split(END)
-            .nth(k)
-            .unwrap_or_default()
-    }
-
-    /// The text of a section of one part.
-    pub(crate) fn text(&self) -> &str {
-        self.part(0)
-    }
-
-    /// The identifiers the code of part `k` uses.
-    pub(crate) fn idents(&self, k: usize) -> impl Iterator<Item = &str> {
-        self.entry[..self.head]
-            .split(END)
-            .nth(k)
-            .unwrap_or_default()
-            .split(' ')
-            .filter(|i| !i.is_empty())
-    }
-}
-
-/// The items `build` returns, formatted: the part of a file that spans every doc which one
-/// instruction contributes. `inputs` names everything `build` reads (for an instruction, its
-/// model): with a memo ([`super::cache`]), a section whose inputs are unchanged is neither
-/// built nor formatted again, so a changed doc re-renders only its own sections.
-pub(crate) fn section(inputs: impl FnOnce() -> String, build: impl Fn() -> TokenStream) -> Section {
-    pieces("rust section", inputs, || vec![(Place::Items, build())])
-}
-
-/// Where a piece ([`pieces`]) goes in its file's skeleton: what it is formatted inside, so that it is
-/// printed at the indentation and in the syntax of the place it is spliced into.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Place {
-    /// Arms of a `match` whose arms are indented `depth` levels (at least 2).
-    Arms(usize),
-    /// Items of an `impl` block at the top level.
-    BlockItems,
-    /// Items of a `trait` at the top level (methods without bodies).
-    TraitItems,
-    /// Variants of an `enum` at the top level.
-    Variants,
-    /// Items at the top level.
-    Items,
-}
-
-impl Place {
-    /// `inner` wrapped so that it lands at this place's depth, and that depth: the
-    /// wrapper's formatted text is `depth` opening lines, `inner`, `depth` closing lines.
-    fn wrap(self, inner: TokenStream) -> (TokenStream, usize) {
-        match self {
-            Place::Arms(depth) => {
-                let mut t = quote!(match __piece { #inner });
-                for _ in 2..depth {
-                    t = quote!({ #t });
-                }
-                (quote!(fn __piece() { #t }), depth.max(2))
-            }
-            Place::BlockItems => (quote!(impl __Piece { #inner }), 1),
-            Place::TraitItems => (quote!(trait __Piece { #inner }), 1),
-            Place::Variants => (quote!(enum __Piece { #inner }), 1),
-            Place::Items => (inner, 0),
-        }
-    }
-
-    /// What stands in the skeleton for the pieces spliced at marker `n` ([`splice`]): a line
-    /// of its own once formatted.
-    pub(crate) fn marker(self, n: usize) -> TokenStream {
-        let m = marker_ident(n);
-        match self {
-            Place::Arms(_) => quote!(#m => {}),
-            Place::BlockItems | Place::Items => quote!(fn #m() {}),
-            Place::TraitItems => quote!(fn #m();),
-            Place::Variants => quote!(#m,),
-        }
-    }
-
-    /// `tokens` formatted at this place: the lines the wrapper's add stripped.
-    fn format(self, tokens: TokenStream) -> String {
-        if tokens.is_empty() {
-            return String::new();
-        }
-        let (wrapped, depth) = self.wrap(tokens);
-        let text = format_file(wrapped);
-        if depth == 0 {
-            return text;
-        }
-        let lines: Vec<&str> = text.lines().collect();
-        let inner = lines
-            .get(depth..lines.len().saturating_sub(depth))
-            .unwrap_or_default();
-        let mut out = String::with_capacity(text.len());
-        for l in inner {
-            out.push_str(l);
-            out.push('\n');
-        }
-        out
-    }
-}
-
-fn marker_ident(n: usize) -> Ident {
-    ident(&format!("__piece{n}_"))
-}
-
-/// One instruction's parts of a file that spans every doc (its items, its arms of a `match`
-/// over every instruction, its methods of an `impl` of all of them), one memo entry under
-/// `inputs` (see [`section`]): part `k` of the section is the `k`th piece `build` returns,
-/// built and formatted on its own at its place. The file's skeleton holds a marker where the
-/// pieces go ([`Place::marker`], [`splice`]); a full regen builds the file the same way, so a
-/// regen from the memo and one without it give the same bytes by construction.
-pub(crate) fn pieces(
-    kind: &str,
-    inputs: impl FnOnce() -> String,
-    build: impl Fn() -> Vec<(Place, TokenStream)>,
-) -> Section {
-    let render = || {
-        let parts = timings::time("rust: quote tokens", &build);
-        let parts: Vec<(BTreeSet<String>, String)> = parts
-            .into_iter()
-            .map(|(place, tokens)| (idents_in(&tokens), place.format(tokens)))
-            .collect();
-        Section::new(parts)
-    };
-    if !super::cache::active() {
-        return render();
-    }
-    let inputs = inputs();
-    let key = super::cache::key(&[kind, &inputs]);
-    // A miss keeps what it made (the memo keeps a copy of its entry).
-    let mut made = None;
-    let entry = super::cache::text_or(key, || {
-        let s = render();
-        let entry = s.entry.to_string();
-        made = Some(s);
-        entry
-    });
-    match made {
-        Some(s) => s,
-        None => Section::of_entry(entry).unwrap_or_else(render),
-    }
-}
-
-/// A shared file's skeleton (every item but the instructions' pieces), formatted: `build`
-/// returns its runs of items, each formatted apart. With a memo the texts are kept under
-/// `inputs`, which must be all `build` reads (hashed through its derived `Hash`), so a
-/// regen builds no skeleton token unless what the skeleton is made of changed.
-pub(crate) fn skeleton<const N: usize>(
-    kind: &str,
-    inputs: &impl std::hash::Hash,
-    build: impl Fn() -> [TokenStream; N],
-) -> [String; N] {
-    let render = || timings::time("rust: quote tokens", &build).map(format_file);
-    if !super::cache::active() {
-        return render();
-    }
-    let key = timings::time("cache: item keys", || super::cache::key_of(kind, inputs));
-    // Kept as a section of N parts (no identifiers): one encoding of parts in a memo entry.
-    let mut made = None;
-    let entry = super::cache::text_or(key, || {
-        let parts = render();
-        let entry = Section::new(parts.iter().map(|p| (BTreeSet::new(), p.clone())).collect())
-            .entry
-            .into_string();
-        made = Some(parts);
-        entry
-    });
-    if let Some(parts) = made {
-        return parts;
-    }
-    match Section::of_entry(entry) {
-        Some(s) if s.count() == N => std::array::from_fn(|k| s.part(k).to_string()),
-        _ => render(),
-    }
-}
-
-/// A file that spans every doc, whole: from the memo when what it is made of is what a file of
-/// the memo was made of, else `build()` (and the memo keeps it). What it is made of: `frame`,
-/// everything but the instructions' sections that the file's skeleton reads (hashed through its
-/// derived `Hash`), and the text of every section in `sections`, identifiers and parts (hashed
-/// as bytes, so a section made again with the same text, as after a doc changed in a way this
-/// file does not show, still finds the file). A hit builds no skeleton and splices nothing: a
-/// one-doc regen used to gather the identifiers of every section and copy hundreds of KB into
-/// fresh memory for each shared file that came out as it was.
-pub(crate) fn whole(
-    path: &str,
-    frame: &impl std::hash::Hash,
-    sections: &[&[Section]],
-    build: impl FnOnce() -> String,
-) -> super::Text {
-    if !super::cache::active() {
-        return build().into();
-    }
-    let key = timings::time("cache: whole-file keys", || {
-        let frame = super::cache::key_of("whole file", frame).to_le_bytes();
-        let mut parts: Vec<&[u8]> = vec![path.as_bytes(), &frame];
-        for group in sections {
-            // A group's marker is no section's entry: an entry always holds a newline.
-            parts.push(b"sections");
-            parts.extend(group.iter().map(|s| s.entry.as_bytes()));
-        }
-        super::cache::key_bytes(&parts)
-    });
-    super::cache::text_or(key, build)
-}
-
-/// `texts` joined, in one allocation of the final size (a file is a few hundred KB: growing it
-/// piece by piece copies it and touches fresh memory several times).
-pub(crate) fn join<'s>(texts: impl Iterator<Item = &'s str> + Clone) -> String {
-    let mut out = String::with_capacity(texts.clone().map(str::len).sum());
-    for t in texts {
-        out.push_str(t);
-    }
-    out
-}
-
-/// `head`, then `skeleton` (formatted) with the line of each marker `n` replaced by the texts
-/// `fills` gives it, in order. A skeleton without the marker is a generator bug every test run
-/// would catch.
-pub(crate) fn splice(head: &str, skeleton: &str, fills: &[(usize, Vec<&str>)]) -> String {
-    let size: usize = fills
-        .iter()
-        .flat_map(|(_, ps)| ps.iter())
-        .map(|p| p.len())
-        .sum();
-    let mut out = String::with_capacity(head.len() + skeleton.len() + size);
-    out.push_str(head);
-    let mut fills: Vec<(usize, &[&str])> = fills
-        .iter()
-        .map(|(n, pieces)| {
-            let m = marker_ident(*n).to_string();
-            let at = skeleton
-                .find(&m)
-                .unwrap_or_else(|| panic!("no marker {m} in the skeleton:\n{skeleton}"));
-            (at, pieces.as_slice())
-        })
-        .collect();
-    fills.sort_by_key(|f| f.0);
-    let mut done = 0;
-    for (at, pieces) in fills {
-        let start = skeleton[..at].rfind('\n').map_or(0, |n| n + 1);
-        let end = skeleton[at..]
-            .find('\n')
-            .map_or(skeleton.len(), |n| at + n + 1);
-        out.push_str(&skeleton[done..start]);
-        for p in pieces {
-            out.push_str(p);
-        }
-        done = end;
-    }
-    out.push_str(&skeleton[done..]);
-    out
-}
-
-/// Part `k` of each of `sections`, for [`splice`].
-pub(crate) fn parts(sections: &[Section], k: usize) -> Vec<&str> {
-    sections.iter().map(|s| s.part(k)).collect()
-}
-
-/// What each instruction's model is, as the key of what is rendered from it: its `Debug`
-/// text, hashed as it is written, once per run however many files read it (its module and its sections of the
-/// shared files), and only when a memo is in use.
-pub(crate) struct Digests<'a> {
-    each: BTreeMap<&'a str, std::sync::OnceLock<String>>,
-    /// The same of each instruction's text forms (`model.text`), for the parts of `text.rs`.
-    text: BTreeMap<&'a str, std::sync::OnceLock<String>>,
-}
-
-impl<'a> Digests<'a> {
-    pub(crate) fn new(model: &'a Model) -> Self {
-        let cells = || {
-            model
-                .instructions
-                .iter()
-                .map(|i| (i.module.as_str(), std::sync::OnceLock::new()))
-                .collect()
-        };
-        Digests {
-            each: cells(),
-            text: cells(),
-        }
-    }
-
-    /// The digest of `inst` (computed once for an instruction of the model).
-    pub(crate) fn of(&self, inst: &InstModel) -> String {
-        let digest = || {
-            timings::time("emit: digests", || {
-                format!("{:032x}", super::cache::key_of("instruction", inst))
-            })
-        };
-        match self.each.get(inst.module.as_str()) {
-            Some(cell) => cell.get_or_init(digest).clone(),
-            None => digest(),
-        }
-    }
-
-    /// The digest of `inst` and its text forms `t` (computed once for an instruction of the
-    /// model).
-    pub(crate) fn of_text(
-        &self,
-        inst: &InstModel,
-        t: Option<&crate::analyze::text::TextInst>,
-    ) -> String {
-        let digest = || {
-            let t = timings::time("emit: digests", || super::cache::key_of("text forms", &t));
-            format!("{}{t:032x}", self.of(inst))
-        };
-        match self.text.get(inst.module.as_str()) {
-            Some(cell) => cell.get_or_init(digest).clone(),
-            None => digest(),
-        }
-    }
-}
-
-/// The identifiers part `k` of every section of `sections` uses.
-pub(crate) fn idents_of(sections: &[Section], k: usize) -> BTreeSet<String> {
-    // Most identifiers recur in many sections: each distinct one is copied once, and the
-    // thousands of repeats are hashed, not compared along a tree (sorted once at the end).
-    let mut all = std::collections::HashSet::new();
-    for s in sections {
-        all.extend(s.idents(k));
-    }
-    let mut all: Vec<&str> = all.into_iter().collect();
-    all.sort_unstable();
-    all.into_iter().map(str::to_string).collect()
+    timings.time(PRETTYPLEASE_STAGE, || prettyplease::unparse(&file))
 }
 
 pub(crate) fn ident(s: &str) -> Ident {
@@ -816,84 +380,47 @@ pub(crate) fn enum_tokens(e: &EnumDef) -> TokenStream {
 
 /// Renders every Rust file of the generated crate.
 pub fn render(model: &Model, opts: &Options) -> BTreeMap<String, String> {
-    super::owned(super::run(jobs(model, opts)))
+    super::run(jobs(model, opts), &Timings::off())
 }
+
+/// An emitter of a file that spans every instruction: the file's tokens.
+type Emitter = fn(&Model) -> TokenStream;
 
 /// Every Rust file of the generated crate as a job of its own (tokens built and formatted on
 /// the thread that runs it), costly ones first.
 pub(crate) fn jobs<'a>(model: &'a Model, opts: &'a Options) -> Vec<FileJob<'a>> {
-    jobs_sharing(model, opts, std::sync::Arc::new(Digests::new(model)))
-}
-
-/// [`jobs`] with the model's `digests` shared with other jobs (the API snapshot's).
-pub(crate) fn jobs_sharing<'a>(
-    model: &'a Model,
-    opts: &'a Options,
-    digests: std::sync::Arc<Digests<'a>>,
-) -> Vec<FileJob<'a>> {
-    let all_sources = format!("{}/*.md", opts.spec_label);
-    let all = all_sources.clone();
-    let d = digests.clone();
-    let mut jobs = vec![FileJob::text("src/generated/text.rs", move || {
-        text::render(model, &d, opts)
-    })];
-    let d = digests.clone();
-    jobs.push(FileJob::text("src/generated/roundtrip.rs", move || {
-        tests_gen::render(&header(opts, &all), model, &d)
-    }));
-    let all = all_sources.clone();
-    let d = digests.clone();
-    jobs.push(FileJob::text("src/generated/operands.rs", move || {
-        operands::render(&header(opts, &all), model, &d)
-    }));
-    let all = all_sources.clone();
-    let d = digests.clone();
-    jobs.push(FileJob::text("src/generated/semantics.rs", move || {
-        semantics::render(&header(opts, &all), model, &d)
-    }));
-    let all = all_sources.clone();
-    let d = digests.clone();
-    jobs.push(FileJob::text("src/generated/mod.rs", move || {
-        top::render(&header(opts, &all), model, &d)
-    }));
+    let all = format!("{}/*.md", opts.spec_label);
+    let head = header(opts, &all);
+    let shared: [(&str, Emitter); 5] = [
+        ("text.rs", text::tokens),
+        ("roundtrip.rs", tests_gen::tokens),
+        ("operands.rs", operands::tokens),
+        ("semantics.rs", semantics::tokens),
+        ("mod.rs", top::tokens),
+    ];
+    let mut jobs: Vec<FileJob<'a>> = shared
+        .into_iter()
+        .map(|(file, tokens)| {
+            FileJob::rust(format!("src/generated/{file}"), head.clone(), move || {
+                tokens(model)
+            })
+        })
+        .collect();
     let mut instructions: Vec<&InstModel> = model.instructions.iter().collect();
     // Larger formats first: the last job to start bounds the wall time.
     instructions.sort_by_key(|i| std::cmp::Reverse(size_estimate(i)));
     for inst in instructions {
-        let src = format!("{}/{}", opts.spec_label, inst.source);
-        let head = header(opts, &src);
-        // A module reads its instruction's model, and an alias's the name of its target.
-        let d = digests.clone();
-        let inputs = move || {
-            let target = inst.alias_of.as_ref().and_then(|a| {
-                let t = model.instructions.iter().find(|i| &i.doc_name == a)?;
-                Some((&t.module, &t.rust_name))
-            });
-            format!("{head}{}{target:?}", d.of(inst))
-        };
-        jobs.push(FileJob::keyed(
+        let head = header(opts, &format!("{}/{}", opts.spec_label, inst.source));
+        jobs.push(FileJob::rust(
             format!("src/generated/{}.rs", inst.module),
-            inputs,
-            move || header(opts, &src) + &format_with(|| instruction::render(model, inst)),
+            head,
+            move || instruction::render(model, inst),
         ));
     }
     // The shared enums and the instructions whose bit-packed fields are shared.
-    let head = header(opts, &all_sources);
-    let inputs = move || {
-        let structs: Vec<_> = model
-            .shared_structs
-            .iter()
-            .map(|(i, f)| (model.instructions.get(*i), f))
-            .collect();
-        // Through their derived `Hash`: the value sets are large.
-        let shared = super::cache::key_of("enums.rs", &(&model.shared_enums, &structs));
-        format!("{head}{shared:032x}")
-    };
-    jobs.push(FileJob::keyed(
-        "src/generated/enums.rs",
-        inputs,
-        move || header(opts, &all_sources) + &format_with(|| shared_module(model)),
-    ));
+    jobs.push(FileJob::rust("src/generated/enums.rs", head, move || {
+        shared_module(model)
+    }));
     jobs
 }
 
@@ -910,7 +437,7 @@ fn shared_module(model: &Model) -> TokenStream {
         .iter()
         .filter_map(|(i, field)| {
             let inst = model.instructions.get(*i)?;
-            Some(instruction::bits_struct(inst, inst.fields.get(field)?))
+            Some(field::bits_struct(inst, inst.fields.get(field)?))
         })
         .collect();
     let codec = if structs.is_empty() {
@@ -933,48 +460,6 @@ fn shared_module(model: &Model) -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A shared file is taken whole from the memo when its frame and its sections' texts are
-    /// what they were, even if a section was made again; a changed section's text or frame
-    /// builds it again.
-    #[test]
-    fn a_whole_file_is_built_only_when_its_frame_or_a_sections_text_changed() {
-        let sections = |text: &str| {
-            vec![
-                Section::new(vec![(BTreeSet::from(["a".to_string()]), text.to_string())]),
-                Section::new(vec![(BTreeSet::new(), "fn b() {}\n".to_string())]),
-            ]
-        };
-        let built = std::cell::Cell::new(0);
-        let file = |frame: u8, secs: &[Section]| {
-            whole("f.rs", &frame, &[secs], || {
-                built.set(built.get() + 1);
-                format!("{frame}{}", parts(secs, 0).concat())
-            })
-            .into_string()
-        };
-        let (first, memo) =
-            crate::emit::cache::with(b"", "t", || file(1, &sections("fn a() {}\n")));
-        assert_eq!(first, "1fn a() {}\nfn b() {}\n");
-        assert_eq!(built.get(), 1);
-        // The same texts, made again: the file from the memo, not built.
-        let (again, memo) =
-            crate::emit::cache::with(&memo, "t", || file(1, &sections("fn a() {}\n")));
-        assert_eq!((again.as_str(), built.get()), (first.as_str(), 1));
-        // A section's text changed, or the frame: built again.
-        let (changed, memo) =
-            crate::emit::cache::with(&memo, "t", || file(1, &sections("fn c() {}\n")));
-        assert_eq!(
-            (changed.as_str(), built.get()),
-            ("1fn c() {}\nfn b() {}\n", 2)
-        );
-        let (framed, _) =
-            crate::emit::cache::with(&memo, "t", || file(2, &sections("fn c() {}\n")));
-        assert_eq!(
-            (framed.as_str(), built.get()),
-            ("2fn c() {}\nfn b() {}\n", 3)
-        );
-    }
 
     #[test]
     fn doc_text_escapes_html_and_links() {

@@ -5,7 +5,7 @@
 //! Counts and sizes are not struct members: the reader uses them to read what they count, the
 //! writer derives them from what it writes, so they cannot disagree.
 
-use super::{doc_text, docs, extract, format, header, hex, ident, lit, shl, unparen};
+use super::{doc_text, docs, extract, header, hex, ident, lit, shl, unparen};
 use crate::analyze::object::{ItemKind, ItemModel, ObjectModel, RecordModel};
 use crate::emit::{FileJob, Options};
 use proc_macro2::TokenStream;
@@ -18,24 +18,20 @@ const PATH: &str = "src/generated/object.rs";
 /// it from the model's `object`).
 pub(crate) fn job<'a>(object: Option<&'a ObjectModel>, opts: &'a Options) -> Option<FileJob<'a>> {
     let object = object?;
-    // The file reads the analysed records and the header options only.
-    let inputs = move || {
-        let records = crate::emit::cache::key_of("object records", object);
-        format!("{records:032x}{opts:?}")
-    };
-    Some(FileJob::keyed(PATH, inputs, move || file(object, opts)))
-}
-
-fn file(object: &ObjectModel, opts: &Options) -> String {
     let sources: Vec<String> = object
         .sources
         .iter()
         .map(|s| format!("{}/{s}", opts.spec_label))
         .collect();
+    let head = header(opts, &sources.join(", "));
+    Some(FileJob::rust(PATH, head, move || file(object, opts)))
+}
+
+fn file(object: &ObjectModel, opts: &Options) -> TokenStream {
     let records: Vec<TokenStream> = object.records.iter().map(record).collect();
     let predefined = predefined(object);
     let label = &opts.spec_label;
-    let tokens = quote! {
+    quote! {
         //! Records of the object-format chapter: one struct per pseudo-structure, read and
         //! written as the chapter lays it out. Counts and sizes are derived when writing.
         use crate::object::InstructionStream;
@@ -52,8 +48,7 @@ fn file(object: &ObjectModel, opts: &Options) -> String {
         }
 
         #(#records)*
-    };
-    header(opts, &sources.join(", ")) + &format(tokens)
+    }
 }
 
 fn predefined(object: &ObjectModel) -> TokenStream {

@@ -6,44 +6,31 @@
 //! routine can check it).
 
 use super::top::{decodable, rule_check};
-use super::{ident, lit, parts, pieces, splice, Digests, Place, Section};
+use super::{ident, lit, uses_ident};
 use crate::analyze::{
     FieldModel, FieldType, InstModel, Int, MemberType, Model, Slot, VariantModel,
 };
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// Where the arms go: `impl Instruction { fn f(..) { match self { .. } } }`.
-const ARMS: Place = Place::Arms(3);
-
-/// The file under `header`: a skeleton whose three `match`es over every instruction are
-/// spliced from each instruction's arms ([`super::pieces`]).
-pub fn render(header: &str, model: &Model, digests: &Digests) -> crate::emit::Text {
+/// The file: three `match`es over every instruction, each instruction's arm in each.
+pub fn tokens(model: &Model) -> TokenStream {
     let insts: Vec<&InstModel> = decodable(model).collect();
-    // Each instruction's three arms, one memo entry.
-    let arms: Vec<Section> = insts
+    let visit: Vec<TokenStream> = insts.iter().map(|i| visit_arm(i).0).collect();
+    let visit = quote!(#(#visit,)*);
+    let maps: Vec<TokenStream> = insts.iter().map(|i| listed_arm(i, type_maps(i))).collect();
+    let maps = quote!(#(#maps)*);
+    let lists: Vec<TokenStream> = insts
         .iter()
-        .map(|i| {
-            let inputs = || format!("operands.rs{}", digests.of(i));
-            pieces("rust pieces", inputs, || {
-                let visit = visit_arm(i).0;
-                vec![
-                    (ARMS, quote!(#visit,)),
-                    (ARMS, listed_arm(i, type_maps(i))),
-                    (ARMS, listed_arm(i, operand_types(i))),
-                ]
-            })
-        })
+        .map(|i| listed_arm(i, operand_types(i)))
         .collect();
-    // The file is made of the header and the arms alone.
-    super::whole("src/generated/operands.rs", &header, &[&arms], || {
-        let uses = |k: usize, name: &str| arms.iter().any(|a| a.idents(k).any(|i| i == name));
-        // All the skeleton is made of (its memo key, [`super::skeleton`]).
-        let frame = (uses(0, "v"), uses(1, "TypeMap"), uses(2, "OperandTypes"));
-        let [skeleton] = super::skeleton("operands.rs", &frame, || [skeleton(frame)]);
-        let fills: Vec<(usize, Vec<&str>)> = (0..3).map(|k| (k, parts(&arms, k))).collect();
-        splice(header, &skeleton, &fills)
-    })
+    let lists = quote!(#(#lists)*);
+    let uses = (
+        uses_ident(&visit, "v"),
+        uses_ident(&maps, "TypeMap"),
+        uses_ident(&lists, "OperandTypes"),
+    );
+    file(uses, [visit, maps, lists])
 }
 
 /// `Instruction::X(_) => list,`: an empty slice when the instruction lists nothing.
@@ -56,10 +43,13 @@ fn listed_arm(inst: &InstModel, list: TokenStream) -> TokenStream {
     }
 }
 
-/// The file's tokens, with markers where the arms go; what the arms use decides the imports
-/// and the visitor's name: whether some instruction visits a field, has a type map, has a
-/// "Must have type" list.
-fn skeleton((visit, any_map, any_list): (bool, bool, bool)) -> TokenStream {
+/// The file's tokens around the `arms` of its three `match`es; what the arms use decides the
+/// imports and the visitor's name: whether some instruction visits a field, has a type map,
+/// has a "Must have type" list.
+fn file(
+    (visit, any_map, any_list): (bool, bool, bool),
+    [visit_arms, map_arms, list_arms]: [TokenStream; 3],
+) -> TokenStream {
     // The visitor is named only where some instruction visits a field (no unused variable).
     let param = if visit { quote!(v) } else { quote!(_v) };
     // Data types are named only by type maps and "Must have type" lists, platforms only by
@@ -79,7 +69,6 @@ fn skeleton((visit, any_map, any_list): (bool, bool, bool)) -> TokenStream {
     } else {
         quote!()
     };
-    let (visit_arms, map_arms, list_arms) = (ARMS.marker(0), ARMS.marker(1), ARMS.marker(2));
     quote! {
         //! Operands, exec size, predicate and index fields of every instruction, and each
         //! doc's operand type maps: what `visa::object::verify` checks against a routine.

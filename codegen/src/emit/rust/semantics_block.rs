@@ -170,7 +170,7 @@ fn stmt(s: &LaneStmt) -> TokenStream {
                 let (f, all) = (ident(r), format_ident!("{r}_lanes"));
                 quote!(let #f = #all[k];)
             });
-            let value = super::unparen(super::semantics::expr(&lanewise(value)));
+            let value = super::unparen(super::lane_expr::expr(&lanewise(value)));
             let (f, all) = (ident(field), format_ident!("{field}_lanes"));
             quote! {
                 let mut #all = [Value::Bool(false); 32];
@@ -190,7 +190,7 @@ fn stmt(s: &LaneStmt) -> TokenStream {
             then,
             otherwise,
         } => {
-            let c = super::semantics::cond(cond);
+            let c = super::lane_expr::cond(cond);
             let then = then.iter().map(stmt);
             let otherwise: Vec<TokenStream> = otherwise.iter().map(stmt).collect();
             if otherwise.is_empty() {

@@ -52,7 +52,7 @@ fn restricted(
 /// platform whatever the other fields hold), else the `{X+}` maps' (valid on the newest).
 fn test_types(inst: &InstModel, f: &FieldModel) -> Vec<String> {
     use crate::analyze::platform::Rule;
-    if !f.types.is_empty() || !super::instruction::is_source(&f.doc_name) {
+    if !f.types.is_empty() || !super::field::is_source(&f.doc_name) {
         return f.types.clone();
     }
     let pick = |keep: &dyn Fn(&Option<Rule>) -> bool| -> Vec<String> {
@@ -245,29 +245,16 @@ fn instruction_test(inst: &InstModel) -> TokenStream {
     quote!(#(#tests)*)
 }
 
-/// The whole test file under `header`.
-pub fn render(header: &str, model: &Model, digests: &super::Digests) -> crate::emit::Text {
-    let tests: Vec<super::Section> = decodable(model)
-        .map(|inst| {
-            let inputs = || format!("roundtrip{}", digests.of(inst));
-            super::section(inputs, || instruction_test(inst))
-        })
-        .collect();
-    // The file is made of the header and the tests alone.
-    super::whole("src/generated/roundtrip.rs", &header, &[&tests], || {
-        let support = tests.iter().any(|t| t.idents(0).any(|i| i == "support"));
-        let [head, tail] = super::skeleton("roundtrip.rs", &support, || {
-            let (head, tail) = frame(support);
-            [head, tail]
-        });
-        let each = tests.iter().map(|t| t.text());
-        super::join(
-            [header, &head]
-                .into_iter()
-                .chain(each)
-                .chain([tail.as_str()]),
-        )
-    })
+/// The whole test file: its head, each instruction's tests, its tail.
+pub fn tokens(model: &Model) -> TokenStream {
+    let tests: Vec<TokenStream> = decodable(model).map(instruction_test).collect();
+    let tests = quote!(#(#tests)*);
+    let (head, tail) = frame(super::uses_ident(&tests, "support"));
+    quote! {
+        #head
+        #tests
+        #tail
+    }
 }
 
 /// The file around the instructions' tests: `(head, tail)`. Strategies of operands come from

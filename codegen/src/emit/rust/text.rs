@@ -4,54 +4,41 @@
 //! the bytes, so every rule of the binary form (enumerated values, reserved bits) holds for
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
-use super::text_fields::{self, Special};
-use super::{and_mask, extract, header, hex, ident, idents_in, lit, param, shl, unparen, use_only};
+use super::text_fields::{self, raw_of, Special};
+use super::{and_mask, extract, hex, ident, idents_in, lit, param, shl, unparen, use_only};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
-use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
-use crate::emit::Options;
+use crate::analyze::{FieldModel, FieldType, InstModel, Model};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The file `src/generated/text.rs`: its head (imports, dispatch), every instruction's
 /// printers and parsers, then the dispatch test.
-pub fn render(model: &Model, digests: &super::Digests, opts: &Options) -> super::super::Text {
-    let head = header(opts, &format!("{}/*.md", opts.spec_label));
-    let sections = inst_sections(model, digests);
+pub fn tokens(model: &Model) -> TokenStream {
     let mut by_mnemonic: BTreeMap<Mnemonics, Vec<Ident>> = BTreeMap::new();
+    let mut fns = Vec::new();
+    let mut arms = Vec::new();
     for (inst, t) in decodable(model) {
         for (m, pp) in inst_entries(model, inst, t) {
             by_mnemonic.entry(m).or_default().push(pp);
         }
+        arms.push(inst_parts(model, inst, t, Some(&mut fns)));
     }
-    let symbol_mnemonics = symbol_mnemonics(model);
-    // What the file is made of besides the sections, whose identifiers make the rest of the
-    // frame.
-    let made_of = (&head, &by_mnemonic, &symbol_mnemonics);
-    super::whole("src/generated/text.rs", &made_of, &[&sections], || {
-        let frame = Frame {
-            used: super::idents_of(&sections, 0),
-            arms_used: super::idents_of(&sections, 1),
-            by_mnemonic: by_mnemonic.clone(),
-            symbol_mnemonics: symbol_mnemonics.clone(),
-        };
-        let [skeleton_head, tail] = super::skeleton("text.rs", &frame, || {
-            let (head, tail) = tokens(&frame);
-            [head, tail]
-        });
-        let head = super::splice(&head, &skeleton_head, &[(0, super::parts(&sections, 1))]);
-        let fns = sections.iter().map(|s| s.part(0));
-        super::join(
-            [head.as_str()]
-                .into_iter()
-                .chain(fns)
-                .chain([tail.as_str()]),
-        )
-    })
+    let fns = quote!(#(#fns)*);
+    let arms = quote!(#(#arms)*);
+    let frame = Frame {
+        used: idents_in(&fns),
+        arms_used: idents_in(&arms),
+        by_mnemonic,
+        symbol_mnemonics: symbol_mnemonics(model),
+    };
+    let (head, tail) = frame_tokens(&frame, arms);
+    quote! {
+        #head
+        #fns
+        #tail
+    }
 }
-
-/// Where the print arms go: `impl Instruction { fn print_text_as(..) { match self { .. } } }`.
-const PRINT_ARMS: super::Place = super::Place::Arms(3);
 
 /// The arms of `parse_instruction`'s dispatch and what the dispatch test checks.
 struct DispatchArms<'a> {
@@ -335,30 +322,9 @@ fn no_text_mnemonic(model: &Model, inst: &InstModel, t: Option<&TextInst>) -> Op
     (!claimed).then_some(mnemonic)
 }
 
-/// The printers and parsers of every instruction (part 0, top-level items) and its arm of
-/// `print_text_as` (part 1), one section each (see [`super::pieces`]).
-fn inst_sections(model: &Model, digests: &super::Digests) -> Vec<super::Section> {
-    let insts: Vec<_> = decodable(model).collect();
-    insts
-        .iter()
-        .map(|&(inst, t)| {
-            let inputs = || {
-                let no_text = no_text_mnemonic(model, inst, t);
-                format!("text.rs{}{no_text:?}", digests.of_text(inst, t))
-            };
-            super::pieces("rust pieces", inputs, || {
-                let mut fns = Vec::new();
-                let arm = inst_parts(model, inst, t, Some(&mut fns));
-                vec![(super::Place::Items, quote!(#(#fns)*)), (PRINT_ARMS, arm)]
-            })
-        })
-        .collect()
-}
-
-/// What the file's skeleton is made of, and nothing else (its memo key): the parsers by
-/// mnemonic, the mnemonics that name a string, and the identifiers the instructions'
+/// What the file is made of besides the instructions' functions and print arms: the parsers
+/// by mnemonic, the mnemonics that name a string, and the identifiers the instructions'
 /// functions (`used`) and print arms (`arms_used`) use.
-#[derive(Hash)]
 struct Frame<'a> {
     by_mnemonic: BTreeMap<Mnemonics, Vec<Ident>>,
     symbol_mnemonics: Vec<&'a str>,
@@ -367,8 +333,8 @@ struct Frame<'a> {
 }
 
 /// The file's items but the instructions' functions, which come between `finish` and the
-/// dispatch test: `(head, tail)`. The head holds a marker where the print arms go.
-fn tokens(frame: &Frame) -> (TokenStream, TokenStream) {
+/// dispatch test: `(head, tail)`, the print arms (`print_arms`) in the head.
+fn frame_tokens(frame: &Frame, print_arms: TokenStream) -> (TokenStream, TokenStream) {
     let Frame {
         by_mnemonic,
         symbol_mnemonics,
@@ -383,7 +349,6 @@ fn tokens(frame: &Frame) -> (TokenStream, TokenStream) {
     } = dispatch_arms(by_mnemonic);
     let dispatch_test = dispatch_test(&literals, &special_tests);
     let finish = finish_fn(used);
-    let print_arms = PRINT_ARMS.marker(0);
     let param = |name| named_if_used(name, arms_used);
     let (names, out, lossy) = (param("names"), param("out"), param("lossy"));
     // A spec none of whose instructions prints still has the crate's signature.
@@ -602,18 +567,6 @@ fn imports(used: &BTreeSet<String>) -> TokenStream {
         #exec_word
         use alloc::string::String;
         #vec
-    }
-}
-
-/// The raw bits of a scalar field of `i`, as `u64`.
-pub(super) fn raw_of(f: &FieldModel) -> TokenStream {
-    let n = ident(&f.rust_name);
-    match &f.ty {
-        FieldType::Int(Int::I32) => quote!(u64::from(i.#n as u32)),
-        FieldType::Int(_) => quote!(u64::from(i.#n)),
-        FieldType::Enum(..) => quote!(i.#n.bits()),
-        FieldType::Bits { .. } => quote!(u64::from(i.#n.to_raw())),
-        _ => quote!(0u64),
     }
 }
 

@@ -5,9 +5,8 @@
 //! of the instruction's format; the parser takes the fields the formatter read, encodes them in
 //! the order of each format in turn and keeps the first whose bytes decode back to themselves.
 
-use super::text::raw_of;
 use super::{ident, lit};
-use crate::analyze::{FieldModel, FieldType, InstModel, Slot, VariantModel};
+use crate::analyze::{FieldModel, FieldType, InstModel, Int, Slot, VariantModel};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -264,4 +263,16 @@ fn encoder(inst: &InstModel, v: &VariantModel) -> Option<TokenStream> {
         #(#enc)*
         Ok(b)
     })
+}
+
+/// The raw bits of a scalar field of `i`, as `u64`.
+pub(super) fn raw_of(f: &FieldModel) -> TokenStream {
+    let n = ident(&f.rust_name);
+    match &f.ty {
+        FieldType::Int(Int::I32) => quote!(u64::from(i.#n as u32)),
+        FieldType::Int(_) => quote!(u64::from(i.#n)),
+        FieldType::Enum(..) => quote!(i.#n.bits()),
+        FieldType::Bits { .. } => quote!(u64::from(i.#n.to_raw())),
+        _ => quote!(0u64),
+    }
 }

@@ -1,6 +1,6 @@
 //! The parent module: what spans instructions.
 
-use super::{docs, ident, idents_in, parts, pieces, splice, use_only, Digests, Place, Section};
+use super::{docs, ident, idents_in, use_only};
 use crate::analyze::naming::type_name;
 use crate::analyze::platform::Rule;
 use crate::analyze::{InstModel, LeftOutDoc, Model};
@@ -280,8 +280,8 @@ fn left_out_error(l: &crate::analyze::LeftOutDoc, op: u8) -> TokenStream {
     quote!(DecodeError::new("opcode", 0, DecodeErrorKind::LeftOut { opcode: #op, doc: #doc, why: #why }))
 }
 
-/// `decode` and `decode_into`, with markers where each opcode's arms go.
-fn decode_fn(frame: &Frame) -> TokenStream {
+/// `decode` and `decode_into`, with each opcode's arms (`fills`).
+fn decode_fn(frame: &Frame, fills: &Fills) -> TokenStream {
     let kept: BTreeSet<u8> = frame.opcodes.iter().map(|(op, _, _)| *op).collect();
     let left_out = left_out_arms(frame.left_out, &kept);
     let placeholder = match frame.first {
@@ -291,10 +291,7 @@ fn decode_fn(frame: &Frame) -> TokenStream {
         }
         None => quote!(None),
     };
-    let (arms, in_place_arms) = (
-        DECODE_ARMS.marker(DECODE),
-        DECODE_ARMS.marker(DECODE_IN_PLACE),
-    );
+    let (arms, in_place_arms) = (&fills[DECODE], &fills[DECODE_IN_PLACE]);
     quote! {
         /// Decodes one instruction from the start of `bytes`: the instruction and how many
         /// bytes it took. Never panics; every failure names the field, its byte offset, and why.
@@ -332,22 +329,11 @@ fn decode_fn(frame: &Frame) -> TokenStream {
     }
 }
 
-/// Where the decoder's arms go: `fn decode(..) { match opcode { .. } }`.
-const DECODE_ARMS: Place = Place::Arms(2);
-/// Where the arms of `Instruction`'s methods go: `impl Instruction { fn f() { match self { .. } } }`.
-const METHOD_ARMS: Place = Place::Arms(3);
-/// Where `dispatch`'s arms go: `fn dispatch(..) { match inst { .. } }`.
-const DISPATCH_ARMS: Place = Place::Arms(2);
+/// What goes into each list and `match` that spans the instructions (by the indices below):
+/// each instruction's part of it, or each opcode's arms of the decoder.
+type Fills = [TokenStream; 11];
 
-/// The pieces of the parent module ([`super::pieces`]): each instruction's part of every
-/// list and `match` that spans them (part `k` goes to marker `k`, `MOD_DECLS` to `DISPATCH`),
-/// and each opcode's arms of the decoder (`DECODE`, `DECODE_IN_PLACE`).
-struct Pieces {
-    insts: Vec<Section>,
-    opcodes: Vec<Section>,
-}
-
-// The markers of the parent module's skeleton: an instruction's parts, then an opcode's.
+// The lists and `match`es of the parent module: an instruction's parts, then an opcode's.
 const MOD_DECLS: usize = 0;
 const MOD_USES: usize = 1;
 const VARIANTS: usize = 2;
@@ -360,83 +346,30 @@ const DISPATCH: usize = 8;
 const DECODE: usize = 9;
 const DECODE_IN_PLACE: usize = 10;
 
-impl Pieces {
-    fn of(model: &Model, digests: &Digests) -> Self {
-        let only = decodable(model).count() == 1;
-        let insts = model
-            .instructions
-            .iter()
-            .map(|i| {
-                let inputs = || format!("mod.rs{}", digests.of(i));
-                pieces("rust pieces", inputs, || inst_pieces(i))
-            })
-            .collect();
-        let opcodes = by_opcode(model)
-            .iter()
-            .map(|(op, group)| {
-                let inputs = || {
-                    let mut key = format!("mod.rs decode {only} {op}");
-                    for i in group {
-                        key.push_str(&digests.of(i));
-                    }
-                    let left_out: Vec<_> = left_out_of(model, *op).collect();
-                    key + &format!("{left_out:?}")
-                };
-                pieces("rust pieces", inputs, || {
-                    vec![
-                        (DECODE_ARMS, opcode_arm(model, *op, group, Arm::Value)),
-                        (
-                            DECODE_ARMS,
-                            opcode_arm(model, *op, group, Arm::InPlace { only }),
-                        ),
-                    ]
-                })
-            })
-            .collect();
-        Pieces { insts, opcodes }
-    }
-
-    /// The identifiers every piece uses.
-    fn idents(&self) -> BTreeSet<String> {
-        let mut all = BTreeSet::new();
-        for k in MOD_DECLS..=DISPATCH {
-            all.extend(super::idents_of(&self.insts, k));
+/// Every instruction's parts and every opcode's arms of the decoder, each list joined.
+fn fills(model: &Model) -> Fills {
+    let mut fills: Fills = Default::default();
+    for i in &model.instructions {
+        for (k, part) in inst_parts(i).into_iter().enumerate() {
+            fills[k].extend(part);
         }
-        all.extend(super::idents_of(&self.opcodes, 0));
-        all.extend(super::idents_of(&self.opcodes, 1));
-        all
     }
-
-    /// What [`splice`] puts at each marker.
-    fn fills(&self) -> Vec<(usize, Vec<&str>)> {
-        let mut fills: Vec<(usize, Vec<&str>)> = (MOD_DECLS..=DISPATCH)
-            .map(|k| (k, parts(&self.insts, k)))
-            .collect();
-        fills.push((DECODE, parts(&self.opcodes, 0)));
-        fills.push((DECODE_IN_PLACE, parts(&self.opcodes, 1)));
-        fills
+    let only = decodable(model).count() == 1;
+    for (op, group) in by_opcode(model) {
+        fills[DECODE].extend(opcode_arm(model, op, &group, Arm::Value));
+        fills[DECODE_IN_PLACE].extend(opcode_arm(model, op, &group, Arm::InPlace { only }));
     }
+    fills
 }
 
-/// One instruction's parts of the parent module, by marker: its module and re-export, and
-/// (unless it is an alias, which does not decode) its variant, arms and `Execute` method.
-fn inst_pieces(i: &InstModel) -> Vec<(Place, TokenStream)> {
+/// One instruction's parts of the parent module, by index (`MOD_DECLS` to `DISPATCH`): its
+/// module and re-export, and (unless it is an alias, which does not decode) its variant, arms
+/// and `Execute` method.
+fn inst_parts(i: &InstModel) -> Vec<TokenStream> {
     let (m, ty) = (ident(&i.module), ident(&i.rust_name));
     let doc = format!(" `{}` ({}).", i.doc_name, i.source);
-    let mut parts = vec![
-        (Place::Items, quote!(#[doc = #doc] pub mod #m;)),
-        (Place::Items, quote!(pub use #m::#ty;)),
-    ];
+    let mut parts = vec![quote!(#[doc = #doc] pub mod #m;), quote!(pub use #m::#ty;)];
     if i.alias_of.is_some() {
-        parts.extend([
-            (Place::Variants, quote!()),
-            (METHOD_ARMS, quote!()),
-            (METHOD_ARMS, quote!()),
-            (METHOD_ARMS, quote!()),
-            (METHOD_ARMS, quote!()),
-            (Place::TraitItems, quote!()),
-            (DISPATCH_ARMS, quote!()),
-        ]);
         return parts;
     }
     let variant_doc = docs(&[format!(
@@ -451,30 +384,20 @@ fn inst_pieces(i: &InstModel) -> Vec<(Place, TokenStream)> {
     let method = ident(&i.execute_method);
     let method_doc = docs(&[format!("Executes `{}`.", i.doc_name)]);
     parts.extend([
-        (Place::Variants, quote!(#variant_doc #ty(#ty),)),
-        (METHOD_ARMS, quote!(Instruction::#ty(_) => #name,)),
-        (METHOD_ARMS, quote!(Instruction::#ty(_) => Opcode::#op,)),
-        (METHOD_ARMS, quote!(Instruction::#ty(i) => i.put(out),)),
-        (
-            METHOD_ARMS,
-            quote!(Instruction::#ty(i) => i.validate(platform),),
-        ),
-        (
-            Place::TraitItems,
-            quote!(#method_doc fn #method(&mut self, inst: &#ty) -> Self::Output;),
-        ),
-        (
-            DISPATCH_ARMS,
-            quote!(Instruction::#ty(i) => exec.#method(i),),
-        ),
+        quote!(#variant_doc #ty(#ty),),
+        quote!(Instruction::#ty(_) => #name,),
+        quote!(Instruction::#ty(_) => Opcode::#op,),
+        quote!(Instruction::#ty(i) => i.put(out),),
+        quote!(Instruction::#ty(i) => i.validate(platform),),
+        quote!(#method_doc fn #method(&mut self, inst: &#ty) -> Self::Output;),
+        quote!(Instruction::#ty(i) => exec.#method(i),),
     ]);
     parts
 }
 
-/// The whole parent module under `header`: a skeleton, spliced with each instruction's
-/// pieces.
-pub fn render(header: &str, model: &Model, digests: &Digests) -> crate::emit::Text {
-    let pieces = Pieces::of(model, digests);
+/// The whole parent module.
+pub fn tokens(model: &Model) -> TokenStream {
+    let fills = fills(model);
     let insts: Vec<&InstModel> = decodable(model).collect();
     let frame = Frame {
         platforms: &model.platforms,
@@ -486,23 +409,15 @@ pub fn render(header: &str, model: &Model, digests: &Digests) -> crate::emit::Te
         left_out: &model.left_out,
         first: insts.first().map(|i| i.rust_name.as_str()),
         object: model.object.is_some(),
-        // The pieces' identifiers, made from the pieces, in the frame only when it is built.
-        used: BTreeSet::new(),
+        used: fills.iter().flat_map(idents_in).collect(),
     };
-    let sections = [pieces.insts.as_slice(), pieces.opcodes.as_slice()];
-    super::whole("src/generated/mod.rs", &(header, &frame), &sections, || {
-        let mut frame = frame.clone();
-        frame.used = pieces.idents();
-        let [skeleton] = super::skeleton("mod.rs", &frame, || [skeleton(&frame)]);
-        splice(header, &skeleton, &pieces.fills())
-    })
+    skeleton(&frame, &fills)
 }
 
-/// What the parent module's skeleton is made of, and nothing else (its memo key): the
-/// platforms, each decoding instruction's opcode (value, name, variant) and name, the docs left
-/// out, the first instruction (the placeholder), whether there are object records, and the
-/// identifiers the pieces use.
-#[derive(Clone, Hash)]
+/// What the parent module is made of besides the instructions' parts: the platforms, each
+/// decoding instruction's opcode (value, name, variant) and name, the docs left out, the first
+/// instruction (the placeholder), whether there are object records, and the identifiers the
+/// parts use.
 struct Frame<'a> {
     platforms: &'a [String],
     opcodes: Vec<(u8, &'a str, &'a str)>,
@@ -513,15 +428,14 @@ struct Frame<'a> {
     used: BTreeSet<String>,
 }
 
-/// The parent module's tokens, with markers where the pieces go (`pieces_used`: their
-/// identifiers).
-fn skeleton(frame: &Frame) -> TokenStream {
-    let modules = module_decls(frame.object);
+/// The parent module's tokens, with the instructions' parts (`fills`).
+fn skeleton(frame: &Frame, fills: &Fills) -> TokenStream {
+    let modules = module_decls(frame.object, fills);
     let platform = platform_enum(frame.platforms);
     let opcode = opcode_enum(&frame.opcodes);
-    let instruction = instruction_enum(&frame.names);
-    let decode = decode_fn(frame);
-    let execute = execute_trait();
+    let instruction = instruction_enum(&frame.names, fills);
+    let decode = decode_fn(frame, fills);
+    let execute = execute_trait(fills);
     let code = quote! {
         #modules
 
@@ -553,9 +467,9 @@ fn skeleton(frame: &Frame) -> TokenStream {
     }
 }
 
-/// The submodules (the shared ones, the object records', one per doc: marker `MOD_DECLS`) and
-/// the re-export of each instruction's type (marker `MOD_USES`).
-fn module_decls(object: bool) -> TokenStream {
+/// The submodules (the shared ones, the object records', one per doc: `MOD_DECLS`) and the
+/// re-export of each instruction's type (`MOD_USES`).
+fn module_decls(object: bool, fills: &Fills) -> TokenStream {
     let object = if object {
         quote!(
             /// Records of the object-format chapter.
@@ -564,10 +478,7 @@ fn module_decls(object: bool) -> TokenStream {
     } else {
         quote!()
     };
-    let (mods, uses) = (
-        Place::Items.marker(MOD_DECLS),
-        Place::Items.marker(MOD_USES),
-    );
+    let (mods, uses) = (&fills[MOD_DECLS], &fills[MOD_USES]);
     quote! {
         pub mod enums;
         pub mod operands;
@@ -584,17 +495,11 @@ fn module_decls(object: bool) -> TokenStream {
 }
 
 /// `Instruction`, the enum of every instruction that decodes, with its name, opcode, encode
-/// and validate (markers where each instruction's variant and arms go).
-fn instruction_enum(names: &[&str]) -> TokenStream {
-    let variants = Place::Variants.marker(VARIANTS);
-    let (name, opcode) = (
-        METHOD_ARMS.marker(NAME_ARMS),
-        METHOD_ARMS.marker(OPCODE_ARMS),
-    );
-    let (put, validate) = (
-        METHOD_ARMS.marker(PUT_ARMS),
-        METHOD_ARMS.marker(VALIDATE_ARMS),
-    );
+/// and validate (each instruction's variant and arms from `fills`).
+fn instruction_enum(names: &[&str], fills: &Fills) -> TokenStream {
+    let variants = &fills[VARIANTS];
+    let (name, opcode) = (&fills[NAME_ARMS], &fills[OPCODE_ARMS]);
+    let (put, validate) = (&fills[PUT_ARMS], &fills[VALIDATE_ARMS]);
     quote! {
         /// Any instruction of the spec.
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -628,11 +533,11 @@ fn instruction_enum(names: &[&str]) -> TokenStream {
     }
 }
 
-/// The `Execute` trait, one method per instruction, and `dispatch` (markers where each
-/// instruction's method and arm go).
-fn execute_trait() -> TokenStream {
-    let methods = Place::TraitItems.marker(EXECUTE_METHODS);
-    let arms = DISPATCH_ARMS.marker(DISPATCH);
+/// The `Execute` trait, one method per instruction, and `dispatch` (each instruction's method
+/// and arm from `fills`).
+fn execute_trait(fills: &Fills) -> TokenStream {
+    let methods = &fills[EXECUTE_METHODS];
+    let arms = &fills[DISPATCH];
     quote! {
         /// One method per instruction, all required: when a spec change adds an instruction,
         /// every implementation stops compiling until it handles it.

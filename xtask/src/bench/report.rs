@@ -5,7 +5,7 @@
 //! Each row starts with a label no run changes, so `--pipeline` and `--machine` replace their
 //! own rows in the committed table ([`splice_rows`]) and leave the others as they are.
 
-use crate::bench::{Codec, Estimate, RegenStages, Stream};
+use super::{Codec, Estimate, RegenStages, Stream};
 use std::fmt::Write as _;
 
 /// Everything one run measured.

@@ -4,7 +4,7 @@
 //! per second on one core, against the goal of 50 million; its row of `BENCHMARKS.md` is
 //! replaced or added. The full `cargo xtask bench` runs it too.
 
-use crate::bench::{read_estimate, Estimate};
+use super::{read_estimate, Estimate};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -104,7 +104,7 @@ pub fn section(i: &Interp) -> String {
             "; load average {before:.1} before, {after:.1} after"
         );
     }
-    crate::bench_report::row(
+    super::report::row(
         "interpreter, lane operations per second (one SIMD16 thread, ALU loop)",
         &figure,
         &format!("≥ {:.0} M", GOAL / 1e6),
@@ -115,8 +115,8 @@ pub fn section(i: &Interp) -> String {
 /// `existing` with its interpreter row replaced by `section` (or added at the end of the
 /// table, or with a table of its own when it has none).
 pub fn splice(existing: &str, section: &str) -> String {
-    crate::bench_report::splice_rows(existing, section)
-        .unwrap_or_else(|| format!("{existing}\n{}{section}", crate::bench_report::TABLE_HEAD))
+    super::report::splice_rows(existing, section)
+        .unwrap_or_else(|| format!("{existing}\n{}{section}", super::report::TABLE_HEAD))
 }
 
 #[cfg(test)]
@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn the_row_is_replaced_or_added() {
-        let head = crate::bench_report::TABLE_HEAD;
+        let head = crate::bench::report::TABLE_HEAD;
         let a = format!("# B\n\n{head}| parse | 1 |  |  |\n\n## Reproduce\n");
         let once = splice(&a, &section(&figures(1e6)));
         assert!(

@@ -6,6 +6,7 @@
 //! no longer produced. Unchanged files are not touched, so their mtime stays and cargo rebuilds
 //! nothing.
 
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
@@ -217,11 +218,10 @@ fn candidate_files(dir: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), W
 /// exists without the marker. A target that holds its new bytes is compared a block at a time
 /// and not kept; any other is read whole (its contents are the diff's). Any other candidate is
 /// read only far enough to see its marker (whole when it is a stale generated file).
-pub fn plan<T: AsRef<str>>(out: &Path, files: &BTreeMap<String, T>) -> Result<Plan, WriteError> {
+pub fn plan(out: &Path, files: &BTreeMap<String, String>) -> Result<Plan, WriteError> {
     let mut plan = Plan::default();
     let mut foreign = Vec::new();
     for (rel, contents) in files {
-        let contents = contents.as_ref();
         let path = out.join(checked_relative(rel)?);
         if is_generated(contents) && holds(&path, contents.as_bytes())? {
             plan.unchanged += 1;
@@ -259,9 +259,9 @@ pub fn plan<T: AsRef<str>>(out: &Path, files: &BTreeMap<String, T>) -> Result<Pl
 
 /// Adds to `changes` the removal of each generated file of `out` (found by its marker) that
 /// `files` no longer has.
-fn stale_generated<T>(
+fn stale_generated(
     out: &Path,
-    files: &BTreeMap<String, T>,
+    files: &BTreeMap<String, String>,
     changes: &mut Vec<Change>,
 ) -> Result<(), WriteError> {
     let mut existing = Vec::new();
@@ -281,10 +281,7 @@ fn stale_generated<T>(
 }
 
 /// `--check`: the changes a regen would make; empty when everything is fresh. Writes nothing.
-pub fn check<T: AsRef<str>>(
-    out: &Path,
-    files: &BTreeMap<String, T>,
-) -> Result<Vec<Change>, WriteError> {
+pub fn check(out: &Path, files: &BTreeMap<String, String>) -> Result<Vec<Change>, WriteError> {
     Ok(plan(out, files)?.changes)
 }
 
@@ -299,36 +296,48 @@ fn write_atomically(path: &Path, contents: &str) -> Result<(), WriteError> {
 }
 
 /// Brings `out` in line with `files`: all targets are checked before anything is written.
-pub fn apply<T: AsRef<str>>(
-    out: &Path,
-    files: &BTreeMap<String, T>,
-) -> Result<Summary, WriteError> {
+pub fn apply(out: &Path, files: &BTreeMap<String, String>) -> Result<Summary, WriteError> {
     write_plan(out, plan(out, files)?)
 }
 
-/// Makes the changes of `plan`, checked already, in plan order; stops at the first that fails.
+/// Makes the changes of `plan`, checked already, on every core (directories are made first);
+/// on an error, the first failing change in plan order is reported.
 pub fn write_plan(out: &Path, plan: Plan) -> Result<Summary, WriteError> {
+    let mut made_dirs = BTreeSet::new();
+    for change in &plan.changes {
+        if let Change::Create { path, .. } | Change::Update { path, .. } = change {
+            let full = out.join(path);
+            if let Some(parent) = full.parent() {
+                if made_dirs.insert(parent.to_path_buf()) {
+                    fs::create_dir_all(parent).map_err(|e| WriteError::Io(full.clone(), e))?;
+                }
+            }
+        }
+    }
+    let done: Vec<Result<(), WriteError>> = plan
+        .changes
+        .par_iter()
+        .map(|change| {
+            let full = out.join(change.path());
+            match change {
+                Change::Create { new, .. } | Change::Update { new, .. } => {
+                    write_atomically(&full, new)
+                }
+                Change::Remove { .. } => {
+                    fs::remove_file(&full).map_err(|e| WriteError::Io(full, e))
+                }
+            }
+        })
+        .collect();
     let mut summary = Summary {
         unchanged: plan.unchanged,
         ..Summary::default()
     };
-    let mut made_dirs = BTreeSet::new();
-    for change in plan.changes {
-        let full = out.join(change.path());
+    for (change, result) in plan.changes.into_iter().zip(done) {
+        result?;
         match change {
-            Change::Create { path, new } | Change::Update { path, new, .. } => {
-                if let Some(parent) = full.parent() {
-                    if made_dirs.insert(parent.to_path_buf()) {
-                        fs::create_dir_all(parent).map_err(|e| WriteError::Io(full.clone(), e))?;
-                    }
-                }
-                write_atomically(&full, &new)?;
-                summary.written.push(path);
-            }
-            Change::Remove { path, .. } => {
-                fs::remove_file(&full).map_err(|e| WriteError::Io(full, e))?;
-                summary.removed.push(path);
-            }
+            Change::Remove { path, .. } => summary.removed.push(path),
+            change => summary.written.push(change.path().to_string()),
         }
     }
     Ok(summary)
@@ -439,7 +448,7 @@ mod tests {
         assert!(!dir.path().join("a/gone.rs").exists());
     }
 
-    /// A failing write is reported as the first failure in path order, and stops the writes.
+    /// A failing write is reported as the first failure in path order, whichever thread met it.
     #[test]
     fn a_failed_write_reports_the_first_failing_path() {
         let dir = tempfile::tempdir().unwrap();

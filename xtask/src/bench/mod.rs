@@ -4,6 +4,9 @@
 //!
 //! Figures come from criterion's own `estimates.json` files, never from timers in tests.
 
+mod interp;
+mod report;
+
 use crate::{workspace_root, EXIT_FAILURE};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -302,7 +305,7 @@ fn pipeline() -> Result<Pipeline, String> {
 pub fn bench_pipeline() -> u8 {
     let run = || -> Result<PathBuf, String> {
         let p = pipeline()?;
-        let rows = crate::bench_report::generator(&crate::bench_report::Figures {
+        let rows = report::generator(&report::Figures {
             machine: machine(),
             parse: p.parse,
             first: p.first,
@@ -314,7 +317,7 @@ pub fn bench_pipeline() -> u8 {
         });
         let path = workspace_root().join("BENCHMARKS.md");
         let existing = std::fs::read_to_string(&path).unwrap_or_default();
-        let md = crate::bench_report::splice_rows(&existing, &rows)
+        let md = report::splice_rows(&existing, &rows)
             .ok_or("BENCHMARKS.md has no table of figures: run the full `cargo xtask bench`")?;
         std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(path)
@@ -332,14 +335,14 @@ pub fn bench_pipeline() -> u8 {
 }
 
 /// The interpreter's bench on the full-family crate (regenerated into `target/xtask-bench`).
-fn interp() -> Result<crate::bench_interp::Interp, String> {
+fn interp() -> Result<interp::Interp, String> {
     let root = workspace_root();
     let work = root.join("target/xtask-bench");
     let full_crate = work.join("visa-current");
     if !full_crate.join("Cargo.toml").is_file() {
         regen_into(&shared_dir().join("visa-docs/current"), None, &full_crate)?;
     }
-    crate::bench_interp::measure(
+    interp::measure(
         &full_crate.join("Cargo.toml"),
         &work.join("machine-target"),
         &shared_dir(),
@@ -352,8 +355,8 @@ pub fn bench_machine() -> u8 {
         let figures = interp()?;
         let path = workspace_root().join("BENCHMARKS.md");
         let existing = std::fs::read_to_string(&path).unwrap_or_default();
-        let section = crate::bench_interp::section(&figures);
-        let md = crate::bench_interp::splice(&existing, &section);
+        let section = interp::section(&figures);
+        let md = interp::splice(&existing, &section);
         std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(path)
     };
@@ -415,7 +418,7 @@ fn bench_inner() -> Result<PathBuf, String> {
         builds.push((label, debug, release, lines));
     }
 
-    let md = crate::bench_report::render(&crate::bench_report::Figures {
+    let md = report::render(&report::Figures {
         machine: machine(),
         parse,
         first,
@@ -427,7 +430,7 @@ fn bench_inner() -> Result<PathBuf, String> {
     });
     // 4. The interpreter.
     let interp = interp()?;
-    let md = crate::bench_interp::splice(&md, &crate::bench_interp::section(&interp));
+    let md = interp::splice(&md, &interp::section(&interp));
     let path = root.join("BENCHMARKS.md");
     std::fs::write(&path, md).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
