@@ -5,22 +5,29 @@
 //! only those, oldest first, behind one `pre-<oldest>` for every older generation. Intel's tools
 //! name more, and how they relate is a fact of IGC, not of the instruction docs, so it is this
 //! hand-written table, with its sources:
-//! - `name`: GenX_IR's `-platform` list (IGC 1.0.12504.6, `GenX_IR -help`: "BDW, CHV, SKL, BXT,
-//!   ICLLP, TGLLP, XeHP_SDV, DG2, MTL, PVC, PVCXT"), in that order, which is the order of IGC's
+//! - `name`: GenX_IR's `-platform` names (IGC 1.0.12504.6, `GenX_IR -help`: "BDW, CHV, SKL, BXT,
+//!   ICLLP, TGLLP, XeHP_SDV, DG2, MTL, PVC, PVCXT"; IGC 2.x adds ARL, XE2 (also `LNL`), XE3
+//!   (`PTL`), XE3P_CRI (`CRI`) and NVL, its `PlatformInfo` table), in the order of IGC's
 //!   `TARGET_PLATFORM` enum (`visa_igc_common_header.h`);
 //! - `gen_platform`: the code the object file's `gen_binary_info.gen_platform` holds (chapter
 //!   `4_visa_header.md` with erratum `4_visa_header-04-gen-platform.patch`; measured: `GenX_IR
-//!   -platform P -binary` for each P);
-//! - `ocloc`: the `ocloc compile -device` names whose kernels carry that code, measured with
-//!   `intel-isa ocl` on ocloc 22.43 (IGC 1.0.12504.6); `pvc` gives PVCXT (15), `pvc-sdv` PVC (14);
+//!   -platform P -binary` for each P of 12504.6; for the platforms after PVCXT, which no
+//!   compiler that writes `.isa` files knows, IGC 2.x's `PlatformInfo` codes 18, 19, 21, 22);
+//! - `ocloc`: the `ocloc compile -device` names whose kernels carry that platform: for the
+//!   platforms up to PVCXT measured with `intel-isa ocl` on ocloc 22.43 (IGC 1.0.12504.6), `pvc`
+//!   giving PVCXT (15) and `pvc-sdv` PVC (14); for MTL and later, the `//Platform:` line
+//!   ocloc 26.27 (IGC 2.40, `intel-modern ocl`) writes at the end of each kernel's text
+//!   (`arl-s` and `arl-u` are MTL, `arl-h` ARL, `nvl-s` XE3, `nvl-p` NVL);
 //! - `docs`: the name the docs (the generator's platform list, `codegen/src/analyze/platform.rs`)
 //!   give that generation, when they have one;
-//! - `grf_bytes`: the size of a register, 64 bytes on PVC and PVCXT, 32 before (IGC
-//!   `getGRFSize`); it turns ADDR_ADD's `&V[bytes]` into a row and a column.
+//! - `grf_bytes`: the size of a register, 64 bytes from PVC on, 32 before (IGC
+//!   `PlatformInfo`); it turns ADDR_ADD's `&V[bytes]` into a row and a column.
 //!
 //! A platform counts as the newest generation of the docs at or before it: DG2 and MTL are
-//! XEHP, PVCXT is PVC, SKL is `pre-ICLLP` ([`IntelPlatform::platform`]). A test checks the table
-//! against the generated enum.
+//! XEHP, PVCXT is PVC, SKL is `pre-ICLLP` ([`IntelPlatform::platform`]). The docs (2025-02) name
+//! nothing after PVC_XT, so ARL follows the rules of MTL, and XE2, XE3, XE3P_CRI and NVL those
+//! of PVC_XT, the newest platform they describe; an erratum tightens a rule where Intel's
+//! compiler shows otherwise. A test checks the table against the generated enum.
 
 use crate::generated::Platform;
 use core::fmt;
@@ -78,10 +85,59 @@ pub const INTEL_PLATFORMS: &[IntelPlatform] = &[
         Some("DG2"),
         32,
     ),
-    row("MTL", 13, &[], Some("MTL"), 32),
+    row(
+        "MTL",
+        13,
+        &[
+            "mtl", "mtl-m", "mtl-s", "mtl-u", "mtl-p", "mtl-h", "mtl-u-a0", "mtl-u-b0",
+            "mtl-h-a0", "mtl-h-b0", "arl-s", "arl-u", "xe-lpg",
+        ],
+        Some("MTL"),
+        32,
+    ),
+    row(
+        "ARL",
+        13,
+        &["arl-h", "arl-h-a0", "arl-h-b0", "xe-lpgplus"],
+        None,
+        32,
+    ),
     row("PVC", 14, &["pvc-sdv"], Some("PVC"), 64),
     row("PVCXT", 15, &["pvc", "xe-hpc"], Some("PVC_XT"), 64),
+    row(
+        "XE2",
+        18,
+        &[
+            "lnl", "lnl-m", "lnl-a0", "lnl-a1", "lnl-b0", "bmg", "bmg-g21", "bmg-g21-a0",
+            "bmg-g21-a1", "bmg-g21-b0", "bmg-g31", "bmg-g31-a0", "xe2", "xe2-hpg", "xe2-lpg",
+        ],
+        None,
+        64,
+    ),
+    row(
+        "XE3",
+        19,
+        &[
+            "ptl", "ptl-h", "ptl-h-a0", "ptl-h-b0", "ptl-u", "ptl-u-a0", "wcl", "wcl-a0",
+            "wcl-a1", "nvl-s", "nvl-s-a0", "nvl-s-b0", "nvl-hx", "nvl-h", "nvl-u", "nvl-ul",
+            "nvl-u-a0", "nvl-u-a1", "nvl-u-b0", "xe3", "xe3-lpg",
+        ],
+        None,
+        64,
+    ),
+    row("XE3P_CRI", 21, &["cri", "cri-a0", "xe3p", "xe3p-xpc"], None, 64),
+    row(
+        "NVL",
+        22,
+        &["nvl-p", "nvl-p-a0", "nvl-p-b0", "xe3p-lpg"],
+        None,
+        64,
+    ),
 ];
+
+/// Other names GenX_IR takes for a platform (IGC's `PlatformInfo` symbols): `LNL` is XE2,
+/// `PTL` XE3, `CRI` XE3P_CRI.
+const ALIASES: &[(&str, &str)] = &[("LNL", "XE2"), ("PTL", "XE3"), ("CRI", "XE3P_CRI")];
 
 const fn row(
     name: &'static str,
@@ -104,9 +160,10 @@ impl IntelPlatform {
     /// generation (`XEHP` is XeHP_SDV, `PVC_XT` PVCXT), case-insensitively.
     pub fn find(name: &str) -> Option<&'static IntelPlatform> {
         let is = |s: &str| s.eq_ignore_ascii_case(name);
+        let alias = ALIASES.iter().find(|(a, _)| is(a)).map(|(_, to)| *to);
         INTEL_PLATFORMS
             .iter()
-            .find(|p| is(p.name) || p.ocloc.iter().any(|o| is(o)))
+            .find(|p| is(p.name) || alias == Some(p.name) || p.ocloc.iter().any(|o| is(o)))
             .or_else(|| INTEL_PLATFORMS.iter().find(|p| p.docs.is_some_and(is)))
     }
 
@@ -235,6 +292,29 @@ mod tests {
             Some("XeHP_SDV")
         );
         assert_eq!(IntelPlatform::find("pvc_xt").map(|p| p.name), Some("PVCXT"));
+        // IGC 2.x's platforms by GenX_IR's names, its other symbols and ocloc's devices.
+        for (n, named) in [
+            ("ARL", "ARL"),
+            ("arl-h", "ARL"),
+            ("arl-s", "MTL"),
+            ("LNL", "XE2"),
+            ("lnl-m", "XE2"),
+            ("bmg", "XE2"),
+            ("PTL", "XE3"),
+            ("nvl-s", "XE3"),
+            ("CRI", "XE3P_CRI"),
+            ("xe3p_cri", "XE3P_CRI"),
+            ("nvl", "NVL"),
+            ("nvl-p", "NVL"),
+        ] {
+            assert_eq!(IntelPlatform::find(n).map(|p| p.name), Some(named), "{n}");
+        }
+        assert_eq!(IntelPlatform::find("bmg").map(|p| p.grf_bytes), Some(64));
+        assert_eq!(IntelPlatform::find("arl-h").map(|p| p.grf_bytes), Some(32));
+        assert_eq!(
+            IntelPlatform::from_gen_platform(18).map(|p| p.name),
+            Some("XE2")
+        );
         assert_eq!(IntelPlatform::find("pre-ICLLP"), None);
         assert_eq!("nope".parse::<Platform>(), Err(UnknownPlatform));
         // The object file's codes (erratum 4_visa_header-04): 13 is DG2, and MTL shares it.
@@ -258,5 +338,10 @@ mod tests {
         assert!(p("DG2") <= p("MTL") && p("MTL") <= p("PVC") && p("PVC") <= p("PVCXT"));
         assert_eq!(p("CHV"), p("BDW"));
         assert_eq!(p("acm-g10"), p("DG2"));
+        // The docs name nothing after PVC_XT: the newer platforms take its rules, ARL MTL's.
+        assert_eq!(p("ARL"), p("MTL"));
+        for n in ["XE2", "XE3", "XE3P_CRI", "NVL"] {
+            assert_eq!(p(n), p("PVCXT"), "{n}");
+        }
     }
 }
