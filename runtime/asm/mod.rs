@@ -130,6 +130,27 @@ fn assemble_with(
     }
 }
 
+/// The platform name of the `//Platform: NAME` line Intel's current compiler writes after each
+/// routine's text (`//Platform: XE2`), if the text has one.
+///
+/// ```
+/// let text = ".version 4.2\n.kernel \"k\"\n\n//Platform: XE2\n//Build option: \"-output\"\n";
+/// assert_eq!(visa::asm::platform_line(text), Some("XE2"));
+/// assert_eq!(visa::asm::platform_line(".version 4.1\n"), None);
+/// ```
+pub fn platform_line(text: &str) -> Option<&str> {
+    text.lines()
+        .find_map(|l| l.trim_end().strip_prefix("//Platform:"))
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+}
+
+/// Whether `bytes` look like vISA text rather than an object file: they do not start with the
+/// object file's magic number (`CISA`).
+pub fn is_text(bytes: &[u8]) -> bool {
+    !bytes.starts_with(&MAGIC.to_le_bytes())
+}
+
 /// An error at the start of the first line of `src`.
 fn first_line_error(src: Option<&Source<'_>>, message: &str, label: &str) -> Diagnostic {
     Diagnostic {

@@ -43,7 +43,10 @@
 //!
 //! Exit status: 0 success, 1 a check, roundtrip or run failed or the file does not read, 2 usage.
 
+mod input;
+
 use clap::{Parser, Subcommand};
+use input::{load, Loaded};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use visa::object::text::{print_function, print_kernel, Printed};
@@ -138,7 +141,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Info { file } => read(&file).map(|(_, f)| info(&f)),
+        Command::Info { file } => load(&file, None).map(|l| info(&l)),
         Command::Check {
             file,
             platform,
@@ -172,12 +175,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn read(path: &Path) -> Result<(Vec<u8>, File), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let file = File::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((bytes, file))
-}
-
 fn text(b: Option<&[u8]>) -> String {
     b.map_or_else(|| "?".into(), |b| String::from_utf8_lossy(b).into_owned())
 }
@@ -196,7 +193,14 @@ fn routines(f: &File) -> Vec<(&'static str, usize, String, &dyn Routine)> {
     out
 }
 
-fn info(f: &File) -> u8 {
+fn info(loaded: &Loaded) -> u8 {
+    let f = &loaded.file;
+    if let Some(texts) = &loaded.texts {
+        let platform = loaded
+            .named
+            .map_or(String::new(), |p| format!(" for {}", p.name));
+        println!("vISA text{platform}: {} file(s) assembled", texts.len());
+    }
     println!(
         "vISA {}.{}: {} kernel(s), {} function(s), {} file-scope variable(s)",
         f.header.major_version,
@@ -252,7 +256,8 @@ fn info(f: &File) -> u8 {
 
 /// The platform `--platform` names, else the one of the file's first GEN binary; `Err` is the
 /// message of a usage error.
-fn platform_of(f: &File, platform: Option<&str>) -> Result<(Platform, String), String> {
+fn platform_of(loaded: &Loaded, platform: Option<&str>) -> Result<(Platform, String), String> {
+    let f = &loaded.file;
     if let Some(name) = platform {
         let p = Platform::from_name(name).ok_or_else(|| {
             let docs: Vec<&str> = Platform::ALL.iter().map(|p| p.name()).collect();
@@ -269,6 +274,16 @@ fn platform_of(f: &File, platform: Option<&str>) -> Result<(Platform, String), S
             )
         })?;
         return Ok((p, described(name, p)));
+    }
+    if let Some(intel) = loaded.named {
+        let p = intel.platform();
+        return Ok((
+            p,
+            format!("{} (the text's //Platform: line)", described(intel.name, p)),
+        ));
+    }
+    if loaded.texts.is_some() {
+        return Err("the text names no platform (no `//Platform:` line); give --platform".into());
     }
     let code = f
         .header
@@ -303,28 +318,40 @@ fn described(name: &str, p: Platform) -> String {
 /// Errors exit 1; warnings (what the docs forbid and Intel's verifier accepts) are printed
 /// as `warning: ...` and exit 0, unless `strict`.
 fn check(path: &Path, platform: Option<&str>, strict: bool) -> Result<u8, String> {
-    let (_, f) = read(path)?;
-    let (p, shown) = match platform_of(&f, platform) {
+    let loaded = load(path, platform)?;
+    let f = &loaded.file;
+    let (p, shown) = match platform_of(&loaded, platform) {
         Ok(p) => p,
         Err(message) => {
             eprintln!("error: {message}");
             return Ok(2);
         }
     };
-    let checked: usize = routines(&f)
+    let checked: usize = routines(f)
         .iter()
         .map(|(_, _, _, r)| r.instructions().instructions.len())
         .sum();
-    let failures = f.validate(p);
-    for e in &failures {
-        if e.is_error() {
-            println!("{e}");
-        } else {
-            println!("warning: {e}");
+    let (errors, warnings) = if loaded.texts.is_some() {
+        // Text: each finding at its line and column.
+        let diags = visa::asm::check(&loaded.sources(), f, p);
+        print!("{}", visa::asm::render(&diags));
+        let errors = diags
+            .iter()
+            .filter(|d| d.severity == visa::object::Severity::Error)
+            .count();
+        (errors, diags.len() - errors)
+    } else {
+        let failures = f.validate(p);
+        for e in &failures {
+            if e.is_error() {
+                println!("{e}");
+            } else {
+                println!("warning: {e}");
+            }
         }
-    }
-    let errors = failures.iter().filter(|e| e.is_error()).count();
-    let warnings = failures.len() - errors;
+        let errors = failures.iter().filter(|e| e.is_error()).count();
+        (errors, failures.len() - errors)
+    };
     println!(
         "{checked} instruction(s) checked for {shown}, {errors} error(s), {warnings} warning(s){}",
         if strict && warnings > 0 {
@@ -337,11 +364,15 @@ fn check(path: &Path, platform: Option<&str>, strict: bool) -> Result<u8, String
 }
 
 fn roundtrip(path: &Path) -> Result<u8, String> {
-    let (bytes, f) = read(path)?;
+    let loaded = load(path, None)?;
+    if let Some(texts) = &loaded.texts {
+        return roundtrip_text(&loaded.file, texts);
+    }
+    let (bytes, f) = (&loaded.bytes, &loaded.file);
     let out = f
         .write()
         .map_err(|e| format!("{}: writing: {e}", path.display()))?;
-    if out == bytes {
+    if out == *bytes {
         println!("{}: identical ({} bytes)", path.display(), bytes.len());
         return Ok(0);
     }
@@ -357,12 +388,59 @@ fn roundtrip(path: &Path) -> Result<u8, String> {
     println!(
         "{}: differs at byte {at} ({at:#x}): read {}, wrote {} ({} bytes read, {} written)",
         path.display(),
-        show(&bytes),
+        show(bytes),
         show(&out),
         bytes.len(),
         out.len()
     );
     Ok(1)
+}
+
+/// Text read, assembled and printed again: each routine's text must come back line for line.
+/// The routines are the texts' in order (a kernel's text, then its functions' files); a
+/// combined text (several routines in one file) is not printed back as one file.
+fn roundtrip_text(f: &File, texts: &[(String, String)]) -> Result<u8, String> {
+    let printed: Vec<Printed> = (0..f.kernels.len())
+        .filter_map(|i| print_kernel(f, i))
+        .chain((0..f.functions.len()).filter_map(|i| print_function(f, i)))
+        .collect();
+    if printed.len() != texts.len() {
+        return Err(format!(
+            "{}: {} routine(s) in {} file(s): only one routine per text prints back (use `dis -o DIR`)",
+            texts[0].0,
+            printed.len(),
+            texts.len()
+        ));
+    }
+    let mut differ = 0;
+    for ((name, text), p) in texts.iter().zip(&printed) {
+        let (read, wrote): (Vec<&str>, Vec<&str>) =
+            (text.lines().collect(), p.text.lines().collect());
+        let at = read
+            .iter()
+            .zip(&wrote)
+            .position(|(a, b)| a != b)
+            .or((read.len() != wrote.len()).then(|| read.len().min(wrote.len())));
+        match at {
+            None => println!("{name}: identical ({} lines)", read.len()),
+            Some(i) => {
+                differ += 1;
+                let line = |l: &[&str]| {
+                    l.get(i)
+                        .map_or("(end of text)".to_string(), |s| format!("`{s}`"))
+                };
+                println!(
+                    "{name}:{}: prints back differently: read {}, printed {} ({} lines read, {} printed)",
+                    i + 1,
+                    line(&read),
+                    line(&wrote),
+                    read.len(),
+                    wrote.len()
+                );
+            }
+        }
+    }
+    Ok(u8::from(differ > 0))
 }
 
 /// One routine's text to print: the file name Intel gives it and the text.
@@ -390,14 +468,15 @@ fn dis_routines(f: &File, stem: &str) -> Vec<(String, Printed)> {
 }
 
 fn dis(path: &Path, dir: Option<&Path>, strict: bool) -> Result<u8, String> {
-    let (_, f) = read(path)?;
+    let loaded = load(path, None)?;
+    let f = &loaded.file;
     let stem = path
         .file_stem()
         .map_or_else(|| "out".into(), |s| s.to_string_lossy().into_owned());
     let mut problems = 0usize;
     let mut notes = 0usize;
     let kernels = f.kernels.len();
-    for (n, (name, printed)) in dis_routines(&f, &stem).into_iter().enumerate() {
+    for (n, (name, printed)) in dis_routines(f, &stem).into_iter().enumerate() {
         for p in &printed.problems {
             problems += 1;
             eprintln!("{name}:{}: {}", p.line, p.message);
@@ -587,8 +666,9 @@ struct Prepared {
 fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
     use visa::machine::launch::{find_kernel, parse_run, NdRange};
     let spec = parse_run(words).map_err(Stop::Usage)?;
-    let (_, file) = read(path)?;
-    let intel = run_platform(spec.platform.as_deref(), &file)?;
+    let loaded = load(path, spec.platform.as_deref())?;
+    let intel = run_platform(spec.platform.as_deref(), &loaded)?;
+    let file = loaded.file;
     let k = find_kernel(&file, &spec.kernel)
         .map_err(|e| Stop::Usage(format!("--kernel {}: {e}", spec.kernel)))?;
     let local = spec
@@ -620,7 +700,8 @@ fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
 }
 
 /// The platform of `--platform`, else the one the file's GEN binaries name.
-fn run_platform(name: Option<&str>, file: &File) -> Result<&'static IntelPlatform, Stop> {
+fn run_platform(name: Option<&str>, loaded: &Loaded) -> Result<&'static IntelPlatform, Stop> {
+    let file = &loaded.file;
     if let Some(name) = name {
         return IntelPlatform::find(name).ok_or_else(|| {
             let intel: Vec<&str> = INTEL_PLATFORMS.iter().map(|p| p.name).collect();
@@ -629,6 +710,9 @@ fn run_platform(name: Option<&str>, file: &File) -> Result<&'static IntelPlatfor
                 intel.join(", ")
             ))
         });
+    }
+    if let Some(p) = loaded.named {
+        return Ok(p);
     }
     let code = file
         .header
@@ -640,7 +724,7 @@ fn run_platform(name: Option<&str>, file: &File) -> Result<&'static IntelPlatfor
     code.and_then(IntelPlatform::from_gen_platform)
         .ok_or_else(|| {
             Stop::Usage(
-                "the file has no GEN binary naming a known platform; give --platform".into(),
+                "the file names no platform (no GEN binary, no `//Platform:` line); give --platform".into(),
             )
         })
 }
