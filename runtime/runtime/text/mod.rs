@@ -58,7 +58,7 @@ pub use modifier::{is_saturated, parse_modifier, set_saturated, Modifier};
 #[cfg(test)]
 pub(crate) use names::TestNames;
 pub use names::{
-    predefined_general_count, subroutine_label_name, IntelNames, NameTable, Names,
+    predefined_general_count, subroutine_label_name, Dialect, IntelNames, NameTable, Names,
     FIRST_DECLARED_GENERAL, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
 };
 pub use predicate::{

@@ -130,6 +130,23 @@ pub trait Names {
     fn grf_bytes(&self) -> Option<u32> {
         None
     }
+    /// Which of Intel's printers the text follows ([`Dialect`]): IGC 12504.6's unless the
+    /// routine is of vISA 4.2 or later.
+    fn dialect(&self) -> Dialect {
+        Dialect::Igc1
+    }
+}
+
+/// The two printers of Intel's vISA text that differ in spelling, not in meaning: IGC
+/// 12504.6 (2022, vISA 4.1, the `.isa` era) and IGC 2.x (vISA 4.2, text only). A parser takes
+/// both spellings; a printer writes the one of the text's version.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// IGC 12504.6: LSC data sizes `d8c32`, `d16c32`, `d16c32h`.
+    #[default]
+    Igc1,
+    /// IGC 2.x: LSC data sizes `d8u32`, `d16u32`, `d16u32h` (the docs' spelling).
+    Igc2,
 }
 
 /// `P12` -> 12 for prefix `P`: decimal digits only, no sign, no leading `+`.

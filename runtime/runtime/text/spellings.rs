@@ -379,7 +379,8 @@ pub const LSC_BLOCK2D_VNNI: &[Spelling] = &[
 const LSC_CACHE_DOC: &str = "LSC_UNTYPED.md caching table";
 
 /// LSC cache controls (`lsc_load.ugm.ca.ca`). Both are omitted when both are `df` (note §5,
-/// `LscInstFormatter::formatCacheOpt`). HEAD adds `.cc`, which 12504.6 lacks.
+/// `LscInstFormatter::formatCacheOpt`). IGC 2.x adds `.cc` (erratum
+/// LSC_UNTYPED-caching-const-cached), which 12504.6 lacks.
 pub const LSC_CACHE_CONTROLS: &[Spelling] = &[
     s(0, "df", LSC_CACHE_DOC),
     s(1, "uc", LSC_CACHE_DOC),
@@ -392,6 +393,11 @@ pub const LSC_CACHE_CONTROLS: &[Spelling] = &[
     s(4, "wt", LSC_CACHE_DOC),
     s(5, "st", LSC_CACHE_DOC),
     s(6, "ri", LSC_CACHE_DOC),
+    s(
+        7,
+        "cc",
+        "LSC_UNTYPED.md caching table with erratum LSC_UNTYPED-caching-const-cached",
+    ),
 ];
 
 /// LSC address models (`bti(0x1)[V0057]:a32`). `surf` (6) is HEAD only (note §7).
