@@ -228,7 +228,7 @@ fn check_routine<R: Routine + ?Sized>(
     let labels = r.label_info().len();
     let mut defined = vec![false; labels];
     let mut found = Vec::new();
-    let mut ctx = Ctx::new(r, platform);
+    let mut ctx = Ctx::new(r, platform, super::text::modern_layout(file));
     let mut kept = stream.kept.iter().peekable();
     for (n, (offset, inst)) in stream.instructions.iter().enumerate() {
         ctx.index = n;
@@ -379,6 +379,8 @@ const PREDEFINED: &[(bool, Option<DataType>)] = &[
 struct Ctx<'a, R: Routine + ?Sized> {
     r: &'a R,
     platform: Platform,
+    /// vISA 4.2 or later (IGC 2.x): V21 is `%scratchloc`, and a flat address may have a base.
+    modern: bool,
     grf: u32,
     /// Elements of the exec size (1 when the instruction has none).
     exec: u32,
@@ -418,7 +420,7 @@ struct Ctx<'a, R: Routine + ?Sized> {
 }
 
 impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
-    fn new(r: &'a R, platform: Platform) -> Self {
+    fn new(r: &'a R, platform: Platform, modern: bool) -> Self {
         // XeHPC (PVC) and later have 64-byte GRFs; the chapter's "32 bytes" is the older size.
         let grf = if platform.name().starts_with("PVC") {
             64
@@ -428,6 +430,7 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         Ctx {
             r,
             platform,
+            modern,
             grf,
             exec: 1,
             dst_type: None,
@@ -479,7 +482,9 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
 
     /// Checks across operands, once all are seen.
     fn finish(&mut self, inst: &Instruction) {
-        if self.flat && self.surface_not_null {
+        // IGC 2.x gives flat addresses a base on NVL and XE3P_CRI (`flat(V0067)[...]`); the
+        // rule is IGC 12504.6's verifier's, which knows no platform with one.
+        if self.flat && self.surface_not_null && !self.modern {
             self.fail("Surface", rules::LSC_FLAT_SURFACE, String::new());
         }
         if let Some(op) = self.lsc_sub_op {
@@ -851,7 +856,9 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 }
                 // Intel's reader rejects V21-V31 (TGLLP) or crashes on them (DG2, PVC), in
                 // integer and float arithmetic alike.
-                if (21..PREDEFINED_VARIABLES.len() as u32).contains(&id) {
+                // vISA 4.2 names V21 `%scratchloc` (IGC 2.x's PreDefinedVars).
+                let first_reserved = if self.modern { 22 } else { 21 };
+                if (first_reserved..PREDEFINED_VARIABLES.len() as u32).contains(&id) {
                     self.fail(field, rules::RESERVED_VARIABLE, format!("V{id}"));
                 } else if dst && !writable(id, u32::from(row_offset) * 8 + u32::from(col_offset)) {
                     self.fail(field, rules::READ_ONLY, format!("V{id}"));
