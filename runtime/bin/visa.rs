@@ -49,7 +49,7 @@ use clap::{Parser, Subcommand};
 use input::{load, Loaded};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use visa::object::text::{print_function, print_kernel, Printed};
+use visa::object::text::{print_combined, print_function, print_kernel, Printed};
 use visa::object::{File, Routine};
 use visa::runtime::{IntelPlatform, INTEL_PLATFORMS};
 use visa::Platform;
@@ -396,18 +396,21 @@ fn roundtrip(path: &Path) -> Result<u8, String> {
     Ok(1)
 }
 
-/// Text read, assembled and printed again: each routine's text must come back line for line.
-/// The routines are the texts' in order (a kernel's text, then its functions' files); a
-/// combined text (several routines in one file) is not printed back as one file.
+/// Text read, assembled and printed again: each text must come back line for line. The
+/// routines are the texts' in order (a kernel's text, then its functions' files), or all of
+/// them in one combined text (`.isaasm`: one `.version`, routine after routine).
 fn roundtrip_text(f: &File, texts: &[(String, String)]) -> Result<u8, String> {
-    let printed: Vec<Printed> = (0..f.kernels.len())
+    let mut printed: Vec<Printed> = (0..f.kernels.len())
         .filter_map(|i| print_kernel(f, i))
         .chain((0..f.functions.len()).filter_map(|i| print_function(f, i)))
         .collect();
+    if texts.len() == 1 && printed.len() > 1 {
+        printed = vec![print_combined(f)];
+    }
     if printed.len() != texts.len() {
+        let name = texts.first().map_or("", |t| t.0.as_str());
         return Err(format!(
-            "{}: {} routine(s) in {} file(s): only one routine per text prints back (use `dis -o DIR`)",
-            texts[0].0,
+            "{name}: {} routine(s) in {} file(s): expected one routine per file, or one file with them all",
             printed.len(),
             texts.len()
         ));

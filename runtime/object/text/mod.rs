@@ -175,6 +175,32 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
     ))
 }
 
+/// Every routine of `file` in one text, as IGC 2.x writes a combined `.isaasm`
+/// (`CISA_IR_Builder::isaDump`): each kernel's and function's text in file order (kernels
+/// first), the `.version` line only before the first.
+pub fn print_combined(file: &File) -> Printed {
+    let mut out = Printed::default();
+    let routines = (0..file.kernels.len())
+        .filter_map(|i| print_kernel(file, i))
+        .chain((0..file.functions.len()).filter_map(|i| print_function(file, i)));
+    for (n, p) in routines.enumerate() {
+        let text = if n == 0 {
+            p.text.as_str()
+        } else {
+            p.text.split_once('\n').map_or("", |(_, rest)| rest)
+        };
+        let shift = line_number(&out.text) - 1 - usize::from(n > 0);
+        let moved = |q: &Problem| Problem {
+            line: q.line + shift,
+            ..q.clone()
+        };
+        out.problems.extend(p.problems.iter().map(moved));
+        out.notes.extend(p.notes.iter().map(moved));
+        out.text.push_str(text);
+    }
+    out
+}
+
 /// Intel's text of one instruction of a routine (`add (M1, 16) V33(0,0)<1> ...`), with the
 /// routine's names; why it does not print when it does not. For messages (`visa check`).
 pub(crate) fn instruction_text(
