@@ -50,7 +50,6 @@ struct Known {
 /// IGC 2.x's platforms with its "efficient 64-bit" mode (`-enableEfficient64b` in the build
 /// options): NVL and XE3P_CRI.
 const EFFICIENT_64B: &[&str] = &["nvl-p", "cri"];
-const XE2_ON: &[&str] = &["lnl-m", "bmg", "ptl", "nvl-p", "cri"];
 
 const fn k(
     devices: &'static [&'static str],
@@ -69,7 +68,6 @@ const fn k(
 const KNOWN: &[Known] = &[
     k(&["tgllp"], Stage::Asm, "svm_block_ld.unaligned", SVM_BLOCK),
     k(&["tgllp"], Stage::Asm, "svm_block_st.unaligned", SVM_BLOCK),
-    k(XE2_ON, Stage::Asm, "lsc_store_quad.tgm", LSC_TYPED),
     k(
         EFFICIENT_64B,
         Stage::Asm,
@@ -98,7 +96,6 @@ const KNOWN: &[Known] = &[
 ];
 
 const SVM_BLOCK: &str = "IGC 2.x prints Properties bit 7 as `.unaligned` (`svm_block_ld.unaligned (4)`), the docs' template; IGC 12504.6 refuses that spelling and prints `svm_block_ld (4)`, which erratum SVM_BLOCK_LD-text-properties-slot makes the template. One template per printer is not modelled yet";
-const LSC_TYPED: &str = "LSC_TYPED's `[U,V,R,LOD]` addresses (`bss(V0100)[V0054,V0058]:a32`): the hand-written LSC text reads LSC_UNTYPED's one-address form only, so typed messages with more than one coordinate do not read (those with one read as LSC_UNTYPED to the tgm unit)";
 const CACHE_L1L2L3: &str = "three cache levels (`.ca.ca.ca`, `.wb.wb.uc`): IGC 2.x's efficient-64-bit mode adds a CachingL2 byte to every LSC message, which no doc describes and the binary layout of the docs has no field for";
 const STATE_VARIABLES: &str = "samplers and surfaces held in general variables (`sample_lz.RGBA (M1, 32) 0x0:uw V0069 V0067 ...`): IGC 2.x's efficient-64-bit mode passes state as 64-bit values, which the docs' sampler operands (S<n>, T<n>) cannot hold";
 const SR0: &str = "Intel's compiler writes %sr0.1 (`mov (M1_NM, 1) %sr0(0,1)<1> ...`, fp64 emulation) with its verifier off (`-noverifyCISA`); Intel's verifier refuses it (IGC 12504.6 on MTL, measured with `intel-isa asm`: \"Not allowed to write to a read only variable\"; IGC's IsaVerification.cpp still has the check), so `visa check` sides with the verifier (erratum 4_visa_header-08-sr0-read-only)";

@@ -1,4 +1,9 @@
-//! `visa`: look into vISA object files with the crate generated from the docs.
+//! `visa`: look into vISA object files and text with the crate generated from the docs.
+//!
+//! Every command that reads a FILE takes an object file (`.isa`) or vISA text: Intel's
+//! `.visaasm` (a kernel's stack-called functions, `K.func.F.visaasm` beside it, are read too)
+//! or a combined `.isaasm` (every routine, one `.version`), of vISA 4.2 and older. The text's
+//! `//Platform:` line (IGC 2.x writes one) names its platform where `--platform` does not.
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
 //! - `visa check FILE.isa [--platform P] [--strict]`: validate every routine for platform P
@@ -69,12 +74,16 @@ enum Command {
     /// Print kernels, functions, declaration counts, the vISA version and GEN binaries.
     Info { file: PathBuf },
     /// Validate every routine for a platform: each instruction's doc, the operands chapter,
-    /// the declarations, type maps and labels (`visa::object::File::validate`).
+    /// the declarations, type maps and labels (`visa::object::File::validate`). A platform the
+    /// docs do not name follows the rules of the newest one at or before it that they do: ARL
+    /// those of MTL, XE2, XE3, XE3P_CRI and NVL those of PVC (the docs of 2025-02 stop there),
+    /// tightened or widened where errata say Intel's compiler differs.
     Check {
         file: PathBuf,
-        /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ...) or an
-        /// ocloc device (acm-g10, pvc, ...); case does not matter. Default: the platform of
-        /// the file's GEN binary.
+        /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ARL, XE2,
+        /// LNL, XE3, PTL, XE3P_CRI, CRI, NVL) or an ocloc device (acm-g10, pvc, bmg, ptl, ...);
+        /// case does not matter. Default: the platform of the file's GEN binary or of the
+        /// text's `//Platform:` line.
         #[arg(long)]
         platform: Option<String>,
         /// Count warnings (what the docs forbid and Intel's verifier accepts) as errors.

@@ -21,6 +21,7 @@
 pub mod address;
 pub mod data;
 pub mod operand;
+mod typed;
 
 use self::address::{
     parse_address, parse_block_address, parse_model, print_address, print_block_address,
@@ -91,7 +92,7 @@ impl Formatter for Lsc {
         f: Fields<'_>,
         names: &dyn Names,
         out: &mut String,
-        _lossy: bool,
+        lossy: bool,
     ) -> Result<(), PrintError> {
         let op = byte(f.scalar("LscSubOp")?, "LSC_UNTYPED LscSubOp")?;
         let (Some(mnemonic), Some(kind)) = (spell(LSC_UNTYPED_OPS, op), kind(op)) else {
@@ -100,14 +101,23 @@ impl Formatter for Lsc {
                 op.into(),
             ));
         };
+        if f.instruction == "LSC_TYPED" {
+            return typed::print(&f, mnemonic, kind, names, out);
+        }
         print_predicate_prefix(out, f.predicate("Pred")?, names)?;
         out.push_str(mnemonic);
         out.push('.');
         let sfid = f.scalar("LscSFID")?;
-        out.push_str(
-            spell(LSC_SFIDS, byte(sfid, "LSC_UNTYPED LscSFID")?)
-                .ok_or(bad("LSC_UNTYPED LscSFID: ugm, ugml, tgm or slm", sfid))?,
-        );
+        let unit = spell(LSC_SFIDS, byte(sfid, "LSC_UNTYPED LscSFID")?)
+            .ok_or(bad("LSC_UNTYPED LscSFID: ugm, ugml, tgm or slm", sfid))?;
+        if unit == "tgm" && typed::typed(kind) && !lossy {
+            // Intel's parsers read such a line as LSC_TYPED (opcode 0x8a).
+            return Err(bad(
+                "LSC_UNTYPED LscSFID: the tgm unit's quad and atomic lines read as LSC_TYPED",
+                sfid,
+            ));
+        }
+        out.push_str(unit);
         let (l1, l3) = (f.scalar("CachingL1")?, f.scalar("CachingL3")?);
         if (l1, l3) != (0, 0) {
             for c in [l1, l3] {
@@ -150,6 +160,18 @@ impl Formatter for Lsc {
         }
         w.finish()?;
         let mut p = Parsed::default();
+        if spell(LSC_SFIDS, sfid) == Some("tgm") && typed::typed(kind) {
+            // The tgm unit's quad and atomic messages are LSC_TYPED (GenX_IR 12504.6 assembles
+            // `lsc_store_quad.tgm` to opcode 0x8a).
+            operand_space(&mut c)?;
+            let exec = parse_exec_size(&mut c)?;
+            typed::head(&mut p, op, pred, caching, exec);
+            operand_space(&mut c)?;
+            typed::parse_operands(kind, &mut c, &mut p, names)?;
+            c.skip_spaces();
+            c.finish()?;
+            return Ok(p);
+        }
         p.set("LscSubOp", Value::Scalar(op.into()));
         p.set("Pred", Value::Predicate(pred));
         p.set("LscSFID", Value::Scalar(sfid.into()));
