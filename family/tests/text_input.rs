@@ -150,3 +150,18 @@ fn dis_prints_text_as_it_was_read() {
     assert!(o.status.success(), "{:?}", text(&o));
     assert_eq!(o.stdout, std::fs::read(&k).unwrap());
 }
+
+/// A text with what the object file cannot hold (three cache levels of IGC 2.x on NVL) reads,
+/// prints back, and is refused as a `.isa`, never written as a different file.
+#[test]
+fn three_cache_levels_print_back_and_are_no_object_file() {
+    let k = fixtures().join("nvl-p/private_memory/private_memory.visaasm");
+    let k = k.to_str().unwrap();
+    let o = visa(&["roundtrip", k]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let out = std::env::temp_dir().join(format!("visa-l2-{}.isa", std::process::id()));
+    let o = visa(&["asm", k, "-o", out.to_str().unwrap(), "--no-check"]);
+    assert_eq!(o.status.code(), Some(1), "{:?}", text(&o));
+    assert!(text(&o).1.contains("three cache levels"), "{:?}", text(&o));
+    assert!(!out.exists());
+}

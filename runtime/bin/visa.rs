@@ -604,6 +604,12 @@ fn asm(
             return Ok(1);
         }
     }
+    if file.text.has_fields() {
+        eprintln!(
+            "error: the text has what a vISA object file cannot hold (LSC messages with three cache levels, IGC 2.x's efficient-64-bit mode: the docs' layout has CachingL1 and CachingL3 only); nothing written"
+        );
+        return Ok(1);
+    }
     let bytes = file.write().map_err(|e| format!("writing: {e}"))?;
     std::fs::write(output, &bytes)
         .map_err(|e| format!("cannot write {}: {e}", output.display()))?;

@@ -229,11 +229,18 @@ fn check_routine<R: Routine + ?Sized>(
     let mut defined = vec![false; labels];
     let mut found = Vec::new();
     let mut ctx = Ctx::new(r, platform, super::text::modern_layout(file));
+    // Messages with three cache levels (text only): the docs' table of L1/L3 pairs is not theirs.
+    let text_only = match which {
+        RoutineRef::Kernel(i) => file.text.kernels.get(i),
+        RoutineRef::Function(i) => file.text.functions.get(i),
+    };
+    let three_levels = text_only.map_or(&[][..], |t| t.caching_l2.as_slice());
     let mut kept = stream.kept.iter().peekable();
     for (n, (offset, inst)) in stream.instructions.iter().enumerate() {
         ctx.index = n;
         ctx.offset = *offset;
         ctx.start(inst);
+        ctx.three_levels = three_levels.iter().any(|(i, _)| *i == n);
         inst.visit_operands(&mut ctx);
         if let Err(e) = inst.validate(platform) {
             found.push(Found {
@@ -381,6 +388,8 @@ struct Ctx<'a, R: Routine + ?Sized> {
     platform: Platform,
     /// vISA 4.2 or later (IGC 2.x): V21 is `%scratchloc`, and a flat address may have a base.
     modern: bool,
+    /// The instruction is an LSC message with three cache levels (`RoutineTextOnly`).
+    three_levels: bool,
     grf: u32,
     /// Elements of the exec size (1 when the instruction has none).
     exec: u32,
@@ -431,6 +440,7 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
             r,
             platform,
             modern,
+            three_levels: false,
             grf,
             exec: 1,
             dst_type: None,
@@ -552,7 +562,10 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
 
     /// LSC_UNTYPED's prose rules on transposition and the atomics' data operands.
     fn lsc(&mut self, op: u64) {
-        if (0x00..=0x07).contains(&op) && !lsc_caching_allowed(op <= 0x03, self.caching) {
+        if (0x00..=0x07).contains(&op)
+            && !self.three_levels
+            && !lsc_caching_allowed(op <= 0x03, self.caching)
+        {
             let (l1, l3) = self.caching;
             let kind = if op <= 0x03 { "load" } else { "store" };
             self.fail(

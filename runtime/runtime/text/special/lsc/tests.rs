@@ -608,3 +608,35 @@ fn typed_lines_in_both_printers_spellings() {
     .unwrap_err();
     assert!(e.expected.contains("coordinate offset"), "{e}");
 }
+
+#[test]
+fn three_cache_levels_come_apart_and_back() {
+    // tests/modern/fixtures/nvl-p/private_memory/private_memory.visaasm (IGC 2.x, NVL).
+    let line = "lsc_store.ugm.wb.wb.uc (M1, 32)  surf(V0043)[V0046]:a32u  V0048:d32";
+    let (two, l2) = split_caching_l2(line).unwrap();
+    assert_eq!(
+        two,
+        "lsc_store.ugm.wb.uc (M1, 32)  surf(V0043)[V0046]:a32u  V0048:d32"
+    );
+    assert_eq!(l2, 3); // wb
+    assert_eq!(insert_caching_l2(&two, l2).as_deref(), Some(line));
+    let pred = "(P1) lsc_load.ugm.ca.cc.ca (M1, 32)  V0032:d32  flat[V0033]:a64";
+    let (two, l2) = split_caching_l2(pred).unwrap();
+    assert_eq!(
+        two,
+        "(P1) lsc_load.ugm.ca.ca (M1, 32)  V0032:d32  flat[V0033]:a64"
+    );
+    assert_eq!(insert_caching_l2(&two, l2).as_deref(), Some(pred));
+    // Default L1 and L3 print no cache controls: all three come back.
+    assert_eq!(
+        insert_caching_l2("lsc_load.ugm (M1, 32)  V0032:d32  flat[V0033]:a64", 1).as_deref(),
+        Some("lsc_load.ugm.df.uc.df (M1, 32)  V0032:d32  flat[V0033]:a64")
+    );
+    // Two levels, or no LSC message: nothing to split.
+    assert_eq!(
+        split_caching_l2("lsc_load.ugm.ca.ca (M1, 16)  V0059:d32  bti(0x1)[V0057]:a32"),
+        None
+    );
+    assert_eq!(split_caching_l2("add.sat.x.y.z (M1, 16) V1 V2 V3"), None);
+    assert_eq!(split_caching_l2("lsc_load.ugm.ca.zz.ca (M1, 16)"), None);
+}
