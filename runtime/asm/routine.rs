@@ -70,6 +70,7 @@ pub fn build(
         + r.samplers.len()
         + r.surfaces.len();
     let mut names = AsmNames::with_capacity(decls + r.body.len() / 8);
+    names.set_version(r.version);
     declare_variables(r, grf, &mut names, errors);
     // Labels: definitions, then ids in order of first mention.
     let defs = label_defs(r, &mut names, errors);
