@@ -398,6 +398,9 @@ impl super::messages::MessageLanes for Exec<'_> {
     fn surface(&mut self, index: u32) -> Result<u32, Fault> {
         self.core.surface(index)
     }
+    fn sampler(&mut self, index: u32) -> Result<u32, Fault> {
+        self.core.sampler(index)
+    }
 }
 
 impl Lanes for Exec<'_> {

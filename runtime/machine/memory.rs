@@ -31,6 +31,7 @@
 //!   non-deterministic", DWORD_ATOMIC.md, Notes).
 
 use super::image::Image;
+use super::sampler::SamplerState;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -160,6 +161,8 @@ pub struct Memory {
     pub dropped: u64,
     /// The buffers that are typed surfaces (images): buffer index and geometry.
     images: Vec<(usize, Image)>,
+    /// The sampler states by sampler index (what a sampler variable `S<n>` holds).
+    samplers: Vec<Option<SamplerState>>,
 }
 
 impl Default for Memory {
@@ -371,6 +374,7 @@ impl Memory {
             grf_bytes,
             dropped: 0,
             images: Vec::new(),
+            samplers: Vec::new(),
         }
     }
 
@@ -434,6 +438,34 @@ impl Memory {
                 ),
             })?;
         Ok((image, &mut self.buffers[b].bytes))
+    }
+
+    /// Binds a sampler state at a sampler index.
+    pub fn bind_sampler(&mut self, index: u32, state: SamplerState) {
+        let i = index as usize;
+        if self.samplers.len() <= i {
+            self.samplers.resize(i + 1, None);
+        }
+        self.samplers[i] = Some(state);
+    }
+
+    /// The sampler state at a sampler index, for message `instruction` (which an error names).
+    pub fn sampler(
+        &self,
+        instruction: &'static str,
+        index: u32,
+    ) -> Result<SamplerState, MemoryError> {
+        self.samplers
+            .get(index as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| MemoryError::Unsupported {
+                instruction,
+                what: format!(
+                    "a read through sampler index {index}, which no `--sampler` argument binds \
+                     (an inline `const sampler_t` has its state in the compiler's binary only)"
+                ),
+            })
     }
 
     /// Binds a buffer at a binding-table index.

@@ -29,6 +29,7 @@ pub mod launch;
 pub mod layout;
 pub mod memory;
 pub mod messages;
+pub mod sampler;
 pub mod thread;
 
 #[cfg(test)]

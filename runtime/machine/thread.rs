@@ -1080,6 +1080,15 @@ impl<'a> Core<'a> {
             .ok_or_else(|| Fault(format!("T{id} is not declared")))
     }
 
+    /// The value of sampler variable `S<id>` (a sampler index).
+    pub fn sampler(&self, id: u32) -> Result<u32, Fault> {
+        self.regs
+            .samplers
+            .get(id as usize)
+            .copied()
+            .ok_or_else(|| Fault(format!("S{id} is not declared")))
+    }
+
     /// Element `index` of type `ty` of a raw operand (contiguous from its byte offset).
     pub fn read_raw(&mut self, op: &RawOperand, ty: DataType, index: u32) -> Result<Value, Fault> {
         let at = self.raw_at(op, ty, index)?;

@@ -8,6 +8,7 @@
 //! | SVM_GATHER, SVM_SCATTER, SVM_BLOCK_LD, SVM_BLOCK_ST, SVM_ATOMIC | [`svm`] | 64-bit virtual addresses |
 //! | LSC_UNTYPED (load, store, atomics; strided, quad, block2d and append counters are errors) | [`lsc`] | `.ugm` flat (64-bit addresses) or `bti(N)`, `.slm` |
 //! | SCATTER4_TYPED, 3D_LOAD (`ld_lz`, `ld` at LOD 0) | [`typed`] | an image a surface variable's binding-table index names |
+//! | 3D_SAMPLE (`sample`, `sample_b`, `sample_l`, `sample_lz`) | [`sample`] | the same, through a sampler state a sampler variable's index names |
 //! | FENCE, LSC_FENCE, CACHE_FLUSH | here | none: no-ops (below) |
 //!
 //! Fences and cache flushes do nothing here, by design: this machine has no caches and every
@@ -18,6 +19,7 @@
 
 pub mod legacy;
 pub mod lsc;
+pub mod sample;
 pub mod svm;
 pub mod typed;
 
@@ -34,6 +36,8 @@ pub trait MessageLanes: Lanes {
     /// The value of surface variable `T<index>` (`index` ≥ 6): the binding-table index a
     /// `MOVS` last wrote to it. T0-T5 are predefined and never asked for.
     fn surface(&mut self, index: u32) -> Result<u32, Self::Error>;
+    /// The value of sampler variable `S<index>`: the sampler index a `MOVS` last wrote to it.
+    fn sampler(&mut self, index: u32) -> Result<u32, Self::Error>;
 }
 
 /// Runs `inst` if it is a memory instruction; `None` when it is not one.
@@ -79,6 +83,7 @@ pub const SUPPORTED: &[&str] = &[
     "LSC_UNTYPED",
     "SCATTER4_TYPED",
     "3D_LOAD",
+    "3D_SAMPLE",
 ];
 
 /// Fences and cache flushes: no-ops (see the module docs).
@@ -93,7 +98,6 @@ pub const UNSUPPORTED: &[&str] = &[
     "SVM_SCATTER4_SCALED",
     "MEDIA_LD",
     "MEDIA_ST",
-    "3D_SAMPLE",
     "SAMPLE_UNORM",
     "AVS",
     "VME_IME",
@@ -128,6 +132,7 @@ where
         "LSC_UNTYPED" => lsc::untyped(f, l, mem),
         "SCATTER4_TYPED" => typed::scatter4(f, l, mem),
         "3D_LOAD" => typed::load(f, l, mem),
+        "3D_SAMPLE" => sample::sample(f, l, mem),
         n if NO_OPS.contains(&n) => Ok(()),
         n => Err(MemoryError::Unsupported {
             instruction: f.name,

@@ -27,6 +27,7 @@ pub struct TestLanes {
     pub vars: BTreeMap<u32, (Vec<u8>, DataType)>,
     /// Surface variable index → binding-table index.
     pub surfaces: BTreeMap<u32, u32>,
+    pub samplers: BTreeMap<u32, u32>,
     /// Lanes masked off.
     pub off: Vec<u32>,
     pub lanes: u32,
@@ -155,6 +156,12 @@ impl MessageLanes for TestLanes {
             .get(&index)
             .copied()
             .ok_or_else(|| TestError(alloc::format!("T{index} unset")))
+    }
+    fn sampler(&mut self, index: u32) -> Result<u32, TestError> {
+        self.samplers
+            .get(&index)
+            .copied()
+            .ok_or_else(|| TestError(alloc::format!("S{index} unset")))
     }
 }
 

@@ -12,7 +12,7 @@ use alloc::format;
 /// The image a typed message's `Surface` names: a surface variable holding a binding-table
 /// index ("It must be a 1D, 2D, or 3D surface. T0 (SLM): no, T5 (stateless): no",
 /// SCATTER4_TYPED.md:83-87).
-fn image_bti<L: MessageLanes + ?Sized>(f: &Fields, l: &mut L) -> Result<u32, L::Error>
+pub(super) fn image_bti<L: MessageLanes + ?Sized>(f: &Fields, l: &mut L) -> Result<u32, L::Error>
 where
     L::Error: From<MemoryError>,
 {
@@ -40,7 +40,7 @@ fn coord<L: MessageLanes + ?Sized>(
 /// Elements of 4 bytes between two channels' data: "The next enabled channel will get its
 /// data from the next register" (SCATTER4_TYPED.md:100), "Each channel's return data start
 /// in the next GRF" (3D_LOAD.md:213): `exec_size` dwords rounded up to whole registers.
-fn channel_stride(n: u32, grf_bytes: u32) -> u32 {
+pub(super) fn channel_stride(n: u32, grf_bytes: u32) -> u32 {
     let per_grf = (grf_bytes / 4).max(1);
     n.div_ceil(per_grf) * per_grf
 }
@@ -100,7 +100,13 @@ where
 }
 
 /// The byte range of texel `(u, v, r)`, `None` when out of bounds.
-fn texel_range(image: &Image, u: u32, v: u32, r: u32, len: usize) -> Option<(usize, usize)> {
+pub(super) fn texel_range(
+    image: &Image,
+    u: u32,
+    v: u32,
+    r: u32,
+    len: usize,
+) -> Option<(usize, usize)> {
     let at = image.texel(u, v, r)?;
     let end = at.checked_add(image.format.texel_bytes() as usize)?;
     (end <= len).then_some((at, end))
