@@ -40,7 +40,10 @@
 //!   `--constant IN.bin:OUT.bin` (a `constant` pointer: Intel's compiler places those after
 //!   the `global` ones, so `--buffer` for one misplaces the others),
 //!   `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image, written and saved when OUT is given,
-//!   read-only otherwise; formats in `visa::machine::image`). Without
+//!   read-only otherwise; formats in `visa::machine::image`),
+//!   `--sampler normalized|unnormalized,ADDRESS,FILTER` (a `sampler_t`: ADDRESS `none`,
+//!   `clamp_to_edge`, `clamp`, `repeat` or `mirrored_repeat`, FILTER `nearest` or `linear`).
+//!   Without
 //!   `--local`, dimension 0 takes the largest divisor of its global size up to 64; without
 //!   `--platform`, the platform of the file's GEN binary. How the arguments reach the kernel
 //!   (the thread payload Intel's compiler expects) is `runtime/machine/PAYLOAD.md`;
@@ -131,7 +134,8 @@ enum Command {
     /// [--local X[,Y[,Z]]] [--platform P] ARG...`, one ARG per kernel parameter in order:
     /// `--buffer IN.bin:OUT.bin`, `--constant IN.bin:OUT.bin` (a `constant` pointer),
     /// `--scalar TYPE:VALUE` (i32:5, u64:7, f32:1.5), `--local-mem BYTES`,
-    /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image; written when OUT is given).
+    /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image; written when OUT is given),
+    /// `--sampler normalized|unnormalized,ADDRESS,FILTER` (a `sampler_t`).
     Run {
         file: PathBuf,
         /// `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]`, then the ARGs.
@@ -651,7 +655,10 @@ fn print_run_help() {
          --local-mem BYTES          a local pointer to BYTES of the work-group's SLM\n  \
          --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]\n                            \
 an image of FORMAT (rgba-f32, r-f32, rgba-unorm8, rgba-u8, r-u32, ...), texels packed\n                            \
-row after row; with OUT.bin a written image, saved after the run, else read-only"
+row after row; with OUT.bin a written image, saved after the run, else read-only\n  \
+         --sampler normalized|unnormalized,ADDRESS,FILTER\n                            \
+a sampler_t: ADDRESS none, clamp_to_edge, clamp, repeat or mirrored_repeat,\n                            \
+FILTER nearest or linear (normalized,repeat,linear)"
     );
 }
 
@@ -770,6 +777,7 @@ fn run_arg(
         }
         ArgSpec::Scalar(s) => Arg::Scalar(*s),
         ArgSpec::LocalMem(n) => Arg::LocalMem(*n),
+        ArgSpec::Sampler(s) => Arg::Sampler(*s),
         ArgSpec::Image {
             size,
             format,

@@ -110,6 +110,29 @@ impl ImageFormat {
             })
     }
 
+    /// OpenCL's `cl_channel_order` value (`get_image_channel_order`): `CL_R` 0x10B0, `CL_RG`
+    /// 0x10B2, `CL_RGBA` 0x10B5 (`cl.h`).
+    pub fn cl_channel_order(self) -> u32 {
+        match self.order {
+            ChannelOrder::R => 0x10B0,
+            ChannelOrder::Rg => 0x10B2,
+            ChannelOrder::Rgba => 0x10B5,
+        }
+    }
+
+    /// OpenCL's `cl_channel_type` value (`get_image_channel_data_type`): `CL_UNORM_INT8`
+    /// 0x10D2, `CL_SIGNED_INT32` 0x10D9, `CL_UNSIGNED_INT8` 0x10DA, `CL_UNSIGNED_INT32`
+    /// 0x10DC, `CL_FLOAT` 0x10DE (`cl.h`).
+    pub fn cl_channel_type(self) -> u32 {
+        match self.ty {
+            ChannelType::Unorm8 => 0x10D2,
+            ChannelType::I32 => 0x10D9,
+            ChannelType::U8 => 0x10DA,
+            ChannelType::U32 => 0x10DC,
+            ChannelType::F32 => 0x10DE,
+        }
+    }
+
     /// Bytes per texel.
     pub fn texel_bytes(self) -> u32 {
         self.order.count() * self.ty.size()

@@ -32,6 +32,7 @@
 
 use super::image::{Image, ImageFormat};
 use super::memory::{BufferId, Memory, MemoryError};
+use super::sampler::SamplerState;
 use crate::object::File;
 use crate::runtime::IntelPlatform;
 use alloc::format;
@@ -198,6 +199,10 @@ pub enum Arg {
         bytes: Vec<u8>,
         written: bool,
     },
+    /// A `sampler_t` parameter: no payload slot, bound at the next sampler index (sampler
+    /// parameters take indices 0, 1, ... in parameter order: `movs S0 0x0` before the
+    /// `sample_lz` of kernel `arg_s`, PAYLOAD.md "Samplers").
+    Sampler(SamplerState),
 }
 
 impl Arg {
@@ -208,6 +213,7 @@ impl Arg {
             Arg::Scalar(_) => "--scalar",
             Arg::LocalMem(_) => "--local-mem",
             Arg::Image { .. } => "--image",
+            Arg::Sampler(_) => "--sampler",
         }
     }
 }
@@ -327,14 +333,41 @@ pub enum Implicit {
     GlobalSize,
     LocalSize,
     EnqueuedLocalSize,
+    /// `image_height` of the n-th parameter (an image).
+    ImageHeight(usize),
+    ImageWidth(usize),
+    ImageDepth(usize),
+    /// `image_channel_data_type` (OpenCL's `CL_FLOAT`, `CL_UNORM_INT8`, ... value).
+    ImageChannelDataType(usize),
+    /// `image_channel_order` (OpenCL's `CL_R`, `CL_RG`, `CL_RGBA` value).
+    ImageChannelOrder(usize),
+    /// `sampler_address` of the n-th parameter (a sampler): [`SamplerState::address_arg`].
+    SamplerAddress(usize),
+    /// `sampler_normalized`: [`SamplerState::normalized_arg`].
+    SamplerNormalized(usize),
+    /// `sampler_snap_wa`: [`SamplerState::snap_wa_arg`].
+    SamplerSnapWa(usize),
 }
 
 impl Implicit {
+    /// Whether the value is a sampler's (which [`implicit_layouts`] prefers, see there).
+    fn is_sampler(self) -> bool {
+        matches!(
+            self,
+            Implicit::SamplerAddress(_)
+                | Implicit::SamplerNormalized(_)
+                | Implicit::SamplerSnapWa(_)
+        )
+    }
+
     fn size(self) -> u32 {
         match self {
             Implicit::ConstantBase | Implicit::GlobalBase | Implicit::PrivateBase => 8,
-            Implicit::BufferOffset(_) | Implicit::WorkDim => 4,
-            _ => 12,
+            Implicit::NumGroups
+            | Implicit::GlobalSize
+            | Implicit::LocalSize
+            | Implicit::EnqueuedLocalSize => 12,
+            _ => 4,
         }
     }
     fn align(self) -> u32 {
@@ -552,8 +585,9 @@ fn explicit_slots(args: &[Arg], grf: u32) -> (Vec<u32>, u32) {
                 Arg::Buffer(_) => (1, 8, 8),
                 Arg::Constant(_) => (2, 8, 8),
                 Arg::Scalar(s) => (3, s.ty.size().max(4), s.ty.size().max(4)),
-                // Images have no slot: the code reaches them by binding-table index only.
-                Arg::Image { .. } => continue,
+                // Images and samplers have no slot: the code reaches them by binding-table
+                // and sampler index only.
+                Arg::Image { .. } | Arg::Sampler(_) => continue,
             };
             if g == group {
                 offs[i] = place(off, size, align, grf);
@@ -614,7 +648,7 @@ impl Parts<'_> {
             Arg::LocalMem(_) => s == 4 || s == 8,
             Arg::Buffer(_) | Arg::Constant(_) => s == 8,
             Arg::Scalar(sc) => s == sc.ty.size(),
-            Arg::Image { .. } => false,
+            Arg::Image { .. } | Arg::Sampler(_) => false,
         };
         if !fits {
             return err(format!(
@@ -626,6 +660,7 @@ impl Parts<'_> {
                     Arg::Buffer(_) | Arg::Constant(_) => "an 8-byte address".to_string(),
                     Arg::Scalar(sc) => format!("{} bytes of {}", sc.ty.size(), sc.ty.name()),
                     Arg::Image { .. } => "none (an image has no payload slot)".to_string(),
+                    Arg::Sampler(_) => "none (a sampler has no payload slot)".to_string(),
                 }
             ));
         }
@@ -653,7 +688,70 @@ fn implicit_candidates(args: &[Arg]) -> Vec<Implicit> {
         Implicit::LocalSize,
         Implicit::EnqueuedLocalSize,
     ]);
+    cands.extend(image_candidates(args));
     cands
+}
+
+/// The image and sampler values, each kind over the parameters it applies to, in IGC's order
+/// (`KernelArgs.cpp`'s allocation order: image height, width, depth, channel data type,
+/// channel order, sampler address, normalized, snap workaround; kernel `queries`, PAYLOAD.md
+/// "Images"). Height is offered for images of 2 or 3 dimensions, depth for 3 (an image with
+/// more than one row, or slice).
+fn image_candidates(args: &[Arg]) -> Vec<Implicit> {
+    let images: Vec<(usize, &Image)> = args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Arg::Image { image, .. } => Some((i, image)),
+            _ => None,
+        })
+        .collect();
+    let samplers: Vec<usize> = (0..args.len())
+        .filter(|&i| matches!(args[i], Arg::Sampler(_)))
+        .collect();
+    let mut c = Vec::new();
+    c.extend(
+        images
+            .iter()
+            .filter(|(_, m)| m.height > 1 || m.depth > 1)
+            .map(|(i, _)| Implicit::ImageHeight(*i)),
+    );
+    c.extend(images.iter().map(|(i, _)| Implicit::ImageWidth(*i)));
+    c.extend(
+        images
+            .iter()
+            .filter(|(_, m)| m.depth > 1)
+            .map(|(i, _)| Implicit::ImageDepth(*i)),
+    );
+    c.extend(
+        images
+            .iter()
+            .map(|(i, _)| Implicit::ImageChannelDataType(*i)),
+    );
+    c.extend(images.iter().map(|(i, _)| Implicit::ImageChannelOrder(*i)));
+    c.extend(samplers.iter().map(|&i| Implicit::SamplerAddress(i)));
+    c.extend(samplers.iter().map(|&i| Implicit::SamplerNormalized(i)));
+    c.extend(samplers.iter().map(|&i| Implicit::SamplerSnapWa(i)));
+    c
+}
+
+/// Whether a layout's sampler values are ones Intel's code asks for together: a sampler's
+/// address mode and normalized flag come as a pair, with the height and width of an image
+/// (the integer-image read through a clamp sampler, which turns normalised coordinates into
+/// texel ones: kernel `arg_ui`, PAYLOAD.md "Samplers").
+fn plausible(set: &[(Implicit, u32)]) -> bool {
+    let has = |x: Implicit| set.iter().any(|(i, _)| *i == x);
+    set.iter().all(|&(imp, _)| match imp {
+        Implicit::SamplerAddress(s) | Implicit::SamplerNormalized(s) => {
+            has(Implicit::SamplerAddress(s))
+                && has(Implicit::SamplerNormalized(s))
+                && set.iter().any(|&(h, _)| match h {
+                    Implicit::ImageHeight(m) => has(Implicit::ImageWidth(m)),
+                    _ => false,
+                })
+        }
+        _ => true,
+    })
 }
 
 /// The distinct sequences of implicit arguments that lay out the inputs `rest` (cross-thread
@@ -687,10 +785,15 @@ fn implicit_layouts(
     }
     let mut unique: Vec<Vec<(Implicit, u32)>> = Vec::new();
     for set in all {
-        if !unique.contains(&set) {
+        if plausible(&set) && !unique.contains(&set) {
             unique.push(set);
         }
     }
+    // A sampler's values before an image's: a kernel reading through a sampler argument has
+    // them (the snap workaround of every float read on tgllp and acm-g10), a kernel asking an
+    // image's size has a call for it. The sort is stable: the search's preference stays next.
+    unique
+        .sort_by_key(|set| core::cmp::Reverse(set.iter().filter(|(i, _)| i.is_sampler()).count()));
     unique
 }
 
@@ -731,6 +834,7 @@ fn ambiguity_note(all: &[Vec<(Implicit, u32)>], best: &[(Implicit, u32)]) -> Opt
         .iter()
         .skip(1)
         .filter(|o| !same(o, best))
+        .take(3)
         .map(|o| names(o))
         .collect();
     (!others.is_empty()).then(|| {
@@ -753,7 +857,7 @@ fn scratch_bytes(file: &File, k: usize) -> Result<u32, LaunchError> {
     Ok(SCRATCH_PER_THREAD.max((spill + SCRATCH_PER_THREAD).div_ceil(1024) * 1024))
 }
 
-/// Every way (up to four) the candidates, in order, each taken or not, lay out exactly the
+/// Every way (up to 64) the candidates, in order, each taken or not, lay out exactly the
 /// inputs `rest` (cross-thread offsets and sizes) from offset `off`; the preferred first.
 /// Preference: a later 12-byte value over an earlier one (a kernel that computes a global id
 /// always has the enqueued local size), a buffer offset over the work dimensions.
@@ -765,7 +869,7 @@ fn match_implicits(
     taken: &mut Vec<(Implicit, u32)>,
     out: &mut Vec<Vec<(Implicit, u32)>>,
 ) {
-    if out.len() >= 4 {
+    if out.len() >= 64 {
         return;
     }
     let Some((&(o, s), more)) = rest.split_first() else {
@@ -804,6 +908,30 @@ pub struct ThreadPayload {
 struct Values {
     args: Vec<u64>,
     private_base: u64,
+    /// The image and sampler parameters by parameter index.
+    images: Vec<(usize, Image)>,
+    samplers: Vec<(usize, SamplerState)>,
+}
+
+impl Values {
+    /// The value of an image or sampler implicit argument (0 for a parameter of another kind,
+    /// which the layout never pairs with one).
+    fn image_value(&self, imp: Implicit) -> u32 {
+        let image = |n: usize| self.images.iter().find(|(i, _)| *i == n).map(|(_, m)| *m);
+        let sampler = |n: usize| self.samplers.iter().find(|(i, _)| *i == n).map(|(_, s)| *s);
+        let v = match imp {
+            Implicit::ImageHeight(n) => image(n).map(|m| m.height),
+            Implicit::ImageWidth(n) => image(n).map(|m| m.width),
+            Implicit::ImageDepth(n) => image(n).map(|m| m.depth),
+            Implicit::ImageChannelDataType(n) => image(n).map(|m| m.format.cl_channel_type()),
+            Implicit::ImageChannelOrder(n) => image(n).map(|m| m.format.cl_channel_order()),
+            Implicit::SamplerAddress(n) => sampler(n).map(|s| s.address_arg()),
+            Implicit::SamplerNormalized(n) => sampler(n).map(|s| s.normalized_arg()),
+            Implicit::SamplerSnapWa(n) => sampler(n).map(|s| s.snap_wa_arg()),
+            _ => None,
+        };
+        v.unwrap_or(0)
+    }
 }
 
 fn put(buf: &mut [u8], at: u32, size: u32, v: u64) {
@@ -847,6 +975,7 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
             Implicit::NumGroups => put3(&mut template, at, nd.groups()),
             Implicit::GlobalSize => put3(&mut template, at, nd.global),
             Implicit::LocalSize | Implicit::EnqueuedLocalSize => put3(&mut template, at, nd.local),
+            other => put(&mut template, at, 4, u64::from(values.image_value(other))),
         }
     }
     let per_dim = layout.per_thread / 3;
@@ -904,7 +1033,7 @@ fn binding_table(args: &[Arg]) -> Vec<u32> {
         Arg::Image { written: false, .. } => Some(0),
         Arg::Buffer(_) | Arg::Image { written: true, .. } => Some(1),
         Arg::Constant(_) => Some(2),
-        Arg::Scalar(_) | Arg::LocalMem(_) => None,
+        Arg::Scalar(_) | Arg::LocalMem(_) | Arg::Sampler(_) => None,
     };
     let mut bti = vec![0; args.len()];
     let mut next = 0;
@@ -937,6 +1066,8 @@ pub fn launch(
     let mut buffers = Vec::new();
     let mut slm = STATIC_SLM;
     let bti = binding_table(&args);
+    let mut images = Vec::new();
+    let mut samplers = Vec::new();
     for (i, a) in args.into_iter().enumerate() {
         values.push(match a {
             Arg::Buffer(bytes) | Arg::Constant(bytes) => {
@@ -949,6 +1080,12 @@ pub fn launch(
                 let id = memory.add_image(image, bytes)?;
                 memory.bind(bti[i], id);
                 buffers.push((i, id));
+                images.push((i, image));
+                0
+            }
+            Arg::Sampler(state) => {
+                memory.bind_sampler(samplers.len() as u32, state);
+                samplers.push((i, state));
                 0
             }
             Arg::Scalar(s) => s.bits,
@@ -970,6 +1107,8 @@ pub fn launch(
     let values = Values {
         args: values,
         private_base: memory.buffer(private).base,
+        images,
+        samplers,
     };
     let threads = nd.group_items().div_ceil(layout.simd);
     memory.reset_scratch((threads * layout.scratch) as usize);
@@ -1014,6 +1153,8 @@ pub enum ArgSpec {
         input: String,
         output: Option<String>,
     },
+    /// `--sampler normalized|unnormalized,ADDRESS,FILTER`: a `sampler_t` parameter.
+    Sampler(SamplerState),
 }
 
 /// `W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` of `--image`.
@@ -1100,6 +1241,9 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
                 ));
             }
             "--image" => args.push(image_spec(value()?)?),
+            "--sampler" => args.push(ArgSpec::Sampler(
+                SamplerState::parse(value()?).map_err(|e| format!("--sampler {e}"))?,
+            )),
             "--local-mem" => {
                 let v = value()?;
                 match v.parse::<u32>() {
@@ -1111,7 +1255,8 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
                 return Err(format!(
                     "unexpected `{other}`: expected --kernel, --global, --local, --platform, \
                      --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, --scalar TYPE:VALUE, \
-                     --local-mem BYTES or --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]"
+                     --local-mem BYTES, --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin] or \
+                     --sampler normalized|unnormalized,ADDRESS,FILTER"
                 ))
             }
         }

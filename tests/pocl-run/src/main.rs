@@ -12,6 +12,9 @@
 //!                                  an image (1D, 2D or 3D) of FORMAT (r-f32, rgba-f32, rgba-unorm8,
 //!                                  rgba-u8, r-u32, ...: `visa::machine::image`'s names), texels
 //!                                  packed; with OUT.bin it is written and read back after the run
+//!        --sampler normalized|unnormalized,ADDRESS,FILTER
+//!                                  a `sampler_t` (clCreateSampler): ADDRESS none, clamp_to_edge,
+//!                                  clamp, repeat or mirrored_repeat; FILTER nearest or linear
 //! ```
 //!
 //! One ARG per kernel parameter, in order. `--platform` (the vISA platform of `visa run`) is
@@ -27,10 +30,17 @@ use opencl3::memory::{
     CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE, CL_R, CL_RG,
     CL_RGBA, CL_SIGNED_INT32, CL_UNORM_INT8, CL_UNSIGNED_INT32, CL_UNSIGNED_INT8,
 };
+use opencl3::memory::{
+    Sampler, CL_ADDRESS_CLAMP, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_MIRRORED_REPEAT,
+    CL_ADDRESS_NONE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, CL_FILTER_NEAREST,
+};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::CL_BLOCKING;
-use opencl3::types::{cl_channel_order, cl_channel_type, cl_image_desc, cl_image_format};
+use opencl3::types::{
+    cl_addressing_mode, cl_channel_order, cl_channel_type, cl_filter_mode, cl_image_desc,
+    cl_image_format,
+};
 use std::ffi::c_void;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -51,6 +61,48 @@ enum Arg {
         input: PathBuf,
         output: Option<PathBuf>,
     },
+    Sampler {
+        normalized: bool,
+        address: cl_addressing_mode,
+        filter: cl_filter_mode,
+    },
+}
+
+/// `normalized|unnormalized,ADDRESS,FILTER` of `--sampler` (`visa run`'s spelling).
+fn sampler(v: &str) -> Result<Arg, Error> {
+    let bad = |why: &str| {
+        usage(format!(
+            "--sampler {v}: {why}; expected normalized|unnormalized,\
+             none|clamp_to_edge|clamp|repeat|mirrored_repeat,nearest|linear"
+        ))
+    };
+    let parts: Vec<&str> = v.split(',').collect();
+    let [coords, address, filter] = parts[..] else {
+        return Err(bad("not three parts"));
+    };
+    let normalized = match coords {
+        "normalized" => true,
+        "unnormalized" => false,
+        _ => return Err(bad("unknown coordinates")),
+    };
+    let address = match address {
+        "none" => CL_ADDRESS_NONE,
+        "clamp_to_edge" => CL_ADDRESS_CLAMP_TO_EDGE,
+        "clamp" => CL_ADDRESS_CLAMP,
+        "repeat" => CL_ADDRESS_REPEAT,
+        "mirrored_repeat" => CL_ADDRESS_MIRRORED_REPEAT,
+        _ => return Err(bad("unknown address mode")),
+    };
+    let filter = match filter {
+        "nearest" => CL_FILTER_NEAREST,
+        "linear" => CL_FILTER_LINEAR,
+        _ => return Err(bad("unknown filter")),
+    };
+    Ok(Arg::Sampler {
+        normalized,
+        address,
+        filter,
+    })
 }
 
 /// The image formats by `visa run`'s names: OpenCL channel order, channel type, bytes per texel.
@@ -225,6 +277,7 @@ fn parse(argv: &[String]) -> Result<Command, Error> {
             }
             "--scalar" => args.push(Arg::Scalar(scalar(&value("--scalar")?)?)),
             "--image" => args.push(image(&value("--image")?)?),
+            "--sampler" => args.push(sampler(&value("--sampler")?)?),
             "--local-mem" => {
                 let v = value("--local-mem")?;
                 match v.parse::<usize>() {
@@ -326,6 +379,8 @@ fn run(cmd: &Command) -> Result<(), Error> {
     let mut buffers: Vec<Option<(Buffer<u8>, &PathBuf)>> = Vec::new();
     // Every image lives until the end (dropping one releases it), written ones are read back.
     let mut images: Vec<(Image, [usize; 3], usize, Option<&PathBuf>)> = Vec::new();
+    // Samplers live until the end too.
+    let mut samplers: Vec<Sampler> = Vec::new();
     for (i, a) in cmd.args.iter().enumerate() {
         let i = i as u32;
         // SAFETY: buffers are valid for their length (COPY_HOST_PTR copies them at creation);
@@ -355,6 +410,18 @@ fn run(cmd: &Command) -> Result<(), Error> {
                     r
                 }
                 Arg::LocalMem(n) => kernel.set_arg_local_buffer(i, *n),
+                Arg::Sampler {
+                    normalized,
+                    address,
+                    filter,
+                } => {
+                    #[allow(deprecated)]
+                    let m = Sampler::create(&context, u32::from(*normalized), *address, *filter);
+                    let m = cl("sampler", m)?;
+                    let r = kernel.set_arg(i, &m.get());
+                    samplers.push(m);
+                    r
+                }
                 Arg::Image {
                     size,
                     dims,
