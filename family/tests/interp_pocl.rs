@@ -133,6 +133,8 @@ enum KArg {
     },
     /// `--scalar` as written (`i32:5`).
     Scalar(String),
+    /// `--sampler` as written (`normalized,repeat,linear`).
+    Sampler(String),
     Local(usize),
 }
 
@@ -285,9 +287,10 @@ fn manifest(text: &str) -> Result<Vec<Kernel>, String> {
                 "--buffer" => args.push(buffer(v, false).map_err(at)?),
                 "--constant" => args.push(buffer(v, true).map_err(at)?),
                 "--scalar" => args.push(KArg::Scalar(v.to_string())),
+                "--sampler" => args.push(KArg::Sampler(v.to_string())),
                 "--image" => args.push(image(v).map_err(at)?),
                 "--local-mem" => args.push(KArg::Local(v.parse::<usize>().map_err(|e| at(format!("--local-mem {v}: {e}")))?)),
-                _ => return Err(at(format!("`{flag}` is no option (--global, --local, --buffer, --constant, --scalar, --local-mem, --image)"))),
+                _ => return Err(at(format!("`{flag}` is no option (--global, --local, --buffer, --constant, --scalar, --local-mem, --image, --sampler)"))),
             }
         }
         let (Some(global), Some(local)) = (global, local) else {
@@ -575,6 +578,7 @@ fn cli_args(k: &Kernel, inputs: &Path, outputs: &Path) -> Vec<String> {
                 ));
             }
             KArg::Scalar(s) => v.extend(["--scalar".into(), s.clone()]),
+            KArg::Sampler(s) => v.extend(["--sampler".into(), s.clone()]),
             KArg::Local(n) => v.extend(["--local-mem".into(), n.to_string()]),
             KArg::Image {
                 dims,

@@ -350,16 +350,6 @@ pub enum Implicit {
 }
 
 impl Implicit {
-    /// Whether the value is a sampler's (which [`implicit_layouts`] prefers, see there).
-    fn is_sampler(self) -> bool {
-        matches!(
-            self,
-            Implicit::SamplerAddress(_)
-                | Implicit::SamplerNormalized(_)
-                | Implicit::SamplerSnapWa(_)
-        )
-    }
-
     fn size(self) -> u32 {
         match self {
             Implicit::ConstantBase | Implicit::GlobalBase | Implicit::PrivateBase => 8,
@@ -789,12 +779,54 @@ fn implicit_layouts(
             unique.push(set);
         }
     }
-    // A sampler's values before an image's: a kernel reading through a sampler argument has
-    // them (the snap workaround of every float read on tgllp and acm-g10), a kernel asking an
-    // image's size has a call for it. The sort is stable: the search's preference stays next.
+    // The sort is stable: the search's preference decides among equals.
+    unique.sort_by_key(|set| sampler_rank(set));
     unique
-        .sort_by_key(|set| core::cmp::Reverse(set.iter().filter(|(i, _)| i.is_sampler()).count()));
-    unique
+}
+
+/// The sampler parameter an implicit value belongs to, if it is a sampler's.
+fn sampler_of(i: Implicit) -> Option<usize> {
+    match i {
+        Implicit::SamplerAddress(s)
+        | Implicit::SamplerNormalized(s)
+        | Implicit::SamplerSnapWa(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// How likely a layout's image and sampler values are, the likeliest least: a sampler argument
+/// a kernel reads through has values (the snap workaround of a float read, or the address and
+/// normalized flag of an integer read, kernels `arg_s` and `arg_ui` on tgllp and acm-g10),
+/// rarely all three (a float and an integer read through one sampler); then the fewer image
+/// values the better (each needs a query, or an integer read, in the kernel).
+fn sampler_rank(set: &[(Implicit, u32)]) -> (core::cmp::Reverse<usize>, usize, usize) {
+    let mut used: Vec<usize> = set.iter().filter_map(|(i, _)| sampler_of(*i)).collect();
+    used.sort_unstable();
+    used.dedup();
+    // With at most one of each value per sampler, 3 values per sampler means all three.
+    let all_three = used
+        .iter()
+        .filter(|&&s| {
+            set.iter()
+                .filter(|(i, _)| sampler_of(*i) == Some(s))
+                .count()
+                == 3
+        })
+        .count();
+    let images = set
+        .iter()
+        .filter(|(i, _)| {
+            matches!(
+                i,
+                Implicit::ImageHeight(_)
+                    | Implicit::ImageWidth(_)
+                    | Implicit::ImageDepth(_)
+                    | Implicit::ImageChannelDataType(_)
+                    | Implicit::ImageChannelOrder(_)
+            )
+        })
+        .count();
+    (core::cmp::Reverse(used.len()), all_three, images)
 }
 
 /// The error for inputs after the parameters that no sequence of implicit arguments explains.
