@@ -3,7 +3,7 @@
 //! `visa::machine::messages::run` with its fields read by doc name: on a stand-in machine
 //! whose registers hold an address that lands in a buffer (bound at every binding-table index
 //! and placed at the first stateless address), each one runs, or is an error naming a form
-//! this machine does not run yet (samplers, block2d). A field the code asks for under a
+//! this machine does not run yet (block2d). A field the code asks for under a
 //! name the docs do not use would fail here.
 
 #![cfg(not(family_absent))]
@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use visa::machine::image::{Image, ImageFormat};
 use visa::machine::memory::{Memory, MemoryError, FIRST_BASE};
 use visa::machine::messages::{run, MessageLanes};
+use visa::machine::sampler::SamplerState;
 use visa::object::File;
 use visa::runtime::{
     DataType, ExecSize, Lanes, PredicateControl, RawOperand, Value, VectorOperand,
@@ -83,6 +84,9 @@ impl MessageLanes for StandIn {
     fn surface(&mut self, _index: u32) -> Result<u32, Failed> {
         Ok(0)
     }
+    fn sampler(&mut self, _index: u32) -> Result<u32, Failed> {
+        Ok(0)
+    }
 }
 
 fn repo() -> Option<PathBuf> {
@@ -116,10 +120,10 @@ fn isa_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Forms not run yet, as the error names them.
-const NOT_YET: &[&str] = &["3D_SAMPLE", "lsc_load_block2d", "lsc_store_block2d"];
+const NOT_YET: &[&str] = &["lsc_load_block2d", "lsc_store_block2d"];
 
-/// The typed-surface messages, which need an image bound.
-const TYPED: &[&str] = &["SCATTER4_TYPED", "3D_LOAD"];
+/// The typed-surface messages, which need an image bound (and 3D_SAMPLE a sampler).
+const TYPED: &[&str] = &["SCATTER4_TYPED", "GATHER4_TYPED", "3D_LOAD", "3D_SAMPLE"];
 
 #[test]
 fn every_memory_instruction_of_intel_kernels_runs_by_doc_field_names() {
@@ -152,6 +156,7 @@ fn every_memory_instruction_of_intel_kernels_runs_by_doc_field_names() {
                     mem.add_buffer(vec![0; 1 << 16]).unwrap()
                 };
                 mem.bind(0, b);
+                mem.bind_sampler(0, SamplerState::parse("normalized,repeat,linear").unwrap());
                 mem.reset_slm(1 << 16);
                 mem.reset_scratch(1 << 16);
                 let mut l = StandIn {
@@ -190,6 +195,7 @@ fn every_memory_instruction_of_intel_kernels_runs_by_doc_field_names() {
         "OWORD_LD_UNALIGNED",
         "SCATTER4_TYPED",
         "3D_LOAD",
+        "3D_SAMPLE",
     ] {
         assert!(
             ran.get(name).is_some_and(|&n| n > 0),

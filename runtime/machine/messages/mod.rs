@@ -7,7 +7,7 @@
 //! | GATHER4_SCALED, SCATTER4_SCALED, GATHER_SCALED, SCATTER_SCALED, GATHER, SCATTER, OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST, DWORD_ATOMIC | [`legacy`] | a surface variable: T0 SLM, T5 scratch (see `surface_space`), T6 and up a binding-table index the surface variable holds |
 //! | SVM_GATHER, SVM_SCATTER, SVM_BLOCK_LD, SVM_BLOCK_ST, SVM_ATOMIC | [`svm`] | 64-bit virtual addresses |
 //! | LSC_UNTYPED (load, store, atomics; strided, quad, block2d and append counters are errors) | [`lsc`] | `.ugm` flat (64-bit addresses) or `bti(N)`, `.slm` |
-//! | SCATTER4_TYPED, 3D_LOAD (`ld_lz`, `ld` at LOD 0) | [`typed`] | an image a surface variable's binding-table index names |
+//! | SCATTER4_TYPED, GATHER4_TYPED, 3D_LOAD (`ld_lz`, `ld` at LOD 0) | [`typed`] | an image a surface variable's binding-table index names |
 //! | 3D_SAMPLE (`sample`, `sample_b`, `sample_l`, `sample_lz`) | [`sample`] | the same, through a sampler state a sampler variable's index names |
 //! | FENCE, LSC_FENCE, CACHE_FLUSH | here | none: no-ops (below) |
 //!
@@ -82,6 +82,7 @@ pub const SUPPORTED: &[&str] = &[
     "SVM_ATOMIC",
     "LSC_UNTYPED",
     "SCATTER4_TYPED",
+    "GATHER4_TYPED",
     "3D_LOAD",
     "3D_SAMPLE",
 ];
@@ -93,7 +94,6 @@ pub const NO_OPS: &[&str] = &["FENCE", "LSC_FENCE", "CACHE_FLUSH"];
 pub const UNSUPPORTED: &[&str] = &[
     "QW_GATHER",
     "QW_SCATTER",
-    "GATHER4_TYPED",
     "SVM_GATHER4_SCALED",
     "SVM_SCATTER4_SCALED",
     "MEDIA_LD",
@@ -131,6 +131,7 @@ where
         "SVM_ATOMIC" => svm::atomic(f, l, mem),
         "LSC_UNTYPED" => lsc::untyped(f, l, mem),
         "SCATTER4_TYPED" => typed::scatter4(f, l, mem),
+        "GATHER4_TYPED" => typed::gather4(f, l, mem),
         "3D_LOAD" => typed::load(f, l, mem),
         "3D_SAMPLE" => sample::sample(f, l, mem),
         n if NO_OPS.contains(&n) => Ok(()),

@@ -1,4 +1,6 @@
-//! Typed-surface (image) messages: SCATTER4_TYPED (`write_imagef` and friends) and 3D_LOAD's
+//! Typed-surface (image) messages: SCATTER4_TYPED (`write_imagef` and friends), GATHER4_TYPED
+//! (which Intel's OpenCL compiler does not write for tgllp or acm-g10: its image reads are
+//! 3D_LOAD and 3D_SAMPLE; run by its doc) and 3D_LOAD's
 //! `ld_lz` and `ld` at LOD 0 (`read_imagef(img, int2)`, sampler-less or with a
 //! `CLK_FILTER_NEAREST | CLK_ADDRESS_NONE` sampler, which Intel's compiler turns into
 //! `load_lz.RGBA ... T6 dst u v`, kernel `copy_img` on tgllp and acm-g10, see PAYLOAD.md).
@@ -93,6 +95,63 @@ where
                 }
             }
             None => dropped += 1,
+        }
+    }
+    mem.dropped += dropped;
+    Ok(())
+}
+
+/// GATHER4_TYPED (GATHER4_TYPED.md, Semantics): for each enabled channel `c` and enabled lane
+/// `i`, `dst[ch_start+i] = *(&surface[u,v,r] + c); //one pixel, with type conversion`, each
+/// channel from `ch_pos * max(exec_size, GRF_SIZE / 4)`. "Out-of-bound Access: On read: ones
+/// are returned in the alpha channel, zeros in the other channels": the one of the texel's
+/// kind (1.0 for float formats, 1 for integer ones, as a channel the format lacks reads). A
+/// non-zero LOD is an error (images here have one level).
+pub fn gather4<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    mem: &mut Memory,
+) -> Result<(), L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    let exec = f.exec()?;
+    let mask = f.int("Channels")? & 0xf;
+    let bti = image_bti(f, l)?;
+    let dst = f.raw("Dst")?;
+    let run = lanes(l, exec, f.pred)?;
+    let stride = channel_stride(exec.elements().unwrap_or(1), mem.grf_bytes);
+    let mut dropped = 0;
+    for &i in &run {
+        let (u, v, r) = (
+            coord(f, l, "U", i)?,
+            coord(f, l, "V", i)?,
+            coord(f, l, "R", i)?,
+        );
+        if coord(f, l, "LOD", i)? != 0 {
+            return Err(f.unsupported("a LOD other than 0").into());
+        }
+        let (image, bytes) = mem.image_mut(f.name, bti)?;
+        let data: [u32; 4] = match texel_range(&image, u, v, r, bytes.len()) {
+            Some((at, end)) => {
+                core::array::from_fn(|c| image.format.read_channel(&bytes[at..end], c as u32))
+            }
+            None => {
+                dropped += 1;
+                let one = if image.format.ty.is_float() {
+                    1.0f32.to_bits()
+                } else {
+                    1
+                };
+                [0, 0, 0, one]
+            }
+        };
+        let mut ch_pos = 0;
+        for (c, d) in data.iter().enumerate() {
+            if mask & (1 << c) != 0 {
+                put(l, &dst, 4, ch_pos * stride + i, u64::from(*d))?;
+                ch_pos += 1;
+            }
         }
     }
     mem.dropped += dropped;
@@ -337,6 +396,37 @@ mod tests {
         run_fields(&f, &mut l, &mut mem).unwrap();
         let b = &mem.buffers()[1].bytes;
         assert_eq!(&b[12 + 8..12 + 12], &[255, 5, 5, 255]);
+    }
+
+    #[test]
+    fn gather4_typed_reads_enabled_channels_and_ones_in_alpha_out_of_bounds() {
+        // gather4_typed.RA (M1, 8) T6 V1 V2 %null %null V3: channels R and A, a register apart.
+        let (mut mem, mut l) = setup("rgba-f32");
+        l.dwords(1, &[0, 1, 2, 2, 9, 0, 0, 0]);
+        l.dwords(2, &[0, 0, 1, 0, 0, 1, 0, 0]);
+        l.dwords(3, &[0xffff_ffff; 16]);
+        l.off.extend([6, 7]);
+        let f = fields(
+            "GATHER4_TYPED",
+            Some(0x03),
+            &[("Channels", 0b1001), ("Surface", 6)],
+            &[],
+            &[("U", 1), ("V", 2), ("R", 0), ("LOD", 0), ("Dst", 3)],
+        );
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        // R of texels (0,0) (1,0) (2,1) (2,0), (9,0) out of bounds, (0,1): 100y + 10x.
+        assert_eq!(f32s(&l, 3, 0, 6), [0.0, 10.0, 120.0, 20.0, 0.0, 100.0]);
+        // A (channel 3) one register on: 100y + 10x + 3, and 1.0 out of bounds.
+        assert_eq!(f32s(&l, 3, 8, 6), [3.0, 13.0, 123.0, 23.0, 1.0, 103.0]);
+        assert_eq!([l.dword(3, 6), l.dword(3, 15)], [0xffff_ffff; 2]);
+        assert_eq!(mem.dropped, 1);
+        // An integer image's out-of-bounds alpha is 1.
+        let (mut mem, mut l) = setup("r-u32");
+        l.dwords(1, &[7; 8]);
+        l.dwords(2, &[0; 8]);
+        l.zeros(3, 64);
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        assert_eq!([l.dword(3, 0), l.dword(3, 8)], [0, 1]);
     }
 
     #[test]
