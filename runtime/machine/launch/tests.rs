@@ -267,6 +267,8 @@ fn simd8_local_ids_take_a_register_each() {
     let values = Values {
         args: vec![0x1234],
         private_base: 0,
+        images: vec![],
+        samplers: vec![],
     };
     let t = payloads(&l, &nd, [1, 0, 0], &values);
     // 24 work-items per group, 8 per thread: 3 threads of 8 lanes.
@@ -297,6 +299,8 @@ fn a_partial_last_thread_has_fewer_lanes() {
     let values = Values {
         args: vec![0],
         private_base: 0,
+        images: vec![],
+        samplers: vec![],
     };
     let t = payloads(&l, &nd, [0, 0, 0], &values);
     assert_eq!(t.iter().map(|t| t.lanes).collect::<Vec<_>>(), [16, 4]);
@@ -623,4 +627,73 @@ fn image_arguments_parse_and_bad_ones_say_why() {
         let e = parse_run(&["--kernel", "k", "--global", "8", "--image", bad]).unwrap_err();
         assert!(e.contains(bad) && e.contains(why), "{bad}: {e}");
     }
+}
+
+/// The inputs of kernels `arg_s` (a float read through a sampler: the snap workaround) and
+/// `arg_ui` (an integer read: the image's height and width, the sampler's address mode and
+/// normalized flag) on tgllp, `(read_only image2d_t img, sampler_t s, global out, global c)`.
+#[test]
+fn sampler_arguments_take_their_implicit_values() {
+    use crate::machine::sampler::SamplerState;
+    let img = Image::packed(5, 3, 1, ImageFormat::parse("rgba-f32").unwrap());
+    let state = SamplerState::parse("normalized,clamp,nearest").unwrap();
+    let args = || {
+        vec![
+            Arg::Image {
+                image: img,
+                bytes: vec![0; img.bytes() as usize],
+                written: false,
+            },
+            Arg::Sampler(state),
+            Arg::Buffer(vec![0; 4]),
+            Arg::Buffer(vec![0; 4]),
+        ]
+    };
+    let common = [
+        (32, 32),
+        (64, 32),
+        (96, 32),
+        (128, 32),
+        (160, 32),
+        (192, 32),
+        (224, 32),
+    ];
+    let mut inputs: Vec<(i16, u16)> = common.to_vec();
+    inputs.extend([(256, 8), (264, 8), (272, 4), (276, 4), (288, 12), (300, 4)]);
+    let f = file(32, Some(192), &inputs);
+    let l = layout(&f, 0, platform("TGLLP"), &args()).unwrap();
+    assert_eq!(l.implicits.last(), Some(&(Implicit::SamplerSnapWa(1), 76)));
+    let mut inputs: Vec<(i16, u16)> = common.to_vec();
+    inputs.extend([(256, 8), (264, 8), (272, 4), (276, 4), (288, 12)]);
+    inputs.extend([(300, 4), (304, 4), (308, 4), (312, 4)]);
+    let f = file(32, Some(192), &inputs);
+    let l = layout(&f, 0, platform("TGLLP"), &args()).unwrap();
+    let tail: Vec<Implicit> = l
+        .implicits
+        .iter()
+        .rev()
+        .take(4)
+        .rev()
+        .map(|x| x.0)
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            Implicit::ImageHeight(0),
+            Implicit::ImageWidth(0),
+            Implicit::SamplerAddress(1),
+            Implicit::SamplerNormalized(1)
+        ]
+    );
+    // Their values: 3, 5, clamp (IGC's LEGACY_CLK_ADDRESS_CLAMP 1), normalized (8).
+    let values = Values {
+        args: vec![0; 4],
+        private_base: 0,
+        images: vec![(0, img)],
+        samplers: vec![(1, state)],
+    };
+    let nd = NdRange::new(&[32], &[32]).unwrap();
+    let t = payloads(&l, &nd, [0, 0, 0], &values);
+    let dw = |at: usize| u32::from_le_bytes(t[0].input[at..at + 4].try_into().unwrap());
+    assert_eq!([dw(300), dw(304), dw(308), dw(312)], [3, 5, 1, 8]);
 }
