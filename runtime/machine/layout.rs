@@ -101,6 +101,20 @@ fn round_up(x: u32, to: u32) -> u32 {
     x.div_ceil(to) * to
 }
 
+/// `end` as a byte count of the activation when it is within
+/// [`super::limits::MAX_ACTIVATION_BYTES`]; else an error naming what passed it.
+fn within_limit(end: u64, what: &dyn Fn() -> String) -> Result<u32, String> {
+    let max = super::limits::MAX_ACTIVATION_BYTES;
+    if end > u64::from(max) {
+        return Err(format!(
+            "{} end(s) past {max} bytes of registers, the most one routine activation may \
+             declare (`machine::limits::MAX_ACTIVATION_BYTES`)",
+            what()
+        ));
+    }
+    Ok(end as u32)
+}
+
 impl Layout {
     /// Places the declarations of `r`; an error names the declaration that cannot be placed.
     pub fn new<R: Routine + ?Sized>(r: &R, grf: u32) -> Result<Layout, String> {
@@ -148,7 +162,7 @@ impl Layout {
                 at = round_up(at, grf);
             }
             vars.push(Var { base: at, size, ty });
-            at += size;
+            at = within_limit(u64::from(at) + u64::from(size), &name)?;
         }
         for (i, v) in decls.iter().enumerate() {
             if v.alias_index != 0 {
@@ -161,13 +175,19 @@ impl Layout {
         let mut address_elements = 0;
         for a in r.address_info() {
             addresses.push((address_elements, u32::from(a.num_elements)));
-            address_elements += u32::from(a.num_elements);
+            address_elements = within_limit(
+                u64::from(address_elements) + u64::from(a.num_elements),
+                &|| String::from("the address variables"),
+            )?;
         }
         let mut predicates = vec![(0, 0)];
         let mut predicate_bits = 0;
         for p in r.predicate_info() {
             predicates.push((predicate_bits, u32::from(p.num_elements)));
-            predicate_bits += u32::from(p.num_elements);
+            predicate_bits = within_limit(
+                u64::from(predicate_bits) + u64::from(p.num_elements),
+                &|| String::from("the predicate variables"),
+            )?;
         }
         Ok(Layout {
             grf,

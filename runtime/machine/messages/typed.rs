@@ -63,7 +63,6 @@ where
     let src = f.raw("Src")?;
     let run = lanes(l, exec, f.pred)?;
     let stride = channel_stride(exec.elements().unwrap_or(1), mem.grf_bytes);
-    let mut dropped = 0;
     for &i in &run {
         let (u, v, r) = (
             coord(f, l, "U", i)?,
@@ -92,10 +91,9 @@ where
                     }
                 }
             }
-            None => dropped += 1,
+            None => mem.image_out_of_bounds(i, bti, [u, v, r], true),
         }
     }
-    mem.dropped += dropped;
     Ok(())
 }
 
@@ -167,7 +165,6 @@ where
             None => Ok(0),
         }
     };
-    let mut dropped = 0;
     for &i in &run {
         let (u, v) = (param(l, 0, i)?, param(l, 1, i)?);
         let r = if lz {
@@ -186,7 +183,7 @@ where
                     *d = image.format.read_channel(&bytes[at..end], c as u32);
                 }
             }
-            None => dropped += 1,
+            None => mem.image_out_of_bounds(i, bti, [u, v, r], false),
         }
         let mut ch_pos = 0;
         for (c, d) in data.iter().enumerate() {
@@ -196,7 +193,6 @@ where
             }
         }
     }
-    mem.dropped += dropped;
     Ok(())
 }
 
