@@ -836,6 +836,13 @@ fn print_findings(kernel: &visa::machine::Kernel, memory: &visa::machine::memory
     for f in c.findings() {
         eprintln!("error: {}", kernel.report(f));
     }
+    if c.unchecked > 0 {
+        eprintln!(
+            "note: {} access(es) not checked for races: more than {} bytes were accessed between two barriers",
+            c.unchecked,
+            visa::machine::check::MAX_SHADOW_BYTES
+        );
+    }
     eprintln!(
         "check: {total} finding(s) at {} instruction(s)",
         c.findings().len()

@@ -28,6 +28,11 @@ use alloc::vec::Vec;
 /// Findings kept: past this many distinct (kind, instruction) pairs, only counted.
 pub const MAX_FINDINGS: usize = 1000;
 
+/// Bytes whose accesses are remembered between two barriers (about 150 heap bytes each):
+/// accesses to further bytes are not checked for races, only counted
+/// ([`Checker::unchecked`]).
+pub const MAX_SHADOW_BYTES: usize = 1 << 18;
+
 /// Where an access or a barrier happened: routine index (0 the kernel), instruction index,
 /// thread of the work-group and lane (`None`: a block message of the whole thread).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -176,6 +181,8 @@ pub struct Checker {
     findings: Vec<Finding>,
     /// Findings past [`MAX_FINDINGS`] distinct ones, only counted.
     pub dropped: u64,
+    /// Accesses not checked for races: [`MAX_SHADOW_BYTES`] bytes were already remembered.
+    pub unchecked: u64,
 }
 
 impl Checker {
@@ -228,6 +235,10 @@ impl Checker {
         access: Access,
     ) {
         let site = self.site;
+        if self.shadow.len() + size as usize > MAX_SHADOW_BYTES {
+            self.unchecked += 1;
+            return;
+        }
         for i in 0..u64::from(size) {
             let s = self.shadow.entry((mem, at + i)).or_default();
             if let Some((first, first_access)) = race(s, &site, access) {

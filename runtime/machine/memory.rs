@@ -617,7 +617,7 @@ impl Memory {
                 (Place::Buffer(b, at), _) => {
                     c.access(space, address, b + 1, *at as u64, size, access)
                 }
-                (Place::Slm(at), _) => c.access(space, address, 0, *at as u64, size, access),
+                (Place::Slm(at), _) => c.access(space, *at as u64, 0, *at as u64, size, access),
                 _ => {}
             }
         }
