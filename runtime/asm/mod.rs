@@ -30,6 +30,7 @@ mod pool;
 mod routine;
 mod syntax;
 mod tables;
+mod trailer;
 
 pub use check::check;
 pub use diag::{render, Diagnostic};
@@ -94,6 +95,7 @@ fn assemble_with(
             list: Vec::new(),
         };
         let routines = directives::read_source(src.text, &mut errors);
+        let mut trailers = trailer::trailers(src.text).into_iter();
         if routines.is_empty() && errors.list.is_empty() {
             errors.list.push(first_line_error(
                 Some(src),
@@ -106,7 +108,7 @@ fn assemble_with(
                 version = r.version;
             }
             let parts = routine::build(r, options.instructions, grf, &mut errors);
-            add_routine(&mut file, r, parts);
+            add_routine(&mut file, r, parts, trailers.next().flatten());
         }
         all.extend(errors.list);
     }
@@ -169,7 +171,12 @@ fn first_line_error(src: Option<&Source<'_>>, message: &str, label: &str) -> Dia
 }
 
 /// Adds the routine `r`, built into `parts`, to the file as a kernel or a function.
-fn add_routine(file: &mut File, r: &RoutineText<'_>, parts: routine::Parts) {
+fn add_routine(
+    file: &mut File,
+    r: &RoutineText<'_>,
+    parts: routine::Parts,
+    trailer: Option<crate::object::Trailer>,
+) {
     // A kernel's data and a function's are two generated types with the same records but a
     // kernel's inputs: the records both take are listed once.
     macro_rules! data {
@@ -201,6 +208,10 @@ fn add_routine(file: &mut File, r: &RoutineText<'_>, parts: routine::Parts) {
                 data,
                 gen_binaries: Vec::new(),
             });
+            if trailer.is_some() {
+                file.text.kernels.resize(file.kernels.len() - 1, None);
+                file.text.kernels.push(trailer);
+            }
         }
         RoutineKind::Function => {
             let data = data!(FunctionData {});
@@ -210,6 +221,10 @@ fn add_routine(file: &mut File, r: &RoutineText<'_>, parts: routine::Parts) {
                 ..Default::default()
             });
             file.functions.push(Function { data });
+            if trailer.is_some() {
+                file.text.functions.resize(file.functions.len() - 1, None);
+                file.text.functions.push(trailer);
+            }
         }
     }
 }

@@ -13,7 +13,9 @@ use crate::object::{
     AddressInfo, AttributeInfo, InputInfo, InstructionStream, LabelInfo, PredicateInfo,
     SurfaceInfo, VarInfo,
 };
-use crate::runtime::text::{Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES};
+use crate::runtime::text::{
+    predefined_general_count, Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
+};
 use crate::Instruction;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -340,7 +342,13 @@ impl Pooled {
     fn start(r: &RoutineText<'_>, labels: usize, symbols: usize) -> Pooled {
         let mut pool = Pool::default();
         pool.add(&r.name);
-        for n in PREDEFINED_GENERAL.iter().chain(PREDEFINED_SURFACES.iter()) {
+        // The names Intel's reader of that version places first (21 before 4.2, then 22).
+        let (major, minor) = r.version.unwrap_or((4, 1));
+        let general = predefined_general_count(major, minor);
+        for n in PREDEFINED_GENERAL[..general]
+            .iter()
+            .chain(PREDEFINED_SURFACES.iter())
+        {
             pool.add(n);
         }
         pool.add(PREDEFINED_SAMPLER_NAME);

@@ -52,6 +52,28 @@ pub struct File {
     pub header: CommonIsaHeader,
     pub kernels: Vec<Kernel>,
     pub functions: Vec<Function>,
+    /// What the routines' text held that an object file has no place for; empty for a file
+    /// read from bytes, and not written by [`File::write`].
+    pub text: TextOnly,
+}
+
+/// What vISA text holds that the object file format cannot: kept from text read so that it
+/// prints back as it was. `kernels[i]` belongs to kernel `i`, `functions[i]` to function `i`
+/// (shorter lists: the routines after have none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextOnly {
+    pub kernels: Vec<Option<Trailer>>,
+    pub functions: Vec<Option<Trailer>>,
+}
+
+/// The comment lines Intel's current compiler (IGC 2.x) writes after a routine's last
+/// instruction: `//Platform: XE2` and `//Build option: "..."`, the finalizer's options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trailer {
+    /// GenX_IR's platform name (`XE2`).
+    pub platform: String,
+    /// The text between the quotes of `//Build option: "..."`.
+    pub build_options: String,
 }
 
 /// A kernel object and its GEN binaries (`gen_binaries[j]` is described by
@@ -248,6 +270,7 @@ impl File {
             header,
             kernels,
             functions,
+            text: TextOnly::default(),
         };
         file.check_layout(&file.derive(&read)?, bytes.len())?;
         Ok(file)

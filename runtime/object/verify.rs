@@ -13,6 +13,11 @@
 
 use super::text::instruction_text;
 use super::{File, Routine, PREDEFINED_SURFACES, PREDEFINED_VARIABLES};
+
+/// The predefined sampler: 4_visa_header.md, "Sampler Variables": "S31 is reserved and
+/// represents bindless samplers" (the table's one row: index 31, `S31`). Intel's compilers
+/// write it without declaring it (`movs (M1_NM, 1) S31(0) ...`, `sample_lz ... S31 %bss`).
+const BINDLESS_SAMPLER: u32 = 31;
 use crate::runtime::{
     DataType, Immediate, OperandVisitor, PredicateControl, RawOperand, Region, VectorOperand,
 };
@@ -962,7 +967,9 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                     self.fail(field, rules::LSC_DATA_ORDER, format!("{value}"));
                 }
             }
-            "Sampler" if value as usize >= self.r.sampler_info().len() => {
+            "Sampler"
+                if value as usize >= self.r.sampler_info().len() && value != BINDLESS_SAMPLER =>
+            {
                 self.fail(
                     field,
                     rules::SAMPLER_ID,
@@ -1042,7 +1049,9 @@ impl<R: Routine + ?Sized> Ctx<'_, R> {
             crate::runtime::StateClass::Surface => {
                 u32::from(id) < PREDEFINED_SURFACES + self.r.surface_info().len() as u32
             }
-            crate::runtime::StateClass::Sampler => usize::from(id) < self.r.sampler_info().len(),
+            crate::runtime::StateClass::Sampler => {
+                usize::from(id) < self.r.sampler_info().len() || u32::from(id) == BINDLESS_SAMPLER
+            }
         };
         if !ok {
             self.fail(field, rules::STATE_ID, format!("{id} is not declared"));
@@ -1111,11 +1120,12 @@ impl<R: Routine + ?Sized> Ctx<'_, R> {
 }
 
 /// LSC_UNTYPED.md:478-496: the CachingL1/CachingL3 pairs (0 .df, 1 .uc, 2 .ca, 3 .wb, 4 .wt,
-/// 5 .st, 6 .ri) the table allows, for a load or a store. Intel's verifier applies exactly
-/// these on DG2 and PVC ("invalid cache-control options for load (#53560)", "... store").
+/// 5 .st, 6 .ri, 7 .cc) the table allows, for a load or a store. Intel's verifier applies
+/// exactly these on DG2 and PVC ("invalid cache-control options for load (#53560)", "...
+/// store"); `.ca.cc` for loads is erratum LSC_UNTYPED-caching-const-cached (IGC 2.x, XE3 on).
 fn lsc_caching_allowed(load: bool, pair: (u64, u64)) -> bool {
     const BOTH: [(u64, u64); 3] = [(0, 0), (1, 1), (5, 1)];
-    const LOADS: [(u64, u64); 5] = [(1, 2), (2, 1), (2, 2), (5, 2), (6, 2)];
+    const LOADS: [(u64, u64); 6] = [(1, 2), (2, 1), (2, 2), (5, 2), (6, 2), (2, 7)];
     const STORES: [(u64, u64); 5] = [(1, 3), (4, 1), (4, 3), (5, 3), (3, 3)];
     BOTH.contains(&pair)
         || if load {

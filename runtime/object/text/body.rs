@@ -60,9 +60,11 @@ pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>)
             "SUBROUTINE" => match label_name(v, inst) {
                 Ok((label, name)) => {
                     let name = subroutine_label_name(&name, label);
-                    p.text.push_str("    \n.function ");
+                    // IGC 2.x puts the blank line before `.function`, 12504.6 after it.
+                    let (before, after) = if v.modern { ("\n", "") } else { ("", "\n") };
+                    let _ = write!(p.text, "    \n{before}.function ");
                     push_string_literal(&mut p.text, &name);
-                    let _ = writeln!(p.text, "\n\n{name}:");
+                    let _ = writeln!(p.text, "\n{after}{name}:");
                 }
                 Err(e) => failed(p, id, e),
             },

@@ -24,7 +24,9 @@ use super::{pool_string, Printed, View};
 use crate::object::File;
 use crate::runtime::text::push_string_literal;
 use crate::runtime::text::spellings::type_text;
-use crate::runtime::text::{Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES};
+use crate::runtime::text::{
+    predefined_general_count, Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
+};
 use crate::runtime::DataType;
 use alloc::borrow::Cow;
 use alloc::format;
@@ -55,6 +57,9 @@ pub(crate) fn push_header(p: &mut Printed, file: &File, v: &View<'_>, header_nam
         file.header.major_version, file.header.minor_version
     );
     line(p);
+    if v.modern {
+        line(p);
+    }
     let name = match v.string(v.name_index) {
         Some(n) => n,
         None => {
@@ -84,7 +89,8 @@ pub(crate) fn push_header(p: &mut Printed, file: &File, v: &View<'_>, header_nam
     line(p);
     line(p);
     p.text.push_str("/// VISA Predefined Variables");
-    for (i, n) in PREDEFINED_GENERAL.iter().enumerate() {
+    let count = predefined_general_count(file.header.major_version, file.header.minor_version);
+    for (i, n) in PREDEFINED_GENERAL.iter().take(count).enumerate() {
         line(p);
         let _ = write!(p.text, "// .decl V{i} v_type=G v_name={n}");
     }

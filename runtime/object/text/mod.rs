@@ -55,6 +55,9 @@ pub struct Problem {
 /// What a kernel and a function share for printing, plus the kernel's inputs.
 pub(crate) struct View<'a> {
     pub is_kernel: bool,
+    /// IGC 2.x's layout (vISA 4.2 on): a blank line after `.version` and before each
+    /// `.function`, V21 among the predefined variables ([`modern_layout`]).
+    pub modern: bool,
     /// Bytes per register of the file's platform (its first GEN binary's `gen_platform`).
     pub grf_bytes: Option<u32>,
     pub string_pool: &'a [Vec<u8>],
@@ -87,23 +90,56 @@ impl View<'_> {
 /// `recursion_stackcalls.isa` have it, block labels such as `_0_020` have 0).
 pub(crate) const SUBROUTINE_LABEL: u8 = 1;
 
-fn print_view(file: &File, v: &View<'_>, header_name: &[u8]) -> Printed {
+fn print_view(
+    file: &File,
+    v: &View<'_>,
+    header_name: &[u8],
+    trailer: Option<&super::Trailer>,
+) -> Printed {
     let mut p = Printed::default();
     header::push_header(&mut p, file, v, header_name);
     body::push_body(&mut p, v, &RoutineNames::new(v));
+    if let Some(t) = trailer {
+        // IGC 2.x's isaDump: no newline after the last line.
+        p.text.push_str("\n//Platform: ");
+        p.text.push_str(&t.platform);
+        p.text.push_str("\n//Build option: \"");
+        p.text.push_str(&t.build_options);
+        p.text.push('"');
+    }
     p
 }
 
-/// The register size of the platform the file names (ADDR_ADD's `&V[bytes]`).
+/// Whether the text of `file` takes IGC 2.x's layout: vISA 4.2 and later (what IGC 2.x
+/// writes; IGC 12504.6 writes 4.1 in its own layout). The two differ in blank lines only
+/// (after `.version`; before, not after, each `.function`) and in V21 `%scratchloc` among
+/// the predefined variables (measured: `tests/modern/fixtures` against `real-kernels/dg2`).
+pub fn modern_layout(file: &File) -> bool {
+    (file.header.major_version, file.header.minor_version) >= (4, 2)
+}
+
+/// The register size of the platform the file names (ADDR_ADD's `&V[bytes]`): its first GEN
+/// binary's, else the platform of a routine's `//Platform:` line.
 fn grf_bytes(file: &File) -> Option<u32> {
+    use crate::runtime::IntelPlatform;
     let code = file
         .header
         .kernel_info
         .iter()
         .flat_map(|k| k.gen_binary_info.iter())
-        .next()?
-        .gen_platform;
-    crate::runtime::IntelPlatform::from_gen_platform(u32::from(code)).map(|p| p.grf_bytes)
+        .next()
+        .map(|g| g.gen_platform);
+    match code {
+        Some(code) => IntelPlatform::from_gen_platform(u32::from(code)).map(|p| p.grf_bytes),
+        None => file
+            .text
+            .kernels
+            .iter()
+            .chain(&file.text.functions)
+            .flatten()
+            .find_map(|t| IntelPlatform::find(&t.platform))
+            .map(|p| p.grf_bytes),
+    }
 }
 
 /// The text of kernel `index` of `file` (Intel's `NAME.visaasm`), `None` past the last kernel.
@@ -118,6 +154,7 @@ pub fn print_kernel(file: &File, index: usize) -> Option<Printed> {
         file,
         &kernel_view(file, k),
         name.unwrap_or_default(),
+        file.text.kernels.get(index).and_then(Option::as_ref),
     ))
 }
 
@@ -134,6 +171,7 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
         file,
         &function_view(file, f),
         name.unwrap_or_default(),
+        file.text.functions.get(index).and_then(Option::as_ref),
     ))
 }
 
@@ -166,6 +204,7 @@ pub(crate) fn instruction_text(
 fn kernel_view<'a>(file: &File, k: &'a super::KernelData) -> View<'a> {
     View {
         is_kernel: true,
+        modern: modern_layout(file),
         grf_bytes: grf_bytes(file),
         string_pool: &k.string_pool,
         name_index: k.name_index,
@@ -185,6 +224,7 @@ fn kernel_view<'a>(file: &File, k: &'a super::KernelData) -> View<'a> {
 fn function_view<'a>(file: &File, f: &'a super::FunctionData) -> View<'a> {
     View {
         is_kernel: false,
+        modern: modern_layout(file),
         grf_bytes: grf_bytes(file),
         string_pool: &f.string_pool,
         name_index: f.name_index,

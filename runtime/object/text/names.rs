@@ -84,4 +84,11 @@ impl Names for RoutineNames<'_> {
     fn grf_bytes(&self) -> Option<u32> {
         self.view.grf_bytes
     }
+    fn dialect(&self) -> crate::runtime::text::Dialect {
+        if self.view.modern {
+            crate::runtime::text::Dialect::Igc2
+        } else {
+            crate::runtime::text::Dialect::Igc1
+        }
+    }
 }

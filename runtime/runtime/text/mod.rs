@@ -58,8 +58,8 @@ pub use modifier::{is_saturated, parse_modifier, set_saturated, Modifier};
 #[cfg(test)]
 pub(crate) use names::TestNames;
 pub use names::{
-    subroutine_label_name, IntelNames, NameTable, Names, FIRST_DECLARED_GENERAL,
-    PREDEFINED_GENERAL, PREDEFINED_SURFACES,
+    predefined_general_count, subroutine_label_name, Dialect, IntelNames, NameTable, Names,
+    FIRST_DECLARED_GENERAL, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
 };
 pub use predicate::{
     parse_predicate_name, parse_predicate_prefix, print_predicate_operand, print_predicate_prefix,

@@ -9,13 +9,14 @@ use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 
-/// Predefined general variables V0..V20, as IGC 12504.6 prints them.
+/// Predefined general variables V0..V21, as Intel's printers name them.
 ///
 /// Source: the `// .decl V<n> v_type=G v_name=<name>` comment lines that head every file in
-/// `real-kernels/dg2/*.visaasm` (e.g. `arith_float_float_ops.visaasm`, lines 5-25); the note's
-/// §3 lists the same names from `PreDefinedVars.cpp`. Ids 21..=31 are reserved (HEAD adds
-/// `%scratchloc`, which 12504.6 does not print) and have no name here.
-pub const PREDEFINED_GENERAL: [&str; 21] = [
+/// `real-kernels/dg2/*.visaasm` (IGC 12504.6, vISA 4.1: V0..V20, e.g.
+/// `arith_float_float_ops.visaasm`, lines 5-25; the note's §3 lists the same names from
+/// `PreDefinedVars.cpp`), and those of `tests/modern/fixtures` (IGC 2.40, vISA 4.2), which add
+/// V21 `%scratchloc`. Ids 22..=31 are reserved and have no name here.
+pub const PREDEFINED_GENERAL: [&str; 22] = [
     "%null",
     "%thread_x",
     "%thread_y",
@@ -37,7 +38,18 @@ pub const PREDEFINED_GENERAL: [&str; 21] = [
     "%impl_arg_buf_ptr",
     "%local_id_buf_ptr",
     "%msg0",
+    "%scratchloc",
 ];
+
+/// How many of [`PREDEFINED_GENERAL`] a text of vISA `major.minor` lists in its header: 21
+/// before 4.2 (IGC 12504.6 writes 4.1), 22 from 4.2 on (IGC 2.x).
+pub fn predefined_general_count(major: u8, minor: u8) -> usize {
+    if (major, minor) >= (4, 2) {
+        PREDEFINED_GENERAL.len()
+    } else {
+        PREDEFINED_GENERAL.len() - 1
+    }
+}
 
 /// General variable ids below this are predefined; the first declared variable is `V0032`
 /// (`VISAKernelImpl::generateVariableName`, note §3).
@@ -118,6 +130,23 @@ pub trait Names {
     fn grf_bytes(&self) -> Option<u32> {
         None
     }
+    /// Which of Intel's printers the text follows ([`Dialect`]): IGC 12504.6's unless the
+    /// routine is of vISA 4.2 or later.
+    fn dialect(&self) -> Dialect {
+        Dialect::Igc1
+    }
+}
+
+/// The two printers of Intel's vISA text that differ in spelling, not in meaning: IGC
+/// 12504.6 (2022, vISA 4.1, the `.isa` era) and IGC 2.x (vISA 4.2, text only). A parser takes
+/// both spellings; a printer writes the one of the text's version.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// IGC 12504.6: LSC data sizes `d8c32`, `d16c32`, `d16c32h`.
+    #[default]
+    Igc1,
+    /// IGC 2.x: LSC data sizes `d8u32`, `d16u32`, `d16u32h` (the docs' spelling).
+    Igc2,
 }
 
 /// `P12` -> 12 for prefix `P`: decimal digits only, no sign, no leading `+`.
@@ -295,7 +324,8 @@ mod tests {
         let n = IntelNames;
         assert_eq!(n.general(7).as_deref(), Some("%r0"));
         assert_eq!(n.general(20).as_deref(), Some("%msg0"));
-        assert_eq!(n.general(21), None);
+        assert_eq!(n.general(21).as_deref(), Some("%scratchloc")); // vISA 4.2
+        assert_eq!(n.general(22), None);
         assert_eq!(n.general(50).as_deref(), Some("V0050"));
         assert_eq!(n.general_id("%cr0"), Some(14));
         assert_eq!(n.general_id("V0050"), Some(50));

@@ -379,7 +379,8 @@ pub const LSC_BLOCK2D_VNNI: &[Spelling] = &[
 const LSC_CACHE_DOC: &str = "LSC_UNTYPED.md caching table";
 
 /// LSC cache controls (`lsc_load.ugm.ca.ca`). Both are omitted when both are `df` (note §5,
-/// `LscInstFormatter::formatCacheOpt`). HEAD adds `.cc`, which 12504.6 lacks.
+/// `LscInstFormatter::formatCacheOpt`). IGC 2.x adds `.cc` (erratum
+/// LSC_UNTYPED-caching-const-cached), which 12504.6 lacks.
 pub const LSC_CACHE_CONTROLS: &[Spelling] = &[
     s(0, "df", LSC_CACHE_DOC),
     s(1, "uc", LSC_CACHE_DOC),
@@ -392,9 +393,15 @@ pub const LSC_CACHE_CONTROLS: &[Spelling] = &[
     s(4, "wt", LSC_CACHE_DOC),
     s(5, "st", LSC_CACHE_DOC),
     s(6, "ri", LSC_CACHE_DOC),
+    s(
+        7,
+        "cc",
+        "LSC_UNTYPED.md caching table with erratum LSC_UNTYPED-caching-const-cached",
+    ),
 ];
 
-/// LSC address models (`bti(0x1)[V0057]:a32`). `surf` (6) is HEAD only (note §7).
+/// LSC address models (`bti(0x1)[V0057]:a32`). `surf` (6) is IGC 2.x's (erratum
+/// LSC_UNTYPED-surf-and-widened-a32).
 pub const LSC_ADDRESS_MODELS: &[Spelling] = &[
     s(1, "flat", "LSC_UNTYPED.md AddrType"),
     s(2, "bss", "LSC_UNTYPED.md AddrType"),
@@ -405,6 +412,11 @@ pub const LSC_ADDRESS_MODELS: &[Spelling] = &[
         "LSC_UNTYPED.md AddrType; note §1: `bti(0x1)[V0057]:a32`",
     ),
     s(5, "arg", "LSC_UNTYPED.md AddrType"),
+    s(
+        6,
+        "surf",
+        "LSC_UNTYPED.md AddrType with erratum LSC_UNTYPED-surf-and-widened-a32",
+    ),
 ];
 
 /// LSC address sizes (`:a32`).
@@ -412,6 +424,16 @@ pub const LSC_ADDRESS_SIZES: &[Spelling] = &[
     s(1, "a16", "LSC_UNTYPED.md AddrSize"),
     s(2, "a32", "LSC_UNTYPED.md AddrSize; note §1: `[V0057]:a32`"),
     s(3, "a64", "LSC_UNTYPED.md AddrSize"),
+    s(
+        4,
+        "a32u",
+        "LSC_UNTYPED.md AddrSize with erratum LSC_UNTYPED-surf-and-widened-a32",
+    ),
+    s(
+        5,
+        "a32s",
+        "LSC_UNTYPED.md AddrSize with erratum LSC_UNTYPED-surf-and-widened-a32",
+    ),
 ];
 
 const LSC_SIZE_1250: &str =

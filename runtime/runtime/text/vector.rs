@@ -357,7 +357,7 @@ mod tests {
     fn unprintable_operands_are_refused() {
         let mut s = String::new();
         assert!(print_vector(&mut s, &general(6, 50, 0, 0, 0x122), &IntelNames).is_err());
-        assert!(print_vector(&mut s, &general(0, 21, 0, 0, 0x122), &IntelNames).is_err());
+        assert!(print_vector(&mut s, &general(0, 22, 0, 0, 0x122), &IntelNames).is_err());
         assert!(
             print_vector(&mut s, &indirect(0, 0, 0, DataType::D, 0x0f00), &IntelNames).is_err()
         );

@@ -11,7 +11,7 @@ use super::operand::{parse_raw, parse_vector, print_raw, print_vector};
 use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::instruction::error;
 use crate::runtime::text::spellings::{spell, value_of, LSC_ADDRESS_MODELS, LSC_ADDRESS_SIZES};
-use crate::runtime::text::{Cursor, Names};
+use crate::runtime::text::{Cursor, Dialect, Names};
 use crate::runtime::{DataType, Immediate, RawOperand, VectorOperand};
 use alloc::string::String;
 use core::fmt::Write;
@@ -44,7 +44,9 @@ fn bad(what: &'static str, value: u64) -> PrintError {
     PrintError::Unprintable { what, value }
 }
 
-/// Prints the model and surface: `flat`, `bti(0x1)`, `ss(V0049)`.
+/// Prints the model and surface: `flat`, `bti(0x1)`, `ss(V0049)`; a flat or arg address with
+/// a base (LSC_UNTYPED.md's Surface: "a nonzero register or immediate" where the platform has
+/// an a64 base) as IGC 2.x prints it, `flat(V0067)`.
 pub fn print_model(
     out: &mut String,
     model: u64,
@@ -55,18 +57,18 @@ pub fn print_model(
         .ok()
         .and_then(|m| spell(LSC_ADDRESS_MODELS, m))
         .ok_or(bad(
-            "LSC_UNTYPED AddrType: flat, bss, ss, bti or arg",
+            "LSC_UNTYPED AddrType: flat, bss, ss, bti, arg or surf",
             model,
         ))?;
     out.push_str(text);
-    if model == FLAT || model == ARG {
-        if surface != NO_SURFACE {
-            return Err(bad(
-                "LSC_UNTYPED Surface: flat and arg addresses print no surface, so it must be the immediate 0:ud",
-                0,
-            ));
-        }
+    if (model == FLAT || model == ARG) && surface == NO_SURFACE {
         return Ok(());
+    }
+    if (model == FLAT || model == ARG) && names.dialect() == Dialect::Igc1 {
+        return Err(bad(
+            "LSC_UNTYPED Surface: IGC 12504.6 prints no base of a flat or arg address, so it must be the immediate 0:ud",
+            0,
+        ));
     }
     out.push('(');
     print_vector(out, surface, names)?;
@@ -101,7 +103,10 @@ pub fn print_address(out: &mut String, a: Address, names: &dyn Names) -> Result<
         u8::try_from(a.size)
             .ok()
             .and_then(|s| spell(LSC_ADDRESS_SIZES, s))
-            .ok_or(bad("LSC_UNTYPED AddrSize: a16, a32 or a64", a.size))?,
+            .ok_or(bad(
+                "LSC_UNTYPED AddrSize: a16, a32, a64, a32u or a32s",
+                a.size,
+            ))?,
     );
     Ok(())
 }
@@ -118,9 +123,15 @@ pub fn parse_model(
     } else {
         value_of(LSC_ADDRESS_MODELS, word)
             .map(u64::from)
-            .ok_or_else(|| error(at, "an address model: flat, bss, ss, bti or arg", word))?
+            .ok_or_else(|| {
+                error(
+                    at,
+                    "an address model: flat, bss, ss, bti, arg or surf",
+                    word,
+                )
+            })?
     };
-    if model == FLAT || model == ARG {
+    if (model == FLAT || model == ARG) && c.peek() != Some('(') {
         return Ok((model, NO_SURFACE));
     }
     c.expect("(", "`(` and the surface")?;
@@ -171,7 +182,7 @@ pub fn parse_address(
     let at = c.column();
     let word = c.take_while(|ch| ch.is_ascii_alphanumeric());
     let size = value_of(LSC_ADDRESS_SIZES, word)
-        .ok_or_else(|| error(at, "an address size: a16, a32 or a64", word))?;
+        .ok_or_else(|| error(at, "an address size: a16, a32, a64, a32u or a32s", word))?;
     Ok(Address {
         model,
         surface,

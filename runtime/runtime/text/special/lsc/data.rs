@@ -16,7 +16,7 @@ use crate::runtime::text::spellings::{
     LSC_DATA_SIZES, LSC_DATA_SIZE_ALIASES, LSC_DATA_SIZE_DOC_SPELLINGS, LSC_QUAD_CHANNELS,
     LSC_VECTOR_SIZES,
 };
-use crate::runtime::text::{Cursor, Names};
+use crate::runtime::text::{Cursor, Dialect, Names};
 use crate::runtime::RawOperand;
 use alloc::string::String;
 use core::fmt::Write;
@@ -60,12 +60,24 @@ fn spelled(table: &[Spelling], v: u64, what: &'static str) -> Result<&'static st
         .ok_or(bad(what, v))
 }
 
-fn print_size(out: &mut String, size: u64) -> Result<(), PrintError> {
-    out.push_str(spelled(
-        LSC_DATA_SIZES,
-        size,
-        "LSC_UNTYPED DataSize: d8..d64, d8c32, d16c32, d16c32h",
-    )?);
+fn print_size(out: &mut String, size: u64, names: &dyn Names) -> Result<(), PrintError> {
+    // IGC 2.x spells the widened sizes as the docs do (`d8u32`), 12504.6 `d8c32`.
+    let doc = names.dialect() == Dialect::Igc2;
+    let spelling = if doc {
+        u8::try_from(size)
+            .ok()
+            .and_then(|b| spell(LSC_DATA_SIZE_DOC_SPELLINGS, b))
+    } else {
+        None
+    };
+    out.push_str(match spelling {
+        Some(s) => s,
+        None => spelled(
+            LSC_DATA_SIZES,
+            size,
+            "LSC_UNTYPED DataSize: d8..d64, d8c32, d16c32, d16c32h",
+        )?,
+    });
     Ok(())
 }
 
@@ -79,7 +91,7 @@ pub fn print_data(
 ) -> Result<(), PrintError> {
     print_raw(out, raw, names)?;
     out.push(':');
-    print_size(out, s.size)?;
+    print_size(out, s.size, names)?;
     if mask == Mask::Quad {
         if s.order != 1 || s.elems != s.ch_mask || !(1..=15).contains(&s.ch_mask) {
             return Err(bad(
@@ -124,7 +136,7 @@ pub fn print_block(
 ) -> Result<(), PrintError> {
     print_raw(out, raw, names)?;
     out.push(':');
-    print_size(out, b.size)?;
+    print_size(out, b.size, names)?;
     out.push('.');
     let fits = |v: u64, max: u16| (1..=u64::from(max)).contains(&v);
     if !fits(b.blocks, 0xff) || !fits(b.width, u16::MAX) || !fits(b.height, u16::MAX) {
