@@ -25,8 +25,14 @@ fn skip(what: &str) {
     println!("skipped: {what}");
 }
 
-/// The kernels of `faults.cl` compiled for each platform, in a fresh directory.
+/// The kernels of `faults.cl` compiled for each platform, once for the tests of this file.
 fn compiled() -> Option<PathBuf> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(compile).clone()
+}
+
+/// Compiles `faults.cl` for each platform into a fresh directory.
+fn compile() -> Option<PathBuf> {
     let shared = support::shared()?;
     let intel_isa = shared.join("tools/intel-isa/intel-isa");
     let ocloc = Command::new("ocloc").arg("--help").output().is_ok();

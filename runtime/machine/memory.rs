@@ -923,6 +923,34 @@ mod tests {
     }
 
     #[test]
+    fn with_the_check_an_access_out_of_bounds_is_reported_and_dropped() {
+        use super::super::check::{Access, Kind};
+        let (mut m, a, _) = two_buffers();
+        m.reset_slm(8);
+        m.enable_check();
+        m.at_instruction(0, 3);
+        m.at_lane(5);
+        let end = m.buffer(a).base + 16;
+        // Stateless past buffer a (16 bytes): zeros, not an error; SLM past its 8 bytes; a
+        // surface write past bti 3's buffer (a, 16 bytes): dropped.
+        assert_eq!(m.read(Space::Stateless, end, 4), Ok(0));
+        assert_eq!(m.write(Space::Slm, 8, 2, 1), Ok(()));
+        assert_eq!(m.write(Space::Surface(3), 15, 2, 1), Ok(()));
+        assert_eq!(m.buffer(a).bytes[15], 15);
+        let f = m.check.as_deref().unwrap().findings();
+        assert_eq!(f.len(), 1, "one finding per kind and instruction: {f:?}");
+        assert_eq!(f[0].count, 3);
+        assert_eq!((f[0].site.pc, f[0].site.lane), (3, Some(5)));
+        let Kind::OutOfBounds { space, address, size, access, what } = &f[0].kind else {
+            panic!("{f:?}")
+        };
+        assert_eq!((*space, *address, *size, *access), (Space::Stateless, end, 4, Access::Read));
+        assert_eq!(what, "byte 16 of host buffer 0, which has 16 bytes (from 0x10000000000)");
+        // Unbound surfaces and misaligned atomics are still errors.
+        assert_eq!(m.read(Space::Surface(9), 0, 4), Err(MemoryError::Unbound { bti: 9 }));
+    }
+
+    #[test]
     fn atomic_on_memory_returns_old_and_checks_alignment() {
         let (mut m, a, _) = two_buffers();
         let base = m.buffer(a).base;
