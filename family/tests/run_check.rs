@@ -120,7 +120,7 @@ struct Run {
 
 /// `visa run` of kernel `k` compiled for `device`, with `--check` when `check`; `buffers`
 /// are the initial bytes of each buffer argument, `extra` the other words after them.
-fn run(dir: &Path, device: &str, k: &str, check: bool, buffers: &[Vec<u8>], extra: &[&str]) -> Run {
+fn run(dir: &Path, device: &str, k: &str, check: bool, buffers: &[&[u8]], extra: &[&str]) -> Run {
     let out_dir = dir
         .join("out")
         .join(device)
@@ -199,14 +199,7 @@ fn check_reports_each_fault_with_its_place() {
     let zero = vec![0u8; 64];
     for (device, _) in PLATFORMS {
         // in[i + 1]: work-item 15 reads in[16], bytes 64..68 of the 64-byte buffer.
-        let r = run(
-            &dir,
-            device,
-            "oob_read",
-            true,
-            &[input.clone(), zero.clone()],
-            &[],
-        );
+        let r = run(&dir, device, "oob_read", true, &[&input, &zero], &[]);
         let rep = single(&r, &dir, device, "oob_read", 1);
         assert_eq!(rep.kind, "out-of-bounds access");
         assert_eq!(
@@ -226,7 +219,7 @@ fn check_reports_each_fault_with_its_place() {
             device,
             "slm_overflow",
             true,
-            &[zero.clone()],
+            &[&zero],
             &["--scalar", "i32:16369"],
         );
         let rep = single(&r, &dir, device, "slm_overflow", 1);
@@ -241,14 +234,7 @@ fn check_reports_each_fault_with_its_place() {
         );
 
         // if (l < 3) barrier(): lanes 0-2 wait, 3-15 never come.
-        let r = run(
-            &dir,
-            device,
-            "barrier_divergent",
-            true,
-            &[zero.clone()],
-            &[],
-        );
+        let r = run(&dir, device, "barrier_divergent", true, &[&zero], &[]);
         let rep = single(&r, &dir, device, "barrier_divergent", 1);
         assert_eq!(rep.kind, "divergent barrier");
         assert_eq!(
@@ -272,7 +258,7 @@ fn check_reports_races_on_local_and_global_memory() {
     for (device, _) in PLATFORMS {
         // s[l] = l, then s[(l + 1) & 15]: lane l reads what lane l + 1 wrote; the first
         // reported is lane 0 reading bytes 4..8, written by lane 1; 16 in all.
-        let r = run(&dir, device, "slm_race", true, &[zero.clone()], &[]);
+        let r = run(&dir, device, "slm_race", true, &[&zero], &[]);
         let rep = single(&r, &dir, device, "slm_race", 16);
         assert_eq!(rep.kind, "data race");
         assert_eq!(
@@ -287,14 +273,7 @@ fn check_reports_races_on_local_and_global_memory() {
         );
 
         // The same through global buffer 0 (binding-table index 0).
-        let r = run(
-            &dir,
-            device,
-            "global_race",
-            true,
-            &[zero.clone(), zero.clone()],
-            &[],
-        );
+        let r = run(&dir, device, "global_race", true, &[&zero, &zero], &[]);
         let rep = single(&r, &dir, device, "global_race", 16);
         assert_eq!(
             (rep.lane.as_deref(), rep.address.as_deref()),
@@ -308,7 +287,7 @@ fn check_reports_races_on_local_and_global_memory() {
         );
 
         // With the barrier, nothing: exit 0 and a count of 0; out[l] = (l + 1) & 15.
-        let r = run(&dir, device, "slm_shift", true, &[zero.clone()], &[]);
+        let r = run(&dir, device, "slm_shift", true, &[&zero], &[]);
         assert_eq!(r.code, 0, "{device}:\n{}", r.stderr);
         assert!(
             r.reports.is_empty() && r.stderr.contains("check: 0 finding(s)"),
@@ -328,14 +307,7 @@ fn without_check_the_run_is_as_before_and_the_budget_stops_it() {
     for (device, _) in PLATFORMS {
         // A surface read out of bounds gives zeros, silently but for a note: out[i] =
         // in[i + 1] = 101 + i, and out[15] = 0.
-        let r = run(
-            &dir,
-            device,
-            "oob_read",
-            false,
-            &[input.clone(), zero.clone()],
-            &[],
-        );
+        let r = run(&dir, device, "oob_read", false, &[&input, &zero], &[]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         assert!(
             r.reports.is_empty() && !r.stderr.contains("check:"),
@@ -350,7 +322,7 @@ fn without_check_the_run_is_as_before_and_the_budget_stops_it() {
             device,
             "slm_overflow",
             false,
-            &[zero.clone()],
+            &[&zero],
             &["--scalar", "i32:16369"],
         );
         assert_eq!(r.code, 1, "{}", r.stderr);
@@ -366,7 +338,7 @@ fn without_check_the_run_is_as_before_and_the_budget_stops_it() {
             device,
             "slm_shift",
             false,
-            &[zero.clone()],
+            &[&zero],
             &["--max-steps", "10"],
         );
         assert_eq!(r.code, 1, "{}", r.stderr);

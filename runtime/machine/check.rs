@@ -338,7 +338,11 @@ mod tests {
         assert!(run(&[(a, Access::Write, 0), (b, Access::Write, 4)]).is_empty());
         assert!(run(&[(a, Access::Atomic, 0), (b, Access::Atomic, 0)]).is_empty());
         // A plain read and atomics, in either order (a compare-and-swap loop).
-        let cas = [(a, Access::Read, 0), (b, Access::Atomic, 0), (a, Access::Read, 0)];
+        let cas = [
+            (a, Access::Read, 0),
+            (b, Access::Atomic, 0),
+            (a, Access::Read, 0),
+        ];
         assert!(run(&cas).is_empty());
         // A thread-wide access and a lane of the same thread: program order.
         assert!(run(&[(at(0, None, 1), Access::Write, 0), (b, Access::Read, 0)]).is_empty());
@@ -375,8 +379,14 @@ mod tests {
         ]);
         assert!(matches!(f[0].kind, Kind::Race { first, .. } if first == c));
         // An atomic and a plain write race, in either order.
-        assert_eq!(run(&[(a, Access::Atomic, 0), (b, Access::Write, 0)]).len(), 1);
-        assert_eq!(run(&[(a, Access::Write, 0), (b, Access::Atomic, 0)]).len(), 1);
+        assert_eq!(
+            run(&[(a, Access::Atomic, 0), (b, Access::Write, 0)]).len(),
+            1
+        );
+        assert_eq!(
+            run(&[(a, Access::Write, 0), (b, Access::Atomic, 0)]).len(),
+            1
+        );
     }
 
     #[test]

@@ -941,13 +941,29 @@ mod tests {
         assert_eq!(f.len(), 1, "one finding per kind and instruction: {f:?}");
         assert_eq!(f[0].count, 3);
         assert_eq!((f[0].site.pc, f[0].site.lane), (3, Some(5)));
-        let Kind::OutOfBounds { space, address, size, access, what } = &f[0].kind else {
+        let Kind::OutOfBounds {
+            space,
+            address,
+            size,
+            access,
+            what,
+        } = &f[0].kind
+        else {
             panic!("{f:?}")
         };
-        assert_eq!((*space, *address, *size, *access), (Space::Stateless, end, 4, Access::Read));
-        assert_eq!(what, "byte 16 of host buffer 0, which has 16 bytes (from 0x10000000000)");
+        assert_eq!(
+            (*space, *address, *size, *access),
+            (Space::Stateless, end, 4, Access::Read)
+        );
+        assert_eq!(
+            what,
+            "byte 16 of host buffer 0, which has 16 bytes (from 0x10000000000)"
+        );
         // Unbound surfaces and misaligned atomics are still errors.
-        assert_eq!(m.read(Space::Surface(9), 0, 4), Err(MemoryError::Unbound { bti: 9 }));
+        assert_eq!(
+            m.read(Space::Surface(9), 0, 4),
+            Err(MemoryError::Unbound { bti: 9 })
+        );
     }
 
     #[test]

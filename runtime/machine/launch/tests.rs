@@ -627,7 +627,16 @@ fn image_arguments_parse_and_bad_ones_say_why() {
 
 #[test]
 fn run_budget_check_and_ndrange_limits_are_read() {
-    let spec = parse_run(&["--kernel", "k", "--check", "--global", "4", "--max-steps", "500"]).unwrap();
+    let spec = parse_run(&[
+        "--kernel",
+        "k",
+        "--check",
+        "--global",
+        "4",
+        "--max-steps",
+        "500",
+    ])
+    .unwrap();
     assert_eq!((spec.max_steps, spec.check), (Some(500), true));
     let spec = parse_run(&["--kernel", "k", "--global", "4"]).unwrap();
     assert_eq!((spec.max_steps, spec.check), (None, false));
@@ -637,6 +646,9 @@ fn run_budget_check_and_ndrange_limits_are_read() {
     }
     // 65536 * 65536 * 2 work-items: past 2^32.
     let e = NdRange::new(&[65536, 65536, 2], &[1, 1, 1]).unwrap_err();
-    assert!(e.contains("8589934592 work-items; at most 4294967296"), "{e}");
+    assert!(
+        e.contains("8589934592 work-items; at most 4294967296"),
+        "{e}"
+    );
     assert!(NdRange::new(&[65536, 65536], &[1, 1]).is_ok());
 }
