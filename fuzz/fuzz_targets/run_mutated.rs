@@ -27,7 +27,7 @@ static ALLOC: bounded_alloc::Counting = bounded_alloc::Counting;
 const HEAP_BOUND: usize = 256 << 20;
 
 /// Instructions one run may execute.
-const STEPS: u64 = 200_000;
+const STEPS: u64 = 20_000;
 
 /// A fixture kernel with an argument list its inputs accept.
 struct Seed {

@@ -171,6 +171,7 @@ impl Layout {
             }
         }
         let bytes = round_up(at.max(1), grf);
+        inside(&vars, bytes)?;
         let mut addresses = Vec::new();
         let mut address_elements = 0;
         for a in r.address_info() {
@@ -203,6 +204,19 @@ impl Layout {
 }
 
 /// The base of alias `id`: its base variable's, plus its offset, through chains of aliases.
+/// Checks that every variable (aliases included) lies inside the activation's `bytes`.
+fn inside(vars: &[Var], bytes: u32) -> Result<(), String> {
+    let past = |v: &Var| u64::from(v.base) + u64::from(v.size) > u64::from(bytes);
+    match vars.iter().enumerate().find(|(_, v)| past(v)) {
+        Some((id, v)) => Err(format!(
+            "V{id}: {} bytes at register byte {} end past the routine's {bytes} bytes of \
+             registers (an alias past its base?)",
+            v.size, v.base
+        )),
+        None => Ok(()),
+    }
+}
+
 fn resolve(
     decls: &[crate::object::VarInfo],
     vars: &[Var],
@@ -214,17 +228,17 @@ fn resolve(
     for _ in 0..=decls.len() {
         let Some(d) = at.checked_sub(first).and_then(|i| decls.get(i)) else {
             // A predefined variable (`alias=<%r0, 0>`): its own storage.
-            return Ok(vars[at].base + offset);
+            return Ok(vars[at].base.saturating_add(offset));
         };
         if d.alias_index == 0 {
-            return Ok(vars[at].base + offset);
+            return Ok(vars[at].base.saturating_add(offset));
         }
         if d.alias_scope_specifier != 0 {
             return Err(format!(
                 "V{id}: an alias of a file-scope variable (not supported)"
             ));
         }
-        offset += u32::from(d.alias_offset);
+        offset = offset.saturating_add(u32::from(d.alias_offset));
         at = d.alias_index as usize;
         if at >= vars.len() {
             return Err(format!("V{id}: alias of V{at}, which is not declared"));
