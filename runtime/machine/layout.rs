@@ -164,12 +164,7 @@ impl Layout {
             vars.push(Var { base: at, size, ty });
             at = within_limit(u64::from(at) + u64::from(size), &name)?;
         }
-        for (i, v) in decls.iter().enumerate() {
-            if v.alias_index != 0 {
-                let id = first + i;
-                vars[id].base = resolve(decls, &vars, first, id)?;
-            }
-        }
+        place_aliases(decls, &mut vars, first)?;
         let bytes = round_up(at.max(1), grf);
         inside(&vars, bytes)?;
         let mut addresses = Vec::new();
@@ -217,32 +212,49 @@ fn inside(vars: &[Var], bytes: u32) -> Result<(), String> {
     }
 }
 
-fn resolve(
+/// Places every alias at its base's bytes plus its offset (chains included), walking each
+/// chain once: a file of many aliases costs time in proportion to their number.
+fn place_aliases(
     decls: &[crate::object::VarInfo],
-    vars: &[Var],
+    vars: &mut [Var],
     first: usize,
-    id: usize,
-) -> Result<u32, String> {
-    let mut offset = 0u32;
-    let mut at = id;
-    for _ in 0..=decls.len() {
-        let Some(d) = at.checked_sub(first).and_then(|i| decls.get(i)) else {
-            // A predefined variable (`alias=<%r0, 0>`): its own storage.
-            return Ok(vars[at].base.saturating_add(offset));
-        };
-        if d.alias_index == 0 {
-            return Ok(vars[at].base.saturating_add(offset));
+) -> Result<(), String> {
+    // 0: an alias not placed yet, 1: on the chain being walked, 2: placed (or a root).
+    let mut state: Vec<u8> = (0..vars.len())
+        .map(
+            |id| match id.checked_sub(first).and_then(|i| decls.get(i)) {
+                Some(d) if d.alias_index != 0 => 0,
+                _ => 2,
+            },
+        )
+        .collect();
+    let mut chain = Vec::new();
+    for id in first..vars.len() {
+        chain.clear();
+        let mut at = id;
+        while state[at] != 2 {
+            if state[at] == 1 {
+                return Err(format!("V{id}: its aliases form a cycle"));
+            }
+            let d = &decls[at - first];
+            if d.alias_scope_specifier != 0 {
+                return Err(format!(
+                    "V{id}: an alias of a file-scope variable (not supported)"
+                ));
+            }
+            state[at] = 1;
+            chain.push(at);
+            at = d.alias_index as usize;
+            if at >= vars.len() {
+                return Err(format!("V{id}: alias of V{at}, which is not declared"));
+            }
         }
-        if d.alias_scope_specifier != 0 {
-            return Err(format!(
-                "V{id}: an alias of a file-scope variable (not supported)"
-            ));
-        }
-        offset = offset.saturating_add(u32::from(d.alias_offset));
-        at = d.alias_index as usize;
-        if at >= vars.len() {
-            return Err(format!("V{id}: alias of V{at}, which is not declared"));
+        let mut base = vars[at].base;
+        for &c in chain.iter().rev() {
+            base = base.saturating_add(u32::from(decls[c - first].alias_offset));
+            vars[c].base = base;
+            state[c] = 2;
         }
     }
-    Err(format!("V{id}: its aliases form a cycle"))
+    Ok(())
 }
