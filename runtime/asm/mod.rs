@@ -177,6 +177,12 @@ fn add_routine(
     parts: routine::Parts,
     trailer: Option<crate::object::Trailer>,
 ) {
+    let caching_l2 = parts.caching_l2.clone();
+    let text_only = crate::object::RoutineTextOnly {
+        trailer,
+        caching_l2,
+    };
+    let keep = text_only != crate::object::RoutineTextOnly::default();
     // A kernel's data and a function's are two generated types with the same records but a
     // kernel's inputs: the records both take are listed once.
     macro_rules! data {
@@ -208,9 +214,11 @@ fn add_routine(
                 data,
                 gen_binaries: Vec::new(),
             });
-            if trailer.is_some() {
-                file.text.kernels.resize(file.kernels.len() - 1, None);
-                file.text.kernels.push(trailer);
+            if keep {
+                file.text
+                    .kernels
+                    .resize(file.kernels.len() - 1, Default::default());
+                file.text.kernels.push(text_only);
             }
         }
         RoutineKind::Function => {
@@ -221,9 +229,11 @@ fn add_routine(
                 ..Default::default()
             });
             file.functions.push(Function { data });
-            if trailer.is_some() {
-                file.text.functions.resize(file.functions.len() - 1, None);
-                file.text.functions.push(trailer);
+            if keep {
+                file.text
+                    .functions
+                    .resize(file.functions.len() - 1, Default::default());
+                file.text.functions.push(text_only);
             }
         }
     }

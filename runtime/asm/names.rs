@@ -110,6 +110,8 @@ pub struct AsmNames<'a> {
     general_bytes: Vec<u32>,
     /// Register size of the platform assembled for (`assemble_for`).
     grf: Option<u32>,
+    /// The printer whose spellings the text follows, by its `.version`.
+    dialect: crate::runtime::text::Dialect,
 }
 
 impl<'a> AsmNames<'a> {
@@ -164,6 +166,13 @@ impl<'a> AsmNames<'a> {
 
     /// Element bytes of the general variables, in declaration order, and the platform's
     /// register size: what ADDR_ADD's `&V[bytes]` needs.
+    /// The text is of vISA `version`: 4.2 and later follow IGC 2.x's spellings.
+    pub fn set_version(&mut self, version: Option<(u8, u8)>) {
+        if version.is_some_and(|v| v >= (4, 2)) {
+            self.dialect = crate::runtime::text::Dialect::Igc2;
+        }
+    }
+
     pub fn set_sizes(&mut self, general_bytes: Vec<u32>, grf: Option<u32>) {
         self.general_bytes = general_bytes;
         self.grf = grf;
@@ -228,6 +237,9 @@ impl Names for AsmNames<'_> {
     fn grf_bytes(&self) -> Option<u32> {
         self.grf
     }
+    fn dialect(&self) -> crate::runtime::text::Dialect {
+        self.dialect
+    }
 }
 
 /// The names of one instruction line: a routine's [`AsmNames`] plus the strings the line
@@ -270,6 +282,9 @@ impl Names for LineNames<'_> {
     }
     fn grf_bytes(&self) -> Option<u32> {
         self.names.grf_bytes()
+    }
+    fn dialect(&self) -> crate::runtime::text::Dialect {
+        self.names.dialect()
     }
     fn string_index(&self, s: &str) -> Option<u32> {
         let mut asked = self.asked.try_borrow_mut().ok()?;

@@ -34,6 +34,17 @@ pub struct Parts {
     pub input_info: Vec<InputInfo>,
     pub attribute_info: Vec<AttributeInfo>,
     pub instructions: InstructionStream,
+    /// Text-only L2 cache controls (`RoutineTextOnly::caching_l2`).
+    pub caching_l2: Vec<(usize, u8)>,
+}
+
+/// An instruction line as the instruction parser reads it: a three-level LSC cache control
+/// (IGC 2.x's efficient-64-bit mode) without its L2 word, which comes back apart.
+fn instruction_code(code: &str) -> (alloc::borrow::Cow<'_, str>, Option<u8>) {
+    match crate::runtime::text::special::lsc::split_caching_l2(code) {
+        Some((line, l2)) => (alloc::borrow::Cow::Owned(line), Some(l2)),
+        None => (alloc::borrow::Cow::Borrowed(code), None),
+    }
 }
 
 /// A label definition of the body.
@@ -59,6 +70,7 @@ pub fn build(
         + r.samplers.len()
         + r.surfaces.len();
     let mut names = AsmNames::with_capacity(decls + r.body.len() / 8);
+    names.set_version(r.version);
     declare_variables(r, grf, &mut names, errors);
     // Labels: definitions, then ids in order of first mention.
     let defs = label_defs(r, &mut names, errors);
@@ -122,7 +134,8 @@ pub fn build(
         })
         .collect();
     let input_info = inputs(r, &names, errors);
-    let stream = body_stream(r, instructions, &names, (&line_symbols, &p.symbols), errors);
+    let (stream, caching_l2) =
+        body_stream(r, instructions, &names, (&line_symbols, &p.symbols), errors);
     Parts {
         string_pool: p.pool.strings,
         var_info,
@@ -134,6 +147,7 @@ pub fn build(
         input_info,
         attribute_info: p.attribute_info,
         instructions: InstructionStream::from_instructions(stream),
+        caching_l2,
     }
 }
 
@@ -222,7 +236,7 @@ fn line_strings(
                     asked: core::cell::RefCell::new(Vec::new()),
                     indices: None,
                 };
-                let _ = crate::parse_instruction(line.code, &ln);
+                let _ = crate::parse_instruction(&instruction_code(line.code).0, &ln);
                 ln.asked
                     .into_inner()
                     .into_iter()
@@ -454,9 +468,10 @@ fn body_stream(
     names: &AsmNames<'_>,
     (line_symbols, symbol_index): (&[Vec<usize>], &[u32]),
     errors: &mut Errors<'_>,
-) -> Vec<Instruction> {
+) -> (Vec<Instruction>, Vec<(usize, u8)>) {
     let label_id = |def: usize| names.label_of_def(def).map_or(0, |id| id as usize);
     let mut stream = Vec::with_capacity(r.body.len());
+    let mut caching_l2 = Vec::new();
     for (b, syms) in r.body.iter().zip(line_symbols) {
         match b {
             Body::Label {
@@ -485,14 +500,20 @@ fn body_stream(
                     asked: core::cell::RefCell::new(Vec::new()),
                     indices: Some(&indices),
                 };
-                match crate::parse_instruction(line.code, &ln) {
-                    Ok(inst) => stream.push(inst),
+                let (code, l2) = instruction_code(line.code);
+                match crate::parse_instruction(&code, &ln) {
+                    Ok(inst) => {
+                        if let Some(l2) = l2 {
+                            caching_l2.push((stream.len(), l2));
+                        }
+                        stream.push(inst);
+                    }
                     Err(e) => errors.parse(*line, &e),
                 }
             }
         }
     }
-    stream
+    (stream, caching_l2)
 }
 
 /// Reports `name` declared again: `before` is what it declared until now.

@@ -1,4 +1,9 @@
-//! `visa`: look into vISA object files with the crate generated from the docs.
+//! `visa`: look into vISA object files and text with the crate generated from the docs.
+//!
+//! Every command that reads a FILE takes an object file (`.isa`) or vISA text: Intel's
+//! `.visaasm` (a kernel's stack-called functions, `K.func.F.visaasm` beside it, are read too)
+//! or a combined `.isaasm` (every routine, one `.version`), of vISA 4.2 and older. The text's
+//! `//Platform:` line (IGC 2.x writes one) names its platform where `--platform` does not.
 //!
 //! - `visa info FILE.isa`: kernels, functions, declaration counts, version, GEN binaries;
 //! - `visa check FILE.isa [--platform P] [--strict]`: validate every routine for platform P
@@ -49,7 +54,7 @@ use clap::{Parser, Subcommand};
 use input::{load, Loaded};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use visa::object::text::{print_function, print_kernel, Printed};
+use visa::object::text::{print_combined, print_function, print_kernel, Printed};
 use visa::object::{File, Routine};
 use visa::runtime::{IntelPlatform, INTEL_PLATFORMS};
 use visa::Platform;
@@ -69,12 +74,16 @@ enum Command {
     /// Print kernels, functions, declaration counts, the vISA version and GEN binaries.
     Info { file: PathBuf },
     /// Validate every routine for a platform: each instruction's doc, the operands chapter,
-    /// the declarations, type maps and labels (`visa::object::File::validate`).
+    /// the declarations, type maps and labels (`visa::object::File::validate`). A platform the
+    /// docs do not name follows the rules of the newest one at or before it that they do: ARL
+    /// those of MTL, XE2, XE3, XE3P_CRI and NVL those of PVC (the docs of 2025-02 stop there),
+    /// tightened or widened where errata say Intel's compiler differs.
     Check {
         file: PathBuf,
-        /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ...) or an
-        /// ocloc device (acm-g10, pvc, ...); case does not matter. Default: the platform of
-        /// the file's GEN binary.
+        /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ARL, XE2,
+        /// LNL, XE3, PTL, XE3P_CRI, CRI, NVL) or an ocloc device (acm-g10, pvc, bmg, ptl, ...);
+        /// case does not matter. Default: the platform of the file's GEN binary or of the
+        /// text's `//Platform:` line.
         #[arg(long)]
         platform: Option<String>,
         /// Count warnings (what the docs forbid and Intel's verifier accepts) as errors.
@@ -399,18 +408,21 @@ fn roundtrip(path: &Path) -> Result<u8, String> {
     Ok(1)
 }
 
-/// Text read, assembled and printed again: each routine's text must come back line for line.
-/// The routines are the texts' in order (a kernel's text, then its functions' files); a
-/// combined text (several routines in one file) is not printed back as one file.
+/// Text read, assembled and printed again: each text must come back line for line. The
+/// routines are the texts' in order (a kernel's text, then its functions' files), or all of
+/// them in one combined text (`.isaasm`: one `.version`, routine after routine).
 fn roundtrip_text(f: &File, texts: &[(String, String)]) -> Result<u8, String> {
-    let printed: Vec<Printed> = (0..f.kernels.len())
+    let mut printed: Vec<Printed> = (0..f.kernels.len())
         .filter_map(|i| print_kernel(f, i))
         .chain((0..f.functions.len()).filter_map(|i| print_function(f, i)))
         .collect();
+    if texts.len() == 1 && printed.len() > 1 {
+        printed = vec![print_combined(f)];
+    }
     if printed.len() != texts.len() {
+        let name = texts.first().map_or("", |t| t.0.as_str());
         return Err(format!(
-            "{}: {} routine(s) in {} file(s): only one routine per text prints back (use `dis -o DIR`)",
-            texts[0].0,
+            "{name}: {} routine(s) in {} file(s): expected one routine per file, or one file with them all",
             printed.len(),
             texts.len()
         ));
@@ -594,6 +606,12 @@ fn asm(
             );
             return Ok(1);
         }
+    }
+    if file.text.has_fields() {
+        eprintln!(
+            "error: the text has what a vISA object file cannot hold (LSC messages with three cache levels, IGC 2.x's efficient-64-bit mode: the docs' layout has CachingL1 and CachingL3 only); nothing written"
+        );
+        return Ok(1);
     }
     let bytes = file.write().map_err(|e| format!("writing: {e}"))?;
     std::fs::write(output, &bytes)

@@ -62,8 +62,30 @@ pub struct File {
 /// (shorter lists: the routines after have none).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TextOnly {
-    pub kernels: Vec<Option<Trailer>>,
-    pub functions: Vec<Option<Trailer>>,
+    pub kernels: Vec<RoutineTextOnly>,
+    pub functions: Vec<RoutineTextOnly>,
+}
+
+impl TextOnly {
+    /// Whether anything is kept that an object file would lose beyond comments (the trailer).
+    pub fn has_fields(&self) -> bool {
+        self.kernels
+            .iter()
+            .chain(&self.functions)
+            .any(|r| !r.caching_l2.is_empty())
+    }
+}
+
+/// One routine's text-only parts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoutineTextOnly {
+    /// The lines after its last instruction.
+    pub trailer: Option<Trailer>,
+    /// The L2 cache control of LSC messages written with three (`lsc_load.ugm.ca.cc.ca`,
+    /// IGC 2.x's efficient-64-bit mode on NVL and XE3P_CRI): (instruction index in the
+    /// routine's stream, the value in LSC_UNTYPED's caching encoding). The docs' LSC layout has
+    /// CachingL1 and CachingL3 only.
+    pub caching_l2: Vec<(usize, u8)>,
 }
 
 /// The comment lines Intel's current compiler (IGC 2.x) writes after a routine's last

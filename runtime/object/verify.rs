@@ -228,12 +228,19 @@ fn check_routine<R: Routine + ?Sized>(
     let labels = r.label_info().len();
     let mut defined = vec![false; labels];
     let mut found = Vec::new();
-    let mut ctx = Ctx::new(r, platform);
+    let mut ctx = Ctx::new(r, platform, super::text::modern_layout(file));
+    // Messages with three cache levels (text only): the docs' table of L1/L3 pairs is not theirs.
+    let text_only = match which {
+        RoutineRef::Kernel(i) => file.text.kernels.get(i),
+        RoutineRef::Function(i) => file.text.functions.get(i),
+    };
+    let three_levels = text_only.map_or(&[][..], |t| t.caching_l2.as_slice());
     let mut kept = stream.kept.iter().peekable();
     for (n, (offset, inst)) in stream.instructions.iter().enumerate() {
         ctx.index = n;
         ctx.offset = *offset;
         ctx.start(inst);
+        ctx.three_levels = three_levels.iter().any(|(i, _)| *i == n);
         inst.visit_operands(&mut ctx);
         if let Err(e) = inst.validate(platform) {
             found.push(Found {
@@ -379,6 +386,10 @@ const PREDEFINED: &[(bool, Option<DataType>)] = &[
 struct Ctx<'a, R: Routine + ?Sized> {
     r: &'a R,
     platform: Platform,
+    /// vISA 4.2 or later (IGC 2.x): V21 is `%scratchloc`, and a flat address may have a base.
+    modern: bool,
+    /// The instruction is an LSC message with three cache levels (`RoutineTextOnly`).
+    three_levels: bool,
     grf: u32,
     /// Elements of the exec size (1 when the instruction has none).
     exec: u32,
@@ -418,7 +429,7 @@ struct Ctx<'a, R: Routine + ?Sized> {
 }
 
 impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
-    fn new(r: &'a R, platform: Platform) -> Self {
+    fn new(r: &'a R, platform: Platform, modern: bool) -> Self {
         // XeHPC (PVC) and later have 64-byte GRFs; the chapter's "32 bytes" is the older size.
         let grf = if platform.name().starts_with("PVC") {
             64
@@ -428,6 +439,8 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
         Ctx {
             r,
             platform,
+            modern,
+            three_levels: false,
             grf,
             exec: 1,
             dst_type: None,
@@ -479,7 +492,9 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
 
     /// Checks across operands, once all are seen.
     fn finish(&mut self, inst: &Instruction) {
-        if self.flat && self.surface_not_null {
+        // IGC 2.x gives flat addresses a base on NVL and XE3P_CRI (`flat(V0067)[...]`); the
+        // rule is IGC 12504.6's verifier's, which knows no platform with one.
+        if self.flat && self.surface_not_null && !self.modern {
             self.fail("Surface", rules::LSC_FLAT_SURFACE, String::new());
         }
         if let Some(op) = self.lsc_sub_op {
@@ -547,7 +562,10 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
 
     /// LSC_UNTYPED's prose rules on transposition and the atomics' data operands.
     fn lsc(&mut self, op: u64) {
-        if (0x00..=0x07).contains(&op) && !lsc_caching_allowed(op <= 0x03, self.caching) {
+        if (0x00..=0x07).contains(&op)
+            && !self.three_levels
+            && !lsc_caching_allowed(op <= 0x03, self.caching)
+        {
             let (l1, l3) = self.caching;
             let kind = if op <= 0x03 { "load" } else { "store" };
             self.fail(
@@ -851,7 +869,9 @@ impl<R: Routine + ?Sized> OperandVisitor for Ctx<'_, R> {
                 }
                 // Intel's reader rejects V21-V31 (TGLLP) or crashes on them (DG2, PVC), in
                 // integer and float arithmetic alike.
-                if (21..PREDEFINED_VARIABLES.len() as u32).contains(&id) {
+                // vISA 4.2 names V21 `%scratchloc` (IGC 2.x's PreDefinedVars).
+                let first_reserved = if self.modern { 22 } else { 21 };
+                if (first_reserved..PREDEFINED_VARIABLES.len() as u32).contains(&id) {
                     self.fail(field, rules::RESERVED_VARIABLE, format!("V{id}"));
                 } else if dst && !writable(id, u32::from(row_offset) * 8 + u32::from(col_offset)) {
                     self.fail(field, rules::READ_ONLY, format!("V{id}"));

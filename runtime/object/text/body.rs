@@ -19,6 +19,7 @@
 use super::names::RoutineNames;
 use super::{line_number, Printed, Problem, View};
 use crate::runtime::text::push_string_literal;
+use crate::runtime::text::special;
 use crate::runtime::text::{push_instruction_line, subroutine_label_name, PrintError};
 use crate::Instruction;
 use alloc::format;
@@ -52,7 +53,14 @@ fn label_name(v: &View<'_>, inst: &Instruction) -> Result<(u32, String), String>
     Ok((id, name))
 }
 
-pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>) {
+/// `caching_l2`: the text-only L2 cache controls by instruction index
+/// (`RoutineTextOnly::caching_l2`), put back into their lines.
+pub(crate) fn push_body(
+    p: &mut Printed,
+    v: &View<'_>,
+    names: &RoutineNames<'_>,
+    caching_l2: &[(usize, u8)],
+) {
     let mut body = String::new();
     for (n, (_, inst)) in v.instructions.instructions.iter().enumerate() {
         let id = u32::try_from(n).unwrap_or(u32::MAX);
@@ -78,7 +86,14 @@ pub(crate) fn push_body(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>)
                 body.clear();
                 let line_id = (!matches!(other, "FILE" | "LOC")).then_some(id);
                 match inst.print_text(names, &mut body) {
-                    Ok(()) => push_instruction_line(&mut p.text, &body, line_id),
+                    Ok(()) => {
+                        if let Some(&(_, l2)) = caching_l2.iter().find(|(i, _)| *i == n) {
+                            if let Some(line) = special::lsc::insert_caching_l2(&body, l2) {
+                                body = line;
+                            }
+                        }
+                        push_instruction_line(&mut p.text, &body, line_id)
+                    }
                     Err(e @ PrintError::Unprintable { .. }) => {
                         // Intel prints the line whatever bits its text cannot show: so do we,
                         // and say that it will not assemble back to these bytes.

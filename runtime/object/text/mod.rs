@@ -94,12 +94,13 @@ fn print_view(
     file: &File,
     v: &View<'_>,
     header_name: &[u8],
-    trailer: Option<&super::Trailer>,
+    text_only: Option<&super::RoutineTextOnly>,
 ) -> Printed {
     let mut p = Printed::default();
     header::push_header(&mut p, file, v, header_name);
-    body::push_body(&mut p, v, &RoutineNames::new(v));
-    if let Some(t) = trailer {
+    let l2 = text_only.map_or(&[][..], |t| t.caching_l2.as_slice());
+    body::push_body(&mut p, v, &RoutineNames::new(v), l2);
+    if let Some(t) = text_only.and_then(|t| t.trailer.as_ref()) {
         // IGC 2.x's isaDump: no newline after the last line.
         p.text.push_str("\n//Platform: ");
         p.text.push_str(&t.platform);
@@ -136,7 +137,7 @@ fn grf_bytes(file: &File) -> Option<u32> {
             .kernels
             .iter()
             .chain(&file.text.functions)
-            .flatten()
+            .filter_map(|r| r.trailer.as_ref())
             .find_map(|t| IntelPlatform::find(&t.platform))
             .map(|p| p.grf_bytes),
     }
@@ -154,7 +155,7 @@ pub fn print_kernel(file: &File, index: usize) -> Option<Printed> {
         file,
         &kernel_view(file, k),
         name.unwrap_or_default(),
-        file.text.kernels.get(index).and_then(Option::as_ref),
+        file.text.kernels.get(index),
     ))
 }
 
@@ -171,8 +172,34 @@ pub fn print_function(file: &File, index: usize) -> Option<Printed> {
         file,
         &function_view(file, f),
         name.unwrap_or_default(),
-        file.text.functions.get(index).and_then(Option::as_ref),
+        file.text.functions.get(index),
     ))
+}
+
+/// Every routine of `file` in one text, as IGC 2.x writes a combined `.isaasm`
+/// (`CISA_IR_Builder::isaDump`): each kernel's and function's text in file order (kernels
+/// first), the `.version` line only before the first.
+pub fn print_combined(file: &File) -> Printed {
+    let mut out = Printed::default();
+    let routines = (0..file.kernels.len())
+        .filter_map(|i| print_kernel(file, i))
+        .chain((0..file.functions.len()).filter_map(|i| print_function(file, i)));
+    for (n, p) in routines.enumerate() {
+        let text = if n == 0 {
+            p.text.as_str()
+        } else {
+            p.text.split_once('\n').map_or("", |(_, rest)| rest)
+        };
+        let shift = line_number(&out.text) - 1 - usize::from(n > 0);
+        let moved = |q: &Problem| Problem {
+            line: q.line + shift,
+            ..q.clone()
+        };
+        out.problems.extend(p.problems.iter().map(moved));
+        out.notes.extend(p.notes.iter().map(moved));
+        out.text.push_str(text);
+    }
+    out
 }
 
 /// Intel's text of one instruction of a routine (`add (M1, 16) V33(0,0)<1> ...`), with the

@@ -4,7 +4,7 @@
 //! the bytes, so every rule of the binary form (enumerated values, reserved bits) holds for
 //! parsed text too. Special forms call the hand-written formatters of `runtime::text::special`.
 
-use super::text_fields::{self, raw_of, Special};
+use super::text_fields::{self, raw_of};
 use super::{and_mask, extract, hex, ident, idents_in, lit, param, shl, unparen, use_only};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
 use crate::analyze::{FieldModel, FieldType, InstModel, Model};
@@ -164,7 +164,7 @@ fn decodable(model: &Model) -> impl Iterator<Item = (&InstModel, Option<&TextIns
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Mnemonics {
     Literal(String),
-    Recognised(&'static Special),
+    Recognised(text_fields::FormatterRef),
 }
 
 /// The text of an instruction whose template cannot be read: one form, no mnemonic.
@@ -213,7 +213,10 @@ fn inst_parts(
 fn inst_entries(model: &Model, inst: &InstModel, t: Option<&TextInst>) -> Vec<(Mnemonics, Ident)> {
     let forms = usable(inst, t);
     if let Some(sp) = text_fields::special(inst) {
-        vec![(Mnemonics::Recognised(sp), text_fields::parse_fn(inst))]
+        vec![(
+            Mnemonics::Recognised(sp.formatter()),
+            text_fields::parse_fn(inst),
+        )]
     } else if forms.is_empty() {
         no_text_mnemonic(model, inst, t)
             .map(|m| (Mnemonics::Literal(m), parser_name(inst, "no_text")))

@@ -42,19 +42,26 @@ const SPECIALS: &[Special] = &[
         item: "INFO",
     },
     Special {
+        doc: "LSC_TYPED",
+        module: "lsc",
+        item: "LSC",
+    },
+    Special {
         doc: "LSC_UNTYPED",
         module: "lsc",
         item: "LSC",
     },
 ];
 
-/// The formatter of `inst`, if a hand-written one prints it.
-pub fn special(inst: &InstModel) -> Option<&'static Special> {
-    SPECIALS.iter().find(|s| s.doc == inst.doc_name)
+/// A formatter value, `special::<module>::<item>`: the instructions it prints share its
+/// mnemonics, and a line it recognises is offered to each of their parsers in turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FormatterRef {
+    pub module: &'static str,
+    pub item: &'static str,
 }
 
-impl Special {
-    /// The formatter as an expression: `special::<module>::<item>`.
+impl FormatterRef {
     fn path(&self) -> TokenStream {
         let (m, item) = (ident(self.module), ident(self.item));
         quote!(special::#m::#item)
@@ -64,6 +71,26 @@ impl Special {
     pub fn recognises(&self, b: TokenStream) -> TokenStream {
         let f = self.path();
         quote!(Formatter::is_mnemonic(&#f, #b))
+    }
+}
+
+/// The formatter of `inst`, if a hand-written one prints it.
+pub fn special(inst: &InstModel) -> Option<&'static Special> {
+    SPECIALS.iter().find(|s| s.doc == inst.doc_name)
+}
+
+impl Special {
+    /// The formatter this instruction is printed by.
+    pub fn formatter(&self) -> FormatterRef {
+        FormatterRef {
+            module: self.module,
+            item: self.item,
+        }
+    }
+
+    /// The formatter as an expression: `special::<module>::<item>`.
+    fn path(&self) -> TokenStream {
+        self.formatter().path()
     }
 }
 

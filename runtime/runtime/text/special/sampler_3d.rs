@@ -20,7 +20,7 @@ use crate::runtime::text::error::{ParseError, PrintError};
 use crate::runtime::text::instruction::{channels_text, channels_value, error, Words};
 use crate::runtime::text::{
     is_saturated, parse_exec_size, parse_raw, parse_state_name, parse_vector, print_exec_size,
-    print_predicate_prefix, print_raw, print_state_name, print_vector, Cursor, Names,
+    print_predicate_prefix, print_raw, print_state_name, print_vector, Cursor, Dialect, Names,
 };
 use crate::runtime::{ExecSize, PredicateControl, StateClass};
 use alloc::borrow::Cow;
@@ -155,7 +155,13 @@ impl Formatter for Kind {
             state(surface, "3D sampler Surface")?,
             names,
         );
-        for r in core::iter::once(&dst).chain(params) {
+        out.push(' ');
+        print_raw(out, dst, names)?;
+        if names.dialect() == Dialect::Igc2 {
+            // IGC 2.x's paired resource, which the docs' layout has no field for: `%null.0`.
+            out.push_str(" %null.0");
+        }
+        for r in params {
             out.push(' ');
             print_raw(out, *r, names)?;
         }
@@ -221,6 +227,18 @@ impl Formatter for Kind {
         );
         space(&mut c)?;
         out.set("Dst", Value::Raw(parse_raw(&mut c, names)?));
+        if names.dialect() == Dialect::Igc2 {
+            // IGC 2.x prints a paired resource after the destination; the docs' layout of
+            // the 3D sampler messages has no field for it, so only `%null` reads.
+            space(&mut c)?;
+            let at = c.column();
+            if parse_raw(&mut c, names)?.id != 0 {
+                return Err(c.error_at(
+                    at,
+                    "`%null.0`: IGC 2.x's paired resource, which the docs' layout has no field for",
+                ));
+            }
+        }
         let mut params = Vec::new();
         loop {
             c.skip_spaces();
@@ -307,6 +325,48 @@ mod tests {
         f.push(("Dst", Value::Raw(dst)));
         f.push(("NumParams", Value::Raws(Cow::Borrowed(params))));
         f
+    }
+
+    /// IGC 2.x's names: the text of vISA 4.2.
+    struct Igc2;
+
+    impl Names for Igc2 {
+        fn general(&self, id: u32) -> Option<Cow<'_, str>> {
+            IntelNames.general(id)
+        }
+        fn general_id(&self, name: &str) -> Option<u32> {
+            IntelNames.general_id(name)
+        }
+        fn label(&self, id: u32) -> Option<Cow<'_, str>> {
+            IntelNames.label(id)
+        }
+        fn label_id(&self, name: &str) -> Option<u32> {
+            IntelNames.label_id(name)
+        }
+        fn dialect(&self) -> Dialect {
+            Dialect::Igc2
+        }
+    }
+
+    #[test]
+    fn igc2_prints_a_paired_resource_after_the_destination() {
+        // tests/modern/fixtures/mtl/images/images.visaasm (IGC 2.40): the u coordinate is
+        // V0051, after IGC 2.x's paired resource `%null.0`.
+        let text = "load_lz.RGBA (M1, 16)  0x0:uw %bss V0055.0 %null.0 V0051.0";
+        let mut c = Cursor::new(text);
+        let w = Words::read(&mut c);
+        let p = LOAD.parse(PredicateControl::NONE, w, c, &Igc2).unwrap();
+        assert_eq!(p.raws("NumParams").map(<[RawOperand]>::len), Some(1));
+        assert_eq!(p.raw("Dst"), Some(raw(55, 0)));
+        let mut s = String::new();
+        LOAD.print(Fields::new("3D_LOAD", &p.0), &Igc2, &mut s, false).unwrap();
+        assert_eq!(s, text);
+        // Another paired resource has no field to go to.
+        let bad = "load_lz.RGBA (M1, 16)  0x0:uw %bss V0055.0 V0060.0 V0051.0";
+        let mut c = Cursor::new(bad);
+        let w = Words::read(&mut c);
+        let e = LOAD.parse(PredicateControl::NONE, w, c, &Igc2).unwrap_err();
+        assert!(e.expected.contains("paired resource"), "{e}");
     }
 
     fn print_line(k: Kind, f: &[(&'static str, Value<'_>)]) -> Result<String, PrintError> {

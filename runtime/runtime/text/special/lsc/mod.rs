@@ -21,6 +21,7 @@
 pub mod address;
 pub mod data;
 pub mod operand;
+mod typed;
 
 use self::address::{
     parse_address, parse_block_address, parse_model, print_address, print_block_address,
@@ -39,6 +40,7 @@ use crate::runtime::text::{parse_exec_size, print_exec_size, print_predicate_pre
 use crate::runtime::text::{Cursor, Names};
 use crate::runtime::{DataType, ExecSize, Immediate, PredicateControl, RawOperand, VectorOperand};
 use alloc::string::String;
+use alloc::vec::Vec;
 
 /// What the operands of a sub-operation look like.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,7 +93,7 @@ impl Formatter for Lsc {
         f: Fields<'_>,
         names: &dyn Names,
         out: &mut String,
-        _lossy: bool,
+        lossy: bool,
     ) -> Result<(), PrintError> {
         let op = byte(f.scalar("LscSubOp")?, "LSC_UNTYPED LscSubOp")?;
         let (Some(mnemonic), Some(kind)) = (spell(LSC_UNTYPED_OPS, op), kind(op)) else {
@@ -100,14 +102,23 @@ impl Formatter for Lsc {
                 op.into(),
             ));
         };
+        if f.instruction == "LSC_TYPED" {
+            return typed::print(&f, mnemonic, kind, names, out);
+        }
         print_predicate_prefix(out, f.predicate("Pred")?, names)?;
         out.push_str(mnemonic);
         out.push('.');
         let sfid = f.scalar("LscSFID")?;
-        out.push_str(
-            spell(LSC_SFIDS, byte(sfid, "LSC_UNTYPED LscSFID")?)
-                .ok_or(bad("LSC_UNTYPED LscSFID: ugm, ugml, tgm or slm", sfid))?,
-        );
+        let unit = spell(LSC_SFIDS, byte(sfid, "LSC_UNTYPED LscSFID")?)
+            .ok_or(bad("LSC_UNTYPED LscSFID: ugm, ugml, tgm or slm", sfid))?;
+        if unit == "tgm" && typed::typed(kind) && !lossy {
+            // Intel's parsers read such a line as LSC_TYPED (opcode 0x8a).
+            return Err(bad(
+                "LSC_UNTYPED LscSFID: the tgm unit's quad and atomic lines read as LSC_TYPED",
+                sfid,
+            ));
+        }
+        out.push_str(unit);
         let (l1, l3) = (f.scalar("CachingL1")?, f.scalar("CachingL3")?);
         if (l1, l3) != (0, 0) {
             for c in [l1, l3] {
@@ -150,6 +161,18 @@ impl Formatter for Lsc {
         }
         w.finish()?;
         let mut p = Parsed::default();
+        if spell(LSC_SFIDS, sfid) == Some("tgm") && typed::typed(kind) {
+            // The tgm unit's quad and atomic messages are LSC_TYPED (GenX_IR 12504.6 assembles
+            // `lsc_store_quad.tgm` to opcode 0x8a).
+            operand_space(&mut c)?;
+            let exec = parse_exec_size(&mut c)?;
+            typed::head(&mut p, op, pred, caching, exec);
+            operand_space(&mut c)?;
+            typed::parse_operands(kind, &mut c, &mut p, names)?;
+            c.skip_spaces();
+            c.finish()?;
+            return Ok(p);
+        }
         p.set("LscSubOp", Value::Scalar(op.into()));
         p.set("Pred", Value::Predicate(pred));
         p.set("LscSFID", Value::Scalar(sfid.into()));
@@ -164,6 +187,60 @@ impl Formatter for Lsc {
         c.finish()?;
         Ok(p)
     }
+}
+
+/// IGC 2.x's efficient-64-bit mode (NVL, XE3P_CRI) writes three cache controls, L1, L2 and
+/// L3 (`lsc_store.ugm.wb.wb.uc`), where the docs' LSC layout has CachingL1 and CachingL3 only:
+/// the line without the L2 word and its value, for a line whose mnemonic has three (after an
+/// optional predicate); `None` for any other line.
+pub fn split_caching_l2(line: &str) -> Option<(String, u8)> {
+    let start = if line.starts_with('(') {
+        line.find(')')? + 1
+    } else {
+        0
+    };
+    let lead = line.len() - line[start..].trim_start().len();
+    let rest = &line[lead..];
+    let end = rest.find([' ', '(']).unwrap_or(rest.len());
+    let words: Vec<&str> = rest[..end].split('.').collect();
+    let [base, unit, l1, l2, l3] = words.as_slice() else {
+        return None;
+    };
+    value_of(LSC_UNTYPED_OPS, base)?;
+    value_of(LSC_SFIDS, unit)?;
+    let code = |w: &str| value_of(LSC_CACHE_CONTROLS, w);
+    let (_, l2v, _) = (code(l1)?, code(l2)?, code(l3)?);
+    let mnemonic = alloc::format!("{base}.{unit}.{l1}.{l3}");
+    Some((
+        alloc::format!("{}{mnemonic}{}", &line[..lead], &rest[end..]),
+        l2v,
+    ))
+}
+
+/// The printed line `line` of an LSC message with its L2 cache control `l2` put back between
+/// L1 and L3 (`.df` for a level the line left out: it prints none when L1 and L3 are both
+/// default); `None` when `line` is no LSC message.
+pub fn insert_caching_l2(line: &str, l2: u8) -> Option<String> {
+    let l2 = spell(LSC_CACHE_CONTROLS, l2)?;
+    let start = if line.starts_with('(') {
+        line.find(')')? + 1
+    } else {
+        0
+    };
+    let lead = line.len() - line[start..].trim_start().len();
+    let rest = &line[lead..];
+    let end = rest.find([' ', '(']).unwrap_or(rest.len());
+    let words: Vec<&str> = rest[..end].split('.').collect();
+    let mnemonic = match words.as_slice() {
+        [base, unit, l1, l3] => alloc::format!("{base}.{unit}.{l1}.{l2}.{l3}"),
+        [base, unit] => alloc::format!("{base}.{unit}.df.{l2}.df"),
+        _ => return None,
+    };
+    Some(alloc::format!(
+        "{}{mnemonic}{}",
+        &line[..lead],
+        &rest[end..]
+    ))
 }
 
 const NULL: RawOperand = RawOperand { id: 0, offset: 0 };

@@ -541,3 +541,102 @@ mod properties {
         LSC.parse(pred, w, c, n)
     }
 }
+
+/// Names that print as IGC 2.x does (vISA 4.2).
+struct Igc2(NameTable);
+
+impl Names for Igc2 {
+    fn general(&self, id: u32) -> Option<alloc::borrow::Cow<'_, str>> {
+        self.0.general(id)
+    }
+    fn general_id(&self, name: &str) -> Option<u32> {
+        self.0.general_id(name)
+    }
+    fn label(&self, id: u32) -> Option<alloc::borrow::Cow<'_, str>> {
+        self.0.label(id)
+    }
+    fn label_id(&self, name: &str) -> Option<u32> {
+        self.0.label_id(name)
+    }
+    fn dialect(&self) -> crate::runtime::text::Dialect {
+        crate::runtime::text::Dialect::Igc2
+    }
+}
+
+#[test]
+fn typed_lines_in_both_printers_spellings() {
+    let n = names();
+    // GenX_IR 12504.6 (`intel-isa asm` on DG2) reprints `[V0033,V0034]` with all four
+    // coordinates; its bytes are opcode 0x8a, which our assembly of this line matches.
+    let igc1 =
+        "lsc_store_quad.tgm (M1, 16)  bss(V0032)[V0033, V0034, %null, %null]:a32  V0035:d32.xyzw";
+    let p = parse_line(igc1, &n).unwrap();
+    assert_eq!(p.scalar("LscSubOp"), Some(0x06));
+    assert_eq!(p.raw("Src0AddrsV"), Some(RawOperand { id: 34, offset: 0 }));
+    assert_eq!(p.raw("Src0AddrsR"), Some(NULL));
+    assert!(p.get("LscSFID").is_none(), "a typed line has no SFID field");
+    let mut s = String::new();
+    LSC.print(Fields::new("LSC_TYPED", &p.0), &n, &mut s, false)
+        .unwrap();
+    assert_eq!(s, igc1);
+    // IGC 2.x (tests/modern/fixtures/bmg/images/images.visaasm) stops at the first %null.
+    let igc2 = "lsc_store_quad.tgm (M1, 32)  bss(V0100)[V0054,V0058]:a32  V0101:d32.xyzw";
+    let names2 = Igc2(names());
+    let p = parse_line(igc2, &n).unwrap();
+    let mut s = String::new();
+    LSC.print(Fields::new("LSC_TYPED", &p.0), &names2, &mut s, false)
+        .unwrap();
+    assert_eq!(s, igc2);
+    let load = "lsc_load_quad.tgm (M1, 32)  V0035:d32.xyzw  bss(V0032)[V0033]:a32";
+    let p = parse_line(load, &n).unwrap();
+    let mut s = String::new();
+    LSC.print(Fields::new("LSC_TYPED", &p.0), &names2, &mut s, false)
+        .unwrap();
+    assert_eq!(s, load);
+    // An untyped unit keeps LSC_UNTYPED's fields.
+    let p = parse_line(
+        "lsc_load_quad.ugm (M1, 16)  V0032:d32.xzw  flat[V0033]:a64",
+        &n,
+    )
+    .unwrap();
+    assert_eq!(p.scalar("LscSFID"), Some(0));
+    // IGC 2.x's coordinate offsets have no field in the docs' layout.
+    let e = parse_line(
+        "lsc_load_quad.tgm (M1, 32)  V0035:d32.xyzw  bss(V0032)[V0033+1]:a32",
+        &n,
+    )
+    .unwrap_err();
+    assert!(e.expected.contains("coordinate offset"), "{e}");
+}
+
+#[test]
+fn three_cache_levels_come_apart_and_back() {
+    // tests/modern/fixtures/nvl-p/private_memory/private_memory.visaasm (IGC 2.x, NVL).
+    let line = "lsc_store.ugm.wb.wb.uc (M1, 32)  surf(V0043)[V0046]:a32u  V0048:d32";
+    let (two, l2) = split_caching_l2(line).unwrap();
+    assert_eq!(
+        two,
+        "lsc_store.ugm.wb.uc (M1, 32)  surf(V0043)[V0046]:a32u  V0048:d32"
+    );
+    assert_eq!(l2, 3); // wb
+    assert_eq!(insert_caching_l2(&two, l2).as_deref(), Some(line));
+    let pred = "(P1) lsc_load.ugm.ca.cc.ca (M1, 32)  V0032:d32  flat[V0033]:a64";
+    let (two, l2) = split_caching_l2(pred).unwrap();
+    assert_eq!(
+        two,
+        "(P1) lsc_load.ugm.ca.ca (M1, 32)  V0032:d32  flat[V0033]:a64"
+    );
+    assert_eq!(insert_caching_l2(&two, l2).as_deref(), Some(pred));
+    // Default L1 and L3 print no cache controls: all three come back.
+    assert_eq!(
+        insert_caching_l2("lsc_load.ugm (M1, 32)  V0032:d32  flat[V0033]:a64", 1).as_deref(),
+        Some("lsc_load.ugm.df.uc.df (M1, 32)  V0032:d32  flat[V0033]:a64")
+    );
+    // Two levels, or no LSC message: nothing to split.
+    assert_eq!(
+        split_caching_l2("lsc_load.ugm.ca.ca (M1, 16)  V0059:d32  bti(0x1)[V0057]:a32"),
+        None
+    );
+    assert_eq!(split_caching_l2("add.sat.x.y.z (M1, 16) V1 V2 V3"), None);
+    assert_eq!(split_caching_l2("lsc_load.ugm.ca.zz.ca (M1, 16)"), None);
+}
