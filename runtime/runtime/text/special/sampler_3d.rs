@@ -359,7 +359,8 @@ mod tests {
         assert_eq!(p.raws("NumParams").map(<[RawOperand]>::len), Some(1));
         assert_eq!(p.raw("Dst"), Some(raw(55, 0)));
         let mut s = String::new();
-        LOAD.print(Fields::new("3D_LOAD", &p.0), &Igc2, &mut s, false).unwrap();
+        LOAD.print(Fields::new("3D_LOAD", &p.0), &Igc2, &mut s, false)
+            .unwrap();
         assert_eq!(s, text);
         // Another paired resource has no field to go to.
         let bad = "load_lz.RGBA (M1, 16)  0x0:uw %bss V0055.0 V0060.0 V0051.0";
