@@ -47,14 +47,27 @@ enum Kind {
 #[derive(Arbitrary, Debug)]
 enum Edit {
     /// Byte `at` of instruction `index`'s encoding set to `value`, kept when it decodes.
-    Byte { index: u16, at: u8, value: u8 },
+    Byte {
+        index: u16,
+        at: u8,
+        value: u8,
+    },
     Drop(u16),
     Duplicate(u16, u16),
     Swap(u16, u16),
     /// Variable `index`'s element count and alias.
-    Variable { index: u16, elements: u16, alias: u16, offset: u16 },
+    Variable {
+        index: u16,
+        elements: u16,
+        alias: u16,
+        offset: u16,
+    },
     /// Input `index`'s offset and size.
-    Input { index: u8, offset: i16, size: u16 },
+    Input {
+        index: u8,
+        offset: i16,
+        size: u16,
+    },
 }
 
 #[derive(Arbitrary, Debug)]
@@ -73,15 +86,29 @@ fn fixtures() -> &'static [Seed] {
     SEEDS.get_or_init(|| {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/ocl/fixtures");
         let mut seeds = Vec::new();
-        let mut dirs: Vec<_> = std::fs::read_dir(root).expect("the fixtures").flatten().collect();
+        let mut dirs: Vec<_> = std::fs::read_dir(root)
+            .expect("the fixtures")
+            .flatten()
+            .collect();
         dirs.sort_by_key(|d| d.path());
         for dir in dirs {
             let name = dir.file_name().to_string_lossy().replace("-rev0", "");
-            let Some(platform) = IntelPlatform::find(&name) else { continue };
-            let mut files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.path()).collect();
+            let Some(platform) = IntelPlatform::find(&name) else {
+                continue;
+            };
+            let mut files: Vec<_> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .collect();
             files.sort();
-            for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "isa")) {
-                let Ok(file) = File::parse(&std::fs::read(path).unwrap()) else { continue };
+            for path in files
+                .iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "isa"))
+            {
+                let Ok(file) = File::parse(&std::fs::read(path).unwrap()) else {
+                    continue;
+                };
                 seeds.extend(seeds_of(file, platform));
             }
         }
@@ -101,7 +128,12 @@ fn seeds_of(file: File, platform: &'static IntelPlatform) -> Vec<Seed> {
     let mut out = Vec::new();
     for (k, name) in names.into_iter().enumerate() {
         if let Some(shape) = shape_of(&file, k, platform) {
-            out.push(Seed { file: file.clone(), kernel: name, platform, shape });
+            out.push(Seed {
+                file: file.clone(),
+                kernel: name,
+                platform,
+                shape,
+            });
         }
     }
     out
@@ -126,8 +158,20 @@ fn args(shape: &[Kind], scalars: &[u32; 4], bytes: &[u8]) -> Vec<Arg> {
     shape
         .iter()
         .map(|k| match k {
-            Kind::Buffer => Arg::Buffer(bytes.iter().copied().cycle().take(256).chain(std::iter::repeat(0)).take(256).collect()),
-            Kind::Scalar => Arg::Scalar(Scalar { ty: ScalarType::I32, bits: u64::from(*s.next().unwrap()) }),
+            Kind::Buffer => Arg::Buffer(
+                bytes
+                    .iter()
+                    .copied()
+                    .cycle()
+                    .take(256)
+                    .chain(std::iter::repeat(0))
+                    .take(256)
+                    .collect(),
+            ),
+            Kind::Scalar => Arg::Scalar(Scalar {
+                ty: ScalarType::I32,
+                bits: u64::from(*s.next().unwrap()),
+            }),
             Kind::LocalMem => Arg::LocalMem(64),
         })
         .collect()
@@ -143,7 +187,9 @@ fn apply(file: &mut File, k: usize, e: &Edit) {
     let list = &mut d.instructions.instructions;
     match *e {
         Edit::Byte { index, at, value } => {
-            let Some(i) = pick(index, list.len()) else { return };
+            let Some(i) = pick(index, list.len()) else {
+                return;
+            };
             let mut bytes = Vec::new();
             list[i].1.encode(&mut bytes);
             let n = bytes.len().max(1);
@@ -170,7 +216,12 @@ fn apply(file: &mut File, k: usize, e: &Edit) {
                 list.swap(a, b);
             }
         }
-        Edit::Variable { index, elements, alias, offset } => {
+        Edit::Variable {
+            index,
+            elements,
+            alias,
+            offset,
+        } => {
             if let Some(i) = pick(index, d.var_info.len()) {
                 let v = &mut d.var_info[i];
                 v.num_elements = elements;
@@ -178,7 +229,11 @@ fn apply(file: &mut File, k: usize, e: &Edit) {
                 v.alias_offset = offset;
             }
         }
-        Edit::Input { index, offset, size } => {
+        Edit::Input {
+            index,
+            offset,
+            size,
+        } => {
             if let Some(i) = pick(index.into(), d.input_info.len()) {
                 d.input_info[i].offset = offset;
                 d.input_info[i].size = size;
@@ -191,14 +246,18 @@ fn run(input: &Input) {
     let seeds = fixtures();
     let seed = &seeds[usize::from(input.seed) % seeds.len()];
     let mut file = seed.file.clone();
-    let Ok(k) = launch::find_kernel(&file, &seed.kernel) else { return };
+    let Ok(k) = launch::find_kernel(&file, &seed.kernel) else {
+        return;
+    };
     for e in input.edits.iter().take(16) {
         apply(&mut file, k, e);
     }
     let local = u32::from(input.local % 32) + 1;
     let global = local * (u32::from(input.groups % 2) + 1);
     let nd = NdRange::new(&[global], &[local]).expect("a small NDRange");
-    let Ok(mut kernel) = Kernel::new(&file, &seed.kernel, seed.platform.platform()) else { return };
+    let Ok(mut kernel) = Kernel::new(&file, &seed.kernel, seed.platform.platform()) else {
+        return;
+    };
     kernel.step_limit = STEPS;
     kernel.check = input.check;
     let a = args(&seed.shape, &input.scalars, &input.buffer);
@@ -212,11 +271,18 @@ fn run(input: &Input) {
         }
         Err(e) => assert!(!e.0.is_empty(), "an error that says nothing"),
     }
-    assert!(kernel.steps_used() <= STEPS + 64 + 1024, "ran {} steps", kernel.steps_used());
+    assert!(
+        kernel.steps_used() <= STEPS + 64 + 1024,
+        "ran {} steps",
+        kernel.steps_used()
+    );
 }
 
 fuzz_target!(|input: Input| {
     fixtures();
     let ((), peak) = bounded_alloc::peak_of(|| run(&input));
-    assert!(peak <= HEAP_BOUND, "a run held {peak} heap bytes at once (bound {HEAP_BOUND})");
+    assert!(
+        peak <= HEAP_BOUND,
+        "a run held {peak} heap bytes at once (bound {HEAP_BOUND})"
+    );
 });
