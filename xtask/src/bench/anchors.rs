@@ -278,14 +278,33 @@ fn table(cases: &[Case], work: &Path, t: &Tools) -> Result<String, String> {
 const BEGIN: &str = "<!-- anchors: begin (written by `cargo xtask bench --anchors`) -->\n";
 const END: &str = "<!-- anchors: end -->";
 
-/// `text` with the anchors' table between its markers (added at the end when absent).
+/// The section's heading and what it says of the figures.
+const SECTION: &str = "## The interpreter beside its anchors
+
+`cargo xtask bench --anchors` (and the full `cargo xtask bench`) runs the kernels of
+`tests/interp/bench/anchors.cl` on `visa run` (Intel's vISA for tgllp, from `intel-isa ocl`), on
+Oclgrind (Debian's `oclgrind`, as an OpenCL platform through the ICD loader) and on pocl, from the
+same inputs, and compares every output buffer with pocl's. Each tool runs as a whole process,
+timed by wall clock: start-up and, for pocl and Oclgrind, their OpenCL C compile are included, so
+the small kernels (stencil, reduction, histogram) measure mostly that, and pocl's figure is its
+compile plus native code. Ratios, as this machine's speed drifts between runs but not within one.
+The goal is 10 times Oclgrind on every kernel.
+
+";
+
+/// `text` with the anchors' table between its markers; when absent, the section goes before
+/// the closing `## Reproduce` (the file `cargo xtask bench` writes ends with it), else last.
 pub fn splice(text: &str, table: &str) -> String {
-    match text
+    if let Some((head, tail)) = text
         .split_once(BEGIN)
         .and_then(|(h, r)| Some((h, r.split_once(END)?.1)))
     {
-        Some((head, tail)) => format!("{head}{BEGIN}{table}{END}{tail}"),
-        None => format!("{text}\n## The interpreter beside its anchors\n\n{BEGIN}{table}{END}\n"),
+        return format!("{head}{BEGIN}{table}{END}{tail}");
+    }
+    let section = format!("{SECTION}{BEGIN}{table}{END}\n\n");
+    match text.find("## Reproduce\n") {
+        Some(at) => format!("{}{section}{}", &text[..at], &text[at..]),
+        None => format!("{text}\n{section}"),
     }
 }
 
@@ -296,7 +315,14 @@ mod tests {
     #[test]
     fn the_table_replaces_the_one_between_the_markers() {
         let once = splice("# B\n", "| a |\n");
-        assert!(once.ends_with(&format!("{BEGIN}| a |\n{END}\n")), "{once}");
+        assert!(
+            once.ends_with(&format!("{BEGIN}| a |\n{END}\n\n")),
+            "{once}"
+        );
+        // Before the closing `## Reproduce` of the file the full bench writes.
+        let placed = splice("# B\n\n## Reproduce\n\nrun\n", "| a |\n");
+        assert!(placed.ends_with("## Reproduce\n\nrun\n"), "{placed}");
+        assert!(placed.contains(SECTION));
         let twice = splice(&once, "| b |\n");
         assert_eq!(twice.matches(BEGIN).count(), 1);
         assert!(twice.contains("| b |") && !twice.contains("| a |"));
