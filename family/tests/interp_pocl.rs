@@ -933,7 +933,14 @@ fn the_interpreter_leaves_the_buffers_pocl_leaves() {
             return Outcome::Fails("`visa` has no `run` subcommand".into());
         }
         let isa = tmp.join(device).join(format!("{}.isa", k.name));
-        let tool = [visa.as_ref(), "run".as_ref(), isa.as_os_str()];
+        // `--check`: these kernels are correct, so any finding (out of bounds, a divergent
+        // barrier, a race) fails the run.
+        let tool = [
+            visa.as_ref(),
+            "run".as_ref(),
+            isa.as_os_str(),
+            "--check".as_ref(),
+        ];
         let ours = match launch(
             &tool,
             k,

@@ -385,3 +385,76 @@ fn every_dg2_kernel_loads() {
     }
     assert!(loaded >= 58, "{loaded} kernels");
 }
+
+/// Runs kernel `k` of `file` on one 16-lane thread; the error it stops with.
+fn run_err(file: &File) -> visa::machine::RunError {
+    let k = Kernel::new(file, "k", dg2().1).expect("the kernel loads");
+    k.run_group(
+        &[init(&lanes16(), &lanes16(), 0, 16)],
+        &mut Memory::default(),
+    )
+    .expect_err("the kernel stops at a limit")
+}
+
+#[test]
+fn runaway_recursion_stops_at_the_call_depth_limit() {
+    // SUB_1 calls itself forever: the 1025th open call is refused, at the CALL.
+    let text = kernel(
+        "    call (M1, 16) SUB_1
+    ret (M1, 1)
+
+.function \"SUB_1\"
+
+SUB_1:
+    call (M1, 16) SUB_1
+    ret (M1, 16)
+",
+    );
+    let e = run_err(&assemble(&[("k.visaasm", &text)]));
+    assert!(
+        e.what
+            .starts_with("a call nested 1025 deep: at most 1024 calls may be open in a thread")
+            && e.what.contains("MAX_CALL_DEPTH"),
+        "{e}"
+    );
+    assert_eq!(e.text.as_deref(), Some("call (M1, 16) SUB_1"));
+}
+
+#[test]
+fn the_instruction_budget_covers_every_thread_of_the_run() {
+    // Four threads of 3 instructions each (mov, add, ret) and a budget of 12: one step is
+    // charged per thread (4), threads 0 and 1 run 3 each, which leaves thread 2 two: it
+    // stops at its third (counted).
+    let text = kernel("    mov (M1, 16) C(0,0)<1> 0x7:d\n    add (M1, 16) C(0,0)<1> C(0,0)<1;1,0> 0x1:d\n    ret (M1, 1)\n");
+    let file = assemble(&[("k.visaasm", &text)]);
+    let mut k = Kernel::new(&file, "k", dg2().1).unwrap();
+    k.step_limit = 12;
+    let one = init(&lanes16(), &lanes16(), 0, 16);
+    let threads = vec![one.clone(), one.clone(), one.clone(), one];
+    let e = k.run_group(&threads, &mut Memory::default()).unwrap_err();
+    assert!(
+        e.what
+            .starts_with("more than 12 instructions run (every thread of the run together)"),
+        "{e}"
+    );
+    assert_eq!(e.thread, Some(2));
+    assert_eq!(k.steps_used(), 4 + 3 + 3 + 3);
+}
+
+#[test]
+fn declarations_past_a_megabyte_of_registers_are_refused() {
+    // 17 variables of 16384 D (64 KiB each) end at 17 * 64 KiB plus the predefined block,
+    // past 1 MiB, at the 16th or 17th.
+    let decls: String = (0..17)
+        .map(|i| format!(".decl BIG{i} v_type=G type=d num_elts=16384 align=hword\n"))
+        .collect();
+    let text = kernel("    ret (M1, 1)\n").replacen(".input A", &format!("{decls}.input A"), 1);
+    let file = assemble(&[("k.visaasm", &text)]);
+    let e = Kernel::new(&file, "k", dg2().1).err().expect("refused");
+    assert!(
+        e.what.contains("end(s) past 1048576 bytes of registers")
+            && e.what.contains("MAX_ACTIVATION_BYTES"),
+        "{e}"
+    );
+    assert!(e.what.starts_with("V"), "the variable is named: {e}");
+}

@@ -66,8 +66,6 @@ const fn k(
 }
 
 const KNOWN: &[Known] = &[
-    k(&["tgllp"], Stage::Asm, "svm_block_ld.unaligned", SVM_BLOCK),
-    k(&["tgllp"], Stage::Asm, "svm_block_st.unaligned", SVM_BLOCK),
     k(EFFICIENT_64B, Stage::Asm, "sample_lz.RGBA", STATE_VARIABLES),
     k(EFFICIENT_64B, Stage::Asm, "load_lz.RGBA", STATE_VARIABLES),
     k(EFFICIENT_64B, Stage::Asm, "resinfo.RG", STATE_VARIABLES),
@@ -77,7 +75,6 @@ const KNOWN: &[Known] = &[
     k(EFFICIENT_64B, Stage::Check, "mad", MAD_Q),
 ];
 
-const SVM_BLOCK: &str = "IGC 2.x prints Properties bit 7 as `.unaligned` (`svm_block_ld.unaligned (4)`), the docs' template; IGC 12504.6 refuses that spelling and prints `svm_block_ld (4)`, which erratum SVM_BLOCK_LD-text-properties-slot makes the template. One template per printer is not modelled yet";
 const STATE_VARIABLES: &str = "samplers and surfaces held in general variables (`sample_lz.RGBA (M1, 32) 0x0:uw V0069 V0067 ...`): IGC 2.x's efficient-64-bit mode passes state as 64-bit values, which the docs' sampler operands (S<n>, T<n>) cannot hold";
 const SR0: &str = "Intel's compiler writes %sr0.1 (`mov (M1_NM, 1) %sr0(0,1)<1> ...`, fp64 emulation) with its verifier off (`-noverifyCISA`); Intel's verifier refuses it (IGC 12504.6 on MTL, measured with `intel-isa asm`: \"Not allowed to write to a read only variable\"; IGC's IsaVerification.cpp still has the check), so `visa check` sides with the verifier (erratum 4_visa_header-08-sr0-read-only)";
 const MULTI_ADDRESS: &str = "a multi-address indirect source with 32 addresses (`r[A0(0),0]<1,0>:d` at SIMD32): erratum 5_operands-04-multi-address-count bounds them at 16 as IGC 12504.6's verifier does; Intel's compiler writes 32 on NVL and XE3P_CRI, which the docs name no rule for";

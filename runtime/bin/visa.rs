@@ -136,6 +136,9 @@ enum Command {
     /// `--scalar TYPE:VALUE` (i32:5, u64:7, f32:1.5), `--local-mem BYTES`,
     /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image; written when OUT is given),
     /// `--sampler normalized|unnormalized,ADDRESS,FILTER` (a `sampler_t`).
+    /// `--max-steps N`: the instructions the whole run may execute (default 1000000000).
+    /// `--check`: report out-of-bounds accesses, divergent barriers and data races (exit 1
+    /// when any). `visa run FILE --kernel K --help` says more.
     Run {
         file: PathBuf,
         /// `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]`, then the ARGs.
@@ -636,7 +639,7 @@ fn run(path: &Path, words: &[String]) -> Result<u8, String> {
         return Ok(0);
     }
     match prepare_run(path, &words) {
-        Ok(prepared) => run_kernel(path, prepared).map(|()| 0),
+        Ok(prepared) => run_kernel(path, prepared),
         Err(Stop::Usage(message)) => {
             eprintln!("error: {message}");
             Ok(2)
@@ -658,7 +661,17 @@ an image of FORMAT (rgba-f32, r-f32, rgba-unorm8, rgba-u8, r-u32, ...), texels p
 row after row; with OUT.bin a written image, saved after the run, else read-only\n  \
          --sampler normalized|unnormalized,ADDRESS,FILTER\n                            \
 a sampler_t: ADDRESS none, clamp_to_edge, clamp, repeat or mirrored_repeat,\n                            \
-FILTER nearest or linear (normalized,repeat,linear)"
+FILTER nearest or linear (normalized,repeat,linear)\n\
+         options:\n  \
+         --max-steps N              the instructions the whole run may execute (every thread of every\n                            \
+work-group together; default 1000000000): past it the run stops (exit 1)\n  \
+         --check                    report out-of-bounds accesses (buffers, images, SLM), barriers not\n                            \
+every work-item reaches, and data races between the work-items of a work-group\n                            \
+(SLM and global memory) on stderr with the kernel, instruction, lane and address;\n                            \
+exit 1 with their count when there is any. Out of bounds, a read gives zeros and a\n                            \
+write is dropped, and the run goes on\n\
+         limits (an error names the one hit): 1024 work-items per work-group, 2^32 per NDRange, 1 MiB of\n\
+         registers per routine, 16 MiB per thread, 1024 nested calls, 256 MiB of scratch per work-group"
     );
 }
 
@@ -682,6 +695,8 @@ struct Prepared {
     intel: &'static IntelPlatform,
     nd: visa::machine::launch::NdRange,
     args: Vec<visa::machine::launch::Arg>,
+    max_steps: Option<u64>,
+    check: bool,
     /// Parameters whose memory is written to a file after the run.
     outputs: Vec<(usize, PathBuf)>,
 }
@@ -720,6 +735,8 @@ fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
         intel,
         nd,
         args,
+        max_steps: spec.max_steps,
+        check: spec.check,
         outputs,
     })
 }
@@ -809,10 +826,13 @@ fn run_arg(
     })
 }
 
-/// Runs the prepared kernel, prints its notes and writes the written memory to the output files.
-fn run_kernel(path: &Path, p: Prepared) -> Result<(), String> {
-    let kernel = visa::machine::Kernel::new(&p.file, &p.kernel, p.intel.platform())
+/// Runs the prepared kernel, prints its notes and `--check`'s findings and writes the written
+/// memory to the output files; exit status 1 when the check found anything.
+fn run_kernel(path: &Path, p: Prepared) -> Result<u8, String> {
+    let mut kernel = visa::machine::Kernel::new(&p.file, &p.kernel, p.intel.platform())
         .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
+    kernel.step_limit = p.max_steps.unwrap_or(kernel.step_limit);
+    kernel.check = p.check;
     let out = visa::machine::launch::launch(&kernel, &p.file, p.k, p.intel, &p.nd, p.args)
         .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
     for n in &out.layout.notes {
@@ -830,5 +850,28 @@ fn run_kernel(path: &Path, p: Prepared) -> Result<(), String> {
                 .map_err(|e| format!("argument {param}: cannot write {}: {e}", path.display()))?;
         }
     }
-    Ok(())
+    Ok(print_findings(&kernel, &out.memory))
+}
+
+/// `--check`'s findings on stderr, then their count; 1 when there is any.
+fn print_findings(kernel: &visa::machine::Kernel, memory: &visa::machine::memory::Memory) -> u8 {
+    let Some(c) = memory.check.as_deref() else {
+        return 0;
+    };
+    let total: u64 = c.findings().iter().map(|f| f.count).sum::<u64>() + c.dropped;
+    for f in c.findings() {
+        eprintln!("error: {}", kernel.report(f));
+    }
+    if c.unchecked > 0 {
+        eprintln!(
+            "note: {} access(es) not checked for races: more than {} bytes were accessed between two barriers",
+            c.unchecked,
+            visa::machine::check::MAX_SHADOW_BYTES
+        );
+    }
+    eprintln!(
+        "check: {total} finding(s) at {} instruction(s)",
+        c.findings().len()
+    );
+    u8::from(total > 0)
 }

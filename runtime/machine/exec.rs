@@ -18,6 +18,7 @@
 
 use super::convert::FloatMode;
 use super::layout::Layout;
+use super::limits::{MAX_CALL_DEPTH, MAX_THREAD_REGISTER_BYTES};
 use super::memory::{Memory, MemoryError};
 use super::thread::{evaluate_chen, lanes, Core, Fault, Regs};
 use super::Routine;
@@ -97,6 +98,8 @@ pub struct Thread {
     pub steps: u64,
     /// Lane operations run: the enabled channels of each instruction that is not control flow.
     pub lane_ops: u64,
+    /// The channels the thread was dispatched with (its work-items).
+    pub dispatch: u32,
 }
 
 impl Thread {
@@ -115,6 +118,7 @@ impl Thread {
             predefined: layout.predefined_bytes as usize,
             steps: 0,
             lane_ops: 0,
+            dispatch,
         }
     }
 
@@ -199,6 +203,7 @@ impl Thread {
             mem: Some(mem),
             address_of: step.address_of,
             wide: step.wide,
+            at: (self.routine, self.pc),
         };
         super::interpret(step.inst, &mut x)?;
         self.mode = x.core.mode;
@@ -247,7 +252,7 @@ impl Thread {
                 if c == 0 {
                     self.pc += 1;
                 } else {
-                    self.enter(c, pc + 1, None);
+                    self.enter(c, pc + 1, None)?;
                     self.pc = target;
                 }
             }
@@ -319,8 +324,17 @@ impl Thread {
             .min(lay.bytes as usize)
             .min(self.regs.grf.len());
         regs.grf[..n].copy_from_slice(&self.regs.grf[..n]);
+        let held = self.held_registers() + regs.grf.len();
+        if held > MAX_THREAD_REGISTER_BYTES {
+            return Err(Fault(format!(
+                "FCALL of `{}` would hold {held} bytes of registers in this thread, past the \
+                 {MAX_THREAD_REGISTER_BYTES} a thread may (`machine::limits::MAX_THREAD_REGISTER_BYTES`): \
+                 the calls nest too deep",
+                r.name
+            )));
+        }
         let caller = core::mem::replace(&mut self.regs, regs);
-        self.enter(c, self.pc + 1, Some((self.routine, caller)));
+        self.enter(c, self.pc + 1, Some((self.routine, caller)))?;
         self.routine = callee;
         self.pc = 0;
         Ok(())
@@ -341,7 +355,30 @@ impl Thread {
         Ok(())
     }
 
-    fn enter(&mut self, mask: u32, ret_pc: usize, caller: Option<(usize, Regs)>) {
+    /// Register bytes this thread holds: its activation and the callers' FCALL keeps.
+    fn held_registers(&self) -> usize {
+        let callers: usize = self
+            .calls
+            .iter()
+            .filter_map(|c| c.caller.as_ref())
+            .map(|(_, r)| r.grf.len())
+            .sum();
+        callers + self.regs.grf.len()
+    }
+
+    fn enter(
+        &mut self,
+        mask: u32,
+        ret_pc: usize,
+        caller: Option<(usize, Regs)>,
+    ) -> Result<(), Fault> {
+        if self.calls.len() >= MAX_CALL_DEPTH {
+            return Err(Fault(format!(
+                "a call nested {} deep: at most {MAX_CALL_DEPTH} calls may be open in a thread \
+                 (`machine::limits::MAX_CALL_DEPTH`); runaway recursion?",
+                self.calls.len() + 1
+            )));
+        }
         self.calls.push(Call {
             ret_pc,
             em: self.em,
@@ -351,6 +388,7 @@ impl Thread {
         });
         self.em = mask;
         self.call_mask = mask;
+        Ok(())
     }
 
     /// Returns from the current call (or ends the thread when there is none).
@@ -386,6 +424,8 @@ pub struct Exec<'a> {
     mem: Option<&'a mut Memory>,
     address_of: Option<VectorOperand>,
     wide: bool,
+    /// The routine and instruction index running (where `--check` reports a message).
+    at: (usize, usize),
 }
 
 impl From<MemoryError> for Fault {
@@ -500,6 +540,7 @@ impl Lanes for Exec<'_> {
                 "a memory message inside a memory message",
             )));
         };
+        mem.at_instruction(self.at.0, self.at.1);
         let done = super::messages::run(inst, self, mem);
         self.mem = Some(mem);
         match done {

@@ -265,6 +265,14 @@ impl NdRange {
         if items > 1024 {
             return Err(format!("a work-group of {items} work-items (at most 1024)"));
         }
+        let total = nd.global.iter().map(|&x| u64::from(x)).product::<u64>();
+        if total > super::limits::MAX_WORK_ITEMS {
+            return Err(format!(
+                "--global: an NDRange of {total} work-items; at most {} \
+                 (`machine::limits::MAX_WORK_ITEMS`)",
+                super::limits::MAX_WORK_ITEMS
+            ));
+        }
         Ok(nd)
     }
 
@@ -1045,6 +1053,11 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
 pub trait GroupRunner {
     /// Runs the threads of one work-group to completion over `mem`.
     fn run_group(&self, threads: &[ThreadPayload], mem: &mut Memory) -> Result<(), String>;
+
+    /// Whether the run is checked (`visa run --check`): the memory gets a checker.
+    fn check(&self) -> bool {
+        false
+    }
 }
 
 /// What a launch leaves: the memory (the buffers, in parameter order among the buffer
@@ -1094,6 +1107,9 @@ pub fn launch(
 ) -> Result<Outcome, LaunchError> {
     let layout = layout(file, k, platform, &args)?;
     let mut memory = Memory::new(platform.grf_bytes);
+    if runner.check() {
+        memory.enable_check();
+    }
     let mut values = Vec::with_capacity(args.len());
     let mut buffers = Vec::new();
     let mut slm = STATIC_SLM;
@@ -1143,12 +1159,23 @@ pub fn launch(
         samplers,
     };
     let threads = nd.group_items().div_ceil(layout.simd);
-    memory.reset_scratch((threads * layout.scratch) as usize);
+    let scratch = u64::from(threads) * u64::from(layout.scratch);
+    if scratch > super::limits::MAX_GROUP_SCRATCH {
+        return err(format!(
+            "{threads} threads of {} scratch bytes each: {scratch} bytes of scratch for a \
+             work-group, past the {} this machine gives (`machine::limits::MAX_GROUP_SCRATCH`); \
+             a smaller --local or a kernel that spills less",
+            layout.scratch,
+            super::limits::MAX_GROUP_SCRATCH
+        ));
+    }
+    memory.reset_scratch(scratch as usize);
     let groups = nd.groups();
     for z in 0..groups[2] {
         for y in 0..groups[1] {
             for x in 0..groups[0] {
                 memory.reset_slm(slm as usize);
+                memory.begin_group([x, y, z]);
                 let threads = payloads(&layout, nd, [x, y, z], &values);
                 runner
                     .run_group(&threads, &mut memory)
@@ -1217,6 +1244,11 @@ pub struct RunSpec {
     pub local: Option<Vec<u32>>,
     pub platform: Option<String>,
     pub args: Vec<ArgSpec>,
+    /// `--max-steps N`: the run's instruction budget ([`super::Kernel::step_limit`]).
+    pub max_steps: Option<u64>,
+    /// `--check`: report out-of-bounds accesses, divergent barriers and data races
+    /// ([`super::check`]).
+    pub check: bool,
 }
 
 fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
@@ -1240,6 +1272,7 @@ fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
 /// pointer), `--scalar TYPE:VALUE`, `--local-mem BYTES`.
 pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
     let (mut kernel, mut global, mut local, mut platform) = (None, None, None, None);
+    let (mut max_steps, mut check) = (None, false);
     let mut args = Vec::new();
     let mut it = words.iter();
     while let Some(&w) = it.next() {
@@ -1253,6 +1286,14 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             "--global" => global = Some(sizes(w, value()?)?),
             "--local" => local = Some(sizes(w, value()?)?),
             "--platform" => platform = Some(value()?.to_string()),
+            "--check" => check = true,
+            "--max-steps" => {
+                let v = value()?;
+                match v.parse::<u64>() {
+                    Ok(n) if n > 0 => max_steps = Some(n),
+                    _ => return Err(format!("--max-steps {v}: expected a positive count")),
+                }
+            }
             "--buffer" | "--constant" => {
                 let v = value()?;
                 let (i, o) = v
@@ -1286,9 +1327,9 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             other => {
                 return Err(format!(
                     "unexpected `{other}`: expected --kernel, --global, --local, --platform, \
-                     --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, --scalar TYPE:VALUE, \
-                     --local-mem BYTES, --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin] or \
-                     --sampler normalized|unnormalized,ADDRESS,FILTER"
+                     --max-steps N, --check, --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, \
+                     --scalar TYPE:VALUE, --local-mem BYTES, --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin] \
+                     or --sampler normalized|unnormalized,ADDRESS,FILTER"
                 ))
             }
         }
@@ -1304,6 +1345,8 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
         local,
         platform,
         args,
+        max_steps,
+        check,
     })
 }
 

@@ -101,6 +101,20 @@ fn round_up(x: u32, to: u32) -> u32 {
     x.div_ceil(to) * to
 }
 
+/// `end` as a byte count of the activation when it is within
+/// [`super::limits::MAX_ACTIVATION_BYTES`]; else an error naming what passed it.
+fn within_limit(end: u64, what: &dyn Fn() -> String) -> Result<u32, String> {
+    let max = super::limits::MAX_ACTIVATION_BYTES;
+    if end > u64::from(max) {
+        return Err(format!(
+            "{} end(s) past {max} bytes of registers, the most one routine activation may \
+             declare (`machine::limits::MAX_ACTIVATION_BYTES`)",
+            what()
+        ));
+    }
+    Ok(end as u32)
+}
+
 impl Layout {
     /// Places the declarations of `r`; an error names the declaration that cannot be placed.
     pub fn new<R: Routine + ?Sized>(r: &R, grf: u32) -> Result<Layout, String> {
@@ -148,26 +162,28 @@ impl Layout {
                 at = round_up(at, grf);
             }
             vars.push(Var { base: at, size, ty });
-            at += size;
+            at = within_limit(u64::from(at) + u64::from(size), &name)?;
         }
-        for (i, v) in decls.iter().enumerate() {
-            if v.alias_index != 0 {
-                let id = first + i;
-                vars[id].base = resolve(decls, &vars, first, id)?;
-            }
-        }
+        place_aliases(decls, &mut vars, first)?;
         let bytes = round_up(at.max(1), grf);
+        inside(&vars, bytes)?;
         let mut addresses = Vec::new();
         let mut address_elements = 0;
         for a in r.address_info() {
             addresses.push((address_elements, u32::from(a.num_elements)));
-            address_elements += u32::from(a.num_elements);
+            address_elements = within_limit(
+                u64::from(address_elements) + u64::from(a.num_elements),
+                &|| String::from("the address variables"),
+            )?;
         }
         let mut predicates = vec![(0, 0)];
         let mut predicate_bits = 0;
         for p in r.predicate_info() {
             predicates.push((predicate_bits, u32::from(p.num_elements)));
-            predicate_bits += u32::from(p.num_elements);
+            predicate_bits = within_limit(
+                u64::from(predicate_bits) + u64::from(p.num_elements),
+                &|| String::from("the predicate variables"),
+            )?;
         }
         Ok(Layout {
             grf,
@@ -183,32 +199,62 @@ impl Layout {
 }
 
 /// The base of alias `id`: its base variable's, plus its offset, through chains of aliases.
-fn resolve(
+/// Checks that every variable (aliases included) lies inside the activation's `bytes`.
+fn inside(vars: &[Var], bytes: u32) -> Result<(), String> {
+    let past = |v: &Var| u64::from(v.base) + u64::from(v.size) > u64::from(bytes);
+    match vars.iter().enumerate().find(|(_, v)| past(v)) {
+        Some((id, v)) => Err(format!(
+            "V{id}: {} bytes at register byte {} end past the routine's {bytes} bytes of \
+             registers (an alias past its base?)",
+            v.size, v.base
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Places every alias at its base's bytes plus its offset (chains included), walking each
+/// chain once: a file of many aliases costs time in proportion to their number.
+fn place_aliases(
     decls: &[crate::object::VarInfo],
-    vars: &[Var],
+    vars: &mut [Var],
     first: usize,
-    id: usize,
-) -> Result<u32, String> {
-    let mut offset = 0u32;
-    let mut at = id;
-    for _ in 0..=decls.len() {
-        let Some(d) = at.checked_sub(first).and_then(|i| decls.get(i)) else {
-            // A predefined variable (`alias=<%r0, 0>`): its own storage.
-            return Ok(vars[at].base + offset);
-        };
-        if d.alias_index == 0 {
-            return Ok(vars[at].base + offset);
+) -> Result<(), String> {
+    // 0: an alias not placed yet, 1: on the chain being walked, 2: placed (or a root).
+    let mut state: Vec<u8> = (0..vars.len())
+        .map(
+            |id| match id.checked_sub(first).and_then(|i| decls.get(i)) {
+                Some(d) if d.alias_index != 0 => 0,
+                _ => 2,
+            },
+        )
+        .collect();
+    let mut chain = Vec::new();
+    for id in first..vars.len() {
+        chain.clear();
+        let mut at = id;
+        while state[at] != 2 {
+            if state[at] == 1 {
+                return Err(format!("V{id}: its aliases form a cycle"));
+            }
+            let d = &decls[at - first];
+            if d.alias_scope_specifier != 0 {
+                return Err(format!(
+                    "V{id}: an alias of a file-scope variable (not supported)"
+                ));
+            }
+            state[at] = 1;
+            chain.push(at);
+            at = d.alias_index as usize;
+            if at >= vars.len() {
+                return Err(format!("V{id}: alias of V{at}, which is not declared"));
+            }
         }
-        if d.alias_scope_specifier != 0 {
-            return Err(format!(
-                "V{id}: an alias of a file-scope variable (not supported)"
-            ));
-        }
-        offset += u32::from(d.alias_offset);
-        at = d.alias_index as usize;
-        if at >= vars.len() {
-            return Err(format!("V{id}: alias of V{at}, which is not declared"));
+        let mut base = vars[at].base;
+        for &c in chain.iter().rev() {
+            base = base.saturating_add(u32::from(decls[c - first].alias_offset));
+            vars[c].base = base;
+            state[c] = 2;
         }
     }
-    Err(format!("V{id}: its aliases form a cycle"))
+    Ok(())
 }

@@ -30,6 +30,7 @@
 //!   order ("they will be serialized and atomically updated, though the order is
 //!   non-deterministic", DWORD_ATOMIC.md, Notes).
 
+use super::check::{Access, Checker, Kind};
 use super::image::Image;
 use super::sampler::SamplerState;
 use alloc::format;
@@ -163,6 +164,11 @@ pub struct Memory {
     images: Vec<(usize, Image)>,
     /// The sampler states by sampler index (what a sampler variable `S<n>` holds).
     samplers: Vec<Option<SamplerState>>,
+    /// `visa run --check`: out-of-bounds accesses, divergent barriers and data races are
+    /// reported here (and an out-of-bounds access reads zeros or is dropped) when set.
+    pub check: Option<alloc::boxed::Box<Checker>>,
+    /// The lane of the message running (`None`: a block message of the whole thread).
+    lane: Option<u32>,
 }
 
 impl Default for Memory {
@@ -375,6 +381,37 @@ impl Memory {
             dropped: 0,
             images: Vec::new(),
             samplers: Vec::new(),
+            check: None,
+            lane: None,
+        }
+    }
+
+    /// Turns `--check` on ([`super::check`]).
+    pub fn enable_check(&mut self) {
+        self.check = Some(alloc::boxed::Box::default());
+    }
+
+    /// The next accesses are lane `lane`'s (what `--check` reports).
+    #[inline(always)]
+    pub fn at_lane(&mut self, lane: u32) {
+        self.lane = Some(lane);
+    }
+
+    /// A message starts at instruction `pc` of routine `routine`: its accesses are the
+    /// thread's until [`Memory::at_lane`] names a lane.
+    #[inline]
+    pub fn at_instruction(&mut self, routine: usize, pc: usize) {
+        self.lane = None;
+        if let Some(c) = self.check.as_deref_mut() {
+            c.site.routine = routine;
+            c.site.pc = pc;
+        }
+    }
+
+    /// Work-group `group` starts (its SLM is reset apart).
+    pub fn begin_group(&mut self, group: [u32; 3]) {
+        if let Some(c) = self.check.as_deref_mut() {
+            c.begin_group(group);
         }
     }
 
@@ -573,9 +610,127 @@ impl Memory {
         }
     }
 
+    /// Where an access lands; with `--check`, an out-of-bounds access is reported and
+    /// dropped, and any other is checked for races.
+    #[inline]
+    fn place_for(
+        &mut self,
+        space: Space,
+        address: u64,
+        size: u32,
+        access: Access,
+    ) -> Result<Place, MemoryError> {
+        let placed = self.place(space, address, size);
+        if self.check.is_none() {
+            return placed;
+        }
+        let place = match placed {
+            Err(MemoryError::Unmapped { .. }) => Place::Dropped,
+            other => other?,
+        };
+        let what = match place {
+            Place::Dropped => Some(self.bounds(space, address)),
+            _ => None,
+        };
+        let lane = self.lane;
+        if let Some(c) = self.check.as_deref_mut() {
+            c.site.lane = lane;
+            match (&place, what) {
+                (_, Some(what)) => {
+                    let kind = Kind::OutOfBounds {
+                        space,
+                        address,
+                        size,
+                        access,
+                        what,
+                    };
+                    c.report(kind, c.site);
+                }
+                (Place::Buffer(b, at), _) => {
+                    c.access(space, address, b + 1, *at as u64, size, access)
+                }
+                (Place::Slm(at), _) => c.access(space, *at as u64, 0, *at as u64, size, access),
+                _ => {}
+            }
+        }
+        Ok(place)
+    }
+
+    /// What an out-of-bounds access at `address` of `space` missed, in words.
+    fn bounds(&self, space: Space, address: u64) -> String {
+        match space {
+            Space::Slm => format!(
+                "SLM offset {:#x} is past the work-group's {} bytes of SLM",
+                address & SLM_ADDRESS_BITS,
+                self.slm.len()
+            ),
+            Space::Scratch => format!("past the {} bytes of scratch", self.scratch.len()),
+            Space::Surface(bti) => {
+                let len = self
+                    .table
+                    .get(bti as usize)
+                    .copied()
+                    .flatten()
+                    .map_or(0, |b| self.buffers[b].bytes.len());
+                format!("past the end of the {len}-byte buffer bound at binding-table index {bti}")
+            }
+            Space::Stateless => match self
+                .buffers
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, b)| b.base <= address)
+            {
+                Some((i, b)) => format!(
+                    "byte {} of host buffer {i}, which has {} bytes (from {:#x})",
+                    address - b.base,
+                    b.bytes.len(),
+                    b.base
+                ),
+                None => String::from("below every host buffer"),
+            },
+        }
+    }
+
+    /// A typed access (lane `lane`, `write` or a read) to texel `(u, v, r)` of the image at
+    /// binding-table index `bti`, which the image does not have: counted in
+    /// [`Memory::dropped`] and, with `--check`, reported.
+    pub fn image_out_of_bounds(&mut self, lane: u32, bti: u32, texel: [u32; 3], write: bool) {
+        self.dropped += 1;
+        let Some(c) = self.check.as_deref_mut() else {
+            return;
+        };
+        let image = self
+            .table
+            .get(bti as usize)
+            .copied()
+            .flatten()
+            .and_then(|b| self.images.iter().find(|(i, _)| *i == b));
+        let Some((_, im)) = image else {
+            return;
+        };
+        let [u, v, r] = texel;
+        let what = format!(
+            "texel ({u}, {v}, {r}) outside the {}x{}x{} image",
+            im.width, im.height, im.depth
+        );
+        let address = (u64::from(r) * u64::from(im.slice_pitch))
+            .saturating_add(u64::from(v) * u64::from(im.row_pitch))
+            .saturating_add(u64::from(u) * u64::from(im.format.texel_bytes()));
+        c.site.lane = Some(lane);
+        let kind = Kind::OutOfBounds {
+            space: Space::Surface(bti),
+            address,
+            size: im.format.texel_bytes(),
+            access: if write { Access::Write } else { Access::Read },
+            what,
+        };
+        c.report(kind, c.site);
+    }
+
     /// Reads `size` bytes (1 to 8), little-endian, zero-extended.
     pub fn read(&mut self, space: Space, address: u64, size: u32) -> Result<u64, MemoryError> {
-        let place = self.place(space, address, size)?;
+        let place = self.place_for(space, address, size, Access::Read)?;
         Ok(self.bytes_mut(&place, size).map_or(0, |b| le(b)))
     }
 
@@ -587,7 +742,7 @@ impl Memory {
         size: u32,
         value: u64,
     ) -> Result<(), MemoryError> {
-        let place = self.place(space, address, size)?;
+        let place = self.place_for(space, address, size, Access::Write)?;
         if let Some(b) = self.bytes_mut(&place, size) {
             b.copy_from_slice(&value.to_le_bytes()[..size as usize]);
         }
@@ -626,7 +781,7 @@ impl Memory {
                 align: size,
             });
         }
-        let place = self.place(space, address, size)?;
+        let place = self.place_for(space, address, size, Access::Atomic)?;
         let Some(bytes) = self.bytes_mut(&place, size) else {
             return Ok(0);
         };
@@ -797,6 +952,50 @@ mod tests {
             assert_eq!(op.apply(size, old, s0, s1), Some((new, ret)), "{op:?}");
         }
         assert_eq!(FAdd.apply(2, 0, 0, 0), None);
+    }
+
+    #[test]
+    fn with_the_check_an_access_out_of_bounds_is_reported_and_dropped() {
+        use super::super::check::{Access, Kind};
+        let (mut m, a, _) = two_buffers();
+        m.reset_slm(8);
+        m.enable_check();
+        m.at_instruction(0, 3);
+        m.at_lane(5);
+        let end = m.buffer(a).base + 16;
+        // Stateless past buffer a (16 bytes): zeros, not an error; SLM past its 8 bytes; a
+        // surface write past bti 3's buffer (a, 16 bytes): dropped.
+        assert_eq!(m.read(Space::Stateless, end, 4), Ok(0));
+        assert_eq!(m.write(Space::Slm, 8, 2, 1), Ok(()));
+        assert_eq!(m.write(Space::Surface(3), 15, 2, 1), Ok(()));
+        assert_eq!(m.buffer(a).bytes[15], 15);
+        let f = m.check.as_deref().unwrap().findings();
+        assert_eq!(f.len(), 1, "one finding per kind and instruction: {f:?}");
+        assert_eq!(f[0].count, 3);
+        assert_eq!((f[0].site.pc, f[0].site.lane), (3, Some(5)));
+        let Kind::OutOfBounds {
+            space,
+            address,
+            size,
+            access,
+            what,
+        } = &f[0].kind
+        else {
+            panic!("{f:?}")
+        };
+        assert_eq!(
+            (*space, *address, *size, *access),
+            (Space::Stateless, end, 4, Access::Read)
+        );
+        assert_eq!(
+            what,
+            "byte 16 of host buffer 0, which has 16 bytes (from 0x10000000000)"
+        );
+        // Unbound surfaces and misaligned atomics are still errors.
+        assert_eq!(
+            m.read(Space::Surface(9), 0, 4),
+            Err(MemoryError::Unbound { bti: 9 })
+        );
     }
 
     #[test]

@@ -22,11 +22,13 @@
 //! # Ok(()) }
 //! ```
 
+pub mod check;
 pub mod convert;
 pub mod exec;
 pub mod image;
 pub mod launch;
 pub mod layout;
+pub mod limits;
 pub mod memory;
 pub mod messages;
 pub mod sampler;
@@ -43,6 +45,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use exec::{Flow, Status, Step, Thread};
 use layout::Layout;
 use memory::Memory;
@@ -93,6 +96,76 @@ impl fmt::Display for RunError {
     }
 }
 
+/// A `visa run --check` finding, located: what, the kernel, the instruction (its routine,
+/// offset and Intel's text), the work-group, thread and lane, and the address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// `out-of-bounds access`, `divergent barrier` or `data race`.
+    pub kind: &'static str,
+    pub what: String,
+    pub kernel: String,
+    /// The routine of the instruction (the kernel or a function).
+    pub routine: String,
+    pub offset: u32,
+    pub text: String,
+    pub group: [u32; 3],
+    pub thread: usize,
+    /// The lane (work-item of the thread); `None` for a whole thread (a block message, a
+    /// thread at a barrier).
+    pub lane: Option<u32>,
+    pub address: Option<u64>,
+    /// Findings of this kind at this instruction in the run.
+    pub count: u64,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.group;
+        write!(
+            f,
+            "{}: kernel `{}`, work-group ({x}, {y}, {z}), thread {}{}",
+            self.kind,
+            self.kernel,
+            self.thread,
+            check::lane_text(self.lane)
+        )?;
+        if let Some(a) = self.address {
+            write!(f, ", address {a:#x}")?;
+        }
+        write!(
+            f,
+            ": {} at instruction offset {:#x} `{}`: {}",
+            self.routine, self.offset, self.text, self.what
+        )?;
+        if self.count > 1 {
+            write!(f, " ({} more like it at this instruction)", self.count - 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// Lanes of a mask, as `0-2, 5`.
+fn mask_list(mask: u32) -> String {
+    let mut parts = Vec::new();
+    let mut lane = 0;
+    while lane < 32 {
+        if mask >> lane & 1 == 0 {
+            lane += 1;
+            continue;
+        }
+        let start = lane;
+        while lane < 32 && mask >> lane & 1 != 0 {
+            lane += 1;
+        }
+        parts.push(if lane - 1 == start {
+            format!("{start}")
+        } else {
+            format!("{start}-{}", lane - 1)
+        });
+    }
+    parts.join(", ")
+}
+
 /// What one thread starts with.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ThreadInit {
@@ -122,6 +195,10 @@ impl launch::GroupRunner for Kernel<'_> {
             .collect();
         Kernel::run_group(self, &inits, mem).map_err(|e| alloc::string::ToString::to_string(&e))
     }
+
+    fn check(&self) -> bool {
+        self.check
+    }
 }
 
 /// A routine as the machine runs it: placed variables and decoded steps.
@@ -142,8 +219,14 @@ pub struct Kernel<'f> {
     grf: u32,
     simd: u32,
     routines: Vec<Routine<'f>>,
-    /// Instructions one thread may run before it is declared stuck.
+    /// Instructions the whole run may execute: every thread of every work-group run on this
+    /// kernel together ([`limits::DEFAULT_MAX_STEPS`] unless set; `visa run --max-steps`).
     pub step_limit: u64,
+    /// Instructions run so far by every thread of every work-group.
+    steps_used: AtomicU64,
+    /// `visa run --check`: [`launch::launch`] gives the memory a [`check::Checker`], and the
+    /// barriers are checked ([`check`]).
+    pub check: bool,
 }
 
 /// The fields of an instruction control flow needs, by doc name.
@@ -244,7 +327,9 @@ impl<'f> Kernel<'f> {
             grf,
             simd,
             routines,
-            step_limit: 100_000_000,
+            step_limit: limits::DEFAULT_MAX_STEPS,
+            steps_used: AtomicU64::new(0),
+            check: false,
         })
     }
 
@@ -345,14 +430,15 @@ impl<'f> Kernel<'f> {
 
     /// Runs threads made by [`Kernel::thread`] to their end (the bench reuses them).
     pub fn run_threads(&self, ts: &mut [Thread], mem: &mut Memory) -> Result<(), RunError> {
+        // Each thread costs at least one step, so a run of empty threads ends too.
+        self.steps_used.fetch_add(ts.len() as u64, Relaxed);
         loop {
             let mut waiting = 0;
             for (i, t) in ts.iter_mut().enumerate() {
                 if t.status == Status::Done {
                     continue;
                 }
-                t.run(&self.routines, mem, self.step_limit)
-                    .map_err(|(e, pc)| self.locate(e, t.routine, pc, i))?;
+                self.run_thread(t, i, mem)?;
                 if t.status == Status::AtBarrier {
                     waiting += 1;
                 }
@@ -360,9 +446,148 @@ impl<'f> Kernel<'f> {
             if waiting == 0 {
                 return Ok(());
             }
+            if let Some(c) = mem.check.as_deref_mut() {
+                self.check_barrier(ts, c);
+                c.barrier();
+            }
             for t in ts.iter_mut().filter(|t| t.status == Status::AtBarrier) {
                 t.status = Status::Running;
             }
+        }
+    }
+
+    /// Runs thread `i` until it ends or waits at a barrier, within what is left of the run's
+    /// instruction budget.
+    fn run_thread(&self, t: &mut Thread, i: usize, mem: &mut Memory) -> Result<(), RunError> {
+        let used = self.steps_used.load(Relaxed);
+        let limit = t.steps + self.step_limit.saturating_sub(used);
+        let before = t.steps;
+        if let Some(c) = mem.check.as_deref_mut() {
+            c.site.thread = i;
+        }
+        let done = t.run(&self.routines, mem, limit);
+        self.steps_used.fetch_add(t.steps - before, Relaxed);
+        done.map_err(|(mut e, pc)| {
+            if t.steps > limit {
+                e = Fault(format!(
+                    "more than {} instructions run (every thread of the run together): the \
+                     kernel may not end; raise the budget with `visa run --max-steps N` \
+                     (`Kernel::step_limit`)",
+                    self.step_limit
+                ));
+            }
+            self.locate(e, t.routine, pc, i)
+        })
+    }
+
+    /// Instructions run so far on this kernel by every thread (what counts against
+    /// [`Kernel::step_limit`]).
+    pub fn steps_used(&self) -> u64 {
+        self.steps_used.load(Relaxed)
+    }
+
+    /// `--check` when every running thread of the group waits at a barrier: each must have
+    /// all its work-items there, all must wait at the same barrier, and none may have ended.
+    fn check_barrier(&self, ts: &[Thread], c: &mut check::Checker) {
+        let at = |i: usize| (ts[i].routine, ts[i].pc.saturating_sub(1));
+        let site = |i: usize, lane: Option<u32>| check::Site {
+            routine: at(i).0,
+            pc: at(i).1,
+            thread: i,
+            lane,
+        };
+        let waiting: Vec<usize> = (0..ts.len())
+            .filter(|&i| ts[i].status == Status::AtBarrier)
+            .collect();
+        let Some(&first) = waiting.first() else {
+            return;
+        };
+        for &i in &waiting {
+            let missing = ts[i].dispatch & !ts[i].em;
+            if missing != 0 {
+                let what = format!(
+                    "lane(s) {} of thread {i} do not reach this barrier, which lane(s) {} wait at",
+                    mask_list(missing),
+                    mask_list(ts[i].em & ts[i].dispatch)
+                );
+                let lane = Some(missing.trailing_zeros());
+                c.report(check::Kind::Barrier { what }, site(i, lane));
+            }
+            if at(i) != at(first) {
+                let what = format!(
+                    "thread {i} waits at this barrier while thread {first} waits at another \
+                     (instruction offset {:#x} of {})",
+                    self.offset_of(at(first)),
+                    self.routines[at(first).0].name
+                );
+                c.report(check::Kind::Barrier { what }, site(i, None));
+            }
+        }
+        let ended: Vec<String> = (0..ts.len())
+            .filter(|&i| ts[i].status == Status::Done)
+            .map(|i| format!("{i}"))
+            .collect();
+        if !ended.is_empty() {
+            let what = format!(
+                "thread(s) {} ended without reaching this barrier, which {} thread(s) wait at",
+                ended.join(", "),
+                waiting.len()
+            );
+            c.report(check::Kind::Barrier { what }, site(first, None));
+        }
+    }
+
+    /// The byte offset of instruction `pc` of routine `r`.
+    fn offset_of(&self, (r, pc): (usize, usize)) -> u32 {
+        self.routines
+            .get(r)
+            .and_then(|r| r.steps.get(pc))
+            .map_or(0, |s| s.offset)
+    }
+
+    /// Intel's text of instruction `pc` of routine `r`.
+    fn text_of(&self, (r, pc): (usize, usize)) -> String {
+        let which = if r == 0 {
+            crate::object::verify::RoutineRef::Kernel(self.index)
+        } else {
+            crate::object::verify::RoutineRef::Function(r - 1)
+        };
+        self.routines
+            .get(r)
+            .and_then(|r| r.steps.get(pc))
+            .map_or_else(String::new, |s| {
+                crate::object::text::instruction_text(self.file, which, s.inst)
+            })
+    }
+
+    /// A `--check` finding with its instruction's offset and Intel's text.
+    pub fn report(&self, f: &check::Finding) -> Report {
+        let place = |s: &check::Site| {
+            format!(
+                "instruction offset {:#x} of {} `{}`",
+                self.offset_of((s.routine, s.pc)),
+                self.routines
+                    .get(s.routine)
+                    .map_or("?", |r| r.name.as_str()),
+                self.text_of((s.routine, s.pc))
+            )
+        };
+        let at = (f.site.routine, f.site.pc);
+        Report {
+            kind: f.kind.name(),
+            what: f.kind.describe(&place),
+            kernel: self.routines[0].name.clone(),
+            routine: self
+                .routines
+                .get(at.0)
+                .map_or_else(String::new, |r| r.name.clone()),
+            offset: self.offset_of(at),
+            text: self.text_of(at),
+            group: f.group,
+            thread: f.site.thread,
+            lane: f.site.lane,
+            address: f.kind.address(),
+            count: f.count,
         }
     }
 
@@ -370,16 +595,11 @@ impl<'f> Kernel<'f> {
     fn locate(&self, e: Fault, r: usize, pc: usize, thread: usize) -> RunError {
         let routine = &self.routines[r];
         let step = routine.steps.get(pc);
-        let which = if r == 0 {
-            crate::object::verify::RoutineRef::Kernel(self.index)
-        } else {
-            crate::object::verify::RoutineRef::Function(r - 1)
-        };
         RunError {
             what: e.0,
             routine: Some(routine.name.clone()),
             offset: step.map(|s| s.offset),
-            text: step.map(|s| crate::object::text::instruction_text(self.file, which, s.inst)),
+            text: step.map(|_| self.text_of((r, pc))),
             thread: Some(thread),
         }
     }

@@ -206,6 +206,23 @@ fn bad_declarations_are_errors() {
     let mut k = kernel();
     k.var_info.push(var(DataType::Bool, 0, 1));
     assert!(Layout::new(&k, 32).is_err());
+    // An alias of V32 at byte 65535: past every register of the activation.
+    let mut k = kernel();
+    k.var_info.push(alias(DataType::D, 1, 32, u16::MAX));
+    let e = Layout::new(&k, 32).unwrap_err();
+    assert!(
+        e.starts_with("V38: 4 bytes at register byte ") && e.contains("end past the routine's"),
+        "{e}"
+    );
+    // Aliases of aliases whose offsets add up past 2^32 saturate, and are refused the same.
+    let mut k = kernel();
+    k.var_info.push(alias(DataType::D, 1, 32, u16::MAX));
+    for i in 0..70_000u32 {
+        k.var_info.push(alias(DataType::D, 1, 38 + i, u16::MAX));
+    }
+    assert!(Layout::new(&k, 32)
+        .unwrap_err()
+        .contains("end past the routine's"));
 }
 
 fn general(id: u32, row: u8, col: u8, region: Region, modifier: u8) -> VectorOperand {

@@ -101,6 +101,10 @@ enum Command {
         /// only its row of BENCHMARKS.md.
         #[arg(long, conflicts_with = "pipeline")]
         machine: bool,
+        /// Run only the interpreter beside its anchors (Oclgrind, pocl) on the same OpenCL
+        /// kernels and rewrite only that table of BENCHMARKS.md (ratios, outputs compared).
+        #[arg(long, conflicts_with_all = ["pipeline", "machine"])]
+        anchors: bool,
     },
 }
 
@@ -151,6 +155,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             };
             diff::diff(side(old, old_errata), side(new, new_errata), json)
         }
+        Command::Bench { anchors: true, .. } => bench::bench_anchors(),
         Command::Bench { machine: true, .. } => bench::bench_machine(),
         Command::Bench {
             pipeline: false, ..

@@ -38,6 +38,7 @@ pub fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// least one input byte, so the largest in-memory item per byte (a decoded instruction with
 /// its offset), doubled for `Vec` growth, plus the layout check's re-written copy (≤ 2 bytes
 /// per byte) and a fixed allowance for paths and messages.
+#[allow(dead_code)] // the targets that read files use it
 pub fn parse_bound(len: usize) -> usize {
     let per_byte = 2 * std::mem::size_of::<(u32, visa::Instruction)>().max(64) + 4;
     per_byte * len + (64 << 10)

@@ -697,3 +697,31 @@ fn sampler_arguments_take_their_implicit_values() {
     let dw = |at: usize| u32::from_le_bytes(t[0].input[at..at + 4].try_into().unwrap());
     assert_eq!([dw(300), dw(304), dw(308), dw(312)], [3, 5, 1, 8]);
 }
+
+#[test]
+fn run_budget_check_and_ndrange_limits_are_read() {
+    let spec = parse_run(&[
+        "--kernel",
+        "k",
+        "--check",
+        "--global",
+        "4",
+        "--max-steps",
+        "500",
+    ])
+    .unwrap();
+    assert_eq!((spec.max_steps, spec.check), (Some(500), true));
+    let spec = parse_run(&["--kernel", "k", "--global", "4"]).unwrap();
+    assert_eq!((spec.max_steps, spec.check), (None, false));
+    for bad in ["0", "-3", "many"] {
+        let e = parse_run(&["--kernel", "k", "--global", "4", "--max-steps", bad]).unwrap_err();
+        assert_eq!(e, format!("--max-steps {bad}: expected a positive count"));
+    }
+    // 65536 * 65536 * 2 work-items: past 2^32.
+    let e = NdRange::new(&[65536, 65536, 2], &[1, 1, 1]).unwrap_err();
+    assert!(
+        e.contains("8589934592 work-items; at most 4294967296"),
+        "{e}"
+    );
+    assert!(NdRange::new(&[65536, 65536], &[1, 1]).is_ok());
+}

@@ -64,6 +64,7 @@ where
             continue;
         }
         for &i in &run {
+            mem.at_lane(i);
             let address = offset.wrapping_add(get(l, &elem, 4, i)? as u32);
             let address = aligned(space, u64::from(address), 4)? + 4 * u64::from(c);
             let at = ch_pos * per_channel + i;
@@ -106,6 +107,7 @@ where
     let elem = f.raw("Element_offset")?;
     let data = f.raw(if load { "Dst" } else { "Src" })?;
     for i in lanes(l, exec, f.pred)? {
+        mem.at_lane(i);
         let address = u64::from(offset.wrapping_add(get(l, &elem, 4, i)? as u32));
         if load {
             let v = mem.read(space, address, size)?;
@@ -150,6 +152,7 @@ where
     let elem = f.raw("Element_offset")?;
     let data = f.raw(if load { "Dst" } else { "Src" })?;
     for i in lanes(l, exec, None)? {
+        mem.at_lane(i);
         let index = global.wrapping_add(get(l, &elem, 4, i)? as u32);
         let address = u64::from(index) * u64::from(size);
         if load {
@@ -234,6 +237,7 @@ where
     let elem = f.raw("Element_offset")?;
     let (src0, src1, dst) = (f.raw_opt("Src0"), f.raw_opt("Src1"), f.raw_opt("Dst"));
     for i in lanes(l, f.exec()?, f.pred)? {
+        mem.at_lane(i);
         let address = get(l, &elem, 4, i)? & 0xffff_ffff;
         let s0 = match (op.sources() >= 1, src0) {
             (true, Some(s)) => get(l, &s, 4, i)?,

@@ -230,6 +230,7 @@ where
         f.raw_opt("DstData"),
     );
     for &n in run {
+        mem.at_lane(n);
         let at = address(f, l, &a.addrs, a.addr_size, n)?;
         let v1 = match s1 {
             Some(s) if op.sources() >= 1 => get(l, &s, a.reg, n)?,
@@ -285,6 +286,9 @@ where
     let stride = (a.lanes * reg).div_ceil(grf) * grf / reg;
     let shift = if a.high { 16 } else { 0 };
     for &n in run {
+        if !transposed {
+            mem.at_lane(n);
+        }
         let base = address(f, l, &a.addrs, a.addr_size, n)?;
         for v in 0..vect {
             let at = base.wrapping_add(u64::from(v * mem_size));

@@ -49,6 +49,7 @@ where
     let data = f.raw(if load { "Dst" } else { "Src" })?;
     let n = exec.elements().unwrap_or(1);
     for i in lanes(l, exec, f.pred)? {
+        mem.at_lane(i);
         let base = get(l, &addresses, 8, i)?;
         for j in 0..blocks {
             let address = base.wrapping_add(u64::from(j * block));
@@ -155,6 +156,7 @@ where
     let addresses = f.raw("Addresses")?;
     let (src0, src1, dst) = (f.raw_opt("Src0"), f.raw_opt("Src1"), f.raw_opt("Dst"));
     for i in lanes(l, f.exec()?, f.pred)? {
+        mem.at_lane(i);
         let address = get(l, &addresses, 8, i)?;
         let s0 = match (op.sources() >= 1, src0) {
             (true, Some(s)) => get(l, &s, slot, i)?,

@@ -65,7 +65,6 @@ where
     let src = f.raw("Src")?;
     let run = lanes(l, exec, f.pred)?;
     let stride = channel_stride(exec.elements().unwrap_or(1), mem.grf_bytes);
-    let mut dropped = 0;
     for &i in &run {
         let (u, v, r) = (
             coord(f, l, "U", i)?,
@@ -94,10 +93,9 @@ where
                     }
                 }
             }
-            None => dropped += 1,
+            None => mem.image_out_of_bounds(i, bti, [u, v, r], true),
         }
     }
-    mem.dropped += dropped;
     Ok(())
 }
 
@@ -121,7 +119,6 @@ where
     let dst = f.raw("Dst")?;
     let run = lanes(l, exec, f.pred)?;
     let stride = channel_stride(exec.elements().unwrap_or(1), mem.grf_bytes);
-    let mut dropped = 0;
     for &i in &run {
         let (u, v, r) = (
             coord(f, l, "U", i)?,
@@ -137,7 +134,7 @@ where
                 core::array::from_fn(|c| image.format.read_channel(&bytes[at..end], c as u32))
             }
             None => {
-                dropped += 1;
+                mem.image_out_of_bounds(i, bti, [u, v, r], false);
                 let one = if image.format.ty.is_float() {
                     1.0f32.to_bits()
                 } else {
@@ -154,7 +151,6 @@ where
             }
         }
     }
-    mem.dropped += dropped;
     Ok(())
 }
 
@@ -232,7 +228,6 @@ where
             None => Ok(0),
         }
     };
-    let mut dropped = 0;
     for &i in &run {
         let (u, v) = (param(l, 0, i)?, param(l, 1, i)?);
         let r = if lz {
@@ -251,7 +246,7 @@ where
                     *d = image.format.read_channel(&bytes[at..end], c as u32);
                 }
             }
-            None => dropped += 1,
+            None => mem.image_out_of_bounds(i, bti, [u, v, r], false),
         }
         let mut ch_pos = 0;
         for (c, d) in data.iter().enumerate() {
@@ -261,7 +256,6 @@ where
             }
         }
     }
-    mem.dropped += dropped;
     Ok(())
 }
 

@@ -330,25 +330,33 @@ fn cl<T, E: std::fmt::Display>(what: &str, r: Result<T, E>) -> Result<T, Error> 
 }
 
 /// The first device of the pocl platform (never Intel's GPU ICD, which may be installed without
-/// a device).
+/// a device); `POCL_RUN_OPENCL_PLATFORM` names another platform (a part of its name: `Oclgrind`
+/// for the speed bench, through the ICD loader's `OCL_ICD_VENDORS`).
 fn pocl_device() -> Result<Device, Error> {
     let platforms = cl(
         "listing OpenCL platforms (is the ICD loader libOpenCL.so.1 installed?)",
         get_platforms(),
     )?;
+    let wanted = std::env::var("POCL_RUN_OPENCL_PLATFORM")
+        .unwrap_or_else(|_| "Portable Computing Language".to_string());
     let mut names = Vec::new();
     for p in platforms {
         let name = p.name().unwrap_or_default();
-        if name.contains("Portable Computing Language") {
-            let ids = cl("listing pocl's devices", p.get_devices(CL_DEVICE_TYPE_ALL))?;
+        if name.contains(&wanted) {
+            let ids = cl(
+                "listing the platform's devices",
+                p.get_devices(CL_DEVICE_TYPE_ALL),
+            )?;
             let id = ids
                 .first()
-                .ok_or_else(|| Error::Run("pocl has no device".into()))?;
+                .ok_or_else(|| Error::Run(format!("{name} has no device")))?;
             return Ok(Device::new(*id));
         }
         names.push(name);
     }
-    Err(Error::Run(format!("no pocl platform (\"Portable Computing Language\"; install pocl-opencl-icd); platforms: {names:?}")))
+    Err(Error::Run(format!(
+        "no platform named like \"{wanted}\" (pocl: install pocl-opencl-icd); platforms: {names:?}"
+    )))
 }
 
 fn run(cmd: &Command) -> Result<(), Error> {

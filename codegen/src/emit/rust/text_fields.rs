@@ -42,6 +42,16 @@ const SPECIALS: &[Special] = &[
         item: "INFO",
     },
     Special {
+        doc: "SVM_BLOCK_LD",
+        module: "svm_block",
+        item: "SVM_BLOCK",
+    },
+    Special {
+        doc: "SVM_BLOCK_ST",
+        module: "svm_block",
+        item: "SVM_BLOCK",
+    },
+    Special {
         doc: "LSC_TYPED",
         module: "lsc",
         item: "LSC",

@@ -1,9 +1,9 @@
 //! Hand-written formatters for what the docs' `## Text` templates cannot express (note §1,
 //! class (b) and (c)), each working on raw field values, so it serves every generated crate.
 //!
-//! Whole instructions ([`fence`], [`info`], [`lsc`], [`sampler_3d`]) share one interface,
-//! [`Formatter`]: the generated code hands the instruction's fields by doc name through
-//! [`fields`] and encodes the fields its parser read. The text emitter
+//! Whole instructions ([`fence`], [`info`], [`lsc`], [`sampler_3d`], [`svm_block`]) share one
+//! interface, [`Formatter`]: the generated code hands the instruction's fields by doc name
+//! through [`fields`] and encodes the fields its parser read. The text emitter
 //! (`codegen/src/emit/rust/text.rs`) names in one registry the formatter of each instruction.
 //! Single operands that a template slot prints in Intel's own way ([`address_of`],
 //! [`regionless`]) are called by the generated printer of that slot.
@@ -15,6 +15,7 @@ pub mod info;
 pub mod lsc;
 pub mod regionless;
 pub mod sampler_3d;
+pub mod svm_block;
 
 use self::fields::{Fields, Parsed};
 use crate::runtime::text::instruction::Words;
