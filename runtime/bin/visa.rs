@@ -49,6 +49,7 @@
 //! Exit status: 0 success, 1 a check, roundtrip or run failed or the file does not read, 2 usage.
 
 mod input;
+mod program;
 
 use clap::{Parser, Subcommand};
 use input::{load, Loaded};
@@ -692,6 +693,8 @@ struct Prepared {
     check: bool,
     /// Parameters whose memory is written to a file after the run.
     outputs: Vec<(usize, PathBuf)>,
+    /// `--zeinfo` or `--program`: the layout and program-scope data described.
+    described: Option<visa::machine::program::Program>,
 }
 
 /// Reads the command line, the file and the arguments' inputs, and checks that the arguments
@@ -714,7 +717,15 @@ fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
     for (i, a) in spec.args.iter().enumerate() {
         args.push(run_arg(i, a, &mut outputs)?);
     }
-    if let Err(e) = visa::machine::launch::layout(&file, k, intel, &args) {
+    let described = read_described(&spec)?;
+    let fits = match &described {
+        Some(d) => {
+            let ze = described_kernel(d, &spec.kernel)?;
+            visa::machine::launch::layout_described(&file, k, intel, &args, ze).map(|_| ())
+        }
+        None => visa::machine::launch::layout(&file, k, intel, &args).map(|_| ()),
+    };
+    if let Err(e) = fits {
         return Err(Stop::Usage(format!(
             "the {} ARG(s) given do not fit kernel `{}`: {e}",
             args.len(),
@@ -731,6 +742,36 @@ fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
         max_steps: spec.max_steps,
         check: spec.check,
         outputs,
+        described,
+    })
+}
+
+/// The program `--zeinfo` or `--program` names, read.
+fn read_described(
+    spec: &visa::machine::launch::RunSpec,
+) -> Result<Option<visa::machine::program::Program>, Stop> {
+    match (&spec.zeinfo, &spec.program) {
+        (Some(z), _) => program::read_zeinfo(Path::new(z))
+            .map(Some)
+            .map_err(Stop::Fail),
+        (None, Some(p)) => program::read_program(Path::new(p))
+            .map(Some)
+            .map_err(Stop::Fail),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Kernel `name` of a described program.
+fn described_kernel<'a>(
+    p: &'a visa::machine::program::Program,
+    name: &str,
+) -> Result<&'a visa::machine::zeinfo::ZeKernel, Stop> {
+    p.info.kernel(name).ok_or_else(|| {
+        let names: Vec<&str> = p.info.kernels.iter().map(|k| k.name.as_str()).collect();
+        Stop::Usage(format!(
+            "--kernel {name}: the zeinfo or program binary describes no such kernel (it has: {})",
+            names.join(", ")
+        ))
     })
 }
 
@@ -825,8 +866,23 @@ fn run_kernel(path: &Path, p: Prepared) -> Result<u8, String> {
         .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
     kernel.step_limit = p.max_steps.unwrap_or(kernel.step_limit);
     kernel.check = p.check;
-    let out = visa::machine::launch::launch(&kernel, &p.file, p.k, p.intel, &p.nd, p.args)
-        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
+    let out = match &p.described {
+        Some(d) => {
+            let ze = described_kernel(d, &p.kernel).map_err(|e| match e {
+                Stop::Usage(m) | Stop::Fail(m) => m,
+            })?;
+            let described = visa::machine::launch::Described {
+                kernel: ze,
+                constants: &d.constants,
+                globals: &d.globals,
+            };
+            visa::machine::launch::launch_described(
+                &kernel, &p.file, p.k, p.intel, &p.nd, p.args, &described,
+            )
+        }
+        None => visa::machine::launch::launch(&kernel, &p.file, p.k, p.intel, &p.nd, p.args),
+    }
+    .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
     for n in &out.layout.notes {
         eprintln!("note: {n}");
     }

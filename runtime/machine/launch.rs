@@ -335,13 +335,24 @@ pub enum Implicit {
     GlobalSize,
     LocalSize,
     EnqueuedLocalSize,
+    /// The global offset (zeinfo `global_id_offset`; 0 in every dimension).
+    GlobalOffset,
+    /// The address of the implicit-argument buffer (zeinfo `implicit_arg_buffer`).
+    ImplicitArgBuffer,
+    /// The address of a copy of the cross-thread data (zeinfo `indirect_data_pointer`).
+    IndirectData,
+    /// The address of a scratch area (zeinfo `scratch_pointer`).
+    ScratchPointer,
+    /// Width (0), height (1) or depth (2) of the image parameter `n`.
+    ImageSize(usize, u8),
 }
 
 impl Implicit {
     fn size(self) -> u32 {
         match self {
             Implicit::ConstantBase | Implicit::GlobalBase | Implicit::PrivateBase => 8,
-            Implicit::BufferOffset(_) | Implicit::WorkDim => 4,
+            Implicit::BufferOffset(_) | Implicit::WorkDim | Implicit::ImageSize(..) => 4,
+            Implicit::ImplicitArgBuffer | Implicit::IndirectData | Implicit::ScratchPointer => 8,
             _ => 12,
         }
     }
@@ -388,8 +399,30 @@ pub struct Layout {
     pub input_bytes: u32,
     /// Scratch bytes per thread.
     pub scratch: u32,
-    /// Layouts the inputs would also fit (ambiguities resolved by preference, see PAYLOAD.md).
+    /// Notes on the layout, printed by `visa run`.
     pub notes: Vec<String>,
+    /// Whether the payload header (global offset, local size) is at cross-thread offset 0, as
+    /// the layout read from the `.isa` has it; a described layout has `slots` instead.
+    pub header: bool,
+    /// Bytes of each dimension's local ids (a register-rounded array of `simd` words).
+    pub id_stride: u32,
+    /// A layout described by zeinfo or patch tokens: every value at its cross-thread offset.
+    pub slots: Vec<Slot>,
+    /// Binding-table indices the description gives: (parameter, index); empty for the rule of
+    /// [`binding_table`].
+    pub bindings: Vec<(usize, u32)>,
+    /// Binding-table indices of the program-scope `constant` and `global` surfaces.
+    pub program_bti: [Option<u32>; 2],
+}
+
+/// One value of a described layout: bytes `from..from + size` of what it holds, written at
+/// cross-thread offset `at`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub holds: Holds,
+    pub at: u32,
+    pub size: u32,
+    pub from: u32,
 }
 
 /// Places an item of `size` bytes aligned to `align` at or after `off`: it moves to the next
@@ -503,6 +536,11 @@ pub fn layout(
         inputs: held,
         input_bytes: end.div_ceil(grf) * grf,
         notes,
+        header: true,
+        id_stride: per_thread / 3,
+        slots: Vec::new(),
+        bindings: Vec::new(),
+        program_bti: [None; 2],
     })
 }
 
@@ -812,6 +850,13 @@ pub struct ThreadPayload {
 struct Values {
     args: Vec<u64>,
     private_base: u64,
+    /// Addresses of the program-scope `constant` and `global` data.
+    program: [u64; 2],
+    implicit_args: u64,
+    indirect: u64,
+    scratch: u64,
+    /// Each image parameter's width, height and depth.
+    images: Vec<(usize, [u32; 3])>,
 }
 
 fn put(buf: &mut [u8], at: u32, size: u32, v: u64) {
@@ -828,6 +873,75 @@ fn put3(buf: &mut [u8], at: u32, v: [u32; 3]) {
     }
 }
 
+/// The bytes of implicit value `imp`, a vector of three dwords or one value.
+fn implicit_bytes(imp: Implicit, nd: &NdRange, values: &Values) -> [u8; 12] {
+    let three = |v: [u32; 3]| {
+        let mut b = [0u8; 12];
+        for (d, x) in v.iter().enumerate() {
+            b[4 * d..4 * d + 4].copy_from_slice(&x.to_le_bytes());
+        }
+        b
+    };
+    let one = |v: u64| {
+        let mut b = [0u8; 12];
+        b[..8].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    match imp {
+        Implicit::PrivateBase => one(values.private_base),
+        Implicit::ConstantBase => one(values.program[0]),
+        Implicit::GlobalBase => one(values.program[1]),
+        Implicit::ImplicitArgBuffer => one(values.implicit_args),
+        Implicit::IndirectData => one(values.indirect),
+        Implicit::ScratchPointer => one(values.scratch),
+        Implicit::BufferOffset(_) | Implicit::GlobalOffset => one(0),
+        Implicit::WorkDim => one(u64::from(nd.dims)),
+        Implicit::NumGroups => three(nd.groups()),
+        Implicit::GlobalSize => three(nd.global),
+        Implicit::LocalSize | Implicit::EnqueuedLocalSize => three(nd.local),
+        Implicit::ImageSize(i, d) => {
+            let size = values.images.iter().find(|(p, _)| *p == i);
+            one(size.map_or(0, |(_, s)| u64::from(s[usize::from(d).min(2)])))
+        }
+    }
+}
+
+/// Writes the cross-thread data (the same for every thread of the launch) into `buf`.
+fn cross_thread(buf: &mut [u8], layout: &Layout, nd: &NdRange, values: &Values) {
+    let c = layout.cross;
+    if layout.header {
+        put3(buf, c, [0, 0, 0]);
+        put3(buf, c + 12, nd.local);
+        for (i, &rel) in layout.args.iter().enumerate() {
+            put(buf, c + rel, 8, values.args[i]);
+        }
+    }
+    for &(imp, rel) in &layout.implicits {
+        let b = implicit_bytes(imp, nd, values);
+        let n = imp.size().min(12) as usize;
+        if let Some(dst) = buf.get_mut((c + rel) as usize..(c + rel) as usize + n) {
+            dst.copy_from_slice(&b[..n]);
+        }
+    }
+    for s in &layout.slots {
+        let b: [u8; 12] = match s.holds {
+            Holds::Arg(i) => {
+                let mut b = [0u8; 12];
+                b[..8].copy_from_slice(&values.args[i].to_le_bytes());
+                b
+            }
+            Holds::Implicit(imp) => implicit_bytes(imp, nd, values),
+            _ => [0; 12],
+        };
+        let from = (s.from as usize).min(12);
+        let n = (s.size as usize).min(12 - from);
+        let at = (c + s.at) as usize;
+        if let Some(dst) = buf.get_mut(at..at + n) {
+            dst.copy_from_slice(&b[from..from + n]);
+        }
+    }
+}
+
 /// The payloads of the threads of work-group `group`.
 fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> Vec<ThreadPayload> {
     let items = nd.group_items();
@@ -837,27 +951,8 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
     put(&mut template, 4, 4, u64::from(group[0]));
     put(&mut template, 24, 4, u64::from(group[1]));
     put(&mut template, 28, 4, u64::from(group[2]));
-    let c = layout.cross;
-    put3(&mut template, c, [0, 0, 0]);
-    put3(&mut template, c + 12, nd.local);
-    for (i, &rel) in layout.args.iter().enumerate() {
-        put(&mut template, c + rel, 8, values.args[i]);
-    }
-    for &(imp, rel) in &layout.implicits {
-        let at = c + rel;
-        match imp {
-            Implicit::PrivateBase => put(&mut template, at, 8, values.private_base),
-            Implicit::ConstantBase | Implicit::GlobalBase => {
-                put(&mut template, at, 8, PROGRAM_SCOPE_BASE)
-            }
-            Implicit::BufferOffset(_) => put(&mut template, at, 4, 0),
-            Implicit::WorkDim => put(&mut template, at, 4, u64::from(nd.dims)),
-            Implicit::NumGroups => put3(&mut template, at, nd.groups()),
-            Implicit::GlobalSize => put3(&mut template, at, nd.global),
-            Implicit::LocalSize | Implicit::EnqueuedLocalSize => put3(&mut template, at, nd.local),
-        }
-    }
-    let per_dim = layout.per_thread / 3;
+    cross_thread(&mut template, layout, nd, values);
+    let per_dim = layout.id_stride;
     (0..threads)
         .map(|t| {
             let mut input = template.clone();
@@ -872,7 +967,8 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
                         id / nd.local[0] % nd.local[1],
                         id / (nd.local[0] * nd.local[1]),
                     ];
-                    for (d, v) in xyz.iter().enumerate() {
+                    let dims = (layout.per_thread / per_dim).min(3) as usize;
+                    for (d, v) in xyz.iter().enumerate().take(dims) {
                         let at = layout.grf + d as u32 * per_dim + 2 * lane;
                         put(&mut input, at, 2, u64::from(*v));
                     }
@@ -935,7 +1031,8 @@ fn binding_table(args: &[Arg]) -> Vec<u32> {
 /// Launches kernel `k` of `file` over `nd` with `args` (one per kernel parameter, in order):
 /// builds the memory (buffers at their addresses and bound at binding-table indices 0, 1, ...
 /// in parameter order, the SLM of each work-group, a private area) and each thread's payload,
-/// and runs the work-groups one after another (x fastest, then y, then z).
+/// and runs the work-groups one after another (x fastest, then y, then z). The layout is read
+/// from the `.isa` ([`layout`]); [`launch_described`] takes it from zeinfo or patch tokens.
 pub fn launch(
     runner: &dyn GroupRunner,
     file: &File,
@@ -945,19 +1042,65 @@ pub fn launch(
     args: Vec<Arg>,
 ) -> Result<Outcome, LaunchError> {
     let layout = layout(file, k, platform, &args)?;
-    let mut memory = Memory::new(platform.grf_bytes);
-    if runner.check() {
-        memory.enable_check();
+    run_layout(runner, platform, nd, args, layout, None)
+}
+
+/// What a program binary or zeinfo says of a kernel: its payload and the program-scope data.
+#[derive(Copy, Clone, Debug)]
+pub struct Described<'a> {
+    pub kernel: &'a super::zeinfo::ZeKernel,
+    /// Program-scope `constant` data (empty when there is none or only zeinfo was given).
+    pub constants: &'a [u8],
+    /// Program-scope `global` data.
+    pub globals: &'a [u8],
+}
+
+/// [`launch`] with the layout a program binary or zeinfo describes ([`layout_described`]).
+pub fn launch_described(
+    runner: &dyn GroupRunner,
+    file: &File,
+    k: usize,
+    platform: &IntelPlatform,
+    nd: &NdRange,
+    args: Vec<Arg>,
+    described: &Described<'_>,
+) -> Result<Outcome, LaunchError> {
+    let layout = layout_described(file, k, platform, &args, described.kernel)?;
+    run_layout(runner, platform, nd, args, layout, Some(described))
+}
+
+/// Each parameter's binding-table index: the description's, else [`binding_table`]'s rule.
+fn bindings(layout: &Layout, args: &[Arg]) -> Vec<u32> {
+    let mut bti = binding_table(args);
+    if !layout.bindings.is_empty() {
+        for (i, b) in bti.iter_mut().enumerate() {
+            *b = layout
+                .bindings
+                .iter()
+                .find(|(p, _)| *p == i)
+                .map_or(u32::MAX, |(_, v)| *v);
+        }
     }
-    let mut values = Vec::with_capacity(args.len());
-    let mut buffers = Vec::new();
+    bti
+}
+
+/// Adds the arguments' memory: buffers and images (bound), the SLM offsets of `local`
+/// pointers; returns each parameter's value, the buffers and the SLM bytes used.
+fn place_args(
+    memory: &mut Memory,
+    args: Vec<Arg>,
+    bti: &[u32],
+    values: &mut Vec<u64>,
+    buffers: &mut Vec<(usize, BufferId)>,
+) -> Result<u32, LaunchError> {
     let mut slm = STATIC_SLM;
-    let bti = binding_table(&args);
     for (i, a) in args.into_iter().enumerate() {
         values.push(match a {
             Arg::Buffer(bytes) | Arg::Constant(bytes) => {
                 let id = memory.add_buffer(bytes)?;
-                memory.bind(bti[i], id);
+                if bti[i] != u32::MAX {
+                    memory.bind(bti[i], id);
+                }
                 buffers.push((i, id));
                 memory.buffer(id).base
             }
@@ -982,11 +1125,134 @@ pub fn launch(
             }
         });
     }
+    Ok(slm)
+}
+
+/// A buffer of `bytes` (at least one byte), its address; bound at `bti` when given.
+fn add_data(memory: &mut Memory, bytes: &[u8], bti: Option<u32>) -> Result<u64, LaunchError> {
+    let id = memory.add_buffer(if bytes.is_empty() {
+        vec![0]
+    } else {
+        bytes.to_vec()
+    })?;
+    if let Some(b) = bti {
+        memory.bind(b, id);
+    }
+    Ok(memory.buffer(id).base)
+}
+
+/// The values of a launch: the arguments' and the areas the implicit arguments point at.
+fn launch_values(
+    memory: &mut Memory,
+    layout: &Layout,
+    images: Vec<(usize, [u32; 3])>,
+    described: Option<&Described<'_>>,
+) -> Result<Values, LaunchError> {
     let private = memory.add_buffer(vec![0; PRIVATE_BYTES])?;
-    let values = Values {
-        args: values,
+    let mut values = Values {
+        args: Vec::new(),
         private_base: memory.buffer(private).base,
+        program: [PROGRAM_SCOPE_BASE; 2],
+        implicit_args: PROGRAM_SCOPE_BASE,
+        indirect: PROGRAM_SCOPE_BASE,
+        scratch: PROGRAM_SCOPE_BASE,
+        images,
     };
+    if let Some(d) = described {
+        let [c, g] = layout.program_bti;
+        values.program = [
+            add_data(memory, d.constants, c)?,
+            add_data(memory, d.globals, g)?,
+        ];
+        values.implicit_args = add_data(memory, &[0; IMPLICIT_ARGS_BYTES], None)?;
+        values.indirect = add_data(memory, &vec![0; layout.input_bytes as usize], None)?;
+        values.scratch = add_data(memory, &vec![0; PRIVATE_BYTES], None)?;
+    }
+    Ok(values)
+}
+
+/// Bytes of IGC's `implicit_args` structure (`WIFuncs/implicit_args_struct.h`).
+const IMPLICIT_ARGS_BYTES: usize = 152;
+
+/// IGC's `implicit_args` for this launch: its size, work dimensions, SIMD width, local
+/// size, global size and offset (64-bit each), the local-id table's address, group counts.
+fn implicit_args(layout: &Layout, nd: &NdRange, local_ids: u64) -> Vec<u8> {
+    let mut b = vec![0u8; IMPLICIT_ARGS_BYTES];
+    b[0] = IMPLICIT_ARGS_BYTES as u8;
+    b[2] = nd.dims as u8;
+    b[3] = layout.simd as u8;
+    for d in 0..3 {
+        put(&mut b, 4 + 4 * d as u32, 4, u64::from(nd.local[d]));
+        put(&mut b, 16 + 8 * d as u32, 8, u64::from(nd.global[d]));
+        put(&mut b, 80 + 4 * d as u32, 4, u64::from(nd.groups()[d]));
+    }
+    put(&mut b, 72, 8, local_ids);
+    b
+}
+
+/// Writes `bytes` at stateless address `at`.
+fn fill(memory: &mut Memory, at: u64, bytes: &[u8]) -> Result<(), LaunchError> {
+    for (i, &v) in bytes.iter().enumerate() {
+        memory.write(
+            super::memory::Space::Stateless,
+            at + i as u64,
+            1,
+            u64::from(v),
+        )?;
+    }
+    Ok(())
+}
+
+/// Builds the memory and values of a launch with `layout` and runs its work-groups.
+fn run_layout(
+    runner: &dyn GroupRunner,
+    platform: &IntelPlatform,
+    nd: &NdRange,
+    args: Vec<Arg>,
+    layout: Layout,
+    described: Option<&Described<'_>>,
+) -> Result<Outcome, LaunchError> {
+    let mut memory = Memory::new(platform.grf_bytes);
+    let bti = bindings(&layout, &args);
+    let images = args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Arg::Image { image, .. } => Some((i, [image.width, image.height, image.depth])),
+            _ => None,
+        })
+        .collect();
+    let (mut arg_values, mut buffers) = (Vec::new(), Vec::new());
+    let slm = place_args(&mut memory, args, &bti, &mut arg_values, &mut buffers)?;
+    let mut values = launch_values(&mut memory, &layout, images, described)?;
+    values.args = arg_values;
+    if described.is_some() {
+        // The copies the pointers of newer compilers reach: the cross-thread data, the
+        // implicit arguments and the local ids of the first work-group's threads.
+        let threads = payloads(&layout, nd, [0; 3], &values);
+        let ids: Vec<u8> = threads
+            .iter()
+            .flat_map(|t| {
+                t.input[layout.grf as usize..(layout.grf + layout.per_thread) as usize].to_vec()
+            })
+            .collect();
+        let table = add_data(&mut memory, &ids, None)?;
+        fill(
+            &mut memory,
+            values.implicit_args,
+            &implicit_args(&layout, nd, table),
+        )?;
+        if let Some(t) = threads.first() {
+            fill(
+                &mut memory,
+                values.indirect,
+                &t.input[layout.cross as usize..],
+            )?;
+        }
+    }
+    if runner.check() {
+        memory.enable_check();
+    }
     let threads = nd.group_items().div_ceil(layout.simd);
     let scratch = u64::from(threads) * u64::from(layout.scratch);
     if scratch > super::limits::MAX_GROUP_SCRATCH {
@@ -1076,6 +1342,10 @@ pub struct RunSpec {
     /// `--check`: report out-of-bounds accesses, divergent barriers and data races
     /// ([`super::check`]).
     pub check: bool,
+    /// `--zeinfo P.zeinfo`: the payload layout from Intel's zeinfo.
+    pub zeinfo: Option<String>,
+    /// `--program K.bin`: the payload layout and program-scope data from ocloc's binary.
+    pub program: Option<String>,
 }
 
 fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
@@ -1100,6 +1370,7 @@ fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
 pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
     let (mut kernel, mut global, mut local, mut platform) = (None, None, None, None);
     let (mut max_steps, mut check) = (None, false);
+    let (mut zeinfo, mut program) = (None, None);
     let mut args = Vec::new();
     let mut it = words.iter();
     while let Some(&w) = it.next() {
@@ -1114,6 +1385,8 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             "--local" => local = Some(sizes(w, value()?)?),
             "--platform" => platform = Some(value()?.to_string()),
             "--check" => check = true,
+            "--zeinfo" => zeinfo = Some(value()?.to_string()),
+            "--program" => program = Some(value()?.to_string()),
             "--max-steps" => {
                 let v = value()?;
                 match v.parse::<u64>() {
@@ -1151,7 +1424,7 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             other => {
                 return Err(format!(
                     "unexpected `{other}`: expected --kernel, --global, --local, --platform, \
-                     --max-steps N, --check, --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, --scalar TYPE:VALUE, \
+                     --max-steps N, --check, --zeinfo P.zeinfo, --program K.bin, --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, --scalar TYPE:VALUE, \
                      --local-mem BYTES or --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]"
                 ))
             }
@@ -1159,6 +1432,9 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
     }
     let kernel = kernel.ok_or("--kernel K is required")?;
     let global = global.ok_or("--global X[,Y[,Z]] is required")?;
+    if zeinfo.is_some() && program.is_some() {
+        return Err("--zeinfo and --program: give one (a program binary holds its zeinfo)".into());
+    }
     if let Some(l) = &local {
         NdRange::new(&global, l)?;
     }
@@ -1170,8 +1446,13 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
         args,
         max_steps,
         check,
+        zeinfo,
+        program,
     })
 }
+
+mod described;
+pub use described::layout_described;
 
 #[cfg(test)]
 mod tests;

@@ -31,7 +31,9 @@ pub mod layout;
 pub mod limits;
 pub mod memory;
 pub mod messages;
+pub mod program;
 pub mod thread;
+pub mod zeinfo;
 
 #[cfg(test)]
 mod tests;
