@@ -873,6 +873,21 @@ fn put3(buf: &mut [u8], at: u32, v: [u32; 3]) {
     }
 }
 
+impl Values {
+    /// The values of a launch without program-scope data: the arguments' and a private base.
+    fn plain(args: Vec<u64>, private_base: u64) -> Values {
+        Values {
+            args,
+            private_base,
+            program: [PROGRAM_SCOPE_BASE; 2],
+            implicit_args: PROGRAM_SCOPE_BASE,
+            indirect: PROGRAM_SCOPE_BASE,
+            scratch: PROGRAM_SCOPE_BASE,
+            images: Vec::new(),
+        }
+    }
+}
+
 /// The bytes of implicit value `imp`, a vector of three dwords or one value.
 fn implicit_bytes(imp: Implicit, nd: &NdRange, values: &Values) -> [u8; 12] {
     let three = |v: [u32; 3]| {
@@ -1149,15 +1164,8 @@ fn launch_values(
     described: Option<&Described<'_>>,
 ) -> Result<Values, LaunchError> {
     let private = memory.add_buffer(vec![0; PRIVATE_BYTES])?;
-    let mut values = Values {
-        args: Vec::new(),
-        private_base: memory.buffer(private).base,
-        program: [PROGRAM_SCOPE_BASE; 2],
-        implicit_args: PROGRAM_SCOPE_BASE,
-        indirect: PROGRAM_SCOPE_BASE,
-        scratch: PROGRAM_SCOPE_BASE,
-        images,
-    };
+    let mut values = Values::plain(Vec::new(), memory.buffer(private).base);
+    values.images = images;
     if let Some(d) = described {
         let [c, g] = layout.program_bti;
         values.program = [

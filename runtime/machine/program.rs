@@ -384,3 +384,6 @@ fn data_parameter_name(ty: u32) -> &'static str {
         _ => "a data parameter of another type",
     }
 }
+
+#[cfg(test)]
+mod tests;

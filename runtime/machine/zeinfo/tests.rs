@@ -75,14 +75,14 @@ fn reads_a_kernel_as_ocloc_writes_it() {
             (ArgType::NumGroups, 64, 12, None),
         ]
     );
-    assert_eq!(k.payload[3].at, Loc { line: 25, col: 9 });
+    assert_eq!(k.payload[3].at, Loc { line: 24, col: 9 });
     assert_eq!(
         k.per_thread,
         [PerThreadArg {
             packed: false,
             offset: 0,
             size: 192,
-            at: Loc { line: 39, col: 9 }
+            at: Loc { line: 35, col: 9 }
         }]
     );
     assert_eq!(k.binding_table, [(0, 0)]);
@@ -124,7 +124,7 @@ fn malformed_texts_are_errors_with_their_place() {
     assert_eq!(
         bad("      - arg_type: global_size_of_mars\n        offset: 0\n        size: 12\n"),
         format!(
-            "6:17: unknown `arg_type: global_size_of_mars`: expected arg_bypointer or one of {}",
+            "6:19: unknown `arg_type: global_size_of_mars`: expected arg_bypointer or one of {}",
             ARG_TYPES
                 .iter()
                 .map(|(t, _)| *t)
@@ -181,7 +181,7 @@ fn documents_and_kernels_that_are_not_zeinfo() {
     );
     assert_eq!(
         error("kernels:\n  - name: k\n    execution_env: {simd_size: 12}\n"),
-        "3:31: `simd_size`: expected 1, 8, 16 or 32, found 12"
+        "3:32: `simd_size`: expected 1, 8, 16 or 32, found 12"
     );
     assert_eq!(
         error("kernels:\n  - name: k\n"),
