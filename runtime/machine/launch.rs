@@ -519,6 +519,8 @@ pub fn layout(
     let Some(best) = all.first().cloned() else {
         return Err(unexplained(&rest, cross));
     };
+    let scratch = scratch_bytes(file, k)?;
+    refuse_ambiguity(&all, cross)?;
     let notes = ambiguity_note(&all, &best).into_iter().collect();
     for &(imp, rel) in &best {
         held.push((rel + cross, imp.size(), Holds::Implicit(imp)));
@@ -529,7 +531,7 @@ pub fn layout(
         simd,
         grf,
         per_thread,
-        scratch: scratch_bytes(file, k)?,
+        scratch,
         cross,
         args: offs,
         implicits: best,
@@ -752,6 +754,54 @@ fn unexplained(rest: &[(u32, u32)], cross: u32) -> LaunchError {
          local size, enqueued local size) explains: {}",
         list.join(", ")
     ))
+}
+
+/// The implicit argument a layout puts at cross-thread offset `at`, the local size taken as the
+/// enqueued local size (the same values: work-groups are uniform).
+fn value_at(set: &[(Implicit, u32)], at: u32) -> Option<Implicit> {
+    set.iter().find(|s| s.1 == at).map(|s| match s.0 {
+        Implicit::LocalSize => Implicit::EnqueuedLocalSize,
+        i => i,
+    })
+}
+
+/// Refuses a layout whose inputs fit sets of implicit arguments that give a 12-byte input
+/// different values (the global size, the number of groups, the local size): the `.isa`
+/// cannot tell which the kernel reads. The last 12-byte input is taken as the enqueued local
+/// size, which every kernel that computes a global id has; a 4-byte input as a buffer offset
+/// before the work dimensions (both noted, PAYLOAD.md, "Limits").
+fn refuse_ambiguity(all: &[Vec<(Implicit, u32)>], cross: u32) -> Result<(), LaunchError> {
+    let Some(best) = all.first() else {
+        return Ok(());
+    };
+    let last12 = best.iter().filter(|s| s.0.size() == 12).map(|s| s.1).max();
+    let mut offsets: Vec<u32> = all.iter().flatten().map(|s| s.1).collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    for at in offsets {
+        let mut seen: Vec<Implicit> = all.iter().filter_map(|set| value_at(set, at)).collect();
+        seen.sort_unstable_by_key(|i| format!("{i:?}"));
+        seen.dedup();
+        let sizes12 = seen.iter().all(|i| i.size() == 12);
+        if seen.len() < 2 || !sizes12 || Some(at) == last12 {
+            continue;
+        }
+        let names: Vec<String> = seen
+            .iter()
+            .map(|i| match i {
+                Implicit::EnqueuedLocalSize => "LocalSize or EnqueuedLocalSize".to_string(),
+                i => format!("{i:?}"),
+            })
+            .collect();
+        return err(format!(
+            "the input at GRF byte {} may hold any of {} (the inputs fit several sets of \
+             implicit arguments and the .isa cannot tell which the kernel reads): give \
+             --zeinfo P.zeinfo or --program K.bin (runtime/machine/PAYLOAD.md, \"Limits\")",
+            at + cross,
+            names.join(", ")
+        ));
+    }
+    Ok(())
 }
 
 /// A note naming the other layouts of implicit arguments the inputs fit, if any differ in
