@@ -23,7 +23,7 @@
 //! | token | fields read | what it becomes |
 //! | --- | --- | --- |
 //! | 8 binding table state | offset, count (in the surface state heap) | the binding-table index of each surface below |
-//! | 11, 12 stateful buffer, image | argument, surface-state offset | `binding_table_indices` |
+//! | 11 stateful buffer, 12 image | argument, surface-state offset (12: after the image type) | `binding_table_indices` |
 //! | 15 local surface | SLM bytes | `slm_size` |
 //! | 17 data parameter | type, argument, offset, size, source offset | a payload argument (table below) |
 //! | 22 thread payload | local ids x, y, z present; inline data | `per_thread_payload_arguments`, `inline_data_payload_size` |
@@ -277,7 +277,9 @@ fn kernel_token(
     };
     match t {
         8 => s.table = Some((f(0)? as usize, f(1)? as usize)),
-        11 | 12 => s.wanted.push((f(0)?, f(1)?)),
+        11 => s.wanted.push((f(0)?, f(1)?)),
+        // An image: argument, type, then its surface-state offset.
+        12 => s.wanted.push((f(0)?, f(2)?)),
         15 => k.slm_size = f(1)?,
         17 => data_parameter(b, k)?,
         22 => {

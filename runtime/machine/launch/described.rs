@@ -44,11 +44,13 @@ pub fn layout_described(
         }
     }
     let inputs = check_inputs(file, k, grf, per_thread, cross, &slots)?;
-    let bindings = ze
-        .binding_table
-        .iter()
-        .map(|&(a, b)| (a as usize, b))
-        .collect();
+    let bindings = described_bindings(args, ze)?;
+    if let Some(b) = [ze.const_bti, ze.global_bti].into_iter().flatten().find(|&b| b > 255) {
+        return err(format!(
+            "kernel `{}`: program-scope data at binding-table index {b}: expected 0 to 255",
+            ze.name
+        ));
+    }
     let end = inputs.iter().map(|(o, s, _)| o + s).max().unwrap_or(32);
     let implicits = Vec::new();
     Ok(Layout {
@@ -68,6 +70,28 @@ pub fn layout_described(
         bindings,
         program_bti: [ze.const_bti, ze.global_bti],
     })
+}
+
+/// The binding-table indices the description gives; every image must have one.
+fn described_bindings(args: &[Arg], ze: &ZeKernel) -> Result<Vec<(usize, u32)>, LaunchError> {
+    let mut out = Vec::new();
+    for &(a, b) in &ze.binding_table {
+        if b > 255 {
+            return err(format!(
+                "kernel `{}`: parameter {a} at binding-table index {b}: expected 0 to 255",
+                ze.name
+            ));
+        }
+        out.push((a as usize, b));
+    }
+    for (i, a) in args.iter().enumerate() {
+        if matches!(a, Arg::Image { .. }) && !out.iter().any(|b| b.0 == i) {
+            return err(format!(
+                "parameter {i} is an image, and the description gives it no binding-table index"
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// The SIMD width: the description's, which the `.isa`'s `SimdSize` must agree with.
