@@ -1,8 +1,10 @@
 //! The interpreter on what Intel's current compiler writes, checked against pocl. Every kernel
 //! of `tests/interp/kernels/manifest.txt` is compiled by ocloc 26.27 (`intel-modern ocl`) for
-//! each device of [`DEVICES`], which gives its vISA text (`OUT/<kernel>.visaasm`) and the
-//! program's zeinfo (`OUT/<file>.zeinfo`); `visa run OUT/<kernel>.visaasm --zeinfo
-//! OUT/<file>.zeinfo --check` runs it with the layout zeinfo gives, and every buffer it leaves
+//! each device of [`DEVICES`], which gives its vISA text (`OUT/<kernel>.visaasm`), the
+//! program's zeinfo (`OUT/<file>.zeinfo`) and its program binary (`OUT/<file>.bin`, a zebin
+//! whose `.ze_info` section is that zeinfo); `visa run OUT/<kernel>.visaasm --program
+//! OUT/<file>.bin --check` runs it with the layout zeinfo gives and the program-scope data of
+//! the binary (which zeinfo alone lacks), and every buffer it leaves
 //! is compared with what pocl leaves by the manifest's rule (the harness of `interp_pocl.rs`,
 //! `support/pocl.rs`).
 //!
@@ -33,7 +35,13 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[];
 
 /// Every kernel of `files` compiled for `device` into `out` (`out/<file stem>/`); a file that
 /// does not compile gives its error.
-fn compile(tool: &Path, kernels_dir: &Path, files: &[&str], device: &str, out: &Path) -> BTreeMap<String, Result<(), String>> {
+fn compile(
+    tool: &Path,
+    kernels_dir: &Path,
+    files: &[&str],
+    device: &str,
+    out: &Path,
+) -> BTreeMap<String, Result<(), String>> {
     let mut r = BTreeMap::new();
     for f in files {
         let stem = f.strip_suffix(".cl").unwrap_or(f);
@@ -46,7 +54,13 @@ fn compile(tool: &Path, kernels_dir: &Path, files: &[&str], device: &str, out: &
         .map(|_| ())
         .map_err(|e| {
             let last: Vec<&str> = e.lines().filter(|l| !l.trim().is_empty()).collect();
-            last.iter().rev().take(3).rev().cloned().collect::<Vec<_>>().join(" / ")
+            last.iter()
+                .rev()
+                .take(3)
+                .rev()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" / ")
         });
         r.insert(stem.to_string(), res);
     }
@@ -61,7 +75,8 @@ fn kernel_text(dir: &Path, zeinfo: &Path, k: &str) -> Result<PathBuf, String> {
         return Ok(plain);
     }
     let text = std::fs::read_to_string(zeinfo).map_err(|e| format!("{}: {e}", zeinfo.display()))?;
-    let info = visa::machine::zeinfo::parse(&text).map_err(|e| format!("{}:{e}", zeinfo.display()))?;
+    let info =
+        visa::machine::zeinfo::parse(&text).map_err(|e| format!("{}:{e}", zeinfo.display()))?;
     let simd = info.kernel(k).ok_or("zeinfo has no such kernel")?.simd;
     let wide = dir.join(format!("{k}_simd{simd}.visaasm"));
     if wide.is_file() {
@@ -75,10 +90,14 @@ const BEGIN: &str = "<!-- interp-modern: begin (written by family/tests/interp_m
 const END: &str = "<!-- interp-modern: end -->";
 
 /// The per-device table: kernels that match pocl, differ, do not run, do not compile.
-fn table(kernels: &[Kernel], outcomes: &BTreeMap<(usize, usize), Outcome>, not_compiled: &BTreeMap<(usize, usize), String>) -> String {
+fn table(
+    kernels: &[Kernel],
+    outcomes: &BTreeMap<(usize, usize), Outcome>,
+    not_compiled: &BTreeMap<(usize, usize), String>,
+) -> String {
     let mut t = format!(
         "{} kernels per device, compiled by ocloc 26.27 (IGC 2.40), run from their vISA text with \
-         `--zeinfo`:\n\n| device | match pocl | differ | do not run | do not compile |\n| --- | --- | --- | --- | --- |\n",
+         `--program` (their zeinfo and program-scope data):\n\n| device | match pocl | differ | do not run | do not compile |\n| --- | --- | --- | --- | --- |\n",
         kernels.len()
     );
     for (d, device) in DEVICES.iter().enumerate() {
@@ -87,7 +106,9 @@ fn table(kernels: &[Kernel], outcomes: &BTreeMap<(usize, usize), Outcome>, not_c
                 .filter(|&k| !not_compiled.contains_key(&(d, k)) && f(&outcomes[&(d, k)]))
                 .count()
         };
-        let nc = (0..kernels.len()).filter(|&k| not_compiled.contains_key(&(d, k))).count();
+        let nc = (0..kernels.len())
+            .filter(|&k| not_compiled.contains_key(&(d, k)))
+            .count();
         let _ = writeln!(
             t,
             "| {device} | {} | {} | {} | {nc} |",
@@ -116,12 +137,29 @@ fn intel_modern(repo: &Path) -> Option<PathBuf> {
 }
 
 /// pocl's buffers for every kernel (one run each; `interp_pocl.rs` checks they repeat).
-fn pocl_outputs(pocl: &Path, kernels_dir: &Path, kernels: &[Kernel], tmp: &Path) -> Vec<Vec<Vec<u8>>> {
+fn pocl_outputs(
+    pocl: &Path,
+    kernels_dir: &Path,
+    kernels: &[Kernel],
+    tmp: &Path,
+) -> Vec<Vec<Vec<u8>>> {
     for k in kernels {
         let dir = tmp.join("in").join(&k.name);
         std::fs::create_dir_all(&dir).unwrap();
         for (i, a) in k.args.iter().enumerate() {
-            if let KArg::Buf { elem, count, pattern, .. } | KArg::Image { elem, count, pattern, .. } = a {
+            if let KArg::Buf {
+                elem,
+                count,
+                pattern,
+                ..
+            }
+            | KArg::Image {
+                elem,
+                count,
+                pattern,
+                ..
+            } = a
+            {
                 std::fs::write(dir.join(format!("{i}.bin")), fill(*elem, *count, pattern)).unwrap();
             }
         }
@@ -129,28 +167,48 @@ fn pocl_outputs(pocl: &Path, kernels_dir: &Path, kernels: &[Kernel], tmp: &Path)
     par_map(kernels, |k| {
         let src = kernels_dir.join(&k.file);
         let tool = [pocl.as_os_str(), src.as_os_str()];
-        launch(&tool, k, &tmp.join("in").join(&k.name), &tmp.join("pocl").join(&k.name))
-            .unwrap_or_else(|e| panic!("the oracle fails: {}: {e}", k.name))
+        launch(
+            &tool,
+            k,
+            &tmp.join("in").join(&k.name),
+            &tmp.join("pocl").join(&k.name),
+        )
+        .unwrap_or_else(|e| panic!("the oracle fails: {}: {e}", k.name))
     })
 }
 
 /// One kernel on `visa run` with its zeinfo, against pocl's buffers.
-fn run_one(visa: &str, dir: &Path, k: &Kernel, tmp: &Path, device: &str, pocl: &[Vec<u8>]) -> Outcome {
+fn run_one(
+    visa: &str,
+    dir: &Path,
+    k: &Kernel,
+    tmp: &Path,
+    device: &str,
+    pocl: &[Vec<u8>],
+) -> Outcome {
     let stem = k.file.strip_suffix(".cl").unwrap_or(&k.file);
     let zeinfo = dir.join(stem).join(format!("{stem}.zeinfo"));
     let text = match kernel_text(&dir.join(stem), &zeinfo, &k.name) {
         Ok(t) => t,
         Err(e) => return Outcome::Fails(e),
     };
+    // The program binary: its `.ze_info` is the zeinfo beside it, and it holds the
+    // program-scope data (`f32_pow`'s table, `constant_program_scope`).
+    let program = dir.join(stem).join(format!("{stem}.bin"));
     let tool = [
         visa.as_ref(),
         "run".as_ref(),
         text.as_os_str(),
-        "--zeinfo".as_ref(),
-        zeinfo.as_os_str(),
+        "--program".as_ref(),
+        program.as_os_str(),
         "--check".as_ref(),
     ];
-    let ours = match launch(&tool, k, &tmp.join("in").join(&k.name), &tmp.join("visa").join(device).join(&k.name)) {
+    let ours = match launch(
+        &tool,
+        k,
+        &tmp.join("in").join(&k.name),
+        &tmp.join("visa").join(device).join(&k.name),
+    ) {
         Ok(b) => b,
         Err(e) => return Outcome::Fails(e),
     };
@@ -166,7 +224,9 @@ fn run_one(visa: &str, dir: &Path, k: &Kernel, tmp: &Path, device: &str, pocl: &
 #[test]
 fn the_interpreter_runs_the_current_compilers_kernels_as_pocl_does() {
     let Some(repo) = repo() else { return };
-    let Some(tool) = intel_modern(&repo) else { return };
+    let Some(tool) = intel_modern(&repo) else {
+        return;
+    };
     let Some(visa) = option_env!("CARGO_BIN_EXE_visa") else {
         return must_have("the `visa` binary (run these tests with `--features cli`)");
     };
@@ -181,7 +241,9 @@ fn the_interpreter_runs_the_current_compilers_kernels_as_pocl_does() {
     let mut files: Vec<&str> = kernels.iter().map(|k| k.file.as_str()).collect();
     files.sort();
     files.dedup();
-    let compiled = par_map(DEVICES, |device| compile(&tool, &kernels_dir, &files, device, &tmp.join(device)));
+    let compiled = par_map(DEVICES, |device| {
+        compile(&tool, &kernels_dir, &files, device, &tmp.join(device))
+    });
     let pocl_out = pocl_outputs(&pocl, &kernels_dir, &kernels, &tmp);
 
     let mut not_compiled = BTreeMap::new();
@@ -196,7 +258,14 @@ fn the_interpreter_runs_the_current_compilers_kernels_as_pocl_does() {
     }
     let results = par_map(&jobs, |&(d, ki)| match not_compiled.get(&(d, ki)) {
         Some(e) => Outcome::Fails(e.clone()),
-        None => run_one(visa, &tmp.join(DEVICES[d]), &kernels[ki], &tmp, DEVICES[d], &pocl_out[ki]),
+        None => run_one(
+            visa,
+            &tmp.join(DEVICES[d]),
+            &kernels[ki],
+            &tmp,
+            DEVICES[d],
+            &pocl_out[ki],
+        ),
     });
     let outcomes: BTreeMap<(usize, usize), Outcome> = jobs.into_iter().zip(results).collect();
     report(&repo, &kernels, &outcomes, &not_compiled);
@@ -242,8 +311,12 @@ fn report(
     let page = std::fs::read_to_string(&page_path).unwrap();
     let bless = std::env::var_os("VISA_BLESS").is_some();
     if bless {
-        let (head, rest) = page.split_once(BEGIN).expect("docs/interpreter.md has the interp-modern markers");
-        let (_, tail) = rest.split_once(END).expect("docs/interpreter.md has the interp-modern end marker");
+        let (head, rest) = page
+            .split_once(BEGIN)
+            .expect("docs/interpreter.md has the interp-modern markers");
+        let (_, tail) = rest
+            .split_once(END)
+            .expect("docs/interpreter.md has the interp-modern end marker");
         std::fs::write(&page_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
         let source_path = repo.join("family/tests/interp_modern.rs");
         let source = std::fs::read_to_string(&source_path).unwrap();
@@ -259,9 +332,15 @@ fn report(
         unexpected.len(),
         unexpected.join("\n")
     );
-    assert!(bless || stale.is_empty(), "EXPECTED_FAILURES entries that now match pocl (remove them, or VISA_BLESS=1): {stale:?}");
+    assert!(
+        bless || stale.is_empty(),
+        "EXPECTED_FAILURES entries that now match pocl (remove them, or VISA_BLESS=1): {stale:?}"
+    );
     if !bless {
-        let section = page.split_once(BEGIN).and_then(|(_, r)| r.split_once(END)).map(|(s, _)| s);
+        let section = page
+            .split_once(BEGIN)
+            .and_then(|(_, r)| r.split_once(END))
+            .map(|(s, _)| s);
         assert_eq!(section, Some(t.as_str()), "the interp-modern table of docs/interpreter.md is not this run's: VISA_BLESS=1 rewrites it");
     }
 }

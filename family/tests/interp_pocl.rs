@@ -16,9 +16,9 @@
 
 #![cfg(not(family_absent))]
 
-mod support;
 #[path = "support/pocl.rs"]
 mod pocl;
+mod support;
 
 use pocl::*;
 

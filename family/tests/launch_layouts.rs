@@ -177,9 +177,18 @@ fn every_input_of_every_fixture_kernel_is_explained() {
                 }
                 // Inputs the `.isa` cannot tell apart: the binary beside it must.
                 Err(e) if e.0.contains("may hold any of") => {
-                    match described(&path.with_extension("bin"), kernel, &file, k, platform, &args) {
+                    match described(
+                        &path.with_extension("bin"),
+                        kernel,
+                        &file,
+                        k,
+                        platform,
+                        &args,
+                    ) {
                         Ok(()) => refused += 1,
-                        Err(why) => failed.push(format!("{device}/{stem}: {e}; and its binary: {why}")),
+                        Err(why) => {
+                            failed.push(format!("{device}/{stem}: {e}; and its binary: {why}"))
+                        }
                     }
                 }
                 Err(e) => failed.push(format!("{device}/{stem}: {e}")),

@@ -45,6 +45,13 @@
 //!   `--platform`, the platform of the file's GEN binary. How the arguments reach the kernel
 //!   (the thread payload Intel's compiler expects) is `runtime/machine/PAYLOAD.md`;
 //!   notes on what the `.isa` leaves ambiguous go to stderr.
+//!   `--zeinfo P.zeinfo` (Intel's zeinfo YAML, as `intel-modern ocl` writes it) or `--program
+//!   K.bin` (ocloc's program binary: a zebin, whose `.ze_info` section is that YAML, or the 2022
+//!   compiler's patch-token ELF) give the layout instead, and the program-scope `constant` and
+//!   `global` data a binary holds: every argument and implicit value is placed where Intel's
+//!   description says (`runtime/bin/program.rs`, `visa::machine::zeinfo`,
+//!   `visa::machine::program`). Without them, a kernel whose inputs could hold either of two
+//!   implicit values (the global size or the number of groups) is refused, naming them.
 //!
 //! Exit status: 0 success, 1 a check, roundtrip or run failed or the file does not read, 2 usage.
 
@@ -135,7 +142,9 @@ enum Command {
     /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image; written when OUT is given).
     /// `--max-steps N`: the instructions the whole run may execute (default 1000000000).
     /// `--check`: report out-of-bounds accesses, divergent barriers and data races (exit 1
-    /// when any). `visa run FILE --kernel K --help` says more.
+    /// when any). `--zeinfo P.zeinfo` or `--program K.bin`: the payload layout (and
+    /// program-scope data) from Intel's zeinfo or program binary.
+    /// `visa run FILE --kernel K --help` says more.
     Run {
         file: PathBuf,
         /// `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]`, then the ARGs.
@@ -647,7 +656,8 @@ fn run(path: &Path, words: &[String]) -> Result<u8, String> {
 
 fn print_run_help() {
     println!(
-        "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...\n\
+        "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]\n         \
+[--zeinfo P.zeinfo | --program K.bin] [--check] [--max-steps N] ARG...\n\
          one ARG per kernel parameter, in order:\n  \
          --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
          --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
@@ -657,6 +667,14 @@ fn print_run_help() {
 an image of FORMAT (rgba-f32, r-f32, rgba-unorm8, rgba-u8, r-u32, ...), texels packed\n                            \
 row after row; with OUT.bin a written image, saved after the run, else read-only\n\
          options:\n  \
+         --zeinfo P.zeinfo          place every argument and implicit value (sizes, number of groups,\n                            \
+global offset, work dimensions, buffer offsets, private base, local ids) where Intel's\n                            \
+zeinfo for the kernel says (`intel-modern ocl` writes OUT/F.zeinfo); without it the\n                            \
+layout is inferred from the kernel's .input lines, and a kernel whose inputs could\n                            \
+hold either of two values (get_global_size, get_num_groups) is refused\n  \
+         --program K.bin            the same from ocloc's program binary (a zebin: its .ze_info section;\n                            \
+or the 2022 compiler's patch tokens), with the program-scope constant and global\n                            \
+data the kernels read\n  \
          --max-steps N              the instructions the whole run may execute (every thread of every\n                            \
 work-group together; default 1000000000): past it the run stops (exit 1)\n  \
          --check                    report out-of-bounds accesses (buffers, images, SLM), barriers not\n                            \

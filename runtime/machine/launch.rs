@@ -345,13 +345,24 @@ pub enum Implicit {
     ScratchPointer,
     /// Width (0), height (1) or depth (2) of the image parameter `n`.
     ImageSize(usize, u8),
+    /// The bindless handle of buffer parameter `n` (zeinfo `arg_bypointer` with `addrmode:
+    /// bindless`): [`BINDLESS_FIRST`] + `n`, the index the buffer is also bound at, which an
+    /// LSC message's `bss(...)` surface names.
+    Bindless(usize),
 }
+
+/// The first index of the bindless handles launch gives buffers (past the 256 binding-table
+/// indices of stateful surfaces).
+pub const BINDLESS_FIRST: u32 = 0x100;
 
 impl Implicit {
     fn size(self) -> u32 {
         match self {
             Implicit::ConstantBase | Implicit::GlobalBase | Implicit::PrivateBase => 8,
-            Implicit::BufferOffset(_) | Implicit::WorkDim | Implicit::ImageSize(..) => 4,
+            Implicit::BufferOffset(_)
+            | Implicit::WorkDim
+            | Implicit::ImageSize(..)
+            | Implicit::Bindless(_) => 4,
             Implicit::ImplicitArgBuffer | Implicit::IndirectData | Implicit::ScratchPointer => 8,
             _ => 12,
         }
@@ -964,6 +975,7 @@ fn implicit_bytes(imp: Implicit, nd: &NdRange, values: &Values) -> [u8; 12] {
         Implicit::NumGroups => three(nd.groups()),
         Implicit::GlobalSize => three(nd.global),
         Implicit::LocalSize | Implicit::EnqueuedLocalSize => three(nd.local),
+        Implicit::Bindless(i) => one(u64::from(BINDLESS_FIRST) + i as u64),
         Implicit::ImageSize(i, d) => {
             let size = values.images.iter().find(|(p, _)| *p == i);
             one(size.map_or(0, |(_, s)| u64::from(s[usize::from(d).min(2)])))
@@ -1171,7 +1183,9 @@ fn place_args(
             }
             Arg::Image { image, bytes, .. } => {
                 let id = memory.add_image(image, bytes)?;
-                memory.bind(bti[i], id);
+                if bti[i] != u32::MAX {
+                    memory.bind(bti[i], id);
+                }
                 buffers.push((i, id));
                 0
             }
@@ -1282,6 +1296,13 @@ fn run_layout(
         .collect();
     let (mut arg_values, mut buffers) = (Vec::new(), Vec::new());
     let slm = place_args(&mut memory, args, &bti, &mut arg_values, &mut buffers)?;
+    for s in &layout.slots {
+        if let Holds::Implicit(Implicit::Bindless(i)) = s.holds {
+            if let Some(&(_, id)) = buffers.iter().find(|b| b.0 == i) {
+                memory.bind(BINDLESS_FIRST + i as u32, id);
+            }
+        }
+    }
     let mut values = launch_values(&mut memory, &layout, images, described)?;
     values.args = arg_values;
     if described.is_some() {

@@ -259,6 +259,7 @@ fn entry(
         size,
         arg_index,
         source_offset,
+        bti: None,
         at: Loc::default(),
     }
 }
@@ -292,8 +293,10 @@ fn kernel_token(
                     at: Loc::default(),
                 });
             }
+            // Inline data of a size the tokens do not give: the cross-thread data starts right
+            // after the local ids, with no gap.
             if b.b.len() >= 8 + 4 * 15 && f(14)? != 0 {
-                k.inline_data = Some(1);
+                k.inline_data = Some(0);
             }
         }
         23 => k.simd = f(3)?,

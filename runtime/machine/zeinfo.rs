@@ -225,6 +225,9 @@ pub struct PayloadArg {
     pub arg_index: Option<u32>,
     /// `source_offset`: the first byte of the parameter this entry holds (`arg_byvalue`).
     pub source_offset: u32,
+    /// `bti_value`: the binding-table index of the surface it describes (`const_base`,
+    /// `global_base` of a kernel that reaches program-scope data by surface).
+    pub bti: Option<u32>,
     pub at: Loc,
 }
 
@@ -392,7 +395,13 @@ fn kernel(n: &Node<'_>) -> Result<ZeKernel, ZeinfoError> {
             }
             "payload_arguments" => {
                 for a in sequence(v, key)? {
-                    k.payload.push(payload_arg(a)?);
+                    let arg = payload_arg(a)?;
+                    match (arg.kind, arg.bti) {
+                        (ArgType::ConstBase, Some(b)) => k.const_bti = Some(b),
+                        (ArgType::GlobalBase, Some(b)) => k.global_bti = Some(b),
+                        _ => {}
+                    }
+                    k.payload.push(arg);
                 }
             }
             "per_thread_payload_arguments" => {
@@ -519,12 +528,14 @@ fn payload_arg(n: &Node<'_>) -> Result<PayloadArg, ZeinfoError> {
         size: c.size.unwrap_or(0),
         arg_index: None,
         source_offset: 0,
+        bti: None,
         at: loc(n),
     };
     for (key, v) in c.rest {
         match key {
             "arg_index" => arg.arg_index = Some(uint(v, key)?),
             "source_offset" => arg.source_offset = uint(v, key)?,
+            "bti_value" => arg.bti = Some(uint(v, key)?),
             "addrmode" | "addrspace" => pointer_field(key, v, &mut kind)?,
             _ => {}
         }
@@ -614,10 +625,10 @@ fn check_payload_arg(
         | ArgType::NumGroups => &[4, 8, 12],
         ArgType::WorkDimensions | ArgType::BufferOffset => &[4],
         ArgType::ByPointer { .. } => &[0, 4, 8],
+        // 32-bit program-scope bases: acm-g10, mtl and arl-h kernels of ocloc 26.27.
+        ArgType::ConstBase | ArgType::GlobalBase => &[4, 8],
         ArgType::BufferAddress
         | ArgType::PrivateBase
-        | ArgType::ConstBase
-        | ArgType::GlobalBase
         | ArgType::ImplicitArgBuffer
         | ArgType::IndirectDataPointer
         | ArgType::ScratchPointer => &[8],
@@ -653,17 +664,18 @@ fn check_payload_arg(
 fn per_thread_arg(n: &Node<'_>) -> Result<PerThreadArg, ZeinfoError> {
     let c = common(n, "a per-thread payload argument")?;
     let (name, at) = c.arg_type.unwrap_or(("", n));
-    let packed =
-        match name {
-            "local_id" => false,
-            "packed_local_ids" => true,
-            _ => return fail(
+    let packed = match name {
+        "local_id" => false,
+        "packed_local_ids" => true,
+        _ => {
+            return fail(
                 loc(at),
                 format!(
                     "unknown per-thread `arg_type: {name}`: expected local_id or packed_local_ids"
                 ),
-            ),
-        };
+            )
+        }
+    };
     let (Some(offset), Some(size)) = (c.offset, c.size) else {
         return fail(
             loc(n),

@@ -583,7 +583,6 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
         .collect()
 }
 
-
 /// A kernel's outcome on one platform.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {

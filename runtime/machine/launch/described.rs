@@ -37,15 +37,26 @@ pub fn layout_described(
         grf + per_thread.max(grf)
     };
     check_arity(args, ze)?;
+    // Inline data of fewer bytes than a register fills the rest of it: the cross-thread data
+    // after it starts at the next register (Xe2 and later: 32 inline bytes, 64-byte registers).
+    let inline = ze.inline_data.unwrap_or(0);
+    let gap = inline.div_ceil(grf) * grf - inline;
     let mut slots = Vec::new();
     for p in &ze.payload {
-        if let Some(s) = slot(p, args)? {
+        if let Some(mut s) = slot(p, args)? {
+            if inline > 0 && s.at >= inline {
+                s.at += gap;
+            }
             slots.push(s);
         }
     }
     let inputs = check_inputs(file, k, grf, per_thread, cross, &slots)?;
     let bindings = described_bindings(args, ze)?;
-    if let Some(b) = [ze.const_bti, ze.global_bti].into_iter().flatten().find(|&b| b > 255) {
+    if let Some(b) = [ze.const_bti, ze.global_bti]
+        .into_iter()
+        .flatten()
+        .find(|&b| b > 255)
+    {
         return err(format!(
             "kernel `{}`: program-scope data at binding-table index {b}: expected 0 to 255",
             ze.name
@@ -84,10 +95,23 @@ fn described_bindings(args: &[Arg], ze: &ZeKernel) -> Result<Vec<(usize, u32)>, 
         }
         out.push((a as usize, b));
     }
+    let bindless = |i: usize| {
+        ze.payload.iter().any(|p| {
+            p.arg_index == Some(i as u32)
+                && matches!(
+                    p.kind,
+                    ArgType::ByPointer {
+                        addrmode: AddrMode::Bindless,
+                        ..
+                    }
+                )
+        })
+    };
     for (i, a) in args.iter().enumerate() {
-        if matches!(a, Arg::Image { .. }) && !out.iter().any(|b| b.0 == i) {
+        if matches!(a, Arg::Image { .. }) && !out.iter().any(|b| b.0 == i) && !bindless(i) {
             return err(format!(
-                "parameter {i} is an image, and the description gives it no binding-table index"
+                "parameter {i} is an image, and the description gives it neither a \
+                 binding-table index nor a bindless handle"
             ));
         }
     }
@@ -261,6 +285,13 @@ fn slot(p: &PayloadArg, args: &[Arg]) -> Result<Option<Slot>, LaunchError> {
         return Ok(None);
     }
     let holds = match (p.kind, param) {
+        (
+            ArgType::ByPointer {
+                addrmode: AddrMode::Bindless,
+                addrspace: AddrSpace::Global | AddrSpace::Constant | AddrSpace::Image,
+            },
+            Some(i),
+        ) => Holds::Implicit(Implicit::Bindless(i)),
         (ArgType::ByPointer { .. } | ArgType::ByValue | ArgType::BufferAddress, Some(i)) => {
             Holds::Arg(i)
         }

@@ -489,15 +489,7 @@ fn launch_runs_every_group_in_order_with_its_memory() {
     let f = file(
         32,
         Some(192),
-        &with_ids(&[
-            (224, 32),
-            (256, 4),
-            (264, 4),
-            (272, 8),
-            (280, 4),
-            (288, 12),
-            
-        ]),
+        &with_ids(&[(224, 32), (256, 4), (264, 4), (272, 8), (280, 4), (288, 12)]),
     );
     let args = vec![
         Arg::Buffer(vec![10, 0, 0, 0]),
@@ -686,7 +678,10 @@ fn a_described_layout_puts_every_value_where_zeinfo_says() {
     let nvl = platform("NVL");
     let args = [Arg::Buffer(vec![0; 4])];
     let l = layout_described(&f, 0, nvl, &args, &ze.kernels[0]).unwrap();
-    assert_eq!((l.simd, l.per_thread, l.cross, l.id_stride), (32, 128, 192, 64));
+    assert_eq!(
+        (l.simd, l.per_thread, l.cross, l.id_stride),
+        (32, 128, 192, 64)
+    );
     let nd = NdRange::new(&[64, 4], &[32, 2]).unwrap();
     let t = payloads(&l, &nd, [1, 1, 0], &Values::plain(vec![0x1234], 0));
     assert_eq!(t.len(), 2);
@@ -725,9 +720,15 @@ fn a_described_layout_refuses_what_does_not_fit() {
     inputs.push((300, 4));
     let f = file(32, None, &inputs);
     let e = layout_described(&f, 0, nvl, &[Arg::Buffer(vec![0; 4])], &ze.kernels[0]).unwrap_err();
-    assert!(e.0.starts_with("input at GRF byte 300 (size 4) is not where the description"), "{e}");
+    assert!(
+        e.0.starts_with("input at GRF byte 300 (size 4) is not where the description"),
+        "{e}"
+    );
     // A SIMD width the `.isa` contradicts.
     let f = file(16, None, NVL_IDS_2D_INPUTS);
     let e = layout_described(&f, 0, nvl, &[Arg::Buffer(vec![0; 4])], &ze.kernels[0]).unwrap_err();
-    assert!(e.0.starts_with("the kernel's SimdSize is 16 but its description says simd_size 32"), "{e}");
+    assert!(
+        e.0.starts_with("the kernel's SimdSize is 16 but its description says simd_size 32"),
+        "{e}"
+    );
 }

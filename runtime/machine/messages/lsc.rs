@@ -2,12 +2,13 @@
 //! (`lsc_load.ugm.ca.ca (M1, 16)  V0059:d32  bti(0x1)[V0057]:a32`, `lsc_store.ugm.wb.wb (M1, 16)
 //! flat[V0062]:a64  V0063:d32x4`, `lsc_atomic_iadd.ugm ...`). The field values are those of
 //! LSC_UNTYPED.md's bullets: `LscSFID` 0 `.ugm`, 1 `.ugml`, 3 `.slm` (the numbering of
-//! `runtime::text::special::lsc`, checked against Intel's assembler); `AddrType` 1 flat, 4 bti;
+//! `runtime::text::special::lsc`, checked against Intel's assembler); `AddrType` 1 flat, 4 bti,
+//! 2 bss (a bindless handle, bound by launch like a binding-table index);
 //! `AddrSize` 1 a16, 2 a32, 3 a64; `DataSize` 1 d8 ... 7 d16u32h; `DataOrder` 1 in order, 2
 //! transposed; `DataElemsPerAddr` 1-4, then 8, 16, 32, 64.
 //!
 //! Runs `lsc_load`, `lsc_store` (and `lsc_store_uncompressed`) and the `lsc_atomic_*`
-//! operations; strided, quad, block2d, status and append-counter forms, and the `bss`/`ss`/`arg`
+//! operations; strided, quad, block2d, status and append-counter forms, and the `ss`/`arg`
 //! address models, are errors naming them.
 
 use super::{get, lanes, put, scalar, Fields, MessageLanes};
@@ -44,7 +45,9 @@ where
     let space = match (sfid, f.int("AddrType")?) {
         (3, 1) => Space::Slm,
         (0 | 1, 1) => Space::Stateless,
-        (0 | 1, 4) => Space::Surface(scalar(l, &f.vector("Surface")?)? as u32),
+        // bti: the binding-table index; bss: the bindless handle, which launch binds as an
+        // index of its own (`launch::BINDLESS_FIRST` on).
+        (0 | 1, 4 | 2) => Space::Surface(scalar(l, &f.vector("Surface")?)? as u32),
         (s, t) => {
             let what = match t {
                 2 => "the bss address model",
@@ -456,7 +459,7 @@ mod tests {
     fn unsupported_forms_name_themselves() {
         let (mut mem, mut l) = setup();
         l.dwords(1, &[0]);
-        for (sub, model, what) in [(3, 1, "block2d"), (1, 1, "strided"), (0, 2, "bss")] {
+        for (sub, model, what) in [(3, 1, "block2d"), (1, 1, "strided"), (0, 3, "ss")] {
             let f = lsc(sub, 0x00, 0, model, 2, 3, 1, 1);
             let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
             assert!(e.0.contains(what), "{}", e.0);

@@ -27,7 +27,18 @@ fn binary() -> Vec<u8> {
     let mut b = dwords(&[PATCH_TOKEN_MAGIC, 1, 12, 8, 1, 0, program_list.len() as u32]);
     b.extend(&program_list);
     // Kernel header: checksum, hash (2 dwords), name size, patch list size, heaps, unpadded.
-    b.extend(dwords(&[0, 0, 0, 4, list.len() as u32, 0, 0, 0, ssh.len() as u32, 0]));
+    b.extend(dwords(&[
+        0,
+        0,
+        0,
+        4,
+        list.len() as u32,
+        0,
+        0,
+        0,
+        ssh.len() as u32,
+        0,
+    ]));
     b.extend(b"k\0\0\0");
     b.extend(&ssh);
     b.extend(&list);
@@ -71,7 +82,9 @@ fn truncated_and_damaged_binaries_are_errors() {
     );
     let mut bad = b.clone();
     bad[0] = 0;
-    assert!(patch_tokens(&bad).unwrap_err().starts_with("not a patch-token program binary"));
+    assert!(patch_tokens(&bad)
+        .unwrap_err()
+        .starts_with("not a patch-token program binary"));
     // Every prefix and every byte set to 0xff: an answer, never a panic.
     for end in 0..b.len() {
         let _ = patch_tokens(&b[..end]);
