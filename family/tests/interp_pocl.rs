@@ -1,7 +1,9 @@
 //! The interpreter checked against pocl. Every kernel of `tests/interp/kernels/manifest.txt`
 //! (OpenCL C written for this test) is compiled by Intel's ocloc (`intel-isa ocl`) for acm-g10
 //! with `-revision_id 0` (the legacy gather/scatter messages of `real-kernels/dg2`) and for
-//! tgllp, run by `visa run` on the interpreter and by `pocl-run` (the workspace's
+//! tgllp, run by `visa run` on the interpreter (with the layout and program-scope data of the
+//! patch-token program binary ocloc wrote beside the kernels: `--program F.bin`) and by
+//! `pocl-run` (the workspace's
 //! `tests/pocl-run`, the same command line on pocl), and every buffer both leave is compared by
 //! the manifest's rule: bit for bit, or within a stated ULP bound for the float operations
 //! OpenCL does not require correctly rounded.
@@ -38,18 +40,6 @@ const PLATFORMS: &[(&str, &str, &str)] = &[
 /// `*`, why: the root cause found for each, on sem3, 2026-11-24). Shrink only: each entry must still
 /// fail (`VISA_BLESS=1` removes those that match); the test prints the entries a run needs.
 const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
-    ("acm-g10 (legacy)", "f32_pow", "`gather4_scaled` at 0x742: binding-table index 3 has no buffer bound: program-scope constant data (pown's table) read through a binding-table index no argument binds: its bytes are in the compiler's binary, not in the .isa"),
-    ("acm-g10 (legacy)", "local_transpose", "differs from pocl (1488 elements): get_global_size's input has the offsets and size of the local size's: launch gives the local size (PAYLOAD.md, Limits), the .isa cannot tell them apart (Intel's zeinfo can)"),
-    ("acm-g10 (legacy)", "ids_2d", "differs from pocl (240 elements): get_num_groups's and get_global_size's inputs fit either order: launch gives the global size where the kernel reads the number of groups (PAYLOAD.md, Limits; pocl 222, interpreter 296)"),
-    ("acm-g10 (legacy)", "ids_3d", "differs from pocl (220 elements): get_global_size's input has the offsets and size of the local size's: launch gives the local size (PAYLOAD.md, Limits), the .isa cannot tell them apart (Intel's zeinfo can)"),
-    ("acm-g10 (legacy)", "stencil_2d", "differs from pocl (512 elements): get_global_size's input has the offsets and size of the local size's: launch gives the local size (PAYLOAD.md, Limits), the .isa cannot tell them apart (Intel's zeinfo can)"),
-    ("acm-g10 (legacy)", "constant_program_scope", "`gather4_scaled` at 0x1fb: binding-table index 2 has no buffer bound: program-scope constant data read through a binding-table index no argument binds: its bytes are in the compiler's binary, not in the .isa"),
-    ("tgllp", "f32_pow", "`gather4_scaled` at 0x72e: binding-table index 3 has no buffer bound: program-scope constant data (pown's table) read through a binding-table index no argument binds: its bytes are in the compiler's binary, not in the .isa"),
-    ("tgllp", "local_transpose", "differs from pocl (1488 elements): get_global_size's input has the offsets and size of the local size's: launch gives the local size (PAYLOAD.md, Limits), the .isa cannot tell them apart (Intel's zeinfo can)"),
-    ("tgllp", "ids_2d", "differs from pocl (240 elements): get_num_groups's and get_global_size's inputs fit either order: launch gives the global size where the kernel reads the number of groups (PAYLOAD.md, Limits; pocl 222, interpreter 296)"),
-    ("tgllp", "ids_3d", "differs from pocl (220 elements): get_global_size's input has the offsets and size of the local size's: launch gives the local size (PAYLOAD.md, Limits), the .isa cannot tell them apart (Intel's zeinfo can)"),
-    ("tgllp", "stencil_2d", "differs from pocl (512 elements): get_global_size's input has the offsets and size of the local size's: launch gives the local size (PAYLOAD.md, Limits), the .isa cannot tell them apart (Intel's zeinfo can)"),
-    ("tgllp", "constant_program_scope", "`gather4_scaled` at 0x1e9: binding-table index 2 has no buffer bound: program-scope constant data read through a binding-table index no argument binds: its bytes are in the compiler's binary, not in the .isa"),
 ];
 
 /// Opcodes among those that make 99 % of `real-kernels/dg2`'s instructions that no kernel here

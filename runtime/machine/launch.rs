@@ -349,7 +349,13 @@ pub enum Implicit {
     /// bindless`): [`BINDLESS_FIRST`] + `n`, the index the buffer is also bound at, which an
     /// LSC message's `bss(...)` surface names.
     Bindless(usize),
+    /// The bindless handle of the program-scope `constant` (0) or `global` (1) data:
+    /// [`BINDLESS_PROGRAM`] + 0 or 1.
+    ProgramBindless(u8),
 }
+
+/// The bindless handles of the program-scope `constant` and `global` data.
+pub const BINDLESS_PROGRAM: u32 = 0x200;
 
 /// The first index of the bindless handles launch gives buffers (past the 256 binding-table
 /// indices of stateful surfaces).
@@ -362,7 +368,8 @@ impl Implicit {
             Implicit::BufferOffset(_)
             | Implicit::WorkDim
             | Implicit::ImageSize(..)
-            | Implicit::Bindless(_) => 4,
+            | Implicit::Bindless(_)
+            | Implicit::ProgramBindless(_) => 4,
             Implicit::ImplicitArgBuffer | Implicit::IndirectData | Implicit::ScratchPointer => 8,
             _ => 12,
         }
@@ -976,6 +983,7 @@ fn implicit_bytes(imp: Implicit, nd: &NdRange, values: &Values) -> [u8; 12] {
         Implicit::GlobalSize => three(nd.global),
         Implicit::LocalSize | Implicit::EnqueuedLocalSize => three(nd.local),
         Implicit::Bindless(i) => one(u64::from(BINDLESS_FIRST) + i as u64),
+        Implicit::ProgramBindless(w) => one(u64::from(BINDLESS_PROGRAM + u32::from(w))),
         Implicit::ImageSize(i, d) => {
             let size = values.images.iter().find(|(p, _)| *p == i);
             one(size.map_or(0, |(_, s)| u64::from(s[usize::from(d).min(2)])))
@@ -1207,14 +1215,18 @@ fn place_args(
     Ok(slm)
 }
 
-/// A buffer of `bytes` (at least one byte), its address; bound at `bti` when given.
-fn add_data(memory: &mut Memory, bytes: &[u8], bti: Option<u32>) -> Result<u64, LaunchError> {
+/// A buffer of `bytes` (at least one byte), its address; bound at each index of `binds`.
+fn add_data(
+    memory: &mut Memory,
+    bytes: &[u8],
+    binds: impl IntoIterator<Item = u32>,
+) -> Result<u64, LaunchError> {
     let id = memory.add_buffer(if bytes.is_empty() {
         vec![0]
     } else {
         bytes.to_vec()
     })?;
-    if let Some(b) = bti {
+    for b in binds {
         memory.bind(b, id);
     }
     Ok(memory.buffer(id).base)
@@ -1233,8 +1245,8 @@ fn launch_values(
     if let Some(d) = described {
         let [c, g] = layout.program_bti;
         values.program = [
-            add_data(memory, d.constants, c)?,
-            add_data(memory, d.globals, g)?,
+            add_data(memory, d.constants, c.into_iter().chain([BINDLESS_PROGRAM]))?,
+            add_data(memory, d.globals, g.into_iter().chain([BINDLESS_PROGRAM + 1]))?,
         ];
         values.implicit_args = add_data(memory, &[0; IMPLICIT_ARGS_BYTES], None)?;
         values.indirect = add_data(memory, &vec![0; layout.input_bytes as usize], None)?;

@@ -260,6 +260,7 @@ fn entry(
         arg_index,
         source_offset,
         bti: None,
+        bindless: false,
         at: Loc::default(),
     }
 }

@@ -228,6 +228,9 @@ pub struct PayloadArg {
     /// `bti_value`: the binding-table index of the surface it describes (`const_base`,
     /// `global_base` of a kernel that reaches program-scope data by surface).
     pub bti: Option<u32>,
+    /// `addrmode: bindless` on an entry that is not an `arg_bypointer` (a `const_base` or
+    /// `global_base` of 4 bytes: the program-scope data's bindless handle).
+    pub bindless: bool,
     pub at: Loc,
 }
 
@@ -529,6 +532,7 @@ fn payload_arg(n: &Node<'_>) -> Result<PayloadArg, ZeinfoError> {
         arg_index: None,
         source_offset: 0,
         bti: None,
+        bindless: false,
         at: loc(n),
     };
     for (key, v) in c.rest {
@@ -536,6 +540,9 @@ fn payload_arg(n: &Node<'_>) -> Result<PayloadArg, ZeinfoError> {
             "arg_index" => arg.arg_index = Some(uint(v, key)?),
             "source_offset" => arg.source_offset = uint(v, key)?,
             "bti_value" => arg.bti = Some(uint(v, key)?),
+            "addrmode" if !matches!(kind, ArgType::ByPointer { .. }) => {
+                arg.bindless = text(v) == Some("bindless");
+            }
             "addrmode" | "addrspace" => pointer_field(key, v, &mut kind)?,
             _ => {}
         }

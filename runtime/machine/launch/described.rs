@@ -316,6 +316,8 @@ fn implicit(kind: ArgType, param: usize, p: &PayloadArg) -> Result<Implicit, Lau
         ArgType::WorkDimensions => Implicit::WorkDim,
         ArgType::BufferOffset => Implicit::BufferOffset(param),
         ArgType::PrivateBase => Implicit::PrivateBase,
+        ArgType::ConstBase if p.bindless => Implicit::ProgramBindless(0),
+        ArgType::GlobalBase if p.bindless => Implicit::ProgramBindless(1),
         ArgType::ConstBase => Implicit::ConstantBase,
         ArgType::GlobalBase => Implicit::GlobalBase,
         ArgType::ImplicitArgBuffer => Implicit::ImplicitArgBuffer,

@@ -68,17 +68,20 @@ where
 fn address<L: MessageLanes + ?Sized>(
     f: &Fields,
     l: &mut L,
-    addrs: &RawOperand,
-    addr_size: u32,
+    access: &Access,
     n: u32,
 ) -> Result<u64, L::Error>
 where
     L::Error: From<MemoryError>,
 {
-    let a = get(l, addrs, addr_size, n)?;
+    let addr_size = access.addr_size;
+    let a = get(l, &access.addrs, addr_size, n)?;
     let scale = f.int_or("AddrScale", 1);
     let imm = f.int_or("AddrImmOffset", 0) as u32 as i32 as i64 as u64;
-    let full = a.wrapping_mul(scale).wrapping_add(imm);
+    let full = access
+        .base
+        .wrapping_add(a.wrapping_mul(scale))
+        .wrapping_add(imm);
     Ok(if addr_size == 8 {
         full
     } else {
@@ -151,6 +154,12 @@ where
     let (mem_size, reg, high) = data_size(f)?;
     let (space, addr_size) = model(f, l)?;
     let addrs = f.raw("Src0Addrs")?;
+    // "Base + AddrScale*Src0Addrs[n] + AddrImmOffset": a flat address's base is its Surface
+    // (the immediate 0 before IGC 2.x, a register on Xe3P: `flat(V0062)[0x4*V0061]:a64`).
+    let base = match (space, f.vector("Surface")) {
+        (Space::Stateless, Ok(s)) => scalar(l, &s)?,
+        _ => 0,
+    };
     let exec = f.exec()?;
     let run = lanes(l, exec, f.pred)?;
     let a = Access {
@@ -161,6 +170,7 @@ where
         reg,
         high,
         lanes: exec.elements().unwrap_or(1),
+        base,
     };
     match kind {
         Kind::Atomic => {
@@ -212,6 +222,8 @@ struct Access {
     high: bool,
     /// The message's lanes (its exec size).
     lanes: u32,
+    /// The base of a flat address (its `Surface`: IGC 2.x's `flat(V)[...]`, 0 otherwise).
+    base: u64,
 }
 
 /// The atomic `op` (with whether its two data sources are swapped) on each running lane:
@@ -234,7 +246,7 @@ where
     );
     for &n in run {
         mem.at_lane(n);
-        let at = address(f, l, &a.addrs, a.addr_size, n)?;
+        let at = address(f, l, a, n)?;
         let v1 = match s1 {
             Some(s) if op.sources() >= 1 => get(l, &s, a.reg, n)?,
             _ => 0,
@@ -292,7 +304,7 @@ where
         if !transposed {
             mem.at_lane(n);
         }
-        let base = address(f, l, &a.addrs, a.addr_size, n)?;
+        let base = address(f, l, a, n)?;
         for v in 0..vect {
             let at = base.wrapping_add(u64::from(v * mem_size));
             let at = if a.addr_size == 8 {
