@@ -40,6 +40,9 @@ where
         1 => 2,
         2 => 4,
         3 => 8,
+        // a32u, a32s (Xe3P): a 32-bit offset, zero- or sign-extended, from a 64-bit base.
+        4 => A32U,
+        5 => A32S,
         a => return Err(f.unsupported(format!("AddrSize {a}")).into()),
     };
     let space = match (sfid, f.int("AddrType")?) {
@@ -75,18 +78,32 @@ where
     L::Error: From<MemoryError>,
 {
     let addr_size = access.addr_size;
-    let a = get(l, &access.addrs, addr_size, n)?;
+    let a = match addr_size {
+        A32U => get(l, &access.addrs, 4, n)?,
+        A32S => get(l, &access.addrs, 4, n)? as u32 as i32 as i64 as u64,
+        _ => get(l, &access.addrs, addr_size, n)?,
+    };
     let scale = f.int_or("AddrScale", 1);
     let imm = f.int_or("AddrImmOffset", 0) as u32 as i32 as i64 as u64;
     let full = access
         .base
         .wrapping_add(a.wrapping_mul(scale))
         .wrapping_add(imm);
-    Ok(if addr_size == 8 {
-        full
+    Ok(wrap(addr_size, full))
+}
+
+/// `AddrSize` 4 (a32u) and 5 (a32s) as address sizes of their own: 4-byte elements whose
+/// address is 64 bits.
+const A32U: u32 = 0x104;
+const A32S: u32 = 0x204;
+
+/// An address of this size: 16- and 32-bit ones wrap in 32 bits, a64, a32u and a32s do not.
+fn wrap(addr_size: u32, at: u64) -> u64 {
+    if matches!(addr_size, 2 | 4) {
+        at & 0xffff_ffff
     } else {
-        full & 0xffff_ffff
-    })
+        at
+    }
 }
 
 /// The operation of an atomic `LscSubOp` (LSC_UNTYPED.md, "LSC Operation Encoding"), and
@@ -157,7 +174,7 @@ where
     // "Base + AddrScale*Src0Addrs[n] + AddrImmOffset": a flat address's base is its Surface
     // (the immediate 0 before IGC 2.x, a register on Xe3P: `flat(V0062)[0x4*V0061]:a64`).
     let base = match (space, f.vector("Surface")) {
-        (Space::Stateless, Ok(s)) => scalar(l, &s)?,
+        (Space::Stateless | Space::Slm, Ok(s)) => scalar(l, &s)?,
         _ => 0,
     };
     let exec = f.exec()?;
@@ -307,11 +324,7 @@ where
         let base = address(f, l, a, n)?;
         for v in 0..vect {
             let at = base.wrapping_add(u64::from(v * mem_size));
-            let at = if a.addr_size == 8 {
-                at
-            } else {
-                at & 0xffff_ffff
-            };
+            let at = wrap(a.addr_size, at);
             let element = if transposed {
                 n * vect + v
             } else {
