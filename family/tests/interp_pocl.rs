@@ -39,8 +39,7 @@ const PLATFORMS: &[(&str, &str, &str)] = &[
 /// Kernels the interpreter does not run to pocl's bytes yet: (platform column or `*`, kernel or
 /// `*`, why: the root cause found for each, on sem3, 2026-11-24). Shrink only: each entry must still
 /// fail (`VISA_BLESS=1` removes those that match); the test prints the entries a run needs.
-const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
-];
+const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[];
 
 /// Opcodes among those that make 99 % of `real-kernels/dg2`'s instructions that no kernel here
 /// produces, and why: (mnemonic, why). Shrink only.

@@ -532,7 +532,10 @@ fn zeinfo_and_program_binaries_give_the_layout_or_say_where_they_are_wrong() {
     let out = run(&d, &strs(&args(&["--program", "a.bin"], "z")));
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("a.bin: not an ELF file"));
-    let out = run(&d, &strs(&args(&["--program", bin, "--zeinfo", "bad.zeinfo"], "z")));
+    let out = run(
+        &d,
+        &strs(&args(&["--program", bin, "--zeinfo", "bad.zeinfo"], "z")),
+    );
     assert_eq!(out.status.code(), Some(2));
     std::fs::write(
         d.join("other.zeinfo"),

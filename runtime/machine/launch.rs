@@ -1246,7 +1246,11 @@ fn launch_values(
         let [c, g] = layout.program_bti;
         values.program = [
             add_data(memory, d.constants, c.into_iter().chain([BINDLESS_PROGRAM]))?,
-            add_data(memory, d.globals, g.into_iter().chain([BINDLESS_PROGRAM + 1]))?,
+            add_data(
+                memory,
+                d.globals,
+                g.into_iter().chain([BINDLESS_PROGRAM + 1]),
+            )?,
         ];
         values.implicit_args = add_data(memory, &[0; IMPLICIT_ARGS_BYTES], None)?;
         values.indirect = add_data(memory, &vec![0; layout.input_bytes as usize], None)?;
