@@ -294,10 +294,15 @@ fn local_memory_reduction_with_a_local_mem_argument() {
         std::fs::write(d.join("out.bin"), vec![0u8; 4 * n / local]).unwrap();
         let isa = fixture(&repo, device, "local_memory.local_memory");
         let (l, bytes) = (local.to_string(), (4 * local).to_string());
+        // The kernel calls get_local_size: its inputs fit the global size or the number of
+        // groups too, so the layout comes from the program binary beside it.
+        let bin = isa.with_extension("bin");
         let out = run(
             &d,
             &[
                 isa.to_str().unwrap(),
+                "--program",
+                bin.to_str().unwrap(),
                 "--kernel",
                 "local_memory",
                 "--global",
@@ -476,6 +481,10 @@ fn bad_command_lines_are_named_never_a_panic() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
 #[test]
 fn zeinfo_and_program_binaries_give_the_layout_or_say_where_they_are_wrong() {
     let (Some(repo), Some(_)) = (repo(), visa()) else {
@@ -502,7 +511,7 @@ fn zeinfo_and_program_binaries_give_the_layout_or_say_where_they_are_wrong() {
         v.extend(["--scalar".to_string(), "i32:5".to_string()]);
         v
     };
-    let strs = |v: &[String]| -> Vec<&str> { v.iter().map(String::as_str).collect() };
+
     // The layout of the patch tokens gives the same bytes as the one read from the `.isa`.
     let bin = bin.to_str().unwrap();
     let plain = run(&d, &strs(&args(&[], "isa")));

@@ -1038,13 +1038,15 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
     put(&mut template, 28, 4, u64::from(group[2]));
     cross_thread(&mut template, layout, nd, values);
     let per_dim = layout.id_stride;
+    // Arrays of local ids: three, or as many as a described layout's bytes hold.
+    let dims = layout.per_thread.checked_div(per_dim).unwrap_or(0).min(3) as usize;
     (0..threads)
         .map(|t| {
             let mut input = template.clone();
             put(&mut input, 20, 4, u64::from(t * layout.scratch));
             let first = t * layout.simd;
             let lanes = (items - first).min(layout.simd);
-            if per_dim > 0 {
+            if dims > 0 {
                 for lane in 0..lanes {
                     let id = first + lane;
                     let xyz = [
@@ -1052,7 +1054,6 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
                         id / nd.local[0] % nd.local[1],
                         id / (nd.local[0] * nd.local[1]),
                     ];
-                    let dims = (layout.per_thread / per_dim).min(3) as usize;
                     for (d, v) in xyz.iter().enumerate().take(dims) {
                         let at = layout.grf + d as u32 * per_dim + 2 * lane;
                         put(&mut input, at, 2, u64::from(*v));

@@ -653,10 +653,7 @@ fn check_payload_arg(
             ),
         );
     }
-    if a.offset
-        .checked_add(a.size)
-        .map_or(true, |end| end > 1 << 16)
-    {
+    if a.offset.checked_add(a.size).is_none_or(|end| end > 1 << 16) {
         return fail(
             a.at,
             format!(
@@ -689,7 +686,7 @@ fn per_thread_arg(n: &Node<'_>) -> Result<PerThreadArg, ZeinfoError> {
             format!("`arg_type: {name}` without `offset` and `size`"),
         );
     };
-    if offset.checked_add(size).map_or(true, |end| end > 1 << 16) {
+    if offset.checked_add(size).is_none_or(|end| end > 1 << 16) {
         return fail(
             loc(n),
             format!("`arg_type: {name}` at offset {offset} size {size}: past 64 KiB"),

@@ -13,7 +13,7 @@
 
 use super::{get, lanes, put, scalar, Fields, MessageLanes};
 use crate::machine::memory::{AtomicOp, Memory, MemoryError, Space};
-use crate::runtime::RawOperand;
+use crate::runtime::{RawOperand, VectorOperand};
 use alloc::format;
 
 /// DataSize: (bytes in memory, bytes in the register, value in the high half of the register).
@@ -174,6 +174,7 @@ where
     // "Base + AddrScale*Src0Addrs[n] + AddrImmOffset": a flat address's base is its Surface
     // (the immediate 0 before IGC 2.x, a register on Xe3P: `flat(V0062)[0x4*V0061]:a64`).
     let base = match (space, f.vector("Surface")) {
+        (Space::Stateless | Space::Slm, Ok(VectorOperand::Immediate(i))) => i.value,
         (Space::Stateless | Space::Slm, Ok(s)) => scalar(l, &s)?,
         _ => 0,
     };
