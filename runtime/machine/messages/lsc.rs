@@ -389,7 +389,8 @@ mod tests {
                 ("DataElemsPerAddr", vect),
                 ("ChMask", 0),
             ],
-            &[("Surface", ud(1))],
+            // bti(0x1); a flat address's base is the immediate 0, as Intel's assembler writes it.
+            &[("Surface", ud(u64::from(model == 4)))],
             &[
                 ("DstData", 2),
                 ("Src0Addrs", 1),
