@@ -25,6 +25,12 @@
 //!   dimensions, number of groups, global size, local size, enqueued local size. Each value
 //!   is aligned to its size and moved to the next register when it would straddle one.
 //!
+//! Where the `.input`s fit several sets of implicit arguments that give a 12-byte input
+//! different values (the global size or the number of groups), [`layout`] refuses, naming them.
+//! [`layout_described`] and [`launch_described`] take the layout from Intel's own description
+//! instead (zeinfo or patch tokens: [`super::zeinfo`], [`super::program`]), with the
+//! program-scope data of the binary (PAYLOAD.md, "Described layouts").
+//!
 //! Buffers are also bound to binding-table indices 0, 1, ... in parameter order, since Intel's
 //! compiler reaches them through surfaces (`movs T6 0x1` + `gather4_scaled ... T6`) as often as
 //! through their addresses; read-only images come first in that table, written images take
@@ -426,8 +432,8 @@ pub struct Layout {
     pub id_stride: u32,
     /// A layout described by zeinfo or patch tokens: every value at its cross-thread offset.
     pub slots: Vec<Slot>,
-    /// Binding-table indices the description gives: (parameter, index); empty for the rule of
-    /// [`binding_table`].
+    /// Binding-table indices the description gives: (parameter, index); empty when the
+    /// binding table follows the rule of the module docs.
     pub bindings: Vec<(usize, u32)>,
     /// Binding-table indices of the program-scope `constant` and `global` surfaces.
     pub program_bti: [Option<u32>; 2],
