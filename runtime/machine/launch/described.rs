@@ -226,6 +226,14 @@ fn wants(p: &PayloadArg) -> &'static str {
 /// The slot of one payload entry, checked against the ARG it belongs to; `None` for an entry
 /// without bytes (a stateful buffer or an image).
 fn slot(p: &PayloadArg, args: &[Arg]) -> Result<Option<Slot>, LaunchError> {
+    if p.offset.checked_add(p.size).is_none_or(|end| end > 1 << 16) {
+        return err(format!(
+            "{} at cross-thread offset {} of {} bytes: past 64 KiB of cross-thread data",
+            name(p),
+            p.offset,
+            p.size
+        ));
+    }
     let param = p.arg_index.map(|i| i as usize);
     let arg = param.and_then(|i| args.get(i));
     let fits = match (p.kind, arg) {
@@ -263,7 +271,10 @@ fn slot(p: &PayloadArg, args: &[Arg]) -> Result<Option<Slot>, LaunchError> {
             | ArgType::BufferOffset,
             Some(Arg::Buffer(_) | Arg::Constant(_)),
         ) => true,
-        (ArgType::ByValue, Some(Arg::Scalar(s))) => p.source_offset + p.size <= s.ty.size(),
+        (ArgType::ByValue, Some(Arg::Scalar(s))) => p
+            .source_offset
+            .checked_add(p.size)
+            .is_some_and(|end| end <= s.ty.size()),
         (_, None) => param.is_none(),
         _ => false,
     };

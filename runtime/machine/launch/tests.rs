@@ -732,3 +732,43 @@ fn a_described_layout_refuses_what_does_not_fit() {
         "{e}"
     );
 }
+
+#[test]
+fn inline_data_shorter_than_a_register_pushes_the_rest_to_the_next_one() {
+    // `u32_wrap(a, b, out)` of `tests/interp/kernels/int_arith.cl`, ocloc 26.27 for lnl-m
+    // (64-byte registers, 32 bytes of inline data): zeinfo puts a at 24, b at 32 and out at 40;
+    // the kernel's inputs are at GRF bytes 152, 192 and 200 (the cross-thread data from 128).
+    let ze = crate::machine::zeinfo::parse(
+        "kernels:
+  - name: k
+    execution_env: {inline_data_payload_size: 32, simd_size: 32}
+    payload_arguments:
+      - {arg_type: global_id_offset, offset: 0, size: 12}
+      - {arg_type: enqueued_local_size, offset: 12, size: 12}
+      - {arg_type: arg_bypointer, offset: 24, size: 8, arg_index: 0, addrmode: stateless, addrspace: global}
+      - {arg_type: arg_bypointer, offset: 32, size: 8, arg_index: 1, addrmode: stateless, addrspace: global}
+      - {arg_type: arg_bypointer, offset: 40, size: 8, arg_index: 2, addrmode: stateless, addrspace: global}
+    per_thread_payload_arguments:
+      - {arg_type: local_id, offset: 0, size: 64}
+",
+    )
+    .unwrap();
+    let f = file(
+        32,
+        None,
+        &[(64, 64), (128, 12), (140, 12), (152, 8), (192, 8), (200, 8)],
+    );
+    let args = [
+        Arg::Buffer(vec![0; 4]),
+        Arg::Buffer(vec![0; 4]),
+        Arg::Buffer(vec![0; 4]),
+    ];
+    let l = layout_described(&f, 0, platform("XE2"), &args, &ze.kernels[0]).unwrap();
+    assert_eq!(l.cross, 128);
+    let nd = NdRange::new(&[32], &[32]).unwrap();
+    let t = payloads(&l, &nd, [0, 0, 0], &Values::plain(vec![0xa, 0xb, 0xc], 0));
+    assert_eq!(&t[0].input[152..160], &0xau64.to_le_bytes());
+    assert_eq!(&t[0].input[192..200], &0xbu64.to_le_bytes());
+    assert_eq!(&t[0].input[200..208], &0xcu64.to_le_bytes());
+    assert_eq!(&t[0].input[140..144], &32u32.to_le_bytes());
+}
