@@ -294,10 +294,15 @@ fn local_memory_reduction_with_a_local_mem_argument() {
         std::fs::write(d.join("out.bin"), vec![0u8; 4 * n / local]).unwrap();
         let isa = fixture(&repo, device, "local_memory.local_memory");
         let (l, bytes) = (local.to_string(), (4 * local).to_string());
+        // The kernel calls get_local_size: its inputs fit the global size or the number of
+        // groups too, so the layout comes from the program binary beside it.
+        let bin = isa.with_extension("bin");
         let out = run(
             &d,
             &[
                 isa.to_str().unwrap(),
+                "--program",
+                bin.to_str().unwrap(),
                 "--kernel",
                 "local_memory",
                 "--global",
@@ -474,4 +479,83 @@ fn bad_command_lines_are_named_never_a_panic() {
         );
     }
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn zeinfo_and_program_binaries_give_the_layout_or_say_where_they_are_wrong() {
+    let (Some(repo), Some(_)) = (repo(), visa()) else {
+        return;
+    };
+    let d = scratch("zeinfo");
+    let a: Vec<i32> = (0..64).map(|i| i * 7 - 100).collect();
+    let b: Vec<i32> = (0..64).map(|i| 3 - i).collect();
+    write_i32(&d.join("a.bin"), &a);
+    write_i32(&d.join("b.bin"), &b);
+    std::fs::write(d.join("u.bin"), [0u8; 256]).unwrap();
+    let isa = fixture(&repo, "tgllp", "arith_int.arith_int");
+    let bin = isa.with_extension("bin");
+    let isa = isa.to_str().unwrap().to_string();
+    let args = |extra: &[&str], tag: &str| -> Vec<String> {
+        let mut v = vec![isa.clone()];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        let outs = [("a.bin", "a"), ("b.bin", "b"), ("u.bin", "u")];
+        v.extend(["--kernel", "arith_int", "--global", "64", "--local", "16"].map(String::from));
+        for (input, name) in outs {
+            v.push("--buffer".into());
+            v.push(format!("{input}:{name}.{tag}"));
+        }
+        v.extend(["--scalar".to_string(), "i32:5".to_string()]);
+        v
+    };
+
+    // The layout of the patch tokens gives the same bytes as the one read from the `.isa`.
+    let bin = bin.to_str().unwrap();
+    let plain = run(&d, &strs(&args(&[], "isa")));
+    let described = run(&d, &strs(&args(&["--program", bin], "bin")));
+    if ok(&plain, "arith_int from the .isa") && ok(&described, "arith_int --program") {
+        for n in ["a", "b", "u"] {
+            assert_eq!(
+                std::fs::read(d.join(format!("{n}.isa"))).unwrap(),
+                std::fs::read(d.join(format!("{n}.bin"))).unwrap(),
+                "buffer {n}"
+            );
+        }
+    }
+    // A zeinfo that is wrong at line 4, column 18: the file, the place and what was expected.
+    std::fs::write(
+        d.join("bad.zeinfo"),
+        "kernels:\n  - name: arith_int\n    execution_env:\n      simd_size: 12\n",
+    )
+    .unwrap();
+    let out = run(&d, &strs(&args(&["--zeinfo", "bad.zeinfo"], "z")));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: bad.zeinfo:4:18: `simd_size`: expected 1, 8, 16 or 32, found 12"
+    );
+    // Not an ELF; both flags at once; a kernel the description does not name.
+    let out = run(&d, &strs(&args(&["--program", "a.bin"], "z")));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a.bin: not an ELF file"));
+    let out = run(
+        &d,
+        &strs(&args(&["--program", bin, "--zeinfo", "bad.zeinfo"], "z")),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::write(
+        d.join("other.zeinfo"),
+        "kernels:\n  - name: other\n    execution_env: {simd_size: 16}\n",
+    )
+    .unwrap();
+    let out = run(&d, &strs(&args(&["--zeinfo", "other.zeinfo"], "z")));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("describes no such kernel (it has: other)"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -48,10 +48,18 @@
 //!   `--platform`, the platform of the file's GEN binary. How the arguments reach the kernel
 //!   (the thread payload Intel's compiler expects) is `runtime/machine/PAYLOAD.md`;
 //!   notes on what the `.isa` leaves ambiguous go to stderr.
+//!   `--zeinfo P.zeinfo` (Intel's zeinfo YAML, as `intel-modern ocl` writes it) or `--program
+//!   K.bin` (ocloc's program binary: a zebin, whose `.ze_info` section is that YAML, or the 2022
+//!   compiler's patch-token ELF) give the layout instead, and the program-scope `constant` and
+//!   `global` data a binary holds: every argument and implicit value is placed where Intel's
+//!   description says (`runtime/bin/program.rs`, `visa::machine::zeinfo`,
+//!   `visa::machine::program`). Without them, a kernel whose inputs could hold either of two
+//!   implicit values (the global size or the number of groups) is refused, naming them.
 //!
 //! Exit status: 0 success, 1 a check, roundtrip or run failed or the file does not read, 2 usage.
 
 mod input;
+mod program;
 
 use clap::{Parser, Subcommand};
 use input::{load, Loaded};
@@ -138,7 +146,9 @@ enum Command {
     /// `--sampler normalized|unnormalized,ADDRESS,FILTER` (a `sampler_t`).
     /// `--max-steps N`: the instructions the whole run may execute (default 1000000000).
     /// `--check`: report out-of-bounds accesses, divergent barriers and data races (exit 1
-    /// when any). `visa run FILE --kernel K --help` says more.
+    /// when any). `--zeinfo P.zeinfo` or `--program K.bin`: the payload layout (and
+    /// program-scope data) from Intel's zeinfo or program binary.
+    /// `visa run FILE --kernel K --help` says more.
     Run {
         file: PathBuf,
         /// `--kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]`, then the ARGs.
@@ -650,7 +660,8 @@ fn run(path: &Path, words: &[String]) -> Result<u8, String> {
 
 fn print_run_help() {
     println!(
-        "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P] ARG...\n\
+        "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]\n         \
+[--zeinfo P.zeinfo | --program K.bin] [--check] [--max-steps N] ARG...\n\
          one ARG per kernel parameter, in order:\n  \
          --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
          --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
@@ -663,6 +674,14 @@ row after row; with OUT.bin a written image, saved after the run, else read-only
 a sampler_t: ADDRESS none, clamp_to_edge, clamp, repeat or mirrored_repeat,\n                            \
 FILTER nearest or linear (normalized,repeat,linear)\n\
          options:\n  \
+         --zeinfo P.zeinfo          place every argument and implicit value (sizes, number of groups,\n                            \
+global offset, work dimensions, buffer offsets, private base, local ids) where Intel's\n                            \
+zeinfo for the kernel says (`intel-modern ocl` writes OUT/F.zeinfo); without it the\n                            \
+layout is inferred from the kernel's .input lines, and a kernel whose inputs could\n                            \
+hold either of two values (get_global_size, get_num_groups) is refused\n  \
+         --program K.bin            the same from ocloc's program binary (a zebin: its .ze_info section;\n                            \
+or the 2022 compiler's patch tokens), with the program-scope constant and global\n                            \
+data the kernels read\n  \
          --max-steps N              the instructions the whole run may execute (every thread of every\n                            \
 work-group together; default 1000000000): past it the run stops (exit 1)\n  \
          --check                    report out-of-bounds accesses (buffers, images, SLM), barriers not\n                            \
@@ -699,6 +718,8 @@ struct Prepared {
     check: bool,
     /// Parameters whose memory is written to a file after the run.
     outputs: Vec<(usize, PathBuf)>,
+    /// `--zeinfo` or `--program`: the layout and program-scope data described.
+    described: Option<visa::machine::program::Program>,
 }
 
 /// Reads the command line, the file and the arguments' inputs, and checks that the arguments
@@ -721,7 +742,15 @@ fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
     for (i, a) in spec.args.iter().enumerate() {
         args.push(run_arg(i, a, &mut outputs)?);
     }
-    if let Err(e) = visa::machine::launch::layout(&file, k, intel, &args) {
+    let described = read_described(&spec)?;
+    let fits = match &described {
+        Some(d) => {
+            let ze = described_kernel(d, &spec.kernel)?;
+            visa::machine::launch::layout_described(&file, k, intel, &args, ze).map(|_| ())
+        }
+        None => visa::machine::launch::layout(&file, k, intel, &args).map(|_| ()),
+    };
+    if let Err(e) = fits {
         return Err(Stop::Usage(format!(
             "the {} ARG(s) given do not fit kernel `{}`: {e}",
             args.len(),
@@ -738,6 +767,36 @@ fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
         max_steps: spec.max_steps,
         check: spec.check,
         outputs,
+        described,
+    })
+}
+
+/// The program `--zeinfo` or `--program` names, read.
+fn read_described(
+    spec: &visa::machine::launch::RunSpec,
+) -> Result<Option<visa::machine::program::Program>, Stop> {
+    match (&spec.zeinfo, &spec.program) {
+        (Some(z), _) => program::read_zeinfo(Path::new(z))
+            .map(Some)
+            .map_err(Stop::Fail),
+        (None, Some(p)) => program::read_program(Path::new(p))
+            .map(Some)
+            .map_err(Stop::Fail),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Kernel `name` of a described program.
+fn described_kernel<'a>(
+    p: &'a visa::machine::program::Program,
+    name: &str,
+) -> Result<&'a visa::machine::zeinfo::ZeKernel, Stop> {
+    p.info.kernel(name).ok_or_else(|| {
+        let names: Vec<&str> = p.info.kernels.iter().map(|k| k.name.as_str()).collect();
+        Stop::Usage(format!(
+            "--kernel {name}: the zeinfo or program binary describes no such kernel (it has: {})",
+            names.join(", ")
+        ))
     })
 }
 
@@ -833,8 +892,23 @@ fn run_kernel(path: &Path, p: Prepared) -> Result<u8, String> {
         .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
     kernel.step_limit = p.max_steps.unwrap_or(kernel.step_limit);
     kernel.check = p.check;
-    let out = visa::machine::launch::launch(&kernel, &p.file, p.k, p.intel, &p.nd, p.args)
-        .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
+    let out = match &p.described {
+        Some(d) => {
+            let ze = described_kernel(d, &p.kernel).map_err(|e| match e {
+                Stop::Usage(m) | Stop::Fail(m) => m,
+            })?;
+            let described = visa::machine::launch::Described {
+                kernel: ze,
+                constants: &d.constants,
+                globals: &d.globals,
+            };
+            visa::machine::launch::launch_described(
+                &kernel, &p.file, p.k, p.intel, &p.nd, p.args, &described,
+            )
+        }
+        None => visa::machine::launch::launch(&kernel, &p.file, p.k, p.intel, &p.nd, p.args),
+    }
+    .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
     for n in &out.layout.notes {
         eprintln!("note: {n}");
     }

@@ -25,6 +25,12 @@
 //!   dimensions, number of groups, global size, local size, enqueued local size. Each value
 //!   is aligned to its size and moved to the next register when it would straddle one.
 //!
+//! Where the `.input`s fit several sets of implicit arguments that give a 12-byte input
+//! different values (the global size or the number of groups), [`layout`] refuses, naming them.
+//! [`layout_described`] and [`launch_described`] take the layout from Intel's own description
+//! instead (zeinfo or patch tokens: [`super::zeinfo`], [`super::program`]), with the
+//! program-scope data of the binary (PAYLOAD.md, "Described layouts").
+//!
 //! Buffers are also bound to binding-table indices 0, 1, ... in parameter order, since Intel's
 //! compiler reaches them through surfaces (`movs T6 0x1` + `gather4_scaled ... T6`) as often as
 //! through their addresses; read-only images come first in that table, written images take
@@ -355,16 +361,44 @@ pub enum Implicit {
     SamplerNormalized(usize),
     /// `sampler_snap_wa`: [`SamplerState::snap_wa_arg`].
     SamplerSnapWa(usize),
+    /// The global offset (zeinfo `global_id_offset`; 0 in every dimension).
+    GlobalOffset,
+    /// The address of the implicit-argument buffer (zeinfo `implicit_arg_buffer`).
+    ImplicitArgBuffer,
+    /// The address of a copy of the cross-thread data (zeinfo `indirect_data_pointer`).
+    IndirectData,
+    /// The address of a scratch area (zeinfo `scratch_pointer`).
+    ScratchPointer,
+    /// The bindless handle of buffer parameter `n` (zeinfo `arg_bypointer` with `addrmode:
+    /// bindless`): [`BINDLESS_FIRST`] + `n`, the index the buffer is also bound at, which an
+    /// LSC message's `bss(...)` surface names.
+    Bindless(usize),
+    /// The bindless handle of the program-scope `constant` (0) or `global` (1) data:
+    /// [`BINDLESS_PROGRAM`] + 0 or 1.
+    ProgramBindless(u8),
 }
+
+/// The bindless handles of the program-scope `constant` and `global` data.
+pub const BINDLESS_PROGRAM: u32 = 0x200;
+
+/// The first index of the bindless handles launch gives buffers (past the 256 binding-table
+/// indices of stateful surfaces).
+pub const BINDLESS_FIRST: u32 = 0x100;
 
 impl Implicit {
     fn size(self) -> u32 {
         match self {
-            Implicit::ConstantBase | Implicit::GlobalBase | Implicit::PrivateBase => 8,
+            Implicit::ConstantBase
+            | Implicit::GlobalBase
+            | Implicit::PrivateBase
+            | Implicit::ImplicitArgBuffer
+            | Implicit::IndirectData
+            | Implicit::ScratchPointer => 8,
             Implicit::NumGroups
             | Implicit::GlobalSize
             | Implicit::LocalSize
-            | Implicit::EnqueuedLocalSize => 12,
+            | Implicit::EnqueuedLocalSize
+            | Implicit::GlobalOffset => 12,
             _ => 4,
         }
     }
@@ -411,8 +445,30 @@ pub struct Layout {
     pub input_bytes: u32,
     /// Scratch bytes per thread.
     pub scratch: u32,
-    /// Layouts the inputs would also fit (ambiguities resolved by preference, see PAYLOAD.md).
+    /// Notes on the layout, printed by `visa run`.
     pub notes: Vec<String>,
+    /// Whether the payload header (global offset, local size) is at cross-thread offset 0, as
+    /// the layout read from the `.isa` has it; a described layout has `slots` instead.
+    pub header: bool,
+    /// Bytes of each dimension's local ids (a register-rounded array of `simd` words).
+    pub id_stride: u32,
+    /// A layout described by zeinfo or patch tokens: every value at its cross-thread offset.
+    pub slots: Vec<Slot>,
+    /// Binding-table indices the description gives: (parameter, index); empty when the
+    /// binding table follows the rule of the module docs.
+    pub bindings: Vec<(usize, u32)>,
+    /// Binding-table indices of the program-scope `constant` and `global` surfaces.
+    pub program_bti: [Option<u32>; 2],
+}
+
+/// One value of a described layout: bytes `from..from + size` of what it holds, written at
+/// cross-thread offset `at`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub holds: Holds,
+    pub at: u32,
+    pub size: u32,
+    pub from: u32,
 }
 
 /// Places an item of `size` bytes aligned to `align` at or after `off`: it moves to the next
@@ -509,6 +565,8 @@ pub fn layout(
     let Some(best) = all.first().cloned() else {
         return Err(unexplained(&rest, cross));
     };
+    let scratch = scratch_bytes(file, k)?;
+    refuse_ambiguity(&all, cross)?;
     let notes = ambiguity_note(&all, &best).into_iter().collect();
     for &(imp, rel) in &best {
         held.push((rel + cross, imp.size(), Holds::Implicit(imp)));
@@ -519,13 +577,18 @@ pub fn layout(
         simd,
         grf,
         per_thread,
-        scratch: scratch_bytes(file, k)?,
+        scratch,
         cross,
         args: offs,
         implicits: best,
         inputs: held,
         input_bytes: end.div_ceil(grf) * grf,
         notes,
+        header: true,
+        id_stride: per_thread / 3,
+        slots: Vec::new(),
+        bindings: Vec::new(),
+        program_bti: [None; 2],
     })
 }
 
@@ -851,6 +914,54 @@ fn unexplained(rest: &[(u32, u32)], cross: u32) -> LaunchError {
     ))
 }
 
+/// The implicit argument a layout puts at cross-thread offset `at`, the local size taken as the
+/// enqueued local size (the same values: work-groups are uniform).
+fn value_at(set: &[(Implicit, u32)], at: u32) -> Option<Implicit> {
+    set.iter().find(|s| s.1 == at).map(|s| match s.0 {
+        Implicit::LocalSize => Implicit::EnqueuedLocalSize,
+        i => i,
+    })
+}
+
+/// Refuses a layout whose inputs fit sets of implicit arguments that give a 12-byte input
+/// different values (the global size, the number of groups, the local size): the `.isa`
+/// cannot tell which the kernel reads. The last 12-byte input is taken as the enqueued local
+/// size, which every kernel that computes a global id has; a 4-byte input as a buffer offset
+/// before the work dimensions (both noted, PAYLOAD.md, "Limits").
+fn refuse_ambiguity(all: &[Vec<(Implicit, u32)>], cross: u32) -> Result<(), LaunchError> {
+    let Some(best) = all.first() else {
+        return Ok(());
+    };
+    let last12 = best.iter().filter(|s| s.0.size() == 12).map(|s| s.1).max();
+    let mut offsets: Vec<u32> = all.iter().flatten().map(|s| s.1).collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    for at in offsets {
+        let mut seen: Vec<Implicit> = all.iter().filter_map(|set| value_at(set, at)).collect();
+        seen.sort_unstable_by_key(|i| format!("{i:?}"));
+        seen.dedup();
+        let sizes12 = seen.iter().all(|i| i.size() == 12);
+        if seen.len() < 2 || !sizes12 || Some(at) == last12 {
+            continue;
+        }
+        let names: Vec<String> = seen
+            .iter()
+            .map(|i| match i {
+                Implicit::EnqueuedLocalSize => "LocalSize or EnqueuedLocalSize".to_string(),
+                i => format!("{i:?}"),
+            })
+            .collect();
+        return err(format!(
+            "the input at GRF byte {} may hold any of {} (the inputs fit several sets of \
+             implicit arguments and the .isa cannot tell which the kernel reads): give \
+             --zeinfo P.zeinfo or --program K.bin (runtime/machine/PAYLOAD.md, \"Limits\")",
+            at + cross,
+            names.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 /// A note naming the other layouts of implicit arguments the inputs fit, if any differ in
 /// values from `best`.
 fn ambiguity_note(all: &[Vec<(Implicit, u32)>], best: &[(Implicit, u32)]) -> Option<String> {
@@ -948,6 +1059,11 @@ pub struct ThreadPayload {
 struct Values {
     args: Vec<u64>,
     private_base: u64,
+    /// Addresses of the program-scope `constant` and `global` data.
+    program: [u64; 2],
+    implicit_args: u64,
+    indirect: u64,
+    scratch: u64,
     /// The image and sampler parameters by parameter index.
     images: Vec<(usize, Image)>,
     samplers: Vec<(usize, SamplerState)>,
@@ -988,6 +1104,90 @@ fn put3(buf: &mut [u8], at: u32, v: [u32; 3]) {
     }
 }
 
+impl Values {
+    /// The values of a launch without program-scope data: the arguments' and a private base.
+    fn plain(args: Vec<u64>, private_base: u64) -> Values {
+        Values {
+            args,
+            private_base,
+            program: [PROGRAM_SCOPE_BASE; 2],
+            implicit_args: PROGRAM_SCOPE_BASE,
+            indirect: PROGRAM_SCOPE_BASE,
+            scratch: PROGRAM_SCOPE_BASE,
+            images: Vec::new(),
+            samplers: Vec::new(),
+        }
+    }
+}
+
+/// The bytes of implicit value `imp`, a vector of three dwords or one value.
+fn implicit_bytes(imp: Implicit, nd: &NdRange, values: &Values) -> [u8; 12] {
+    let three = |v: [u32; 3]| {
+        let mut b = [0u8; 12];
+        for (d, x) in v.iter().enumerate() {
+            b[4 * d..4 * d + 4].copy_from_slice(&x.to_le_bytes());
+        }
+        b
+    };
+    let one = |v: u64| {
+        let mut b = [0u8; 12];
+        b[..8].copy_from_slice(&v.to_le_bytes());
+        b
+    };
+    match imp {
+        Implicit::PrivateBase => one(values.private_base),
+        Implicit::ConstantBase => one(values.program[0]),
+        Implicit::GlobalBase => one(values.program[1]),
+        Implicit::ImplicitArgBuffer => one(values.implicit_args),
+        Implicit::IndirectData => one(values.indirect),
+        Implicit::ScratchPointer => one(values.scratch),
+        Implicit::BufferOffset(_) | Implicit::GlobalOffset => one(0),
+        Implicit::WorkDim => one(u64::from(nd.dims)),
+        Implicit::NumGroups => three(nd.groups()),
+        Implicit::GlobalSize => three(nd.global),
+        Implicit::LocalSize | Implicit::EnqueuedLocalSize => three(nd.local),
+        Implicit::Bindless(i) => one(u64::from(BINDLESS_FIRST) + i as u64),
+        Implicit::ProgramBindless(w) => one(u64::from(BINDLESS_PROGRAM + u32::from(w))),
+        other => one(u64::from(values.image_value(other))),
+    }
+}
+
+/// Writes the cross-thread data (the same for every thread of the launch) into `buf`.
+fn cross_thread(buf: &mut [u8], layout: &Layout, nd: &NdRange, values: &Values) {
+    let c = layout.cross;
+    if layout.header {
+        put3(buf, c, [0, 0, 0]);
+        put3(buf, c + 12, nd.local);
+        for (i, &rel) in layout.args.iter().enumerate() {
+            put(buf, c + rel, 8, values.args[i]);
+        }
+    }
+    for &(imp, rel) in &layout.implicits {
+        let b = implicit_bytes(imp, nd, values);
+        let n = imp.size().min(12) as usize;
+        if let Some(dst) = buf.get_mut((c + rel) as usize..(c + rel) as usize + n) {
+            dst.copy_from_slice(&b[..n]);
+        }
+    }
+    for s in &layout.slots {
+        let b: [u8; 12] = match s.holds {
+            Holds::Arg(i) => {
+                let mut b = [0u8; 12];
+                b[..8].copy_from_slice(&values.args[i].to_le_bytes());
+                b
+            }
+            Holds::Implicit(imp) => implicit_bytes(imp, nd, values),
+            _ => [0; 12],
+        };
+        let from = (s.from as usize).min(12);
+        let n = (s.size as usize).min(12 - from);
+        let at = (c + s.at) as usize;
+        if let Some(dst) = buf.get_mut(at..at + n) {
+            dst.copy_from_slice(&b[from..from + n]);
+        }
+    }
+}
+
 /// The payloads of the threads of work-group `group`.
 fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> Vec<ThreadPayload> {
     let items = nd.group_items();
@@ -997,35 +1197,17 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
     put(&mut template, 4, 4, u64::from(group[0]));
     put(&mut template, 24, 4, u64::from(group[1]));
     put(&mut template, 28, 4, u64::from(group[2]));
-    let c = layout.cross;
-    put3(&mut template, c, [0, 0, 0]);
-    put3(&mut template, c + 12, nd.local);
-    for (i, &rel) in layout.args.iter().enumerate() {
-        put(&mut template, c + rel, 8, values.args[i]);
-    }
-    for &(imp, rel) in &layout.implicits {
-        let at = c + rel;
-        match imp {
-            Implicit::PrivateBase => put(&mut template, at, 8, values.private_base),
-            Implicit::ConstantBase | Implicit::GlobalBase => {
-                put(&mut template, at, 8, PROGRAM_SCOPE_BASE)
-            }
-            Implicit::BufferOffset(_) => put(&mut template, at, 4, 0),
-            Implicit::WorkDim => put(&mut template, at, 4, u64::from(nd.dims)),
-            Implicit::NumGroups => put3(&mut template, at, nd.groups()),
-            Implicit::GlobalSize => put3(&mut template, at, nd.global),
-            Implicit::LocalSize | Implicit::EnqueuedLocalSize => put3(&mut template, at, nd.local),
-            other => put(&mut template, at, 4, u64::from(values.image_value(other))),
-        }
-    }
-    let per_dim = layout.per_thread / 3;
+    cross_thread(&mut template, layout, nd, values);
+    let per_dim = layout.id_stride;
+    // Arrays of local ids: three, or as many as a described layout's bytes hold.
+    let dims = layout.per_thread.checked_div(per_dim).unwrap_or(0).min(3) as usize;
     (0..threads)
         .map(|t| {
             let mut input = template.clone();
             put(&mut input, 20, 4, u64::from(t * layout.scratch));
             let first = t * layout.simd;
             let lanes = (items - first).min(layout.simd);
-            if per_dim > 0 {
+            if dims > 0 {
                 for lane in 0..lanes {
                     let id = first + lane;
                     let xyz = [
@@ -1033,7 +1215,7 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
                         id / nd.local[0] % nd.local[1],
                         id / (nd.local[0] * nd.local[1]),
                     ];
-                    for (d, v) in xyz.iter().enumerate() {
+                    for (d, v) in xyz.iter().enumerate().take(dims) {
                         let at = layout.grf + d as u32 * per_dim + 2 * lane;
                         put(&mut input, at, 2, u64::from(*v));
                     }
@@ -1096,7 +1278,8 @@ fn binding_table(args: &[Arg]) -> Vec<u32> {
 /// Launches kernel `k` of `file` over `nd` with `args` (one per kernel parameter, in order):
 /// builds the memory (buffers at their addresses and bound at binding-table indices 0, 1, ...
 /// in parameter order, the SLM of each work-group, a private area) and each thread's payload,
-/// and runs the work-groups one after another (x fastest, then y, then z).
+/// and runs the work-groups one after another (x fastest, then y, then z). The layout is read
+/// from the `.isa` ([`layout`]); [`launch_described`] takes it from zeinfo or patch tokens.
 pub fn launch(
     runner: &dyn GroupRunner,
     file: &File,
@@ -1106,34 +1289,80 @@ pub fn launch(
     args: Vec<Arg>,
 ) -> Result<Outcome, LaunchError> {
     let layout = layout(file, k, platform, &args)?;
-    let mut memory = Memory::new(platform.grf_bytes);
-    if runner.check() {
-        memory.enable_check();
+    run_layout(runner, platform, nd, args, layout, None)
+}
+
+/// What a program binary or zeinfo says of a kernel: its payload and the program-scope data.
+#[derive(Copy, Clone, Debug)]
+pub struct Described<'a> {
+    pub kernel: &'a super::zeinfo::ZeKernel,
+    /// Program-scope `constant` data (empty when there is none or only zeinfo was given).
+    pub constants: &'a [u8],
+    /// Program-scope `global` data.
+    pub globals: &'a [u8],
+}
+
+/// [`launch`] with the layout a program binary or zeinfo describes ([`layout_described`]).
+pub fn launch_described(
+    runner: &dyn GroupRunner,
+    file: &File,
+    k: usize,
+    platform: &IntelPlatform,
+    nd: &NdRange,
+    args: Vec<Arg>,
+    described: &Described<'_>,
+) -> Result<Outcome, LaunchError> {
+    let layout = layout_described(file, k, platform, &args, described.kernel)?;
+    run_layout(runner, platform, nd, args, layout, Some(described))
+}
+
+/// Each parameter's binding-table index: the description's, else [`binding_table`]'s rule.
+fn bindings(layout: &Layout, args: &[Arg]) -> Vec<u32> {
+    let mut bti = binding_table(args);
+    if !layout.bindings.is_empty() {
+        for (i, b) in bti.iter_mut().enumerate() {
+            *b = layout
+                .bindings
+                .iter()
+                .find(|(p, _)| *p == i)
+                .map_or(u32::MAX, |(_, v)| *v);
+        }
     }
-    let mut values = Vec::with_capacity(args.len());
-    let mut buffers = Vec::new();
+    bti
+}
+
+/// Adds the arguments' memory: buffers and images (bound), the SLM offsets of `local`
+/// pointers; returns each parameter's value, the buffers and the SLM bytes used.
+fn place_args(
+    memory: &mut Memory,
+    args: Vec<Arg>,
+    bti: &[u32],
+    values: &mut Vec<u64>,
+    buffers: &mut Vec<(usize, BufferId)>,
+) -> Result<u32, LaunchError> {
     let mut slm = STATIC_SLM;
-    let bti = binding_table(&args);
-    let mut images = Vec::new();
-    let mut samplers = Vec::new();
+    let mut samplers = 0;
     for (i, a) in args.into_iter().enumerate() {
         values.push(match a {
             Arg::Buffer(bytes) | Arg::Constant(bytes) => {
                 let id = memory.add_buffer(bytes)?;
-                memory.bind(bti[i], id);
+                if bti[i] != u32::MAX {
+                    memory.bind(bti[i], id);
+                }
                 buffers.push((i, id));
                 memory.buffer(id).base
             }
             Arg::Image { image, bytes, .. } => {
                 let id = memory.add_image(image, bytes)?;
-                memory.bind(bti[i], id);
+                if bti[i] != u32::MAX {
+                    memory.bind(bti[i], id);
+                }
                 buffers.push((i, id));
-                images.push((i, image));
                 0
             }
             Arg::Sampler(state) => {
-                memory.bind_sampler(samplers.len() as u32, state);
-                samplers.push((i, state));
+                memory.bind_sampler(samplers, state);
+                samplers += 1;
                 0
             }
             Arg::Scalar(s) => s.bits,
@@ -1151,13 +1380,152 @@ pub fn launch(
             }
         });
     }
+    Ok(slm)
+}
+
+/// A buffer of `bytes` (at least one byte), its address; bound at each index of `binds`.
+fn add_data(
+    memory: &mut Memory,
+    bytes: &[u8],
+    binds: impl IntoIterator<Item = u32>,
+) -> Result<u64, LaunchError> {
+    let id = memory.add_buffer(if bytes.is_empty() {
+        vec![0]
+    } else {
+        bytes.to_vec()
+    })?;
+    for b in binds {
+        memory.bind(b, id);
+    }
+    Ok(memory.buffer(id).base)
+}
+
+/// The values of a launch: the arguments' and the areas the implicit arguments point at.
+fn launch_values(
+    memory: &mut Memory,
+    layout: &Layout,
+    images: Vec<(usize, Image)>,
+    samplers: Vec<(usize, SamplerState)>,
+    described: Option<&Described<'_>>,
+) -> Result<Values, LaunchError> {
     let private = memory.add_buffer(vec![0; PRIVATE_BYTES])?;
-    let values = Values {
-        args: values,
-        private_base: memory.buffer(private).base,
-        images,
-        samplers,
-    };
+    let mut values = Values::plain(Vec::new(), memory.buffer(private).base);
+    values.images = images;
+    values.samplers = samplers;
+    if let Some(d) = described {
+        let [c, g] = layout.program_bti;
+        values.program = [
+            add_data(memory, d.constants, c.into_iter().chain([BINDLESS_PROGRAM]))?,
+            add_data(
+                memory,
+                d.globals,
+                g.into_iter().chain([BINDLESS_PROGRAM + 1]),
+            )?,
+        ];
+        values.implicit_args = add_data(memory, &[0; IMPLICIT_ARGS_BYTES], None)?;
+        values.indirect = add_data(memory, &vec![0; layout.input_bytes as usize], None)?;
+        values.scratch = add_data(memory, &vec![0; PRIVATE_BYTES], None)?;
+    }
+    Ok(values)
+}
+
+/// Bytes of IGC's `implicit_args` structure (`WIFuncs/implicit_args_struct.h`).
+const IMPLICIT_ARGS_BYTES: usize = 152;
+
+/// IGC's `implicit_args` for this launch: its size, work dimensions, SIMD width, local
+/// size, global size and offset (64-bit each), the local-id table's address, group counts.
+fn implicit_args(layout: &Layout, nd: &NdRange, local_ids: u64) -> Vec<u8> {
+    let mut b = vec![0u8; IMPLICIT_ARGS_BYTES];
+    b[0] = IMPLICIT_ARGS_BYTES as u8;
+    b[2] = nd.dims as u8;
+    b[3] = layout.simd as u8;
+    for d in 0..3 {
+        put(&mut b, 4 + 4 * d as u32, 4, u64::from(nd.local[d]));
+        put(&mut b, 16 + 8 * d as u32, 8, u64::from(nd.global[d]));
+        put(&mut b, 80 + 4 * d as u32, 4, u64::from(nd.groups()[d]));
+    }
+    put(&mut b, 72, 8, local_ids);
+    b
+}
+
+/// Writes `bytes` at stateless address `at`.
+fn fill(memory: &mut Memory, at: u64, bytes: &[u8]) -> Result<(), LaunchError> {
+    for (i, &v) in bytes.iter().enumerate() {
+        memory.write(
+            super::memory::Space::Stateless,
+            at + i as u64,
+            1,
+            u64::from(v),
+        )?;
+    }
+    Ok(())
+}
+
+/// Builds the memory and values of a launch with `layout` and runs its work-groups.
+fn run_layout(
+    runner: &dyn GroupRunner,
+    platform: &IntelPlatform,
+    nd: &NdRange,
+    args: Vec<Arg>,
+    layout: Layout,
+    described: Option<&Described<'_>>,
+) -> Result<Outcome, LaunchError> {
+    let mut memory = Memory::new(platform.grf_bytes);
+    let bti = bindings(&layout, &args);
+    let images = args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Arg::Image { image, .. } => Some((i, *image)),
+            _ => None,
+        })
+        .collect();
+    let samplers = args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Arg::Sampler(state) => Some((i, *state)),
+            _ => None,
+        })
+        .collect();
+    let (mut arg_values, mut buffers) = (Vec::new(), Vec::new());
+    let slm = place_args(&mut memory, args, &bti, &mut arg_values, &mut buffers)?;
+    for s in &layout.slots {
+        if let Holds::Implicit(Implicit::Bindless(i)) = s.holds {
+            if let Some(&(_, id)) = buffers.iter().find(|b| b.0 == i) {
+                memory.bind(BINDLESS_FIRST + i as u32, id);
+            }
+        }
+    }
+    let mut values = launch_values(&mut memory, &layout, images, samplers, described)?;
+    values.args = arg_values;
+    if described.is_some() {
+        // The copies the pointers of newer compilers reach: the cross-thread data, the
+        // implicit arguments and the local ids of the first work-group's threads.
+        let threads = payloads(&layout, nd, [0; 3], &values);
+        let ids: Vec<u8> = threads
+            .iter()
+            .flat_map(|t| {
+                t.input[layout.grf as usize..(layout.grf + layout.per_thread) as usize].to_vec()
+            })
+            .collect();
+        let table = add_data(&mut memory, &ids, None)?;
+        fill(
+            &mut memory,
+            values.implicit_args,
+            &implicit_args(&layout, nd, table),
+        )?;
+        if let Some(t) = threads.first() {
+            fill(
+                &mut memory,
+                values.indirect,
+                &t.input[layout.cross as usize..],
+            )?;
+        }
+    }
+    if runner.check() {
+        memory.enable_check();
+    }
     let threads = nd.group_items().div_ceil(layout.simd);
     let scratch = u64::from(threads) * u64::from(layout.scratch);
     if scratch > super::limits::MAX_GROUP_SCRATCH {
@@ -1249,6 +1617,10 @@ pub struct RunSpec {
     /// `--check`: report out-of-bounds accesses, divergent barriers and data races
     /// ([`super::check`]).
     pub check: bool,
+    /// `--zeinfo P.zeinfo`: the payload layout from Intel's zeinfo.
+    pub zeinfo: Option<String>,
+    /// `--program K.bin`: the payload layout and program-scope data from ocloc's binary.
+    pub program: Option<String>,
 }
 
 fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
@@ -1273,6 +1645,7 @@ fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
 pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
     let (mut kernel, mut global, mut local, mut platform) = (None, None, None, None);
     let (mut max_steps, mut check) = (None, false);
+    let (mut zeinfo, mut program) = (None, None);
     let mut args = Vec::new();
     let mut it = words.iter();
     while let Some(&w) = it.next() {
@@ -1287,6 +1660,8 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             "--local" => local = Some(sizes(w, value()?)?),
             "--platform" => platform = Some(value()?.to_string()),
             "--check" => check = true,
+            "--zeinfo" => zeinfo = Some(value()?.to_string()),
+            "--program" => program = Some(value()?.to_string()),
             "--max-steps" => {
                 let v = value()?;
                 match v.parse::<u64>() {
@@ -1327,7 +1702,7 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             other => {
                 return Err(format!(
                     "unexpected `{other}`: expected --kernel, --global, --local, --platform, \
-                     --max-steps N, --check, --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, \
+                     --max-steps N, --check, --zeinfo P.zeinfo, --program K.bin, --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, \
                      --scalar TYPE:VALUE, --local-mem BYTES, --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin] \
                      or --sampler normalized|unnormalized,ADDRESS,FILTER"
                 ))
@@ -1336,6 +1711,9 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
     }
     let kernel = kernel.ok_or("--kernel K is required")?;
     let global = global.ok_or("--global X[,Y[,Z]] is required")?;
+    if zeinfo.is_some() && program.is_some() {
+        return Err("--zeinfo and --program: give one (a program binary holds its zeinfo)".into());
+    }
     if let Some(l) = &local {
         NdRange::new(&global, l)?;
     }
@@ -1347,8 +1725,13 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
         args,
         max_steps,
         check,
+        zeinfo,
+        program,
     })
 }
+
+mod described;
+pub use described::layout_described;
 
 #[cfg(test)]
 mod tests;

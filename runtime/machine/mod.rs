@@ -31,8 +31,10 @@ pub mod layout;
 pub mod limits;
 pub mod memory;
 pub mod messages;
+pub mod program;
 pub mod sampler;
 pub mod thread;
+pub mod zeinfo;
 
 #[cfg(test)]
 mod tests;

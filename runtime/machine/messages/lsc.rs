@@ -2,17 +2,18 @@
 //! (`lsc_load.ugm.ca.ca (M1, 16)  V0059:d32  bti(0x1)[V0057]:a32`, `lsc_store.ugm.wb.wb (M1, 16)
 //! flat[V0062]:a64  V0063:d32x4`, `lsc_atomic_iadd.ugm ...`). The field values are those of
 //! LSC_UNTYPED.md's bullets: `LscSFID` 0 `.ugm`, 1 `.ugml`, 3 `.slm` (the numbering of
-//! `runtime::text::special::lsc`, checked against Intel's assembler); `AddrType` 1 flat, 4 bti;
+//! `runtime::text::special::lsc`, checked against Intel's assembler); `AddrType` 1 flat, 4 bti,
+//! 2 bss (a bindless handle, bound by launch like a binding-table index);
 //! `AddrSize` 1 a16, 2 a32, 3 a64; `DataSize` 1 d8 ... 7 d16u32h; `DataOrder` 1 in order, 2
 //! transposed; `DataElemsPerAddr` 1-4, then 8, 16, 32, 64.
 //!
 //! Runs `lsc_load`, `lsc_store` (and `lsc_store_uncompressed`) and the `lsc_atomic_*`
-//! operations; strided, quad, block2d, status and append-counter forms, and the `bss`/`ss`/`arg`
+//! operations; strided, quad, block2d, status and append-counter forms, and the `ss`/`arg`
 //! address models, are errors naming them.
 
 use super::{get, lanes, put, scalar, Fields, MessageLanes};
 use crate::machine::memory::{AtomicOp, Memory, MemoryError, Space};
-use crate::runtime::RawOperand;
+use crate::runtime::{RawOperand, VectorOperand};
 use alloc::format;
 
 /// DataSize: (bytes in memory, bytes in the register, value in the high half of the register).
@@ -39,12 +40,17 @@ where
         1 => 2,
         2 => 4,
         3 => 8,
+        // a32u, a32s (Xe3P): a 32-bit offset, zero- or sign-extended, from a 64-bit base.
+        4 => A32U,
+        5 => A32S,
         a => return Err(f.unsupported(format!("AddrSize {a}")).into()),
     };
     let space = match (sfid, f.int("AddrType")?) {
         (3, 1) => Space::Slm,
         (0 | 1, 1) => Space::Stateless,
-        (0 | 1, 4) => Space::Surface(scalar(l, &f.vector("Surface")?)? as u32),
+        // bti: the binding-table index; bss: the bindless handle, which launch binds as an
+        // index of its own (`launch::BINDLESS_FIRST` on).
+        (0 | 1, 4 | 2) => Space::Surface(scalar(l, &f.vector("Surface")?)? as u32),
         (s, t) => {
             let what = match t {
                 2 => "the bss address model",
@@ -65,22 +71,39 @@ where
 fn address<L: MessageLanes + ?Sized>(
     f: &Fields,
     l: &mut L,
-    addrs: &RawOperand,
-    addr_size: u32,
+    access: &Access,
     n: u32,
 ) -> Result<u64, L::Error>
 where
     L::Error: From<MemoryError>,
 {
-    let a = get(l, addrs, addr_size, n)?;
+    let addr_size = access.addr_size;
+    let a = match addr_size {
+        A32U => get(l, &access.addrs, 4, n)?,
+        A32S => get(l, &access.addrs, 4, n)? as u32 as i32 as i64 as u64,
+        _ => get(l, &access.addrs, addr_size, n)?,
+    };
     let scale = f.int_or("AddrScale", 1);
     let imm = f.int_or("AddrImmOffset", 0) as u32 as i32 as i64 as u64;
-    let full = a.wrapping_mul(scale).wrapping_add(imm);
-    Ok(if addr_size == 8 {
-        full
+    let full = access
+        .base
+        .wrapping_add(a.wrapping_mul(scale))
+        .wrapping_add(imm);
+    Ok(wrap(addr_size, full))
+}
+
+/// `AddrSize` 4 (a32u) and 5 (a32s) as address sizes of their own: 4-byte elements whose
+/// address is 64 bits.
+const A32U: u32 = 0x104;
+const A32S: u32 = 0x204;
+
+/// An address of this size: 16- and 32-bit ones wrap in 32 bits, a64, a32u and a32s do not.
+fn wrap(addr_size: u32, at: u64) -> u64 {
+    if matches!(addr_size, 2 | 4) {
+        at & 0xffff_ffff
     } else {
-        full & 0xffff_ffff
-    })
+        at
+    }
 }
 
 /// The operation of an atomic `LscSubOp` (LSC_UNTYPED.md, "LSC Operation Encoding"), and
@@ -148,6 +171,13 @@ where
     let (mem_size, reg, high) = data_size(f)?;
     let (space, addr_size) = model(f, l)?;
     let addrs = f.raw("Src0Addrs")?;
+    // "Base + AddrScale*Src0Addrs[n] + AddrImmOffset": a flat address's base is its Surface
+    // (the immediate 0 before IGC 2.x, a register on Xe3P: `flat(V0062)[0x4*V0061]:a64`).
+    let base = match (space, f.vector("Surface")) {
+        (Space::Stateless | Space::Slm, Ok(VectorOperand::Immediate(i))) => i.value,
+        (Space::Stateless | Space::Slm, Ok(s)) => scalar(l, &s)?,
+        _ => 0,
+    };
     let exec = f.exec()?;
     let run = lanes(l, exec, f.pred)?;
     let a = Access {
@@ -158,6 +188,7 @@ where
         reg,
         high,
         lanes: exec.elements().unwrap_or(1),
+        base,
     };
     match kind {
         Kind::Atomic => {
@@ -209,6 +240,8 @@ struct Access {
     high: bool,
     /// The message's lanes (its exec size).
     lanes: u32,
+    /// The base of a flat address (its `Surface`: IGC 2.x's `flat(V)[...]`, 0 otherwise).
+    base: u64,
 }
 
 /// The atomic `op` (with whether its two data sources are swapped) on each running lane:
@@ -231,7 +264,7 @@ where
     );
     for &n in run {
         mem.at_lane(n);
-        let at = address(f, l, &a.addrs, a.addr_size, n)?;
+        let at = address(f, l, a, n)?;
         let v1 = match s1 {
             Some(s) if op.sources() >= 1 => get(l, &s, a.reg, n)?,
             _ => 0,
@@ -289,14 +322,10 @@ where
         if !transposed {
             mem.at_lane(n);
         }
-        let base = address(f, l, &a.addrs, a.addr_size, n)?;
+        let base = address(f, l, a, n)?;
         for v in 0..vect {
             let at = base.wrapping_add(u64::from(v * mem_size));
-            let at = if a.addr_size == 8 {
-                at
-            } else {
-                at & 0xffff_ffff
-            };
+            let at = wrap(a.addr_size, at);
             let element = if transposed {
                 n * vect + v
             } else {
@@ -360,7 +389,8 @@ mod tests {
                 ("DataElemsPerAddr", vect),
                 ("ChMask", 0),
             ],
-            &[("Surface", ud(1))],
+            // bti(0x1); a flat address's base is the immediate 0, as Intel's assembler writes it.
+            &[("Surface", ud(u64::from(model == 4)))],
             &[
                 ("DstData", 2),
                 ("Src0Addrs", 1),
@@ -456,7 +486,7 @@ mod tests {
     fn unsupported_forms_name_themselves() {
         let (mut mem, mut l) = setup();
         l.dwords(1, &[0]);
-        for (sub, model, what) in [(3, 1, "block2d"), (1, 1, "strided"), (0, 2, "bss")] {
+        for (sub, model, what) in [(3, 1, "block2d"), (1, 1, "strided"), (0, 3, "ss")] {
             let f = lsc(sub, 0x00, 0, model, 2, 3, 1, 1);
             let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
             assert!(e.0.contains(what), "{}", e.0);

@@ -1,0 +1,216 @@
+//! The zeinfo reader on hand-written snippets: what it reads, and where it says a text is wrong.
+
+use super::*;
+
+/// The zeinfo of kernel `ids_2d` of `tests/interp/kernels/ndrange.cl` as Intel's ocloc 26.27
+/// writes it for tgllp (trimmed to the keys read, plus some it skips).
+const IDS_2D: &str = "---
+version:         '1.73'
+kernels:
+  - name:            ids_2d
+    user_attributes:
+      intel_reqd_workgroup_walk_order: [ 0, 1, 2 ]
+    execution_env:
+      grf_count:       128
+      simd_size:       32
+    payload_arguments:
+      - arg_type:        global_id_offset
+        offset:          0
+        size:            12
+      - arg_type:        local_size
+        offset:          12
+        size:            12
+      - arg_type:        arg_bypointer
+        offset:          0
+        size:            0
+        arg_index:       0
+        addrmode:        stateful
+        addrspace:       global
+        access_type:     readwrite
+      - arg_type:        buffer_address
+        offset:          48
+        size:            8
+        arg_index:       0
+      - arg_type:        work_dimensions
+        offset:          60
+        size:            4
+      - arg_type:        group_count
+        offset:          64
+        size:            12
+    per_thread_payload_arguments:
+      - arg_type:        local_id
+        offset:          0
+        size:            192
+    binding_table_indices:
+      - bti_value:       0
+        arg_index:       0
+kernels_misc_info:
+  - name:            ids_2d
+";
+
+#[test]
+fn reads_a_kernel_as_ocloc_writes_it() {
+    let z = parse(IDS_2D).unwrap();
+    assert_eq!(z.kernels.len(), 1);
+    let k = z.kernel("ids_2d").unwrap();
+    assert_eq!((k.simd, k.grf_count, k.inline_data), (32, Some(128), None));
+    assert_eq!(k.at, Loc { line: 4, col: 5 });
+    let kinds: Vec<(ArgType, u32, u32, Option<u32>)> = k
+        .payload
+        .iter()
+        .map(|a| (a.kind, a.offset, a.size, a.arg_index))
+        .collect();
+    let stateful = ArgType::ByPointer {
+        addrmode: AddrMode::Stateful,
+        addrspace: AddrSpace::Global,
+    };
+    assert_eq!(
+        kinds,
+        [
+            (ArgType::GlobalIdOffset, 0, 12, None),
+            (ArgType::LocalSize, 12, 12, None),
+            (stateful, 0, 0, Some(0)),
+            (ArgType::BufferAddress, 48, 8, Some(0)),
+            (ArgType::WorkDimensions, 60, 4, None),
+            (ArgType::NumGroups, 64, 12, None),
+        ]
+    );
+    assert_eq!(k.payload[3].at, Loc { line: 24, col: 9 });
+    assert_eq!(
+        k.per_thread,
+        [PerThreadArg {
+            packed: false,
+            offset: 0,
+            size: 192,
+            at: Loc { line: 35, col: 9 }
+        }]
+    );
+    assert_eq!(k.binding_table, [(0, 0)]);
+}
+
+#[test]
+fn reads_slm_pointers_by_value_pieces_and_inline_data() {
+    let z = parse(
+        "kernels:\n- name: k\n  execution_env: {simd_size: 16, inline_data_payload_size: 32, slm_size: 64}\n  \
+         payload_arguments:\n  - {arg_type: arg_bypointer, offset: 32, size: 4, arg_index: 1, addrmode: slm, addrspace: local}\n  \
+         - {arg_type: arg_byvalue, offset: 40, size: 4, arg_index: 2, source_offset: 4}\n",
+    )
+    .unwrap();
+    let k = &z.kernels[0];
+    assert_eq!((k.simd, k.inline_data, k.slm_size), (16, Some(32), 64));
+    assert_eq!(
+        k.payload[0].kind,
+        ArgType::ByPointer {
+            addrmode: AddrMode::Slm,
+            addrspace: AddrSpace::Local
+        }
+    );
+    assert_eq!(
+        (k.payload[1].kind, k.payload[1].source_offset),
+        (ArgType::ByValue, 4)
+    );
+}
+
+/// The error of `text`, as `line:col: message`.
+fn error(text: &str) -> String {
+    parse(text).unwrap_err().to_string()
+}
+
+#[test]
+fn malformed_texts_are_errors_with_their_place() {
+    let head =
+        "kernels:\n  - name: k\n    execution_env:\n      simd_size: 8\n    payload_arguments:\n";
+    let bad = |entry: &str| error(&format!("{head}{entry}"));
+    assert_eq!(
+        bad("      - arg_type: global_size_of_mars\n        offset: 0\n        size: 12\n"),
+        format!(
+            "6:19: unknown `arg_type: global_size_of_mars`: expected arg_bypointer or one of {}",
+            ARG_TYPES
+                .iter()
+                .map(|(t, _)| *t)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    );
+    assert_eq!(
+        bad("      - arg_type: global_size\n        offset: -4\n        size: 12\n"),
+        "7:17: `offset`: expected an integer from 0 to 4294967295, found the integer -4"
+    );
+    assert_eq!(
+        bad("      - arg_type: global_size\n        offset: 0\n        size: 7\n"),
+        "6:9: `arg_type: global_size` of size 7: expected size 4 or 8 or 12"
+    );
+    assert_eq!(
+        bad("      - arg_type: buffer_address\n        offset: 32\n        size: 8\n"),
+        "6:9: `arg_type: buffer_address` without `arg_index`: expected the parameter it belongs to"
+    );
+    assert_eq!(
+        bad(
+            "      - arg_type: arg_bypointer\n        arg_index: 0\n        addrmode: telepathic\n"
+        ),
+        "8:19: `addrmode`: expected stateless, stateful, bindless or slm, found `telepathic`"
+    );
+    assert_eq!(
+        bad("      - offset: 0\n"),
+        "6:9: a payload argument without `arg_type`"
+    );
+    assert_eq!(
+        bad("      - 17\n"),
+        "6:9: a payload argument: expected a mapping, found the integer 17"
+    );
+}
+
+#[test]
+fn documents_and_kernels_that_are_not_zeinfo() {
+    assert_eq!(error(""), "1:1: empty: expected a mapping with `kernels`");
+    assert_eq!(
+        error("- 1\n"),
+        "1:1: the zeinfo document: expected a mapping, found a sequence"
+    );
+    assert_eq!(
+        error("version: 1\n"),
+        "1:1: expected a key `kernels` (the list of kernels)"
+    );
+    assert_eq!(
+        error("kernels: 3\n"),
+        "1:10: `kernels`: expected a sequence, found the integer 3"
+    );
+    assert_eq!(
+        error("kernels:\n  - execution_env: {simd_size: 8}\n"),
+        "2:5: a kernel without `name`: expected `name: KERNEL`"
+    );
+    assert_eq!(
+        error("kernels:\n  - name: k\n    execution_env: {simd_size: 12}\n"),
+        "3:32: `simd_size`: expected 1, 8, 16 or 32, found 12"
+    );
+    assert_eq!(
+        error("kernels:\n  - name: k\n"),
+        "2:5: kernel `k` has no `execution_env`: expected one with `simd_size`"
+    );
+    assert_eq!(
+        error("kernels:\n  - name: k\n    execution_env: {simd_size: 8}\n    per_thread_payload_arguments:\n      - {arg_type: local_ids, offset: 0, size: 96}\n"),
+        "5:20: unknown per-thread `arg_type: local_ids`: expected local_id or packed_local_ids"
+    );
+    // Not YAML at all: the scanner's own words, at its place.
+    let e = parse("kernels: [\n").unwrap_err();
+    assert_eq!(e.at.line, 2, "{e}");
+    assert!(e.message.starts_with("not YAML: "), "{e}");
+}
+
+#[test]
+fn any_bytes_are_an_answer_never_a_panic() {
+    // Every prefix of a real zeinfo, and the same with a byte changed at each place.
+    for end in 0..IDS_2D.len() {
+        let _ = parse(&IDS_2D[..end]);
+    }
+    let bytes = IDS_2D.as_bytes();
+    for at in 0..bytes.len() {
+        for b in [b'-', b':', b'{', b'[', b'\'', b'9', b' ', b'\n'] {
+            let mut v = bytes.to_vec();
+            v[at] = b;
+            if let Ok(s) = core::str::from_utf8(&v) {
+                let _ = parse(s);
+            }
+        }
+    }
+}
