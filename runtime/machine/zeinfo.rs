@@ -140,6 +140,16 @@ pub enum ArgType {
     ImageWidth,
     ImageHeight,
     ImageDepth,
+    /// `image_channel_data_type`: OpenCL's `CL_FLOAT`, `CL_UNORM_INT8`, ... of an image.
+    ImageChannelDataType,
+    /// `image_channel_order`: OpenCL's `CL_R`, `CL_RG`, `CL_RGBA`, ... of an image.
+    ImageChannelOrder,
+    /// `sampler_address`: a sampler parameter's addressing mode.
+    SamplerAddress,
+    /// `sampler_normalized`: whether a sampler parameter's coordinates are normalised.
+    SamplerNormalized,
+    /// `sampler_snap_wa`: the coordinate-snap workaround flag of a sampler parameter.
+    SamplerSnapWa,
     /// An `arg_type` Intel's runtime knows and launch does not give (printf buffers, sampler
     /// state, sync buffers, ...): named so a kernel that uses one is refused by name.
     NotGiven(&'static str),
@@ -171,14 +181,8 @@ const ARG_TYPES: &[(&str, ArgType)] = &[
     ("rt_global_buffer", ArgType::NotGiven("rt_global_buffer")),
     ("assert_buffer", ArgType::NotGiven("assert_buffer")),
     ("buffer_size", ArgType::NotGiven("buffer_size")),
-    (
-        "image_channel_data_type",
-        ArgType::NotGiven("image_channel_data_type"),
-    ),
-    (
-        "image_channel_order",
-        ArgType::NotGiven("image_channel_order"),
-    ),
+    ("image_channel_data_type", ArgType::ImageChannelDataType),
+    ("image_channel_order", ArgType::ImageChannelOrder),
     ("image_array_size", ArgType::NotGiven("image_array_size")),
     ("image_num_samples", ArgType::NotGiven("image_num_samples")),
     (
@@ -192,12 +196,9 @@ const ARG_TYPES: &[(&str, ArgType)] = &[
     ("flat_image_width", ArgType::NotGiven("flat_image_width")),
     ("flat_image_height", ArgType::NotGiven("flat_image_height")),
     ("flat_image_pitch", ArgType::NotGiven("flat_image_pitch")),
-    ("sampler_address", ArgType::NotGiven("sampler_address")),
-    (
-        "sampler_normalized",
-        ArgType::NotGiven("sampler_normalized"),
-    ),
-    ("sampler_snap_wa", ArgType::NotGiven("sampler_snap_wa")),
+    ("sampler_address", ArgType::SamplerAddress),
+    ("sampler_normalized", ArgType::SamplerNormalized),
+    ("sampler_snap_wa", ArgType::SamplerSnapWa),
     ("region_group_size", ArgType::NotGiven("region_group_size")),
     (
         "region_group_dimension",
@@ -610,6 +611,11 @@ fn check_payload_arg(
             | ArgType::ImageWidth
             | ArgType::ImageHeight
             | ArgType::ImageDepth
+            | ArgType::ImageChannelDataType
+            | ArgType::ImageChannelOrder
+            | ArgType::SamplerAddress
+            | ArgType::SamplerNormalized
+            | ArgType::SamplerSnapWa
     );
     if per_param && a.arg_index.is_none() {
         return fail(
@@ -639,7 +645,14 @@ fn check_payload_arg(
         | ArgType::ImplicitArgBuffer
         | ArgType::IndirectDataPointer
         | ArgType::ScratchPointer => &[8],
-        ArgType::ImageWidth | ArgType::ImageHeight | ArgType::ImageDepth => &[4],
+        ArgType::ImageWidth
+        | ArgType::ImageHeight
+        | ArgType::ImageDepth
+        | ArgType::ImageChannelDataType
+        | ArgType::ImageChannelOrder
+        | ArgType::SamplerAddress
+        | ArgType::SamplerNormalized
+        | ArgType::SamplerSnapWa => &[4],
         ArgType::ByValue | ArgType::NotGiven(_) => &[],
     };
     if !sizes.is_empty() && !sizes.contains(&a.size) {

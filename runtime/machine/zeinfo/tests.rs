@@ -214,3 +214,79 @@ fn any_bytes_are_an_answer_never_a_panic() {
         }
     }
 }
+
+/// Image and sampler queries of `sample_uint_clamp` (`tests/interp/kernels/sampler.cl`) as
+/// ocloc 26.27 writes them for tgllp, trimmed, plus the channel queries of `image_queries`.
+const SAMPLER_QUERIES: &str = "---
+version:         '1.73'
+kernels:
+  - name:            sample_uint_clamp
+    execution_env:
+      simd_size:       32
+    payload_arguments:
+      - arg_type:        image_height
+        offset:          72
+        size:            4
+        arg_index:       0
+      - arg_type:        sampler_address
+        offset:          80
+        size:            4
+        arg_index:       1
+      - arg_type:        sampler_normalized
+        offset:          84
+        size:            4
+        arg_index:       1
+      - arg_type:        sampler_snap_wa
+        offset:          88
+        size:            4
+        arg_index:       1
+      - arg_type:        image_channel_data_type
+        offset:          92
+        size:            4
+        arg_index:       0
+      - arg_type:        image_channel_order
+        offset:          96
+        size:            4
+        arg_index:       0
+      - arg_type:        arg_bypointer
+        offset:          0
+        size:            0
+        arg_index:       1
+        addrmode:        stateful
+        addrspace:       sampler
+        access_type:     readwrite
+        sampler_index:   0
+";
+
+#[test]
+fn reads_image_and_sampler_queries() {
+    let z = parse(SAMPLER_QUERIES).unwrap();
+    let k = z.kernel("sample_uint_clamp").unwrap();
+    let kinds: Vec<(ArgType, u32, Option<u32>)> = k
+        .payload
+        .iter()
+        .map(|a| (a.kind, a.offset, a.arg_index))
+        .collect();
+    let sampler = ArgType::ByPointer {
+        addrmode: AddrMode::Stateful,
+        addrspace: AddrSpace::Sampler,
+    };
+    assert_eq!(
+        kinds,
+        [
+            (ArgType::ImageHeight, 72, Some(0)),
+            (ArgType::SamplerAddress, 80, Some(1)),
+            (ArgType::SamplerNormalized, 84, Some(1)),
+            (ArgType::SamplerSnapWa, 88, Some(1)),
+            (ArgType::ImageChannelDataType, 92, Some(0)),
+            (ArgType::ImageChannelOrder, 96, Some(0)),
+            (sampler, 0, Some(1)),
+        ]
+    );
+    // A sampler query belongs to a parameter: without `arg_index` it is an error at its line.
+    let e = error(&SAMPLER_QUERIES.replacen("        arg_index:       1\n", "", 1));
+    assert!(
+        e.starts_with("12:9:") && e.contains("sampler_address"),
+        "{e}"
+    );
+}
