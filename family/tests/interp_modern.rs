@@ -11,7 +11,7 @@
 //! A kernel that does not compile, does not run or differs is listed in [`EXPECTED_FAILURES`]
 //! with its root cause; the list only shrinks (a listed kernel that matches fails the test, and
 //! `VISA_BLESS=1` removes its entry). The per-device counts are the `interp-modern` table of
-//! `docs/interpreter.md`, which `VISA_BLESS=1` rewrites. Skipped with the reason when Intel's
+//! `docs/interpreter.md` and `README.md`, which `VISA_BLESS=1` rewrites. Skipped with the reason when Intel's
 //! current compiler is not set up (`intel-modern setup`), failing under `CI`.
 
 #![cfg(not(family_absent))]
@@ -572,17 +572,20 @@ fn report(
         .collect();
     let t = table(kernels, outcomes, not_compiled);
     println!("{t}");
-    let page_path = repo.join("docs/interpreter.md");
-    let page = std::fs::read_to_string(&page_path).unwrap();
+    // The table is in docs/interpreter.md and, beside the text results, in README.md.
+    let pages = [repo.join("docs/interpreter.md"), repo.join("README.md")];
     let bless = std::env::var_os("VISA_BLESS").is_some();
     if bless {
-        let (head, rest) = page
-            .split_once(BEGIN)
-            .expect("docs/interpreter.md has the interp-modern markers");
-        let (_, tail) = rest
-            .split_once(END)
-            .expect("docs/interpreter.md has the interp-modern end marker");
-        std::fs::write(&page_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
+        for page_path in &pages {
+            let page = std::fs::read_to_string(page_path).unwrap();
+            let (head, rest) = page
+                .split_once(BEGIN)
+                .unwrap_or_else(|| panic!("{} has the interp-modern markers", page_path.display()));
+            let (_, tail) = rest.split_once(END).unwrap_or_else(|| {
+                panic!("{} has the interp-modern end marker", page_path.display())
+            });
+            std::fs::write(page_path, format!("{head}{BEGIN}{t}{END}{tail}")).unwrap();
+        }
         let source_path = repo.join("family/tests/interp_modern.rs");
         let source = std::fs::read_to_string(&source_path).unwrap();
         let kept: Vec<&str> = source
@@ -602,10 +605,18 @@ fn report(
         "EXPECTED_FAILURES entries that now match pocl (remove them, or VISA_BLESS=1): {stale:?}"
     );
     if !bless {
-        let section = page
-            .split_once(BEGIN)
-            .and_then(|(_, r)| r.split_once(END))
-            .map(|(s, _)| s);
-        assert_eq!(section, Some(t.as_str()), "the interp-modern table of docs/interpreter.md is not this run's: VISA_BLESS=1 rewrites it");
+        for page_path in &pages {
+            let page = std::fs::read_to_string(page_path).unwrap();
+            let section = page
+                .split_once(BEGIN)
+                .and_then(|(_, r)| r.split_once(END))
+                .map(|(s, _)| s);
+            assert_eq!(
+                section,
+                Some(t.as_str()),
+                "the interp-modern table of {} is not this run's: VISA_BLESS=1 rewrites it",
+                page_path.display()
+            );
+        }
     }
 }
