@@ -10,6 +10,15 @@ __kernel void u64_arith(__global const ulong *a, __global const ulong *b, __glob
     out[4 * i + 3] = mul_hi(x, y);
 }
 
+// The signed twin of u64_arith's mul_hi: IGC 2.40 writes the same instructions for both on
+// Xe3P (nvl-p, cri), so no machine can get both right.
+__kernel void i64_mul_hi(__global const long *a, __global const long *b, __global long *out) {
+    size_t i = get_global_id(0);
+    long x = a[i], y = b[i];
+    out[2 * i + 0] = mul_hi(x, y);
+    out[2 * i + 1] = x * y;
+}
+
 __kernel void u64_shifts(__global const ulong *a, __global const uint *n, __global ulong *out) {
     size_t i = get_global_id(0);
     ulong x = a[i];
