@@ -71,14 +71,10 @@ const KNOWN: &[Known] = &[
     k(EFFICIENT_64B, Stage::Asm, "resinfo.RG", STATE_VARIABLES),
     k(EFFICIENT_64B, Stage::Asm, "resinfo.RGBA", STATE_VARIABLES),
     k(&["mtl", "arl-h"], Stage::Check, "mov", SR0),
-    k(EFFICIENT_64B, Stage::Check, "mov", MULTI_ADDRESS),
-    k(EFFICIENT_64B, Stage::Check, "mad", MAD_Q),
 ];
 
 const STATE_VARIABLES: &str = "samplers and surfaces held in general variables (`sample_lz.RGBA (M1, 32) 0x0:uw V0069 V0067 ...`): IGC 2.x's efficient-64-bit mode passes state as 64-bit values, which the docs' sampler operands (S<n>, T<n>) cannot hold";
 const SR0: &str = "Intel's compiler writes %sr0.1 (`mov (M1_NM, 1) %sr0(0,1)<1> ...`, fp64 emulation) with its verifier off (`-noverifyCISA`); Intel's verifier refuses it (IGC 12504.6 on MTL, measured with `intel-isa asm`: \"Not allowed to write to a read only variable\"; IGC's IsaVerification.cpp still has the check), so `visa check` sides with the verifier (erratum 4_visa_header-08-sr0-read-only)";
-const MULTI_ADDRESS: &str = "a multi-address indirect source with 32 addresses (`r[A0(0),0]<1,0>:d` at SIMD32): erratum 5_operands-04-multi-address-count bounds them at 16 as IGC 12504.6's verifier does; Intel's compiler writes 32 on NVL and XE3P_CRI, which the docs name no rule for";
-const MAD_Q: &str = "MAD with a Q destination and D/UD sources (`mad (M1, 32) V0096(0,0)<1> V0092(0,0)<1;1,0> 0x7f4a7c15:ud ...`, 64-bit integer multiply-add of the efficient-64-bit mode): no type map of MAD.md has it, and no doc names the platforms that do";
 
 /// One failure: device, stage, word, what (file:line and message).
 type Failure = (String, Stage, String, String);
@@ -215,7 +211,7 @@ fn one(device: &str, kernel: &Path, funcs: &[PathBuf], r: &mut Row, failures: &m
         );
     let n: usize = routines.sum();
     r.instructions += n;
-    let errors: Vec<_> = check(&sources, &file, platform.platform())
+    let errors: Vec<_> = check(&sources, &file, platform)
         .into_iter()
         .filter(|d| d.severity == Severity::Error)
         .collect();

@@ -59,6 +59,28 @@ fn info_check_and_roundtrip_read_intels_current_text() {
     );
 }
 
+/// IGC 2.x writes multi-address sources with 32 addresses for NVL and XE3P_CRI, whose 32
+/// address registers allow them (erratum 5_operands-04-multi-address-count); on PVC, with 16,
+/// the same text is refused at the line that has one.
+#[test]
+fn thirty_two_addresses_check_on_xe3p_only() {
+    let k = fixtures().join("nvl-p/subgroup_builtins/sg_math.visaasm");
+    let k = k.to_str().unwrap();
+    let o = visa(&["check", k]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains(", 0 error(s)"), "{out}");
+    let o = visa(&["check", k, "--platform", "cri"]);
+    assert!(o.status.success(), "{}", text(&o).0);
+    let o = visa(&["check", k, "--platform", "PVC"]);
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("sg_math.visaasm:373:") && out.contains("32 address elements"),
+        "{out}"
+    );
+}
+
 /// A combined text as IGC 2.x writes one (`CISA_IR_Builder::isaDump` with
 /// `-dumpcombinedcisa`): each routine's text in turn, `.version` before the first only.
 #[test]

@@ -5,9 +5,8 @@
 use super::directives::{read_source, Errors};
 use super::syntax::{Body, RoutineKind};
 use super::{Diagnostic, Source};
-use crate::object::verify::RoutineRef;
+use crate::object::verify::{RoutineRef, Target};
 use crate::object::File;
-use crate::Platform;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -16,10 +15,11 @@ use alloc::vec::Vec;
 /// column and length of its code, and the whole line.
 type Place<'a> = (&'a str, usize, usize, usize, &'a str);
 
-/// The failures of `file` (assembled from `sources`) on `platform`, as diagnostics at the
-/// lines the instructions come from. Empty when the file is valid.
-pub fn check(sources: &[Source<'_>], file: &File, platform: Platform) -> Vec<Diagnostic> {
-    let failures = file.validate(platform);
+/// The failures of `file` (assembled from `sources`) on `target` (a [`crate::Platform`] of the docs
+/// or one of Intel's), as diagnostics at the lines the instructions come from. Empty when the
+/// file is valid.
+pub fn check(sources: &[Source<'_>], file: &File, target: impl Into<Target>) -> Vec<Diagnostic> {
+    let failures = file.validate(target);
     if failures.is_empty() {
         return Vec::new();
     }

@@ -66,6 +66,7 @@ use input::{load, Loaded};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use visa::object::text::{print_combined, print_function, print_kernel, Printed};
+use visa::object::verify::Target;
 use visa::object::{File, Routine};
 use visa::runtime::{IntelPlatform, INTEL_PLATFORMS};
 use visa::Platform;
@@ -88,7 +89,8 @@ enum Command {
     /// the declarations, type maps and labels (`visa::object::File::validate`). A platform the
     /// docs do not name follows the rules of the newest one at or before it that they do: ARL
     /// those of MTL, XE2, XE3, XE3P_CRI and NVL those of PVC (the docs of 2025-02 stop there),
-    /// tightened or widened where errata say Intel's compiler differs.
+    /// tightened or widened where errata say Intel's compiler differs, with each platform's
+    /// register size and address registers (32 from XE3P_CRI on; `IntelPlatform`).
     Check {
         file: PathBuf,
         /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ARL, XE2,
@@ -282,7 +284,9 @@ fn info(loaded: &Loaded) -> u8 {
 
 /// The platform `--platform` names, else the one of the file's first GEN binary; `Err` is the
 /// message of a usage error.
-fn platform_of(loaded: &Loaded, platform: Option<&str>) -> Result<(Platform, String), String> {
+/// The target of `visa check`: the platform `--platform` names, else the text's `//Platform:`
+/// line, else the file's platform code; with what to call it.
+fn platform_of(loaded: &Loaded, platform: Option<&str>) -> Result<(Target, String), String> {
     let f = &loaded.file;
     if let Some(name) = platform {
         let p = Platform::from_name(name).ok_or_else(|| {
@@ -299,12 +303,13 @@ fn platform_of(loaded: &Loaded, platform: Option<&str>) -> Result<(Platform, Str
                     .join(", ")
             )
         })?;
-        return Ok((p, described(name, p)));
+        let target = IntelPlatform::find(name).map_or(Target::from(p), Target::from);
+        return Ok((target, described(name, p)));
     }
     if let Some(intel) = loaded.named {
         let p = intel.platform();
         return Ok((
-            p,
+            Target::from(intel),
             format!("{} (the text's //Platform: line)", described(intel.name, p)),
         ));
     }
@@ -324,7 +329,7 @@ fn platform_of(loaded: &Loaded, platform: Option<&str>) -> Result<(Platform, Str
     })?;
     let p = intel.platform();
     Ok((
-        p,
+        Target::from(intel),
         format!(
             "{} (platform code {code} of the file)",
             described(intel.name, p)

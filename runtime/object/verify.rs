@@ -18,6 +18,7 @@ use super::{File, Routine, PREDEFINED_SURFACES, PREDEFINED_VARIABLES};
 /// represents bindless samplers" (the table's one row: index 31, `S31`). Intel's compilers
 /// write it without declaring it (`movs (M1_NM, 1) S31(0) ...`, `sample_lz ... S31 %bss`).
 const BINDLESS_SAMPLER: u32 = 31;
+use crate::runtime::IntelPlatform;
 use crate::runtime::{
     DataType, Immediate, OperandVisitor, PredicateControl, RawOperand, Region, VectorOperand,
 };
@@ -113,7 +114,7 @@ rules! {
     LSC_SRC1_DATA = "Src1Data: This will hold the null register for load operations; for atomics it holds the first argument of the atomic operation and is null if the atomic op is unary (the sub-op table's extra atomic arguments: 0 null, 1 or 2 not null)", "instructions/LSC_UNTYPED.md:616";
     LSC_SRC2_DATA = "Src2Data: This will hold the null register for all but ternary atomic ops (the sub-op table's extra atomic arguments: 2 not null, else null)", "instructions/LSC_UNTYPED.md:619";
     LSC_FLAT_SURFACE = "Surface: Use the immediate value 0 for flat operations unless the platforms supports an a64 base value (none does for Intel's verifier: an immediate 0 or %null)", "instructions/LSC_UNTYPED.md:580";
-    MULTI_ADDRESS_COUNT = "A multi-address indirect source (null vertical stride) uses ExecSize / Width address elements, at most 16; a source whose vertical stride is null or an encoding the chapter does not list counts the same (erratum 5_operands-04-multi-address-count.patch)", "chapters/5_operands.md:97";
+    MULTI_ADDRESS_COUNT = "A multi-address indirect source (null vertical stride) uses ExecSize / Width address elements, at most 16 (32 on XE3P_CRI and later); a source whose vertical stride is null or an encoding the chapter does not list counts the same (erratum 5_operands-04-multi-address-count.patch)", "chapters/5_operands.md:97";
     RESERVED_VARIABLE = "Thirty-two variables (V0-V31) are reserved for pre-defined variables: V21-V31 have no row in the table and name no variable", "chapters/4_visa_header.md:397";
     MOVS_SATURATION = "Neither saturation nor predication is supported for this instruction (MOVS: saturation on a state destination)", "instructions/MOVS.md:100";
     MOVS_SATURATION_GENERAL = "Neither saturation nor predication is supported for this instruction (MOVS: saturation on a general destination, which Intel's verifier accepts)", "instructions/MOVS.md:100", warning;
@@ -165,23 +166,57 @@ impl fmt::Display for Failure {
     }
 }
 
+/// What a check knows of the platform: the docs' generation, and the facts of Intel's platform
+/// the docs leave to it (a register's size, the number of address registers).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The docs' generation, whose rules apply.
+    pub platform: Platform,
+    /// Bytes per general register.
+    pub grf_bytes: u32,
+    /// Address registers: the most address elements a multi-address indirect source uses.
+    pub address_registers: u32,
+}
+
+impl From<Platform> for Target {
+    /// A generation of the docs: 64-byte registers from PVC on (the chapter's "32 bytes" is
+    /// the older size), 16 address registers.
+    fn from(platform: Platform) -> Target {
+        Target {
+            platform,
+            grf_bytes: if platform.name().starts_with("PVC") {
+                64
+            } else {
+                32
+            },
+            address_registers: 16,
+        }
+    }
+}
+
+impl From<&IntelPlatform> for Target {
+    fn from(p: &IntelPlatform) -> Target {
+        Target {
+            platform: p.platform(),
+            grf_bytes: p.grf_bytes,
+            address_registers: p.address_registers(),
+        }
+    }
+}
+
 impl File {
-    /// Every broken rule of every kernel and function for `platform`, in file order: each
-    /// instruction's own doc (`Instruction::validate`), the operands chapter, the routine's
-    /// declarations, the type maps, and labels. Empty when the file is valid.
-    pub fn validate(&self, platform: Platform) -> Vec<Failure> {
+    /// Every broken rule of every kernel and function for `target` (a [`Platform`] of the
+    /// docs or one of Intel's, [`IntelPlatform`]), in file order: each instruction's own doc
+    /// (`Instruction::validate`), the operands chapter, the routine's declarations, the type
+    /// maps, and labels. Empty when the file is valid.
+    pub fn validate(&self, target: impl Into<Target>) -> Vec<Failure> {
+        let target = target.into();
         let mut out = Vec::new();
         for (i, k) in self.kernels.iter().enumerate() {
-            check_routine(self, RoutineRef::Kernel(i), &k.data, platform, &mut out);
+            check_routine(self, RoutineRef::Kernel(i), &k.data, target, &mut out);
         }
         for (i, func) in self.functions.iter().enumerate() {
-            check_routine(
-                self,
-                RoutineRef::Function(i),
-                &func.data,
-                platform,
-                &mut out,
-            );
+            check_routine(self, RoutineRef::Function(i), &func.data, target, &mut out);
         }
         out
     }
@@ -221,14 +256,15 @@ fn check_routine<R: Routine + ?Sized>(
     file: &File,
     which: RoutineRef,
     r: &R,
-    platform: Platform,
+    target: Target,
     out: &mut Vec<Failure>,
 ) {
+    let platform = target.platform;
     let stream = r.instructions();
     let labels = r.label_info().len();
     let mut defined = vec![false; labels];
     let mut found = Vec::new();
-    let mut ctx = Ctx::new(r, platform, super::text::modern_layout(file));
+    let mut ctx = Ctx::new(r, target, super::text::modern_layout(file));
     // Messages with three cache levels (text only): the docs' table of L1/L3 pairs is not theirs.
     let text_only = match which {
         RoutineRef::Kernel(i) => file.text.kernels.get(i),
@@ -391,6 +427,8 @@ struct Ctx<'a, R: Routine + ?Sized> {
     /// The instruction is an LSC message with three cache levels (`RoutineTextOnly`).
     three_levels: bool,
     grf: u32,
+    /// The most address elements a multi-address indirect source may use.
+    address_registers: u32,
     /// Elements of the exec size (1 when the instruction has none).
     exec: u32,
     /// The type of the destination and of each source, for the type maps.
@@ -429,19 +467,14 @@ struct Ctx<'a, R: Routine + ?Sized> {
 }
 
 impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
-    fn new(r: &'a R, platform: Platform, modern: bool) -> Self {
-        // XeHPC (PVC) and later have 64-byte GRFs; the chapter's "32 bytes" is the older size.
-        let grf = if platform.name().starts_with("PVC") {
-            64
-        } else {
-            32
-        };
+    fn new(r: &'a R, target: Target, modern: bool) -> Self {
         Ctx {
             r,
-            platform,
+            platform: target.platform,
+            address_registers: target.address_registers,
             modern,
             three_levels: false,
-            grf,
+            grf: target.grf_bytes,
             exec: 1,
             dst_type: None,
             src_types: [None; 4],
@@ -1089,8 +1122,10 @@ impl<R: Routine + ?Sized> Ctx<'_, R> {
     }
 
     /// A multi-address indirect source (null vertical stride, 5_operands.md:89) reads
-    /// ExecSize / Width address elements (:97), at most 16 for Intel's verifier ("Number of
-    /// Address for indirect operand exceeds 16"; erratum 5_operands-04-multi-address-count).
+    /// ExecSize / Width address elements (:97), at most the platform's address registers for
+    /// Intel's verifier ("Number of Address for indirect operand exceeds 16": 16, and 32 on
+    /// XE3P_CRI and later, [`IntelPlatform::address_registers`]; erratum
+    /// 5_operands-04-multi-address-count).
     /// Intel counts them for a general source with a null vertical stride too, or one of an
     /// encoding the chapter does not list, which its reader otherwise accepts (erratum
     /// 5_operands-01-vertical-stride): `mad (M1, 32) ... V0065(0,0)<1,0>` (encoding 1100) is
@@ -1103,7 +1138,7 @@ impl<R: Routine + ?Sized> Ctx<'_, R> {
             return;
         }
         let addresses = self.exec / (1u32 << (w - 2));
-        if addresses > 16 {
+        if addresses > self.address_registers {
             let detail = format!("{addresses} address elements");
             self.fail(field, rules::MULTI_ADDRESS_COUNT, detail);
         }

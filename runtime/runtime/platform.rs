@@ -214,6 +214,21 @@ impl IntelPlatform {
                 .unwrap_or(Platform::ALL[0])
         })
     }
+
+    /// Address registers (`A0` elements): 16, and 32 from XE3P_CRI on. The docs give no
+    /// number (chapter `5_operands.md` bounds nothing; erratum 5_operands-04 gives Intel's
+    /// verifier's bound); IGC 2.x's `getNumAddrRegisters` (`visa/HWCaps.inc`) is 32 where
+    /// `supportNativeSIMD32` holds (`getPlatform() >= Xe3P_CRI` with its option
+    /// `vISA_enableOptimizeSIMD32`) and 16 elsewhere, and its
+    /// compiler writes multi-address sources with 32 addresses for NVL and XE3P_CRI
+    /// (`tests/modern/fixtures/{nvl-p,cri}`).
+    pub fn address_registers(&self) -> u32 {
+        let at = |name: &str| INTEL_PLATFORMS.iter().position(|p| p.name == name);
+        match (at(self.name), at("XE3P_CRI")) {
+            (Some(me), Some(cri)) if me >= cri => 32,
+            _ => 16,
+        }
+    }
 }
 
 fn docs_platform(name: &str) -> Option<Platform> {
@@ -289,6 +304,16 @@ mod tests {
                 assert_eq!(r.platform(), p, "{}", r.name);
             }
         }
+    }
+
+    #[test]
+    fn address_registers_are_32_from_xe3p_cri_on() {
+        let regs = |n: &str| IntelPlatform::find(n).map(IntelPlatform::address_registers);
+        assert_eq!(regs("TGLLP"), Some(16));
+        assert_eq!(regs("PVCXT"), Some(16));
+        assert_eq!(regs("ptl"), Some(16));
+        assert_eq!(regs("cri"), Some(32));
+        assert_eq!(regs("nvl-p"), Some(32));
     }
 
     #[test]
