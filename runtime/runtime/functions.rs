@@ -61,6 +61,9 @@ pub fn call(name: &str, args: &[Value]) -> Option<Value> {
         ("exp", [x]) => Some(Value::Float(libm::exp(x.as_f64()), float_ty(*x))),
         #[cfg(feature = "machine")]
         ("log", [x]) => Some(Value::Float(libm::log(x.as_f64()), float_ty(*x))),
+        // TANH.md (a doc made by erratum TANH-undocumented-opcode) `tanh(src0[i])`.
+        #[cfg(feature = "machine")]
+        ("tanh", [x]) => Some(Value::Float(libm::tanh(x.as_f64()), float_ty(*x))),
         // POW.md:27 `pow(src0[i], src1[i])`, POW.md:39 "Raises ... <src0> to the power <src1>".
         #[cfg(feature = "machine")]
         ("pow", [x, y]) => Some(Value::Float(

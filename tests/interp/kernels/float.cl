@@ -85,6 +85,12 @@ __kernel void f32_trig(__global const float *a, __global float *out) {
     out[2 * i + 1] = cos(x);
 }
 
+// On Xe3P (cri, nvl-p) Intel's compiler writes `tanh` as one instruction (TANH, opcode 0x96).
+__kernel void f32_tanh(__global const float *a, __global float *out) {
+    size_t i = get_global_id(0);
+    out[i] = tanh(a[i]);
+}
+
 __kernel void f32_pow(__global const float *a, __global const float *b, __global float *out) {
     size_t i = get_global_id(0);
     out[i] = pow(fabs(a[i]) + 0.5f, b[i]);
