@@ -261,6 +261,7 @@ fn entry(
         source_offset,
         bti: None,
         bindless: false,
+        sampler_index: None,
         at: Loc::default(),
     }
 }

@@ -213,11 +213,16 @@ fn wants(p: &PayloadArg) -> &'static str {
         }
         | ArgType::ImageWidth
         | ArgType::ImageHeight
-        | ArgType::ImageDepth => "--image",
+        | ArgType::ImageDepth
+        | ArgType::ImageChannelDataType
+        | ArgType::ImageChannelOrder => "--image",
         ArgType::ByPointer {
             addrspace: AddrSpace::Sampler,
             ..
-        } => "a sampler (not given yet)",
+        }
+        | ArgType::SamplerAddress
+        | ArgType::SamplerNormalized
+        | ArgType::SamplerSnapWa => "--sampler",
         ArgType::ByValue => "--scalar TYPE:VALUE",
         _ => "--buffer or --constant",
     }
@@ -259,8 +264,22 @@ fn slot(p: &PayloadArg, args: &[Arg]) -> Result<Option<Slot>, LaunchError> {
             Some(Arg::Image { .. }),
         ) => true,
         (
-            ArgType::ImageWidth | ArgType::ImageHeight | ArgType::ImageDepth,
+            ArgType::ImageWidth
+            | ArgType::ImageHeight
+            | ArgType::ImageDepth
+            | ArgType::ImageChannelDataType
+            | ArgType::ImageChannelOrder,
             Some(Arg::Image { .. }),
+        ) => true,
+        (
+            ArgType::ByPointer {
+                addrspace: AddrSpace::Sampler,
+                ..
+            }
+            | ArgType::SamplerAddress
+            | ArgType::SamplerNormalized
+            | ArgType::SamplerSnapWa,
+            Some(Arg::Sampler(_)),
         ) => true,
         (
             ArgType::ByPointer {
@@ -303,6 +322,13 @@ fn slot(p: &PayloadArg, args: &[Arg]) -> Result<Option<Slot>, LaunchError> {
             },
             Some(i),
         ) => Holds::Implicit(Implicit::Bindless(i)),
+        (
+            ArgType::ByPointer {
+                addrmode: AddrMode::Bindless,
+                addrspace: AddrSpace::Sampler,
+            },
+            Some(i),
+        ) => Holds::Implicit(Implicit::SamplerBindless(i)),
         (ArgType::ByPointer { .. } | ArgType::ByValue | ArgType::BufferAddress, Some(i)) => {
             Holds::Arg(i)
         }
@@ -337,6 +363,12 @@ fn implicit(kind: ArgType, param: usize, p: &PayloadArg) -> Result<Implicit, Lau
         ArgType::ImageWidth => Implicit::ImageWidth(param),
         ArgType::ImageHeight => Implicit::ImageHeight(param),
         ArgType::ImageDepth => Implicit::ImageDepth(param),
+        ArgType::ImageChannelDataType => Implicit::ImageChannelDataType(param),
+        ArgType::ImageChannelOrder => Implicit::ImageChannelOrder(param),
+        ArgType::SamplerAddress => Implicit::SamplerAddress(param),
+        ArgType::SamplerNormalized => Implicit::SamplerNormalized(param),
+        ArgType::SamplerSnapWa => Implicit::SamplerSnapWa(param),
+        ArgType::InlineSampler => Implicit::InlineSampler(p.sampler_index.unwrap_or(0)),
         _ => {
             return err(format!(
                 "{} at cross-thread offset {} ({} bytes) is not given yet",

@@ -589,12 +589,14 @@ fn image_arguments_parse_and_bad_ones_say_why() {
         [
             ArgSpec::Image {
                 size: [8, 4, 1],
+                dims: 2,
                 format: ImageFormat::parse("rgba-f32").unwrap(),
                 input: "in.bin".into(),
                 output: None,
             },
             ArgSpec::Image {
                 size: [8, 1, 1],
+                dims: 1,
                 format: ImageFormat::parse("r-u32").unwrap(),
                 input: "a.bin".into(),
                 output: Some("b.bin".into()),
