@@ -347,7 +347,12 @@ fn data_parameter(b: &Bytes<'_>, k: &mut ZeKernel) -> Result<(), String> {
         9 => ArgType::ImageWidth,
         10 => ArgType::ImageHeight,
         11 => ArgType::ImageDepth,
+        12 => ArgType::ImageChannelDataType,
+        13 => ArgType::ImageChannelOrder,
+        14 => ArgType::SamplerAddress,
+        15 => ArgType::SamplerNormalized,
         16 => ArgType::GlobalIdOffset,
+        21 => ArgType::SamplerSnapWa,
         28 => ArgType::EnqueuedLocalSize,
         42 => ArgType::BufferOffset,
         // A flag of a buffer parameter the compiler reaches by surface: no payload bytes.
@@ -362,6 +367,11 @@ fn data_parameter(b: &Bytes<'_>, k: &mut ZeKernel) -> Result<(), String> {
             | ArgType::ImageWidth
             | ArgType::ImageHeight
             | ArgType::ImageDepth
+            | ArgType::ImageChannelDataType
+            | ArgType::ImageChannelOrder
+            | ArgType::SamplerAddress
+            | ArgType::SamplerNormalized
+            | ArgType::SamplerSnapWa
     );
     k.payload
         .push(entry(kind, offset, size, per_param.then_some(arg), source));
@@ -373,10 +383,6 @@ fn data_parameter_name(ty: u32) -> &'static str {
     match ty {
         6 => "DATA_PARAMETER_LOCAL_ID",
         7 => "DATA_PARAMETER_EXECUTION_MASK",
-        12 => "DATA_PARAMETER_IMAGE_CHANNEL_DATA_TYPE",
-        13 => "DATA_PARAMETER_IMAGE_CHANNEL_ORDER",
-        14 => "DATA_PARAMETER_SAMPLER_ADDRESS_MODE",
-        15 => "DATA_PARAMETER_SAMPLER_NORMALIZED_COORDS",
         17 => "DATA_PARAMETER_NUM_HARDWARE_THREADS",
         18 => "DATA_PARAMETER_IMAGE_ARRAY_SIZE",
         19 => "DATA_PARAMETER_PRINTF_SURFACE_SIZE",
