@@ -73,7 +73,8 @@ fn a_lifetime_marker_of_an_undeclared_name_or_without_start_or_end_says_so() {
     let d = assemble(&text).unwrap_err();
     assert!(
         d.iter().any(|d| d.line == 16
-            && d.message.contains("a declared general, address or predicate variable")),
+            && d.message
+                .contains("a declared general, address or predicate variable")),
         "{d:?}"
     );
     let text = KERNEL.replace("lifetime.end P1", "lifetime.stop P1");
