@@ -760,6 +760,29 @@ mod tests {
             [l.dword(3, 0), l.dword(3, 8), l.dword(3, 16), l.dword(3, 24)],
             [1, 1, 0, 1]
         );
+        // A 3D image (4x3x2) reports its depth in B; a 1D one (8) only its width.
+        for (image, want) in [
+            (
+                Image::packed(4, 3, 2, ImageFormat::parse("r-f32").unwrap()),
+                [4, 3, 2, 1],
+            ),
+            (
+                Image::packed(8, 1, 1, ImageFormat::parse("r-f32").unwrap()),
+                [8, 0, 0, 1],
+            ),
+        ] {
+            let id = mem
+                .add_image(image, vec![0; image.bytes() as usize])
+                .unwrap();
+            mem.bind(7, id);
+            l.surfaces.insert(6, 7);
+            l.zeros(1, 32);
+            run_fields(&f(0b1111), &mut l, &mut mem).unwrap();
+            assert_eq!(
+                [l.dword(3, 0), l.dword(3, 8), l.dword(3, 16), l.dword(3, 24)],
+                want
+            );
+        }
         let mut sampleinfo = f(1);
         sampleinfo.ints[0] = ("Op", 0b0000_1011);
         let e = run_fields(&sampleinfo, &mut l, &mut mem).unwrap_err();
