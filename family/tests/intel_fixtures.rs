@@ -73,8 +73,6 @@ const fn k(
 /// until its entry is removed. All are instructions of docs the family gained (LIFETIME,
 /// SWITCHJMP, NBARRIER) whose lines Intel assembles.
 const KNOWN: &[Known] = &[
-    k(ALL, Check::Dis, "lifetime", "LIFETIME's `variable` is a variable's id, which the text names (`lifetime.start VUD`, `P1`, `A0` by properties bits 5..4); the template's slot prints the id as a number", "a text rule printing and reading a variable id by name, of the class another field selects"),
-    k(ALL, Check::Asm, "lifetime", "LIFETIME's `variable` is a variable's id, which the text names (`lifetime.start VUD`); our parser reads a number there", "a text rule printing and reading a variable id by name, of the class another field selects"),
     k(ALL, Check::Dis, "switchjmp", "SWITCHJMP's label table `(Label0, ..., LabelN-1)` is a counted list, which no text rule prints yet", "a text rule for a counted list of labels"),
     k(ALL, Check::Asm, "switchjmp", "SWITCHJMP's label table `(Label0, ..., LabelN-1)` is a counted list, which no text rule reads yet", "a text rule for a counted list of labels"),
     k(&["PVC", "PVCXT"], Check::RoundTrip, "0x00 ?", "NBARRIER: GenX_IR 12504.6 writes three fields (Mode, Id, one thread count); the doc's format has five (Type, Num_producers, Num_consumers: the general signal form of later IGC), so the next instruction is read at the wrong byte", "an erratum or a revision rule for NBARRIER's 12504.6 encoding"),

@@ -861,11 +861,13 @@ fn run_arg(
         ArgSpec::Sampler(s) => Arg::Sampler(*s),
         ArgSpec::Image {
             size,
+            dims,
             format,
             input,
             output,
         } => {
-            let image = visa::machine::image::Image::packed(size[0], size[1], size[2], *format);
+            let mut image = visa::machine::image::Image::packed(size[0], size[1], size[2], *format);
+            image.dims = *dims;
             let bytes = std::fs::read(input)
                 .map_err(|e| format!("argument {i} (--image): cannot read {input}: {e}"))?;
             if bytes.len() as u64 != image.bytes() {

@@ -207,9 +207,11 @@ impl fmt::Display for ImageFormat {
 }
 
 /// A typed surface's geometry: `width` x `height` x `depth` texels (1 for the dimensions an
-/// image lacks), rows `row_pitch` bytes apart and slices `slice_pitch` apart.
+/// image lacks), rows `row_pitch` bytes apart and slices `slice_pitch` apart, and how many
+/// dimensions it has (1D, 2D or 3D: what a `resinfo` of it returns depends on it).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Image {
+    pub dims: u8,
     pub width: u32,
     pub height: u32,
     pub depth: u32,
@@ -219,10 +221,19 @@ pub struct Image {
 }
 
 impl Image {
-    /// A tightly packed image (the pitches OpenCL gives when the host passes 0).
+    /// A tightly packed image (the pitches OpenCL gives when the host passes 0), of 3
+    /// dimensions when `depth` is more than 1, 2 when `height` is, else 1 (see `dims`).
     pub fn packed(width: u32, height: u32, depth: u32, format: ImageFormat) -> Image {
         let row_pitch = width.saturating_mul(format.texel_bytes());
+        let dims = if depth > 1 {
+            3
+        } else if height > 1 {
+            2
+        } else {
+            1
+        };
         Image {
+            dims,
             width,
             height,
             depth,

@@ -376,7 +376,21 @@ pub enum Implicit {
     /// The bindless handle of the program-scope `constant` (0) or `global` (1) data:
     /// [`BINDLESS_PROGRAM`] + 0 or 1.
     ProgramBindless(u8),
+    /// The bindless handle of sampler parameter `n` (zeinfo `arg_bypointer` with `addrspace:
+    /// sampler`, `addrmode: bindless`): [`BINDLESS_SAMPLER`] + 32 `n`, the handle its state is
+    /// bound at, which the code ORs with 1 and moves to `S31`.
+    SamplerBindless(usize),
+    /// The bindless handle of the inline sampler of sampler index `n` (zeinfo
+    /// `inline_sampler`): [`BINDLESS_INLINE_SAMPLER`] + 32 `n`.
+    InlineSampler(u32),
 }
+
+/// The first bindless handle of the sampler parameters (32 apart: a sampler state's alignment
+/// leaves bit 0 free for the flag the code sets, see `messages::sample`).
+pub const BINDLESS_SAMPLER: u32 = 0x1000;
+
+/// The first bindless handle of the inline samplers (32 apart).
+pub const BINDLESS_INLINE_SAMPLER: u32 = 0x2000;
 
 /// The bindless handles of the program-scope `constant` and `global` data.
 pub const BINDLESS_PROGRAM: u32 = 0x200;
@@ -1148,6 +1162,8 @@ fn implicit_bytes(imp: Implicit, nd: &NdRange, values: &Values) -> [u8; 12] {
         Implicit::LocalSize | Implicit::EnqueuedLocalSize => three(nd.local),
         Implicit::Bindless(i) => one(u64::from(BINDLESS_FIRST) + i as u64),
         Implicit::ProgramBindless(w) => one(u64::from(BINDLESS_PROGRAM + u32::from(w))),
+        Implicit::SamplerBindless(i) => one(u64::from(BINDLESS_SAMPLER) + 32 * i as u64),
+        Implicit::InlineSampler(n) => one(u64::from(BINDLESS_INLINE_SAMPLER) + 32 * u64::from(n)),
         other => one(u64::from(values.image_value(other))),
     }
 }
@@ -1400,6 +1416,33 @@ fn add_data(
     Ok(memory.buffer(id).base)
 }
 
+/// The sampler states at the indices a description gives: each sampler parameter at its
+/// `sampler_index`, each inline sampler at its own and at its bindless handle.
+fn bind_described_samplers(
+    memory: &mut Memory,
+    ze: &super::zeinfo::ZeKernel,
+    samplers: &[(usize, SamplerState)],
+) {
+    for p in &ze.payload {
+        let is_sampler = matches!(
+            p.kind,
+            super::zeinfo::ArgType::ByPointer {
+                addrspace: super::zeinfo::AddrSpace::Sampler,
+                ..
+            }
+        );
+        if let (true, Some(i), Some(index)) = (is_sampler, p.arg_index, p.sampler_index) {
+            if let Some(&(_, state)) = samplers.iter().find(|s| s.0 == i as usize) {
+                memory.bind_sampler(index, state);
+            }
+        }
+    }
+    for s in &ze.inline_samplers {
+        memory.bind_sampler(s.sampler_index, s.state);
+        memory.bind_sampler(BINDLESS_INLINE_SAMPLER + 32 * s.sampler_index, s.state);
+    }
+}
+
 /// The values of a launch: the arguments' and the areas the implicit arguments point at.
 fn launch_values(
     memory: &mut Memory,
@@ -1480,7 +1523,7 @@ fn run_layout(
             _ => None,
         })
         .collect();
-    let samplers = args
+    let samplers: Vec<(usize, SamplerState)> = args
         .iter()
         .enumerate()
         .filter_map(|(i, a)| match a {
@@ -1491,11 +1534,22 @@ fn run_layout(
     let (mut arg_values, mut buffers) = (Vec::new(), Vec::new());
     let slm = place_args(&mut memory, args, &bti, &mut arg_values, &mut buffers)?;
     for s in &layout.slots {
-        if let Holds::Implicit(Implicit::Bindless(i)) = s.holds {
-            if let Some(&(_, id)) = buffers.iter().find(|b| b.0 == i) {
-                memory.bind(BINDLESS_FIRST + i as u32, id);
+        match s.holds {
+            Holds::Implicit(Implicit::Bindless(i)) => {
+                if let Some(&(_, id)) = buffers.iter().find(|b| b.0 == i) {
+                    memory.bind(BINDLESS_FIRST + i as u32, id);
+                }
             }
+            Holds::Implicit(Implicit::SamplerBindless(i)) => {
+                if let Some(&(_, state)) = samplers.iter().find(|b| b.0 == i) {
+                    memory.bind_sampler(BINDLESS_SAMPLER + 32 * i as u32, state);
+                }
+            }
+            _ => {}
         }
+    }
+    if let Some(d) = described {
+        bind_described_samplers(&mut memory, d.kernel, &samplers);
     }
     let mut values = launch_values(&mut memory, &layout, images, samplers, described)?;
     values.args = arg_values;
@@ -1576,6 +1630,8 @@ pub enum ArgSpec {
     /// given, read-only otherwise.
     Image {
         size: [u32; 3],
+        /// How many sizes were given (the image's dimensions).
+        dims: u8,
         format: ImageFormat,
         input: String,
         output: Option<String>,
@@ -1598,6 +1654,7 @@ fn image_spec(v: &str) -> Result<ArgSpec, String> {
     let format = ImageFormat::parse(parts[1]).map_err(bad)?;
     Ok(ArgSpec::Image {
         size,
+        dims: dims.len() as u8,
         format,
         input: parts[2].to_string(),
         output: parts.get(3).map(|o| o.to_string()),

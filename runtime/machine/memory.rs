@@ -162,8 +162,9 @@ pub struct Memory {
     pub dropped: u64,
     /// The buffers that are typed surfaces (images): buffer index and geometry.
     images: Vec<(usize, Image)>,
-    /// The sampler states by sampler index (what a sampler variable `S<n>` holds).
-    samplers: Vec<Option<SamplerState>>,
+    /// The sampler states by sampler index (what a sampler variable `S<n>` holds) or by
+    /// bindless handle (what `S31` holds).
+    samplers: Vec<(u32, SamplerState)>,
     /// `visa run --check`: out-of-bounds accesses, divergent barriers and data races are
     /// reported here (and an out-of-bounds access reads zeros or is dropped) when set.
     pub check: Option<alloc::boxed::Box<Checker>>,
@@ -477,13 +478,10 @@ impl Memory {
         Ok((image, &mut self.buffers[b].bytes))
     }
 
-    /// Binds a sampler state at a sampler index.
+    /// Binds a sampler state at a sampler index or bindless handle.
     pub fn bind_sampler(&mut self, index: u32, state: SamplerState) {
-        let i = index as usize;
-        if self.samplers.len() <= i {
-            self.samplers.resize(i + 1, None);
-        }
-        self.samplers[i] = Some(state);
+        self.samplers.retain(|(i, _)| *i != index);
+        self.samplers.push((index, state));
     }
 
     /// The sampler state at a sampler index, for message `instruction` (which an error names).
@@ -493,14 +491,16 @@ impl Memory {
         index: u32,
     ) -> Result<SamplerState, MemoryError> {
         self.samplers
-            .get(index as usize)
-            .copied()
-            .flatten()
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, s)| *s)
             .ok_or_else(|| MemoryError::Unsupported {
                 instruction,
                 what: format!(
-                    "a read through sampler index {index}, which no `--sampler` argument binds \
-                     (an inline `const sampler_t` has its state in the compiler's binary only)"
+                    "a read through sampler index {index:#x}, which no `--sampler` argument \
+                     binds (an inline `const sampler_t` has its state only in the compiler's \
+                     binary: zeinfo's `inline_samplers`, which `--zeinfo` or `--program` of a \
+                     zebin gives; launch does not read a patch-token binary's sampler states)"
                 ),
             })
     }

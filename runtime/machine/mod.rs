@@ -664,7 +664,9 @@ fn routine<'f, R: crate::object::Routine>(
         layout,
         steps,
         surfaces: crate::object::PREDEFINED_SURFACES as usize + r.surface_info().len(),
-        samplers: r.sampler_info().len(),
+        // S31 is reserved for bindless samplers (4_visa_header.md, "Sampler Variables"): the
+        // code moves a handle to it without declaring it.
+        samplers: r.sampler_info().len().max(32),
         inputs: inputs
             .iter()
             .map(|i| (i.kind as u8, i.id, i.offset, i.size))
@@ -715,6 +717,10 @@ fn flow(
         // YIELD.md: "Causes the EU to switch to another thread. The hardware selects the
         // thread to yield to": a scheduling hint, which changes no result.
         "YIELD" => Flow::Label,
+        // LIFETIME.md: "Marks the start/end of a variable's lifetime", and "the behavior is
+        // undefined if the variable or one of its aliases is referenced ... outside the
+        // lifetime markers": a hint to the register allocator; the variable keeps its bytes.
+        "LIFETIME" => Flow::Label,
         // Bit 0: 1 signal, 0 wait. Run in turn, a signal needs nothing; a wait is a barrier.
         "SBARRIER" if f.mode.is_some_and(|m| m & 1 == 1) => Flow::Label,
         "SBARRIER" => Flow::Barrier,

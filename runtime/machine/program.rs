@@ -261,6 +261,7 @@ fn entry(
         source_offset,
         bti: None,
         bindless: false,
+        sampler_index: None,
         at: Loc::default(),
     }
 }
@@ -350,8 +351,8 @@ fn data_parameter(b: &Bytes<'_>, k: &mut ZeKernel) -> Result<(), String> {
         13 => ArgType::ImageChannelOrder,
         14 => ArgType::SamplerAddress,
         15 => ArgType::SamplerNormalized,
-        21 => ArgType::SamplerSnapWa,
         16 => ArgType::GlobalIdOffset,
+        21 => ArgType::SamplerSnapWa,
         28 => ArgType::EnqueuedLocalSize,
         42 => ArgType::BufferOffset,
         // A flag of a buffer parameter the compiler reaches by surface: no payload bytes.

@@ -822,7 +822,16 @@ impl<'a> Core<'a> {
             }
             VectorOperand::Indirect { modifier, .. } => {
                 let (at, ty) = self.indirect_at(op, lane, true)?;
-                let bits = load(&self.regs.grf, at, ty.size())?;
+                // "The behavior is undefined if an indirect operand attempts to access an
+                // out-of-bound address" (5_operands.md): a source past the registers reads
+                // zeros. IGC 2.x's loops over the lanes of a SIMD32 half read one such element
+                // when no lane of that half runs (`fbl` of 0, kernel `pointer_select` on tgllp
+                // at a local size of 16) and use nothing of it.
+                let bits = if at + ty.size() > self.regs.grf.len() {
+                    0
+                } else {
+                    load(&self.regs.grf, at, ty.size())?
+                };
                 self.source_value(bits, ty, modifier)
             }
             VectorOperand::Predicate(p) => self.read_predicate(p, lane),

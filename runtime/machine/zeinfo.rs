@@ -14,6 +14,7 @@
 //! naming the ones it knows, never a guess. Keys the launch does not need (`user_attributes`,
 //! `debug_env`, `kernels_misc_info`, ...) are skipped.
 
+use super::sampler::{AddressMode, Filter, SamplerState};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -82,6 +83,18 @@ pub struct ZeKernel {
     pub const_bti: Option<u32>,
     /// The binding-table index of the program-scope `global` surface (patch-token binaries).
     pub global_bti: Option<u32>,
+    /// `inline_samplers`: the state of each inline `const sampler_t`, by sampler index.
+    pub inline_samplers: Vec<InlineSampler>,
+}
+
+/// One entry of `inline_samplers`: an inline `const sampler_t`'s state and the sampler index
+/// the kernel's code reads it at (a stateful index, or the `inline_sampler` payload entry of
+/// the same `sampler_index` that holds its bindless handle).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct InlineSampler {
+    pub sampler_index: u32,
+    pub state: SamplerState,
+    pub at: Loc,
 }
 
 /// `addrmode` of an `arg_bypointer`.
@@ -142,14 +155,16 @@ pub enum ArgType {
     ImageDepth,
     /// `image_channel_data_type`: OpenCL's `CL_FLOAT`, `CL_UNORM_INT8`, ... of an image.
     ImageChannelDataType,
-    /// `image_channel_order`: OpenCL's `CL_R`, `CL_RG`, `CL_RGBA`, ... of an image.
+    /// `image_channel_order`: OpenCL's `CL_R`, `CL_RGBA`, ... of an image.
     ImageChannelOrder,
-    /// `sampler_address`: a sampler parameter's addressing mode.
+    /// `sampler_address`: Intel's encoding of a sampler parameter's address mode.
     SamplerAddress,
-    /// `sampler_normalized`: whether a sampler parameter's coordinates are normalised.
+    /// `sampler_normalized`: whether a sampler parameter normalises coordinates.
     SamplerNormalized,
-    /// `sampler_snap_wa`: the coordinate-snap workaround flag of a sampler parameter.
+    /// `sampler_snap_wa`: the snap workaround flag of a sampler parameter.
     SamplerSnapWa,
+    /// `inline_sampler`: the bindless handle of the inline sampler of `sampler_index`.
+    InlineSampler,
     /// An `arg_type` Intel's runtime knows and launch does not give (printf buffers, sampler
     /// state, sync buffers, ...): named so a kernel that uses one is refused by name.
     NotGiven(&'static str),
@@ -212,7 +227,7 @@ const ARG_TYPES: &[(&str, ArgType)] = &[
         "region_group_barrier_buffer",
         ArgType::NotGiven("region_group_barrier_buffer"),
     ),
-    ("inline_sampler", ArgType::NotGiven("inline_sampler")),
+    ("inline_sampler", ArgType::InlineSampler),
 ];
 
 /// One entry of `payload_arguments`.
@@ -232,6 +247,8 @@ pub struct PayloadArg {
     /// `addrmode: bindless` on an entry that is not an `arg_bypointer` (a `const_base` or
     /// `global_base` of 4 bytes: the program-scope data's bindless handle).
     pub bindless: bool,
+    /// `sampler_index`: the sampler index of a sampler parameter or an inline sampler.
+    pub sampler_index: Option<u32>,
     pub at: Loc,
 }
 
@@ -418,6 +435,11 @@ fn kernel(n: &Node<'_>) -> Result<ZeKernel, ZeinfoError> {
                     k.binding_table.push(binding(a)?);
                 }
             }
+            "inline_samplers" => {
+                for a in sequence(v, key)? {
+                    k.inline_samplers.push(inline_sampler(a)?);
+                }
+            }
             _ => {}
         }
     }
@@ -534,11 +556,13 @@ fn payload_arg(n: &Node<'_>) -> Result<PayloadArg, ZeinfoError> {
         source_offset: 0,
         bti: None,
         bindless: false,
+        sampler_index: None,
         at: loc(n),
     };
     for (key, v) in c.rest {
         match key {
             "arg_index" => arg.arg_index = Some(uint(v, key)?),
+            "sampler_index" => arg.sampler_index = Some(uint(v, key)?),
             "source_offset" => arg.source_offset = uint(v, key)?,
             "bti_value" => arg.bti = Some(uint(v, key)?),
             "addrmode" if !matches!(kind, ArgType::ByPointer { .. }) => {
@@ -617,6 +641,14 @@ fn check_payload_arg(
             | ArgType::SamplerNormalized
             | ArgType::SamplerSnapWa
     );
+    if a.kind == ArgType::InlineSampler && a.sampler_index.is_none() {
+        return fail(
+            a.at,
+            format!(
+                "`arg_type: {name}` without `sampler_index`: expected the inline sampler it holds"
+            ),
+        );
+    }
     if per_param && a.arg_index.is_none() {
         return fail(
             a.at,
@@ -653,6 +685,7 @@ fn check_payload_arg(
         | ArgType::SamplerAddress
         | ArgType::SamplerNormalized
         | ArgType::SamplerSnapWa => &[4],
+        ArgType::InlineSampler => &[4, 8],
         ArgType::ByValue | ArgType::NotGiven(_) => &[],
     };
     if !sizes.is_empty() && !sizes.contains(&a.size) {
@@ -711,6 +744,83 @@ fn per_thread_arg(n: &Node<'_>) -> Result<PerThreadArg, ZeinfoError> {
         size,
         at: loc(n),
     })
+}
+
+/// One entry of `inline_samplers` (IGC's `zeinfo.md`, "Inline samplers": `sampler_index`,
+/// `addrmode` none, clamp_border, clamp_edge, repeat or mirror, `filtermode` nearest or
+/// linear, `normalized` false unless given).
+fn inline_sampler(n: &Node<'_>) -> Result<InlineSampler, ZeinfoError> {
+    let (mut index, mut address, mut filter, mut normalized) = (None, None, None, false);
+    for (key, v) in entries(n, "an inline sampler")? {
+        match key {
+            "sampler_index" => index = Some(uint(v, key)?),
+            "addrmode" => {
+                address = Some(match text(v) {
+                    Some("none") => AddressMode::None,
+                    Some("clamp_border") => AddressMode::Clamp,
+                    Some("clamp_edge") => AddressMode::ClampToEdge,
+                    Some("repeat") => AddressMode::Repeat,
+                    Some("mirror") => AddressMode::MirroredRepeat,
+                    _ => {
+                        return fail(
+                            loc(v),
+                            format!(
+                                "`addrmode`: expected none, clamp_border, clamp_edge, repeat or \
+                                 mirror, found {}",
+                                what(v)
+                            ),
+                        )
+                    }
+                })
+            }
+            "filtermode" => {
+                filter = Some(match text(v) {
+                    Some("nearest") => Filter::Nearest,
+                    Some("linear") => Filter::Linear,
+                    _ => {
+                        return fail(
+                            loc(v),
+                            format!(
+                                "`filtermode`: expected nearest or linear, found {}",
+                                what(v)
+                            ),
+                        )
+                    }
+                })
+            }
+            "normalized" => {
+                normalized = match &v.data {
+                    YamlData::Value(Scalar::Boolean(b)) => *b,
+                    _ => match text(v) {
+                        Some("true") => true,
+                        Some("false") => false,
+                        _ => {
+                            return fail(
+                                loc(v),
+                                format!("`normalized`: expected true or false, found {}", what(v)),
+                            )
+                        }
+                    },
+                }
+            }
+            _ => {}
+        }
+    }
+    match (index, address, filter) {
+        (Some(sampler_index), Some(address), Some(filter)) => Ok(InlineSampler {
+            sampler_index,
+            state: SamplerState {
+                normalized,
+                address,
+                filter,
+            },
+            at: loc(n),
+        }),
+        _ => fail(
+            loc(n),
+            "an inline sampler needs `sampler_index`, `addrmode` and `filtermode`".into(),
+        ),
+    }
 }
 
 fn binding(n: &Node<'_>) -> Result<(u32, u32), ZeinfoError> {

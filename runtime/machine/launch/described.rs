@@ -322,6 +322,13 @@ fn slot(p: &PayloadArg, args: &[Arg]) -> Result<Option<Slot>, LaunchError> {
             },
             Some(i),
         ) => Holds::Implicit(Implicit::Bindless(i)),
+        (
+            ArgType::ByPointer {
+                addrmode: AddrMode::Bindless,
+                addrspace: AddrSpace::Sampler,
+            },
+            Some(i),
+        ) => Holds::Implicit(Implicit::SamplerBindless(i)),
         (ArgType::ByPointer { .. } | ArgType::ByValue | ArgType::BufferAddress, Some(i)) => {
             Holds::Arg(i)
         }
@@ -361,6 +368,7 @@ fn implicit(kind: ArgType, param: usize, p: &PayloadArg) -> Result<Implicit, Lau
         ArgType::SamplerAddress => Implicit::SamplerAddress(param),
         ArgType::SamplerNormalized => Implicit::SamplerNormalized(param),
         ArgType::SamplerSnapWa => Implicit::SamplerSnapWa(param),
+        ArgType::InlineSampler => Implicit::InlineSampler(p.sampler_index.unwrap_or(0)),
         _ => {
             return err(format!(
                 "{} at cross-thread offset {} ({} bytes) is not given yet",

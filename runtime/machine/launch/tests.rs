@@ -589,12 +589,14 @@ fn image_arguments_parse_and_bad_ones_say_why() {
         [
             ArgSpec::Image {
                 size: [8, 4, 1],
+                dims: 2,
                 format: ImageFormat::parse("rgba-f32").unwrap(),
                 input: "in.bin".into(),
                 output: None,
             },
             ArgSpec::Image {
                 size: [8, 1, 1],
+                dims: 1,
                 format: ImageFormat::parse("r-u32").unwrap(),
                 input: "a.bin".into(),
                 output: Some("b.bin".into()),
@@ -837,4 +839,75 @@ fn inline_data_shorter_than_a_register_pushes_the_rest_to_the_next_one() {
     assert_eq!(&t[0].input[192..200], &0xbu64.to_le_bytes());
     assert_eq!(&t[0].input[200..208], &0xcu64.to_le_bytes());
     assert_eq!(&t[0].input[140..144], &32u32.to_le_bytes());
+}
+
+/// A bindless image (parameter 0), a bindless sampler (parameter 1) with its snap value, the
+/// image's channel order and an inline sampler, as ocloc 26.27 lays them out for acm-g10 and
+/// later (kernels of `tests/interp/kernels/sampler.cl`), on a 64-byte-register platform.
+const BINDLESS: &str = "kernels:
+  - name: k
+    execution_env: {inline_data_payload_size: 32, simd_size: 32}
+    payload_arguments:
+      - {arg_type: global_id_offset, offset: 0, size: 12}
+      - {arg_type: enqueued_local_size, offset: 12, size: 12}
+      - {arg_type: sampler_snap_wa, offset: 24, size: 4, arg_index: 1}
+      - {arg_type: image_channel_order, offset: 28, size: 4, arg_index: 0}
+      - {arg_type: arg_bypointer, offset: 32, size: 8, arg_index: 0, addrmode: bindless, addrspace: image}
+      - {arg_type: arg_bypointer, offset: 40, size: 8, arg_index: 1, addrmode: bindless, addrspace: sampler, sampler_index: 0}
+      - {arg_type: inline_sampler, offset: 48, size: 8, addrmode: bindless, addrspace: sampler, sampler_index: 1}
+    per_thread_payload_arguments:
+      - {arg_type: local_id, offset: 0, size: 64}
+    inline_samplers:
+      - {sampler_index: 1, addrmode: repeat, filtermode: linear, normalized: true}
+";
+
+#[test]
+fn bindless_images_and_samplers_get_handles_where_zeinfo_says() {
+    let ze = crate::machine::zeinfo::parse(BINDLESS).unwrap();
+    let f = file(
+        32,
+        None,
+        &[
+            (64, 64),
+            (128, 12),
+            (140, 12),
+            (152, 4),
+            (156, 4),
+            (192, 8),
+            (200, 8),
+            (208, 8),
+        ],
+    );
+    let image = Image::packed(5, 3, 1, ImageFormat::parse("rgba-f32").unwrap());
+    let clamp = SamplerState::parse("unnormalized,clamp,nearest").unwrap();
+    let args = [
+        Arg::Image {
+            image,
+            bytes: vec![0; image.bytes() as usize],
+            written: false,
+        },
+        Arg::Sampler(clamp),
+    ];
+    let l = layout_described(&f, 0, platform("XE2"), &args, &ze.kernels[0]).unwrap();
+    let nd = NdRange::new(&[32], &[32]).unwrap();
+    let mut values = Values::plain(vec![0, 0], 0);
+    values.images = vec![(0, image)];
+    values.samplers = vec![(1, clamp)];
+    let t = payloads(&l, &nd, [0, 0, 0], &values);
+    let dword = |at: usize| u32::from_le_bytes(t[0].input[at..at + 4].try_into().unwrap());
+    // sampler_snap_wa of a clamp, nearest sampler: all ones; CL_RGBA.
+    assert_eq!([dword(152), dword(156)], [u32::MAX, 0x10B5]);
+    // The handles: image parameter 0 at 0x100, sampler parameter 1 at 0x1000 + 32, the
+    // inline sampler of index 1 at 0x2000 + 32.
+    assert_eq!(&t[0].input[192..200], &0x100u64.to_le_bytes());
+    assert_eq!(&t[0].input[200..208], &0x1020u64.to_le_bytes());
+    assert_eq!(&t[0].input[208..216], &0x2020u64.to_le_bytes());
+    // The states: the parameter's at its `sampler_index` (its handle is bound from its slot
+    // when the launch runs), the inline sampler's at its index and its handle.
+    let mut memory = Memory::new(64);
+    bind_described_samplers(&mut memory, &ze.kernels[0], &[(1, clamp)]);
+    let repeat = SamplerState::parse("normalized,repeat,linear").unwrap();
+    assert_eq!(memory.sampler("test", 0), Ok(clamp));
+    assert_eq!(memory.sampler("test", 1), Ok(repeat));
+    assert_eq!(memory.sampler("test", 0x2020), Ok(repeat));
 }

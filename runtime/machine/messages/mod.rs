@@ -7,7 +7,9 @@
 //! | GATHER4_SCALED, SCATTER4_SCALED, GATHER_SCALED, SCATTER_SCALED, GATHER, SCATTER, OWORD_LD, OWORD_LD_UNALIGNED, OWORD_ST, DWORD_ATOMIC | [`legacy`] | a surface variable: T0 SLM, T5 scratch (see `surface_space`), T6 and up a binding-table index the surface variable holds |
 //! | SVM_GATHER, SVM_SCATTER, SVM_BLOCK_LD, SVM_BLOCK_ST, SVM_ATOMIC | [`svm`] | 64-bit virtual addresses |
 //! | LSC_UNTYPED (load, store, atomics; strided, quad, block2d and append counters are errors) | [`lsc`] | `.ugm` flat (64-bit addresses) or `bti(N)`, `.slm` |
-//! | SCATTER4_TYPED, GATHER4_TYPED, 3D_LOAD (`ld_lz`, `ld` at LOD 0) | [`typed`] | an image a surface variable's binding-table index names |
+//! | SCATTER4_TYPED, GATHER4_TYPED, 3D_LOAD (`ld_lz`, `ld` at LOD 0) | [`typed`] | an image a surface variable names: a binding-table index, or `%bss`'s bindless handle |
+//! | INFO (`resinfo`) | [`typed`] | the same: an image's size |
+//! | LSC_TYPED (`lsc_load_quad.tgm`, `lsc_store_quad.tgm`) | [`typed`] | `bti(N)` or `bss(V)`: an image's binding-table index or bindless handle |
 //! | 3D_SAMPLE (`sample`, `sample_b`, `sample_l`, `sample_lz`) | [`sample`] | the same, through a sampler state a sampler variable's index names |
 //! | FENCE, LSC_FENCE, CACHE_FLUSH | here | none: no-ops (below) |
 //!
@@ -81,10 +83,12 @@ pub const SUPPORTED: &[&str] = &[
     "SVM_BLOCK_ST",
     "SVM_ATOMIC",
     "LSC_UNTYPED",
+    "LSC_TYPED",
     "SCATTER4_TYPED",
     "GATHER4_TYPED",
     "3D_LOAD",
     "3D_SAMPLE",
+    "INFO",
 ];
 
 /// Fences and cache flushes: no-ops (see the module docs).
@@ -107,7 +111,6 @@ pub const UNSUPPORTED: &[&str] = &[
     "RT_WRITE",
     "RAW_SEND",
     "RAW_SENDS",
-    "LSC_TYPED",
     "SVM",
 ];
 
@@ -130,10 +133,12 @@ where
         "SVM_BLOCK_LD" | "SVM_BLOCK_ST" => svm::block(f, l, mem),
         "SVM_ATOMIC" => svm::atomic(f, l, mem),
         "LSC_UNTYPED" => lsc::untyped(f, l, mem),
+        "LSC_TYPED" => typed::lsc_typed(f, l, mem),
         "SCATTER4_TYPED" => typed::scatter4(f, l, mem),
         "GATHER4_TYPED" => typed::gather4(f, l, mem),
         "3D_LOAD" => typed::load(f, l, mem),
         "3D_SAMPLE" => sample::sample(f, l, mem),
+        "INFO" => typed::info(f, l, mem),
         n if NO_OPS.contains(&n) => Ok(()),
         n => Err(MemoryError::Unsupported {
             instruction: f.name,
@@ -310,8 +315,9 @@ pub(crate) fn lanes<L: Lanes + ?Sized>(
 /// T255 - Stateless surface access" (DWORD_ATOMIC.md, OWORD_LD.md), but Intel's compiler
 /// prints T5 as `%scratch` and addresses it from the thread's scratch offset in `r0.5`
 /// (private arrays of kernel `private_memory` on tgllp, skl, icllp, dg1), so it is
-/// [`Space::Scratch`] here. T6 and up hold a binding-table index, where 254 is SLM and 255
-/// stateless.
+/// [`Space::Scratch`] here. T4 is `%bss`, the bindless surface state: it holds the handle a
+/// `MOVS` wrote, which names a surface as a binding-table index does. T6 and up hold a
+/// binding-table index, where 254 is SLM and 255 stateless.
 pub(crate) fn surface_space<L: MessageLanes + ?Sized>(
     f: &Fields,
     l: &mut L,
@@ -323,7 +329,11 @@ where
     Ok(match index {
         0 => Space::Slm,
         5 => Space::Scratch,
-        1..=4 => {
+        // %bss: the bindless surface a `movs %bss(0) V` names (IGC 2.x's images:
+        // `movs (M1_NM, 1) %bss(0) V0061(0,0)<0;1,0>` then `load_lz ... %bss ...`); launch
+        // binds each bindless image and buffer at its handle.
+        4 => Space::Surface(l.surface(4)?),
+        1..=3 => {
             return Err(f
                 .unsupported(format!(
                     "predefined surface T{index} (only T0, SLM, and T5, scratch, are)"

@@ -60,6 +60,21 @@ where
     Ok(lead)
 }
 
+/// The sampler index or bindless handle a message's sampler variable holds. `S31` "is
+/// reserved and represents bindless samplers" (4_visa_header.md, "Sampler Variables"): it
+/// holds a sampler state's handle with bit 0 set, which IGC sets "to select Bindless Sampler
+/// State Base Address" (`ResolveSampledImageBuiltins.cpp`; kernels `sampler.cl` on acm-g10:
+/// `or (M1_NM, 1) V0065 V0063 0x1:d`, `movs (M1_NM, 1) S31(0) V0065`), so that bit is not
+/// part of the handle.
+fn sampler_key<L: MessageLanes + ?Sized>(f: &Fields, l: &mut L) -> Result<u32, L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    let var = f.int("Sampler")? as u32;
+    let v = l.sampler(var)?;
+    Ok(if var == 31 { v & !1 } else { v })
+}
+
 /// 3D_SAMPLE (3D_SAMPLE.md): "Samples `<surface>` using the indicated sampler state
 /// `<sampler>` ... Up to 4 channels of data is returned for each pixel in `<dst>`", in RGBA
 /// order with the disabled channels skipped, each channel's data from the next register (as
@@ -78,7 +93,7 @@ where
     let exec = f.exec()?;
     let mask = f.int("Channels")? & 0xf;
     let bti = image_bti(f, l)?;
-    let state = mem.sampler(f.name, l.sampler(f.int("Sampler")? as u32)?)?;
+    let state = mem.sampler(f.name, sampler_key(f, l)?)?;
     let dst = f.raw("Dst")?;
     let mut coords: Vec<RawOperand> = params(f).into_iter().skip(lead).take(3).collect();
     while coords.last().is_some_and(|r| r.id == 0) {
@@ -175,6 +190,48 @@ mod tests {
     }
 
     #[test]
+    fn s31_holds_a_bindless_sampler_handle_with_bit_0_set_and_bss_a_bindless_image() {
+        // IGC 2.x on acm-g10: `or V0065 V0063 0x1:d`, `movs S31(0) V0065`, `movs %bss(0)
+        // V0072`, `sample_lz.RGBA (M1, 16) 0x0:uw S31 %bss ...`: the state bound at handle
+        // 0x1000 answers S31 holding 0x1001; the image bound at 0x105 answers %bss (T4).
+        let (mut mem, mut l) = setup("unnormalized,clamp,nearest");
+        mem.bind(0x105, crate::machine::memory::BufferId(0));
+        mem.bind_sampler(
+            0x1000,
+            SamplerState::parse("normalized,repeat,nearest").unwrap(),
+        );
+        l.samplers.insert(31, 0x1001);
+        l.surfaces.insert(4, 0x105);
+        // s = 1.25 repeats to 0.25: texel x 1; t = 0.75: y 1 -> 11. Through S0's clamp
+        // state, unnormalised (1.25, 0.75) would read texel (1, 0) = 1.
+        l.dwords(1, &floats(&[1.25; 8]));
+        l.dwords(2, &floats(&[0.75; 8]));
+        l.zeros(3, 32);
+        let f = |sampler: u64| {
+            fields(
+                "3D_SAMPLE",
+                Some(0x03),
+                &[
+                    ("Op", 0b0001_1000),
+                    ("Channels", 0b0001),
+                    ("Sampler", sampler),
+                    ("Surface", 4),
+                ],
+                &[],
+                &[("Dst", 3), ("U", 1), ("U", 2)],
+            )
+        };
+        run_fields(&f(31), &mut l, &mut mem).unwrap();
+        assert_eq!(f32s(&l, 3, 0, 2), [11.0, 11.0]);
+        run_fields(&f(0), &mut l, &mut mem).unwrap();
+        assert_eq!(f32s(&l, 3, 0, 2), [1.0, 1.0]);
+        // Another variable keeps bit 0: S0 holding 1 names sampler index 1, which nothing binds.
+        l.samplers.insert(0, 1);
+        let e = run_fields(&f(0), &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("sampler index 0x1"), "{}", e.0);
+    }
+
+    #[test]
     fn sample_l_linear_normalized_repeat_skips_the_lod() {
         // sample_l.R (M1, 8) 0x0:uw S0 T6 V3 V4 V1 V2 (acm-g10's form: lod, u, v).
         let (mut mem, mut l) = setup("normalized,repeat,linear");
@@ -222,6 +279,6 @@ mod tests {
         assert!(e.0.contains("pixel null mask"), "{}", e.0);
         l.samplers.insert(0, 3);
         let e = run_fields(&sample(0b0001_1000), &mut l, &mut mem).unwrap_err();
-        assert!(e.0.contains("sampler index 3"), "{}", e.0);
+        assert!(e.0.contains("sampler index 0x3"), "{}", e.0);
     }
 }

@@ -154,6 +154,169 @@ where
     Ok(())
 }
 
+/// LSC_TYPED's `lsc_load_quad` and `lsc_store_quad` (LSC_TYPED.md, Semantics: "The
+/// `lsc_load_quad` and `lsc_store_quad` LSC_UNTYPED versions, except the address calculation
+/// uses surface state and the U, V, R, and LOD coordinates"; IGC 2.x's image writes on Xe2 and
+/// later, `lsc_store_quad.tgm (M1, 32)  bss(V0083)[V0047,V0051]:a32  V0084:d32.xyzw`). Each
+/// channel `ChMask` enables (x, y, z, w: bits 0-3) takes `ExecSize` elements of the data,
+/// rounded up to whole registers, the next channel the next block, as the untyped quad
+/// messages' structure-of-arrays order; a texel's channels convert to and from the image's
+/// format as SCATTER4_TYPED's do ("the data and address types chosen must match the values in
+/// the surface state": 32-bit data, 32-bit coordinates). The surface is a binding-table index
+/// (`bti`) or a bindless handle (`bss`), which launch binds alike. A texel out of bounds reads
+/// as zeros (as an untyped load outside its surface) or is dropped. A LOD other than 0, other
+/// data and address sizes, transposed data and the other sub-operations are errors.
+pub fn lsc_typed<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    mem: &mut Memory,
+) -> Result<(), L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    let load = match f.int("LscSubOp")? {
+        0x02 => true,
+        0x06 => false,
+        0x03 => return Err(f.unsupported("lsc_load_block2d.tgm").into()),
+        0x07 => return Err(f.unsupported("lsc_store_block2d.tgm").into()),
+        0x08..=0x1a => return Err(f.unsupported("typed atomics (lsc_atomic_*.tgm)").into()),
+        s => return Err(f.unsupported(format!("LscSubOp {s:#x}")).into()),
+    };
+    match (f.int("DataSize")?, f.int("AddrSize")?, f.int("DataOrder")?) {
+        (3, 2, 1) => {}
+        (d, a, o) => {
+            return Err(f
+                .unsupported(format!(
+                    "DataSize {d}, AddrSize {a}, DataOrder {o} (d32 data at a32 coordinates, in \
+                     order, run)"
+                ))
+                .into())
+        }
+    }
+    let bti = match f.int("AddrType")? {
+        2 | 4 => scalar(l, &f.vector("Surface")?)? as u32,
+        t => {
+            return Err(f
+                .unsupported(format!("AddrType {t} (bss and bti run)"))
+                .into())
+        }
+    };
+    let exec = crate::runtime::ExecSize(f.int("ExecSize")? as u8);
+    let pred = match f.int_or("Predicate", 0) as u16 {
+        0 => None,
+        p => Some(crate::runtime::PredicateControl(p)),
+    };
+    let mask = f.int("ChMask")? & 0xf;
+    let data = if load {
+        f.raw_opt("DstData")
+    } else {
+        f.raw_opt("Src1Data")
+    };
+    let run = lanes(l, exec, pred)?;
+    // A load into %null is a prefetch.
+    let Some(data) = data else {
+        return Ok(());
+    };
+    let stride = channel_stride(exec.elements().unwrap_or(1), mem.grf_bytes);
+    for &i in &run {
+        let (u, v, r) = (
+            coord(f, l, "Src0AddrsU", i)?,
+            coord(f, l, "Src0AddrsV", i)?,
+            coord(f, l, "Src0AddrsR", i)?,
+        );
+        if coord(f, l, "Src0AddrsLOD", i)? != 0 {
+            return Err(f.unsupported("a LOD other than 0").into());
+        }
+        let mut texel = [0u32; 4];
+        if !load {
+            let mut ch_pos = 0;
+            for (c, d) in texel.iter_mut().enumerate() {
+                if mask & (1 << c) != 0 {
+                    *d = get(l, &data, 4, ch_pos * stride + i)? as u32;
+                    ch_pos += 1;
+                }
+            }
+        }
+        let (image, bytes) = mem.image_mut(f.name, bti)?;
+        match texel_range(&image, u, v, r, bytes.len()) {
+            Some((at, end)) => {
+                for (c, d) in texel.iter_mut().enumerate() {
+                    if mask & (1 << c) == 0 {
+                        continue;
+                    }
+                    if load {
+                        *d = image.format.read_channel(&bytes[at..end], c as u32);
+                    } else {
+                        image
+                            .format
+                            .write_channel(&mut bytes[at..end], c as u32, *d);
+                    }
+                }
+            }
+            None => mem.image_out_of_bounds(i, bti, [u, v, r], !load),
+        }
+        if load {
+            let mut ch_pos = 0;
+            for (c, d) in texel.iter().enumerate() {
+                if mask & (1 << c) != 0 {
+                    put(l, &data, 4, ch_pos * stride + i, u64::from(*d))?;
+                    ch_pos += 1;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// INFO's `resinfo` (INFO.md): "`<exec_size>`*4 elements are returned in RGBA order" with the
+/// doc's return format, for a 1D image `(Width+1)>>LOD, 0, 0, MIPCount`, 2D `(Width+1)>>LOD,
+/// (Height+1)>>LOD, 0, MIPCount` (no quilting), 3D `(Width+1)>>LOD, (Height+1)>>LOD,
+/// (Depth+1)>>LOD, MIPCount`, where the surface state's `Width` is the width less one, so
+/// `Width+1` is the image's width; MIPCount is 1, the one level images have here. Each
+/// enabled channel fills the next register-rounded block of `Dst`, the disabled ones skipped,
+/// as 3D_LOAD returns its channels; IGC 2.x asks it an image's size through a bindless
+/// surface (`resinfo.RG (M1_NM, 8)  %bss V0066.0 V0068.0`, `get_image_width` of kernel
+/// `image_queries` on acm-g10). `sampleinfo` is an error.
+pub fn info<L: MessageLanes + ?Sized>(
+    f: &Fields,
+    l: &mut L,
+    mem: &mut Memory,
+) -> Result<(), L::Error>
+where
+    L::Error: From<MemoryError>,
+{
+    let op = f.int("Op")? & 0xff;
+    if op != 0b0000_1010 {
+        return Err(f
+            .unsupported(format!("INFO operation {op:#010b} (resinfo runs)"))
+            .into());
+    }
+    let exec = f.exec()?;
+    let mask = f.int("Channels")? & 0xf;
+    let bti = image_bti(f, l)?;
+    let dst = f.raw("Dst")?;
+    let run = lanes(l, exec, f.pred)?;
+    let stride = channel_stride(exec.elements().unwrap_or(1), mem.grf_bytes);
+    let (image, _) = mem.image_mut(f.name, bti)?;
+    for &i in &run {
+        let lod = coord(f, l, "LOD", i)?;
+        let at = |size: u32| size.checked_shr(lod).unwrap_or(0);
+        let data = match image.dims {
+            1 => [at(image.width), 0, 0, 1],
+            2 => [at(image.width), at(image.height), 0, 1],
+            _ => [at(image.width), at(image.height), at(image.depth), 1],
+        };
+        let mut ch_pos = 0;
+        for (c, d) in data.iter().enumerate() {
+            if mask & (1 << c) != 0 {
+                put(l, &dst, 4, ch_pos * stride + i, u64::from(*d))?;
+                ch_pos += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The byte range of texel `(u, v, r)`, `None` when out of bounds.
 pub(super) fn texel_range(
     image: &Image,
@@ -467,5 +630,162 @@ mod tests {
         f.ints[1] = ("Surface", 0);
         let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
         assert!(e.0.contains("typed access to SLM"), "{}", e.0);
+    }
+
+    #[test]
+    fn bss_is_the_bindless_surface_a_movs_wrote() {
+        // `movs (M1_NM, 1) %bss(0) V0061` then `load_lz.RGBA (M1, 16) 0x0:uw %bss ...` (IGC
+        // 2.x, acm-g10): T4 holds the handle, at which launch binds the image.
+        let (mut mem, mut l) = setup("rgba-f32");
+        mem.bind(0x101, crate::machine::memory::BufferId(1));
+        l.surfaces.insert(4, 0x101);
+        l.dwords(1, &[2; 8]);
+        l.dwords(2, &[1; 8]);
+        l.zeros(3, 32);
+        let f = fields(
+            "3D_LOAD",
+            Some(0x03),
+            &[("Op", 0b0001_1010), ("Channels", 0b0001), ("Surface", 4)],
+            &[],
+            &[("Dst", 3), ("U", 1), ("V", 2)],
+        );
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        assert_eq!(f32s(&l, 3, 0, 2), [120.0, 120.0]);
+        // A handle nothing is bound at.
+        l.surfaces.insert(4, 0x102);
+        let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("258"), "{}", e.0);
+    }
+
+    /// LSC_TYPED's fields as the generated visitor gives them (`ExecSize` and `Predicate` as
+    /// plain fields), for sub-operation `sub` on surface `surface` (a bss handle).
+    fn lsc_typed(sub: u64, exec: u64, ch_mask: u64, surface: u64) -> super::super::Fields {
+        fields(
+            "LSC_TYPED",
+            None,
+            &[
+                ("LscSubOp", sub),
+                ("ExecSize", exec),
+                ("Predicate", 0),
+                ("CachingL1", 0),
+                ("CachingL3", 0),
+                ("AddrType", 2),
+                ("AddrSize", 2),
+                ("DataSize", 3),
+                ("DataOrder", 1),
+                ("DataElemsPerAddr", 0),
+                ("ChMask", ch_mask),
+            ],
+            &[("Surface", ud(surface))],
+            &[
+                ("DstData", 3),
+                ("Src0AddrsU", 1),
+                ("Src0AddrsV", 2),
+                ("Src0AddrsR", 0),
+                ("Src0AddrsLOD", 0),
+                ("Src1Data", 3),
+            ],
+        )
+    }
+
+    #[test]
+    fn lsc_store_quad_and_load_quad_tgm_move_enabled_channels_in_register_blocks() {
+        // lsc_store_quad.tgm (M1, 8)  bss(0x101)[V1,V2]:a32  V3:d32.xz, then
+        // lsc_load_quad.tgm (M1, 8)  V3:d32.xz  bss(0x101)[V1,V2]:a32.
+        let (mut mem, mut l) = setup("rgba-f32");
+        mem.bind(0x101, crate::machine::memory::BufferId(1));
+        // Lanes 0..5 at (i % 3, i / 3), lane 6 at (0, 2) out of bounds, lane 7 off.
+        let mut u: Vec<u32> = (0..8).map(|i| i % 3).collect();
+        let mut v: Vec<u32> = (0..8).map(|i| (i / 3) % 2).collect();
+        (u[6], v[6]) = (0, 2);
+        l.dwords(1, &u);
+        l.dwords(2, &v);
+        // x of lane i is 1000 + i, z 2000 + i: two blocks of 8 dwords (one 32-byte register).
+        let data: Vec<u32> = (0..16)
+            .map(|k| (if k < 8 { 1000 + k } else { 2000 + k - 8 }) as f32)
+            .map(f32::to_bits)
+            .collect();
+        l.dwords(3, &data);
+        l.off.push(7);
+        run_fields(&lsc_typed(0x06, 0x03, 0b0101, 0x101), &mut l, &mut mem).unwrap();
+        let texel = |x: usize, y: usize| -> Vec<f32> {
+            let b = &mem.buffers()[1].bytes;
+            let at = (y * 3 + x) * 16;
+            (0..4)
+                .map(|c| f32::from_le_bytes(b[at + 4 * c..at + 4 * c + 4].try_into().unwrap()))
+                .collect()
+        };
+        // Texel (2, 1) from lane 5: x and z written, y and w kept (121, 123).
+        assert_eq!(texel(2, 1), [1005.0, 121.0, 2005.0, 123.0]);
+        assert_eq!(texel(0, 0), [1000.0, 1.0, 2000.0, 3.0]);
+        assert_eq!(mem.dropped, 1);
+        // Read back x and z: lane 5 gets its own values, lane 6 (out of bounds) zeros.
+        l.dwords(3, &[0xffff_ffff; 16]);
+        run_fields(&lsc_typed(0x02, 0x03, 0b0101, 0x101), &mut l, &mut mem).unwrap();
+        assert_eq!(f32s(&l, 3, 5, 1), [1005.0]);
+        assert_eq!(f32s(&l, 3, 8 + 5, 1), [2005.0]);
+        assert_eq!([l.dword(3, 6), l.dword(3, 8 + 6)], [0, 0]);
+        assert_eq!(l.dword(3, 7), 0xffff_ffff);
+        // Other sub-operations and data sizes are refused by name.
+        let e = run_fields(&lsc_typed(0x0c, 0x03, 1, 0x101), &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("typed atomics"), "{}", e.0);
+        let mut f = lsc_typed(0x02, 0x03, 1, 0x101);
+        f.ints[7] = ("DataSize", 4);
+        let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("DataSize 4"), "{}", e.0);
+    }
+
+    #[test]
+    fn resinfo_returns_the_size_by_the_images_dimensions() {
+        // resinfo.RG (M1_NM, 8)  %bss V1.0 V3.0 (get_image_width/height, IGC 2.x on acm-g10).
+        let (mut mem, mut l) = setup("rgba-f32");
+        l.zeros(1, 32);
+        l.dwords(3, &[0xffff_ffff; 32]);
+        let f = |channels: u64| {
+            fields(
+                "INFO",
+                Some(0x83),
+                &[("Op", 0b0000_1010), ("Channels", channels), ("Surface", 6)],
+                &[],
+                &[("LOD", 1), ("Dst", 3)],
+            )
+        };
+        run_fields(&f(0b0011), &mut l, &mut mem).unwrap();
+        // R (the width, 3) in the first register, G (the height, 2) in the next.
+        assert_eq!([l.dword(3, 0), l.dword(3, 7), l.dword(3, 8)], [3, 3, 2]);
+        // RGBA of this 2D image: B is 0, A the one level; at LOD 1, 3 >> 1 and 2 >> 1.
+        l.dwords(1, &[1; 8]);
+        run_fields(&f(0b1111), &mut l, &mut mem).unwrap();
+        assert_eq!(
+            [l.dword(3, 0), l.dword(3, 8), l.dword(3, 16), l.dword(3, 24)],
+            [1, 1, 0, 1]
+        );
+        // A 3D image (4x3x2) reports its depth in B; a 1D one (8) only its width.
+        for (image, want) in [
+            (
+                Image::packed(4, 3, 2, ImageFormat::parse("r-f32").unwrap()),
+                [4, 3, 2, 1],
+            ),
+            (
+                Image::packed(8, 1, 1, ImageFormat::parse("r-f32").unwrap()),
+                [8, 0, 0, 1],
+            ),
+        ] {
+            let id = mem
+                .add_image(image, vec![0; image.bytes() as usize])
+                .unwrap();
+            mem.bind(7, id);
+            l.surfaces.insert(6, 7);
+            l.zeros(1, 32);
+            run_fields(&f(0b1111), &mut l, &mut mem).unwrap();
+            assert_eq!(
+                [l.dword(3, 0), l.dword(3, 8), l.dword(3, 16), l.dword(3, 24)],
+                want
+            );
+        }
+        let mut sampleinfo = f(1);
+        sampleinfo.ints[0] = ("Op", 0b0000_1011);
+        let e = run_fields(&sampleinfo, &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("resinfo runs"), "{}", e.0);
     }
 }

@@ -111,6 +111,122 @@ fn reads_slm_pointers_by_value_pieces_and_inline_data() {
     );
 }
 
+/// The sampler entries of kernel `sample_inline` of `tests/interp/kernels/sampler.cl` as ocloc
+/// 26.27 writes them for acm-g10 (bindless), with a sampler parameter's values beside them.
+const SAMPLERS: &str = "kernels:
+  - name:            sample_inline
+    execution_env:
+      simd_size:       32
+    payload_arguments:
+      - arg_type:        sampler_snap_wa
+        offset:          56
+        size:            4
+        arg_index:       1
+      - arg_type:        sampler_address
+        offset:          60
+        size:            4
+        arg_index:       1
+      - arg_type:        arg_bypointer
+        offset:          64
+        size:            8
+        arg_index:       1
+        addrmode:        bindless
+        addrspace:       sampler
+        access_type:     readwrite
+        sampler_index:   0
+        sampler_type:    texture
+      - arg_type:        inline_sampler
+        offset:          72
+        size:            8
+        addrmode:        bindless
+        addrspace:       sampler
+        sampler_index:   1
+      - arg_type:        image_channel_order
+        offset:          80
+        size:            4
+        arg_index:       0
+    inline_samplers:
+      - sampler_index:   1
+        addrmode:        mirror
+        filtermode:      linear
+        normalized:      true
+      - sampler_index:   2
+        addrmode:        clamp_border
+        filtermode:      nearest
+";
+
+#[test]
+fn reads_sampler_entries_and_inline_samplers() {
+    let z = parse(SAMPLERS).unwrap();
+    let k = &z.kernels[0];
+    let kinds: Vec<(ArgType, Option<u32>, Option<u32>)> = k
+        .payload
+        .iter()
+        .map(|p| (p.kind, p.arg_index, p.sampler_index))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (ArgType::SamplerSnapWa, Some(1), None),
+            (ArgType::SamplerAddress, Some(1), None),
+            (
+                ArgType::ByPointer {
+                    addrmode: AddrMode::Bindless,
+                    addrspace: AddrSpace::Sampler
+                },
+                Some(1),
+                Some(0)
+            ),
+            (ArgType::InlineSampler, None, Some(1)),
+            (ArgType::ImageChannelOrder, Some(0), None),
+        ]
+    );
+    let states: Vec<(u32, SamplerState)> = k
+        .inline_samplers
+        .iter()
+        .map(|s| (s.sampler_index, s.state))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            (
+                1,
+                SamplerState::parse("normalized,mirrored_repeat,linear").unwrap()
+            ),
+            // `normalized` absent: false.
+            (
+                2,
+                SamplerState::parse("unnormalized,clamp,nearest").unwrap()
+            ),
+        ]
+    );
+    assert_eq!(k.inline_samplers[1].at, Loc { line: 38, col: 9 });
+}
+
+#[test]
+fn malformed_inline_samplers_are_errors_with_their_place() {
+    let head =
+        "kernels:\n  - name: k\n    execution_env:\n      simd_size: 8\n    inline_samplers:\n";
+    let bad = |entry: &str| error(&format!("{head}{entry}"));
+    assert_eq!(
+        bad("      - sampler_index: 0\n        addrmode: wrap\n        filtermode: linear\n"),
+        "7:19: `addrmode`: expected none, clamp_border, clamp_edge, repeat or mirror, found `wrap`"
+    );
+    assert_eq!(
+        bad("      - sampler_index: 0\n        addrmode: none\n"),
+        "6:9: an inline sampler needs `sampler_index`, `addrmode` and `filtermode`"
+    );
+    assert_eq!(
+        bad("      - {sampler_index: 0, addrmode: none, filtermode: linear, normalized: 2}\n"),
+        "6:76: `normalized`: expected true or false, found the integer 2"
+    );
+    let payload = "kernels:\n  - name: k\n    execution_env:\n      simd_size: 8\n    payload_arguments:\n      - {arg_type: inline_sampler, offset: 0, size: 8}\n";
+    assert_eq!(
+        error(payload),
+        "6:9: `arg_type: inline_sampler` without `sampler_index`: expected the inline sampler it holds"
+    );
+}
+
 /// The error of `text`, as `line:col: message`.
 fn error(text: &str) -> String {
     parse(text).unwrap_err().to_string()

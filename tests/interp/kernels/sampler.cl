@@ -1,9 +1,7 @@
 // Images read through samplers (3D_SAMPLE: `sample_lz` on tgllp, `sample_l` at LOD 0 on
 // acm-g10), image queries, and integer and 3D images read and written (3D_LOAD `ld_lz`,
-// SCATTER4_TYPED). Every sampler is a `sampler_t` argument: the manifest gives its state
-// (`--sampler`), since an inline `const sampler_t` has its state only in the compiler's binary.
-
-#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
+// SCATTER4_TYPED). The samplers are `sampler_t` arguments, whose state the manifest gives
+// (`--sampler`), but for `sample_inline`'s inline `const sampler_t`.
 
 // read_imagef of a 2D image at float coordinates, one kernel per sampler state (the manifest
 // runs each kernel once): normalised coordinates with every address mode and filter, and
@@ -33,6 +31,17 @@ SAMPLE_2D(sample_unnorm_clamp_nearest)
 SAMPLE_2D(sample_unnorm_clamp_linear)
 // The same kernel over 8-bit normalised texels.
 SAMPLE_2D(sample_unorm8_repeat_linear)
+
+// read_imagef through an inline `const sampler_t`: its state is in the compiler's binary only
+// (zeinfo `inline_samplers`, with an `inline_sampler` payload entry where samplers are
+// bindless), so the interpreter needs `--program` or `--zeinfo` for it.
+const sampler_t inline_mirror = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT |
+                                CLK_FILTER_LINEAR;
+
+kernel void sample_inline(read_only image2d_t img, global const float2 *c, global float4 *out) {
+    int i = get_global_id(0);
+    out[i] = read_imagef(img, inline_mirror, c[i]);
+}
 
 // read_imagef through a sampler at integer coordinates.
 kernel void sample_int_coords(read_only image2d_t img, sampler_t s, global float4 *out) {
@@ -66,13 +75,6 @@ kernel void sample_3d_int_nearest(read_only image3d_t img, sampler_t s,
                                   global const float4 *c, global int4 *out) {
     int i = get_global_id(0);
     out[i] = read_imagei(img, s, c[i]);
-}
-
-// A 3D image read and written at integer coordinates.
-kernel void image_3d_copy(read_only image3d_t src, write_only image3d_t dst) {
-    int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);
-    float4 v = read_imagef(src, p);
-    write_imagef(dst, p, v * 2.0f + (float4)(p.x, p.y, p.z, 1.0f));
 }
 
 // Signed integer texels read and written without a sampler.

@@ -42,6 +42,11 @@ const SPECIALS: &[Special] = &[
         item: "INFO",
     },
     Special {
+        doc: "LIFETIME",
+        module: "lifetime",
+        item: "LIFETIME",
+    },
+    Special {
         doc: "SVM_BLOCK_LD",
         module: "svm_block",
         item: "SVM_BLOCK",

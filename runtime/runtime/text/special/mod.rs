@@ -1,7 +1,7 @@
 //! Hand-written formatters for what the docs' `## Text` templates cannot express (note §1,
 //! class (b) and (c)), each working on raw field values, so it serves every generated crate.
 //!
-//! Whole instructions ([`fence`], [`info`], [`lsc`], [`sampler_3d`], [`svm_block`]) share one
+//! Whole instructions ([`fence`], [`info`], [`lifetime`], [`lsc`], [`sampler_3d`], [`svm_block`]) share one
 //! interface, [`Formatter`]: the generated code hands the instruction's fields by doc name
 //! through [`fields`] and encodes the fields its parser read. The text emitter
 //! (`codegen/src/emit/rust/text.rs`) names in one registry the formatter of each instruction.
@@ -12,6 +12,7 @@ pub mod address_of;
 pub mod fence;
 pub mod fields;
 pub mod info;
+pub mod lifetime;
 pub mod lsc;
 pub mod regionless;
 pub mod sampler_3d;
