@@ -17,6 +17,7 @@
 //!   [`super::Kernel::run_group`]).
 
 use super::convert::FloatMode;
+use super::fast::Fast;
 use super::layout::Layout;
 use super::limits::{MAX_CALL_DEPTH, MAX_THREAD_REGISTER_BYTES};
 use super::memory::{Memory, MemoryError};
@@ -60,6 +61,8 @@ pub struct Step<'f> {
     pub address_of: Option<VectorOperand>,
     /// MADW: 64-bit results, low dwords then high dwords (see `thread::Inst::wide`).
     pub wide: bool,
+    /// The instruction compiled for the fast path, when it has one ([`super::fast`]).
+    pub fast: Option<alloc::boxed::Box<Fast>>,
 }
 
 /// A call being run: where to return and the caller's masks.
@@ -197,6 +200,13 @@ impl Thread {
     ) -> Result<(), Fault> {
         if step.flow != Flow::None {
             return self.control(step.flow, step.exec, step.pred, routines);
+        }
+        if let Some(f) = &step.fast {
+            if let Some(chen) = f.run(&mut self.regs, self.em, self.mode)? {
+                self.lane_ops += u64::from(chen.count_ones());
+                self.pc += 1;
+                return Ok(());
+            }
         }
         let mut x = Exec {
             core: Core::new(&r.layout, &mut self.regs, self.em, self.mode),

@@ -205,7 +205,7 @@ pub fn lanes(n: u32) -> u32 {
 /// Elements of a region encoding (`0001` 0, `0010` 1, ... `0111` 32), or a fault naming the
 /// parameter for null and reserved encodings.
 #[inline(always)]
-fn stride(encoding: u8, what: &str) -> Result<u32, Fault> {
+pub(super) fn stride(encoding: u8, what: &str) -> Result<u32, Fault> {
     match encoding {
         1 => Ok(0),
         2..=7 => Ok(1 << (encoding - 2)),
