@@ -270,6 +270,14 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
         (Op::Cmp(_), _) => return None,
         (_, d) => destination(&d, layout, n)?,
     };
+    // An integer result converted to F rounds from its exact value, which `i64` may not hold
+    // for products and left shifts (UD * UD).
+    if !float
+        && matches!(dst, Dst::Reg { ty: Ty::F, .. })
+        && matches!(op, Op::Mul | Op::Mad | Op::Shl)
+    {
+        return None;
+    }
     Some(Box::new(Fast {
         op,
         exec,
