@@ -63,6 +63,8 @@ pub struct Step<'f> {
     pub wide: bool,
     /// The instruction compiled for the fast path, when it has one ([`super::fast`]).
     pub fast: Option<alloc::boxed::Box<Fast>>,
+    /// A memory instruction's fields by doc name, read once when the kernel loads.
+    pub message: Option<alloc::boxed::Box<super::messages::Fields>>,
 }
 
 /// A call being run: where to return and the caller's masks.
@@ -214,6 +216,7 @@ impl Thread {
             address_of: step.address_of,
             wide: step.wide,
             at: (self.routine, self.pc),
+            message: step.message.as_deref(),
         };
         super::interpret(step.inst, &mut x)?;
         self.mode = x.core.mode;
@@ -436,6 +439,8 @@ pub struct Exec<'a> {
     wide: bool,
     /// The routine and instruction index running (where `--check` reports a message).
     at: (usize, usize),
+    /// A memory instruction's fields, read when the kernel loaded.
+    message: Option<&'a super::messages::Fields>,
 }
 
 impl From<MemoryError> for Fault {
@@ -450,6 +455,20 @@ impl super::messages::MessageLanes for Exec<'_> {
     }
     fn sampler(&mut self, index: u32) -> Result<u32, Fault> {
         self.core.sampler(index)
+    }
+    #[inline]
+    fn raw_bits(&mut self, op: &RawOperand, size: u32, index: u32) -> Result<u64, Fault> {
+        self.core.raw_bits(op, size, index)
+    }
+    #[inline]
+    fn put_raw_bits(
+        &mut self,
+        op: &RawOperand,
+        size: u32,
+        index: u32,
+        bits: u64,
+    ) -> Result<(), Fault> {
+        self.core.put_raw_bits(op, size, index, bits)
     }
 }
 
@@ -551,7 +570,10 @@ impl Lanes for Exec<'_> {
             )));
         };
         mem.at_instruction(self.at.0, self.at.1);
-        let done = super::messages::run(inst, self, mem);
+        let done = match self.message {
+            Some(f) => Some(super::messages::run_fields(f, self, mem)),
+            None => super::messages::run(inst, self, mem),
+        };
         self.mem = Some(mem);
         match done {
             Some(r) => r,

@@ -547,6 +547,7 @@ impl Memory {
         &self.slm
     }
 
+    #[inline]
     fn place(&mut self, space: Space, address: u64, size: u32) -> Result<Place, MemoryError> {
         let unmapped = MemoryError::Unmapped {
             space,
@@ -600,6 +601,7 @@ impl Memory {
         }
     }
 
+    #[inline]
     fn bytes_mut(&mut self, place: &Place, size: u32) -> Option<&mut [u8]> {
         let n = size as usize;
         match *place {
@@ -612,7 +614,7 @@ impl Memory {
 
     /// Where an access lands; with `--check`, an out-of-bounds access is reported and
     /// dropped, and any other is checked for races.
-    #[inline]
+    #[inline(always)]
     fn place_for(
         &mut self,
         space: Space,
@@ -624,6 +626,19 @@ impl Memory {
         if self.check.is_none() {
             return placed;
         }
+        self.checked(placed, space, address, size, access)
+    }
+
+    /// [`Memory::place_for`] under `--check`.
+    #[inline(never)]
+    fn checked(
+        &mut self,
+        placed: Result<Place, MemoryError>,
+        space: Space,
+        address: u64,
+        size: u32,
+        access: Access,
+    ) -> Result<Place, MemoryError> {
         let place = match placed {
             Err(MemoryError::Unmapped { .. }) => Place::Dropped,
             other => other?,
@@ -798,10 +813,19 @@ impl Memory {
 }
 
 /// Little-endian bytes (at most 8) as an integer.
+#[inline]
 fn le(b: &[u8]) -> u64 {
-    let mut v = [0u8; 8];
-    v[..b.len()].copy_from_slice(b);
-    u64::from_le_bytes(v)
+    match *b {
+        [a] => u64::from(a),
+        [a, b] => u64::from(u16::from_le_bytes([a, b])),
+        [a, b, c, d] => u64::from(u32::from_le_bytes([a, b, c, d])),
+        _ => {
+            let mut v = [0u8; 8];
+            let n = b.len().min(8);
+            v[..n].copy_from_slice(&b[..n]);
+            u64::from_le_bytes(v)
+        }
+    }
 }
 
 #[cfg(test)]

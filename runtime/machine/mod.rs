@@ -677,6 +677,11 @@ fn routine<'f, R: crate::object::Routine>(
             address_of: f.src0.filter(|_| inst.name() == "ADDR_ADD"),
             wide: inst.name() == "MADW",
             fast: fast::compile(inst, &layout),
+            message: messages::is_memory(inst.name()).then(|| {
+                let mut m = messages::Fields::new(inst.name());
+                inst.visit_operands(&mut m);
+                alloc::boxed::Box::new(m)
+            }),
         })
         .collect();
     Ok(Routine {

@@ -1107,6 +1107,30 @@ impl<'a> Core<'a> {
         store(&mut self.regs.grf, at, ty.size(), bits)
     }
 
+    /// Element `index` of `size` bytes of a raw operand, as bits (what `read_raw` reads as
+    /// the unsigned type of that size).
+    #[inline]
+    pub fn raw_bits(&self, op: &RawOperand, size: u32, index: u32) -> Result<u64, Fault> {
+        let v = self.var(op.id)?;
+        let at = v.base as usize + usize::from(op.offset) + index as usize * size as usize;
+        load(&self.regs.grf, at, size as usize)
+    }
+
+    /// Writes element `index` of `size` bytes of a raw operand from bits (as `write_raw`
+    /// writes the unsigned type of that size).
+    #[inline]
+    pub fn put_raw_bits(
+        &mut self,
+        op: &RawOperand,
+        size: u32,
+        index: u32,
+        bits: u64,
+    ) -> Result<(), Fault> {
+        let v = self.var(op.id)?;
+        let at = v.base as usize + usize::from(op.offset) + index as usize * size as usize;
+        store(&mut self.regs.grf, at, size as usize, bits)
+    }
+
     fn raw_at(&self, op: &RawOperand, ty: DataType, index: u32) -> Result<usize, Fault> {
         let v = self.var(op.id)?;
         if ty.size() == 0 {
