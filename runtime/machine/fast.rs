@@ -439,7 +439,9 @@ fn scatter<T: Copy, const S: usize>(
         let at = *at as usize;
         let bytes = grf.get_mut(at..at + n * S).ok_or_else(outside)?;
         for (c, v) in bytes.chunks_exact_mut(S).zip(values) {
-            c.copy_from_slice(&put(*v));
+            if let Ok(c) = <&mut [u8; S]>::try_from(c) {
+                *c = put(*v);
+            }
         }
         return Ok(());
     }
@@ -449,7 +451,8 @@ fn scatter<T: Copy, const S: usize>(
         m &= m - 1;
         let at = place.at(i, S as u32) as usize;
         let b = grf.get_mut(at..at + S).ok_or_else(outside)?;
-        b.copy_from_slice(&put(values[i]));
+        let b = <&mut [u8; S]>::try_from(b).map_err(|_| outside())?;
+        *b = put(values[i]);
     }
     Ok(())
 }

@@ -547,6 +547,27 @@ impl Memory {
         &self.slm
     }
 
+    /// The bytes of an access that lands in memory, without `--check`: the common case of
+    /// [`Memory::place_for`], with no error or dropped access to account for (`None` sends
+    /// the access the long way).
+    #[inline(always)]
+    fn direct(&mut self, space: Space, address: u64, size: u32) -> Option<&mut [u8]> {
+        if self.check.is_some() {
+            return None;
+        }
+        let (bytes, at) = match space {
+            Space::Surface(bti) => {
+                let b = (*self.table.get(bti as usize)?)?;
+                (&mut self.buffers.get_mut(b)?.bytes, address)
+            }
+            Space::Slm => (&mut self.slm, address & SLM_ADDRESS_BITS),
+            Space::Scratch => (&mut self.scratch, address),
+            Space::Stateless => return None,
+        };
+        let at = usize::try_from(at).ok()?;
+        bytes.get_mut(at..at.checked_add(size as usize)?)
+    }
+
     #[inline]
     fn place(&mut self, space: Space, address: u64, size: u32) -> Result<Place, MemoryError> {
         let unmapped = MemoryError::Unmapped {
@@ -745,6 +766,9 @@ impl Memory {
 
     /// Reads `size` bytes (1 to 8), little-endian, zero-extended.
     pub fn read(&mut self, space: Space, address: u64, size: u32) -> Result<u64, MemoryError> {
+        if let Some(b) = self.direct(space, address, size) {
+            return Ok(le(b));
+        }
         let place = self.place_for(space, address, size, Access::Read)?;
         Ok(self.bytes_mut(&place, size).map_or(0, |b| le(b)))
     }
@@ -757,6 +781,11 @@ impl Memory {
         size: u32,
         value: u64,
     ) -> Result<(), MemoryError> {
+        if let Some(b) = self.direct(space, address, size) {
+            let n = b.len().min(8);
+            b[..n].copy_from_slice(&value.to_le_bytes()[..n]);
+            return Ok(());
+        }
         let place = self.place_for(space, address, size, Access::Write)?;
         if let Some(b) = self.bytes_mut(&place, size) {
             b.copy_from_slice(&value.to_le_bytes()[..size as usize]);

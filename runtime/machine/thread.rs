@@ -274,7 +274,13 @@ fn store(grf: &mut [u8], at: usize, size: usize, bits: u64) -> Result<(), Fault>
             at + size
         ));
     };
-    b.copy_from_slice(&bits.to_le_bytes()[..size]);
+    let bytes = bits.to_le_bytes();
+    match b {
+        [x] => *x = bytes[0],
+        [_, _] => b.copy_from_slice(&bytes[..2]),
+        [_, _, _, _] => b.copy_from_slice(&bytes[..4]),
+        _ => b.copy_from_slice(&bytes[..size.min(8)]),
+    }
     Ok(())
 }
 
