@@ -171,6 +171,7 @@ fn instruction(r: &mut Rng) -> String {
         ("and", 2),
         ("or", 2),
         ("xor", 2),
+        ("not", 1),
         ("shl", 2),
         ("shr", 2),
         ("asr", 2),
@@ -197,6 +198,17 @@ fn instruction(r: &mut Rng) -> String {
     let (op, sources) = r.pick(OPS);
     let is_cmp = op.starts_with("cmp");
     let pred = if is_cmp { "" } else { r.pick(PREDS) };
+    if r.next() % 6 == 0 {
+        // Logic of predicates.
+        let (op, sources) = r.pick(&[("and", 2), ("or", 2), ("xor", 2), ("not", 1)]);
+        let srcs: Vec<&str> = (0..sources).map(|_| r.pick(&["P1", "P2"])).collect();
+        return format!(
+            "{pred}{op} {} {} {}",
+            r.pick(EXECS),
+            r.pick(&["P1", "P2"]),
+            srcs.join(" ")
+        );
+    }
     let sat = if !is_cmp && r.next() % 8 == 0 {
         ".sat"
     } else {
@@ -211,10 +223,11 @@ fn instruction(r: &mut Rng) -> String {
     format!("{pred}{op}{sat} {} {dst} {}", r.pick(EXECS), srcs.join(" "))
 }
 
-/// A kernel: `%cr0` set, P1 from the signs of X_d, the instruction, then the end.
+/// A kernel: `%cr0` set, P1 and P2 from the signs of X_d and Y_d, the instruction, then the
+/// end.
 fn kernel(head: &str, cr0: u32, inst: &str) -> String {
     format!(
-        "{head}    mov (M1_NM, 1) %cr0(0,0)<1> 0x{cr0:x}:ud\n    cmp.lt (M1_NM, 32) P1 X_d(0,0)<1;1,0> 0x0:d\n    {inst}\n    ret (M1, 1)\n"
+        "{head}    mov (M1_NM, 1) %cr0(0,0)<1> 0x{cr0:x}:ud\n    cmp.lt (M1_NM, 32) P1 X_d(0,0)<1;1,0> 0x0:d\n    cmp.lt (M1_NM, 32) P2 Y_d(0,0)<1;1,0> 0x0:d\n    {inst}\n    ret (M1, 1)\n"
     )
 }
 
@@ -249,8 +262,8 @@ fn the_fast_path_gives_the_lane_functions_bits() {
         let Ok(k) = Kernel::new(&file, "k", p.platform()) else {
             continue;
         };
-        // The `mov` of `%cr0` never takes the fast path, the `cmp` into P1 always does.
-        if k.fast_steps() >= 2 {
+        // The `mov` of `%cr0` never takes the fast path, the `cmp`s into P1 and P2 always do.
+        if k.fast_steps() >= 3 {
             fast += 1;
         }
         let mut generic = Kernel::new(&file, "k", p.platform()).expect("it loaded once");

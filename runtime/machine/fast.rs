@@ -88,6 +88,7 @@ enum Op {
     And,
     Or,
     Xor,
+    Not,
     Shl,
     /// SHR and ASR: both `src0 >> src1`, arithmetic or logical by src0's promoted type.
     Shr,
@@ -106,6 +107,7 @@ impl Op {
             "AND" => (Op::And, 2),
             "OR" => (Op::Or, 2),
             "XOR" => (Op::Xor, 2),
+            "NOT" => (Op::Not, 1),
             "SHL" => (Op::Shl, 2),
             "SHR" | "ASR" => (Op::Shr, 2),
             "CMP" => match rel_op? & 7 {
@@ -160,6 +162,8 @@ enum Src {
     /// An immediate integer (its type's value) or F.
     Int(i64, Ty),
     Float(f64),
+    /// A predicate variable's word, inverted or not (AND, OR, XOR and NOT of predicates).
+    Pred(usize, bool),
 }
 
 impl Src {
@@ -167,6 +171,7 @@ impl Src {
         match self {
             Src::Reg { ty, .. } | Src::Int(_, ty) => *ty,
             Src::Float(_) => Ty::F,
+            Src::Pred(..) => Ty::Ud,
         }
     }
 }
@@ -190,7 +195,7 @@ pub struct Fast {
     pred: Option<PredicateControl>,
     /// Lanes.
     n: u32,
-    /// The sources are F (else integers).
+    /// The sources are F (else integers, or predicates with a predicate destination).
     float: bool,
     dst: Dst,
     src: [Src; 3],
@@ -255,17 +260,25 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
     }
     let none = Src::Int(0, Ty::D);
     let mut src = [none.clone(), none.clone(), none];
-    for (s, op) in src.iter_mut().zip(&f.src).take(sources) {
-        *s = source(&(*op)?, layout, n)?;
+    if let (Some(VectorOperand::Predicate(_)), Op::And | Op::Or | Op::Xor | Op::Not) = (f.dst, op) {
+        for (s, op) in src.iter_mut().zip(&f.src).take(sources) {
+            *s = match (*op)? {
+                VectorOperand::Predicate(p) => Src::Pred(predicate(p.id(), layout)?, p.inverse()),
+                _ => return None,
+            };
+        }
+    } else {
+        for (s, op) in src.iter_mut().zip(&f.src).take(sources) {
+            *s = source(&(*op)?, layout, n)?;
+        }
     }
     let float = src[0].ty() == Ty::F;
     if src[..sources].iter().any(|s| (s.ty() == Ty::F) != float) || float && !op.takes_floats() {
         return None;
     }
     let dst = match (op, f.dst?) {
-        (Op::Cmp(_), VectorOperand::Predicate(p)) => {
-            let id = usize::from(p.id());
-            (id != 0 && id < layout.predicates.len()).then_some(Dst::Pred(id))?
+        (Op::Cmp(_) | Op::And | Op::Or | Op::Xor | Op::Not, VectorOperand::Predicate(p)) => {
+            Dst::Pred(predicate(p.id(), layout)?)
         }
         (Op::Cmp(_), _) => return None,
         (_, d) => destination(&d, layout, n)?,
@@ -287,6 +300,12 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
         dst,
         src,
     }))
+}
+
+/// A declared predicate variable's index (P0, "no predicate", is none).
+fn predicate(id: u16, layout: &Layout) -> Option<usize> {
+    let id = usize::from(id);
+    (id != 0 && id < layout.predicates.len()).then_some(id)
 }
 
 /// A general operand's variable, type and first byte, when the fast path may take it.
@@ -469,7 +488,7 @@ fn read_ints(grf: &[u8], src: &Src, n: usize, out: &mut Ints) -> Result<(), Faul
             out[..n].fill(*v);
             return Ok(());
         }
-        Src::Float(_) => return Err(outside()),
+        Src::Float(_) | Src::Pred(..) => return Err(outside()),
     };
     match ty {
         Ty::B => gather(grf, place, n, out, |b: [u8; 1]| i64::from(b[0] as i8))?,
@@ -504,7 +523,7 @@ fn read_floats(grf: &[u8], src: &Src, n: usize, keep: bool, out: &mut Floats) ->
             out[..n].fill(*v);
             return Ok(());
         }
-        Src::Int(..) => return Err(outside()),
+        Src::Int(..) | Src::Pred(..) => return Err(outside()),
     };
     gather(grf, place, n, out, |b| {
         let x = f32::from_le_bytes(b);
@@ -541,11 +560,17 @@ impl Fast {
         let n = self.n as usize;
         let keep = mode.denorm_f;
         let count = match self.op {
-            Op::Mov => 1,
+            Op::Mov | Op::Not => 1,
             Op::Mad => 3,
             _ => 2,
         };
-        if self.float {
+        if let Src::Pred(..) = self.src[0] {
+            let bits = self.predicate_lanes(regs, i.offset)?;
+            let Dst::Pred(id) = self.dst else {
+                return Err(outside());
+            };
+            write_pred(regs, id, bits, mask, i.offset)?;
+        } else if self.float {
             let mut s = [[0f64; 32]; 3];
             for (out, src) in s.iter_mut().zip(&self.src).take(count) {
                 read_floats(&regs.grf, src, n, keep, out)?;
@@ -562,6 +587,26 @@ impl Fast {
             self.write_ints(regs, r, n, mask, i.offset)?;
         }
         Ok(Some(i.chen))
+    }
+
+    /// AND, OR, XOR or NOT of predicates: lane `i` of a source is bit `offset + i` of its
+    /// word (inverted when it says), for every exec size (with one lane, the whole word the
+    /// lane function reads has that bit as its lowest).
+    fn predicate_lanes(&self, regs: &Regs, offset: u32) -> Result<u32, Fault> {
+        let mut w = [0u32; 2];
+        for (w, s) in w.iter_mut().zip(&self.src) {
+            if let Src::Pred(id, inverse) = *s {
+                let word = *regs.preds.get(id).ok_or_else(outside)?;
+                let lanes = word.rotate_right(offset & 31);
+                *w = if inverse { !lanes } else { lanes };
+            }
+        }
+        Ok(match self.op {
+            Op::And => w[0] & w[1],
+            Op::Or => w[0] | w[1],
+            Op::Xor => w[0] ^ w[1],
+            _ => !w[0],
+        })
     }
 
     fn write_ints(
@@ -682,6 +727,11 @@ fn int_lanes(op: Op, s: &[Ints; 3], n: usize, pmask: u32, unsigned: (bool, bool)
         Op::And => binary(&mut r, a, b, n, |x, y| x & y),
         Op::Or => binary(&mut r, a, b, n, |x, y| x | y),
         Op::Xor => binary(&mut r, a, b, n, |x, y| x ^ y),
+        Op::Not => {
+            for i in 0..n {
+                r[i] = !a[i];
+            }
+        }
         // The count's low 5 bits (a left operand of at most 32 bits).
         Op::Shl => binary(&mut r, a, b, n, |x, y| x << (y & 31)),
         Op::Shr if unsigned.0 => binary(&mut r, a, b, n, |x, y| i64::from(x as u32 >> (y & 31))),
@@ -727,7 +777,7 @@ fn float_lanes(op: Op, s: &[Floats; 3], n: usize, pmask: u32) -> Lanes<f64> {
         }
         Op::Cmp(rel) => return Lanes::Bits(compare(rel, a, b, n)),
         // Not compiled with float sources.
-        Op::And | Op::Or | Op::Xor | Op::Shl | Op::Shr => {}
+        Op::And | Op::Or | Op::Xor | Op::Not | Op::Shl | Op::Shr => {}
     }
     Lanes::Values(r)
 }
