@@ -105,6 +105,8 @@ pub struct Thread {
     pub lane_ops: u64,
     /// The channels the thread was dispatched with (its work-items).
     pub dispatch: u32,
+    /// The lanes the fast path computes in.
+    lanes: alloc::boxed::Box<super::fast::Scratch>,
 }
 
 impl Thread {
@@ -124,6 +126,7 @@ impl Thread {
             steps: 0,
             lane_ops: 0,
             dispatch,
+            lanes: alloc::boxed::Box::default(),
         }
     }
 
@@ -204,7 +207,7 @@ impl Thread {
             return self.control(step.flow, step.exec, step.pred, routines);
         }
         if let Some(f) = &step.fast {
-            if let Some(chen) = f.run(&mut self.regs, self.em, self.mode)? {
+            if let Some(chen) = f.run(&mut self.regs, &mut self.lanes, self.em, self.mode)? {
                 self.lane_ops += u64::from(chen.count_ones());
                 self.pc += 1;
                 return Ok(());

@@ -549,7 +549,13 @@ impl Fast {
     /// instruction's `ChEn` (the lanes a thread counts), or `None` when the lane function must
     /// run it (a float result while `%cr0` rounds other than to nearest).
     #[inline]
-    pub fn run(&self, regs: &mut Regs, em: u32, mode: FloatMode) -> Result<Option<u32>, Fault> {
+    pub fn run(
+        &self,
+        regs: &mut Regs,
+        lanes: &mut Scratch,
+        em: u32,
+        mode: FloatMode,
+    ) -> Result<Option<u32>, Fault> {
         let float_result = matches!(self.dst, Dst::Reg { ty: Ty::F, .. });
         if float_result && mode.rounding != Rounding::NearestEven {
             return Ok(None);
@@ -571,19 +577,19 @@ impl Fast {
             };
             write_pred(regs, id, bits, mask, i.offset)?;
         } else if self.float {
-            let mut s = [[0f64; 32]; 3];
+            let s = &mut lanes.floats;
             for (out, src) in s.iter_mut().zip(&self.src).take(count) {
                 read_floats(&regs.grf, src, n, keep, out)?;
             }
-            let r = float_lanes(self.op, &s, n, i.pmask);
+            let r = float_lanes(self.op, s, n, i.pmask);
             self.write_floats(regs, r, n, mask, i.offset, keep)?;
         } else {
-            let mut s = [[0i64; 32]; 3];
+            let s = &mut lanes.ints;
             for (out, src) in s.iter_mut().zip(&self.src).take(count) {
                 read_ints(&regs.grf, src, n, out)?;
             }
             let unsigned = (self.src[0].ty() == Ty::Ud, self.src[1].ty() == Ty::Ud);
-            let r = int_lanes(self.op, &s, n, i.pmask, unsigned);
+            let r = int_lanes(self.op, s, n, i.pmask, unsigned);
             self.write_ints(regs, r, n, mask, i.offset)?;
         }
         Ok(Some(i.chen))
@@ -612,7 +618,7 @@ impl Fast {
     fn write_ints(
         &self,
         regs: &mut Regs,
-        r: Lanes<i64>,
+        r: Lanes<'_, i64>,
         n: usize,
         mask: u32,
         offset: u32,
@@ -635,7 +641,7 @@ impl Fast {
     fn write_floats(
         &self,
         regs: &mut Regs,
-        r: Lanes<f64>,
+        r: Lanes<'_, f64>,
         n: usize,
         mask: u32,
         offset: u32,
@@ -672,9 +678,25 @@ impl Fast {
 }
 
 /// What an operation computes: a value per lane, or a truth value per lane (bit `i`).
-enum Lanes<T> {
-    Values([T; 32]),
+enum Lanes<'a, T> {
+    Values(&'a [T; 32]),
     Bits(u32),
+}
+
+/// The lanes of a thread's running instruction: three sources and a result, as integers or
+/// floats (kept between instructions: lanes past an instruction's exec size are never read).
+pub struct Scratch {
+    ints: [Ints; 4],
+    floats: [Floats; 4],
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch {
+            ints: [[0; 32]; 4],
+            floats: [[0.0; 32]; 4],
+        }
+    }
 }
 
 /// Sets bits `offset + i` of predicate `id` to bit `i` of `bits` for the lanes `i` of `mask`.
@@ -707,35 +729,40 @@ fn compare<T: PartialOrd>(rel: u8, a: &[T], b: &[T], n: usize) -> u32 {
 /// Integer lanes `0..n`: `unsigned` says whether src0 and src1 are UD (C's promotion to
 /// unsigned int for `>>` and comparisons).
 #[inline(always)]
-fn int_lanes(op: Op, s: &[Ints; 3], n: usize, pmask: u32, unsigned: (bool, bool)) -> Lanes<i64> {
-    let [a, b, c] = s;
-    let mut r = [0i64; 32];
+fn int_lanes(
+    op: Op,
+    s: &mut [Ints; 4],
+    n: usize,
+    pmask: u32,
+    unsigned: (bool, bool),
+) -> Lanes<'_, i64> {
+    let [a, b, c, r] = s;
     match op {
-        Op::Mov => r = *a,
+        Op::Mov => return Lanes::Values(a),
         Op::Sel => {
             for i in 0..n {
                 r[i] = if pmask >> i & 1 != 0 { a[i] } else { b[i] };
             }
         }
-        Op::Add => binary(&mut r, a, b, n, i64::wrapping_add),
-        Op::Mul => binary(&mut r, a, b, n, i64::wrapping_mul),
+        Op::Add => binary(r, a, b, n, i64::wrapping_add),
+        Op::Mul => binary(r, a, b, n, i64::wrapping_mul),
         Op::Mad => {
             for i in 0..n {
                 r[i] = a[i].wrapping_mul(b[i]).wrapping_add(c[i]);
             }
         }
-        Op::And => binary(&mut r, a, b, n, |x, y| x & y),
-        Op::Or => binary(&mut r, a, b, n, |x, y| x | y),
-        Op::Xor => binary(&mut r, a, b, n, |x, y| x ^ y),
+        Op::And => binary(r, a, b, n, |x, y| x & y),
+        Op::Or => binary(r, a, b, n, |x, y| x | y),
+        Op::Xor => binary(r, a, b, n, |x, y| x ^ y),
         Op::Not => {
             for i in 0..n {
                 r[i] = !a[i];
             }
         }
         // The count's low 5 bits (a left operand of at most 32 bits).
-        Op::Shl => binary(&mut r, a, b, n, |x, y| x << (y & 31)),
-        Op::Shr if unsigned.0 => binary(&mut r, a, b, n, |x, y| i64::from(x as u32 >> (y & 31))),
-        Op::Shr => binary(&mut r, a, b, n, |x, y| x >> (y & 31)),
+        Op::Shl => binary(r, a, b, n, |x, y| x << (y & 31)),
+        Op::Shr if unsigned.0 => binary(r, a, b, n, |x, y| i64::from(x as u32 >> (y & 31))),
+        Op::Shr => binary(r, a, b, n, |x, y| x >> (y & 31)),
         Op::Cmp(rel) if unsigned.0 || unsigned.1 => {
             // Compared as unsigned ints: each value modulo 2^32.
             let (mut x, mut y) = ([0u32; 32], [0u32; 32]);
@@ -758,18 +785,17 @@ fn binary<T: Copy>(r: &mut [T; 32], a: &[T; 32], b: &[T; 32], n: usize, f: impl 
 
 /// F lanes `0..n`, computed in `f64` (rounded once, at the write).
 #[inline(always)]
-fn float_lanes(op: Op, s: &[Floats; 3], n: usize, pmask: u32) -> Lanes<f64> {
-    let [a, b, c] = s;
-    let mut r = [0f64; 32];
+fn float_lanes(op: Op, s: &mut [Floats; 4], n: usize, pmask: u32) -> Lanes<'_, f64> {
+    let [a, b, c, r] = s;
     match op {
-        Op::Mov => r = *a,
+        Op::Mov => return Lanes::Values(a),
         Op::Sel => {
             for i in 0..n {
                 r[i] = if pmask >> i & 1 != 0 { a[i] } else { b[i] };
             }
         }
-        Op::Add => binary(&mut r, a, b, n, |x, y| x + y),
-        Op::Mul => binary(&mut r, a, b, n, |x, y| x * y),
+        Op::Add => binary(r, a, b, n, |x, y| x + y),
+        Op::Mul => binary(r, a, b, n, |x, y| x * y),
         Op::Mad => {
             for i in 0..n {
                 r[i] = a[i] * b[i] + c[i];
