@@ -20,11 +20,12 @@
 
 use super::convert::FloatMode;
 use super::layout::{self, Layout};
-use super::thread::{evaluate_chen, lanes, stride, Fault, Regs};
+use super::thread::{lanes, stride, Fault, Regs};
 use crate::generated::Instruction;
 use crate::runtime::value::Rounding;
 use crate::runtime::{
-    DataType, ExecSize, OperandVisitor, PredicateControl, RawOperand, VectorOperand,
+    DataType, ExecSize, OperandVisitor, PredicateCombine, PredicateControl, RawOperand,
+    VectorOperand,
 };
 use alloc::boxed::Box;
 use alloc::format;
@@ -191,8 +192,8 @@ enum Dst {
 #[derive(Clone, Debug)]
 pub struct Fast {
     op: Op,
-    exec: ExecSize,
-    pred: Option<PredicateControl>,
+    /// The channels: `EvaluateChEn`'s inputs, read once.
+    channels: Channels,
     /// Lanes.
     n: u32,
     /// The sources are F (else integers, or predicates with a predicate destination).
@@ -293,13 +294,88 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
     }
     Some(Box::new(Fast {
         op,
-        exec,
-        pred: f.pred,
+        channels: Channels::new(exec, f.pred, layout)?,
         n,
         float,
         dst,
         src,
     }))
+}
+
+/// An instruction's exec size, mask control and predicate, checked once: `EvaluateChEn` of
+/// the operands chapter without its errors (an undeclared predicate or a reserved combine is
+/// not compiled, and the lane function reports it).
+#[derive(Clone, Copy, Debug)]
+struct Channels {
+    /// The low `n` bits.
+    ones: u32,
+    /// First channel of the mask control (`M1` 0, `M2` 4, ... `M8` 28).
+    offset: u32,
+    /// `NoMask`: every channel.
+    no_mask: bool,
+    /// The predicate: its variable, combine (`Any`, `All` or lane by lane) and inversion.
+    pred: Option<(usize, PredicateCombine, bool)>,
+}
+
+/// The channel masks of one instruction, lane `i` at bit `i`.
+struct Chen {
+    /// `ChEn`.
+    chen: u32,
+    /// `EM` under the mask control, before the predicate.
+    em: u32,
+    /// The predicate after any/all and inversion (all ones without one).
+    pmask: u32,
+    offset: u32,
+}
+
+impl Channels {
+    fn new(exec: ExecSize, pred: Option<PredicateControl>, layout: &Layout) -> Option<Channels> {
+        let mask = exec.mask_bits();
+        let pred = match pred.filter(|p| p.id() != 0) {
+            None => None,
+            Some(p) if p.combine() == PredicateCombine::Reserved => return None,
+            Some(p) => Some((predicate(p.id(), layout)?, p.combine(), p.inverse())),
+        };
+        Some(Channels {
+            ones: lanes(exec.elements()?),
+            offset: u32::from(mask & 7) * 4,
+            no_mask: mask >= 8,
+            pred,
+        })
+    }
+
+    /// [`super::thread::evaluate_chen`] of these channels, given the execution mask and the
+    /// predicate variables.
+    #[inline(always)]
+    fn of(&self, em: u32, preds: &[u32]) -> Chen {
+        let (ones, offset) = (self.ones, self.offset);
+        let chen = if self.no_mask {
+            ones
+        } else {
+            (em >> offset) & ones
+        };
+        let mut c = Chen {
+            chen,
+            em: chen,
+            pmask: ones,
+            offset,
+        };
+        if let Some((id, combine, inverse)) = self.pred {
+            let bits = preds.get(id).copied().unwrap_or(0);
+            let mut m = (bits >> offset) & ones;
+            match combine {
+                PredicateCombine::Any => m = if m != 0 { ones } else { 0 },
+                PredicateCombine::All => m = if m == ones { ones } else { 0 },
+                _ => {}
+            }
+            if inverse {
+                m = !m & ones;
+            }
+            c.chen &= m;
+            c.pmask = m;
+        }
+        c
+    }
 }
 
 /// A declared predicate variable's index (P0, "no predicate", is none).
@@ -560,7 +636,7 @@ impl Fast {
         if float_result && mode.rounding != Rounding::NearestEven {
             return Ok(None);
         }
-        let i = evaluate_chen(self.exec, self.pred, em, &regs.preds)?;
+        let i = self.channels.of(em, &regs.preds);
         // SEL.md guards its lanes with EM, and selects by the predicate.
         let mask = if self.op == Op::Sel { i.em } else { i.chen };
         let n = self.n as usize;
