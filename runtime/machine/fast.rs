@@ -198,6 +198,9 @@ pub struct Fast {
     n: u32,
     /// The sources are F (else integers, or predicates with a predicate destination).
     float: bool,
+    /// Integers whose result keeps only its low 32 bits (sums, products, bitwise operations,
+    /// left shifts, moves into integer types): computed in `i32`.
+    narrow: bool,
     dst: Dst,
     src: [Src; 3],
 }
@@ -292,11 +295,20 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
     {
         return None;
     }
+    let narrow = !float
+        && matches!(dst, Dst::Reg { ty, .. } if ty != Ty::F)
+        && matches!(
+            op,
+            Op::Mov | Op::Sel | Op::Add | Op::Mul | Op::Mad | Op::And | Op::Or | Op::Xor | Op::Not | Op::Shl
+        )
+        // The absolute value of a UD element is itself, which its `i32` bits do not say.
+        && !src.iter().any(|s| matches!(s, Src::Reg { ty: Ty::Ud, modifier: 1 | 3, .. }));
     Some(Box::new(Fast {
         op,
         channels: Channels::new(exec, f.pred, layout)?,
         n,
         float,
+        narrow,
         dst,
         src,
     }))
@@ -588,6 +600,76 @@ fn read_ints(grf: &[u8], src: &Src, n: usize, out: &mut Ints) -> Result<(), Faul
     Ok(())
 }
 
+/// Lanes `0..n` of an integer source as `i32` (the low 32 bits of [`read_ints`]'s).
+fn read_narrow(grf: &[u8], src: &Src, n: usize, out: &mut [i32; 32]) -> Result<(), Fault> {
+    let (ty, modifier, place) = match src {
+        Src::Reg {
+            ty,
+            modifier,
+            place,
+        } => (*ty, *modifier, place),
+        Src::Int(v, _) => {
+            out[..n].fill(*v as i32);
+            return Ok(());
+        }
+        Src::Float(_) | Src::Pred(..) => return Err(outside()),
+    };
+    match ty {
+        Ty::B => gather(grf, place, n, out, |b: [u8; 1]| i32::from(b[0] as i8))?,
+        Ty::Ub => gather(grf, place, n, out, |b: [u8; 1]| i32::from(b[0]))?,
+        Ty::W => gather(grf, place, n, out, |b| i32::from(i16::from_le_bytes(b)))?,
+        Ty::Uw => gather(grf, place, n, out, |b| i32::from(u16::from_le_bytes(b)))?,
+        Ty::D | Ty::Ud | Ty::F => gather(grf, place, n, out, i32::from_le_bytes)?,
+    }
+    let lanes = &mut out[..n];
+    match modifier {
+        1 => lanes.iter_mut().for_each(|v| *v = v.wrapping_abs()),
+        2 => lanes.iter_mut().for_each(|v| *v = v.wrapping_neg()),
+        3 => lanes
+            .iter_mut()
+            .for_each(|v| *v = v.wrapping_abs().wrapping_neg()),
+        5 => lanes
+            .iter_mut()
+            .for_each(|v| *v = ty.extend(!(*v as u32)) as i32),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Integer lanes `0..n` in `i32`, for the operations whose low 32 bits depend only on their
+/// operands' low 32 bits.
+#[inline(always)]
+fn narrow_lanes(op: Op, s: &mut [[i32; 32]; 4], n: usize, pmask: u32) -> &[i32; 32] {
+    let [a, b, c, r] = s;
+    match op {
+        Op::Mov => return a,
+        Op::Sel => {
+            for i in 0..n {
+                r[i] = if pmask >> i & 1 != 0 { a[i] } else { b[i] };
+            }
+        }
+        Op::Add => binary(r, a, b, n, i32::wrapping_add),
+        Op::Mul => binary(r, a, b, n, i32::wrapping_mul),
+        Op::Mad => {
+            for i in 0..n {
+                r[i] = a[i].wrapping_mul(b[i]).wrapping_add(c[i]);
+            }
+        }
+        Op::And => binary(r, a, b, n, |x, y| x & y),
+        Op::Or => binary(r, a, b, n, |x, y| x | y),
+        Op::Xor => binary(r, a, b, n, |x, y| x ^ y),
+        Op::Not => {
+            for i in 0..n {
+                r[i] = !a[i];
+            }
+        }
+        Op::Shl => binary(r, a, b, n, |x, y| x << (y & 31)),
+        // Not compiled narrow.
+        Op::Shr | Op::Cmp(_) => {}
+    }
+    r
+}
+
 /// Lanes `0..n` of an F source: denormals flushed to a signed zero unless `%cr0` keeps them,
 /// then its modifier.
 fn read_floats(grf: &[u8], src: &Src, n: usize, keep: bool, out: &mut Floats) -> Result<(), Fault> {
@@ -652,6 +734,21 @@ impl Fast {
                 return Err(outside());
             };
             write_pred(regs, id, bits, mask, i.offset)?;
+        } else if self.narrow {
+            let s = &mut lanes.narrow;
+            for (out, src) in s.iter_mut().zip(&self.src).take(count) {
+                read_narrow(&regs.grf, src, n, out)?;
+            }
+            let r = narrow_lanes(self.op, s, n, i.pmask);
+            let Dst::Reg { ty, place } = &self.dst else {
+                return Err(outside());
+            };
+            let grf = &mut regs.grf;
+            match ty {
+                Ty::B | Ty::Ub => scatter(grf, place, n, mask, r, |x| [x as u8]),
+                Ty::W | Ty::Uw => scatter(grf, place, n, mask, r, |x| (x as u16).to_le_bytes()),
+                _ => scatter(grf, place, n, mask, r, |x| x.to_le_bytes()),
+            }?;
         } else if self.float {
             let s = &mut lanes.floats;
             for (out, src) in s.iter_mut().zip(&self.src).take(count) {
@@ -763,6 +860,7 @@ enum Lanes<'a, T> {
 /// floats (kept between instructions: lanes past an instruction's exec size are never read).
 pub struct Scratch {
     ints: [Ints; 4],
+    narrow: [[i32; 32]; 4],
     floats: [Floats; 4],
 }
 
@@ -770,6 +868,7 @@ impl Default for Scratch {
     fn default() -> Scratch {
         Scratch {
             ints: [[0; 32]; 4],
+            narrow: [[0; 32]; 4],
             floats: [[0.0; 32]; 4],
         }
     }
