@@ -295,14 +295,7 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
     {
         return None;
     }
-    let narrow = !float
-        && matches!(dst, Dst::Reg { ty, .. } if ty != Ty::F)
-        && matches!(
-            op,
-            Op::Mov | Op::Sel | Op::Add | Op::Mul | Op::Mad | Op::And | Op::Or | Op::Xor | Op::Not | Op::Shl
-        )
-        // The absolute value of a UD element is itself, which its `i32` bits do not say.
-        && !src.iter().any(|s| matches!(s, Src::Reg { ty: Ty::Ud, modifier: 1 | 3, .. }));
+    let narrow = !float && narrow(op, &dst, &src);
     Some(Box::new(Fast {
         op,
         channels: Channels::new(exec, f.pred, layout)?,
@@ -312,6 +305,27 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
         dst,
         src,
     }))
+}
+
+/// Whether integer lanes compute in `i32`: an operation whose result keeps only its low 32
+/// bits (sums, products, bitwise operations, left shifts, moves) into an integer type, or a
+/// right shift or comparison of sources an `i32` holds exactly (no abs or negation, which take
+/// -2^31 out of its range; a UD is compared and shifted as `u32`).
+fn narrow(op: Op, dst: &Dst, src: &[Src; 3]) -> bool {
+    let int_dst = matches!(dst, Dst::Reg { ty, .. } if *ty != Ty::F);
+    let negated = |s: &Src| matches!(s, Src::Reg { modifier: 1..=3, .. });
+    match op {
+        Op::Mov | Op::Sel | Op::Add | Op::Mul | Op::Mad | Op::And | Op::Or | Op::Xor | Op::Not
+        | Op::Shl => {
+            // The absolute value of a UD element is itself, which its `i32` bits do not say.
+            int_dst
+                && !src
+                    .iter()
+                    .any(|s| matches!(s, Src::Reg { ty: Ty::Ud, modifier: 1 | 3, .. }))
+        }
+        Op::Shr => int_dst && !src.iter().any(negated),
+        Op::Cmp(_) => !src.iter().any(negated),
+    }
 }
 
 /// An instruction's exec size, mask control and predicate, checked once: `EvaluateChEn` of
@@ -639,10 +653,16 @@ fn read_narrow(grf: &[u8], src: &Src, n: usize, out: &mut [i32; 32]) -> Result<(
 /// Integer lanes `0..n` in `i32`, for the operations whose low 32 bits depend only on their
 /// operands' low 32 bits.
 #[inline(always)]
-fn narrow_lanes(op: Op, s: &mut [[i32; 32]; 4], n: usize, pmask: u32) -> &[i32; 32] {
+fn narrow_lanes(
+    op: Op,
+    s: &mut [[i32; 32]; 4],
+    n: usize,
+    pmask: u32,
+    unsigned: (bool, bool),
+) -> Lanes<'_, i32> {
     let [a, b, c, r] = s;
     match op {
-        Op::Mov => return a,
+        Op::Mov => return Lanes::Values(a),
         Op::Sel => {
             for i in 0..n {
                 r[i] = if pmask >> i & 1 != 0 { a[i] } else { b[i] };
@@ -664,10 +684,18 @@ fn narrow_lanes(op: Op, s: &mut [[i32; 32]; 4], n: usize, pmask: u32) -> &[i32; 
             }
         }
         Op::Shl => binary(r, a, b, n, |x, y| x << (y & 31)),
-        // Not compiled narrow.
-        Op::Shr | Op::Cmp(_) => {}
+        Op::Shr if unsigned.0 => binary(r, a, b, n, |x, y| ((x as u32) >> (y & 31)) as i32),
+        Op::Shr => binary(r, a, b, n, |x, y| x >> (y & 31)),
+        Op::Cmp(rel) if unsigned.0 || unsigned.1 => {
+            let (mut x, mut y) = ([0u32; 32], [0u32; 32]);
+            for i in 0..n {
+                (x[i], y[i]) = (a[i] as u32, b[i] as u32);
+            }
+            return Lanes::Bits(compare(rel, &x, &y, n));
+        }
+        Op::Cmp(rel) => return Lanes::Bits(compare(rel, a, b, n)),
     }
-    r
+    Lanes::Values(r)
 }
 
 /// Lanes `0..n` of an F source: denormals flushed to a signed zero unless `%cr0` keeps them,
@@ -684,13 +712,15 @@ fn read_floats(grf: &[u8], src: &Src, n: usize, keep: bool, out: &mut Floats) ->
         Src::Int(..) | Src::Pred(..) => return Err(outside()),
     };
     gather(grf, place, n, out, |b| {
-        let x = f32::from_le_bytes(b);
-        let x = if x.is_subnormal() && !keep {
-            0.0f32.copysign(x)
+        let bits = u32::from_le_bytes(b);
+        let denormal = bits & 0x7f80_0000 == 0 && bits & 0x007f_ffff != 0;
+        // A flushed denormal keeps its sign.
+        let bits = if denormal && !keep {
+            bits & 0x8000_0000
         } else {
-            x
+            bits
         };
-        f64::from(x)
+        f64::from(f32::from_bits(bits))
     })?;
     let lanes = &mut out[..n];
     match modifier {
@@ -739,9 +769,14 @@ impl Fast {
             for (out, src) in s.iter_mut().zip(&self.src).take(count) {
                 read_narrow(&regs.grf, src, n, out)?;
             }
-            let r = narrow_lanes(self.op, s, n, i.pmask);
-            let Dst::Reg { ty, place } = &self.dst else {
-                return Err(outside());
+            let unsigned = (self.src[0].ty() == Ty::Ud, self.src[1].ty() == Ty::Ud);
+            let (ty, place, r) = match (&self.dst, narrow_lanes(self.op, s, n, i.pmask, unsigned)) {
+                (Dst::Pred(id), Lanes::Bits(bits)) => {
+                    write_pred(regs, *id, bits, mask, i.offset)?;
+                    return Ok(Some(i.chen));
+                }
+                (Dst::Reg { ty, place }, Lanes::Values(r)) => (ty, place, r),
+                _ => return Err(outside()),
             };
             let grf = &mut regs.grf;
             match ty {
