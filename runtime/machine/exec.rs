@@ -191,6 +191,14 @@ impl Thread {
                 ));
             }
             let here = self.pc;
+            if let Some(f) = &step.fast {
+                let ran = f.run(&mut self.regs, &mut self.lanes, self.em, self.mode);
+                if let Some(chen) = ran.map_err(|e| (e, here))? {
+                    self.lane_ops += u64::from(chen.count_ones());
+                    self.pc += 1;
+                    continue;
+                }
+            }
             self.step(r, step, routines, mem).map_err(|e| (e, here))?;
         }
         Ok(())
@@ -205,13 +213,6 @@ impl Thread {
     ) -> Result<(), Fault> {
         if step.flow != Flow::None {
             return self.control(step.flow, step.exec, step.pred, routines);
-        }
-        if let Some(f) = &step.fast {
-            if let Some(chen) = f.run(&mut self.regs, &mut self.lanes, self.em, self.mode)? {
-                self.lane_ops += u64::from(chen.count_ones());
-                self.pc += 1;
-                return Ok(());
-            }
         }
         let mut x = Exec {
             core: Core::new(&r.layout, &mut self.regs, self.em, self.mode),

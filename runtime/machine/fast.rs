@@ -136,7 +136,7 @@ enum Place {
     /// Lane `i` at `at + i * size`.
     Contiguous(u32),
     /// Lane `i` at `table[i]`.
-    Table([u32; 32]),
+    Table(Box<[u32; 32]>),
 }
 
 impl Place {
@@ -313,15 +313,38 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
 /// -2^31 out of its range; a UD is compared and shifted as `u32`).
 fn narrow(op: Op, dst: &Dst, src: &[Src; 3]) -> bool {
     let int_dst = matches!(dst, Dst::Reg { ty, .. } if *ty != Ty::F);
-    let negated = |s: &Src| matches!(s, Src::Reg { modifier: 1..=3, .. });
+    let negated = |s: &Src| {
+        matches!(
+            s,
+            Src::Reg {
+                modifier: 1..=3,
+                ..
+            }
+        )
+    };
     match op {
-        Op::Mov | Op::Sel | Op::Add | Op::Mul | Op::Mad | Op::And | Op::Or | Op::Xor | Op::Not
+        Op::Mov
+        | Op::Sel
+        | Op::Add
+        | Op::Mul
+        | Op::Mad
+        | Op::And
+        | Op::Or
+        | Op::Xor
+        | Op::Not
         | Op::Shl => {
             // The absolute value of a UD element is itself, which its `i32` bits do not say.
             int_dst
-                && !src
-                    .iter()
-                    .any(|s| matches!(s, Src::Reg { ty: Ty::Ud, modifier: 1 | 3, .. }))
+                && !src.iter().any(|s| {
+                    matches!(
+                        s,
+                        Src::Reg {
+                            ty: Ty::Ud,
+                            modifier: 1 | 3,
+                            ..
+                        }
+                    )
+                })
         }
         Op::Shr => int_dst && !src.iter().any(negated),
         Op::Cmp(_) => !src.iter().any(negated),
@@ -437,7 +460,7 @@ fn place(n: u32, size: u32, end: u32, lane: impl Fn(u32) -> u32) -> Option<Place
     } else if (0..n as usize).all(|i| table[i] == first + i as u32 * size) {
         Some(Place::Contiguous(first))
     } else {
-        Some(Place::Table(table))
+        Some(Place::Table(Box::new(table)))
     }
 }
 
@@ -537,7 +560,7 @@ fn gather<T: Copy, const S: usize>(
             }
         }
         Place::Table(t) => {
-            for (o, &at) in out.iter_mut().zip(t).take(n) {
+            for (o, &at) in out.iter_mut().zip(t.iter()).take(n) {
                 *o = one(at)?;
             }
         }
