@@ -7,7 +7,8 @@
 //! (`## Semantics` of each doc), reached through the generated `interpret` bridge and
 //! [`crate::runtime::Lanes`]; instructions whose docs give prose are run by hand here (control
 //! flow) or in [`messages`] (memory), and any other is an error naming it, never a silent
-//! no-op.
+//! no-op. The common ALU instructions are compiled once per kernel and run by [`fast`], which
+//! gives the lane functions' bits with typed lane loops.
 //!
 //! Modules: [`memory`] (surfaces, SLM, stateless addresses), [`messages`] (the memory
 //! instructions) and [`launch`] (ndrange, arguments, the thread payload).
