@@ -135,7 +135,7 @@ fn source(r: &mut Rng) -> String {
         "0x00000003:f",
         "0x7fc00000:f",
     ];
-    if r.next() % 5 == 0 {
+    if r.next().is_multiple_of(5) {
         return String::from(r.pick(IMMEDIATES));
     }
     let var = r.pick(&["X", "Y", "Z"]);
@@ -146,7 +146,7 @@ fn source(r: &mut Rng) -> String {
 
 /// A type, mostly of those the fast path takes.
 fn weighted_type(r: &mut Rng) -> &'static str {
-    if r.next() % 8 == 0 {
+    if r.next().is_multiple_of(8) {
         r.pick(&["q", "hf"])
     } else {
         r.pick(&["d", "ud", "w", "uw", "b", "ub", "f", "f", "d", "ud"])
@@ -198,7 +198,7 @@ fn instruction(r: &mut Rng) -> String {
     let (op, sources) = r.pick(OPS);
     let is_cmp = op.starts_with("cmp");
     let pred = if is_cmp { "" } else { r.pick(PREDS) };
-    if r.next() % 6 == 0 {
+    if r.next().is_multiple_of(6) {
         // Logic of predicates.
         let (op, sources) = r.pick(&[("and", 2), ("or", 2), ("xor", 2), ("not", 1)]);
         let srcs: Vec<&str> = (0..sources).map(|_| r.pick(&["P1", "P2"])).collect();
@@ -209,12 +209,12 @@ fn instruction(r: &mut Rng) -> String {
             srcs.join(" ")
         );
     }
-    let sat = if !is_cmp && r.next() % 8 == 0 {
+    let sat = if !is_cmp && r.next().is_multiple_of(8) {
         ".sat"
     } else {
         ""
     };
-    let dst = if is_cmp && r.next() % 4 != 0 {
+    let dst = if is_cmp && !r.next().is_multiple_of(4) {
         String::from("P2")
     } else {
         destination(r)

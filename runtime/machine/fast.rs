@@ -28,7 +28,7 @@ use crate::runtime::{
     VectorOperand,
 };
 use alloc::boxed::Box;
-use alloc::format;
+use alloc::string::String;
 
 /// An element type of the fast path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -528,8 +528,8 @@ type Floats = [f64; 32];
 
 #[cold]
 fn outside() -> Fault {
-    Fault(format!(
-        "an operand of a compiled instruction lies past the registers"
+    Fault(String::from(
+        "an operand of a compiled instruction lies past the registers",
     ))
 }
 
@@ -861,11 +861,11 @@ impl Fast {
         };
         let grf = &mut regs.grf;
         match ty {
-            Ty::B | Ty::Ub => scatter(grf, place, n, mask, &v, |x| [x as u8]),
-            Ty::W | Ty::Uw => scatter(grf, place, n, mask, &v, |x| (x as u16).to_le_bytes()),
-            Ty::D | Ty::Ud => scatter(grf, place, n, mask, &v, |x| (x as u32).to_le_bytes()),
+            Ty::B | Ty::Ub => scatter(grf, place, n, mask, v, |x| [x as u8]),
+            Ty::W | Ty::Uw => scatter(grf, place, n, mask, v, |x| (x as u16).to_le_bytes()),
+            Ty::D | Ty::Ud => scatter(grf, place, n, mask, v, |x| (x as u32).to_le_bytes()),
             // Integer to float: rounded once from the exact value (to nearest, even on a tie).
-            Ty::F => scatter(grf, place, n, mask, &v, |x| (x as f32).to_le_bytes()),
+            Ty::F => scatter(grf, place, n, mask, v, |x| (x as f32).to_le_bytes()),
         }
     }
 
@@ -886,13 +886,13 @@ impl Fast {
         let grf = &mut regs.grf;
         // Float to integer: toward zero, clamped to the type's range, NaN to 0 (Rust's `as`).
         match ty {
-            Ty::B => scatter(grf, place, n, mask, &v, |x| [x as i8 as u8]),
-            Ty::Ub => scatter(grf, place, n, mask, &v, |x| [x as u8]),
-            Ty::W => scatter(grf, place, n, mask, &v, |x| (x as i16).to_le_bytes()),
-            Ty::Uw => scatter(grf, place, n, mask, &v, |x| (x as u16).to_le_bytes()),
-            Ty::D => scatter(grf, place, n, mask, &v, |x| (x as i32).to_le_bytes()),
-            Ty::Ud => scatter(grf, place, n, mask, &v, |x| (x as u32).to_le_bytes()),
-            Ty::F => scatter(grf, place, n, mask, &v, |x| {
+            Ty::B => scatter(grf, place, n, mask, v, |x| [x as i8 as u8]),
+            Ty::Ub => scatter(grf, place, n, mask, v, |x| [x as u8]),
+            Ty::W => scatter(grf, place, n, mask, v, |x| (x as i16).to_le_bytes()),
+            Ty::Uw => scatter(grf, place, n, mask, v, |x| (x as u16).to_le_bytes()),
+            Ty::D => scatter(grf, place, n, mask, v, |x| (x as i32).to_le_bytes()),
+            Ty::Ud => scatter(grf, place, n, mask, v, |x| (x as u32).to_le_bytes()),
+            Ty::F => scatter(grf, place, n, mask, v, |x| {
                 // Rounded to nearest; a denormal result flushed to its sign's zero unless
                 // `%cr0` keeps them.
                 let b = (x as f32).to_bits();
