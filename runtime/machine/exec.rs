@@ -17,6 +17,7 @@
 //!   [`super::Kernel::run_group`]).
 
 use super::convert::FloatMode;
+use super::fast::Fast;
 use super::layout::Layout;
 use super::limits::{MAX_CALL_DEPTH, MAX_THREAD_REGISTER_BYTES};
 use super::memory::{Memory, MemoryError};
@@ -60,6 +61,10 @@ pub struct Step<'f> {
     pub address_of: Option<VectorOperand>,
     /// MADW: 64-bit results, low dwords then high dwords (see `thread::Inst::wide`).
     pub wide: bool,
+    /// The instruction compiled for the fast path, when it has one ([`super::fast`]).
+    pub fast: Option<alloc::boxed::Box<Fast>>,
+    /// A memory instruction's fields by doc name, read once when the kernel loads.
+    pub message: Option<alloc::boxed::Box<super::messages::Fields>>,
 }
 
 /// A call being run: where to return and the caller's masks.
@@ -100,6 +105,8 @@ pub struct Thread {
     pub lane_ops: u64,
     /// The channels the thread was dispatched with (its work-items).
     pub dispatch: u32,
+    /// The lanes the fast path computes in.
+    lanes: alloc::boxed::Box<super::fast::Scratch>,
 }
 
 impl Thread {
@@ -119,6 +126,7 @@ impl Thread {
             steps: 0,
             lane_ops: 0,
             dispatch,
+            lanes: alloc::boxed::Box::default(),
         }
     }
 
@@ -183,6 +191,14 @@ impl Thread {
                 ));
             }
             let here = self.pc;
+            if let Some(f) = &step.fast {
+                let ran = f.run(&mut self.regs, &mut self.lanes, self.em, self.mode);
+                if let Some(chen) = ran.map_err(|e| (e, here))? {
+                    self.lane_ops += u64::from(chen.count_ones());
+                    self.pc += 1;
+                    continue;
+                }
+            }
             self.step(r, step, routines, mem).map_err(|e| (e, here))?;
         }
         Ok(())
@@ -204,6 +220,7 @@ impl Thread {
             address_of: step.address_of,
             wide: step.wide,
             at: (self.routine, self.pc),
+            message: step.message.as_deref(),
         };
         super::interpret(step.inst, &mut x)?;
         self.mode = x.core.mode;
@@ -426,6 +443,8 @@ pub struct Exec<'a> {
     wide: bool,
     /// The routine and instruction index running (where `--check` reports a message).
     at: (usize, usize),
+    /// A memory instruction's fields, read when the kernel loaded.
+    message: Option<&'a super::messages::Fields>,
 }
 
 impl From<MemoryError> for Fault {
@@ -440,6 +459,20 @@ impl super::messages::MessageLanes for Exec<'_> {
     }
     fn sampler(&mut self, index: u32) -> Result<u32, Fault> {
         self.core.sampler(index)
+    }
+    #[inline]
+    fn raw_bits(&mut self, op: &RawOperand, size: u32, index: u32) -> Result<u64, Fault> {
+        self.core.raw_bits(op, size, index)
+    }
+    #[inline]
+    fn put_raw_bits(
+        &mut self,
+        op: &RawOperand,
+        size: u32,
+        index: u32,
+        bits: u64,
+    ) -> Result<(), Fault> {
+        self.core.put_raw_bits(op, size, index, bits)
     }
 }
 
@@ -541,7 +574,10 @@ impl Lanes for Exec<'_> {
             )));
         };
         mem.at_instruction(self.at.0, self.at.1);
-        let done = super::messages::run(inst, self, mem);
+        let done = match self.message {
+            Some(f) => Some(super::messages::run_fields(f, self, mem)),
+            None => super::messages::run(inst, self, mem),
+        };
         self.mem = Some(mem);
         match done {
             Some(r) => r,

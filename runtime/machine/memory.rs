@@ -547,6 +547,28 @@ impl Memory {
         &self.slm
     }
 
+    /// The bytes of an access that lands in memory, without `--check`: the common case of
+    /// [`Memory::place_for`], with no error or dropped access to account for (`None` sends
+    /// the access the long way).
+    #[inline(always)]
+    fn direct(&mut self, space: Space, address: u64, size: u32) -> Option<&mut [u8]> {
+        if self.check.is_some() {
+            return None;
+        }
+        let (bytes, at) = match space {
+            Space::Surface(bti) => {
+                let b = (*self.table.get(bti as usize)?)?;
+                (&mut self.buffers.get_mut(b)?.bytes, address)
+            }
+            Space::Slm => (&mut self.slm, address & SLM_ADDRESS_BITS),
+            Space::Scratch => (&mut self.scratch, address),
+            Space::Stateless => return None,
+        };
+        let at = usize::try_from(at).ok()?;
+        bytes.get_mut(at..at.checked_add(size as usize)?)
+    }
+
+    #[inline]
     fn place(&mut self, space: Space, address: u64, size: u32) -> Result<Place, MemoryError> {
         let unmapped = MemoryError::Unmapped {
             space,
@@ -600,6 +622,7 @@ impl Memory {
         }
     }
 
+    #[inline]
     fn bytes_mut(&mut self, place: &Place, size: u32) -> Option<&mut [u8]> {
         let n = size as usize;
         match *place {
@@ -612,7 +635,7 @@ impl Memory {
 
     /// Where an access lands; with `--check`, an out-of-bounds access is reported and
     /// dropped, and any other is checked for races.
-    #[inline]
+    #[inline(always)]
     fn place_for(
         &mut self,
         space: Space,
@@ -624,6 +647,19 @@ impl Memory {
         if self.check.is_none() {
             return placed;
         }
+        self.checked(placed, space, address, size, access)
+    }
+
+    /// [`Memory::place_for`] under `--check`.
+    #[inline(never)]
+    fn checked(
+        &mut self,
+        placed: Result<Place, MemoryError>,
+        space: Space,
+        address: u64,
+        size: u32,
+        access: Access,
+    ) -> Result<Place, MemoryError> {
         let place = match placed {
             Err(MemoryError::Unmapped { .. }) => Place::Dropped,
             other => other?,
@@ -730,6 +766,9 @@ impl Memory {
 
     /// Reads `size` bytes (1 to 8), little-endian, zero-extended.
     pub fn read(&mut self, space: Space, address: u64, size: u32) -> Result<u64, MemoryError> {
+        if let Some(b) = self.direct(space, address, size) {
+            return Ok(le(b));
+        }
         let place = self.place_for(space, address, size, Access::Read)?;
         Ok(self.bytes_mut(&place, size).map_or(0, |b| le(b)))
     }
@@ -742,6 +781,11 @@ impl Memory {
         size: u32,
         value: u64,
     ) -> Result<(), MemoryError> {
+        if let Some(b) = self.direct(space, address, size) {
+            let n = b.len().min(8);
+            b[..n].copy_from_slice(&value.to_le_bytes()[..n]);
+            return Ok(());
+        }
         let place = self.place_for(space, address, size, Access::Write)?;
         if let Some(b) = self.bytes_mut(&place, size) {
             b.copy_from_slice(&value.to_le_bytes()[..size as usize]);
@@ -798,10 +842,19 @@ impl Memory {
 }
 
 /// Little-endian bytes (at most 8) as an integer.
+#[inline]
 fn le(b: &[u8]) -> u64 {
-    let mut v = [0u8; 8];
-    v[..b.len()].copy_from_slice(b);
-    u64::from_le_bytes(v)
+    match *b {
+        [a] => u64::from(a),
+        [a, b] => u64::from(u16::from_le_bytes([a, b])),
+        [a, b, c, d] => u64::from(u32::from_le_bytes([a, b, c, d])),
+        _ => {
+            let mut v = [0u8; 8];
+            let n = b.len().min(8);
+            v[..n].copy_from_slice(&b[..n]);
+            u64::from_le_bytes(v)
+        }
+    }
 }
 
 #[cfg(test)]

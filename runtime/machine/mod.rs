@@ -7,7 +7,8 @@
 //! (`## Semantics` of each doc), reached through the generated `interpret` bridge and
 //! [`crate::runtime::Lanes`]; instructions whose docs give prose are run by hand here (control
 //! flow) or in [`messages`] (memory), and any other is an error naming it, never a silent
-//! no-op.
+//! no-op. The common ALU instructions are compiled once per kernel and run by [`fast`], which
+//! gives the lane functions' bits with typed lane loops.
 //!
 //! Modules: [`memory`] (surfaces, SLM, stateless addresses), [`messages`] (the memory
 //! instructions) and [`launch`] (ndrange, arguments, the thread payload).
@@ -25,6 +26,7 @@
 pub mod check;
 pub mod convert;
 pub mod exec;
+pub mod fast;
 pub mod image;
 pub mod launch;
 pub mod layout;
@@ -338,6 +340,24 @@ impl<'f> Kernel<'f> {
     /// The `SimdSize` attribute (8, 16 or 32), 0 when the kernel has none.
     pub fn simd(&self) -> u32 {
         self.simd
+    }
+
+    /// Runs every instruction through its generated lane function, none through the fast
+    /// path ([`fast`]): the reference the fast path is checked against.
+    pub fn generic_only(&mut self) {
+        for r in &mut self.routines {
+            for s in &mut r.steps {
+                s.fast = None;
+            }
+        }
+    }
+
+    /// How many instructions of the kernel's routines run through the fast path ([`fast`]).
+    pub fn fast_steps(&self) -> usize {
+        self.routines
+            .iter()
+            .map(|r| r.steps.iter().filter(|s| s.fast.is_some()).count())
+            .sum()
     }
 
     /// Bytes per GRF register on the platform.
@@ -657,6 +677,12 @@ fn routine<'f, R: crate::object::Routine>(
             pred: f.pred,
             address_of: f.src0.filter(|_| inst.name() == "ADDR_ADD"),
             wide: inst.name() == "MADW",
+            fast: fast::compile(inst, &layout),
+            message: messages::is_memory(inst.name()).then(|| {
+                let mut m = messages::Fields::new(inst.name());
+                inst.visit_operands(&mut m);
+                alloc::boxed::Box::new(m)
+            }),
         })
         .collect();
     Ok(Routine {

@@ -205,7 +205,7 @@ pub fn lanes(n: u32) -> u32 {
 /// Elements of a region encoding (`0001` 0, `0010` 1, ... `0111` 32), or a fault naming the
 /// parameter for null and reserved encodings.
 #[inline(always)]
-fn stride(encoding: u8, what: &str) -> Result<u32, Fault> {
+pub(super) fn stride(encoding: u8, what: &str) -> Result<u32, Fault> {
     match encoding {
         1 => Ok(0),
         2..=7 => Ok(1 << (encoding - 2)),
@@ -274,7 +274,13 @@ fn store(grf: &mut [u8], at: usize, size: usize, bits: u64) -> Result<(), Fault>
             at + size
         ));
     };
-    b.copy_from_slice(&bits.to_le_bytes()[..size]);
+    let bytes = bits.to_le_bytes();
+    match b {
+        [x] => *x = bytes[0],
+        [_, _] => b.copy_from_slice(&bytes[..2]),
+        [_, _, _, _] => b.copy_from_slice(&bytes[..4]),
+        _ => b.copy_from_slice(&bytes[..size.min(8)]),
+    }
     Ok(())
 }
 
@@ -1114,6 +1120,30 @@ impl<'a> Core<'a> {
         let at = self.raw_at(op, ty, index)?;
         let bits = convert::to_bits(value, ty, false, self.mode);
         store(&mut self.regs.grf, at, ty.size(), bits)
+    }
+
+    /// Element `index` of `size` bytes of a raw operand, as bits (what `read_raw` reads as
+    /// the unsigned type of that size).
+    #[inline]
+    pub fn raw_bits(&self, op: &RawOperand, size: u32, index: u32) -> Result<u64, Fault> {
+        let v = self.var(op.id)?;
+        let at = v.base as usize + usize::from(op.offset) + index as usize * size as usize;
+        load(&self.regs.grf, at, size as usize)
+    }
+
+    /// Writes element `index` of `size` bytes of a raw operand from bits (as `write_raw`
+    /// writes the unsigned type of that size).
+    #[inline]
+    pub fn put_raw_bits(
+        &mut self,
+        op: &RawOperand,
+        size: u32,
+        index: u32,
+        bits: u64,
+    ) -> Result<(), Fault> {
+        let v = self.var(op.id)?;
+        let at = v.base as usize + usize::from(op.offset) + index as usize * size as usize;
+        store(&mut self.regs.grf, at, size as usize, bits)
     }
 
     fn raw_at(&self, op: &RawOperand, ty: DataType, index: u32) -> Result<usize, Fault> {

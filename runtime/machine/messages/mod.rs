@@ -40,6 +40,24 @@ pub trait MessageLanes: Lanes {
     fn surface(&mut self, index: u32) -> Result<u32, Self::Error>;
     /// The value of sampler variable `S<index>`: the sampler index a `MOVS` last wrote to it.
     fn sampler(&mut self, index: u32) -> Result<u32, Self::Error>;
+    /// Element `index` of `size` bytes (1, 2, 4 or 8) of a raw operand, as bits: what
+    /// [`Lanes::read_raw`] reads as the unsigned type of that size. A machine may read the
+    /// bytes directly.
+    fn raw_bits(&mut self, op: &RawOperand, size: u32, index: u32) -> Result<u64, Self::Error> {
+        self.read_raw(op, bits_type(size), index).map(to_bits)
+    }
+    /// Writes element `index` of `size` bytes of a raw operand from bits, as
+    /// [`Lanes::write_raw`] writes the unsigned type of that size.
+    fn put_raw_bits(
+        &mut self,
+        op: &RawOperand,
+        size: u32,
+        index: u32,
+        bits: u64,
+    ) -> Result<(), Self::Error> {
+        let ty = bits_type(size);
+        self.write_raw(op, ty, index, Value::Int(i128::from(bits), ty))
+    }
 }
 
 /// Runs `inst` if it is a memory instruction; `None` when it is not one.
@@ -274,25 +292,26 @@ pub(crate) fn to_bits(v: Value) -> u64 {
 }
 
 /// Element `index` of `size` bytes of a raw operand, as bits.
-pub(crate) fn get<L: Lanes + ?Sized>(
+#[inline]
+pub(crate) fn get<L: MessageLanes + ?Sized>(
     l: &mut L,
     op: &RawOperand,
     size: u32,
     index: u32,
 ) -> Result<u64, L::Error> {
-    l.read_raw(op, bits_type(size), index).map(to_bits)
+    l.raw_bits(op, size, index)
 }
 
 /// Writes element `index` of `size` bytes of a raw operand.
-pub(crate) fn put<L: Lanes + ?Sized>(
+#[inline]
+pub(crate) fn put<L: MessageLanes + ?Sized>(
     l: &mut L,
     op: &RawOperand,
     size: u32,
     index: u32,
     bits: u64,
 ) -> Result<(), L::Error> {
-    let ty = bits_type(size);
-    l.write_raw(op, ty, index, Value::Int(i128::from(bits), ty))
+    l.put_raw_bits(op, size, index, bits)
 }
 
 /// A scalar operand (`Offset`, `Address`) as bits: lane 0 of its region.
@@ -305,9 +324,47 @@ pub(crate) fn lanes<L: Lanes + ?Sized>(
     l: &mut L,
     exec: ExecSize,
     pred: Option<PredicateControl>,
-) -> Result<Vec<u32>, L::Error> {
+) -> Result<Run, L::Error> {
     let n = l.begin(exec, pred)?;
-    Ok((0..n).filter(|&i| l.enabled(i)).collect())
+    let mut run = Run {
+        lanes: [0; 32],
+        len: 0,
+    };
+    for i in (0..n.min(32)).filter(|&i| l.enabled(i)) {
+        run.lanes[run.len] = i;
+        run.len += 1;
+    }
+    Ok(run)
+}
+
+/// The lanes of a message that run, in order (at most 32, kept inline).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run {
+    lanes: [u32; 32],
+    len: usize,
+}
+
+impl core::ops::Deref for Run {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.lanes[..self.len.min(32)]
+    }
+}
+
+impl<'a> IntoIterator for &'a Run {
+    type Item = &'a u32;
+    type IntoIter = core::slice::Iter<'a, u32>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl IntoIterator for Run {
+    type Item = u32;
+    type IntoIter = core::iter::Take<core::array::IntoIter<u32, 32>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.lanes.into_iter().take(self.len)
+    }
 }
 
 /// The memory a surface variable of a legacy message names: "0: T0 - Shared Local Memory

@@ -138,6 +138,11 @@ fn run_case(c: &Case, program: &Path, dir: &Path, tool: &str, t: &Tools) -> Resu
     cmd.arg(&source).args([
         "--kernel", c.kernel, "--global", c.global, "--local", c.local,
     ]);
+    if tool == "visa" {
+        // The program binary says where each argument and implicit value goes (the `.isa`
+        // alone leaves some kernels' layouts open: the reduction's local size).
+        cmd.arg("--program").arg(program.join("anchors.bin"));
+    }
     let mut outputs = Vec::new();
     for (i, a) in c.args.iter().enumerate() {
         match a {
@@ -198,9 +203,12 @@ pub fn measure(root: &Path, shared: &Path) -> Result<String, String> {
     std::fs::copy(&source, work.join("anchors.cl")).map_err(|e| e.to_string())?;
     run(cargo()
         .args(["build", "--release", "-p", "visa-family", "--bin", "visa"])
-        .args(["-p", "pocl-run"])
+        .args(["-p", "pocl-run", "--bin", "pocl-run"])
         .current_dir(root))?;
-    let release = root.join("target/release");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(|d| std::path::absolute(&d).unwrap_or_else(|_| d.into()))
+        .unwrap_or_else(|| root.join("target"));
+    let release = target.join("release");
     let icd_dir = work.join("oclgrind-icd");
     let icd = Path::new("/usr/lib/oclgrind/liboclgrind-rt-icd.so");
     let oclgrind = if icd.is_file() {
