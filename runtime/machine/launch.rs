@@ -1467,7 +1467,9 @@ fn launch_values(
         ];
         values.implicit_args = add_data(memory, &[0; IMPLICIT_ARGS_BYTES], None)?;
         values.indirect = add_data(memory, &vec![0; layout.input_bytes as usize], None)?;
-        values.scratch = add_data(memory, &vec![0; PRIVATE_BYTES], None)?;
+        // Zeroed in place (not copied from a zeroed slice): most of it is never touched.
+        let scratch = memory.add_buffer(vec![0; PRIVATE_BYTES])?;
+        values.scratch = memory.buffer(scratch).base;
     }
     Ok(values)
 }

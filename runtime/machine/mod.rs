@@ -401,10 +401,14 @@ impl<'f> Kernel<'f> {
             regs.grf[v.base as usize..v.base as usize + n].copy_from_slice(&bytes[..n]);
             Ok(())
         };
+        // The payload's bytes `at..at + len`, zeros past its end.
         let area = |at: usize, len: usize| -> Vec<u8> {
-            (at..at + len)
-                .map(|i| init.input.get(i).copied().unwrap_or(0))
-                .collect()
+            let mut v = vec![0u8; len];
+            if let Some(from) = init.input.get(at..) {
+                let n = from.len().min(len);
+                v[..n].copy_from_slice(&from[..n]);
+            }
+            v
         };
         put(&mut regs, layout::R0, &area(0, 32))?;
         for (i, g) in init.group_id.iter().enumerate() {
