@@ -4,8 +4,8 @@
 //! `sampler.cl` on tgllp and acm-g10 `-revision_id 0`). What the sampler state does is in
 //! [`crate::machine::sampler`].
 
-use super::typed::{channel_stride, image_bti};
-use super::{get, lanes, put, scalar, Fields, MessageLanes};
+use super::typed::{channel_stride, image_bti, put_channels};
+use super::{get, lanes, scalar, Fields, MessageLanes};
 use crate::machine::memory::{Memory, MemoryError};
 use crate::machine::sampler;
 use crate::runtime::RawOperand;
@@ -111,13 +111,7 @@ where
         let (image, bytes) = mem.image_mut(f.name, bti)?;
         let data = sampler::sample(&image, bytes, &state, &xyz[..coords.len()])
             .map_err(|e| f.unsupported(e))?;
-        let mut ch_pos = 0;
-        for (c, d) in data.iter().enumerate() {
-            if mask & (1 << c) != 0 {
-                put(l, &dst, 4, ch_pos * stride + i, u64::from(*d))?;
-                ch_pos += 1;
-            }
-        }
+        put_channels(l, &dst, mask, stride, i, &data)?;
     }
     Ok(())
 }

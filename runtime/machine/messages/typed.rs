@@ -9,6 +9,7 @@
 use super::{get, lanes, put, scalar, surface_space, Fields, MessageLanes};
 use crate::machine::image::Image;
 use crate::machine::memory::{Memory, MemoryError, Space};
+use crate::runtime::RawOperand;
 use alloc::format;
 
 /// The image a typed message's `Surface` names: a surface variable holding a binding-table
@@ -75,13 +76,7 @@ where
             return Err(f.unsupported("a LOD other than 0").into());
         }
         let mut data = [0u32; 4];
-        let mut ch_pos = 0;
-        for (c, d) in data.iter_mut().enumerate() {
-            if mask & (1 << c) != 0 {
-                *d = get(l, &src, 4, ch_pos * stride + i)? as u32;
-                ch_pos += 1;
-            }
-        }
+        get_channels(l, &src, mask, stride, i, &mut data)?;
         let (image, bytes) = mem.image_mut(f.name, bti)?;
         match texel_range(&image, u, v, r, bytes.len()) {
             Some((at, end)) => {
@@ -143,12 +138,47 @@ where
                 [0, 0, 0, one]
             }
         };
-        let mut ch_pos = 0;
-        for (c, d) in data.iter().enumerate() {
-            if mask & (1 << c) != 0 {
-                put(l, &dst, 4, ch_pos * stride + i, u64::from(*d))?;
-                ch_pos += 1;
-            }
+        put_channels(l, &dst, mask, stride, i, &data)?;
+    }
+    Ok(())
+}
+
+/// Writes the channels `mask` enables of a texel for lane `i`: each enabled channel into the
+/// next block of `stride` elements of `op`, the disabled ones skipped (the typed messages'
+/// and samplers' return layout).
+pub(super) fn put_channels<L: MessageLanes + ?Sized>(
+    l: &mut L,
+    op: &RawOperand,
+    mask: u64,
+    stride: u32,
+    i: u32,
+    texel: &[u32; 4],
+) -> Result<(), L::Error> {
+    let mut block = 0;
+    for (c, d) in texel.iter().enumerate() {
+        if mask & (1 << c) != 0 {
+            put(l, op, 4, block * stride + i, u64::from(*d))?;
+            block += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Reads the channels `mask` enables of lane `i`'s texel from `op`, laid out as
+/// [`put_channels`] writes them; the disabled channels keep their value.
+fn get_channels<L: MessageLanes + ?Sized>(
+    l: &mut L,
+    op: &RawOperand,
+    mask: u64,
+    stride: u32,
+    i: u32,
+    texel: &mut [u32; 4],
+) -> Result<(), L::Error> {
+    let mut block = 0;
+    for (c, d) in texel.iter_mut().enumerate() {
+        if mask & (1 << c) != 0 {
+            *d = get(l, op, 4, block * stride + i)? as u32;
+            block += 1;
         }
     }
     Ok(())
@@ -229,13 +259,7 @@ where
         }
         let mut texel = [0u32; 4];
         if !load {
-            let mut ch_pos = 0;
-            for (c, d) in texel.iter_mut().enumerate() {
-                if mask & (1 << c) != 0 {
-                    *d = get(l, &data, 4, ch_pos * stride + i)? as u32;
-                    ch_pos += 1;
-                }
-            }
+            get_channels(l, &data, mask, stride, i, &mut texel)?;
         }
         let (image, bytes) = mem.image_mut(f.name, bti)?;
         match texel_range(&image, u, v, r, bytes.len()) {
@@ -256,13 +280,7 @@ where
             None => mem.image_out_of_bounds(i, bti, [u, v, r], !load),
         }
         if load {
-            let mut ch_pos = 0;
-            for (c, d) in texel.iter().enumerate() {
-                if mask & (1 << c) != 0 {
-                    put(l, &data, 4, ch_pos * stride + i, u64::from(*d))?;
-                    ch_pos += 1;
-                }
-            }
+            put_channels(l, &data, mask, stride, i, &texel)?;
         }
     }
     Ok(())
@@ -306,13 +324,7 @@ where
             2 => [at(image.width), at(image.height), 0, 1],
             _ => [at(image.width), at(image.height), at(image.depth), 1],
         };
-        let mut ch_pos = 0;
-        for (c, d) in data.iter().enumerate() {
-            if mask & (1 << c) != 0 {
-                put(l, &dst, 4, ch_pos * stride + i, u64::from(*d))?;
-                ch_pos += 1;
-            }
-        }
+        put_channels(l, &dst, mask, stride, i, &data)?;
     }
     Ok(())
 }
@@ -333,7 +345,7 @@ pub(super) fn texel_range(
 /// 3D_LOAD's parameters in order. The generated `visit_operands` gives the counted list
 /// (the first `NumParams` of the format's U, V, Lod, R) under the first name, `U`, once per
 /// parameter; a spec that names each slot gives them as U, V, Lod, R. `%null` reads as absent.
-fn params(f: &Fields) -> alloc::vec::Vec<Option<crate::runtime::RawOperand>> {
+fn params(f: &Fields) -> alloc::vec::Vec<Option<RawOperand>> {
     let listed: alloc::vec::Vec<_> = f.raws.iter().filter(|(n, _)| *n == "U").collect();
     let keep = |r: crate::runtime::RawOperand| (r.id != 0).then_some(r);
     if listed.len() > 1 {
@@ -411,13 +423,7 @@ where
             }
             None => mem.image_out_of_bounds(i, bti, [u, v, r], false),
         }
-        let mut ch_pos = 0;
-        for (c, d) in data.iter().enumerate() {
-            if mask & (1 << c) != 0 {
-                put(l, &dst, 4, ch_pos * stride + i, u64::from(*d))?;
-                ch_pos += 1;
-            }
-        }
+        put_channels(l, &dst, mask, stride, i, &data)?;
     }
     Ok(())
 }
