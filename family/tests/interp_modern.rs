@@ -37,20 +37,12 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
     ("pvc", "sampler.cl", "ocloc 26.27 refuses images on pvc (\"For PVC platform images should not be used\"): nothing to run"),
     ("pvc", "image_3d_write.cl", "ocloc 26.27 refuses images on pvc (\"For PVC platform images should not be used\"): nothing to run"),
     ("nvl-p", "u64_arith", ULONG_MUL_HI),
-    ("nvl-p", "images.cl", XE3P_STATE),
-    ("nvl-p", "sampler.cl", XE3P_STATE),
-    ("nvl-p", "image_3d_write.cl", XE3P_STATE),
     ("cri", "u64_arith", ULONG_MUL_HI),
-    ("cri", "images.cl", XE3P_STATE),
-    ("cri", "sampler.cl", XE3P_STATE),
     ("cri", "image_3d_write.cl", "ocloc 26.27 has no cl_khr_3d_image_writes on cri (\"use of type '__write_only image3d_t' requires cl_khr_3d_image_writes support\"): nothing to run"),
 ];
 
 /// IGC 2.40's `mul_hi(ulong, ulong)` on Xe3P.
 const ULONG_MUL_HI: &str = "differs in mul_hi(ulong, ulong) (element 4i+3): on Xe3P IGC 2.40 writes for it the mul and mad instructions, on the same types, that it writes for mul_hi(long, long) (`mad (M1, 32)` of `d` high halves and `ud` low halves into `q`, kernel `i64_mul_hi`), so no hardware can get both right; by the docs' types (D signed) they compute the signed one, and `i64_mul_hi` matches pocl";
-
-/// Why Xe3P's images do not run.
-const XE3P_STATE: &str = "the text does not assemble: in IGC 2.x's efficient-64-bit mode (nvl-p, cri) an image's surface and a sampler are general variables (`load_lz ... V0066(0,0)<0;1,0>[0]`, `sample_lz.RGBA (M1, 32) 0x0:uw V0064 V0066 ...`, `resinfo.RG (M1_NM, 16) V0066 ...`, `lsc_store_quad.tgm ... surf(V0101)[...]:a32u`), which the docs' formats of 3D_LOAD, 3D_SAMPLE and INFO cannot hold (a surface or sampler variable index)";
 
 /// Every kernel of `files` compiled for `device` into `out` (`out/<file stem>/`); a file that
 /// does not compile gives its error.

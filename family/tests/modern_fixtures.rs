@@ -47,34 +47,9 @@ struct Known {
     why: &'static str,
 }
 
-/// IGC 2.x's platforms with its "efficient 64-bit" mode (`-enableEfficient64b` in the build
-/// options): NVL and XE3P_CRI.
-const EFFICIENT_64B: &[&str] = &["nvl-p", "cri"];
-
-const fn k(
-    devices: &'static [&'static str],
-    stage: Stage,
-    word: &'static str,
-    why: &'static str,
-) -> Known {
-    Known {
-        devices,
-        stage,
-        word,
-        why,
-    }
-}
-
-const KNOWN: &[Known] = &[
-    k(EFFICIENT_64B, Stage::Asm, "sample_lz.RGBA", STATE_VARIABLES),
-    k(EFFICIENT_64B, Stage::Asm, "load_lz.RGBA", STATE_VARIABLES),
-    k(EFFICIENT_64B, Stage::Asm, "resinfo.RG", STATE_VARIABLES),
-    k(EFFICIENT_64B, Stage::Asm, "resinfo.RGBA", STATE_VARIABLES),
-    k(&["mtl", "arl-h"], Stage::Check, "mov", SR0),
-];
-
-const STATE_VARIABLES: &str = "samplers and surfaces held in general variables (`sample_lz.RGBA (M1, 32) 0x0:uw V0069 V0067 ...`): IGC 2.x's efficient-64-bit mode passes state as 64-bit values, which the docs' sampler operands (S<n>, T<n>) cannot hold";
-const SR0: &str = "Intel's compiler writes %sr0.1 (`mov (M1_NM, 1) %sr0(0,1)<1> ...`, fp64 emulation) with its verifier off (`-noverifyCISA`); Intel's verifier refuses it (IGC 12504.6 on MTL, measured with `intel-isa asm`: \"Not allowed to write to a read only variable\"; IGC's IsaVerification.cpp still has the check), so `visa check` sides with the verifier (erratum 4_visa_header-08-sr0-read-only)";
+/// Every failure the fixtures are known to have (none now): a fixture that fails otherwise, or
+/// an entry that no longer fails, fails the test.
+const KNOWN: &[Known] = &[];
 
 /// One failure: device, stage, word, what (file:line and message).
 type Failure = (String, Stage, String, String);

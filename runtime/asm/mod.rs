@@ -177,10 +177,10 @@ fn add_routine(
     parts: routine::Parts,
     trailer: Option<crate::object::Trailer>,
 ) {
-    let caching_l2 = parts.caching_l2.clone();
     let text_only = crate::object::RoutineTextOnly {
         trailer,
-        caching_l2,
+        caching_l2: parts.caching_l2.clone(),
+        state_variables: parts.state_variables.clone(),
     };
     let keep = text_only != crate::object::RoutineTextOnly::default();
     // A kernel's data and a function's are two generated types with the same records but a

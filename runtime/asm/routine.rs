@@ -11,7 +11,7 @@ use super::syntax::{Body, RoutineKind, RoutineText, Span};
 use super::tables::{pool_name_of_indexed, PREDEFINED_SAMPLER_NAME};
 use crate::object::{
     AddressInfo, AttributeInfo, InputInfo, InstructionStream, LabelInfo, PredicateInfo,
-    SurfaceInfo, VarInfo,
+    StateVariables, SurfaceInfo, VarInfo,
 };
 use crate::runtime::text::{
     predefined_general_count, Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
@@ -36,14 +36,29 @@ pub struct Parts {
     pub instructions: InstructionStream,
     /// Text-only L2 cache controls (`RoutineTextOnly::caching_l2`).
     pub caching_l2: Vec<(usize, u8)>,
+    /// Text-only sampler and surface variables (`RoutineTextOnly::state_variables`).
+    pub state_variables: Vec<(usize, StateVariables)>,
 }
 
-/// An instruction line as the instruction parser reads it: a three-level LSC cache control
-/// (IGC 2.x's efficient-64-bit mode) without its L2 word, which comes back apart.
-fn instruction_code(code: &str) -> (alloc::borrow::Cow<'_, str>, Option<u8>) {
-    match crate::runtime::text::special::lsc::split_caching_l2(code) {
-        Some((line, l2)) => (alloc::borrow::Cow::Owned(line), Some(l2)),
-        None => (alloc::borrow::Cow::Borrowed(code), None),
+/// An instruction line as the instruction parser reads it, and what IGC 2.x's
+/// efficient-64-bit mode wrote in it that the docs' layouts have no field for, which comes
+/// back apart: a three-level LSC cache control without its L2 word; samplers and surfaces
+/// given as variables, with `S31` and `%bss` in their places.
+fn instruction_code<'c>(
+    code: &'c str,
+    names: &dyn Names,
+) -> (
+    alloc::borrow::Cow<'c, str>,
+    Option<u8>,
+    Option<StateVariables>,
+) {
+    use crate::runtime::text::special::{lsc, state_variables};
+    if let Some((line, l2)) = lsc::split_caching_l2(code) {
+        return (alloc::borrow::Cow::Owned(line), Some(l2), None);
+    }
+    match state_variables::split(code, names) {
+        Some((line, state)) => (alloc::borrow::Cow::Owned(line), None, Some(state)),
+        None => (alloc::borrow::Cow::Borrowed(code), None, None),
     }
 }
 
@@ -134,7 +149,7 @@ pub fn build(
         })
         .collect();
     let input_info = inputs(r, &names, errors);
-    let (stream, caching_l2) =
+    let (stream, TextParts(caching_l2, state_variables)) =
         body_stream(r, instructions, &names, (&line_symbols, &p.symbols), errors);
     Parts {
         string_pool: p.pool.strings,
@@ -148,6 +163,7 @@ pub fn build(
         attribute_info: p.attribute_info,
         instructions: InstructionStream::from_instructions(stream),
         caching_l2,
+        state_variables,
     }
 }
 
@@ -236,7 +252,7 @@ fn line_strings(
                     asked: core::cell::RefCell::new(Vec::new()),
                     indices: None,
                 };
-                let _ = crate::parse_instruction(&instruction_code(line.code).0, &ln);
+                let _ = crate::parse_instruction(&instruction_code(line.code, &ln).0, &ln);
                 ln.asked
                     .into_inner()
                     .into_iter()
@@ -468,10 +484,10 @@ fn body_stream(
     names: &AsmNames<'_>,
     (line_symbols, symbol_index): (&[Vec<usize>], &[u32]),
     errors: &mut Errors<'_>,
-) -> (Vec<Instruction>, Vec<(usize, u8)>) {
+) -> (Vec<Instruction>, TextParts) {
     let label_id = |def: usize| names.label_of_def(def).map_or(0, |id| id as usize);
     let mut stream = Vec::with_capacity(r.body.len());
-    let mut caching_l2 = Vec::new();
+    let mut text = TextParts(Vec::new(), Vec::new());
     for (b, syms) in r.body.iter().zip(line_symbols) {
         match b {
             Body::Label {
@@ -500,11 +516,14 @@ fn body_stream(
                     asked: core::cell::RefCell::new(Vec::new()),
                     indices: Some(&indices),
                 };
-                let (code, l2) = instruction_code(line.code);
+                let (code, l2, state) = instruction_code(line.code, &ln);
                 match crate::parse_instruction(&code, &ln) {
                     Ok(inst) => {
                         if let Some(l2) = l2 {
-                            caching_l2.push((stream.len(), l2));
+                            text.0.push((stream.len(), l2));
+                        }
+                        if let Some(state) = state {
+                            text.1.push((stream.len(), state));
                         }
                         stream.push(inst);
                     }
@@ -513,8 +532,12 @@ fn body_stream(
             }
         }
     }
-    (stream, caching_l2)
+    (stream, text)
 }
+
+/// What a routine's lines held that its instructions cannot: `RoutineTextOnly::caching_l2`
+/// and `RoutineTextOnly::state_variables`.
+struct TextParts(Vec<(usize, u8)>, Vec<(usize, StateVariables)>);
 
 /// Reports `name` declared again: `before` is what it declared until now.
 fn check_new(before: &Declared, name: &str, span: Span<'_>, errors: &mut Errors<'_>) {

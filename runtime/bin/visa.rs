@@ -626,9 +626,11 @@ fn asm(
             return Ok(1);
         }
     }
-    if file.text.has_fields() {
+    let lost = file.text.unwritable();
+    if !lost.is_empty() {
         eprintln!(
-            "error: the text has what a vISA object file cannot hold (LSC messages with three cache levels, IGC 2.x's efficient-64-bit mode: the docs' layout has CachingL1 and CachingL3 only); nothing written"
+            "error: the text has what a vISA object file cannot hold (IGC 2.x's efficient-64-bit mode): {}; nothing written",
+            lost.join("; ")
         );
         return Ok(1);
     }

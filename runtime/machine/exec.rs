@@ -65,6 +65,9 @@ pub struct Step<'f> {
     pub fast: Option<alloc::boxed::Box<Fast>>,
     /// A memory instruction's fields by doc name, read once when the kernel loads.
     pub message: Option<alloc::boxed::Box<super::messages::Fields>>,
+    /// Its sampler and surface variables, when its text gave them so
+    /// ([`crate::object::RoutineTextOnly::state_variables`]).
+    pub state: Option<crate::object::StateVariables>,
 }
 
 /// A call being run: where to return and the caller's masks.
@@ -222,7 +225,15 @@ impl Thread {
             at: (self.routine, self.pc),
             message: step.message.as_deref(),
         };
-        super::interpret(step.inst, &mut x)?;
+        match &step.state {
+            None => super::interpret(step.inst, &mut x)?,
+            Some(s) => {
+                let before = x.core.place_state(s)?;
+                let ran = super::interpret(step.inst, &mut x);
+                x.core.restore_state(before);
+                ran?
+            }
+        }
         self.mode = x.core.mode;
         self.lane_ops += u64::from(x.core.inst.chen.count_ones());
         self.pc += 1;

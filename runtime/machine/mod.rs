@@ -312,12 +312,15 @@ impl<'f> Kernel<'f> {
             .map(|f| f.name.clone())
             .collect();
         let mut routines = vec![routine(kernel, name, grf, &fnames, &kernel.input_info)?];
+        place_state_variables(&mut routines[0], file.text.kernels.get(index));
         for (i, f) in file.functions.iter().enumerate() {
             let fname = fnames
                 .get(i)
                 .map(|n| String::from_utf8_lossy(n).into_owned())
                 .unwrap_or_default();
-            routines.push(routine(&f.data, &fname, grf, &fnames, &[])?);
+            let mut r = routine(&f.data, &fname, grf, &fnames, &[])?;
+            place_state_variables(&mut r, file.text.functions.get(i));
+            routines.push(r);
         }
         let simd = kernel
             .attribute_info
@@ -582,7 +585,7 @@ impl<'f> Kernel<'f> {
             .get(r)
             .and_then(|r| r.steps.get(pc))
             .map_or_else(String::new, |s| {
-                crate::object::text::instruction_text(self.file, which, s.inst)
+                crate::object::text::instruction_text(self.file, which, (pc, s.inst))
             })
     }
 
@@ -687,6 +690,7 @@ fn routine<'f, R: crate::object::Routine>(
                 inst.visit_operands(&mut m);
                 alloc::boxed::Box::new(m)
             }),
+            state: None,
         })
         .collect();
     Ok(Routine {
@@ -702,6 +706,16 @@ fn routine<'f, R: crate::object::Routine>(
             .map(|i| (i.kind as u8, i.id, i.offset, i.size))
             .collect(),
     })
+}
+
+/// Gives the steps of `r` the sampler and surface variables its text held
+/// ([`crate::object::RoutineTextOnly::state_variables`]).
+fn place_state_variables(r: &mut Routine<'_>, text: Option<&crate::object::RoutineTextOnly>) {
+    for (n, s) in text.map_or(&[][..], |t| t.state_variables.as_slice()) {
+        if let Some(step) = r.steps.get_mut(*n) {
+            step.state = Some(*s);
+        }
+    }
 }
 
 /// Label id → the index of the LABEL/SUBROUTINE instruction that marks it.

@@ -1086,6 +1086,45 @@ impl<'a> Core<'a> {
         self.state_slot(class, id, offset).map(|s| *s)
     }
 
+    /// Moves the values of an instruction's sampler and surface variables (text only: IGC
+    /// 2.x's efficient-64-bit mode, [`crate::object::StateVariables`]) into the places their
+    /// text gives the instruction, `S31` and `%bss`, as the `movs` of the other modes does:
+    /// the low 32 bits of each (lane 0 of its region). Returns what those held, for
+    /// [`Core::restore_state`].
+    pub fn place_state(&mut self, s: &crate::object::StateVariables) -> Result<[u32; 2], Fault> {
+        use crate::runtime::text::special::state_variables::{SAMPLER_PLACE, SURFACE_PLACE};
+        let before = [
+            self.state(StateClass::Sampler, SAMPLER_PLACE, 0)?,
+            self.state(StateClass::Surface, SURFACE_PLACE, 0)?,
+        ];
+        for (v, class, place) in [
+            (&s.sampler, StateClass::Sampler, SAMPLER_PLACE),
+            (&s.surface, StateClass::Surface, SURFACE_PLACE),
+        ] {
+            let Some(v) = v else { continue };
+            if v.index != 0 {
+                return fault(format!(
+                    "a sampler or surface variable with index {} (`(V, {})`, `[{}]`): what the index selects is not documented",
+                    v.index, v.index, v.index
+                ));
+            }
+            let bits = super::messages::to_bits(self.read(&v.operand, 0)?);
+            *self.state_slot(class, place, 0)? = bits as u32;
+        }
+        Ok(before)
+    }
+
+    /// Puts back what [`Core::place_state`] found in `S31` and `%bss`.
+    pub fn restore_state(&mut self, [sampler, surface]: [u32; 2]) {
+        use crate::runtime::text::special::state_variables::{SAMPLER_PLACE, SURFACE_PLACE};
+        if let Ok(s) = self.state_slot(StateClass::Sampler, SAMPLER_PLACE, 0) {
+            *s = sampler;
+        }
+        if let Ok(s) = self.state_slot(StateClass::Surface, SURFACE_PLACE, 0) {
+            *s = surface;
+        }
+    }
+
     /// The value of surface variable `T<id>` (a binding table index).
     pub fn surface(&self, id: u32) -> Result<u32, Fault> {
         self.regs

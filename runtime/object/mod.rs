@@ -36,6 +36,7 @@ pub use names::{Label, Predicate, Routine, Surface, Variable};
 pub use stream::{InstructionStream, KeptBits, StreamStop};
 pub use verify::{Failure, Rule, Severity};
 
+pub use crate::runtime::text::special::state_variables::{StateVariable, StateVariables};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -72,7 +73,21 @@ impl TextOnly {
         self.kernels
             .iter()
             .chain(&self.functions)
-            .any(|r| !r.caching_l2.is_empty())
+            .any(|r| !r.caching_l2.is_empty() || !r.state_variables.is_empty())
+    }
+
+    /// What of [`TextOnly::has_fields`] an object file cannot hold, in words (empty when
+    /// nothing).
+    pub fn unwritable(&self) -> Vec<&'static str> {
+        let routines = || self.kernels.iter().chain(&self.functions);
+        let mut what = Vec::new();
+        if routines().any(|r| !r.caching_l2.is_empty()) {
+            what.push("LSC messages with three cache levels (the docs' layout has CachingL1 and CachingL3 only)");
+        }
+        if routines().any(|r| !r.state_variables.is_empty()) {
+            what.push("samplers or surfaces given as variables (the docs' layouts of 3D_SAMPLE, 3D_LOAD and INFO hold an index)");
+        }
+        what
     }
 }
 
@@ -86,6 +101,12 @@ pub struct RoutineTextOnly {
     /// routine's stream, the value in LSC_UNTYPED's caching encoding). The docs' LSC layout has
     /// CachingL1 and CachingL3 only.
     pub caching_l2: Vec<(usize, u8)>,
+    /// The samplers and surfaces of 3D_SAMPLE, 3D_LOAD and INFO given as variables
+    /// (`sample_lz.RGBA (M1, 32) 0x0:uw V0064 V0066 ...`, IGC 2.x's efficient-64-bit mode on
+    /// NVL and XE3P_CRI): (instruction index in the routine's stream, the variables), the
+    /// instruction holding `S31` and `%bss` in their places
+    /// ([`crate::runtime::text::special::state_variables`]).
+    pub state_variables: Vec<(usize, StateVariables)>,
 }
 
 /// The comment lines Intel's current compiler (IGC 2.x) writes after a routine's last

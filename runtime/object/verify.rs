@@ -336,7 +336,7 @@ fn failure(
     f: Found,
 ) -> Failure {
     let text = match at {
-        Some((_, _, inst)) => instruction_text(file, which, inst),
+        Some((n, _, inst)) => instruction_text(file, which, (n, inst)),
         None => String::new(),
     };
     Failure {
@@ -797,12 +797,12 @@ impl<'a, R: Routine + ?Sized> Ctx<'a, R> {
 /// May an instruction write element `element` (in dwords) of variable `id`? Declared
 /// variables yes; predefined ones by the R/W column of the table (4_visa_header.md:400-421),
 /// where %tm (V6) is R but for its pause counter, tm.4 (:412), and %sr0 (V13) R/W but for
-/// sr0.0 and sr0.1 (:420, erratum 4_visa_header-08-sr0-read-only.patch); V20-V31, reserved
-/// (:397) and in no row, no.
+/// sr0.0 (:420, erratum 4_visa_header-08-sr0-read-only.patch); V20-V31, reserved (:397) and in
+/// no row, no.
 fn writable(id: u32, element: u32) -> bool {
     match id {
         6 => element == 4,
-        13 => element >= 2,
+        13 => element >= 1,
         _ => match PREDEFINED.get(id as usize) {
             Some(p) => p.0,
             None => id >= PREDEFINED_VARIABLES.len() as u32,

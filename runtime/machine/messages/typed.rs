@@ -193,7 +193,8 @@ fn get_channels<L: MessageLanes + ?Sized>(
 /// messages' structure-of-arrays order; a texel's channels convert to and from the image's
 /// format as SCATTER4_TYPED's do ("the data and address types chosen must match the values in
 /// the surface state": 32-bit data, 32-bit coordinates). The surface is a binding-table index
-/// (`bti`) or a bindless handle (`bss`), which launch binds alike. A texel out of bounds reads
+/// (`bti`) or a bindless handle (`bss`, or `surf` in IGC 2.x's efficient-64-bit mode), which
+/// launch binds alike. A texel out of bounds reads
 /// as zeros (as an untyped load outside its surface) or is dropped. A LOD other than 0, other
 /// data and address sizes, transposed data and the other sub-operations are errors.
 pub fn lsc_typed<L: MessageLanes + ?Sized>(
@@ -212,8 +213,11 @@ where
         0x08..=0x1a => return Err(f.unsupported("typed atomics (lsc_atomic_*.tgm)").into()),
         s => return Err(f.unsupported(format!("LscSubOp {s:#x}")).into()),
     };
+    // AddrSize 2 a32; 4 a32u and 5 a32s (erratum LSC_UNTYPED-surf-and-widened-a32: 32-bit
+    // values widened to 64 bits, IGC 2.x on NVL and XE3P_CRI): as coordinates, the same
+    // texels (a negative one is outside the image either way).
     match (f.int("DataSize")?, f.int("AddrSize")?, f.int("DataOrder")?) {
-        (3, 2, 1) => {}
+        (3, 2 | 4 | 5, 1) => {}
         (d, a, o) => {
             return Err(f
                 .unsupported(format!(
@@ -223,11 +227,13 @@ where
                 .into())
         }
     }
+    // bss, bti, and surf (6: the surface state IGC 2.x's efficient-64-bit mode passes in a
+    // variable, `surf(V0085)[V0049,V0053]:a32u`, which holds the image's bindless handle).
     let bti = match f.int("AddrType")? {
-        2 | 4 => scalar(l, &f.vector("Surface")?)? as u32,
+        2 | 4 | 6 => scalar(l, &f.vector("Surface")?)? as u32,
         t => {
             return Err(f
-                .unsupported(format!("AddrType {t} (bss and bti run)"))
+                .unsupported(format!("AddrType {t} (bss, bti and surf run)"))
                 .into())
         }
     };
@@ -739,6 +745,17 @@ mod tests {
         f.ints[7] = ("DataSize", 4);
         let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
         assert!(e.0.contains("DataSize 4"), "{}", e.0);
+        // `surf(V)[U,V]:a32u` (AddrType 6, AddrSize 4: IGC 2.x's efficient-64-bit mode) reads
+        // the same texels; AddrType 3 (ss) is refused.
+        let mut f = lsc_typed(0x02, 0x03, 0b0101, 0x101);
+        (f.ints[5], f.ints[6]) = (("AddrType", 6), ("AddrSize", 4));
+        l.dwords(3, &[0xffff_ffff; 16]);
+        run_fields(&f, &mut l, &mut mem).unwrap();
+        assert_eq!(f32s(&l, 3, 5, 1), [1005.0]);
+        assert_eq!(f32s(&l, 3, 8 + 5, 1), [2005.0]);
+        f.ints[5] = ("AddrType", 3);
+        let e = run_fields(&f, &mut l, &mut mem).unwrap_err();
+        assert!(e.0.contains("AddrType 3"), "{}", e.0);
     }
 
     #[test]

@@ -18,6 +18,7 @@
 
 use super::names::RoutineNames;
 use super::{line_number, Printed, Problem, View};
+use crate::object::RoutineTextOnly;
 use crate::runtime::text::push_string_literal;
 use crate::runtime::text::special;
 use crate::runtime::text::{push_instruction_line, subroutine_label_name, PrintError};
@@ -53,14 +54,17 @@ fn label_name(v: &View<'_>, inst: &Instruction) -> Result<(u32, String), String>
     Ok((id, name))
 }
 
-/// `caching_l2`: the text-only L2 cache controls by instruction index
-/// (`RoutineTextOnly::caching_l2`), put back into their lines.
+/// `text_only`: what the routine's text held that its instructions cannot
+/// (`RoutineTextOnly`: L2 cache controls, sampler and surface variables), put back into their
+/// lines.
 pub(crate) fn push_body(
     p: &mut Printed,
     v: &View<'_>,
     names: &RoutineNames<'_>,
-    caching_l2: &[(usize, u8)],
+    text_only: Option<&RoutineTextOnly>,
 ) {
+    let caching_l2 = text_only.map_or(&[][..], |t| t.caching_l2.as_slice());
+    let state_variables = text_only.map_or(&[][..], |t| t.state_variables.as_slice());
     let mut body = String::new();
     for (n, (_, inst)) in v.instructions.instructions.iter().enumerate() {
         let id = u32::try_from(n).unwrap_or(u32::MAX);
@@ -90,6 +94,15 @@ pub(crate) fn push_body(
                         if let Some(&(_, l2)) = caching_l2.iter().find(|(i, _)| *i == n) {
                             if let Some(line) = special::lsc::insert_caching_l2(&body, l2) {
                                 body = line;
+                            }
+                        }
+                        if let Some((_, s)) = state_variables.iter().find(|(i, _)| *i == n) {
+                            match special::state_variables::insert(&body, s, names) {
+                                Some(line) => body = line,
+                                None => {
+                                    failed(p, id, format!("{other}: its sampler or surface variables have no place in `{body}`"));
+                                    continue;
+                                }
                             }
                         }
                         push_instruction_line(&mut p.text, &body, line_id)

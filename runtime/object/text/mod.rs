@@ -25,6 +25,7 @@ pub use attributes::{attribute_text, kernel_attribute_line};
 
 use super::{AddressInfo, AttributeInfo, File, InputInfo, InstructionStream, LabelInfo};
 use super::{PredicateInfo, SurfaceInfo, VarInfo};
+use crate::runtime::text::special::{lsc, state_variables};
 use alloc::string::String;
 use alloc::vec::Vec;
 use names::RoutineNames;
@@ -98,8 +99,7 @@ fn print_view(
 ) -> Printed {
     let mut p = Printed::default();
     header::push_header(&mut p, file, v, header_name);
-    let l2 = text_only.map_or(&[][..], |t| t.caching_l2.as_slice());
-    body::push_body(&mut p, v, &RoutineNames::new(v), l2);
+    body::push_body(&mut p, v, &RoutineNames::new(v), text_only);
     if let Some(t) = text_only.and_then(|t| t.trailer.as_ref()) {
         // IGC 2.x's isaDump: no newline after the last line.
         p.text.push_str("\n//Platform: ");
@@ -207,12 +207,20 @@ pub fn print_combined(file: &File) -> Printed {
 pub(crate) fn instruction_text(
     file: &File,
     which: super::verify::RoutineRef,
-    inst: &crate::Instruction,
+    (n, inst): (usize, &crate::Instruction),
 ) -> String {
     use super::verify::RoutineRef as Which;
-    let (k, f) = match which {
-        Which::Kernel(i) => (file.kernels.get(i).map(|k| &k.data), None),
-        Which::Function(i) => (None, file.functions.get(i).map(|f| &f.data)),
+    let (k, f, text_only) = match which {
+        Which::Kernel(i) => (
+            file.kernels.get(i).map(|k| &k.data),
+            None,
+            file.text.kernels.get(i),
+        ),
+        Which::Function(i) => (
+            None,
+            file.functions.get(i).map(|f| &f.data),
+            file.text.functions.get(i),
+        ),
     };
     let v = match (k, f) {
         (Some(k), _) => kernel_view(file, k),
@@ -221,10 +229,19 @@ pub(crate) fn instruction_text(
     };
     let names = RoutineNames::new(&v);
     let mut out = String::new();
-    match inst.print_text(&names, &mut out) {
-        Ok(()) => out,
-        Err(e) => alloc::format!("{} (does not print: {e})", inst.name()),
+    if let Err(e) = inst.print_text(&names, &mut out) {
+        return alloc::format!("{} (does not print: {e})", inst.name());
     }
+    // What the routine's text held beside the instruction, put back.
+    let state = text_only.and_then(|t| t.state_variables.iter().find(|(i, _)| *i == n));
+    if let Some(line) = state.and_then(|(_, s)| state_variables::insert(&out, s, &names)) {
+        out = line;
+    }
+    let l2 = text_only.and_then(|t| t.caching_l2.iter().find(|(i, _)| *i == n));
+    if let Some(line) = l2.and_then(|(_, l2)| lsc::insert_caching_l2(&out, *l2)) {
+        out = line;
+    }
+    out
 }
 
 /// The printing view of a kernel's data.

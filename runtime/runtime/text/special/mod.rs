@@ -16,6 +16,7 @@ pub mod lifetime;
 pub mod lsc;
 pub mod regionless;
 pub mod sampler_3d;
+pub mod state_variables;
 pub mod svm_block;
 
 use self::fields::{Fields, Parsed};
