@@ -64,6 +64,13 @@ pub fn call(name: &str, args: &[Value]) -> Option<Value> {
         // TANH.md (a doc made by erratum TANH-undocumented-opcode) `tanh(src0[i])`.
         #[cfg(feature = "machine")]
         ("tanh", [x]) => Some(Value::Float(libm::tanh(x.as_f64()), float_ty(*x))),
+        // SIGM.md (a doc made by erratum SIGM-undocumented-opcode) `sigm(src0[i])`: the sigmoid,
+        // 1 / (1 + e^-x), as IGC's library computes it where SIGM is missing.
+        #[cfg(feature = "machine")]
+        ("sigm", [x]) => Some(Value::Float(
+            1.0 / (1.0 + libm::exp(-x.as_f64())),
+            float_ty(*x),
+        )),
         // POW.md:27 `pow(src0[i], src1[i])`, POW.md:39 "Raises ... <src0> to the power <src1>".
         #[cfg(feature = "machine")]
         ("pow", [x, y]) => Some(Value::Float(

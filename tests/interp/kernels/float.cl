@@ -91,6 +91,21 @@ __kernel void f32_tanh(__global const float *a, __global float *out) {
     out[i] = tanh(a[i]);
 }
 
+// The sigmoid of SPV_INTEL_sigmoid, 1 / (1 + e^-x): on Xe3P (cri, nvl-p) Intel's current compiler
+// writes it as one instruction (SIGM, opcode 0x97). pocl and Intel's 2022 compiler have no
+// `__spirv_FSigmoidINTEL`, so they compute the formula; of the three, only the current compiler
+// defines both cl_intel_subgroups and cl_khr_integer_dot_product (measured with each).
+#if defined(cl_intel_subgroups) && defined(cl_khr_integer_dot_product)
+float __attribute__((overloadable)) __spirv_FSigmoidINTEL(float x);
+#define SIGMOID(x) __spirv_FSigmoidINTEL(x)
+#else
+#define SIGMOID(x) (1.0f / (1.0f + exp(-(x))))
+#endif
+__kernel void f32_sigm(__global const float *a, __global float *out) {
+    size_t i = get_global_id(0);
+    out[i] = SIGMOID(a[i]);
+}
+
 __kernel void f32_pow(__global const float *a, __global const float *b, __global float *out) {
     size_t i = get_global_id(0);
     out[i] = pow(fabs(a[i]) + 0.5f, b[i]);
