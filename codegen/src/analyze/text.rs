@@ -507,8 +507,9 @@ impl Ctx<'_> {
         (!standard).then_some(SlotKind::ElementCount { hi: b.hi, counts })
     }
 
-    /// A `vec_operand` of class `general` only, in an instruction whose `Dst` is a raw
-    /// operand (DPAS's Src2; the `scalar` offsets of OWORD_LD and the like print regions).
+    /// A `vec_operand` of class `general` only, in an instruction whose `Dst` and `Src0` are
+    /// raw operands (DPAS's Src2; the `scalar` offsets of OWORD_LD and the like print regions,
+    /// and so do the general sources of an instruction whose Src0 is a vector, SHFL_IDX4's).
     fn regionless(&self, field: &str) -> bool {
         let general_vector = self
             .doc
@@ -520,12 +521,13 @@ impl Ctx<'_> {
                 .fields
                 .get(field)
                 .is_some_and(|f| f.classes == ["general"]);
-        general_vector
-            && self
-                .inst
+        let raw = |name: &str| {
+            self.inst
                 .fields
-                .get("Dst")
+                .get(name)
                 .is_some_and(|d| d.ty == FieldType::Raw)
+        };
+        general_vector && raw("Dst") && raw("Src0")
     }
 
     /// `Src0` of an instruction whose `Dst` is only of class `address` (ADDR_ADD).
