@@ -538,6 +538,41 @@ fn idents_defined(code: &TokenStream) -> BTreeSet<String> {
     out
 }
 
+/// The variants of the enums the module's code defines (`A` of `pub enum Channel { R, G, B, A
+/// }`): bare names that are no use of a shared type of the same name.
+fn variants_defined(code: &TokenStream) -> BTreeSet<String> {
+    use proc_macro2::{Delimiter, TokenTree};
+    let mut out = BTreeSet::new();
+    // 1: after `enum`; 2: after its name.
+    let mut state = 0u8;
+    for t in code.clone() {
+        match t {
+            TokenTree::Ident(i) if i == "enum" => state = 1,
+            TokenTree::Ident(_) if state == 1 => state = 2,
+            TokenTree::Group(g) if state == 2 && g.delimiter() == Delimiter::Brace => {
+                let mut at_variant = true;
+                let mut attribute = false;
+                for v in g.stream() {
+                    match v {
+                        TokenTree::Punct(p) if p.as_char() == '#' => attribute = true,
+                        TokenTree::Group(_) if attribute => attribute = false,
+                        TokenTree::Punct(p) if p.as_char() == ',' => at_variant = true,
+                        TokenTree::Ident(i) if at_variant => {
+                            out.insert(i.to_string());
+                            at_variant = false;
+                        }
+                        _ => {}
+                    }
+                }
+                state = 0;
+            }
+            TokenTree::Group(_) => state = 0,
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The module's code behind the imports it uses.
 fn with_imports(model: &Model, inst: &InstModel, code: TokenStream) -> TokenStream {
     let used = idents_in(&code);
@@ -560,8 +595,9 @@ fn with_imports(model: &Model, inst: &InstModel, code: TokenStream) -> TokenStre
         ],
         &used,
     );
-    // Names the module defines itself shadow the shared ones.
+    // Names the module defines itself shadow the shared ones; its enums' variants are no uses.
     let own = idents_defined(&code);
+    let variants = variants_defined(&code);
     // The types of the doc's own fields that live in `enums` are re-exported here, so the
     // doc's module names every type of its fields whether or not another doc shares it: a doc
     // added or changed elsewhere never moves this doc's names (NAMING.md).
@@ -577,7 +613,12 @@ fn with_imports(model: &Model, inst: &InstModel, code: TokenStream) -> TokenStre
                 _ => None,
             }
         }))
-        .any(|n| used.contains(n) && !own.contains(n) && !exported.iter().any(|e| e == n));
+        .any(|n| {
+            used.contains(n)
+                && !own.contains(n)
+                && !variants.contains(n)
+                && !exported.iter().any(|e| e == n)
+        });
     let glob = if shared {
         quote!(
             use super::enums::*;
@@ -633,4 +674,28 @@ fn shared_field_types(inst: &InstModel, own: &BTreeSet<String>) -> Vec<String> {
         }
     }
     names.into_iter().filter(|n| !own.contains(n)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::variants_defined;
+    use quote::quote;
+
+    #[test]
+    fn variants_are_the_names_an_enum_defines_not_its_other_idents() {
+        let code = quote! {
+            /// Channels.
+            #[derive(Copy, Clone)]
+            pub enum Channel {
+                /// Red.
+                R = 0,
+                #[doc = "Alpha"]
+                A = 3,
+            }
+            pub struct Dpas { pub a: A, pub w: W }
+            impl Channel { pub const ALL: &'static [Channel] = &[Channel::R]; }
+        };
+        let v: Vec<String> = variants_defined(&code).into_iter().collect();
+        assert_eq!(v, ["A", "R"]);
+    }
 }
