@@ -39,13 +39,7 @@ const PLATFORMS: &[(&str, &str, &str)] = &[
 /// Kernels the interpreter does not run to pocl's bytes yet: (platform column or `*`, kernel or
 /// `*`, why: the root cause found for each, on sem3, 2026-11-24). Shrink only: each entry must still
 /// fail (`VISA_BLESS=1` removes those that match); the test prints the entries a run needs.
-const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
-    ("acm-g10 (legacy)", "sample_inline", INLINE_SAMPLER),
-    ("tgllp", "sample_inline", INLINE_SAMPLER),
-];
-
-/// Why `sample_inline` does not run from a patch-token binary.
-const INLINE_SAMPLER: &str = "the inline sampler's state is in the patch-token binary only as a hardware SAMPLER_STATE in the dynamic state heap (PATCH_TOKEN_SAMPLER_STATE_ARRAY), which launch does not read; zeinfo's `inline_samplers` (interp_modern.rs) it does";
+const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[];
 
 /// Opcodes among those that make 99 % of `real-kernels/dg2`'s instructions that no kernel here
 /// produces, and why: (mnemonic, why). Shrink only.

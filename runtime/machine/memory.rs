@@ -499,8 +499,8 @@ impl Memory {
                 what: format!(
                     "a read through sampler index {index:#x}, which no `--sampler` argument \
                      binds (an inline `const sampler_t` has its state only in the compiler's \
-                     binary: zeinfo's `inline_samplers`, which `--zeinfo` or `--program` of a \
-                     zebin gives; launch does not read a patch-token binary's sampler states)"
+                     binary: zeinfo's `inline_samplers` or a patch-token binary's sampler state \
+                     array, which `--zeinfo` or `--program` gives)"
                 ),
             })
     }

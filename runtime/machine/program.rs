@@ -22,9 +22,11 @@
 //!
 //! | token | fields read | what it becomes |
 //! | --- | --- | --- |
+//! | 5 sampler state array | offset, count, border colour offset (in the dynamic state heap) | `inline_samplers`: each SAMPLER_STATE no token 16 claims, decoded (`program/sampler_state.rs`) |
 //! | 8 binding table state | offset, count (in the surface state heap) | the binding-table index of each surface below |
 //! | 11 stateful buffer, 12 image | argument, surface-state offset (12: after the image type) | `binding_table_indices` |
 //! | 15 local surface | SLM bytes | `slm_size` |
+//! | 16 sampler parameter | its state's offset in the dynamic state heap (`btiOffset`) | that state is not an inline sampler's |
 //! | 17 data parameter | type, argument, offset, size, source offset | a payload argument (table below) |
 //! | 22 thread payload | local ids x, y, z present; inline data | `per_thread_payload_arguments`, `inline_data_payload_size` |
 //! | 23 execution environment | largest compiled SIMD size | `simd_size` |
@@ -41,7 +43,7 @@
 //! is refused by name when it is launched, not guessed.
 
 use super::zeinfo::{
-    AddrMode, AddrSpace, ArgType, Loc, PayloadArg, PerThreadArg, ZeInfo, ZeKernel,
+    AddrMode, AddrSpace, ArgType, InlineSampler, Loc, PayloadArg, PerThreadArg, ZeInfo, ZeKernel,
 };
 use alloc::format;
 use alloc::string::String;
@@ -167,6 +169,7 @@ fn kernel(all: &Bytes<'_>, at: usize) -> Result<(ZeKernel, usize), String> {
     let h = all.slice(at, 40)?;
     let name_size = h.u32(12)? as usize;
     let patch_size = h.u32(16)? as usize;
+    // The sizes of the kernel heap, general state heap, dynamic state heap, surface state heap.
     let sizes: Vec<usize> = (20..36)
         .step_by(4)
         .map(|o| h.u32(o).map(|v| v as usize))
@@ -186,15 +189,23 @@ fn kernel(all: &Bytes<'_>, at: usize) -> Result<(ZeKernel, usize), String> {
         simd: 0,
         ..ZeKernel::default()
     };
-    let ssh_at = at + 40 + name_size + (heaps - sizes[3]);
+    let heaps_at = at + 40 + name_size;
+    let dsh = all.slice(heaps_at + sizes[0] + sizes[1], sizes[2])?;
     let mut surfaces = Surfaces {
-        heap: all.slice(ssh_at, sizes[3])?.b.to_vec(),
+        heap: all
+            .slice(heaps_at + (heaps - sizes[3]), sizes[3])?
+            .b
+            .to_vec(),
         ..Surfaces::default()
     };
+    let mut samplers = Samplers::default();
     for token in tokens(&list)? {
-        kernel_token(&token, &mut k, &mut surfaces)?;
+        kernel_token(&token, &mut k, &mut surfaces, &mut samplers)?;
     }
     surfaces.resolve(&mut k)?;
+    k.inline_samplers = samplers
+        .resolve(&dsh)
+        .map_err(|e| format!("kernel `{}`: {e}", k.name))?;
     if k.simd == 0 {
         return Err(format!(
             "kernel `{}`: no execution-environment token (23) naming its SIMD size",
@@ -202,6 +213,98 @@ fn kernel(all: &Bytes<'_>, at: usize) -> Result<(ZeKernel, usize), String> {
         ));
     }
     Ok((k, list_at + patch_size))
+}
+
+/// The sampler states a kernel's tokens point at in its dynamic state heap: those of its inline
+/// samplers, which the kernel's code reads at their sampler index.
+#[derive(Default)]
+struct Samplers {
+    /// Token 5 (`SPatchSamplerStateArray`): the array's offset in the dynamic state heap, its
+    /// count of states, and the offset of the border colour.
+    array: Option<(u32, u32, u32)>,
+    /// Token 16 (`SPatchSamplerKernelArgument`): the dynamic-state-heap offset of each sampler
+    /// parameter's state, which the host's sampler replaces.
+    parameters: Vec<u32>,
+}
+
+/// The bytes of a SAMPLER_STATE: sampler index `i` is the state at the array's offset plus
+/// `16 i` (IGC 1.0.12504.6, `AdaptorOCL/OCL/sp/sp_g8.cpp`, where the state processor lays out
+/// the array: four dwords per texture sampler, the sampler parameters' first, then the inline
+/// samplers').
+const SAMPLER_STATE_BYTES: usize = 16;
+
+impl Samplers {
+    /// The inline samplers: every state of the array that no sampler parameter claims, at its
+    /// index in the array.
+    fn resolve(self, dsh: &Bytes<'_>) -> Result<Vec<InlineSampler>, String> {
+        let Some((offset, count, border)) = self.array else {
+            return Ok(Vec::new());
+        };
+        let states = (count as usize)
+            .checked_mul(SAMPLER_STATE_BYTES)
+            .ok_or_else(|| {
+                format!("sampler state array (token 5): {count} states past any heap")
+            })?;
+        let array = dsh.slice(offset as usize, states).map_err(|e| {
+            format!(
+                "sampler state array (token 5) at {offset} of the dynamic state heap's {} \
+                 bytes, {count} states: {e}",
+                dsh.b.len()
+            )
+        })?;
+        let mut out = Vec::new();
+        for index in 0..count {
+            let at = index as usize * SAMPLER_STATE_BYTES;
+            if self
+                .parameters
+                .iter()
+                .any(|&p| p as usize == offset as usize + at)
+            {
+                continue;
+            }
+            let mut dw = [0u32; 4];
+            for (i, d) in dw.iter_mut().enumerate() {
+                *d = array.u32(at + 4 * i)?;
+            }
+            let state = sampler_state::decode(dw).map_err(|e| {
+                format!(
+                    "sampler {index} (SAMPLER_STATE at byte {} of the binary): {e}",
+                    array.base + at
+                )
+            })?;
+            out.push(InlineSampler {
+                sampler_index: index,
+                state,
+                at: Loc::default(),
+            });
+        }
+        if !out.is_empty() {
+            border_colour(dsh, border)?;
+        }
+        Ok(out)
+    }
+}
+
+/// Checks the border colour the states point at (SAMPLER_BORDER_COLOR_STATE of
+/// `hw_cmds_generated_gen12lp.inl`: `BorderColorRed`, `Green`, `Blue`, `Alpha`, four floats):
+/// the machine gives OpenCL's border colour (transparent black, opaque for formats without
+/// alpha: [`super::sampler`]), which the zeros IGC writes there
+/// (`Platform/cmd_shared_init_g8.h`, `g_cInitGfxSamplerIndirectState`) agree with.
+fn border_colour(dsh: &Bytes<'_>, offset: u32) -> Result<(), String> {
+    let rgba = dsh.slice(offset as usize, 16).map_err(|e| {
+        format!(
+            "border colour (token 5) at {offset} of the dynamic state heap's {} bytes: {e}",
+            dsh.b.len()
+        )
+    })?;
+    if rgba.b.iter().any(|&b| b != 0) {
+        return Err(format!(
+            "border colour at byte {} of the binary is not (0, 0, 0, 0): the machine's border \
+             colour is OpenCL's",
+            rgba.base
+        ));
+    }
+    Ok(())
 }
 
 /// Surface-state offsets met in a kernel's tokens, turned into binding-table indices at its end.
@@ -271,6 +374,7 @@ fn kernel_token(
     token: &(u32, Bytes<'_>),
     k: &mut ZeKernel,
     s: &mut Surfaces,
+    samplers: &mut Samplers,
 ) -> Result<(), String> {
     let (t, b) = token;
     let f = |i: usize| b.u32(8 + 4 * i);
@@ -279,6 +383,10 @@ fn kernel_token(
         addrspace: space,
     };
     match t {
+        5 => samplers.array = Some((f(0)?, f(1)?, f(2)?)),
+        // A sampler parameter: its state's heap offset is `btiOffset` (field 8), which `Offset`
+        // (field 2) repeats unless the sampler is bindless.
+        16 => samplers.parameters.push(f(8).or_else(|_| f(2))?),
         8 => s.table = Some((f(0)? as usize, f(1)? as usize)),
         11 => s.wanted.push((f(0)?, f(1)?)),
         // An image: argument, type, then its surface-state offset.
@@ -398,5 +506,6 @@ fn data_parameter_name(ty: u32) -> &'static str {
     }
 }
 
+mod sampler_state;
 #[cfg(test)]
 mod tests;
