@@ -1249,8 +1249,14 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
 
 /// Runs one work-group on a machine.
 pub trait GroupRunner {
-    /// Runs the threads of one work-group to completion over `mem`.
-    fn run_group(&self, threads: &[ThreadPayload], mem: &mut Memory) -> Result<(), String>;
+    /// Runs the threads of one work-group to completion over `mem`; `ws` is the runner's to
+    /// keep what it may reuse from one group to the next.
+    fn run_group(
+        &self,
+        threads: &[ThreadPayload],
+        mem: &mut Memory,
+        ws: &mut super::Workspace,
+    ) -> Result<(), String>;
 
     /// Whether the run is checked (`visa run --check`): the memory gets a checker.
     fn check(&self) -> bool {
@@ -1594,6 +1600,7 @@ fn run_layout(
         ));
     }
     memory.reset_scratch(scratch as usize);
+    let mut ws = super::Workspace::default();
     let groups = nd.groups();
     for z in 0..groups[2] {
         for y in 0..groups[1] {
@@ -1602,7 +1609,7 @@ fn run_layout(
                 memory.begin_group([x, y, z]);
                 let threads = payloads(&layout, nd, [x, y, z], &values);
                 runner
-                    .run_group(&threads, &mut memory)
+                    .run_group(&threads, &mut memory, &mut ws)
                     .map_err(|e| LaunchError(format!("work-group ({x}, {y}, {z}): {e}")))?;
             }
         }

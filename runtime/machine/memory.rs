@@ -154,6 +154,9 @@ pub struct Memory {
     /// Binding-table index → buffer.
     table: Vec<Option<usize>>,
     slm: Vec<u8>,
+    /// The end of the SLM bytes any access of this work-group reached: a new work-group's SLM
+    /// is zeroed up to here only.
+    slm_touched: usize,
     scratch: Vec<u8>,
     /// Bytes per general register of the platform the kernel runs on (message layouts
     /// depend on it: "ch_start = ch_pos * max(exec_size, GRF_SIZE / 4)", GATHER4_SCALED.md).
@@ -377,6 +380,7 @@ impl Memory {
             buffers: Vec::new(),
             table: Vec::new(),
             slm: Vec::new(),
+            slm_touched: 0,
             scratch: Vec::new(),
             grf_bytes,
             dropped: 0,
@@ -532,8 +536,15 @@ impl Memory {
     /// A fresh SLM of `bytes` bytes for the next work-group. "Its contents are uninitialized
     /// at creation" (`3_execution_model.md`): here they are zero, the same on every run.
     pub fn reset_slm(&mut self, bytes: usize) {
-        self.slm.clear();
-        self.slm.resize(bytes, 0);
+        if self.slm.len() == bytes {
+            // Only the bytes the last work-group reached can be other than zero.
+            let touched = self.slm_touched.min(bytes);
+            self.slm[..touched].fill(0);
+        } else {
+            self.slm.clear();
+            self.slm.resize(bytes, 0);
+        }
+        self.slm_touched = 0;
     }
 
     /// A scratch surface of `bytes` bytes (zero), for the threads of one work-group.
@@ -560,7 +571,13 @@ impl Memory {
                 let b = (*self.table.get(bti as usize)?)?;
                 (&mut self.buffers.get_mut(b)?.bytes, address)
             }
-            Space::Slm => (&mut self.slm, address & SLM_ADDRESS_BITS),
+            Space::Slm => {
+                let at = (address & SLM_ADDRESS_BITS) as usize;
+                let end = at.checked_add(size as usize)?;
+                let b = self.slm.get_mut(at..end)?;
+                self.slm_touched = self.slm_touched.max(end);
+                return Some(b);
+            }
             Space::Scratch => (&mut self.scratch, address),
             Space::Stateless => return None,
         };
@@ -627,7 +644,10 @@ impl Memory {
         let n = size as usize;
         match *place {
             Place::Buffer(b, at) => Some(&mut self.buffers[b].bytes[at..at + n]),
-            Place::Slm(at) => Some(&mut self.slm[at..at + n]),
+            Place::Slm(at) => {
+                self.slm_touched = self.slm_touched.max(at + n);
+                Some(&mut self.slm[at..at + n])
+            }
             Place::Scratch(at) => Some(&mut self.scratch[at..at + n]),
             Place::Dropped => None,
         }
