@@ -721,6 +721,8 @@ struct Prepared {
     args: Vec<visa::machine::launch::Arg>,
     max_steps: Option<u64>,
     check: bool,
+    /// `--threads N`.
+    threads: Option<u32>,
     /// Parameters whose memory is written to a file after the run.
     outputs: Vec<(usize, PathBuf)>,
     /// `--zeinfo` or `--program`: the layout and program-scope data described.
@@ -771,6 +773,7 @@ fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
         args,
         max_steps: spec.max_steps,
         check: spec.check,
+        threads: spec.threads,
         outputs,
         described,
     })
@@ -899,6 +902,13 @@ fn run_kernel(path: &Path, p: Prepared) -> Result<u8, String> {
         .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
     kernel.step_limit = p.max_steps.unwrap_or(kernel.step_limit);
     kernel.check = p.check;
+    let threads = p.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    if threads > 1 {
+        kernel.parallel = Some(Box::new(Threads(threads)));
+    }
     let out = match &p.described {
         Some(d) => {
             let ze = described_kernel(d, &p.kernel).map_err(|e| match e {
@@ -932,6 +942,28 @@ fn run_kernel(path: &Path, p: Prepared) -> Result<u8, String> {
         }
     }
     Ok(print_findings(&kernel, &out.memory))
+}
+
+/// The host's threads for the work-groups: std's scoped threads, the last task on the calling
+/// one.
+struct Threads(usize);
+
+impl visa::machine::parallel::Parallel for Threads {
+    fn workers(&self) -> usize {
+        self.0
+    }
+
+    fn run<'a>(&self, mut tasks: Vec<Box<dyn FnOnce() + Send + 'a>>) {
+        let last = tasks.pop();
+        std::thread::scope(|s| {
+            for t in tasks {
+                s.spawn(t);
+            }
+            if let Some(t) = last {
+                t();
+            }
+        });
+    }
 }
 
 /// `--check`'s findings on stderr, then their count; 1 when there is any.

@@ -33,6 +33,7 @@ pub mod layout;
 pub mod limits;
 pub mod memory;
 pub mod messages;
+pub mod parallel;
 pub mod program;
 pub mod sampler;
 pub mod thread;
@@ -224,6 +225,23 @@ impl launch::GroupRunner for Kernel<'_> {
     fn check(&self) -> bool {
         self.check
     }
+
+    /// Unchecked runs of kernels without atomics (whose groups all meet at the same words,
+    /// which a parallel run would find and then run again one after another).
+    fn parallel(&self) -> Option<(&dyn parallel::Parallel, &(dyn launch::GroupRunner + Sync))> {
+        if self.check || self.atomics {
+            return None;
+        }
+        Some((self.parallel.as_deref()?, self))
+    }
+
+    fn steps_used(&self) -> u64 {
+        self.steps_used.load(Relaxed)
+    }
+
+    fn set_steps_used(&self, steps: u64) {
+        self.steps_used.store(steps, Relaxed);
+    }
 }
 
 /// A routine as the machine runs it: placed variables and decoded steps.
@@ -252,6 +270,10 @@ pub struct Kernel<'f> {
     /// `visa run --check`: [`launch::launch`] gives the memory a [`check::Checker`], and the
     /// barriers are checked ([`check`]).
     pub check: bool,
+    /// Host threads [`launch::launch`] may run work-groups on ([`parallel`]); `None`: one.
+    pub parallel: Option<alloc::boxed::Box<dyn parallel::Parallel>>,
+    /// Whether a routine has an atomic memory instruction.
+    atomics: bool,
 }
 
 /// The fields of an instruction control flow needs, by doc name.
@@ -340,6 +362,11 @@ impl<'f> Kernel<'f> {
                 .unwrap_or_default();
             routines.push(routine(&f.data, &fname, grf, &fnames, &[])?);
         }
+        let atomics = routines.iter().flat_map(|r| &r.steps).any(|s| {
+            s.message
+                .as_deref()
+                .is_some_and(|m| m.name.contains("ATOMIC") || is_lsc_atomic(m))
+        });
         let simd = kernel
             .attribute_info
             .iter()
@@ -355,6 +382,8 @@ impl<'f> Kernel<'f> {
             step_limit: limits::DEFAULT_MAX_STEPS,
             steps_used: AtomicU64::new(0),
             check: false,
+            parallel: None,
+            atomics,
         })
     }
 
@@ -681,6 +710,11 @@ impl<'f> Kernel<'f> {
             thread: Some(thread),
         }
     }
+}
+
+/// Whether an LSC_UNTYPED message is one of its atomics (its `Op` names an `lsc_atomic_*`).
+fn is_lsc_atomic(m: &messages::Fields) -> bool {
+    m.name == "LSC_UNTYPED" && messages::lsc::is_atomic(m)
 }
 
 /// Decodes a routine's instructions into steps: control flow resolved to instruction indices.
