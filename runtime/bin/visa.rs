@@ -147,6 +147,7 @@ enum Command {
     /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image; written when OUT is given),
     /// `--sampler normalized|unnormalized,ADDRESS,FILTER` (a `sampler_t`).
     /// `--max-steps N`: the instructions the whole run may execute (default 1000000000).
+    /// `--threads N`: host threads for the work-groups (default: the host's cores).
     /// `--check`: report out-of-bounds accesses, divergent barriers and data races (exit 1
     /// when any). `--zeinfo P.zeinfo` or `--program K.bin`: the payload layout (and
     /// program-scope data) from Intel's zeinfo or program binary.
@@ -666,7 +667,7 @@ fn run(path: &Path, words: &[String]) -> Result<u8, String> {
 fn print_run_help() {
     println!(
         "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]\n         \
-[--zeinfo P.zeinfo | --program K.bin] [--check] [--max-steps N] ARG...\n\
+[--zeinfo P.zeinfo | --program K.bin] [--check] [--max-steps N] [--threads N] ARG...\n\
          one ARG per kernel parameter, in order:\n  \
          --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
          --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
@@ -689,6 +690,9 @@ or the 2022 compiler's patch tokens), with the program-scope constant and global
 data the kernels read\n  \
          --max-steps N              the instructions the whole run may execute (every thread of every\n                            \
 work-group together; default 1000000000): past it the run stops (exit 1)\n  \
+         --threads N                host threads the work-groups may run on (default: the host's\n                            \
+cores); the result is always that of one thread: a split whose groups read what\n                            \
+another thread's groups wrote, or kernels with atomics or --check, run on one\n  \
          --check                    report out-of-bounds accesses (buffers, images, SLM), barriers not\n                            \
 every work-item reaches, and data races between the work-items of a work-group\n                            \
 (SLM and global memory) on stderr with the kernel, instruction, lane and address;\n                            \

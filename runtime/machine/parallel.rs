@@ -177,3 +177,82 @@ pub(crate) fn written(t: &Tracking) -> impl Iterator<Item = (usize, usize)> + '_
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::memory::{Memory, Space};
+
+    /// Runs the tasks one after another, last first (any order must give the same memory).
+    struct InTurn;
+
+    impl Parallel for InTurn {
+        fn workers(&self) -> usize {
+            2
+        }
+        fn run<'a>(&self, tasks: Vec<Box<dyn FnOnce() + Send + 'a>>) {
+            for t in tasks.into_iter().rev() {
+                t();
+            }
+        }
+    }
+
+    fn memory() -> Memory {
+        let mut m = Memory::new(32);
+        let id = m.add_buffer(vec![0; 16]).unwrap();
+        m.bind(0, id);
+        m.add_zeroed(64).unwrap();
+        m
+    }
+
+    /// Item `i` adds 1 to byte `i` and, when `chain`, copies byte `i - 1` to byte `i + 8`.
+    fn work(chain: bool) -> impl Fn(&[u32], &mut Memory) -> Result<(), ()> + Sync {
+        move |items: &[u32], m: &mut Memory| {
+            for &i in items {
+                let at = u64::from(i);
+                let v = m.read(Space::Surface(0), at, 1).map_err(|_| ())?;
+                m.write(Space::Surface(0), at, 1, v + 1).map_err(|_| ())?;
+                if chain && i > 0 {
+                    let p = m.read(Space::Surface(0), at - 1, 1).map_err(|_| ())?;
+                    m.write(Space::Surface(0), at + 8, 1, p).map_err(|_| ())?;
+                }
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn independent_ranges_merge_into_the_memory_of_one_run() {
+        let items = [0u32, 1, 2, 3];
+        let (mut one, mut split) = (memory(), memory());
+        work(false)(&items, &mut one).unwrap();
+        assert!(run(&InTurn, &items, &mut split, &work(false)));
+        assert_eq!(split.buffers()[0].bytes, one.buffers()[0].bytes);
+        assert!(split.tracking().is_none());
+    }
+
+    #[test]
+    fn a_range_that_reads_what_an_earlier_one_wrote_is_not_kept() {
+        let items = [0u32, 1, 2, 3];
+        let mut split = memory();
+        // Item 2 reads byte 1, which item 1 of the first range wrote.
+        assert!(!run(&InTurn, &items, &mut split, &work(true)));
+        assert_eq!(split.buffers()[0].bytes, [0; 16]);
+    }
+
+    #[test]
+    fn bytes_a_range_wrote_before_reading_are_its_own() {
+        let mut t = Tracking::new(1);
+        t.note(0, 4, 4, Access::Write);
+        t.note(0, 2, 8, Access::Read);
+        let mut earlier = Tracking::new(1);
+        earlier.note(0, 4, 4, Access::Write);
+        assert!(!earlier.feeds(&t));
+        earlier.note(0, 9, 1, Access::Write);
+        assert!(earlier.feeds(&t));
+        assert_eq!(
+            written(&t).collect::<Vec<_>>(),
+            [(0, 4), (0, 5), (0, 6), (0, 7)]
+        );
+    }
+}
