@@ -94,6 +94,9 @@ impl Tracking {
     }
 }
 
+/// What each worker runs: its range of items over its memory.
+pub type Work<'w, T, E> = dyn Fn(&[T], &mut Memory) -> Result<(), E> + Sync + 'w;
+
 /// One worker's range of groups, its memory and how its run ended.
 struct Share<'g, T> {
     items: &'g [T],
@@ -109,7 +112,7 @@ pub fn run<T: Sync, E>(
     par: &dyn Parallel,
     items: &[T],
     memory: &mut Memory,
-    work: &(dyn Fn(&[T], &mut Memory) -> Result<(), E> + Sync),
+    work: &Work<'_, T, E>,
 ) -> bool {
     let n = par.workers().min(items.len());
     if n < 2 || memory.check.is_some() {
