@@ -181,6 +181,10 @@ fn instruction(r: &mut Rng) -> String {
         ("cmp.ge", 2),
         ("cmp.lt", 2),
         ("cmp.le", 2),
+        ("min", 2),
+        ("max", 2),
+        ("addc", 2),
+        ("subb", 2),
     ];
     const EXECS: &[&str] = &[
         "(M1_NM, 1)",
@@ -197,7 +201,12 @@ fn instruction(r: &mut Rng) -> String {
     const PREDS: &[&str] = &["", "", "(P1) ", "(!P1) ", "(P1.any) ", "(!P1.all) "];
     let (op, sources) = r.pick(OPS);
     let is_cmp = op.starts_with("cmp");
-    let pred = if is_cmp { "" } else { r.pick(PREDS) };
+    // MIN_MAX takes no predicate; ADDC and SUBB write a second destination.
+    let pred = if is_cmp || op == "min" || op == "max" {
+        ""
+    } else {
+        r.pick(PREDS)
+    };
     if r.next().is_multiple_of(6) {
         // Logic of predicates.
         let (op, sources) = r.pick(&[("and", 2), ("or", 2), ("xor", 2), ("not", 1)]);
@@ -214,11 +223,14 @@ fn instruction(r: &mut Rng) -> String {
     } else {
         ""
     };
-    let dst = if is_cmp && !r.next().is_multiple_of(4) {
+    let mut dst = if is_cmp && !r.next().is_multiple_of(4) {
         String::from("P2")
     } else {
         destination(r)
     };
+    if op == "addc" || op == "subb" {
+        dst = format!("{dst} {}", destination(r));
+    }
     let srcs: Vec<String> = (0..sources).map(|_| source(r)).collect();
     format!("{pred}{op}{sat} {} {dst} {}", r.pick(EXECS), srcs.join(" "))
 }
@@ -246,7 +258,7 @@ fn the_fast_path_gives_the_lane_functions_bits() {
     let (head, len) = head();
     let mut r = Rng(0x5eed);
     let (mut tried, mut assembled, mut fast) = (0, 0, 0);
-    for case in 0..6000 {
+    for case in 0..8000 {
         let inst = instruction(&mut r);
         let cr0 = r.pick(&[0x4c0, 0x4c0, 0, 0x10, 0x30]);
         let text = kernel(&head, cr0, &inst);

@@ -147,6 +147,7 @@ enum Command {
     /// `--image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin]` (an image; written when OUT is given),
     /// `--sampler normalized|unnormalized,ADDRESS,FILTER` (a `sampler_t`).
     /// `--max-steps N`: the instructions the whole run may execute (default 1000000000).
+    /// `--threads N`: host threads for the work-groups (default: the host's cores).
     /// `--check`: report out-of-bounds accesses, divergent barriers and data races (exit 1
     /// when any). `--zeinfo P.zeinfo` or `--program K.bin`: the payload layout (and
     /// program-scope data) from Intel's zeinfo or program binary.
@@ -668,7 +669,7 @@ fn run(path: &Path, words: &[String]) -> Result<u8, String> {
 fn print_run_help() {
     println!(
         "visa run FILE.isa --kernel K --global X[,Y[,Z]] [--local X[,Y[,Z]]] [--platform P]\n         \
-[--zeinfo P.zeinfo | --program K.bin] [--check] [--max-steps N] ARG...\n\
+[--zeinfo P.zeinfo | --program K.bin] [--check] [--max-steps N] [--threads N] ARG...\n\
          one ARG per kernel parameter, in order:\n  \
          --buffer IN.bin:OUT.bin    a global buffer: IN.bin's bytes, written to OUT.bin after the run\n  \
          --constant IN.bin:OUT.bin  a constant buffer, likewise\n  \
@@ -691,6 +692,9 @@ or the 2022 compiler's patch tokens), with the program-scope constant and global
 data the kernels read\n  \
          --max-steps N              the instructions the whole run may execute (every thread of every\n                            \
 work-group together; default 1000000000): past it the run stops (exit 1)\n  \
+         --threads N                host threads the work-groups may run on (default: the host's\n                            \
+cores); the result is always that of one thread: a split whose groups read what\n                            \
+another thread's groups wrote, or kernels with atomics or --check, run on one\n  \
          --check                    report out-of-bounds accesses (buffers, images, SLM), barriers not\n                            \
 every work-item reaches, and data races between the work-items of a work-group\n                            \
 (SLM and global memory) on stderr with the kernel, instruction, lane and address;\n                            \
@@ -723,6 +727,8 @@ struct Prepared {
     args: Vec<visa::machine::launch::Arg>,
     max_steps: Option<u64>,
     check: bool,
+    /// `--threads N`.
+    threads: Option<u32>,
     /// Parameters whose memory is written to a file after the run.
     outputs: Vec<(usize, PathBuf)>,
     /// `--zeinfo` or `--program`: the layout and program-scope data described.
@@ -773,6 +779,7 @@ fn prepare_run(path: &Path, words: &[&str]) -> Result<Prepared, Stop> {
         args,
         max_steps: spec.max_steps,
         check: spec.check,
+        threads: spec.threads,
         outputs,
         described,
     })
@@ -901,6 +908,13 @@ fn run_kernel(path: &Path, p: Prepared) -> Result<u8, String> {
         .map_err(|e| format!("{}: kernel `{}`: {e}", path.display(), p.kernel))?;
     kernel.step_limit = p.max_steps.unwrap_or(kernel.step_limit);
     kernel.check = p.check;
+    let threads = p.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    if threads > 1 {
+        kernel.parallel = Some(Box::new(Threads(threads)));
+    }
     let out = match &p.described {
         Some(d) => {
             let ze = described_kernel(d, &p.kernel).map_err(|e| match e {
@@ -934,6 +948,28 @@ fn run_kernel(path: &Path, p: Prepared) -> Result<u8, String> {
         }
     }
     Ok(print_findings(&kernel, &out.memory))
+}
+
+/// The host's threads for the work-groups: std's scoped threads, the last task on the calling
+/// one.
+struct Threads(usize);
+
+impl visa::machine::parallel::Parallel for Threads {
+    fn workers(&self) -> usize {
+        self.0
+    }
+
+    fn run<'a>(&self, mut tasks: Vec<Box<dyn FnOnce() + Send + 'a>>) {
+        let last = tasks.pop();
+        std::thread::scope(|s| {
+            for t in tasks {
+                s.spawn(t);
+            }
+            if let Some(t) = last {
+                t();
+            }
+        });
+    }
 }
 
 /// `--check`'s findings on stderr, then their count; 1 when there is any.

@@ -133,6 +133,22 @@ impl Thread {
         }
     }
 
+    /// This thread at the start of routine 0 again, with channels `dispatch` on (its
+    /// registers are the caller's to reset).
+    pub fn restart(&mut self, dispatch: u32) {
+        self.routine = 0;
+        self.pc = 0;
+        self.em = dispatch;
+        self.call_mask = dispatch;
+        self.waiting.clear();
+        self.calls.clear();
+        self.mode = FloatMode::from_cr0(0);
+        self.status = Status::Running;
+        self.steps = 0;
+        self.lane_ops = 0;
+        self.dispatch = dispatch;
+    }
+
     fn wait_at(&mut self, pc: usize, mask: u32) {
         if mask == 0 {
             return;

@@ -95,10 +95,16 @@ enum Op {
     Shr,
     /// CMP into a predicate, with its relational operator (0 EQ, 1 NE, 2 GT, 3 GE, 4 LT, 5 LE).
     Cmp(u8),
+    /// MIN_MAX: the maximum when set, else the minimum (a NaN source gives the other).
+    MinMax(bool),
+    /// ADDC and SUBB: the exact sum or difference, and its carry or borrow into a second
+    /// destination.
+    Addc,
+    Subb,
 }
 
 impl Op {
-    fn of(name: &str, rel_op: Option<u64>) -> Option<(Op, usize)> {
+    fn of(name: &str, rel_op: Option<u64>, min_max: Option<u64>) -> Option<(Op, usize)> {
         Some(match name {
             "MOV" => (Op::Mov, 1),
             "SEL" => (Op::Sel, 2),
@@ -115,6 +121,10 @@ impl Op {
                 r @ 0..=5 => (Op::Cmp(r as u8), 2),
                 _ => return None,
             },
+            // MIN_MAX.md: `Op` Bit[0] 0b0 min, 0b1 max.
+            "MIN_MAX" => (Op::MinMax(min_max? & 1 == 1), 2),
+            "ADDC" => (Op::Addc, 2),
+            "SUBB" => (Op::Subb, 2),
             _ => return None,
         })
     }
@@ -123,7 +133,7 @@ impl Op {
     fn takes_floats(self) -> bool {
         matches!(
             self,
-            Op::Mov | Op::Sel | Op::Add | Op::Mul | Op::Mad | Op::Cmp(_)
+            Op::Mov | Op::Sel | Op::Add | Op::Mul | Op::Mad | Op::Cmp(_) | Op::MinMax(_)
         )
     }
 }
@@ -202,6 +212,8 @@ pub struct Fast {
     /// left shifts, moves into integer types): computed in `i32`.
     narrow: bool,
     dst: Dst,
+    /// ADDC's `Carry`, SUBB's `Borrow`.
+    dst2: Option<Dst>,
     src: [Src; 3],
 }
 
@@ -211,7 +223,11 @@ struct Fields {
     exec: Option<u8>,
     pred: Option<PredicateControl>,
     rel_op: Option<u64>,
+    /// MIN_MAX's `Op`.
+    min_max: Option<u64>,
     dst: Option<VectorOperand>,
+    /// ADDC's `Carry`, SUBB's `Borrow`.
+    dst2: Option<VectorOperand>,
     src: [Option<VectorOperand>; 3],
     /// A field the fast path does not know (a raw operand, another vector operand).
     other: bool,
@@ -227,6 +243,7 @@ impl OperandVisitor for Fields {
     fn vector(&mut self, field: &'static str, op: &VectorOperand) {
         match field {
             "Dst" => self.dst = Some(*op),
+            "Carry" | "Borrow" => self.dst2 = Some(*op),
             "Src0" => self.src[0] = Some(*op),
             "Src1" => self.src[1] = Some(*op),
             "Src2" => self.src[2] = Some(*op),
@@ -240,10 +257,10 @@ impl OperandVisitor for Fields {
         self.other = true;
     }
     fn value(&mut self, field: &'static str, bits: u64) {
-        if field == "Rel_op" {
-            self.rel_op = Some(bits);
-        } else {
-            self.other = true;
+        match field {
+            "Rel_op" => self.rel_op = Some(bits),
+            "Op" => self.min_max = Some(bits),
+            _ => self.other = true,
         }
     }
 }
@@ -253,7 +270,7 @@ impl OperandVisitor for Fields {
 pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
     let mut f = Fields::default();
     inst.visit_operands(&mut f);
-    let (op, sources) = Op::of(inst.name(), f.rel_op)?;
+    let (op, sources) = Op::of(inst.name(), f.rel_op, f.min_max)?;
     if f.other || f.src.iter().skip(sources).any(Option::is_some) {
         return None;
     }
@@ -287,6 +304,16 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
         (Op::Cmp(_), _) => return None,
         (_, d) => destination(&d, layout, n)?,
     };
+    let dst2 = match (op, f.dst2) {
+        (Op::Addc | Op::Subb, Some(d)) => Some(destination(&d, layout, n)?),
+        (Op::Addc | Op::Subb, None) => return None,
+        (_, d) => {
+            if d.is_some() {
+                return None;
+            }
+            None
+        }
+    };
     // An integer result converted to F rounds from its exact value, which `i64` may not hold
     // for products and left shifts (UD * UD).
     if !float
@@ -303,6 +330,7 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
         float,
         narrow,
         dst,
+        dst2,
         src,
     }))
 }
@@ -346,8 +374,10 @@ fn narrow(op: Op, dst: &Dst, src: &[Src; 3]) -> bool {
                     )
                 })
         }
-        Op::Shr => int_dst && !src.iter().any(negated),
+        Op::Shr | Op::MinMax(_) => int_dst && !src.iter().any(negated),
         Op::Cmp(_) => !src.iter().any(negated),
+        // The carry and the borrow depend on the exact result.
+        Op::Addc | Op::Subb => false,
     }
 }
 
@@ -717,8 +747,39 @@ fn narrow_lanes(
             return Lanes::Bits(compare(rel, &x, &y, n));
         }
         Op::Cmp(rel) => return Lanes::Bits(compare(rel, a, b, n)),
+        Op::MinMax(max) if unsigned.0 || unsigned.1 => {
+            select(r, a, b, n, |x, y| first(max, x as u32, y as u32));
+        }
+        Op::MinMax(max) => select(r, a, b, n, |x, y| first(max, x, y)),
+        // Not compiled narrow.
+        Op::Addc | Op::Subb => {}
     }
     Lanes::Values(r)
+}
+
+/// Whether MIN_MAX keeps its first source: `a < b` for the minimum, `b < a` for the
+/// maximum (MIN_MAX.md's `min/max`; equal values give the second).
+#[inline(always)]
+fn first<T: PartialOrd>(max: bool, a: T, b: T) -> bool {
+    if max {
+        b < a
+    } else {
+        a < b
+    }
+}
+
+/// `r[i] = a[i]` where `keep(a[i], b[i])`, else `b[i]`, for lanes `0..n`.
+#[inline(always)]
+fn select<T: Copy>(
+    r: &mut [T; 32],
+    a: &[T; 32],
+    b: &[T; 32],
+    n: usize,
+    keep: impl Fn(T, T) -> bool,
+) {
+    for ((v, x), y) in r.iter_mut().zip(a).zip(b).take(n) {
+        *v = if keep(*x, *y) { *x } else { *y };
+    }
 }
 
 /// Lanes `0..n` of an F source: denormals flushed to a signed zero unless `%cr0` keeps them,
@@ -821,7 +882,11 @@ impl Fast {
             }
             let unsigned = (self.src[0].ty() == Ty::Ud, self.src[1].ty() == Ty::Ud);
             let r = int_lanes(self.op, s, n, i.pmask, unsigned);
-            self.write_ints(regs, r, n, mask, i.offset)?;
+            write_ints(&self.dst, regs, r, n, mask, i.offset)?;
+            if let Some(d) = &self.dst2 {
+                let c = second_lanes(self.op, s, n, unsigned);
+                write_ints(d, regs, Lanes::Values(c), n, mask, i.offset)?;
+            }
         }
         Ok(Some(i.chen))
     }
@@ -845,30 +910,33 @@ impl Fast {
             _ => !w[0],
         })
     }
+}
 
-    fn write_ints(
-        &self,
-        regs: &mut Regs,
-        r: Lanes<'_, i64>,
-        n: usize,
-        mask: u32,
-        offset: u32,
-    ) -> Result<(), Fault> {
-        let (ty, place, v) = match (&self.dst, r) {
-            (Dst::Pred(id), Lanes::Bits(bits)) => return write_pred(regs, *id, bits, mask, offset),
-            (Dst::Reg { ty, place }, Lanes::Values(v)) => (*ty, place, v),
-            _ => return Err(outside()),
-        };
-        let grf = &mut regs.grf;
-        match ty {
-            Ty::B | Ty::Ub => scatter(grf, place, n, mask, v, |x| [x as u8]),
-            Ty::W | Ty::Uw => scatter(grf, place, n, mask, v, |x| (x as u16).to_le_bytes()),
-            Ty::D | Ty::Ud => scatter(grf, place, n, mask, v, |x| (x as u32).to_le_bytes()),
-            // Integer to float: rounded once from the exact value (to nearest, even on a tie).
-            Ty::F => scatter(grf, place, n, mask, v, |x| (x as f32).to_le_bytes()),
-        }
+/// Writes integer lanes (or truth values) to `dst`.
+fn write_ints(
+    dst: &Dst,
+    regs: &mut Regs,
+    r: Lanes<'_, i64>,
+    n: usize,
+    mask: u32,
+    offset: u32,
+) -> Result<(), Fault> {
+    let (ty, place, v) = match (dst, r) {
+        (Dst::Pred(id), Lanes::Bits(bits)) => return write_pred(regs, *id, bits, mask, offset),
+        (Dst::Reg { ty, place }, Lanes::Values(v)) => (*ty, place, v),
+        _ => return Err(outside()),
+    };
+    let grf = &mut regs.grf;
+    match ty {
+        Ty::B | Ty::Ub => scatter(grf, place, n, mask, v, |x| [x as u8]),
+        Ty::W | Ty::Uw => scatter(grf, place, n, mask, v, |x| (x as u16).to_le_bytes()),
+        Ty::D | Ty::Ud => scatter(grf, place, n, mask, v, |x| (x as u32).to_le_bytes()),
+        // Integer to float: rounded once from the exact value (to nearest, even on a tie).
+        Ty::F => scatter(grf, place, n, mask, v, |x| (x as f32).to_le_bytes()),
     }
+}
 
+impl Fast {
     fn write_floats(
         &self,
         regs: &mut Regs,
@@ -1005,8 +1073,31 @@ fn int_lanes(
             return Lanes::Bits(compare(rel, &x, &y, n));
         }
         Op::Cmp(rel) => return Lanes::Bits(compare(rel, a, b, n)),
+        // Compared as unsigned ints when either is UD, as CMP.
+        Op::MinMax(max) if unsigned.0 || unsigned.1 => {
+            select(r, a, b, n, |x, y| first(max, x as u32, y as u32));
+        }
+        Op::MinMax(max) => select(r, a, b, n, |x, y| first(max, x, y)),
+        // Exact: sources of at most 32 bits.
+        Op::Addc => binary(r, a, b, n, i64::wrapping_add),
+        Op::Subb => binary(r, a, b, n, i64::wrapping_sub),
     }
     Lanes::Values(r)
+}
+
+/// ADDC's carry, the bit above the low 32 of the exact sum (`carry` of the runtime's named
+/// functions), or SUBB's borrow, `src0 < src1` (unsigned when either is UD): lanes `0..n`
+/// in `s[2]`, from the sources and the result [`int_lanes`] left in `s`.
+fn second_lanes(op: Op, s: &mut [Ints; 4], n: usize, unsigned: (bool, bool)) -> &Ints {
+    let [a, b, c, r] = s;
+    for i in 0..n {
+        c[i] = match op {
+            Op::Addc => (r[i] >> 32) & 1,
+            _ if unsigned.0 || unsigned.1 => i64::from((a[i] as u32) < (b[i] as u32)),
+            _ => i64::from(a[i] < b[i]),
+        };
+    }
+    c
 }
 
 #[inline(always)]
@@ -1035,8 +1126,12 @@ fn float_lanes(op: Op, s: &mut [Floats; 4], n: usize, pmask: u32) -> Lanes<'_, f
             }
         }
         Op::Cmp(rel) => return Lanes::Bits(compare(rel, a, b, n)),
+        // A NaN source gives the other one.
+        Op::MinMax(max) => select(r, a, b, n, |x, y| {
+            !x.is_nan() && (y.is_nan() || first(max, x, y))
+        }),
         // Not compiled with float sources.
-        Op::And | Op::Or | Op::Xor | Op::Not | Op::Shl | Op::Shr => {}
+        Op::And | Op::Or | Op::Xor | Op::Not | Op::Shl | Op::Shr | Op::Addc | Op::Subb => {}
     }
     Lanes::Values(r)
 }

@@ -1249,13 +1249,94 @@ fn payloads(layout: &Layout, nd: &NdRange, group: [u32; 3], values: &Values) -> 
 
 /// Runs one work-group on a machine.
 pub trait GroupRunner {
-    /// Runs the threads of one work-group to completion over `mem`.
-    fn run_group(&self, threads: &[ThreadPayload], mem: &mut Memory) -> Result<(), String>;
+    /// Runs the threads of one work-group to completion over `mem`; `ws` is the runner's to
+    /// keep what it may reuse from one group to the next.
+    fn run_group(
+        &self,
+        threads: &[ThreadPayload],
+        mem: &mut Memory,
+        ws: &mut super::Workspace,
+    ) -> Result<(), String>;
 
     /// Whether the run is checked (`visa run --check`): the memory gets a checker.
     fn check(&self) -> bool {
         false
     }
+
+    /// Where the work-groups may run on several threads ([`super::parallel`]): the threads,
+    /// and this runner as one they may share. `None`: one after another.
+    fn parallel(&self) -> Option<(&dyn super::parallel::Parallel, &(dyn GroupRunner + Sync))> {
+        None
+    }
+
+    /// Instructions run so far against the run's budget, and a way to set it back (after a
+    /// parallel attempt that is not kept).
+    fn steps_used(&self) -> u64 {
+        0
+    }
+    fn set_steps_used(&self, _steps: u64) {}
+}
+
+/// What every work-group of a launch shares.
+struct Groups<'a> {
+    layout: &'a Layout,
+    nd: &'a NdRange,
+    values: &'a Values,
+    slm: usize,
+    scratch: usize,
+}
+
+/// The work-groups of `nd` in launch order: x fastest, then y, then z.
+fn group_ids(nd: &NdRange) -> Vec<[u32; 3]> {
+    let g = nd.groups();
+    let mut ids = Vec::new();
+    for z in 0..g[2] {
+        for y in 0..g[1] {
+            for x in 0..g[0] {
+                ids.push([x, y, z]);
+            }
+        }
+    }
+    ids
+}
+
+/// Runs work-groups `ids` one after another over `memory`, each with a fresh SLM and scratch.
+fn run_groups(
+    runner: &dyn GroupRunner,
+    g: &Groups<'_>,
+    ids: &[[u32; 3]],
+    memory: &mut Memory,
+) -> Result<(), LaunchError> {
+    let mut ws = super::Workspace::default();
+    for &[x, y, z] in ids {
+        memory.reset_slm(g.slm);
+        memory.reset_scratch(g.scratch);
+        memory.begin_group([x, y, z]);
+        let threads = payloads(g.layout, g.nd, [x, y, z], g.values);
+        runner
+            .run_group(&threads, memory, &mut ws)
+            .map_err(|e| LaunchError(format!("work-group ({x}, {y}, {z}): {e}")))?;
+    }
+    Ok(())
+}
+
+/// Runs every work-group of a launch: on several threads when the runner allows and that
+/// gives the bits of a run on one ([`super::parallel`]), else one after another.
+fn run_all(
+    runner: &dyn GroupRunner,
+    g: &Groups<'_>,
+    memory: &mut Memory,
+) -> Result<(), LaunchError> {
+    let ids = group_ids(g.nd);
+    if let Some((par, shared)) = runner.parallel() {
+        let before = shared.steps_used();
+        let work = |ids: &[[u32; 3]], m: &mut Memory| run_groups(shared, g, ids, m);
+        if super::parallel::run(par, &ids, memory, &work) {
+            return Ok(());
+        }
+        shared.set_steps_used(before);
+    }
+    run_groups(runner, g, &ids, memory)
 }
 
 /// What a launch leaves: the memory (the buffers, in parameter order among the buffer
@@ -1451,7 +1532,7 @@ fn launch_values(
     samplers: Vec<(usize, SamplerState)>,
     described: Option<&Described<'_>>,
 ) -> Result<Values, LaunchError> {
-    let private = memory.add_buffer(vec![0; PRIVATE_BYTES])?;
+    let private = memory.add_zeroed(PRIVATE_BYTES)?;
     let mut values = Values::plain(Vec::new(), memory.buffer(private).base);
     values.images = images;
     values.samplers = samplers;
@@ -1468,7 +1549,7 @@ fn launch_values(
         values.implicit_args = add_data(memory, &[0; IMPLICIT_ARGS_BYTES], None)?;
         values.indirect = add_data(memory, &vec![0; layout.input_bytes as usize], None)?;
         // Zeroed in place (not copied from a zeroed slice): most of it is never touched.
-        let scratch = memory.add_buffer(vec![0; PRIVATE_BYTES])?;
+        let scratch = memory.add_zeroed(PRIVATE_BYTES)?;
         values.scratch = memory.buffer(scratch).base;
     }
     Ok(values)
@@ -1593,20 +1674,14 @@ fn run_layout(
             super::limits::MAX_GROUP_SCRATCH
         ));
     }
-    memory.reset_scratch(scratch as usize);
-    let groups = nd.groups();
-    for z in 0..groups[2] {
-        for y in 0..groups[1] {
-            for x in 0..groups[0] {
-                memory.reset_slm(slm as usize);
-                memory.begin_group([x, y, z]);
-                let threads = payloads(&layout, nd, [x, y, z], &values);
-                runner
-                    .run_group(&threads, &mut memory)
-                    .map_err(|e| LaunchError(format!("work-group ({x}, {y}, {z}): {e}")))?;
-            }
-        }
-    }
+    let groups = Groups {
+        layout: &layout,
+        nd,
+        values: &values,
+        slm: slm as usize,
+        scratch: scratch as usize,
+    };
+    run_all(runner, &groups, &mut memory)?;
     Ok(Outcome {
         memory,
         buffers,
@@ -1680,6 +1755,9 @@ pub struct RunSpec {
     pub zeinfo: Option<String>,
     /// `--program K.bin`: the payload layout and program-scope data from ocloc's binary.
     pub program: Option<String>,
+    /// `--threads N`: host threads for the work-groups ([`super::parallel`]); `None`: as
+    /// many as the host has.
+    pub threads: Option<u32>,
 }
 
 fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
@@ -1704,7 +1782,7 @@ fn sizes(flag: &str, text: &str) -> Result<Vec<u32>, String> {
 pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
     let (mut kernel, mut global, mut local, mut platform) = (None, None, None, None);
     let (mut max_steps, mut check) = (None, false);
-    let (mut zeinfo, mut program) = (None, None);
+    let (mut zeinfo, mut program, mut threads) = (None, None, None);
     let mut args = Vec::new();
     let mut it = words.iter();
     while let Some(&w) = it.next() {
@@ -1726,6 +1804,13 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
                 match v.parse::<u64>() {
                     Ok(n) if n > 0 => max_steps = Some(n),
                     _ => return Err(format!("--max-steps {v}: expected a positive count")),
+                }
+            }
+            "--threads" => {
+                let v = value()?;
+                match v.parse::<u32>() {
+                    Ok(n) if n > 0 => threads = Some(n),
+                    _ => return Err(format!("--threads {v}: expected a positive count")),
                 }
             }
             "--buffer" | "--constant" => {
@@ -1761,7 +1846,7 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
             other => {
                 return Err(format!(
                     "unexpected `{other}`: expected --kernel, --global, --local, --platform, \
-                     --max-steps N, --check, --zeinfo P.zeinfo, --program K.bin, --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, \
+                     --max-steps N, --threads N, --check, --zeinfo P.zeinfo, --program K.bin, --buffer IN.bin:OUT.bin, --constant IN.bin:OUT.bin, \
                      --scalar TYPE:VALUE, --local-mem BYTES, --image W[,H[,D]]:FORMAT:IN.bin[:OUT.bin] \
                      or --sampler normalized|unnormalized,ADDRESS,FILTER"
                 ))
@@ -1786,6 +1871,7 @@ pub fn parse_run(words: &[&str]) -> Result<RunSpec, String> {
         check,
         zeinfo,
         program,
+        threads,
     })
 }
 

@@ -151,10 +151,21 @@ pub struct BufferId(pub usize);
 #[derive(Clone, Debug)]
 pub struct Memory {
     buffers: Vec<Buffer>,
+    /// For each buffer, the byte from which it is known to hold zeros (its length when that is
+    /// not known): what [`Memory::fork`] need not copy.
+    zero_from: Vec<usize>,
     /// Binding-table index → buffer.
     table: Vec<Option<usize>>,
     slm: Vec<u8>,
+    /// The end of the SLM bytes any access of this work-group reached: a new work-group's SLM
+    /// is zeroed up to here only.
+    slm_touched: usize,
     scratch: Vec<u8>,
+    /// The end of the scratch bytes any access of this work-group reached.
+    scratch_touched: usize,
+    /// The bytes of each buffer read and written, while a copy of the memory runs some of a
+    /// launch's work-groups on a thread of its own ([`super::parallel`]).
+    track: Option<alloc::boxed::Box<super::parallel::Tracking>>,
     /// Bytes per general register of the platform the kernel runs on (message layouts
     /// depend on it: "ch_start = ch_pos * max(exec_size, GRF_SIZE / 4)", GATHER4_SCALED.md).
     pub grf_bytes: u32,
@@ -375,9 +386,13 @@ impl Memory {
     pub fn new(grf_bytes: u32) -> Memory {
         Memory {
             buffers: Vec::new(),
+            zero_from: Vec::new(),
             table: Vec::new(),
             slm: Vec::new(),
+            slm_touched: 0,
             scratch: Vec::new(),
+            scratch_touched: 0,
+            track: None,
             grf_bytes,
             dropped: 0,
             images: Vec::new(),
@@ -426,8 +441,60 @@ impl Memory {
             });
         }
         let base = FIRST_BASE + BASE_STRIDE * self.buffers.len() as u64;
+        self.zero_from.push(bytes.len());
         self.buffers.push(Buffer { base, bytes });
         Ok(BufferId(self.buffers.len() - 1))
+    }
+
+    /// Adds a host buffer of `n` zero bytes (a private or scratch area, mostly never touched).
+    pub fn add_zeroed(&mut self, n: usize) -> Result<BufferId, MemoryError> {
+        let id = self.add_buffer(alloc::vec![0; n])?;
+        if let Some(z) = self.zero_from.get_mut(id.0) {
+            *z = 0;
+        }
+        Ok(id)
+    }
+
+    /// Bytes `..end` of buffer `b` may be other than zero from now on.
+    #[inline(always)]
+    fn touch(&mut self, b: usize, end: usize) {
+        if let Some(z) = self.zero_from.get_mut(b) {
+            *z = (*z).max(end);
+        }
+    }
+
+    /// A copy of this memory, cheaper than a clone where buffers are known to hold zeros.
+    pub fn fork(&self) -> Memory {
+        let buffers = self
+            .buffers
+            .iter()
+            .zip(&self.zero_from)
+            .map(|(b, &z)| {
+                let mut bytes = alloc::vec![0; b.bytes.len()];
+                let n = z.min(bytes.len());
+                bytes[..n].copy_from_slice(&b.bytes[..n]);
+                Buffer {
+                    base: b.base,
+                    bytes,
+                }
+            })
+            .collect();
+        Memory {
+            buffers,
+            zero_from: self.zero_from.clone(),
+            table: self.table.clone(),
+            slm: self.slm.clone(),
+            slm_touched: self.slm_touched,
+            scratch: self.scratch.clone(),
+            scratch_touched: self.scratch_touched,
+            track: self.track.clone(),
+            grf_bytes: self.grf_bytes,
+            dropped: self.dropped,
+            images: self.images.clone(),
+            samplers: self.samplers.clone(),
+            check: self.check.clone(),
+            lane: self.lane,
+        }
     }
 
     /// Adds an image (a typed surface) with its texels; `bytes` must hold `image.bytes()`.
@@ -475,6 +542,10 @@ impl Memory {
                     "binding-table index {bti} is a buffer, not an image; a typed access to it"
                 ),
             })?;
+        if let Some(t) = self.track.as_deref_mut() {
+            t.note_all(b, self.buffers[b].bytes.len());
+        }
+        self.touch(b, usize::MAX);
         Ok((image, &mut self.buffers[b].bytes))
     }
 
@@ -532,14 +603,60 @@ impl Memory {
     /// A fresh SLM of `bytes` bytes for the next work-group. "Its contents are uninitialized
     /// at creation" (`3_execution_model.md`): here they are zero, the same on every run.
     pub fn reset_slm(&mut self, bytes: usize) {
-        self.slm.clear();
-        self.slm.resize(bytes, 0);
+        if self.slm.len() == bytes {
+            // Only the bytes the last work-group reached can be other than zero.
+            let touched = self.slm_touched.min(bytes);
+            self.slm[..touched].fill(0);
+        } else {
+            self.slm.clear();
+            self.slm.resize(bytes, 0);
+        }
+        self.slm_touched = 0;
     }
 
     /// A scratch surface of `bytes` bytes (zero), for the threads of one work-group.
     pub fn reset_scratch(&mut self, bytes: usize) {
-        self.scratch.clear();
-        self.scratch.resize(bytes, 0);
+        if self.scratch.len() == bytes {
+            let touched = self.scratch_touched.min(bytes);
+            self.scratch[..touched].fill(0);
+        } else {
+            self.scratch.clear();
+            self.scratch.resize(bytes, 0);
+        }
+        self.scratch_touched = 0;
+    }
+
+    /// Notes from now on the bytes of each buffer read and written ([`super::parallel`]).
+    pub fn track(&mut self) {
+        let buffers = self.buffers.len();
+        self.track = Some(alloc::boxed::Box::new(super::parallel::Tracking::new(
+            buffers,
+        )));
+    }
+
+    /// Stops noting accesses.
+    pub fn untrack(&mut self) {
+        self.track = None;
+    }
+
+    /// The bytes read and written since [`Memory::track`].
+    pub fn tracking(&self) -> Option<&super::parallel::Tracking> {
+        self.track.as_deref()
+    }
+
+    /// Lays the bytes `later` wrote since it was a copy of this memory over this one, and adds
+    /// the accesses it dropped since then (it had `base` when copied).
+    pub fn lay_over(&mut self, later: &Memory, base: u64) {
+        if let Some(t) = later.tracking() {
+            for (b, at) in super::parallel::written(t) {
+                let from = later.buffers.get(b).and_then(|x| x.bytes.get(at));
+                let to = self.buffers.get_mut(b).and_then(|x| x.bytes.get_mut(at));
+                if let (Some(from), Some(to)) = (from, to) {
+                    *to = *from;
+                }
+            }
+        }
+        self.dropped += later.dropped.saturating_sub(base);
     }
 
     /// The SLM of the running work-group.
@@ -557,11 +674,28 @@ impl Memory {
         }
         let (bytes, at) = match space {
             Space::Surface(bti) => {
+                if self.track.is_some() {
+                    return None;
+                }
                 let b = (*self.table.get(bti as usize)?)?;
+                let end = usize::try_from(address).ok()?.checked_add(size as usize)?;
+                self.touch(b, end);
                 (&mut self.buffers.get_mut(b)?.bytes, address)
             }
-            Space::Slm => (&mut self.slm, address & SLM_ADDRESS_BITS),
-            Space::Scratch => (&mut self.scratch, address),
+            Space::Slm => {
+                let at = (address & SLM_ADDRESS_BITS) as usize;
+                let end = at.checked_add(size as usize)?;
+                let b = self.slm.get_mut(at..end)?;
+                self.slm_touched = self.slm_touched.max(end);
+                return Some(b);
+            }
+            Space::Scratch => {
+                let at = usize::try_from(address).ok()?;
+                let end = at.checked_add(size as usize)?;
+                let b = self.scratch.get_mut(at..end)?;
+                self.scratch_touched = self.scratch_touched.max(end);
+                return Some(b);
+            }
             Space::Stateless => return None,
         };
         let at = usize::try_from(at).ok()?;
@@ -627,8 +761,14 @@ impl Memory {
         let n = size as usize;
         match *place {
             Place::Buffer(b, at) => Some(&mut self.buffers[b].bytes[at..at + n]),
-            Place::Slm(at) => Some(&mut self.slm[at..at + n]),
-            Place::Scratch(at) => Some(&mut self.scratch[at..at + n]),
+            Place::Slm(at) => {
+                self.slm_touched = self.slm_touched.max(at + n);
+                Some(&mut self.slm[at..at + n])
+            }
+            Place::Scratch(at) => {
+                self.scratch_touched = self.scratch_touched.max(at + n);
+                Some(&mut self.scratch[at..at + n])
+            }
             Place::Dropped => None,
         }
     }
@@ -644,6 +784,12 @@ impl Memory {
         access: Access,
     ) -> Result<Place, MemoryError> {
         let placed = self.place(space, address, size);
+        if let Ok(Place::Buffer(b, at)) = placed {
+            self.touch(b, at + size as usize);
+            if let Some(t) = self.track.as_deref_mut() {
+                t.note(b, at, size as usize, access);
+            }
+        }
         if self.check.is_none() {
             return placed;
         }

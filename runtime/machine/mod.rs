@@ -33,6 +33,7 @@ pub mod layout;
 pub mod limits;
 pub mod memory;
 pub mod messages;
+pub mod parallel;
 pub mod program;
 pub mod sampler;
 pub mod thread;
@@ -185,23 +186,61 @@ pub struct ThreadInit {
     pub lanes: u32,
 }
 
+/// What one runner of work-groups keeps from one group to the next: the threads of the last
+/// group, whose storage the next group's threads take.
+#[derive(Default)]
+pub struct Workspace {
+    spare: Vec<Thread>,
+    running: Vec<Thread>,
+}
+
 /// `visa run` and [`launch::launch`] run work-groups on a kernel.
 impl launch::GroupRunner for Kernel<'_> {
-    fn run_group(&self, threads: &[launch::ThreadPayload], mem: &mut Memory) -> Result<(), String> {
-        let inits: Vec<ThreadInit> = threads
-            .iter()
-            .map(|t| ThreadInit {
-                input: t.input.clone(),
-                group_id: t.group_id,
-                local_size: t.local_size,
-                lanes: t.lanes,
-            })
-            .collect();
-        Kernel::run_group(self, &inits, mem).map_err(|e| alloc::string::ToString::to_string(&e))
+    fn run_group(
+        &self,
+        threads: &[launch::ThreadPayload],
+        mem: &mut Memory,
+        ws: &mut Workspace,
+    ) -> Result<(), String> {
+        let mut ts = core::mem::take(&mut ws.running);
+        ts.clear();
+        let mut ran = Ok(());
+        for p in threads {
+            match self.start(ws.spare.pop(), &p.input, p.group_id, p.lanes) {
+                Ok(t) => ts.push(t),
+                Err(e) => {
+                    ran = Err(e);
+                    break;
+                }
+            }
+        }
+        if ran.is_ok() {
+            ran = self.run_threads(&mut ts, mem);
+        }
+        ws.spare.append(&mut ts);
+        ws.running = ts;
+        ran.map_err(|e| alloc::string::ToString::to_string(&e))
     }
 
     fn check(&self) -> bool {
         self.check
+    }
+
+    /// Unchecked runs of kernels without atomics (whose groups all meet at the same words,
+    /// which a parallel run would find and then run again one after another).
+    fn parallel(&self) -> Option<(&dyn parallel::Parallel, &(dyn launch::GroupRunner + Sync))> {
+        if self.check || self.atomics {
+            return None;
+        }
+        Some((self.parallel.as_deref()?, self))
+    }
+
+    fn steps_used(&self) -> u64 {
+        self.steps_used.load(Relaxed)
+    }
+
+    fn set_steps_used(&self, steps: u64) {
+        self.steps_used.store(steps, Relaxed);
     }
 }
 
@@ -231,6 +270,10 @@ pub struct Kernel<'f> {
     /// `visa run --check`: [`launch::launch`] gives the memory a [`check::Checker`], and the
     /// barriers are checked ([`check`]).
     pub check: bool,
+    /// Host threads [`launch::launch`] may run work-groups on ([`parallel`]); `None`: one.
+    pub parallel: Option<alloc::boxed::Box<dyn parallel::Parallel>>,
+    /// Whether a routine has an atomic memory instruction.
+    atomics: bool,
 }
 
 /// The fields of an instruction control flow needs, by doc name.
@@ -322,6 +365,11 @@ impl<'f> Kernel<'f> {
             place_state_variables(&mut r, file.text.functions.get(i));
             routines.push(r);
         }
+        let atomics = routines.iter().flat_map(|r| &r.steps).any(|s| {
+            s.message
+                .as_deref()
+                .is_some_and(|m| m.name.contains("ATOMIC") || is_lsc_atomic(m))
+        });
         let simd = kernel
             .attribute_info
             .iter()
@@ -337,6 +385,8 @@ impl<'f> Kernel<'f> {
             step_limit: limits::DEFAULT_MAX_STEPS,
             steps_used: AtomicU64::new(0),
             check: false,
+            parallel: None,
+            atomics,
         })
     }
 
@@ -392,39 +442,74 @@ impl<'f> Kernel<'f> {
 
     /// A thread at the kernel's entry with `init`'s payload.
     pub fn thread(&self, init: &ThreadInit) -> Result<Thread, RunError> {
+        self.start(None, &init.input, init.group_id, init.lanes)
+    }
+
+    /// A thread at the kernel's entry with payload `input` (the GRF bytes from r0 on), in
+    /// work-group `group_id` with channels `0..lanes` on: in `reuse`'s storage when that is a
+    /// thread of this kernel that ended (its registers zeroed, its resolved operands kept, as
+    /// they depend on the layout alone), else in new storage.
+    fn start(
+        &self,
+        reuse: Option<Thread>,
+        input: &[u8],
+        group_id: [u32; 3],
+        lanes: u32,
+    ) -> Result<Thread, RunError> {
         let k = &self.routines[0];
-        let mut regs = k.fresh_regs();
-        let lay = &k.layout;
-        let put = |regs: &mut Regs, id: u32, bytes: &[u8]| -> Result<(), RunError> {
+        let dispatch = exec::dispatch_mask(lanes.min(32));
+        let mut t = match reuse {
+            Some(mut t) if t.routine == 0 && t.regs.grf.len() == k.layout.bytes as usize => {
+                t.regs.clear();
+                t.restart(dispatch);
+                t
+            }
+            _ => Thread::new(k.fresh_regs(), dispatch, &k.layout),
+        };
+        self.load_payload(&mut t.regs, input, group_id)?;
+        Ok(t)
+    }
+
+    /// Writes a thread's payload into zeroed registers: `r0`, the group ids and each `.input`
+    /// of the kernel (bytes past the payload's end read as zero).
+    fn load_payload(
+        &self,
+        regs: &mut Regs,
+        input: &[u8],
+        group_id: [u32; 3],
+    ) -> Result<(), RunError> {
+        let lay = &self.routines[0].layout;
+        // Variable `id` from `from`: `len` bytes at most, zeros past `from`'s end.
+        let put = |regs: &mut Regs, id: u32, from: &[u8], len: usize| -> Result<(), RunError> {
             let v = lay
                 .vars
                 .get(id as usize)
                 .ok_or_else(|| RunError::new(format!("input V{id} is not declared")))?;
-            let n = bytes.len().min(v.size as usize);
-            regs.grf[v.base as usize..v.base as usize + n].copy_from_slice(&bytes[..n]);
+            let n = len.min(v.size as usize);
+            let m = n.min(from.len());
+            let dst = regs
+                .grf
+                .get_mut(v.base as usize..v.base as usize + n)
+                .ok_or_else(|| RunError::new(format!("input V{id} lies past the registers")))?;
+            dst[..m].copy_from_slice(&from[..m]);
+            dst[m..].fill(0);
             Ok(())
         };
-        // The payload's bytes `at..at + len`, zeros past its end.
-        let area = |at: usize, len: usize| -> Vec<u8> {
-            let mut v = vec![0u8; len];
-            if let Some(from) = init.input.get(at..) {
-                let n = from.len().min(len);
-                v[..n].copy_from_slice(&from[..n]);
-            }
-            v
-        };
-        put(&mut regs, layout::R0, &area(0, 32))?;
-        for (i, g) in init.group_id.iter().enumerate() {
-            put(&mut regs, 3 + i as u32, &g.to_le_bytes())?;
+        let payload = |at: usize| input.get(at..).unwrap_or(&[]);
+        put(regs, layout::R0, payload(0), 32)?;
+        for (i, g) in group_id.iter().enumerate() {
+            put(regs, 3 + i as u32, &g.to_le_bytes(), 4)?;
         }
-        for &(kind, id, offset, size) in &k.inputs {
+        for &(kind, id, offset, size) in &self.routines[0].inputs {
             let at = usize::try_from(offset)
                 .map_err(|_| RunError::new(format!("input V{id} at a negative offset {offset}")))?;
             match kind & 3 {
-                0 => put(&mut regs, id, &area(at, usize::from(size)))?,
+                0 => put(regs, id, payload(at), usize::from(size))?,
                 c => {
-                    let b = area(at, 4);
-                    let value = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    let mut b = [0u8; 4];
+                    let from = payload(at);
+                    let n = from.len().min(4);
+                    b[..n].copy_from_slice(&from[..n]);
                     let table = if c == 1 {
                         &mut regs.samplers
                     } else {
@@ -436,15 +521,11 @@ impl<'f> Kernel<'f> {
                             if c == 1 { 'S' } else { 'T' }
                         ))
                     })?;
-                    *slot = value;
+                    *slot = u32::from_le_bytes(b);
                 }
             }
         }
-        Ok(Thread::new(
-            regs,
-            exec::dispatch_mask(init.lanes.min(32)),
-            lay,
-        ))
+        Ok(())
     }
 
     /// Runs one work-group: each thread starts from its [`ThreadInit`]; threads run in turn
@@ -632,6 +713,11 @@ impl<'f> Kernel<'f> {
             thread: Some(thread),
         }
     }
+}
+
+/// Whether an LSC_UNTYPED message is one of its atomics (its `Op` names an `lsc_atomic_*`).
+fn is_lsc_atomic(m: &messages::Fields) -> bool {
+    m.name == "LSC_UNTYPED" && messages::lsc::is_atomic(m)
 }
 
 /// Decodes a routine's instructions into steps: control flow resolved to instruction indices.

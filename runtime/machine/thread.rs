@@ -42,7 +42,7 @@ pub struct Regs {
     pub samplers: Vec<u32>,
     /// General operands resolved against this activation's layout (lane functions read and
     /// write them lane by lane: each region is decoded once), direct-mapped by their key.
-    cache: [Resolved; CACHE],
+    cache: alloc::boxed::Box<[Resolved; CACHE]>,
 }
 
 /// Slots of the resolved-operand cache.
@@ -64,8 +64,20 @@ impl Regs {
             preds: vec![0; layout.predicates.len()],
             surfaces: (0..surfaces as u32).collect(),
             samplers: vec![0; samplers],
-            cache: [EMPTY; CACHE],
+            cache: alloc::boxed::Box::new([EMPTY; CACHE]),
         }
+    }
+
+    /// The registers [`Regs::new`] gives, in this storage: the resolved operands are kept, as
+    /// they depend on the layout alone.
+    pub fn clear(&mut self) {
+        self.grf.fill(0);
+        self.addr.fill(0);
+        self.preds.fill(0);
+        for (i, s) in self.surfaces.iter_mut().enumerate() {
+            *s = i as u32;
+        }
+        self.samplers.fill(0);
     }
 }
 

@@ -468,7 +468,12 @@ fn ndranges() {
 struct Recorder(core::cell::RefCell<Vec<[u32; 3]>>);
 
 impl GroupRunner for Recorder {
-    fn run_group(&self, threads: &[ThreadPayload], mem: &mut Memory) -> Result<(), String> {
+    fn run_group(
+        &self,
+        threads: &[ThreadPayload],
+        mem: &mut Memory,
+        _: &mut crate::machine::Workspace,
+    ) -> Result<(), String> {
         for t in threads {
             self.0.borrow_mut().push(t.group_id);
             let v = mem
@@ -524,7 +529,12 @@ fn constant_pointers_follow_the_global_ones_in_payload_and_binding_table() {
     assert_eq!(l.args, [48, 32, 40]);
     struct Check;
     impl GroupRunner for Check {
-        fn run_group(&self, _t: &[ThreadPayload], mem: &mut Memory) -> Result<(), String> {
+        fn run_group(
+            &self,
+            _t: &[ThreadPayload],
+            mem: &mut Memory,
+            _: &mut crate::machine::Workspace,
+        ) -> Result<(), String> {
             let mut s = |b| {
                 mem.read(super::super::memory::Space::Surface(b), 0, 1)
                     .unwrap()

@@ -135,6 +135,11 @@ fn atomic_op(sub: u64) -> Option<(AtomicOp, bool)> {
     })
 }
 
+/// Whether an LSC_UNTYPED message's `LscSubOp` is one of its atomics.
+pub fn is_atomic(f: &Fields) -> bool {
+    f.int("LscSubOp").is_ok_and(|sub| atomic_op(sub).is_some())
+}
+
 /// LSC_UNTYPED (LSC_UNTYPED.md, Semantics, LOAD and STORE):
 ///
 /// ```text
