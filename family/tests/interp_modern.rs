@@ -154,27 +154,7 @@ fn pocl_outputs(
     kernels: &[Kernel],
     tmp: &Path,
 ) -> Vec<Vec<Vec<u8>>> {
-    for k in kernels {
-        let dir = tmp.join("in").join(&k.name);
-        std::fs::create_dir_all(&dir).unwrap();
-        for (i, a) in k.args.iter().enumerate() {
-            if let KArg::Buf {
-                elem,
-                count,
-                pattern,
-                ..
-            }
-            | KArg::Image {
-                elem,
-                count,
-                pattern,
-                ..
-            } = a
-            {
-                std::fs::write(dir.join(format!("{i}.bin")), fill(*elem, *count, pattern)).unwrap();
-            }
-        }
-    }
+    write_inputs(kernels, &tmp.join("in"));
     par_map(kernels, |k| {
         let src = kernels_dir.join(&k.file);
         let tool = [pocl.as_os_str(), src.as_os_str()];

@@ -271,27 +271,7 @@ fn the_interpreter_leaves_the_buffers_pocl_leaves() {
     }
 
     // The inputs, then pocl's outputs: every kernel runs on pocl, twice to the same bytes.
-    for k in &kernels {
-        let dir = tmp.join("in").join(&k.name);
-        std::fs::create_dir_all(&dir).unwrap();
-        for (i, a) in k.args.iter().enumerate() {
-            if let KArg::Buf {
-                elem,
-                count,
-                pattern,
-                ..
-            }
-            | KArg::Image {
-                elem,
-                count,
-                pattern,
-                ..
-            } = a
-            {
-                std::fs::write(dir.join(format!("{i}.bin")), fill(*elem, *count, pattern)).unwrap();
-            }
-        }
-    }
+    write_inputs(&kernels, &tmp.join("in"));
     let pocl_out = par_map(&kernels, |k| {
         let src = kernels_dir.join(&k.file);
         let tool = [pocl.as_os_str(), src.as_os_str()];

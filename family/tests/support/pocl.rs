@@ -567,6 +567,32 @@ pub fn launch(
     Ok(bufs)
 }
 
+/// Each kernel's input buffers and images, filled by their manifest patterns, in
+/// `dir/<kernel>/<argument index>.bin`: what pocl and `visa run` both read.
+pub fn write_inputs(kernels: &[Kernel], dir: &Path) {
+    for k in kernels {
+        let dir = dir.join(&k.name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (i, a) in k.args.iter().enumerate() {
+            if let KArg::Buf {
+                elem,
+                count,
+                pattern,
+                ..
+            }
+            | KArg::Image {
+                elem,
+                count,
+                pattern,
+                ..
+            } = a
+            {
+                std::fs::write(dir.join(format!("{i}.bin")), fill(*elem, *count, pattern)).unwrap();
+            }
+        }
+    }
+}
+
 /// Maps `f` over `items` on two threads (the CI machine's cores), keeping the order.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let next = std::sync::atomic::AtomicUsize::new(0);
