@@ -81,6 +81,39 @@ fn thirty_two_addresses_check_on_xe3p_only() {
     );
 }
 
+/// `%sr0.1` is writable, `%sr0.0` is not (erratum 4_visa_header-08-sr0-read-only: IGC's verifier
+/// takes sr0.1 from v2.15 on): Intel's current compiler writes sr0.1 on MTL for fp64 emulation
+/// (`mov (M1_NM, 1) %sr0(0,1)<1> V0097(0,0)<0;1,0>`), and the same line writing sr0.0 is refused
+/// at its line.
+#[test]
+fn sr0_1_is_writable_and_sr0_0_is_not() {
+    const WRITE: &str = "mov (M1_NM, 1) %sr0(0,1)<1> ";
+    let k = fixtures().join("mtl/double/double_float.visaasm");
+    let src = std::fs::read_to_string(&k).unwrap();
+    let o = visa(&["check", k.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert!(
+        o.status.success() && out.contains(", 0 error(s)"),
+        "{out}{err}"
+    );
+    let first = src.find(WRITE).expect("the fixture writes %sr0.1");
+    let line = src[..first].matches('\n').count() + 1;
+    let mut changed = src.clone();
+    changed.replace_range(first..first + WRITE.len(), &WRITE.replace("(0,1)", "(0,0)"));
+    let tmp = std::env::temp_dir().join(format!("visa-sr0-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let bad = tmp.join("double_float.visaasm");
+    std::fs::write(&bad, changed).unwrap();
+    let o = visa(&["check", bad.to_str().unwrap()]);
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(&format!("double_float.visaasm:{line}:")),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
 /// A combined text as IGC 2.x writes one (`CISA_IR_Builder::isaDump` with
 /// `-dumpcombinedcisa`): each routine's text in turn, `.version` before the first only.
 #[test]
