@@ -70,10 +70,7 @@ pub struct TextOnly {
 impl TextOnly {
     /// Whether anything is kept that an object file would lose beyond comments (the trailer).
     pub fn has_fields(&self) -> bool {
-        self.kernels
-            .iter()
-            .chain(&self.functions)
-            .any(|r| !r.caching_l2.is_empty() || !r.state_variables.is_empty())
+        !self.unwritable().is_empty()
     }
 
     /// What of [`TextOnly::has_fields`] an object file cannot hold, in words (empty when

@@ -20,7 +20,6 @@ use super::names::RoutineNames;
 use super::{line_number, Printed, Problem, View};
 use crate::object::RoutineTextOnly;
 use crate::runtime::text::push_string_literal;
-use crate::runtime::text::special;
 use crate::runtime::text::{push_instruction_line, subroutine_label_name, PrintError};
 use crate::Instruction;
 use alloc::format;
@@ -63,8 +62,6 @@ pub(crate) fn push_body(
     names: &RoutineNames<'_>,
     text_only: Option<&RoutineTextOnly>,
 ) {
-    let caching_l2 = text_only.map_or(&[][..], |t| t.caching_l2.as_slice());
-    let state_variables = text_only.map_or(&[][..], |t| t.state_variables.as_slice());
     let mut body = String::new();
     for (n, (_, inst)) in v.instructions.instructions.iter().enumerate() {
         let id = u32::try_from(n).unwrap_or(u32::MAX);
@@ -91,21 +88,10 @@ pub(crate) fn push_body(
                 let line_id = (!matches!(other, "FILE" | "LOC")).then_some(id);
                 match inst.print_text(names, &mut body) {
                     Ok(()) => {
-                        if let Some(&(_, l2)) = caching_l2.iter().find(|(i, _)| *i == n) {
-                            if let Some(line) = special::lsc::insert_caching_l2(&body, l2) {
-                                body = line;
-                            }
+                        match super::with_text_only(body.clone(), n, text_only, names) {
+                            Some(line) => push_instruction_line(&mut p.text, &line, line_id),
+                            None => failed(p, id, format!("{other}: its sampler or surface variables have no place in `{body}`")),
                         }
-                        if let Some((_, s)) = state_variables.iter().find(|(i, _)| *i == n) {
-                            match special::state_variables::insert(&body, s, names) {
-                                Some(line) => body = line,
-                                None => {
-                                    failed(p, id, format!("{other}: its sampler or surface variables have no place in `{body}`"));
-                                    continue;
-                                }
-                            }
-                        }
-                        push_instruction_line(&mut p.text, &body, line_id)
                     }
                     Err(e @ PrintError::Unprintable { .. }) => {
                         // Intel prints the line whatever bits its text cannot show: so do we,

@@ -232,16 +232,30 @@ pub(crate) fn instruction_text(
     if let Err(e) = inst.print_text(&names, &mut out) {
         return alloc::format!("{} (does not print: {e})", inst.name());
     }
-    // What the routine's text held beside the instruction, put back.
-    let state = text_only.and_then(|t| t.state_variables.iter().find(|(i, _)| *i == n));
-    if let Some(line) = state.and_then(|(_, s)| state_variables::insert(&out, s, &names)) {
-        out = line;
+    with_text_only(out.clone(), n, text_only, &names).unwrap_or(out)
+}
+
+/// The printed line of instruction `n` with what its routine's text held beside it put back
+/// (`RoutineTextOnly`: the L2 cache control, the sampler and surface variables); `None` when
+/// the sampler or surface variables have no place in the line.
+pub(crate) fn with_text_only(
+    mut line: String,
+    n: usize,
+    text_only: Option<&super::RoutineTextOnly>,
+    names: &RoutineNames<'_>,
+) -> Option<String> {
+    let Some(t) = text_only else {
+        return Some(line);
+    };
+    if let Some((_, l2)) = t.caching_l2.iter().find(|(i, _)| *i == n) {
+        if let Some(with) = lsc::insert_caching_l2(&line, *l2) {
+            line = with;
+        }
     }
-    let l2 = text_only.and_then(|t| t.caching_l2.iter().find(|(i, _)| *i == n));
-    if let Some(line) = l2.and_then(|(_, l2)| lsc::insert_caching_l2(&out, *l2)) {
-        out = line;
+    match t.state_variables.iter().find(|(i, _)| *i == n) {
+        Some((_, s)) => state_variables::insert(&line, s, names),
+        None => Some(line),
     }
-    out
 }
 
 /// The printing view of a kernel's data.
