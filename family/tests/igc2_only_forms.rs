@@ -89,9 +89,71 @@ fn breakpoint_reads_and_prints_back() {
     assert!(src.contains("    breakpoint     "));
     let path = written("breakpoint.visaasm", &src);
     reads_prints_back_and_checks(&path);
-    let inst = visa::parse_instruction("breakpoint", &visa::runtime::text::NameTable::new()).unwrap();
+    let inst =
+        visa::parse_instruction("breakpoint", &visa::runtime::text::NameTable::new()).unwrap();
     let mut bytes = Vec::new();
     inst.encode(&mut bytes);
     assert_eq!(bytes, [0x94]);
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+/// `src` with `decls` after its last general variable's declaration.
+fn with_decls(src: &str, decls: &[&str]) -> String {
+    let last = src.rfind("\n.decl V").expect("a general variable");
+    let end = last + 1 + src[last + 1..].find('\n').unwrap();
+    format!("{}\n{}{}", &src[..end], decls.join("\n"), &src[end..])
+}
+
+/// Variables of IGC 2.x's types `tf32`, `hf8`, `bf8` and `e2m1` (`visa_igc_common_header.h`
+/// codes 0x10-0x13, `CISATypeTable` names) read and print back; the docs lack the types, so the
+/// variables hold the docs' types of their values (FCVT.md: TF32 as UD; SRND.md: HF8 as B,
+/// BF8 as UB) and an object file, whose type field has 4 bits, cannot hold them.
+#[test]
+fn types_the_docs_lack_read_and_are_no_object_file() {
+    let decls = [
+        ".decl V0085 v_type=G type=tf32 num_elts=32 align=wordx32",
+        ".decl V0086 v_type=G type=hf8 num_elts=64 align=wordx32",
+        ".decl V0087 v_type=G type=bf8 num_elts=64 align=wordx32",
+        ".decl V0088 v_type=G type=e2m1 num_elts=64 align=wordx32",
+    ];
+    let src = with_decls(&cri_kernel(), &decls);
+    let src = with_lines(
+        &src,
+        8,
+        &[
+            "mov (M1, 32) V0085(0,0)<1> V0063(0,0)<1;1,0>",
+            "mov (M1, 32) V0086(0,0)<1> V0063(0,0)<1;1,0>",
+        ],
+    );
+    let path = written("types.visaasm", &src);
+    reads_prints_back_and_checks(&path);
+    let p = path.to_str().unwrap();
+    let o = visa(&["info", p]);
+    assert!(o.status.success(), "{}", text(&o));
+
+    // IGC's lexer takes the upper-case names too; IGC prints lower case.
+    let upper = written("upper.visaasm", &src.replace("type=hf8", "type=HF8"));
+    let o = visa(&["dis", upper.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), src);
+
+    // `.decl V0087 v_type=G type=` is 26 characters: the word is at column 27.
+    let line = src.lines().position(|l| l.contains("type=bf8")).unwrap() + 1;
+    let mixed = written("mixed.visaasm", &src.replace("type=bf8", "type=Bf8"));
+    let o = visa(&["check", mixed.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!("mixed.visaasm:{line}:27")) && text(&o).contains("e2m1"),
+        "{}",
+        text(&o)
+    );
+
+    let out = path.with_extension("isa");
+    let o = visa(&["asm", p, "-o", out.to_str().unwrap(), "--no-check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("tf32, hf8, bf8 or e2m1"), "{}", text(&o));
+    assert!(!out.exists());
+    for f in [&path, &upper, &mixed] {
+        std::fs::remove_dir_all(f.parent().unwrap()).unwrap();
+    }
 }

@@ -5,7 +5,7 @@ use super::diag::Diagnostic;
 use super::lines::{code_lines, SourceLine};
 use super::syntax::{Body, GeneralDecl, InputDecl, OtherDecl, RoutineKind, RoutineText, Span};
 use super::tables::{alignment, IMPLICIT_INPUTS, INT_ATTRIBUTE_WIDTHS, TARGETS};
-use crate::runtime::text::spellings::type_of;
+use crate::runtime::text::spellings::{text_only_type as text_only_type_of, type_of};
 use crate::runtime::text::{parse_string_literal, Cursor, ParseError};
 use alloc::borrow::Cow;
 use alloc::format;
@@ -282,6 +282,7 @@ fn decl<'a>(
     let span = span_of(line, c, at);
     let mut class = None;
     let mut ty = None;
+    let mut text_only_type = None;
     let mut num_elts = None;
     let mut align = 0u8;
     let mut alias = None;
@@ -299,9 +300,16 @@ fn decl<'a>(
             }
             "type" => {
                 let v = word(c);
-                let t = type_of(v).filter(|t| t.as_u8() <= 0xf).ok_or_else(|| {
-                    c.error_at(vat, "a data type (ud d uw w ub b df f uq q hf bf)")
-                })?;
+                text_only_type = text_only_type_of(v);
+                let t = type_of(v)
+                    .filter(|t| t.as_u8() <= 0xf)
+                    .or(text_only_type.map(|t| t.held_as))
+                    .ok_or_else(|| {
+                        c.error_at(
+                            vat,
+                            "a data type (ud d uw w ub b df f uq q hf bf tf32 hf8 bf8 e2m1)",
+                        )
+                    })?;
                 ty = Some(t.as_u8());
             }
             "num_elts" => num_elts = Some(c.unsigned_as::<u16>("a number of elements (0-65535)")?),
@@ -336,6 +344,7 @@ fn decl<'a>(
             name,
             span,
             ty,
+            text_only_type,
             num_elts,
             align,
             alias,

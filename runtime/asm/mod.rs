@@ -181,6 +181,7 @@ fn add_routine(
         trailer,
         caching_l2: parts.caching_l2.clone(),
         state_variables: parts.state_variables.clone(),
+        declared_types: parts.declared_types.clone(),
     };
     let keep = text_only != crate::object::RoutineTextOnly::default();
     // A kernel's data and a function's are two generated types with the same records but a

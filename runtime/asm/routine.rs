@@ -38,6 +38,8 @@ pub struct Parts {
     pub caching_l2: Vec<(usize, u8)>,
     /// Text-only sampler and surface variables (`RoutineTextOnly::state_variables`).
     pub state_variables: Vec<(usize, StateVariables)>,
+    /// Text-only declared types (`RoutineTextOnly::declared_types`).
+    pub declared_types: Vec<(usize, crate::runtime::text::spellings::TextOnlyType)>,
 }
 
 /// An instruction line as the instruction parser reads it, and what IGC 2.x's
@@ -164,6 +166,12 @@ pub fn build(
         instructions: InstructionStream::from_instructions(stream),
         caching_l2,
         state_variables,
+        declared_types: r
+            .generals
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| Some((i, g.text_only_type?)))
+            .collect(),
     }
 }
 

@@ -28,6 +28,8 @@ pub struct GeneralDecl<'a> {
     pub span: Span<'a>,
     /// Binary type code (bits 0-3 of `bit_properties`).
     pub ty: u8,
+    /// A type the docs lack (`type=hf8`): `ty` is the docs' type that holds its values.
+    pub text_only_type: Option<crate::runtime::text::spellings::TextOnlyType>,
     pub num_elts: u16,
     /// Alignment code (bits 4-7), 0 = byte when `align=` is absent as Intel prints it.
     pub align: u8,

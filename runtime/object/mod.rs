@@ -81,6 +81,9 @@ impl TextOnly {
         if routines().any(|r| !r.caching_l2.is_empty()) {
             what.push("LSC messages with three cache levels (the docs' layout has CachingL1 and CachingL3 only)");
         }
+        if routines().any(|r| !r.declared_types.is_empty()) {
+            what.push("variables of type tf32, hf8, bf8 or e2m1 (IGC 2.x's codes 0x10-0x13, past the 4-bit type field)");
+        }
         if routines().any(|r| !r.state_variables.is_empty()) {
             what.push("samplers or surfaces given as variables (the docs' layouts of 3D_SAMPLE, 3D_LOAD and INFO hold an index)");
         }
@@ -104,6 +107,10 @@ pub struct RoutineTextOnly {
     /// instruction holding `S31` and `%bss` in their places
     /// ([`crate::runtime::text::special::state_variables`]).
     pub state_variables: Vec<(usize, StateVariables)>,
+    /// The general variables declared with a type the docs lack (`type=hf8`, IGC 2.x): (index
+    /// in the routine's `var_info`, the type); the variable's type field holds the docs' type
+    /// of its values (`TextOnlyType::held_as`).
+    pub declared_types: Vec<(usize, crate::runtime::text::spellings::TextOnlyType)>,
 }
 
 /// The comment lines Intel's current compiler (IGC 2.x) writes after a routine's last

@@ -23,7 +23,7 @@ use super::names::RoutineNames;
 use super::{pool_string, Printed, View};
 use crate::object::File;
 use crate::runtime::text::push_string_literal;
-use crate::runtime::text::spellings::type_text;
+use crate::runtime::text::spellings::{type_text, TextOnlyType};
 use crate::runtime::text::{
     predefined_general_count, Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
 };
@@ -49,8 +49,15 @@ fn line(p: &mut Printed) {
     p.text.push('\n');
 }
 
-/// Appends the header of `v`, without a final newline.
-pub(crate) fn push_header(p: &mut Printed, file: &File, v: &View<'_>, header_name: &[u8]) {
+/// Appends the header of `v`, without a final newline; `declared_types`: the variables
+/// declared with a type the docs lack (`RoutineTextOnly::declared_types`).
+pub(crate) fn push_header(
+    p: &mut Printed,
+    file: &File,
+    v: &View<'_>,
+    header_name: &[u8],
+    declared_types: &[(usize, TextOnlyType)],
+) {
     let _ = write!(
         p.text,
         ".version {}.{}",
@@ -100,7 +107,7 @@ pub(crate) fn push_header(p: &mut Printed, file: &File, v: &View<'_>, header_nam
     }
     line(p);
     let names = RoutineNames::new(v);
-    push_declarations(p, v, &names);
+    push_declarations(p, v, &names, declared_types);
     push_inputs(p, v, &names);
     push_attributes(p, v);
 }
@@ -112,7 +119,12 @@ fn push_attrs(p: &mut Printed, v: &View<'_>, attrs: &[crate::object::AttributeIn
     }
 }
 
-fn push_declarations(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>) {
+fn push_declarations(
+    p: &mut Printed,
+    v: &View<'_>,
+    names: &RoutineNames<'_>,
+    declared_types: &[(usize, TextOnlyType)],
+) {
     for (i, var) in v.var_info.iter().enumerate() {
         line(p);
         let id = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(32);
@@ -123,7 +135,11 @@ fn push_declarations(p: &mut Printed, v: &View<'_>, names: &RoutineNames<'_>) {
             ));
             format!("V{id:04}")
         });
-        let ty = DataType::try_from(var.bit_properties & 0xf).map_or("?", type_text);
+        let declared = declared_types.iter().find(|(at, _)| *at == i);
+        let ty = match declared {
+            Some((_, t)) => t.text,
+            None => DataType::try_from(var.bit_properties & 0xf).map_or("?", type_text),
+        };
         let _ = write!(
             p.text,
             ".decl {name} v_type=G type={ty} num_elts={}",

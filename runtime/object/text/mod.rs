@@ -98,7 +98,8 @@ fn print_view(
     text_only: Option<&super::RoutineTextOnly>,
 ) -> Printed {
     let mut p = Printed::default();
-    header::push_header(&mut p, file, v, header_name);
+    let declared_types = text_only.map_or(&[][..], |t| &t.declared_types);
+    header::push_header(&mut p, file, v, header_name, declared_types);
     body::push_body(&mut p, v, &RoutineNames::new(v), text_only);
     if let Some(t) = text_only.and_then(|t| t.trailer.as_ref()) {
         // IGC 2.x's isaDump: no newline after the last line.

@@ -100,6 +100,61 @@ pub const TYPES: &[Spelling] = &[
     ),
 ];
 
+/// A type IGC 2.x declares variables with (`.decl V0100 v_type=G type=hf8 num_elts=64`) that
+/// the docs do not have: its code (IGC's `VISA_Type`, past the object file's 4-bit type field)
+/// and its text, and the docs' type that holds its values, as the docs' own instructions
+/// denote them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TextOnlyType {
+    pub code: u8,
+    pub text: &'static str,
+    pub held_as: DataType,
+    pub source: &'static str,
+}
+
+/// The types IGC 2.x declares that the docs lack ("vISA has no BF8/HF8 types", SRND.md). Codes
+/// and texts: IGC 2.40 `visa/include/visa_igc_common_header.h` (`ISA_TYPE_TF32 = 0x10` to
+/// `ISA_TYPE_E2M1 = 0x13`) and `visa/Common_ISA.cpp` (`CISATypeTable`).
+pub const TEXT_ONLY_TYPES: &[TextOnlyType] = &[
+    TextOnlyType {
+        code: 0x10,
+        text: "tf32",
+        held_as: DataType::Ud,
+        source: "FCVT.md: a TF32 value is given as UD",
+    },
+    TextOnlyType {
+        code: 0x11,
+        text: "hf8",
+        held_as: DataType::B,
+        source: "SRND.md: HF8 is denoted as B",
+    },
+    TextOnlyType {
+        code: 0x12,
+        text: "bf8",
+        held_as: DataType::Ub,
+        source: "SRND.md and FCVT.md: BF8 is denoted as UB",
+    },
+    TextOnlyType {
+        code: 0x13,
+        text: "e2m1",
+        held_as: DataType::Ub,
+        source: "IGC's CISATypeTable: one byte; DNSCL packs E2M1 values in unsigned integers",
+    },
+];
+
+/// The text-only type of a declaration's `type=` word, lower or upper case as IGC's lexer
+/// takes it (`hf8`, `HF8`).
+pub fn text_only_type(text: &str) -> Option<TextOnlyType> {
+    TEXT_ONLY_TYPES
+        .iter()
+        .find(|t| {
+            let one_case = !text.bytes().any(|b| b.is_ascii_lowercase())
+                || !text.bytes().any(|b| b.is_ascii_uppercase());
+            t.text.eq_ignore_ascii_case(text) && one_case
+        })
+        .copied()
+}
+
 /// The lower-case suffix of a type (`ud`).
 pub fn type_text(ty: DataType) -> &'static str {
     spell(TYPES, ty as u8).unwrap_or("")
@@ -562,6 +617,22 @@ mod tests {
             assert_eq!(values.len(), table.len(), "{name}: duplicate value");
             assert_eq!(texts.len(), table.len(), "{name}: duplicate text");
             assert!(table.iter().all(|e| !e.source.is_empty()), "{name}");
+        }
+    }
+
+    #[test]
+    fn text_only_types_read_in_one_case_and_never_shadow_the_docs() {
+        let code = |w: &str| text_only_type(w).map(|t| t.code);
+        assert_eq!(code("tf32"), Some(0x10));
+        assert_eq!(code("HF8"), Some(0x11));
+        assert_eq!(code("bf8"), Some(0x12));
+        assert_eq!(code("E2M1"), Some(0x13));
+        assert_eq!(code("Bf8"), None);
+        assert_eq!(code("bf"), None);
+        assert_eq!(text_only_type("hf8").map(|t| t.held_as), Some(DataType::B));
+        for t in TEXT_ONLY_TYPES {
+            assert!(t.code > 0xf, "{}: fits the 4-bit field", t.text);
+            assert_eq!(type_of(t.text), None, "{}", t.text);
         }
     }
 
