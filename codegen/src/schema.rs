@@ -467,6 +467,14 @@ pub struct Slot {
     /// (RAW_SEND's `<ExMsgDesc>`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hex: bool,
+    /// Written right after the previous operand behind this text instead of a space
+    /// (`<dst>/<dstLen>`: RAW_SENDG's raw operands and their sizes in bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glued: Option<String>,
+    /// Hexadecimal digits in upper case: a comment of the template says "upper-case
+    /// hexadecimal" (RAW_SENDG's `.0x<sfid>` and `0x<desc>`, as IGC prints them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub upper_hex: bool,
     /// The member of a bit-packed field the slot prints, when it names one rather than a
     /// field: SAMPLE_UNORM's `<output_format>` is `Channel_mask` bits 5..4, the one range whose
     /// summary says "Output format" (`field` is then `Channel_mask`).

@@ -157,3 +157,56 @@ fn types_the_docs_lack_read_and_are_no_object_file() {
         std::fs::remove_dir_all(f.parent().unwrap()).unwrap();
     }
 }
+
+/// `raw_sendg` (RAW_SENDG-undocumented-opcode): the four mnemonics of the two modifier bits,
+/// `.0x` and the SFID, raw operands each with `/` and its size in bytes, the two indirect
+/// operands and the 64-bit descriptor, hexadecimal digits in upper case (IGC's
+/// printInstructionMisc).
+#[test]
+fn raw_sendg_reads_and_prints_back() {
+    let lines = [
+        "raw_sendg.0xE (M1, 32) V0061.0/256 V0062.0/128 %null.0/0 V0034(0,0)<0;1,0> V0035(0,0)<0;1,0> 0x2000000A",
+        "raw_sendgc.0xF (M1_NM, 16) V0063.0/64 V0062.0/64 V0080.0/64 0x0:uq 0x0:uq 0x0",
+        "raw_sendg_eot.0x3 (M1_NM, 1) %null.0/0 V0033.0/64 %null.0/0 0x0:uq 0x0:uq 0xC2",
+        "raw_sendgc_eot.0x0 (M1, 32) %null.0/0 V0062.0/128 V0081.0/128 V0034(0,0)<0;1,0> 0x0:uq 0xFFFFFFFF00000001",
+    ];
+    let path = written("raw_sendg.visaasm", &with_lines(&cri_kernel(), 8, &lines));
+    reads_prints_back_and_checks(&path);
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+
+    // The bytes of IGC's operand order (IsaDescription.cpp): opcode 0x93, Modifiers (bit 0
+    // conditional, bit 1 EoT), Exec_size (M1, 32 elements: 0x05), SFID as a ud, Pred as a uw,
+    // then the operands and sizes, and the descriptor's low and high ud (one little-endian uq).
+    let mut names = visa::runtime::text::NameTable::new();
+    for id in [33, 34, 35, 61, 62, 63, 80, 81] {
+        names.declare_general(id, format!("V{id:04}"));
+    }
+    let inst = visa::parse_instruction(lines[0], &names).unwrap();
+    let mut bytes = Vec::new();
+    inst.encode(&mut bytes);
+    assert_eq!(bytes[..9], [0x93, 0x00, 0x05, 0x0e, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        bytes[9..19],
+        [61, 0, 0, 0, 0, 0, 0, 1, 0, 0],
+        "V0061.0 and 256"
+    );
+    assert_eq!(bytes[bytes.len() - 8..], [0x0a, 0, 0, 0x20, 0, 0, 0, 0]);
+    let inst = visa::parse_instruction(lines[2], &names).unwrap();
+    let mut bytes = Vec::new();
+    inst.encode(&mut bytes);
+    assert_eq!(bytes[..9], [0x93, 0x02, 0x80, 0x03, 0, 0, 0, 0, 0]);
+    let inst = visa::parse_instruction(lines[3], &names).unwrap();
+    let mut bytes = Vec::new();
+    inst.encode(&mut bytes);
+    assert_eq!(bytes[1], 0x03, "conditional and EoT");
+    assert_eq!(
+        bytes[bytes.len() - 8..],
+        [1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]
+    );
+    // IGC's reader takes the SFID as `.0xE` and its printer writes nothing else; lower-case
+    // hexadecimal digits read too, and print upper case.
+    let lower = visa::parse_instruction(&lines[0].replace("0x2000000A", "0x2000000a"), &names);
+    let mut back = String::new();
+    lower.unwrap().print_text(&names, &mut back).unwrap();
+    assert_eq!(back, lines[0]);
+}

@@ -22,8 +22,9 @@ pub trait OperandVisitor {
     fn raw(&mut self, field: &'static str, op: &RawOperand);
     /// A whole-field integer (an index such as `Surface`, `Sampler`, `Label`, or a count).
     fn index(&mut self, field: &'static str, value: u32);
-    /// An enumerated field (`LscSubOp`, `Op`, `Channels`) or a bit-packed one
-    /// (`Properties`, `Num_blocks`): its encoded bits. A bit-packed field's members follow.
+    /// An enumerated field (`LscSubOp`, `Op`, `Channels`), a bit-packed one (`Properties`,
+    /// `Num_blocks`) or a 64-bit integer (RAW_SENDG's `Desc`): its encoded bits. A bit-packed
+    /// field's members follow.
     fn value(&mut self, field: &'static str, bits: u64) {
         let _ = (field, bits);
     }

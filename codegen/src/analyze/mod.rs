@@ -26,6 +26,7 @@ pub enum Int {
     U16,
     U32,
     I32,
+    U64,
 }
 
 impl Int {
@@ -34,11 +35,12 @@ impl Int {
             Int::U8 => 8,
             Int::U16 => 16,
             Int::U32 | Int::I32 => 32,
+            Int::U64 => 64,
         }
     }
     /// All bits of the field as an unsigned mask.
     pub fn mask(self) -> u64 {
-        (1u64 << self.bits()) - 1
+        u64::MAX >> (64 - self.bits())
     }
     /// The unsigned integer holding the field's raw bits.
     pub fn unsigned(self) -> Int {
@@ -339,6 +341,7 @@ fn int_of(ty: &str) -> Option<Int> {
         (2, _) => Some(Int::U16),
         (4, crate::vocab::Kind::Signed) => Some(Int::I32),
         (4, _) => Some(Int::U32),
+        (8, crate::vocab::Kind::Unsigned) => Some(Int::U64),
         _ => None,
     }
 }

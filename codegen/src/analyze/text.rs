@@ -117,6 +117,11 @@ pub struct TextSlot {
     pub extra_spaces: u8,
     /// An operand number written `0x<name>`: Intel's `0x` and hexadecimal digits.
     pub zero_x: bool,
+    /// Printed right after the previous operand behind this text instead of a space
+    /// (`<dst>/<dstLen>`).
+    pub glued: Option<String>,
+    /// Hexadecimal digits in upper case (the template's comment says so).
+    pub upper_hex: bool,
 }
 
 /// The layout fields show only when set, so the text hash of the API snapshot (its Debug
@@ -134,6 +139,12 @@ impl std::fmt::Debug for TextSlot {
         }
         if self.zero_x {
             d.field("zero_x", &self.zero_x);
+        }
+        if let Some(g) = &self.glued {
+            d.field("glued", g);
+        }
+        if self.upper_hex {
+            d.field("upper_hex", &self.upper_hex);
         }
         d.finish()
     }
@@ -439,6 +450,8 @@ impl Ctx<'_> {
             optional: false,
             extra_spaces: 0,
             zero_x: false,
+            glued: None,
+            upper_hex: false,
         };
         if !s.spellings.is_empty() && s.prints != Prints::Name {
             unused_spellings(self.doc, s, diags);
@@ -574,6 +587,8 @@ impl Ctx<'_> {
             optional: false,
             extra_spaces: 0,
             zero_x: false,
+            glued: None,
+            upper_hex: false,
         })
     }
 
@@ -613,6 +628,8 @@ impl Ctx<'_> {
             optional: false,
             extra_spaces: 0,
             zero_x: false,
+            glued: None,
+            upper_hex: false,
         })
     }
 
@@ -659,6 +676,8 @@ impl Ctx<'_> {
                         optional: true,
                         extra_spaces: 0,
                         zero_x: false,
+                        glued: None,
+                        upper_hex: false,
                     });
                 }
             }
@@ -769,11 +788,13 @@ fn resolve_form(
         .filter_map(|s| {
             let mut t = cx.slot(s, diags)?;
             t.extra_spaces = s.extra_spaces;
+            t.glued = s.glued.clone();
             if s.hex {
                 match &mut t.kind {
                     SlotKind::Number { hex } => {
                         *hex = true;
                         t.zero_x = true;
+                        t.upper_hex = s.upper_hex;
                     }
                     _ => cx.fail(format!("`0x<{}>` prints no number", s.name)),
                 }
@@ -857,9 +878,11 @@ impl Ctx<'_> {
             }
             SuffixKind::Slot { prefix, slot } => {
                 let mut t = self.slot(slot, diags)?;
-                if prefix == "x" {
+                // `.x<ctrl>` (BFN) and `.0x<sfid>` (RAW_SENDG): hexadecimal digits.
+                if prefix == "x" || prefix == "0x" {
                     if let SlotKind::Number { hex } = &mut t.kind {
                         *hex = true;
+                        t.upper_hex = slot.upper_hex;
                     }
                 }
                 Some(slot_piece(prefix, t))

@@ -8,7 +8,10 @@
 //! alternatives (MIN_MAX). A comment `<a> = string_pool[<b>]` makes slot `a` print field `b`
 //! as a string. Operands keep the template's layout: two spaces before a slot are two spaces
 //! in the text (`VME_SIC <surface>  <UNIInput>`, as Intel prints it), and `0x<slot>` is a
-//! number in hexadecimal with Intel's prefix (RAW_SEND's `0x<ExMsgDesc>`). A group keeps its
+//! number in hexadecimal with Intel's prefix (RAW_SEND's `0x<ExMsgDesc>`; `.0x<sfid>` after the
+//! mnemonic, RAW_SENDG's), in upper-case digits when a comment of the template says
+//! "upper-case hexadecimal"; `<a>/<b>` prints `b` right after `a` behind the text between
+//! them (RAW_SENDG's `<dst>/<dstLen>`). A group keeps its
 //! layout too: its separator as written (`(<w>,<h>)` prints `(16,4)`: MEDIA_LD) and no space
 //! before it when written glued to the mnemonic (`VME_IME(<a>,<b>)` prints `vme_ime(0,0)`).
 //! `<#slot>` prints the field's value as a decimal number even where the field names its values
@@ -82,10 +85,12 @@ pub fn read(
     }
     let mut aliases = BTreeMap::new();
     let mut one_of = BTreeMap::new();
+    let mut upper_hex = false;
     for l in &tlines {
         if let Some(c) = l.comment {
             aliases.extend(string_pool_aliases(c));
             one_of.extend(one_of_spellings(c));
+            upper_hex |= c.to_ascii_lowercase().contains(UPPER_HEX);
         }
     }
     let ctx = Ctx {
@@ -93,6 +98,7 @@ pub fn read(
         fields,
         aliases,
         one_of,
+        upper_hex,
         keep_case: description
             .to_ascii_lowercase()
             .contains("used for debugging purposes"),
@@ -243,6 +249,10 @@ fn string_pool_aliases(comment: &str) -> Vec<(String, String)> {
     }
     out
 }
+
+/// The words of a template comment that make its hexadecimal slots print upper-case digits
+/// (RAW_SENDG: IGC prints `raw_sendg.0xE` and `0x2000000A`).
+const UPPER_HEX: &str = "upper-case hexadecimal";
 
 /// `<output_format> is one of "16-full", "16-downsampled"` → `output_format` → the quoted
 /// words, in order: the text of the slot's values, in the doc's order of values.
@@ -397,6 +407,8 @@ struct Ctx<'s, 'f> {
     aliases: BTreeMap<String, String>,
     /// Spellings of slots' values from `<slot> is one of "a", ...` comments, by slot name.
     one_of: BTreeMap<String, Vec<String>>,
+    /// A comment says "upper-case hexadecimal": every hexadecimal slot prints so.
+    upper_hex: bool,
     keep_case: bool,
 }
 
@@ -768,8 +780,21 @@ impl Ctx<'_, '_> {
         c: &mut Cursor,
         found: &mut Vec<Diagnostic>,
     ) -> Result<Vec<Slot>, Error> {
-        let mut operands = Vec::new();
+        let mut operands: Vec<Slot> = Vec::new();
         loop {
+            // `<a>/<b>`: the slot follows the previous one behind the text between them.
+            let glue_at = c.pos;
+            while c
+                .peek()
+                .is_some_and(|ch| !ch.is_whitespace() && !matches!(ch, '<' | '[' | '(' | '0'))
+            {
+                c.bump();
+            }
+            let glued = (c.pos > glue_at && c.peek() == Some('<') && !operands.is_empty())
+                .then(|| c.s.get(glue_at..c.pos).unwrap_or("").to_string());
+            if glued.is_none() {
+                c.pos = glue_at;
+            }
             let before = c.pos;
             c.skip_ws();
             // Spaces as written: more than one is Intel's layout (two after VME_SIC's surface).
@@ -827,6 +852,7 @@ impl Ctx<'_, '_> {
             // The first operand's too: Intel prints two spaces after RAW_SENDS's exec size.
             slot.extra_spaces = extra_spaces;
             slot.hex = hex;
+            slot.glued = glued;
             operands.push(slot);
         }
     }
@@ -1053,6 +1079,8 @@ impl Ctx<'_, '_> {
             list: false,
             extra_spaces: 0,
             hex: false,
+            glued: None,
+            upper_hex: self.upper_hex,
             member,
             spellings: self
                 .one_of
@@ -1183,6 +1211,45 @@ mod tests {
         let f = &forms("RAW_SEND (<exec_size>)  <ExMsgDesc> <NumSrc>", &fields)[0];
         let spaces: Vec<u8> = f.operands.iter().map(|s| s.extra_spaces).collect();
         assert_eq!(spaces, [1, 0]);
+    }
+
+    #[test]
+    fn glued_operands_and_upper_case_hexadecimal() {
+        // RAW_SENDG as IGC prints it (erratum RAW_SENDG-undocumented-opcode): each raw operand
+        // and its size joined by `/`, the SFID after `.0x`, digits in upper case.
+        let fields = [
+            exec(),
+            field("SFID", "ud", &[], ""),
+            field("Dst", "raw_operand", &[], ""),
+            field("DstLen", "ud", &[], ""),
+            field("Desc", "uq", &[], ""),
+        ];
+        let text = "RAW_SENDG.0x<sfid> (<exec_size>) <dst>/<dstLen> 0x<desc>";
+        let f = &forms(text, &fields)[0];
+        let layout: Vec<_> = f
+            .operands
+            .iter()
+            .map(|s| (s.name.as_str(), s.glued.as_deref(), s.hex, s.upper_hex))
+            .collect();
+        assert_eq!(
+            layout,
+            [
+                ("dst", None, false, false),
+                ("dstLen", Some("/"), false, false),
+                ("desc", None, true, false),
+            ]
+        );
+        assert!(matches!(&f.suffixes[0].kind, SuffixKind::Slot { prefix, .. } if prefix == "0x"));
+        let upper = format!("{text}\n// <sfid> and <desc> are printed in upper-case hexadecimal");
+        let f = &forms(&upper, &fields)[0];
+        assert!(f.operands[2].upper_hex);
+        let SuffixKind::Slot { slot, .. } = &f.suffixes[0].kind else {
+            panic!("a slot suffix")
+        };
+        assert!(slot.upper_hex);
+        // A first operand has nothing to be glued to.
+        let (s, d) = read_text("RAW_SENDG (<exec_size>) /<dst>", &fields);
+        assert!(s.is_none() || !d.is_empty(), "{s:?}");
     }
 
     /// A bit-packed field: (hi, lo, summary, value meanings) per member.

@@ -145,6 +145,11 @@ pub fn push_number(out: &mut String, v: u64, hex: bool) {
     }
 }
 
+/// `v` in upper-case hexadecimal digits, as IGC prints RAW_SENDG's SFID and descriptor.
+pub fn push_hex_upper(out: &mut String, v: u64) {
+    let _ = write!(out, "{v:X}");
+}
+
 /// Channel-mask letters of the low four bits (`R`, `RGBA`); `None` for no channel.
 pub fn channels_text(v: u64) -> Option<&'static str> {
     spell(CHANNEL_MASKS, u8::try_from(v).ok()?)

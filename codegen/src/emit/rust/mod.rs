@@ -64,6 +64,7 @@ pub(crate) fn int_ty(i: Int) -> TokenStream {
         Int::U16 => quote!(u16),
         Int::U32 => quote!(u32),
         Int::I32 => quote!(i32),
+        Int::U64 => quote!(u64),
     }
 }
 

@@ -186,6 +186,7 @@ fn visit_value(f: &FieldModel, x: TokenStream) -> TokenStream {
         FieldType::Int(_) if exec => quote!(v.exec_size(#x as u8);),
         FieldType::Int(Int::U32) => quote!(v.index(#name, #x);),
         FieldType::Int(Int::I32) => quote!(v.index(#name, #x as u32);),
+        FieldType::Int(Int::U64) => quote!(v.value(#name, #x);),
         FieldType::Int(_) => quote!(v.index(#name, u32::from(#x));),
         FieldType::Enum(..) => quote!(v.value(#name, #x.bits());),
         FieldType::Bits { members, .. } => {

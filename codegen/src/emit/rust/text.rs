@@ -501,6 +501,7 @@ fn imports(used: &BTreeSet<String>) -> TokenStream {
             "channels_value",
             "error",
             "operand_space",
+            "push_hex_upper",
             "push_number",
             "word_number",
             "Words",
@@ -677,10 +678,13 @@ fn print_form(
     body.push(print_group(inst, f));
     for s in &f.operands {
         let v = print_slot(inst, s, false);
-        // One space, and the template's extra ones; `0x` before a hexadecimal operand.
+        // One space and the template's extra ones, or the text it is glued to the previous
+        // operand by; `0x` before a hexadecimal operand.
         let lead = format!(
             "{}{}",
-            " ".repeat(1 + usize::from(s.extra_spaces)),
+            s.glued
+                .clone()
+                .unwrap_or_else(|| " ".repeat(1 + usize::from(s.extra_spaces))),
             if s.zero_x { "0x" } else { "" }
         );
         if lead == " " {
@@ -949,6 +953,7 @@ fn print_slot(inst: &InstModel, s: &TextSlot, _suffix: bool) -> TokenStream {
             let v = #raw;
             out.push_str(channels_text(v).ok_or(PrintError::Unprintable { what: #what, value: v })?);
         },
+        SlotKind::Number { hex: true } if s.upper_hex => quote!(push_hex_upper(out, #raw);),
         SlotKind::Number { hex } => quote!(push_number(out, #raw, #hex);),
         SlotKind::Symbol { quoted } => quote! {
             let v = #raw;
@@ -988,10 +993,17 @@ fn parse_form(
     body.push(parse_group(f, saturated));
     for s in &f.operands {
         let v = parse_slot(s, saturated);
+        let space = match &s.glued {
+            Some(g) => {
+                let exp = format!("`{g}`");
+                quote!(c.expect(#g, #exp)?;)
+            }
+            None => quote!(operand_space(&mut c)?;),
+        };
         if s.zero_x {
-            body.push(quote!(operand_space(&mut c)?; c.expect("0x", "`0x`")?; #v));
+            body.push(quote!(#space c.expect("0x", "`0x`")?; #v));
         } else {
-            body.push(quote!(operand_space(&mut c)?; #v));
+            body.push(quote!(#space #v));
         }
     }
     body.push(quote!(c.skip_spaces(); c.finish()?;));
