@@ -2,7 +2,7 @@
 //! default layout, rustc style), by hand: the crate has no dependencies.
 //!
 //! ```text
-//! error: expected a data type (ud d uw w ub b df f uq q hf bf)
+//! error: expected a data type (ud d uw w ub b df f uq q hf bf tf32 hf8 bf8 e2m1)
 //!   ┌─ k.visaasm:3:27
 //!   │
 //! 3 │ .decl V0032 v_type=G type=xx num_elts=8

@@ -266,7 +266,7 @@ mod tests {
         assert_eq!(
             got,
             [
-                (3, 26, "expected a data type (ud d uw w ub b df f uq q hf bf)"),
+                (3, 26, "expected a data type (ud d uw w ub b df f uq q hf bf tf32 hf8 bf8 e2m1)"),
                 (5, 16, "expected a variable class: G, P, A, S or T"),
                 (7, 0, "expected a directive: .version .kernel .global_function .funcdecl .function .decl .input .implicit_<KIND> .kernel_attr"),
                 (4, 46, "expected a declared general variable, found `V0099`"),
@@ -276,7 +276,7 @@ mod tests {
         let shown = render(&d[..1]);
         assert_eq!(
             shown,
-            "error: expected a data type (ud d uw w ub b df f uq q hf bf)\n  ┌─ k.visaasm:3:27\n  │\n3 │ .decl V0032 v_type=G type=xx num_elts=8\n  │                           ^^ found `xx`\n\n"
+            "error: expected a data type (ud d uw w ub b df f uq q hf bf tf32 hf8 bf8 e2m1)\n  ┌─ k.visaasm:3:27\n  │\n3 │ .decl V0032 v_type=G type=xx num_elts=8\n  │                           ^^ found `xx`\n\n"
         );
     }
 

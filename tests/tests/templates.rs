@@ -421,6 +421,33 @@ fn a_group_glued_to_the_mnemonic_prints_glued() {
     assert!(form.group_layout.glued);
 }
 
+/// Rule: `<a>/<b>` prints `b` right after `a` behind the text between them (RAW_SENDG's
+/// `<dst>/<dstLen>`); `.0x<slot>` after the mnemonic and `0x<slot>` are hexadecimal, in upper
+/// case when a comment of the template says "upper-case hexadecimal".
+#[test]
+fn glued_operands_and_upper_case_hexadecimal() {
+    use codegen::analyze::text::{Piece, SlotKind};
+    let (form, text) = made_up_form("FOO.0x<w> (<a>,<b>) <surface>/<h>");
+    assert_eq!(form.operands[1].glued.as_deref(), Some("/"));
+    assert_eq!(text.operands[1].glued.as_deref(), Some("/"));
+    assert_eq!(text.operands[0].glued, None);
+    let Piece::Slot { prefix, slot } = &text.suffixes[0] else {
+        panic!("{:?}", text.suffixes)
+    };
+    assert_eq!(prefix, "0x");
+    assert_eq!(slot.kind, SlotKind::Number { hex: true });
+    assert!(!slot.upper_hex);
+    let (_, text) = made_up_form(
+        "FOO.0x<w> (<a>,<b>) <surface> 0x<h>\n    // <w> and <h> are printed in upper-case hexadecimal",
+    );
+    let Piece::Slot { slot, .. } = &text.suffixes[0] else {
+        panic!("{:?}", text.suffixes)
+    };
+    assert!(slot.upper_hex);
+    assert!(text.operands[1].upper_hex && text.operands[1].zero_x);
+    assert!(!text.operands[0].upper_hex, "a surface prints no digits");
+}
+
 /// Rule: `<#name>` prints the field's value as a decimal number even where the field
 /// enumerates named values (VME_IME's stream mode and search control, `vme_ime(1,3)`);
 /// unmarked, the same slot prints the value's name.
