@@ -31,7 +31,7 @@ use crate::runtime::text::instruction::error;
 use crate::runtime::text::spellings::{value_of, LSC_UNTYPED_OPS};
 use alloc::string::String;
 
-/// Which of the words an instruction's text has (bits in [`WORDS`]' order).
+/// Which of the words an instruction's text has, one bit each.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Modifiers(pub u8);
 
@@ -123,9 +123,10 @@ fn mnemonic(line: &str) -> Option<(usize, usize)> {
     (len > 0).then_some((lead, lead + len))
 }
 
-/// The line without the words of [`WORDS`] that end its mnemonic, and which they were;
-/// `Ok(None)` for a line without any. A word on a mnemonic it does not follow, out of IGC's
-/// order, or before another word of the mnemonic is an error at its column.
+/// The line without the words `.uniform`, `.noreturn`, `.ov` and `.msaa` that end its
+/// mnemonic, and which they were; `Ok(None)` for a line without any. A word on a mnemonic it
+/// does not follow, out of IGC's order, or before another word of the mnemonic is an error at
+/// its column.
 pub fn split(line: &str) -> Result<Option<(String, Modifiers)>, ParseError> {
     let Some((start, end)) = mnemonic(line) else {
         return Ok(None);
