@@ -77,7 +77,7 @@ const KNOWN: &[Known] = &[
     k(ALL, Check::Asm, "switchjmp", "SWITCHJMP's label table `(Label0, ..., LabelN-1)` is a counted list, which no text rule reads yet", "a text rule for a counted list of labels"),
     k(&["PVC", "PVCXT"], Check::RoundTrip, "0x00 ?", "NBARRIER: GenX_IR 12504.6 writes three fields (Mode, Id, one thread count); the doc's format has five (Type, Num_producers, Num_consumers: the general signal form of later IGC), so the next instruction is read at the wrong byte", "an erratum or a revision rule for NBARRIER's 12504.6 encoding"),
     k(&["PVC", "PVCXT"], Check::Dis, "nbarrier", "NBARRIER: GenX_IR 12504.6 writes three fields where the doc has five", "an erratum or a revision rule for NBARRIER's 12504.6 encoding"),
-    k(&["PVC", "PVCXT"], Check::Asm, "nbarrier", "NBARRIER: GenX_IR 12504.6 writes three fields where the doc has five", "an erratum or a revision rule for NBARRIER's 12504.6 encoding"),
+    k(&["PVC", "PVCXT"], Check::Asm, "<none>", "NBARRIER: every line assembles (erratum NBARRIER-signal-forms-by-mode), to the doc's five fields; GenX_IR 12504.6 writes three, so its bytes decode no instruction where ours have NBARRIER", "an erratum or a revision rule for NBARRIER's 12504.6 encoding"),
     k(&["PVC", "PVCXT"], Check::Validate, "NBARRIER", "NBARRIER: GenX_IR 12504.6 writes three fields where the doc has five (its thread count is read as Type)", "an erratum or a revision rule for NBARRIER's 12504.6 encoding"),
 ];
 

@@ -30,6 +30,7 @@ mod pool;
 mod routine;
 mod syntax;
 mod tables;
+mod text_only;
 mod trailer;
 
 pub use check::check;
@@ -179,9 +180,7 @@ fn add_routine(
 ) {
     let text_only = crate::object::RoutineTextOnly {
         trailer,
-        caching_l2: parts.caching_l2.clone(),
-        state_variables: parts.state_variables.clone(),
-        declared_types: parts.declared_types.clone(),
+        ..parts.text.clone()
     };
     let keep = text_only != crate::object::RoutineTextOnly::default();
     // A kernel's data and a function's are two generated types with the same records but a

@@ -11,7 +11,7 @@ use super::syntax::{Body, RoutineKind, RoutineText, Span};
 use super::tables::{pool_name_of_indexed, PREDEFINED_SAMPLER_NAME};
 use crate::object::{
     AddressInfo, AttributeInfo, InputInfo, InstructionStream, LabelInfo, PredicateInfo,
-    StateVariables, SurfaceInfo, VarInfo,
+    RoutineTextOnly, SurfaceInfo, VarInfo,
 };
 use crate::runtime::text::{
     predefined_general_count, Names, PREDEFINED_GENERAL, PREDEFINED_SURFACES,
@@ -34,34 +34,9 @@ pub struct Parts {
     pub input_info: Vec<InputInfo>,
     pub attribute_info: Vec<AttributeInfo>,
     pub instructions: InstructionStream,
-    /// Text-only L2 cache controls (`RoutineTextOnly::caching_l2`).
-    pub caching_l2: Vec<(usize, u8)>,
-    /// Text-only sampler and surface variables (`RoutineTextOnly::state_variables`).
-    pub state_variables: Vec<(usize, StateVariables)>,
-    /// Text-only declared types (`RoutineTextOnly::declared_types`).
-    pub declared_types: Vec<(usize, crate::runtime::text::spellings::TextOnlyType)>,
-}
-
-/// An instruction line as the instruction parser reads it, and what IGC 2.x's
-/// efficient-64-bit mode wrote in it that the docs' layouts have no field for, which comes
-/// back apart: a three-level LSC cache control without its L2 word; samplers and surfaces
-/// given as variables, with `S31` and `%bss` in their places.
-fn instruction_code<'c>(
-    code: &'c str,
-    names: &dyn Names,
-) -> (
-    alloc::borrow::Cow<'c, str>,
-    Option<u8>,
-    Option<StateVariables>,
-) {
-    use crate::runtime::text::special::{lsc, state_variables};
-    if let Some((line, l2)) = lsc::split_caching_l2(code) {
-        return (alloc::borrow::Cow::Owned(line), Some(l2), None);
-    }
-    match state_variables::split(code, names) {
-        Some((line, state)) => (alloc::borrow::Cow::Owned(line), None, Some(state)),
-        None => (alloc::borrow::Cow::Borrowed(code), None, None),
-    }
+    /// What the instruction lines held that the instructions cannot (no trailer:
+    /// `super::trailer` reads that).
+    pub text: RoutineTextOnly,
 }
 
 /// A label definition of the body.
@@ -151,8 +126,14 @@ pub fn build(
         })
         .collect();
     let input_info = inputs(r, &names, errors);
-    let (stream, TextParts(caching_l2, state_variables)) =
+    let (stream, mut text) =
         body_stream(r, instructions, &names, (&line_symbols, &p.symbols), errors);
+    text.declared_types = r
+        .generals
+        .iter()
+        .enumerate()
+        .filter_map(|(i, g)| Some((i, g.text_only_type?)))
+        .collect();
     Parts {
         string_pool: p.pool.strings,
         var_info,
@@ -164,14 +145,7 @@ pub fn build(
         input_info,
         attribute_info: p.attribute_info,
         instructions: InstructionStream::from_instructions(stream),
-        caching_l2,
-        state_variables,
-        declared_types: r
-            .generals
-            .iter()
-            .enumerate()
-            .filter_map(|(i, g)| Some((i, g.text_only_type?)))
-            .collect(),
+        text,
     }
 }
 
@@ -260,7 +234,9 @@ fn line_strings(
                     asked: core::cell::RefCell::new(Vec::new()),
                     indices: None,
                 };
-                let _ = crate::parse_instruction(&instruction_code(line.code, &ln).0, &ln);
+                if let Ok(cut) = super::text_only::cut(line.code, &ln) {
+                    let _ = crate::parse_instruction(&cut.code, &ln);
+                }
                 ln.asked
                     .into_inner()
                     .into_iter()
@@ -484,18 +460,19 @@ fn var_info(
 }
 
 /// The body's instructions: labels as LABEL/SUBROUTINE, each instruction line parsed with
-/// the pool indices of the strings it names (`line_symbols` per line into `symbol_index`);
-/// `instructions` false skips instruction lines.
+/// the pool indices of the strings it names (`line_symbols` per line into `symbol_index`),
+/// what it holds beside its instruction taken out ([`super::text_only`]); `instructions`
+/// false skips instruction lines.
 fn body_stream(
     r: &RoutineText<'_>,
     instructions: bool,
     names: &AsmNames<'_>,
     (line_symbols, symbol_index): (&[Vec<usize>], &[u32]),
     errors: &mut Errors<'_>,
-) -> (Vec<Instruction>, TextParts) {
+) -> (Vec<Instruction>, RoutineTextOnly) {
     let label_id = |def: usize| names.label_of_def(def).map_or(0, |id| id as usize);
     let mut stream = Vec::with_capacity(r.body.len());
-    let mut text = TextParts(Vec::new(), Vec::new());
+    let mut text = RoutineTextOnly::default();
     for (b, syms) in r.body.iter().zip(line_symbols) {
         match b {
             Body::Label {
@@ -524,28 +501,25 @@ fn body_stream(
                     asked: core::cell::RefCell::new(Vec::new()),
                     indices: Some(&indices),
                 };
-                let (code, l2, state) = instruction_code(line.code, &ln);
-                match crate::parse_instruction(&code, &ln) {
+                let cut = match super::text_only::cut(line.code, &ln) {
+                    Ok(cut) => cut,
+                    Err(e) => {
+                        errors.parse(*line, &e);
+                        continue;
+                    }
+                };
+                match crate::parse_instruction(&cut.code, &ln) {
                     Ok(inst) => {
-                        if let Some(l2) = l2 {
-                            text.0.push((stream.len(), l2));
-                        }
-                        if let Some(state) = state {
-                            text.1.push((stream.len(), state));
-                        }
+                        cut.parts.keep(stream.len(), &mut text);
                         stream.push(inst);
                     }
-                    Err(e) => errors.parse(*line, &e),
+                    Err(e) => errors.parse(*line, &cut.error(e)),
                 }
             }
         }
     }
     (stream, text)
 }
-
-/// What a routine's lines held that its instructions cannot: `RoutineTextOnly::caching_l2`
-/// and `RoutineTextOnly::state_variables`.
-struct TextParts(Vec<(usize, u8)>, Vec<(usize, StateVariables)>);
 
 /// Reports `name` declared again: `before` is what it declared until now.
 fn check_new(before: &Declared, name: &str, span: Span<'_>, errors: &mut Errors<'_>) {

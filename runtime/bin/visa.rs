@@ -630,7 +630,7 @@ fn asm(
     let lost = file.text.unwritable();
     if !lost.is_empty() {
         eprintln!(
-            "error: the text has what a vISA object file cannot hold (IGC 2.x's efficient-64-bit mode): {}; nothing written",
+            "error: the text has what a vISA object file cannot hold (IGC 2.x's text): {}; nothing written",
             lost.join("; ")
         );
         return Ok(1);

@@ -68,6 +68,9 @@ pub struct Step<'f> {
     /// Its sampler and surface variables, when its text gave them so
     /// ([`crate::object::RoutineTextOnly::state_variables`]).
     pub state: Option<crate::object::StateVariables>,
+    /// Why it does not run, when its text held something beside it whose meaning no doc or
+    /// source at hand gives (`.msaa`, a paired resource: [`crate::object::RoutineTextOnly`]).
+    pub refused: Option<&'static str>,
 }
 
 /// A call being run: where to return and the caller's masks.
@@ -230,6 +233,9 @@ impl Thread {
         routines: &[Routine<'_>],
         mem: &mut Memory,
     ) -> Result<(), Fault> {
+        if let Some(why) = step.refused {
+            return Err(Fault(String::from(why)));
+        }
         if step.flow != Flow::None {
             return self.control(step.flow, step.exec, step.pred, routines);
         }

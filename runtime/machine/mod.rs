@@ -355,14 +355,14 @@ impl<'f> Kernel<'f> {
             .map(|f| f.name.clone())
             .collect();
         let mut routines = vec![routine(kernel, name, grf, &fnames, &kernel.input_info)?];
-        place_state_variables(&mut routines[0], file.text.kernels.get(index));
+        place_text_only(&mut routines[0], file.text.kernels.get(index));
         for (i, f) in file.functions.iter().enumerate() {
             let fname = fnames
                 .get(i)
                 .map(|n| String::from_utf8_lossy(n).into_owned())
                 .unwrap_or_default();
             let mut r = routine(&f.data, &fname, grf, &fnames, &[])?;
-            place_state_variables(&mut r, file.text.functions.get(i));
+            place_text_only(&mut r, file.text.functions.get(i));
             routines.push(r);
         }
         let atomics = routines.iter().flat_map(|r| &r.steps).any(|s| {
@@ -777,6 +777,7 @@ fn routine<'f, R: crate::object::Routine>(
                 alloc::boxed::Box::new(m)
             }),
             state: None,
+            refused: None,
         })
         .collect();
     Ok(Routine {
@@ -794,15 +795,36 @@ fn routine<'f, R: crate::object::Routine>(
     })
 }
 
-/// Gives the steps of `r` the sampler and surface variables its text held
-/// ([`crate::object::RoutineTextOnly::state_variables`]).
-fn place_state_variables(r: &mut Routine<'_>, text: Option<&crate::object::RoutineTextOnly>) {
-    for (n, s) in text.map_or(&[][..], |t| t.state_variables.as_slice()) {
+/// Gives the steps of `r` what its text held beside their instructions
+/// ([`crate::object::RoutineTextOnly`]): the sampler and surface variables, which the steps
+/// use, and what a step cannot run with. IFCALL's `.uniform` and `.noreturn` change nothing
+/// (IFCALL does not run), nor does LSC's `.ov`, a cache hint (`visa/BuildIR.h`: "overfetch
+/// for cacheable load", which reads the same data).
+fn place_text_only(r: &mut Routine<'_>, text: Option<&crate::object::RoutineTextOnly>) {
+    let Some(t) = text else { return };
+    for (n, s) in &t.state_variables {
         if let Some(step) = r.steps.get_mut(*n) {
             step.state = Some(*s);
         }
     }
+    let msaa = t
+        .modifiers
+        .iter()
+        .filter(|(_, m)| m.contains(crate::object::Modifiers::MSAA))
+        .map(|(n, _)| (*n, MSAA_REFUSED));
+    let paired = t.paired_resources.iter().map(|(n, _)| (*n, PAIRED_REFUSED));
+    for (n, why) in msaa.chain(paired) {
+        if let Some(step) = r.steps.get_mut(n) {
+            step.refused = Some(why);
+        }
+    }
 }
+
+/// Why an LSC typed atomic with `.msaa` does not run.
+const MSAA_REFUSED: &str = "`.msaa` (IGC 2.x's text only: no doc's layout has it) does not run: IGC's code generator passes it to the typed atomic's descriptor and sets no bit for it, and no doc says what it changes";
+
+/// Why a 3D sampler message with a paired resource other than `%null` does not run.
+const PAIRED_REFUSED: &str = "a paired resource other than %null (IGC 2.x's text only: no doc's layout has it) does not run: IGC puts it into the sampler message's header (sampler feedback), and no doc says what the sampler does with it";
 
 /// Label id → the index of the LABEL/SUBROUTINE instruction that marks it.
 fn label_targets(instructions: &[(u32, Instruction)], fields: &[Fields]) -> Vec<Option<usize>> {

@@ -36,6 +36,7 @@ pub use names::{Label, Predicate, Routine, Surface, Variable};
 pub use stream::{InstructionStream, KeptBits, StreamStop};
 pub use verify::{Failure, Rule, Severity};
 
+pub use crate::runtime::text::special::modifiers::Modifiers;
 pub use crate::runtime::text::special::state_variables::{StateVariable, StateVariables};
 use alloc::format;
 use alloc::string::String;
@@ -87,6 +88,26 @@ impl TextOnly {
         if routines().any(|r| !r.state_variables.is_empty()) {
             what.push("samplers or surfaces given as variables (the docs' layouts of 3D_SAMPLE, 3D_LOAD and INFO hold an index)");
         }
+        let words =
+            |m: Modifiers| routines().any(|r| r.modifiers.iter().any(|(_, w)| w.intersects(m)));
+        if words(Modifiers(Modifiers::UNIFORM.0 | Modifiers::NORETURN.0)) {
+            what.push(
+                "`ifcall.uniform` or `.noreturn` (the docs' IFCALL layout has no byte for them)",
+            );
+        }
+        if words(Modifiers::OVERFETCH) {
+            what.push(
+                "LSC loads with `.ov` (the docs' LSC_UNTYPED layout has no field for overfetch)",
+            );
+        }
+        if words(Modifiers::MSAA) {
+            what.push(
+                "LSC typed atomics with `.msaa` (the docs' LSC_TYPED layout has no field for it)",
+            );
+        }
+        if routines().any(|r| !r.paired_resources.is_empty()) {
+            what.push("3D sampler messages with a paired resource other than %null (the docs' layouts of 3D_SAMPLE and 3D_LOAD have no field for it)");
+        }
         what
     }
 }
@@ -111,6 +132,16 @@ pub struct RoutineTextOnly {
     /// in the routine's `var_info`, the type); the variable's type field holds the docs' type
     /// of its values (`TextOnlyType::held_as`).
     pub declared_types: Vec<(usize, crate::runtime::text::spellings::TextOnlyType)>,
+    /// The words IGC 2.x prints at the end of a mnemonic that no doc's layout has a field for
+    /// (`ifcall.uniform.noreturn`, `lsc_load.ugm.ov`, `lsc_atomic_iadd.tgm.msaa`): (instruction
+    /// index in the routine's stream, the words)
+    /// ([`crate::runtime::text::special::modifiers`]).
+    pub modifiers: Vec<(usize, Modifiers)>,
+    /// The paired resources of 3D_SAMPLE and 3D_LOAD other than `%null.0` (IGC 2.x's text,
+    /// after the destination): (instruction index in the routine's stream, the operand), the
+    /// instruction's line holding `%null.0` in its place
+    /// ([`crate::runtime::text::special::paired_resource`]).
+    pub paired_resources: Vec<(usize, crate::runtime::RawOperand)>,
 }
 
 /// The comment lines Intel's current compiler (IGC 2.x) writes after a routine's last

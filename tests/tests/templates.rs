@@ -349,6 +349,44 @@ fn the_forms_of_known_docs() {
     // SBARRIER: the literal suffix selects the Mode.
     let s = forms("SBARRIER");
     assert_eq!(s[1].selected_by.as_ref().map(|v| v.value), Some(1));
+    // NBARRIER (erratum NBARRIER-signal-forms-by-mode): `.wait`, and the two `.signal` forms
+    // by the word of their comments, `baseline` and `general`: Mode 0, 1, 2.
+    let n = forms("NBARRIER");
+    let modes: Vec<_> = n
+        .iter()
+        .map(|f| f.selected_by.as_ref().map(|v| (v.field.as_str(), v.value)))
+        .collect();
+    assert_eq!(
+        modes,
+        [Some(("Mode", 0)), Some(("Mode", 1)), Some(("Mode", 2))]
+    );
+    assert_eq!(n[1].operands[1].field.as_deref(), Some("Num_producers"));
+}
+
+/// Rule: a template line's comment of one word names its form: with several forms, each is
+/// selected by the enumerated value named by its mnemonic, a literal suffix or that word
+/// (NBARRIER's `// baseline` and `// general`); a longer comment names nothing.
+#[test]
+fn a_one_word_comment_names_its_lines_form() {
+    let text = "## Opcode\n\n  BAZ = 0x12\n\n## Format\n\n| | | | |\n| --- | --- | --- | --- |\n\
+                | 0x12(BAZ) | Mode | A | B |\n\n## Description\n\nA made-up doc.\n\n\
+                - **Mode(ub):** A mode. Valid values are:\n\n  - 0: stop\n  - 1: short go\n  - 2: long go\n\n\
+                - **A(ub):** A number.\n\n- **B(ub):** Another.\n\n## Text\n```\n\
+                \x20   BAZ.stop\n    BAZ.go <a>      // short\n    BAZ.go <a> <b>  // long\n\
+                \x20   BAZ.go <b> <a>  // not one word\n```\n";
+    let parsed = codegen::parse::parse_spec(&[codegen::parse::SourceFile {
+        name: "BAZ.md".into(),
+        bytes: text.as_bytes().to_vec(),
+    }]);
+    let forms = match &parsed.spec.instructions[0].syntax {
+        Some(Syntax::Templates { forms }) => forms.clone(),
+        other => panic!("{other:#?}"),
+    };
+    let values: Vec<_> = forms
+        .iter()
+        .map(|f| f.selected_by.as_ref().map(|v| v.value))
+        .collect();
+    assert_eq!(values, [Some(0), Some(1), Some(2), None]);
 }
 
 /// A made-up doc of `FOO` (opcode 0x10): fields `A` and `B` (one byte each, named values),

@@ -6,7 +6,9 @@
 //! `{raw_send|raw_sendc}`: one form each); spaces before `[.suffix]` are allowed (`MOV [.sat]`
 //! in the 2021 docs). `//` starts a comment; a trailing `|` separates
 //! alternatives (MIN_MAX). A comment `<a> = string_pool[<b>]` makes slot `a` print field `b`
-//! as a string. Operands keep the template's layout: two spaces before a slot are two spaces
+//! as a string. A comment of one word names its line's form: where a doc has several forms, each
+//! is selected by the enumerated value named by its mnemonic, a literal suffix or that word
+//! (NBARRIER's `.signal ... // baseline` and `// general`). Operands keep the template's layout: two spaces before a slot are two spaces
 //! in the text (`VME_SIC <surface>  <UNIInput>`, as Intel prints it), and `0x<slot>` is a
 //! number in hexadecimal with Intel's prefix (RAW_SEND's `0x<ExMsgDesc>`; `.0x<sfid>` after the
 //! mnemonic, RAW_SENDG's), in upper-case digits when a comment of the template says
@@ -104,10 +106,14 @@ pub fn read(
             .contains("used for debugging purposes"),
     };
     let mut forms = Vec::new();
+    let mut labels = Vec::new();
     let mut unreadable = None;
     for l in &code {
         match ctx.template(l, diags) {
-            Ok(mut f) => forms.append(&mut f),
+            Ok(f) => {
+                labels.extend(f.iter().map(|_| form_label(l.comment)));
+                forms.extend(f);
+            }
             Err(why) => {
                 unreadable.get_or_insert(why);
             }
@@ -117,8 +123,8 @@ pub fn read(
         return Some(Syntax::Unreadable { why });
     }
     if forms.len() > 1 {
-        for f in &mut forms {
-            f.selected_by = selector(f, fields);
+        for (f, label) in forms.iter_mut().zip(labels) {
+            f.selected_by = selector(f, label, fields);
         }
     }
     Some(Syntax::Templates { forms })
@@ -318,14 +324,23 @@ fn member_prints(name: &str, b: &BitField) -> Prints {
     }
 }
 
-/// The enumerated value whose name is the form's mnemonic or one of its literal suffixes.
-fn selector(form: &SyntaxForm, fields: &[Field]) -> Option<FieldValue> {
+/// The one word of a template line's comment, which names the form (NBARRIER's
+/// `NBARRIER.signal <id> <num_threads>  // baseline`); `None` for no comment or a longer one.
+fn form_label(comment: Option<&str>) -> Option<&str> {
+    let c = comment?.trim();
+    is_ident(c).then_some(c)
+}
+
+/// The enumerated value whose name is the form's mnemonic, one of its literal suffixes or the
+/// one word of its line's comment (`label`): the first such value in the doc's order.
+fn selector(form: &SyntaxForm, label: Option<&str>, fields: &[Field]) -> Option<FieldValue> {
     let mut words = vec![form.mnemonic.to_ascii_lowercase()];
     for s in &form.suffixes {
         if let SuffixKind::Literal { text } = &s.kind {
             words.push(text.to_ascii_lowercase());
         }
     }
+    words.extend(label.map(str::to_ascii_lowercase));
     for f in fields {
         if exec_size(f) {
             continue;

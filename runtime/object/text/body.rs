@@ -54,8 +54,8 @@ fn label_name(v: &View<'_>, inst: &Instruction) -> Result<(u32, String), String>
 }
 
 /// `text_only`: what the routine's text held that its instructions cannot
-/// (`RoutineTextOnly`: L2 cache controls, sampler and surface variables), put back into their
-/// lines.
+/// (`RoutineTextOnly`: L2 cache controls, sampler and surface variables, mnemonic words,
+/// paired resources), put back into their lines.
 pub(crate) fn push_body(
     p: &mut Printed,
     v: &View<'_>,
@@ -90,7 +90,7 @@ pub(crate) fn push_body(
                     Ok(()) => {
                         match super::with_text_only(body.clone(), n, text_only, names) {
                             Some(line) => push_instruction_line(&mut p.text, &line, line_id),
-                            None => failed(p, id, format!("{other}: its sampler or surface variables have no place in `{body}`")),
+                            None => failed(p, id, format!("{other}: what its text held beside it (RoutineTextOnly) has no place in `{body}`")),
                         }
                     }
                     Err(e @ PrintError::Unprintable { .. }) => {

@@ -25,7 +25,7 @@ pub use attributes::{attribute_text, kernel_attribute_line};
 
 use super::{AddressInfo, AttributeInfo, File, InputInfo, InstructionStream, LabelInfo};
 use super::{PredicateInfo, SurfaceInfo, VarInfo};
-use crate::runtime::text::special::{lsc, state_variables};
+use crate::runtime::text::special::{lsc, modifiers, paired_resource, state_variables};
 use alloc::string::String;
 use alloc::vec::Vec;
 use names::RoutineNames;
@@ -237,8 +237,9 @@ pub(crate) fn instruction_text(
 }
 
 /// The printed line of instruction `n` with what its routine's text held beside it put back
-/// (`RoutineTextOnly`: the L2 cache control, the sampler and surface variables); `None` when
-/// the sampler or surface variables have no place in the line.
+/// (`RoutineTextOnly`): the paired resource, the sampler and surface variables, the L2 cache
+/// control, the mnemonic's last words, in the reverse order of `asm` taking them out; `None`
+/// when one of them has no place in the line.
 pub(crate) fn with_text_only(
     mut line: String,
     n: usize,
@@ -248,13 +249,20 @@ pub(crate) fn with_text_only(
     let Some(t) = text_only else {
         return Some(line);
     };
-    if let Some((_, l2)) = t.caching_l2.iter().find(|(i, _)| *i == n) {
+    let at = |i: &usize| *i == n;
+    if let Some((_, paired)) = t.paired_resources.iter().find(|(i, _)| at(i)) {
+        line = paired_resource::insert(&line, *paired, names)?;
+    }
+    if let Some((_, s)) = t.state_variables.iter().find(|(i, _)| at(i)) {
+        line = state_variables::insert(&line, s, names)?;
+    }
+    if let Some((_, l2)) = t.caching_l2.iter().find(|(i, _)| at(i)) {
         if let Some(with) = lsc::insert_caching_l2(&line, *l2) {
             line = with;
         }
     }
-    match t.state_variables.iter().find(|(i, _)| *i == n) {
-        Some((_, s)) => state_variables::insert(&line, s, names),
+    match t.modifiers.iter().find(|(i, _)| at(i)) {
+        Some((_, m)) => modifiers::insert(&line, *m),
         None => Some(line),
     }
 }

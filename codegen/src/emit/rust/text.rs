@@ -753,10 +753,7 @@ fn unprinted_checks(inst: &InstModel, f: &TextForm) -> Vec<TokenStream> {
             let default = if fm.ty == FieldType::Raw {
                 quote!(RawOperand { id: 0, offset: 0 })
             } else {
-                quote!(VectorOperand::Immediate(crate::runtime::Immediate {
-                    ty: crate::runtime::DataType::Ud,
-                    value: 0
-                }))
+                unprinted_vector(fm)
             };
             checks.push(quote! {
                 if !lossy && i.#n != (#default) {
@@ -774,6 +771,21 @@ fn unprinted_checks(inst: &InstModel, f: &TextForm) -> Vec<TokenStream> {
         }
     }
     checks
+}
+
+/// The operand a parser assumes for a vector field its form does not print: an immediate 0 of
+/// the one type the field must have (NBARRIER's Type, "Must have type UW", is `0x0:uw`, what
+/// IGC's builder writes for the baseline signal), else of type UD.
+fn unprinted_vector(fm: &FieldModel) -> TokenStream {
+    let ty = match fm.types.as_slice() {
+        [one] => crate::vocab::data_type(one).map_or("Ud", |d| d.variant),
+        _ => "Ud",
+    };
+    let ty = ident(ty);
+    quote!(VectorOperand::Immediate(crate::runtime::Immediate {
+        ty: crate::runtime::DataType::#ty,
+        value: 0
+    }))
 }
 
 /// Saturation prints only as `.sat`, for the destination of an instruction that has it: any
@@ -1205,8 +1217,14 @@ fn parse_locals(inst: &InstModel, f: &TextForm, saturated: Option<&str>) -> Vec<
         decls.push(match fm.ty {
             FieldType::Predicate if f.predicate.as_deref() == Some(rust) => quote!(let #n = pred;),
             FieldType::Predicate => quote!(let #n = PredicateControl::NONE;),
-            FieldType::Vector if saturated == Some(rust) => quote!(let mut #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
-            FieldType::Vector => quote!(let #n = VectorOperand::Immediate(crate::runtime::Immediate { ty: crate::runtime::DataType::Ud, value: 0 });),
+            FieldType::Vector => {
+                let zero = unprinted_vector(fm);
+                if saturated == Some(rust) {
+                    quote!(let mut #n = #zero;)
+                } else {
+                    quote!(let #n = #zero;)
+                }
+            }
             FieldType::Raw => quote!(let #n = RawOperand { id: 0, offset: 0 };),
             _ => {
                 let fixed = f

@@ -6,7 +6,10 @@
 //! through [`fields`] and encodes the fields its parser read. The text emitter
 //! (`codegen/src/emit/rust/text.rs`) names in one registry the formatter of each instruction.
 //! Single operands that a template slot prints in Intel's own way ([`address_of`],
-//! [`regionless`]) are called by the generated printer of that slot.
+//! [`regionless`]) are called by the generated printer of that slot. What IGC 2.x's text holds
+//! and no doc's layout has a field for is taken out of a line before the instruction parser
+//! reads it and put back into the printed line ([`modifiers`], [`lsc::split_caching_l2`],
+//! [`state_variables`], [`paired_resource`]; `object::RoutineTextOnly` keeps it).
 
 pub mod address_of;
 pub mod fence;
@@ -14,6 +17,8 @@ pub mod fields;
 pub mod info;
 pub mod lifetime;
 pub mod lsc;
+pub mod modifiers;
+pub mod paired_resource;
 pub mod regionless;
 pub mod sampler_3d;
 pub mod state_variables;

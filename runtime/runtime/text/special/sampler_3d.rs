@@ -22,7 +22,7 @@ use crate::runtime::text::{
     is_saturated, parse_exec_size, parse_raw, parse_state_name, parse_vector, print_exec_size,
     print_predicate_prefix, print_raw, print_state_name, print_vector, Cursor, Dialect, Names,
 };
-use crate::runtime::{ExecSize, PredicateControl, StateClass};
+use crate::runtime::{ExecSize, PredicateControl, RawOperand, StateClass};
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -228,14 +228,15 @@ impl Formatter for Kind {
         space(&mut c)?;
         out.set("Dst", Value::Raw(parse_raw(&mut c, names)?));
         if names.dialect() == Dialect::Igc2 {
-            // IGC 2.x prints a paired resource after the destination; the docs' layout of
-            // the 3D sampler messages has no field for it, so only `%null` reads.
+            // IGC 2.x prints a paired resource after the destination; the docs' layouts of
+            // the 3D sampler messages have no field for it: the instruction's line holds
+            // `%null.0` (another is text only, `special::paired_resource`).
             space(&mut c)?;
             let at = c.column();
-            if parse_raw(&mut c, names)?.id != 0 {
+            if parse_raw(&mut c, names)? != (RawOperand { id: 0, offset: 0 }) {
                 return Err(c.error_at(
                     at,
-                    "`%null.0`: IGC 2.x's paired resource, which the docs' layout has no field for",
+                    "`%null.0` (IGC 2.x's paired resource: %null takes offset 0; another operand is kept beside the instruction by `visa::asm`, which no layout has a field for)",
                 ));
             }
         }
@@ -291,7 +292,7 @@ fn space(c: &mut Cursor<'_>) -> Result<(), ParseError> {
 mod tests {
     use super::*;
     use crate::runtime::text::IntelNames;
-    use crate::runtime::{DataType, Immediate, RawOperand, VectorOperand};
+    use crate::runtime::{DataType, Immediate, VectorOperand};
 
     fn raw(id: u32, offset: u16) -> RawOperand {
         RawOperand { id, offset }

@@ -63,14 +63,14 @@ pub fn whole(id: u32) -> VectorOperand {
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Sample,
     Load,
     Info,
 }
 
 /// The kind of a 3D_SAMPLE, 3D_LOAD or INFO line and the byte just past its exec size's `)`.
-fn locate(line: &str) -> Option<(Kind, usize)> {
+pub(super) fn locate(line: &str) -> Option<(Kind, usize)> {
     let start = if line.starts_with('(') {
         line.find(')')? + 1
     } else {
@@ -93,7 +93,7 @@ fn locate(line: &str) -> Option<(Kind, usize)> {
 }
 
 /// The byte range of the next space-delimited word of `line` from `at`.
-fn word(line: &str, at: usize) -> Option<(usize, usize)> {
+pub(super) fn word(line: &str, at: usize) -> Option<(usize, usize)> {
     let rest = line.get(at..)?;
     let from = at + (rest.len() - rest.trim_start_matches(' ').len());
     let len = line.get(from..)?.find(' ').unwrap_or(line.len() - from);

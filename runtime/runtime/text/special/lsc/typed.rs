@@ -10,8 +10,9 @@
 //! IGC 12504.6 (`intel-isa asm` of the first line on DG2 reprints it so) writes all four,
 //! `, ` apart; IGC 2.x (`tests/modern/fixtures/bmg/images/images.visaasm`) writes them up to
 //! the first `%null`, `,` apart. The parser takes both. IGC 2.x also has coordinate offsets
-//! (`V0054+1`) and `.msaa`, for which the docs' LSC_TYPED layout has no field: such a line is
-//! refused. The block2d and surface-information forms have no text here.
+//! (`V0054+1`), for which the docs' LSC_TYPED layout has no field: such a line is refused
+//! (`.msaa`, which it has no field for either, is text only: [`super::super::modifiers`]). The
+//! block2d and surface-information forms have no text here.
 
 use super::address::{parse_model, print_model};
 use super::data::{parse_data, print_data, Mask};
