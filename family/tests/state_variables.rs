@@ -9,6 +9,8 @@
 
 #![cfg(not(family_absent))]
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -26,20 +28,8 @@ fn fixtures() -> Option<PathBuf> {
     None
 }
 
-fn visa() -> Option<PathBuf> {
-    let found = option_env!("CARGO_BIN_EXE_visa").map(PathBuf::from);
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "visa was not built (--features cli); CI is set"
-        );
-        println!("skipped: the visa tool is not built (test with --features cli)");
-    }
-    found
-}
-
 fn visa_in(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new(visa().unwrap())
+    let out = Command::new(support::visa_tool().unwrap())
         .args(args)
         .current_dir(dir)
         .output()
@@ -80,7 +70,7 @@ fn images_run_with_their_image_and_sampler_in_variables() {
     //   p = (x, y); s = read_imagef(src, smp, p) (unnormalized, clamp to edge, nearest);
     //   t = read_imagef(src, p + (1, 0)); write_imagef(dst, p, s * 0.5f + t * 0.5f);
     //   dims = (width, height) from work-item (0, 0).
-    let (Some(fx), Some(_)) = (fixtures(), visa()) else {
+    let (Some(fx), Some(_)) = (fixtures(), support::visa_tool()) else {
         return;
     };
     let (w, h) = (4usize, 2usize);
@@ -145,7 +135,7 @@ fn images_run_with_their_image_and_sampler_in_variables() {
 
 #[test]
 fn an_object_file_cannot_hold_state_variables() {
-    let (Some(fx), Some(_)) = (fixtures(), visa()) else {
+    let (Some(fx), Some(_)) = (fixtures(), support::visa_tool()) else {
         return;
     };
     let dir = scratch("asm");

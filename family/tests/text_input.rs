@@ -7,8 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod support;
+
 fn visa(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_visa"))
+    Command::new(support::visa_tool().expect("the visa tool is built"))
         .args(args)
         .output()
         .expect("the visa tool runs")

@@ -7,6 +7,8 @@
 
 #![cfg(not(family_absent))]
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -29,22 +31,9 @@ fn repo() -> Option<PathBuf> {
     found
 }
 
-/// The `visa` tool of this crate (built with `--features cli`).
-fn visa() -> Option<PathBuf> {
-    let found = option_env!("CARGO_BIN_EXE_visa").map(PathBuf::from);
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "visa was not built (--features cli); CI is set"
-        );
-        println!("skipped: the visa tool is not built (test with --features cli)");
-    }
-    found
-}
-
 /// Runs `visa run` with `args` in a fresh directory.
 fn run(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new(visa().unwrap())
+    let out = Command::new(support::visa_tool().unwrap())
         .arg("run")
         .args(args)
         .current_dir(dir)
@@ -126,7 +115,7 @@ fn arith_int_on_both_platforms() {
     //   x = a[i], y = b[i] | 1, ux = u[i];
     //   a[i] = (x + y) * k - (x / y) + (x % y) + (x << 3) + (x >> 2) + (ux >> 5);
     //   u[i] = (ux & 0xff00ff) ^ (ux | 7) ^ ~ux ^ min(ux, 9u) ^ max(ux, 3u) ^ abs(x) ^ (ux * 13u);
-    let (Some(repo), Some(_)) = (repo(), visa()) else {
+    let (Some(repo), Some(_)) = (repo(), support::visa_tool()) else {
         return;
     };
     let n = 64;
@@ -204,7 +193,7 @@ fn atomics_global_on_both_platforms() {
     // atomics_global(global int *c, global uint *u, global const int *v): every work-item
     // applies v[i] to c[0] (add), c[1] (sub), c[2] (min), c[3] (max), u[0] (and), u[1] (or),
     // u[2] (xor), c[4] (xchg), c[5] (cmpxchg with 0), u[3] (unsigned min).
-    let (Some(repo), Some(_)) = (repo(), visa()) else {
+    let (Some(repo), Some(_)) = (repo(), support::visa_tool()) else {
         return;
     };
     let n = 96;
@@ -272,7 +261,7 @@ fn local_memory_reduction_with_a_local_mem_argument() {
     // local_memory(global const float *in, global float *out, local float *scratch): each
     // work-group sums its inputs by a tree in SLM (barriers between the steps), work-item 0
     // writes out[group]. Small integers as floats: every order of the sums is exact.
-    let (Some(repo), Some(_)) = (repo(), visa()) else {
+    let (Some(repo), Some(_)) = (repo(), support::visa_tool()) else {
         return;
     };
     let n = 128usize;
@@ -335,7 +324,7 @@ fn local_memory_reduction_with_a_local_mem_argument() {
 
 #[test]
 fn bad_command_lines_are_named_never_a_panic() {
-    let (Some(repo), Some(_)) = (repo(), visa()) else {
+    let (Some(repo), Some(_)) = (repo(), support::visa_tool()) else {
         return;
     };
     let d = scratch("bad");
@@ -487,7 +476,7 @@ fn strs(v: &[String]) -> Vec<&str> {
 
 #[test]
 fn zeinfo_and_program_binaries_give_the_layout_or_say_where_they_are_wrong() {
-    let (Some(repo), Some(_)) = (repo(), visa()) else {
+    let (Some(repo), Some(_)) = (repo(), support::visa_tool()) else {
         return;
     };
     let d = scratch("zeinfo");

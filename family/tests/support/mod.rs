@@ -61,3 +61,18 @@ pub fn noted(file: &visa::object::File) -> Vec<BTreeSet<usize>> {
         })
         .collect()
 }
+
+/// The `visa` tool of this crate (built with `--features cli`, a default feature), or `None`
+/// with the reason printed. With `CI` set its absence fails the test instead.
+#[allow(dead_code)] // each test crate includes this module; not all of them run the tool
+pub fn visa_tool() -> Option<PathBuf> {
+    let found = option_env!("CARGO_BIN_EXE_visa").map(PathBuf::from);
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "visa was not built (--features cli); CI is set"
+        );
+        println!("skipped: the visa tool is not built (test with --features cli)");
+    }
+    found
+}
