@@ -7,7 +7,7 @@
 use super::text_fields::{self, raw_of};
 use super::{and_mask, extract, hex, ident, idents_in, lit, param, shl, unparen, use_only};
 use crate::analyze::text::{Piece, SlotKind, TextForm, TextInst, TextSlot};
-use crate::analyze::{FieldModel, FieldType, InstModel, Model};
+use crate::analyze::{FieldModel, FieldType, InstModel, Int, Model};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use std::collections::{BTreeMap, BTreeSet};
@@ -687,8 +687,9 @@ fn print_form(
                 .unwrap_or_else(|| " ".repeat(1 + usize::from(s.extra_spaces))),
             if s.zero_x { "0x" } else { "" }
         );
-        if lead == " " {
-            body.push(quote!(out.push(' '); #v));
+        let mut one = lead.chars();
+        if let (Some(c), None) = (one.next(), one.next()) {
+            body.push(quote!(out.push(#c); #v));
         } else {
             body.push(quote!(out.push_str(#lead); #v));
         }
@@ -1161,6 +1162,7 @@ fn encode_locals(inst: &InstModel) -> Vec<TokenStream> {
         let n = format_ident!("f_{}", fm.rust_name);
         let what = fm.doc_name.as_str();
         enc.push(match &fm.ty {
+            FieldType::Int(Int::U64) => quote!(Encode::encode(&#n, &mut b);),
             FieldType::Int(i) | FieldType::Enum(i, _) | FieldType::Bits { base: i, .. } => {
                 let t = super::int_ty(i.unsigned());
                 quote!(Encode::encode(&<#t>::try_from(#n).map_err(|_| error(0, "a value that fits the field", #what))?, &mut b);)

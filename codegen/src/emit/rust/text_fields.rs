@@ -253,6 +253,9 @@ fn encoder(inst: &InstModel, v: &VariantModel) -> Option<TokenStream> {
         enc.push(quote!(b.push(#s);));
     }
     let fits = |t: &crate::analyze::Int, v: TokenStream, doc: &str, what: &str| {
+        if *t == crate::analyze::Int::U64 {
+            return quote!(Encode::encode(&#v, &mut b););
+        }
         let t = super::int_ty(t.unsigned());
         quote!(Encode::encode(&<#t>::try_from(#v).map_err(|_| Some(error(0, #what, #doc)))?, &mut b);)
     };
@@ -312,6 +315,7 @@ pub(super) fn raw_of(f: &FieldModel) -> TokenStream {
     let n = ident(&f.rust_name);
     match &f.ty {
         FieldType::Int(Int::I32) => quote!(u64::from(i.#n as u32)),
+        FieldType::Int(Int::U64) => quote!(i.#n),
         FieldType::Int(_) => quote!(u64::from(i.#n)),
         FieldType::Enum(..) => quote!(i.#n.bits()),
         FieldType::Bits { .. } => quote!(u64::from(i.#n.to_raw())),
