@@ -164,7 +164,10 @@ impl Kind {
     /// The channel field's value of `letters`.
     fn channels_value(&self, letters: &str) -> Option<u64> {
         if self.one_channel() {
-            (0u64..).zip(ONE_CHANNEL).find(|(_, l)| *l == letters).map(|(v, _)| v)
+            (0u64..)
+                .zip(ONE_CHANNEL)
+                .find(|(_, l)| *l == letters)
+                .map(|(v, _)| v)
         } else {
             channels_value(letters)
         }
