@@ -394,6 +394,29 @@ MORE = {
                 "load_3d.R (M1, 16) 0x0:uw T6 VF.0 VUD.256 VUD.384 VUD.512"],
     "3D_SAMPLE": ["sample_3d.RGBA (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384",
                   "sample_l.RGBA (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384 VF.512"],
+    # Each operation GenX_IR 12504.6 names (`sample4`, `sample4_c`, `sample4_po`, `sample4_po_c`:
+    # Op 0x08, 0x10, 0x11, 0x12) with each source channel, `.pixel_null_mask`, predicates, exec
+    # sizes and masks, Aoffimmi as an immediate and a variable, and parameter counts; then the
+    # doc's other operations in IGC 2.x's words and the doc's own spellings, which it rejects.
+    # No `sample4_po_c` (0x12): Intel's reader (`intel-isa read`) never returns on XeHP_SDV and DG2
+    # for any such line; errata/evidence/sample4_po_c.visaasm has it for TGLLP and PVC.
+    "3D_SAMPLE4": [
+        f"sample4.{ch} (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384" for ch in "RGBA"
+    ] + [
+        "sample4_c.R (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384 VF.512",
+        "sample4_po.G (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384 VD.0 VD.256",
+        "sample4.pixel_null_mask.A (M1, 16) 0x0:uw S0 T6 VF.0 VF.256",
+        "sample4_c.pixel_null_mask.G (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384",
+        "(P1) sample4.R (M5, 8) 0x123:uw S0 T6 VF.0 VF.128",
+        "(!P2) sample4_c.B (M1_NM, 32) 0x0:uw S0 T6 VF.0 VF.256 VF.512 VF.768 VF.1024",
+        "sample4.R (M1, 8) VUW(0,0)<0;1,0> S0 T6 VF.0 VF.128 VF.256 VF.384 VF.512",
+        "sample4.G (M1, 16) 0x0:uw S0 T6 VHF.0 VHF.32 VHF.64",
+    ] + [
+        f"{op}.R (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384 VF.512"
+        for op in ["sample4_l", "sample4_b", "sample4_i", "sample4_i_c", "sample4_l_c",
+                   "sample4_po_l", "sample4_po_b", "sample4_po_i", "sample4_po_i_c", "sample4_po_l_c",
+                   "gather4", "SAMPLE4"]
+    ],
     # GenX_IR's form (notes/visa-text-syntax.md): no exec size, the surface before the sampler,
     # u2d after deltaV, cntrl and execMode by name (`avs_control_str`, `avs_exec_mode`: GenX_IR
     # names exec mode 1, the doc's 8x4, `AVS_INVALID`, and has no name for 3, the doc's 4x4).

@@ -121,6 +121,7 @@ pub const UNSUPPORTED: &[&str] = &[
     "MEDIA_LD",
     "MEDIA_ST",
     "SAMPLE_UNORM",
+    "3D_SAMPLE4",
     "AVS",
     "VME_IME",
     "VME_SIC",

@@ -37,6 +37,11 @@ const SPECIALS: &[Special] = &[
         item: "SAMPLE",
     },
     Special {
+        doc: "3D_SAMPLE4",
+        module: "sampler_3d",
+        item: "SAMPLE4",
+    },
+    Special {
         doc: "INFO",
         module: "info",
         item: "INFO",

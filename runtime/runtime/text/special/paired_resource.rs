@@ -1,7 +1,8 @@
 //! The paired resource of IGC 2.x's 3D sampler messages: IGC's printer
 //! (intel-graphics-compiler v2.40.13, `visa/IsaDisassembly.cpp`, `printInstructionSampler`,
-//! cases `ISA_3D_SAMPLE` and `ISA_3D_LOAD`) writes a raw operand after the destination, and
-//! its parser (`visa/CISA.y`, `Sample3dInstruction`, `Load3dInstruction`) reads one there:
+//! cases `ISA_3D_SAMPLE`, `ISA_3D_LOAD` and `ISA_3D_GATHER4`) writes a raw operand after the
+//! destination, and its parser (`visa/CISA.y`, `Sample3dInstruction`, `Load3dInstruction`,
+//! `Gather43dInstruction`) reads one there:
 //!
 //! ```text
 //! sample_l.RGBA (M1, 16)  0x0:uw S0 T6 V0095.0 V0070.0 V0097.0 V0084.0

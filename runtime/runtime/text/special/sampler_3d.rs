@@ -1,18 +1,21 @@
-//! 3D_LOAD and 3D_SAMPLE (`printInstructionSampler`, note §1): the operation's name, its
-//! flags, the channel mask, the exec size, then two spaces and the operands, with as many
-//! parameters as the instruction counts (`NumParams`), which no template can say:
+//! 3D_LOAD, 3D_SAMPLE and 3D_SAMPLE4 (`printInstructionSampler`, note §1): the operation's
+//! name, its flags, the channels, the exec size, then the operands, with as many parameters as
+//! the instruction counts (`NumParams`), which no template can say:
 //!
 //! ```text
 //! load_lz.RGBA (M1, 16)  0x0:uw T6 V0054.0 V0052.0 V0056.0 V0057.0      image_rw_img_array.visaasm:137
 //! sample_l.RGBA (M1, 16)  0x0:uw S0 T6 V0094.0 V0096.0 V0083.0 V0083.64  images_img_sample.visaasm:202
+//! sample4_c.pixel_null_mask.G (M1, 16) 0x0:uw S0 T6 VF.0 VF.256 VF.384  GenX_IR 12504.6's reprint
 //! ```
 //!
-//! Fields by doc name: Op, Exec_size, Pred, Channels, Aoffimmi, Sampler (3D_SAMPLE only),
-//! Surface, Dst, and the parameters under their count's name, NumParams. Op bits 7..0 name the
-//! operation, bit 8 prints `.pixel_null_mask`, and for 3D_SAMPLE bit 9 `.cps` and bit 10
-//! `.divS`, in this order (what GenX_IR 12504.6 reads and prints back:
-//! `sample_3d.pixel_null_mask.cps.RGBA`; it reads `.divS` but does not print it, so we print
-//! it to keep the bit).
+//! Fields by doc name: Op, Exec_size, Pred, the channels (`Channels`, a mask printed as
+//! letters; 3D_SAMPLE4's `Src_channel`, one channel printed as its letter), Aoffimmi, Sampler
+//! (3D_SAMPLE and 3D_SAMPLE4), Surface, Dst, and the parameters under their count's name,
+//! NumParams. Op bits 7..0 name the operation, bit 8 prints `.pixel_null_mask`, and for
+//! 3D_SAMPLE bit 9 `.cps` and bit 10 `.divS`, in this order (what GenX_IR 12504.6 reads and
+//! prints back: `sample_3d.pixel_null_mask.cps.RGBA`; it reads `.divS` but does not print it,
+//! so we print it to keep the bit). IGC prints two spaces after the exec size of 3D_LOAD and
+//! 3D_SAMPLE, one after 3D_SAMPLE4's.
 
 use super::fields::{Fields, Parsed, Value};
 use super::Formatter;
@@ -57,6 +60,32 @@ pub const OPERATIONS: [(u8, &str); 21] = [
     (0x26, "sample_po_l_c"),
 ];
 
+/// The operations of 3D_SAMPLE4 by the value of Op bits 7..0, as IGC names them
+/// (`getSampleOp3DName`, intel-graphics-compiler v2.40.13 `visa/Common_ISA.cpp`: the doc's
+/// `gather4` operations are IGC's `sample4`). GenX_IR 12504.6 reads and prints `sample4`,
+/// `sample4_c`, `sample4_po` and `sample4_po_c` (tests/intel/fixtures/asm/*/3D_SAMPLE4.visaasm)
+/// and rejects the others, which only IGC 2.x's lexer (`visa/CISA.l`) takes. The values are
+/// the doc's with erratum 3D_SAMPLE4-op-bias-and-instruction-values (0x0e `sample4_b`, 0x0f
+/// `sample4_i`); `family/tests/sample4_text.rs` checks each against the generated enum.
+pub const GATHER4_OPERATIONS: [(u8, &str); 13] = [
+    (0x08, "sample4"),
+    (0x0d, "sample4_l"),
+    (0x0e, "sample4_b"),
+    (0x0f, "sample4_i"),
+    (0x10, "sample4_c"),
+    (0x11, "sample4_po"),
+    (0x12, "sample4_po_c"),
+    (0x15, "sample4_i_c"),
+    (0x2d, "sample4_po_l"),
+    (0x2e, "sample4_po_b"),
+    (0x2f, "sample4_po_i"),
+    (0x35, "sample4_po_i_c"),
+    (0x37, "sample4_po_l_c"),
+];
+
+/// Source channels of 3D_SAMPLE4 by the value of Src_channel (the doc's values, IGC's letters).
+const ONE_CHANNEL: [&str; 4] = ["R", "G", "B", "A"];
+
 /// Flag bits of Op, in print order.
 const FLAGS: [(&str, u64); 3] = [
     ("pixel_null_mask", 1 << 8),
@@ -65,13 +94,20 @@ const FLAGS: [(&str, u64); 3] = [
 ];
 
 /// The layout of one instruction, and its formatter: 3D_SAMPLE has a sampler and the
-/// `.cps`/`.divS` flags.
+/// `.cps`/`.divS` flags; 3D_SAMPLE4 a sampler, one source channel and its own operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kind {
     pub sampler: bool,
     /// Op bits that may be set (operation and flags).
     pub op_mask: u64,
     pub name: &'static str,
+    /// The operations' names by Op bits 7..0 (those of this instruction: `load_` ones for a
+    /// load, the others for a sampler).
+    pub operations: &'static [(u8, &'static str)],
+    /// The doc name of the channel field; `Src_channel` is one channel, `Channels` a mask.
+    pub channels: &'static str,
+    /// What IGC prints between the exec size and Aoffimmi.
+    pub gap: &'static str,
 }
 
 /// 3D_LOAD's formatter.
@@ -79,19 +115,77 @@ pub const LOAD: Kind = Kind {
     sampler: false,
     op_mask: 0x1ff,
     name: "3D_LOAD",
+    operations: &OPERATIONS,
+    channels: "Channels",
+    gap: "  ",
 };
 /// 3D_SAMPLE's formatter.
 pub const SAMPLE: Kind = Kind {
     sampler: true,
     op_mask: 0x7ff,
     name: "3D_SAMPLE",
+    operations: &OPERATIONS,
+    channels: "Channels",
+    gap: "  ",
 };
+/// 3D_SAMPLE4's formatter.
+pub const SAMPLE4: Kind = Kind {
+    sampler: true,
+    op_mask: 0x1ff,
+    name: "3D_SAMPLE4",
+    operations: &GATHER4_OPERATIONS,
+    channels: "Src_channel",
+    gap: " ",
+};
+
+impl Kind {
+    /// The value of Op bits 7..0 named `base`, among this instruction's operations.
+    fn operation(&self, base: &str) -> Option<u64> {
+        self.operations
+            .iter()
+            .find(|(_, n)| *n == base && n.starts_with("load_") != self.sampler)
+            .map(|(v, _)| u64::from(*v))
+    }
+
+    /// Whether the channel field is one channel (3D_SAMPLE4's `Src_channel`).
+    fn one_channel(&self) -> bool {
+        self.channels == "Src_channel"
+    }
+
+    /// The channels' text: a letter for one channel, else the mask's letters.
+    fn channels_text(&self, v: u64) -> Option<&'static str> {
+        if self.one_channel() {
+            ONE_CHANNEL.get(usize::try_from(v).ok()?).copied()
+        } else {
+            channels_text(v)
+        }
+    }
+
+    /// The channel field's value of `letters`.
+    fn channels_value(&self, letters: &str) -> Option<u64> {
+        if self.one_channel() {
+            (0u64..)
+                .zip(ONE_CHANNEL)
+                .find(|(_, l)| *l == letters)
+                .map(|(v, _)| v)
+        } else {
+            channels_value(letters)
+        }
+    }
+
+    /// What the channel letters are, in an error.
+    fn channels_expected(&self) -> &'static str {
+        if self.one_channel() {
+            "one source channel (`R`, `G`, `B` or `A`)"
+        } else {
+            "channel letters (`R`, `RG`, `RGBA`, ...)"
+        }
+    }
+}
 
 impl Formatter for Kind {
     fn is_mnemonic(&self, base: &str) -> bool {
-        OPERATIONS
-            .iter()
-            .any(|(_, n)| *n == base && n.starts_with("load_") != self.sampler)
+        self.operation(base).is_some()
     }
 
     /// Prints the instruction whose fields are `f`.
@@ -107,7 +201,7 @@ impl Formatter for Kind {
             f.scalar("Exec_size")?,
             f.predicate("Pred")?,
         );
-        let (channels, aoffimmi) = (f.scalar("Channels")?, f.vector("Aoffimmi")?);
+        let (channels, aoffimmi) = (f.scalar(self.channels)?, f.vector("Aoffimmi")?);
         let sampler = if self.sampler {
             Some(f.scalar("Sampler")?)
         } else {
@@ -127,15 +221,14 @@ impl Formatter for Kind {
             });
         }
         print_predicate_prefix(out, pred, names)?;
-        print_mnemonic(out, op, channels)?;
+        self.print_mnemonic(out, op, channels)?;
         out.push(' ');
         let e = u8::try_from(exec).map_err(|_| PrintError::Unprintable {
             what: "3D sampler Exec_size",
             value: exec,
         })?;
         print_exec_size(out, ExecSize(e))?;
-        // IGC's two spaces after the exec size.
-        out.push_str("  ");
+        out.push_str(self.gap);
         print_vector(out, &aoffimmi, names)?;
         let state =
             |v: u64, what| u16::try_from(v).map_err(|_| PrintError::Unprintable { what, value: v });
@@ -176,24 +269,22 @@ impl Formatter for Kind {
         mut c: Cursor<'_>,
         names: &dyn Names,
     ) -> Result<Parsed, ParseError> {
-        let mut op = match OPERATIONS.iter().find(|(_, n)| *n == w.base) {
-            Some((v, n)) if n.starts_with("load_") != self.sampler => u64::from(*v),
-            _ => {
-                return Err(w.error(if self.sampler {
-                    "a sampler operation (`sample_3d`, `sample_l`, ...)"
-                } else {
-                    "a load operation (`load_3d`, `load_lz`, ...)"
-                }))
-            }
+        let Some(mut op) = self.operation(w.base) else {
+            return Err(w.error(match (self.sampler, self.one_channel()) {
+                (_, true) => "a gather4 operation (`sample4`, `sample4_c`, ...)",
+                (true, false) => "a sampler operation (`sample_3d`, `sample_l`, ...)",
+                (false, _) => "a load operation (`load_3d`, `load_lz`, ...)",
+            }));
         };
         for (flag, bit) in FLAGS {
             if bit & self.op_mask != 0 && w.eat(flag) {
                 op |= bit;
             }
         }
-        let (letters, at) = w.take("", "channel letters (`R`, `RG`, `RGBA`, ...)")?;
-        let channels = channels_value(letters)
-            .ok_or_else(|| error(at, "channel letters (`R`, `RG`, `RGBA`, ...)", letters))?;
+        let (letters, at) = w.take("", self.channels_expected())?;
+        let channels = self
+            .channels_value(letters)
+            .ok_or_else(|| error(at, self.channels_expected(), letters))?;
         w.finish()?;
         c.expect(" ", "a space and the exec size")?;
         c.skip_spaces();
@@ -204,7 +295,7 @@ impl Formatter for Kind {
             ("Op", Value::Scalar(op)),
             ("Exec_size", Value::Scalar(exec)),
             ("Pred", Value::Predicate(pred)),
-            ("Channels", Value::Scalar(channels)),
+            (self.channels, Value::Scalar(channels)),
             ("Aoffimmi", Value::Vector(aoffimmi)),
         ]);
         let state = |c: &mut Cursor<'_>, want: StateClass, expected| {
@@ -256,29 +347,40 @@ impl Formatter for Kind {
     }
 }
 
-/// Prints the mnemonic of `op` with its flags and the `channels` suffix: `sample_3d.cps.RGBA`.
-fn print_mnemonic(out: &mut String, op: u64, channels: u64) -> Result<(), PrintError> {
-    let name = OPERATIONS
-        .iter()
-        .find(|(v, _)| u64::from(*v) == op & 0xff)
-        .map(|(_, n)| *n)
-        .ok_or(PrintError::Unprintable {
-            what: "3D sampler Op: an operation with a name",
-            value: op,
-        })?;
-    out.push_str(name);
-    for (flag, bit) in FLAGS {
-        if op & bit != 0 {
-            out.push('.');
-            out.push_str(flag);
+impl Kind {
+    /// Prints the mnemonic of `op` with its flags and the `channels` suffix:
+    /// `sample_3d.cps.RGBA`.
+    fn print_mnemonic(&self, out: &mut String, op: u64, channels: u64) -> Result<(), PrintError> {
+        let name = self
+            .operations
+            .iter()
+            .find(|(v, _)| u64::from(*v) == op & 0xff)
+            .map(|(_, n)| *n)
+            .ok_or(PrintError::Unprintable {
+                what: "3D sampler Op: an operation with a name",
+                value: op,
+            })?;
+        out.push_str(name);
+        for (flag, bit) in FLAGS {
+            if op & bit != 0 {
+                out.push('.');
+                out.push_str(flag);
+            }
         }
+        out.push('.');
+        out.push_str(
+            self.channels_text(channels)
+                .ok_or(PrintError::Unprintable {
+                    what: if self.one_channel() {
+                        "3D sampler Src_channel: one of R, G, B, A (0 to 3)"
+                    } else {
+                        "3D sampler Channels: at least one of R, G, B, A and no other bit"
+                    },
+                    value: channels,
+                })?,
+        );
+        Ok(())
     }
-    out.push('.');
-    out.push_str(channels_text(channels).ok_or(PrintError::Unprintable {
-        what: "3D sampler Channels: at least one of R, G, B, A and no other bit",
-        value: channels,
-    })?);
-    Ok(())
 }
 
 fn space(c: &mut Cursor<'_>) -> Result<(), ParseError> {

@@ -20,7 +20,7 @@
 //! while the instruction runs.
 
 use super::info::INFO;
-use super::sampler_3d::{LOAD, SAMPLE};
+use super::sampler_3d::{LOAD, SAMPLE, SAMPLE4};
 use super::Formatter;
 use crate::runtime::text::{parse_vector, print_vector, state_of, Cursor, Names};
 use crate::runtime::{Region, VectorOperand};
@@ -80,7 +80,7 @@ pub(super) fn locate(line: &str) -> Option<(Kind, usize)> {
     let rest = line.get(lead..)?;
     let end = rest.find([' ', '('])?;
     let base = rest[..end].split('.').next()?;
-    let kind = if SAMPLE.is_mnemonic(base) {
+    let kind = if SAMPLE.is_mnemonic(base) || SAMPLE4.is_mnemonic(base) {
         Kind::Sample
     } else if LOAD.is_mnemonic(base) {
         Kind::Load
