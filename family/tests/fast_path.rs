@@ -3,8 +3,11 @@
 //! once with every instruction through its lane function (`Kernel::generic_only`), must leave
 //! the same bits in every register and predicate, or fail with the same error. The kernels
 //! cover every opcode the fast path compiles, every element type it takes and some it does not
-//! (mixed, 64-bit, half), source modifiers, saturation, regions, exec sizes, mask controls,
-//! predication, partial dispatch and the `%cr0` modes (denormals kept or flushed, rounding).
+//! (mixed, 64-bit, half), source modifiers, saturation, regions, every exec size, mask
+//! controls, predication, partial dispatch and the `%cr0` modes (denormals kept or flushed,
+//! rounding); a third of them have F operands only, with F values of every kind (zeros of both
+//! signs, denormals, infinities, quiet and signalling NaNs, extremes) in registers and
+//! immediates.
 
 #![cfg(not(family_absent))]
 #![cfg(feature = "machine")]
@@ -117,10 +120,6 @@ fn payload(r: &mut Rng, len: usize) -> Vec<u8> {
 
 /// A source operand: a variable through a region, perhaps modified, or an immediate.
 fn source(r: &mut Rng) -> String {
-    const REGIONS: &[&str] = &[
-        "<1;1,0>", "<1;1,0>", "<0;1,0>", "<2;1,0>", "<8;4,1>", "<4;2,2>", "<16;8,2>", "<0;4,1>",
-    ];
-    const MODIFIERS: &[&str] = &["", "", "", "(-)", "(abs)", "(-abs)", "(~)"];
     const IMMEDIATES: &[&str] = &[
         "0x5:d",
         "0xfffffffd:d",
@@ -138,10 +137,45 @@ fn source(r: &mut Rng) -> String {
     if r.next().is_multiple_of(5) {
         return String::from(r.pick(IMMEDIATES));
     }
-    let var = r.pick(&["X", "Y", "Z"]);
     let ty = weighted_type(r);
+    let modifier = r.pick(&["", "", "", "(-)", "(abs)", "(-abs)", "(~)"]);
+    register_source(r, ty, modifier)
+}
+
+/// A variable of type `ty` through a region, with `modifier`.
+fn register_source(r: &mut Rng, ty: &str, modifier: &str) -> String {
+    const REGIONS: &[&str] = &[
+        "<1;1,0>", "<1;1,0>", "<0;1,0>", "<2;1,0>", "<8;4,1>", "<4;2,2>", "<16;8,2>", "<0;4,1>",
+    ];
+    let var = r.pick(&["X", "Y", "Z"]);
     let offset = r.pick(&["(0,0)", "(0,0)", "(0,1)", "(1,0)", "(0,3)"]);
-    format!("{}{var}_{ty}{offset}{}", r.pick(MODIFIERS), r.pick(REGIONS))
+    format!("{modifier}{var}_{ty}{offset}{}", r.pick(REGIONS))
+}
+
+/// An F source: a variable (whose elements [`float_bits`] fills with zeros of both signs,
+/// denormals, NaNs, infinities and extremes) or an F immediate of those kinds.
+fn float_source(r: &mut Rng) -> String {
+    const IMMEDIATES: &[&str] = &[
+        "0x3f800000:f",
+        "0xbfc00000:f",
+        "0x00000003:f",
+        "0x80000001:f",
+        "0x00800000:f",
+        "0x80000000:f",
+        "0x7f800000:f",
+        "0xff800000:f",
+        "0x7fc00000:f",
+        "0xffc01234:f",
+        "0x7f800001:f",
+        "0x7f7fffff:f",
+        "0x34000001:f",
+    ];
+    if r.next().is_multiple_of(4) {
+        String::from(r.pick(IMMEDIATES))
+    } else {
+        let modifier = r.pick(&["", "", "", "(-)", "(abs)", "(-abs)"]);
+        register_source(r, "f", modifier)
+    }
 }
 
 /// A type, mostly of those the fast path takes.
@@ -160,8 +194,28 @@ fn destination(r: &mut Rng) -> String {
     format!("{var}_{}{offset}{stride}", weighted_type(r))
 }
 
-/// One instruction under test: its opcode, predicate, saturation, exec size and operands.
-fn instruction(r: &mut Rng) -> String {
+/// Exec sizes and mask controls: every lane count the fast path compiles for, partial ones.
+const EXECS: &[&str] = &[
+    "(M1_NM, 1)",
+    "(M1, 1)",
+    "(M1, 2)",
+    "(M1_NM, 2)",
+    "(M1, 4)",
+    "(M1, 8)",
+    "(M3, 8)",
+    "(M1, 16)",
+    "(M5, 16)",
+    "(M5_NM, 16)",
+    "(M1, 32)",
+    "(M1_NM, 32)",
+];
+
+/// Predicates, lane by lane and any/all.
+const PREDS: &[&str] = &["", "", "(P1) ", "(!P1) ", "(P1.any) ", "(!P1.all) "];
+
+/// One instruction under test: its opcode, predicate, saturation, exec size and operands, and
+/// whether its operands are all F ([`float_instruction`], a third of them).
+fn instruction(r: &mut Rng) -> (String, bool) {
     const OPS: &[(&str, usize)] = &[
         ("mov", 1),
         ("sel", 2),
@@ -186,19 +240,9 @@ fn instruction(r: &mut Rng) -> String {
         ("addc", 2),
         ("subb", 2),
     ];
-    const EXECS: &[&str] = &[
-        "(M1_NM, 1)",
-        "(M1, 1)",
-        "(M1, 4)",
-        "(M1, 8)",
-        "(M3, 8)",
-        "(M1, 16)",
-        "(M5, 16)",
-        "(M5_NM, 16)",
-        "(M1, 32)",
-        "(M1_NM, 32)",
-    ];
-    const PREDS: &[&str] = &["", "", "(P1) ", "(!P1) ", "(P1.any) ", "(!P1.all) "];
+    if r.next().is_multiple_of(3) {
+        return (float_instruction(r), true);
+    }
     let (op, sources) = r.pick(OPS);
     let is_cmp = op.starts_with("cmp");
     // MIN_MAX takes no predicate; ADDC and SUBB write a second destination.
@@ -211,12 +255,9 @@ fn instruction(r: &mut Rng) -> String {
         // Logic of predicates.
         let (op, sources) = r.pick(&[("and", 2), ("or", 2), ("xor", 2), ("not", 1)]);
         let srcs: Vec<&str> = (0..sources).map(|_| r.pick(&["P1", "P2"])).collect();
-        return format!(
-            "{pred}{op} {} {} {}",
-            r.pick(EXECS),
-            r.pick(&["P1", "P2"]),
-            srcs.join(" ")
-        );
+        let dst = r.pick(&["P1", "P2"]);
+        let inst = format!("{pred}{op} {} {dst} {}", r.pick(EXECS), srcs.join(" "));
+        return (inst, false);
     }
     let sat = if !is_cmp && r.next().is_multiple_of(8) {
         ".sat"
@@ -232,7 +273,49 @@ fn instruction(r: &mut Rng) -> String {
         dst = format!("{dst} {}", destination(r));
     }
     let srcs: Vec<String> = (0..sources).map(|_| source(r)).collect();
-    format!("{pred}{op}{sat} {} {dst} {}", r.pick(EXECS), srcs.join(" "))
+    let inst = format!("{pred}{op}{sat} {} {dst} {}", r.pick(EXECS), srcs.join(" "));
+    (inst, false)
+}
+
+/// An instruction with F sources only (registers of every region and modifier, immediates
+/// of every kind of F value), mostly into F: the `f32` lanes of the fast path, MAD's `f64`
+/// product and sum, and F into integer types; with predicates and partial masks.
+fn float_instruction(r: &mut Rng) -> String {
+    const OPS: &[(&str, usize)] = &[
+        ("mov", 1),
+        ("sel", 2),
+        ("add", 2),
+        ("add", 2),
+        ("mul", 2),
+        ("mul", 2),
+        ("mad", 3),
+        ("mad", 3),
+        ("cmp.eq", 2),
+        ("cmp.ne", 2),
+        ("cmp.gt", 2),
+        ("cmp.ge", 2),
+        ("cmp.lt", 2),
+        ("cmp.le", 2),
+        ("min", 2),
+        ("max", 2),
+    ];
+    let (op, sources) = r.pick(OPS);
+    let is_cmp = op.starts_with("cmp");
+    let pred = if is_cmp || op == "min" || op == "max" {
+        ""
+    } else {
+        r.pick(PREDS)
+    };
+    let dst = if is_cmp {
+        String::from(r.pick(&["P2", "P2", "P1"]))
+    } else {
+        let ty = r.pick(&["f", "f", "f", "f", "f", "d", "ud", "w", "b"]);
+        let var = r.pick(&["X", "Y", "Z"]);
+        let offset = r.pick(&["(0,0)", "(0,0)", "(0,2)", "(1,0)"]);
+        format!("{var}_{ty}{offset}{}", r.pick(&["<1>", "<1>", "<2>"]))
+    };
+    let srcs: Vec<String> = (0..sources).map(|_| float_source(r)).collect();
+    format!("{pred}{op} {} {dst} {}", r.pick(EXECS), srcs.join(" "))
 }
 
 /// A kernel: `%cr0` set, P1 and P2 from the signs of X_d and Y_d, the instruction, then the
@@ -256,10 +339,12 @@ fn run(k: &Kernel, init: &ThreadInit) -> Result<(Vec<u8>, Vec<u32>), String> {
 fn the_fast_path_gives_the_lane_functions_bits() {
     let p = IntelPlatform::find("DG2").expect("DG2 is a platform");
     let (head, len) = head();
-    let mut r = Rng(0x5eed);
-    let (mut tried, mut assembled, mut fast) = (0, 0, 0);
-    for case in 0..8000 {
-        let inst = instruction(&mut r);
+    // A longer or other run: `VISA_FAST_PATH_CASES=200000 VISA_FAST_PATH_SEED=7`.
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let mut r = Rng(env("VISA_FAST_PATH_SEED").unwrap_or(0x5eed));
+    let (mut tried, mut assembled, mut fast, mut float_fast) = (0, 0, 0, 0);
+    for case in 0..env("VISA_FAST_PATH_CASES").unwrap_or(12000) {
+        let (inst, float) = instruction(&mut r);
         let cr0 = r.pick(&[0x4c0, 0x4c0, 0, 0x10, 0x30]);
         let text = kernel(&head, cr0, &inst);
         tried += 1;
@@ -277,6 +362,7 @@ fn the_fast_path_gives_the_lane_functions_bits() {
         // The `mov` of `%cr0` never takes the fast path, the `cmp`s into P1 and P2 always do.
         if k.fast_steps() >= 3 {
             fast += 1;
+            float_fast += usize::from(float);
         }
         let mut generic = Kernel::new(&file, "k", p.platform()).expect("it loaded once");
         generic.generic_only();
@@ -290,19 +376,46 @@ fn the_fast_path_gives_the_lane_functions_bits() {
             let (want, got) = (run(&generic, &init), run(&k, &init));
             assert!(
                 want == got,
-                "case {case}, {lanes} lanes, %cr0 {cr0:#x}: `{inst}`\n  lane functions: {}\n  fast path: {}",
+                "case {case}, {lanes} lanes, %cr0 {cr0:#x}: `{inst}`\n  lane functions: {}\n  fast path: {}\n  {}",
                 summary(&want),
-                summary(&got)
+                summary(&got),
+                differences(&want, &got)
             );
         }
     }
     eprintln!(
-        "{tried} kernels, {assembled} assembled, {fast} with the instruction on the fast path"
+        "{tried} kernels, {assembled} assembled, {fast} with the instruction on the fast path \
+         ({float_fast} of them with F operands only)"
     );
     assert!(
-        assembled > tried / 2 && fast > assembled / 3,
-        "{tried} tried, {assembled} assembled, {fast} fast"
+        assembled > tried / 2 && fast > assembled / 3 && float_fast > tried / 8,
+        "{tried} tried, {assembled} assembled, {fast} fast, {float_fast} of them F"
     );
+}
+
+/// The first dwords of the GRF where two runs differ: byte offset, lane functions' bits, fast
+/// path's bits.
+fn differences(
+    want: &Result<(Vec<u8>, Vec<u32>), String>,
+    got: &Result<(Vec<u8>, Vec<u32>), String>,
+) -> String {
+    let (Ok((a, _)), Ok((b, _))) = (want, got) else {
+        return String::new();
+    };
+    let dword = |g: &[u8], i: usize| u32::from_le_bytes([g[i], g[i + 1], g[i + 2], g[i + 3]]);
+    let differ: Vec<String> = (0..a.len().min(b.len()) / 4 * 4)
+        .step_by(4)
+        .filter(|&i| a[i..i + 4] != b[i..i + 4])
+        .take(4)
+        .map(|i| {
+            format!(
+                "byte {i}: {:#010x} against {:#010x}",
+                dword(a, i),
+                dword(b, i)
+            )
+        })
+        .collect();
+    differ.join("; ")
 }
 
 fn summary(r: &Result<(Vec<u8>, Vec<u32>), String>) -> String {

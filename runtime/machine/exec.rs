@@ -111,8 +111,6 @@ pub struct Thread {
     pub lane_ops: u64,
     /// The channels the thread was dispatched with (its work-items).
     pub dispatch: u32,
-    /// The lanes the fast path computes in.
-    lanes: alloc::boxed::Box<super::fast::Scratch>,
 }
 
 impl Thread {
@@ -132,7 +130,6 @@ impl Thread {
             steps: 0,
             lane_ops: 0,
             dispatch,
-            lanes: alloc::boxed::Box::default(),
         }
     }
 
@@ -214,7 +211,7 @@ impl Thread {
             }
             let here = self.pc;
             if let Some(f) = &step.fast {
-                let ran = f.run(&mut self.regs, &mut self.lanes, self.em, self.mode);
+                let ran = f.run(&mut self.regs, self.em, self.mode);
                 if let Some(chen) = ran.map_err(|e| (e, here))? {
                     self.lane_ops += u64::from(chen.count_ones());
                     self.pc += 1;

@@ -1,7 +1,7 @@
 //! The fast path of the common ALU instructions: each is compiled once, when its kernel loads,
 //! into a [`Fast`] (operand places resolved to GRF byte offsets, element types and regions
-//! read, immediates converted), and run with lane loops typed per operand class: integers of
-//! up to 32 bits as `i64`, F as `f64`, whole operands at a time.
+//! read, immediates converted), and run whole operands at a time in lanes typed per operand
+//! class (`fast::lanes`).
 //!
 //! The generated lane functions stay the reference: a `Fast` computes exactly what the
 //! instruction's lane function computes through [`crate::runtime::Value`] (integers exact
@@ -13,16 +13,30 @@
 //! past their variable. A `Fast` also hands an instruction back ([`Fast::run`] gives `None`)
 //! when `%cr0` rounds other than to nearest and the result is a float.
 //!
-//! Integer lanes compute in `i64`: sources of at most 32 bits sign- or zero-extend into it
-//! exactly, the results that keep only their low bits (sums, products, bitwise operations,
-//! left shifts) have the low 64 bits of the exact result, and the ones that depend on the
-//! high bits (right shifts, comparisons, conversion to a float) are exact.
+//! The lanes of an instruction are of one type, chosen when it is compiled (`Kind`):
+//!
+//! - `i32` for integer results that keep only their low 32 bits (sums, products, bitwise
+//!   operations, left shifts, moves into integer types) and for right shifts and comparisons
+//!   of sources an `i32` holds exactly;
+//! - `i64` for the others (ADDC's carry, SUBB's borrow, abs of UD, integers into F): sources of
+//!   at most 32 bits sign- or zero-extend into it exactly, so the results that depend on the
+//!   high bits are exact;
+//! - `f32` for F sources into F or a predicate: an `f32` sum or product is the `f64` one
+//!   rounded once to F (an `f64` holds the exact product of two F, and rounding an F sum
+//!   through `f64` gives the F rounding), comparisons and selections are the same in either
+//!   width; MAD's product and sum are computed in `f64` lane by lane and rounded once, as the
+//!   lane function rounds them;
+//! - `f64` for F sources into an integer type, which converts from the unrounded value.
+//!
+//! A NaN operand of a sum or product gives itself, the first of two (quieted when written), as
+//! the lane function's scalar `x + y` gets it from the CPU: the compiler may swap the operands
+//! of vectorised lanes, so the fast path chooses explicitly.
 
-use super::convert::FloatMode;
+mod lanes;
+
 use super::layout::{self, Layout};
-use super::thread::{lanes, stride, Fault, Regs};
+use super::thread::{lanes, stride, Fault};
 use crate::generated::Instruction;
-use crate::runtime::value::Rounding;
 use crate::runtime::{
     DataType, ExecSize, OperandVisitor, PredicateCombine, PredicateControl, RawOperand,
     VectorOperand,
@@ -172,7 +186,7 @@ enum Src {
     },
     /// An immediate integer (its type's value) or F.
     Int(i64, Ty),
-    Float(f64),
+    Float(f32),
     /// A predicate variable's word, inverted or not (AND, OR, XOR and NOT of predicates).
     Pred(usize, bool),
 }
@@ -198,19 +212,35 @@ enum Dst {
     Pred(usize),
 }
 
+/// The lanes an instruction computes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// AND, OR, XOR or NOT of predicates: bits of their words.
+    Pred,
+    /// Integers in `i32`: results that keep only their low 32 bits ([`narrow`]).
+    Narrow,
+    /// Integers in `i64`, exact.
+    Exact,
+    /// F sources into F or a predicate: `f32`.
+    Single,
+    /// F sources into an integer type: `f64`.
+    Double,
+}
+
 /// An instruction compiled for the fast path.
 #[derive(Clone, Debug)]
 pub struct Fast {
     op: Op,
     /// The channels: `EvaluateChEn`'s inputs, read once.
     channels: Channels,
-    /// Lanes.
-    n: u32,
-    /// The sources are F (else integers, or predicates with a predicate destination).
-    float: bool,
-    /// Integers whose result keeps only its low 32 bits (sums, products, bitwise operations,
-    /// left shifts, moves into integer types): computed in `i32`.
-    narrow: bool,
+    /// Runs the lanes, of the type its `Kind` says and as many as the exec size.
+    runner: lanes::Runner,
+    /// Sources the operation reads.
+    sources: usize,
+    /// Whether src0 and src1 are UD (C's promotion to unsigned int for `>>` and comparisons).
+    unsigned: (bool, bool),
+    /// The destination is F: `%cr0`'s rounding mode matters.
+    float_result: bool,
     dst: Dst,
     /// ADDC's `Carry`, SUBB's `Borrow`.
     dst2: Option<Dst>,
@@ -322,13 +352,21 @@ pub fn compile(inst: &Instruction, layout: &Layout) -> Option<Box<Fast>> {
     {
         return None;
     }
-    let narrow = !float && narrow(op, &dst, &src);
+    let float_result = matches!(dst, Dst::Reg { ty: Ty::F, .. });
+    let kind = match src[0] {
+        Src::Pred(..) => Kind::Pred,
+        _ if float && (float_result || matches!(dst, Dst::Pred(_))) => Kind::Single,
+        _ if float => Kind::Double,
+        _ if narrow(op, &dst, &src) => Kind::Narrow,
+        _ => Kind::Exact,
+    };
     Some(Box::new(Fast {
         op,
         channels: Channels::new(exec, f.pred, layout)?,
-        n,
-        float,
-        narrow,
+        runner: lanes::runner(kind, n)?,
+        sources,
+        unsigned: (src[0].ty() == Ty::Ud, src[1].ty() == Ty::Ud),
+        float_result,
         dst,
         dst2,
         src,
@@ -527,7 +565,7 @@ fn source(op: &VectorOperand, layout: &Layout, n: u32) -> Option<Src> {
         VectorOperand::Immediate(imm) => {
             let ty = Ty::of(imm.ty)?;
             Some(match ty {
-                Ty::F => Src::Float(f64::from(f32::from_bits(imm.value as u32))),
+                Ty::F => Src::Float(f32::from_bits(imm.value as u32)),
                 _ => Src::Int(ty.extend(imm.value as u32), ty),
             })
         }
@@ -552,586 +590,9 @@ fn destination(op: &VectorOperand, layout: &Layout, n: u32) -> Option<Dst> {
     Some(Dst::Reg { ty, place })
 }
 
-/// Lanes of values, one per channel.
-type Ints = [i64; 32];
-type Floats = [f64; 32];
-
 #[cold]
 fn outside() -> Fault {
     Fault(String::from(
         "an operand of a compiled instruction lies past the registers",
     ))
-}
-
-/// Reads lanes `0..n` of little-endian `S`-byte elements at `place` through `get`.
-#[inline(always)]
-fn gather<T: Copy, const S: usize>(
-    grf: &[u8],
-    place: &Place,
-    n: usize,
-    out: &mut [T; 32],
-    get: impl Fn([u8; S]) -> T,
-) -> Result<(), Fault> {
-    let one = |at: u32| -> Result<T, Fault> {
-        let at = at as usize;
-        let b = grf.get(at..at + S).ok_or_else(outside)?;
-        Ok(get(<[u8; S]>::try_from(b).map_err(|_| outside())?))
-    };
-    match place {
-        Place::Scalar(at) => {
-            let v = one(*at)?;
-            out[..n].fill(v);
-        }
-        Place::Contiguous(at) => {
-            let at = *at as usize;
-            let bytes = grf.get(at..at + n * S).ok_or_else(outside)?;
-            for (o, c) in out.iter_mut().zip(bytes.chunks_exact(S)) {
-                *o = get(<[u8; S]>::try_from(c).unwrap_or([0; S]));
-            }
-        }
-        Place::Table(t) => {
-            for (o, &at) in out.iter_mut().zip(t.iter()).take(n) {
-                *o = one(at)?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Writes the lanes of `mask` (below `n`) of `S`-byte elements at `place` from `put`, in lane
-/// order (a destination of stride 0 keeps the last lane's).
-#[inline(always)]
-fn scatter<T: Copy, const S: usize>(
-    grf: &mut [u8],
-    place: &Place,
-    n: usize,
-    mask: u32,
-    values: &[T; 32],
-    put: impl Fn(T) -> [u8; S],
-) -> Result<(), Fault> {
-    if let (Place::Contiguous(at), true) = (place, mask == lanes(n as u32)) {
-        let at = *at as usize;
-        let bytes = grf.get_mut(at..at + n * S).ok_or_else(outside)?;
-        for (c, v) in bytes.chunks_exact_mut(S).zip(values) {
-            if let Ok(c) = <&mut [u8; S]>::try_from(c) {
-                *c = put(*v);
-            }
-        }
-        return Ok(());
-    }
-    let mut m = mask & lanes(n as u32);
-    while m != 0 {
-        let i = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let at = place.at(i, S as u32) as usize;
-        let b = grf.get_mut(at..at + S).ok_or_else(outside)?;
-        let b = <&mut [u8; S]>::try_from(b).map_err(|_| outside())?;
-        *b = put(values[i]);
-    }
-    Ok(())
-}
-
-/// Lanes `0..n` of an integer source, its modifier applied.
-fn read_ints(grf: &[u8], src: &Src, n: usize, out: &mut Ints) -> Result<(), Fault> {
-    let (ty, modifier, place) = match src {
-        Src::Reg {
-            ty,
-            modifier,
-            place,
-        } => (*ty, *modifier, place),
-        Src::Int(v, _) => {
-            out[..n].fill(*v);
-            return Ok(());
-        }
-        Src::Float(_) | Src::Pred(..) => return Err(outside()),
-    };
-    match ty {
-        Ty::B => gather(grf, place, n, out, |b: [u8; 1]| i64::from(b[0] as i8))?,
-        Ty::Ub => gather(grf, place, n, out, |b: [u8; 1]| i64::from(b[0]))?,
-        Ty::W => gather(grf, place, n, out, |b| i64::from(i16::from_le_bytes(b)))?,
-        Ty::Uw => gather(grf, place, n, out, |b| i64::from(u16::from_le_bytes(b)))?,
-        Ty::D => gather(grf, place, n, out, |b| i64::from(i32::from_le_bytes(b)))?,
-        Ty::Ud | Ty::F => gather(grf, place, n, out, |b| i64::from(u32::from_le_bytes(b)))?,
-    }
-    let lanes = &mut out[..n];
-    match modifier {
-        1 => lanes.iter_mut().for_each(|v| *v = v.wrapping_abs()),
-        2 => lanes.iter_mut().for_each(|v| *v = v.wrapping_neg()),
-        3 => lanes
-            .iter_mut()
-            .for_each(|v| *v = v.wrapping_abs().wrapping_neg()),
-        // Bitwise not: the complement of the element's bits, as its type reads them.
-        5 => lanes.iter_mut().for_each(|v| *v = ty.extend(!(*v as u32))),
-        _ => {}
-    }
-    Ok(())
-}
-
-/// Lanes `0..n` of an integer source as `i32` (the low 32 bits of [`read_ints`]'s).
-fn read_narrow(grf: &[u8], src: &Src, n: usize, out: &mut [i32; 32]) -> Result<(), Fault> {
-    let (ty, modifier, place) = match src {
-        Src::Reg {
-            ty,
-            modifier,
-            place,
-        } => (*ty, *modifier, place),
-        Src::Int(v, _) => {
-            out[..n].fill(*v as i32);
-            return Ok(());
-        }
-        Src::Float(_) | Src::Pred(..) => return Err(outside()),
-    };
-    match ty {
-        Ty::B => gather(grf, place, n, out, |b: [u8; 1]| i32::from(b[0] as i8))?,
-        Ty::Ub => gather(grf, place, n, out, |b: [u8; 1]| i32::from(b[0]))?,
-        Ty::W => gather(grf, place, n, out, |b| i32::from(i16::from_le_bytes(b)))?,
-        Ty::Uw => gather(grf, place, n, out, |b| i32::from(u16::from_le_bytes(b)))?,
-        Ty::D | Ty::Ud | Ty::F => gather(grf, place, n, out, i32::from_le_bytes)?,
-    }
-    let lanes = &mut out[..n];
-    match modifier {
-        1 => lanes.iter_mut().for_each(|v| *v = v.wrapping_abs()),
-        2 => lanes.iter_mut().for_each(|v| *v = v.wrapping_neg()),
-        3 => lanes
-            .iter_mut()
-            .for_each(|v| *v = v.wrapping_abs().wrapping_neg()),
-        5 => lanes
-            .iter_mut()
-            .for_each(|v| *v = ty.extend(!(*v as u32)) as i32),
-        _ => {}
-    }
-    Ok(())
-}
-
-/// Integer lanes `0..n` in `i32`, for the operations whose low 32 bits depend only on their
-/// operands' low 32 bits.
-#[inline(always)]
-fn narrow_lanes(
-    op: Op,
-    s: &mut [[i32; 32]; 4],
-    n: usize,
-    pmask: u32,
-    unsigned: (bool, bool),
-) -> Lanes<'_, i32> {
-    let [a, b, c, r] = s;
-    match op {
-        Op::Mov => return Lanes::Values(a),
-        Op::Sel => {
-            for i in 0..n {
-                r[i] = if pmask >> i & 1 != 0 { a[i] } else { b[i] };
-            }
-        }
-        Op::Add => binary(r, a, b, n, i32::wrapping_add),
-        Op::Mul => binary(r, a, b, n, i32::wrapping_mul),
-        Op::Mad => {
-            for i in 0..n {
-                r[i] = a[i].wrapping_mul(b[i]).wrapping_add(c[i]);
-            }
-        }
-        Op::And => binary(r, a, b, n, |x, y| x & y),
-        Op::Or => binary(r, a, b, n, |x, y| x | y),
-        Op::Xor => binary(r, a, b, n, |x, y| x ^ y),
-        Op::Not => {
-            for i in 0..n {
-                r[i] = !a[i];
-            }
-        }
-        Op::Shl => binary(r, a, b, n, |x, y| x << (y & 31)),
-        Op::Shr if unsigned.0 => binary(r, a, b, n, |x, y| ((x as u32) >> (y & 31)) as i32),
-        Op::Shr => binary(r, a, b, n, |x, y| x >> (y & 31)),
-        Op::Cmp(rel) if unsigned.0 || unsigned.1 => {
-            let (mut x, mut y) = ([0u32; 32], [0u32; 32]);
-            for i in 0..n {
-                (x[i], y[i]) = (a[i] as u32, b[i] as u32);
-            }
-            return Lanes::Bits(compare(rel, &x, &y, n));
-        }
-        Op::Cmp(rel) => return Lanes::Bits(compare(rel, a, b, n)),
-        Op::MinMax(max) if unsigned.0 || unsigned.1 => {
-            select(r, a, b, n, |x, y| first(max, x as u32, y as u32));
-        }
-        Op::MinMax(max) => select(r, a, b, n, |x, y| first(max, x, y)),
-        // Not compiled narrow.
-        Op::Addc | Op::Subb => {}
-    }
-    Lanes::Values(r)
-}
-
-/// Whether MIN_MAX keeps its first source: `a < b` for the minimum, `b < a` for the
-/// maximum (MIN_MAX.md's `min/max`; equal values give the second).
-#[inline(always)]
-fn first<T: PartialOrd>(max: bool, a: T, b: T) -> bool {
-    if max {
-        b < a
-    } else {
-        a < b
-    }
-}
-
-/// `r[i] = a[i]` where `keep(a[i], b[i])`, else `b[i]`, for lanes `0..n`.
-#[inline(always)]
-fn select<T: Copy>(
-    r: &mut [T; 32],
-    a: &[T; 32],
-    b: &[T; 32],
-    n: usize,
-    keep: impl Fn(T, T) -> bool,
-) {
-    for ((v, x), y) in r.iter_mut().zip(a).zip(b).take(n) {
-        *v = if keep(*x, *y) { *x } else { *y };
-    }
-}
-
-/// Lanes `0..n` of an F source: denormals flushed to a signed zero unless `%cr0` keeps them,
-/// then its modifier.
-fn read_floats(grf: &[u8], src: &Src, n: usize, keep: bool, out: &mut Floats) -> Result<(), Fault> {
-    let (modifier, place) = match src {
-        Src::Reg {
-            modifier, place, ..
-        } => (*modifier, place),
-        Src::Float(v) => {
-            out[..n].fill(*v);
-            return Ok(());
-        }
-        Src::Int(..) | Src::Pred(..) => return Err(outside()),
-    };
-    gather(grf, place, n, out, |b| {
-        let bits = u32::from_le_bytes(b);
-        let denormal = bits & 0x7f80_0000 == 0 && bits & 0x007f_ffff != 0;
-        // A flushed denormal keeps its sign.
-        let bits = if denormal && !keep {
-            bits & 0x8000_0000
-        } else {
-            bits
-        };
-        f64::from(f32::from_bits(bits))
-    })?;
-    let lanes = &mut out[..n];
-    match modifier {
-        1 => lanes.iter_mut().for_each(|v| *v = v.abs()),
-        2 => lanes.iter_mut().for_each(|v| *v = -*v),
-        3 => lanes.iter_mut().for_each(|v| *v = -v.abs()),
-        _ => {}
-    }
-    Ok(())
-}
-
-impl Fast {
-    /// Runs the instruction on `regs` with execution mask `em` and `%cr0`'s mode: the
-    /// instruction's `ChEn` (the lanes a thread counts), or `None` when the lane function must
-    /// run it (a float result while `%cr0` rounds other than to nearest).
-    #[inline]
-    pub fn run(
-        &self,
-        regs: &mut Regs,
-        lanes: &mut Scratch,
-        em: u32,
-        mode: FloatMode,
-    ) -> Result<Option<u32>, Fault> {
-        let float_result = matches!(self.dst, Dst::Reg { ty: Ty::F, .. });
-        if float_result && mode.rounding != Rounding::NearestEven {
-            return Ok(None);
-        }
-        let i = self.channels.of(em, &regs.preds);
-        // SEL.md guards its lanes with EM, and selects by the predicate.
-        let mask = if self.op == Op::Sel { i.em } else { i.chen };
-        let n = self.n as usize;
-        let keep = mode.denorm_f;
-        let count = match self.op {
-            Op::Mov | Op::Not => 1,
-            Op::Mad => 3,
-            _ => 2,
-        };
-        if let Src::Pred(..) = self.src[0] {
-            let bits = self.predicate_lanes(regs, i.offset)?;
-            let Dst::Pred(id) = self.dst else {
-                return Err(outside());
-            };
-            write_pred(regs, id, bits, mask, i.offset)?;
-        } else if self.narrow {
-            let s = &mut lanes.narrow;
-            for (out, src) in s.iter_mut().zip(&self.src).take(count) {
-                read_narrow(&regs.grf, src, n, out)?;
-            }
-            let unsigned = (self.src[0].ty() == Ty::Ud, self.src[1].ty() == Ty::Ud);
-            let (ty, place, r) = match (&self.dst, narrow_lanes(self.op, s, n, i.pmask, unsigned)) {
-                (Dst::Pred(id), Lanes::Bits(bits)) => {
-                    write_pred(regs, *id, bits, mask, i.offset)?;
-                    return Ok(Some(i.chen));
-                }
-                (Dst::Reg { ty, place }, Lanes::Values(r)) => (ty, place, r),
-                _ => return Err(outside()),
-            };
-            let grf = &mut regs.grf;
-            match ty {
-                Ty::B | Ty::Ub => scatter(grf, place, n, mask, r, |x| [x as u8]),
-                Ty::W | Ty::Uw => scatter(grf, place, n, mask, r, |x| (x as u16).to_le_bytes()),
-                _ => scatter(grf, place, n, mask, r, |x| x.to_le_bytes()),
-            }?;
-        } else if self.float {
-            let s = &mut lanes.floats;
-            for (out, src) in s.iter_mut().zip(&self.src).take(count) {
-                read_floats(&regs.grf, src, n, keep, out)?;
-            }
-            let r = float_lanes(self.op, s, n, i.pmask);
-            self.write_floats(regs, r, n, mask, i.offset, keep)?;
-        } else {
-            let s = &mut lanes.ints;
-            for (out, src) in s.iter_mut().zip(&self.src).take(count) {
-                read_ints(&regs.grf, src, n, out)?;
-            }
-            let unsigned = (self.src[0].ty() == Ty::Ud, self.src[1].ty() == Ty::Ud);
-            let r = int_lanes(self.op, s, n, i.pmask, unsigned);
-            write_ints(&self.dst, regs, r, n, mask, i.offset)?;
-            if let Some(d) = &self.dst2 {
-                let c = second_lanes(self.op, s, n, unsigned);
-                write_ints(d, regs, Lanes::Values(c), n, mask, i.offset)?;
-            }
-        }
-        Ok(Some(i.chen))
-    }
-
-    /// AND, OR, XOR or NOT of predicates: lane `i` of a source is bit `offset + i` of its
-    /// word (inverted when it says), for every exec size (with one lane, the whole word the
-    /// lane function reads has that bit as its lowest).
-    fn predicate_lanes(&self, regs: &Regs, offset: u32) -> Result<u32, Fault> {
-        let mut w = [0u32; 2];
-        for (w, s) in w.iter_mut().zip(&self.src) {
-            if let Src::Pred(id, inverse) = *s {
-                let word = *regs.preds.get(id).ok_or_else(outside)?;
-                let lanes = word.rotate_right(offset & 31);
-                *w = if inverse { !lanes } else { lanes };
-            }
-        }
-        Ok(match self.op {
-            Op::And => w[0] & w[1],
-            Op::Or => w[0] | w[1],
-            Op::Xor => w[0] ^ w[1],
-            _ => !w[0],
-        })
-    }
-}
-
-/// Writes integer lanes (or truth values) to `dst`.
-fn write_ints(
-    dst: &Dst,
-    regs: &mut Regs,
-    r: Lanes<'_, i64>,
-    n: usize,
-    mask: u32,
-    offset: u32,
-) -> Result<(), Fault> {
-    let (ty, place, v) = match (dst, r) {
-        (Dst::Pred(id), Lanes::Bits(bits)) => return write_pred(regs, *id, bits, mask, offset),
-        (Dst::Reg { ty, place }, Lanes::Values(v)) => (*ty, place, v),
-        _ => return Err(outside()),
-    };
-    let grf = &mut regs.grf;
-    match ty {
-        Ty::B | Ty::Ub => scatter(grf, place, n, mask, v, |x| [x as u8]),
-        Ty::W | Ty::Uw => scatter(grf, place, n, mask, v, |x| (x as u16).to_le_bytes()),
-        Ty::D | Ty::Ud => scatter(grf, place, n, mask, v, |x| (x as u32).to_le_bytes()),
-        // Integer to float: rounded once from the exact value (to nearest, even on a tie).
-        Ty::F => scatter(grf, place, n, mask, v, |x| (x as f32).to_le_bytes()),
-    }
-}
-
-impl Fast {
-    fn write_floats(
-        &self,
-        regs: &mut Regs,
-        r: Lanes<'_, f64>,
-        n: usize,
-        mask: u32,
-        offset: u32,
-        keep: bool,
-    ) -> Result<(), Fault> {
-        let (ty, place, v) = match (&self.dst, r) {
-            (Dst::Pred(id), Lanes::Bits(bits)) => return write_pred(regs, *id, bits, mask, offset),
-            (Dst::Reg { ty, place }, Lanes::Values(v)) => (*ty, place, v),
-            _ => return Err(outside()),
-        };
-        let grf = &mut regs.grf;
-        // Float to integer: toward zero, clamped to the type's range, NaN to 0 (Rust's `as`).
-        match ty {
-            Ty::B => scatter(grf, place, n, mask, v, |x| [x as i8 as u8]),
-            Ty::Ub => scatter(grf, place, n, mask, v, |x| [x as u8]),
-            Ty::W => scatter(grf, place, n, mask, v, |x| (x as i16).to_le_bytes()),
-            Ty::Uw => scatter(grf, place, n, mask, v, |x| (x as u16).to_le_bytes()),
-            Ty::D => scatter(grf, place, n, mask, v, |x| (x as i32).to_le_bytes()),
-            Ty::Ud => scatter(grf, place, n, mask, v, |x| (x as u32).to_le_bytes()),
-            Ty::F => scatter(grf, place, n, mask, v, |x| {
-                // Rounded to nearest; a denormal result flushed to its sign's zero unless
-                // `%cr0` keeps them.
-                let b = (x as f32).to_bits();
-                let denormal = b & 0x7f80_0000 == 0 && b & 0x007f_ffff != 0;
-                if denormal && !keep {
-                    b & 0x8000_0000
-                } else {
-                    b
-                }
-                .to_le_bytes()
-            }),
-        }
-    }
-}
-
-/// What an operation computes: a value per lane, or a truth value per lane (bit `i`).
-enum Lanes<'a, T> {
-    Values(&'a [T; 32]),
-    Bits(u32),
-}
-
-/// The lanes of a thread's running instruction: three sources and a result, as integers or
-/// floats (kept between instructions: lanes past an instruction's exec size are never read).
-pub struct Scratch {
-    ints: [Ints; 4],
-    narrow: [[i32; 32]; 4],
-    floats: [Floats; 4],
-}
-
-impl Default for Scratch {
-    fn default() -> Scratch {
-        Scratch {
-            ints: [[0; 32]; 4],
-            narrow: [[0; 32]; 4],
-            floats: [[0.0; 32]; 4],
-        }
-    }
-}
-
-/// Sets bits `offset + i` of predicate `id` to bit `i` of `bits` for the lanes `i` of `mask`.
-fn write_pred(regs: &mut Regs, id: usize, bits: u32, mask: u32, offset: u32) -> Result<(), Fault> {
-    let word = regs.preds.get_mut(id).ok_or_else(outside)?;
-    let written = mask.rotate_left(offset & 31);
-    let set = (bits & mask).rotate_left(offset & 31);
-    *word = (*word & !written) | set;
-    Ok(())
-}
-
-/// The truth values of a comparison, lanes `0..n` at bits `0..n`.
-#[inline(always)]
-fn compare<T: PartialOrd>(rel: u8, a: &[T], b: &[T], n: usize) -> u32 {
-    let mut bits = 0u32;
-    for (i, (x, y)) in a.iter().zip(b).take(n).enumerate() {
-        let t = match rel {
-            0 => x == y,
-            1 => x != y,
-            2 => x > y,
-            3 => x >= y,
-            4 => x < y,
-            _ => x <= y,
-        };
-        bits |= u32::from(t) << i;
-    }
-    bits
-}
-
-/// Integer lanes `0..n`: `unsigned` says whether src0 and src1 are UD (C's promotion to
-/// unsigned int for `>>` and comparisons).
-#[inline(always)]
-fn int_lanes(
-    op: Op,
-    s: &mut [Ints; 4],
-    n: usize,
-    pmask: u32,
-    unsigned: (bool, bool),
-) -> Lanes<'_, i64> {
-    let [a, b, c, r] = s;
-    match op {
-        Op::Mov => return Lanes::Values(a),
-        Op::Sel => {
-            for i in 0..n {
-                r[i] = if pmask >> i & 1 != 0 { a[i] } else { b[i] };
-            }
-        }
-        Op::Add => binary(r, a, b, n, i64::wrapping_add),
-        Op::Mul => binary(r, a, b, n, i64::wrapping_mul),
-        Op::Mad => {
-            for i in 0..n {
-                r[i] = a[i].wrapping_mul(b[i]).wrapping_add(c[i]);
-            }
-        }
-        Op::And => binary(r, a, b, n, |x, y| x & y),
-        Op::Or => binary(r, a, b, n, |x, y| x | y),
-        Op::Xor => binary(r, a, b, n, |x, y| x ^ y),
-        Op::Not => {
-            for i in 0..n {
-                r[i] = !a[i];
-            }
-        }
-        // The count's low 5 bits (a left operand of at most 32 bits).
-        Op::Shl => binary(r, a, b, n, |x, y| x << (y & 31)),
-        Op::Shr if unsigned.0 => binary(r, a, b, n, |x, y| i64::from(x as u32 >> (y & 31))),
-        Op::Shr => binary(r, a, b, n, |x, y| x >> (y & 31)),
-        Op::Cmp(rel) if unsigned.0 || unsigned.1 => {
-            // Compared as unsigned ints: each value modulo 2^32.
-            let (mut x, mut y) = ([0u32; 32], [0u32; 32]);
-            for i in 0..n {
-                (x[i], y[i]) = (a[i] as u32, b[i] as u32);
-            }
-            return Lanes::Bits(compare(rel, &x, &y, n));
-        }
-        Op::Cmp(rel) => return Lanes::Bits(compare(rel, a, b, n)),
-        // Compared as unsigned ints when either is UD, as CMP.
-        Op::MinMax(max) if unsigned.0 || unsigned.1 => {
-            select(r, a, b, n, |x, y| first(max, x as u32, y as u32));
-        }
-        Op::MinMax(max) => select(r, a, b, n, |x, y| first(max, x, y)),
-        // Exact: sources of at most 32 bits.
-        Op::Addc => binary(r, a, b, n, i64::wrapping_add),
-        Op::Subb => binary(r, a, b, n, i64::wrapping_sub),
-    }
-    Lanes::Values(r)
-}
-
-/// ADDC's carry, the bit above the low 32 of the exact sum (`carry` of the runtime's named
-/// functions), or SUBB's borrow, `src0 < src1` (unsigned when either is UD): lanes `0..n`
-/// in `s[2]`, from the sources and the result [`int_lanes`] left in `s`.
-fn second_lanes(op: Op, s: &mut [Ints; 4], n: usize, unsigned: (bool, bool)) -> &Ints {
-    let [a, b, c, r] = s;
-    for i in 0..n {
-        c[i] = match op {
-            Op::Addc => (r[i] >> 32) & 1,
-            _ if unsigned.0 || unsigned.1 => i64::from((a[i] as u32) < (b[i] as u32)),
-            _ => i64::from(a[i] < b[i]),
-        };
-    }
-    c
-}
-
-#[inline(always)]
-fn binary<T: Copy>(r: &mut [T; 32], a: &[T; 32], b: &[T; 32], n: usize, f: impl Fn(T, T) -> T) {
-    for ((v, x), y) in r.iter_mut().zip(a).zip(b).take(n) {
-        *v = f(*x, *y);
-    }
-}
-
-/// F lanes `0..n`, computed in `f64` (rounded once, at the write).
-#[inline(always)]
-fn float_lanes(op: Op, s: &mut [Floats; 4], n: usize, pmask: u32) -> Lanes<'_, f64> {
-    let [a, b, c, r] = s;
-    match op {
-        Op::Mov => return Lanes::Values(a),
-        Op::Sel => {
-            for i in 0..n {
-                r[i] = if pmask >> i & 1 != 0 { a[i] } else { b[i] };
-            }
-        }
-        Op::Add => binary(r, a, b, n, |x, y| x + y),
-        Op::Mul => binary(r, a, b, n, |x, y| x * y),
-        Op::Mad => {
-            for i in 0..n {
-                r[i] = a[i] * b[i] + c[i];
-            }
-        }
-        Op::Cmp(rel) => return Lanes::Bits(compare(rel, a, b, n)),
-        // A NaN source gives the other one.
-        Op::MinMax(max) => select(r, a, b, n, |x, y| {
-            !x.is_nan() && (y.is_nan() || first(max, x, y))
-        }),
-        // Not compiled with float sources.
-        Op::And | Op::Or | Op::Xor | Op::Not | Op::Shl | Op::Shr | Op::Addc | Op::Subb => {}
-    }
-    Lanes::Values(r)
 }

@@ -6,8 +6,9 @@
 //! through the ICD loader: `pocl-run` with `POCL_RUN_OPENCL_PLATFORM=Oclgrind`) and on pocl
 //! (`pocl-run`, native code). Every output buffer of the interpreter and of Oclgrind is compared
 //! with pocl's. Each tool runs as a whole process from the same inputs (start-up and, for pocl and
-//! Oclgrind, the OpenCL C compile included), timed by wall clock; the table gives ratios, as the
-//! machine's speed drifts between runs but not within one. A tool that is not installed is left
+//! Oclgrind, the OpenCL C compile included), timed by wall clock, the median of up to five runs
+//! (as many as fit in a second); the table gives ratios, as the machine's speed drifts between
+//! runs but not within one. A tool that is not installed is left
 //! out with the reason.
 
 use super::{cargo, run};
@@ -188,6 +189,23 @@ fn run_case(c: &Case, program: &Path, dir: &Path, tool: &str, t: &Tools) -> Resu
     Ok((secs, bytes))
 }
 
+/// Most runs of one tool on one case, and the time after which it is not run again.
+const RUNS: usize = 5;
+const ENOUGH_SECONDS: f64 = 1.0;
+
+/// [`run_case`] repeated while it has taken under [`ENOUGH_SECONDS`], at most [`RUNS`] times:
+/// the median time (a process of a few milliseconds varies by half from one start to the
+/// next), and the outputs of the first run.
+fn timed_case(c: &Case, program: &Path, dir: &Path, tool: &str, t: &Tools) -> Result<Ran, String> {
+    let (first, outputs) = run_case(c, program, dir, tool, t)?;
+    let mut times = vec![first];
+    while times.len() < RUNS && times.iter().sum::<f64>() < ENOUGH_SECONDS {
+        times.push(run_case(c, program, dir, tool, t)?.0);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok((times[times.len() / 2], outputs))
+}
+
 /// The anchors' section of BENCHMARKS.md, from running every case.
 pub fn measure(root: &Path, shared: &Path) -> Result<String, String> {
     let work = root.join("target/xtask-bench/anchors");
@@ -239,10 +257,10 @@ fn table(cases: &[Case], work: &Path, t: &Tools) -> Result<String, String> {
                 std::fs::write(dir.join(format!("in{i}")), bytes).map_err(|e| e.to_string())?;
             }
         }
-        let (pocl_s, pocl_out) = run_case(c, work, &dir, "pocl", t)?;
-        let (visa_s, visa_out) = run_case(c, work, &dir, "visa", t)?;
+        let (pocl_s, pocl_out) = timed_case(c, work, &dir, "pocl", t)?;
+        let (visa_s, visa_out) = timed_case(c, work, &dir, "visa", t)?;
         let grind = if t.oclgrind.is_some() {
-            Some(run_case(c, work, &dir, "oclgrind", t)?)
+            Some(timed_case(c, work, &dir, "oclgrind", t)?)
         } else {
             None
         };
@@ -293,7 +311,8 @@ const SECTION: &str = "## The interpreter beside its anchors
 `tests/interp/bench/anchors.cl` on `visa run` (Intel's vISA for tgllp, from `intel-isa ocl`), on
 Oclgrind (Debian's `oclgrind`, as an OpenCL platform through the ICD loader) and on pocl, from the
 same inputs, and compares every output buffer with pocl's. Each tool runs as a whole process,
-timed by wall clock: start-up and, for pocl and Oclgrind, their OpenCL C compile are included, so
+timed by wall clock (the median of up to five runs, as many as fit in a second): start-up and,
+for pocl and Oclgrind, their OpenCL C compile are included, so
 the small kernels (stencil, reduction, histogram) measure mostly that, and pocl's figure is its
 compile plus native code. Ratios, as this machine's speed drifts between runs but not within one.
 The goal is 10 times Oclgrind on every kernel.

@@ -336,14 +336,14 @@ pub fn bench_pipeline() -> u8 {
     }
 }
 
-/// The interpreter's bench on the full-family crate (regenerated into `target/xtask-bench`).
+/// The interpreter's bench on the full-family crate, regenerated into `target/xtask-bench`
+/// every time (its `runtime/` is a copy of the workspace's, so a crate left by an earlier run
+/// would measure the runtime of then; a regen writes only the files that changed).
 fn interp() -> Result<interp::Interp, String> {
     let root = workspace_root();
     let work = root.join("target/xtask-bench");
     let full_crate = work.join("visa-current");
-    if !full_crate.join("Cargo.toml").is_file() {
-        regen_into(&shared_dir().join("visa-docs/current"), None, &full_crate)?;
-    }
+    regen_into(&shared_dir().join("visa-docs/current"), None, &full_crate)?;
     interp::measure(
         &full_crate.join("Cargo.toml"),
         &work.join("machine-target"),
