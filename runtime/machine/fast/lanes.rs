@@ -624,10 +624,8 @@ fn write_ints<T: Int, const N: usize>(
     bits: Option<u32>,
     m: Masks,
 ) -> Result<(), Fault> {
-    let (ty, place) = match (dst, bits) {
-        (Dst::Pred(id), Some(bits)) => return write_pred(regs, *id, bits, m.mask, m.offset),
-        (Dst::Reg { ty, place }, None) => (*ty, place),
-        _ => return Err(outside()),
+    let Some((ty, place)) = register_or_predicate(dst, regs, bits, m)? else {
+        return Ok(());
     };
     let grf = &mut regs.grf;
     match ty {
@@ -659,10 +657,8 @@ fn write_floats<T: Float, const N: usize>(
     bits: Option<u32>,
     m: Masks,
 ) -> Result<(), Fault> {
-    let (ty, place) = match (dst, bits) {
-        (Dst::Pred(id), Some(bits)) => return write_pred(regs, *id, bits, m.mask, m.offset),
-        (Dst::Reg { ty, place }, None) => (*ty, place),
-        _ => return Err(outside()),
+    let Some((ty, place)) = register_or_predicate(dst, regs, bits, m)? else {
+        return Ok(());
     };
     let (grf, mask) = (&mut regs.grf, m.mask);
     // Float to integer: toward zero, clamped to the type's range, NaN to 0 (Rust's `as`).
@@ -680,6 +676,22 @@ fn write_floats<T: Float, const N: usize>(
 }
 
 /// Sets bits `offset + i` of predicate `id` to bit `i` of `bits` for the lanes `i` of `mask`.
+/// A register destination's type and place; truth values `bits` written to a predicate
+/// destination here (`None` then: nothing is left to write).
+#[inline(always)]
+fn register_or_predicate<'d>(
+    dst: &'d Dst,
+    regs: &mut Regs,
+    bits: Option<u32>,
+    m: Masks,
+) -> Result<Option<(Ty, &'d Place)>, Fault> {
+    match (dst, bits) {
+        (Dst::Pred(id), Some(bits)) => write_pred(regs, *id, bits, m.mask, m.offset).map(|()| None),
+        (Dst::Reg { ty, place }, None) => Ok(Some((*ty, place))),
+        _ => Err(outside()),
+    }
+}
+
 fn write_pred(regs: &mut Regs, id: usize, bits: u32, mask: u32, offset: u32) -> Result<(), Fault> {
     let word = regs.preds.get_mut(id).ok_or_else(outside)?;
     let written = mask.rotate_left(offset & 31);

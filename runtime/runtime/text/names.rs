@@ -181,6 +181,31 @@ impl Names for IntelNames {
     }
 }
 
+/// [`IntelNames`] in IGC 2.x's dialect: the names of a vISA 4.2 text, for tests of what the
+/// two printers spell differently.
+#[cfg(test)]
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Igc2Names;
+
+#[cfg(test)]
+impl Names for Igc2Names {
+    fn general(&self, id: u32) -> Option<Cow<'_, str>> {
+        IntelNames.general(id)
+    }
+    fn general_id(&self, name: &str) -> Option<u32> {
+        IntelNames.general_id(name)
+    }
+    fn label(&self, id: u32) -> Option<Cow<'_, str>> {
+        IntelNames.label(id)
+    }
+    fn label_id(&self, name: &str) -> Option<u32> {
+        IntelNames.label_id(name)
+    }
+    fn dialect(&self) -> Dialect {
+        Dialect::Igc2
+    }
+}
+
 /// [`IntelNames`] plus names for what they lack, so property tests print every instruction
 /// whose text names a label or a string of the pool: label `id` is `L<id>`, string `index`
 /// is `str<index>`.

@@ -76,28 +76,8 @@ pub fn insert(line: &str, paired: RawOperand, names: &dyn Names) -> Option<Strin
 mod tests {
     use super::*;
     use crate::runtime::text::IntelNames;
-    use alloc::borrow::Cow;
 
-    /// IGC 2.x's names (vISA 4.2).
-    struct Igc2;
-
-    impl Names for Igc2 {
-        fn general(&self, id: u32) -> Option<Cow<'_, str>> {
-            IntelNames.general(id)
-        }
-        fn general_id(&self, name: &str) -> Option<u32> {
-            IntelNames.general_id(name)
-        }
-        fn label(&self, id: u32) -> Option<Cow<'_, str>> {
-            IntelNames.label(id)
-        }
-        fn label_id(&self, name: &str) -> Option<u32> {
-            IntelNames.label_id(name)
-        }
-        fn dialect(&self) -> Dialect {
-            Dialect::Igc2
-        }
-    }
+    use crate::runtime::text::names::Igc2Names as Igc2;
 
     /// Lines typed from `printInstructionSampler`: the operation and channels, ` `, the exec
     /// size, ` `, then each operand with its own leading space (Aoffimmi, `S<n>` for a

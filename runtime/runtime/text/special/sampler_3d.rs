@@ -66,7 +66,7 @@ pub const OPERATIONS: [(u8, &str); 21] = [
 /// `sample4_c`, `sample4_po` and `sample4_po_c` (tests/intel/fixtures/asm/*/3D_SAMPLE4.visaasm)
 /// and rejects the others, which only IGC 2.x's lexer (`visa/CISA.l`) takes. The values are
 /// the doc's with erratum 3D_SAMPLE4-op-bias-and-instruction-values (0x0e `sample4_b`, 0x0f
-/// `sample4_i`); `family/tests/sample4_text.rs` checks each against the generated enum.
+/// `sample4_i`); `family/tests/igc_forms.rs` checks each against the generated enum.
 pub const GATHER4_OPERATIONS: [(u8, &str); 13] = [
     (0x08, "sample4"),
     (0x0d, "sample4_l"),
@@ -430,26 +430,7 @@ mod tests {
         f
     }
 
-    /// IGC 2.x's names: the text of vISA 4.2.
-    struct Igc2;
-
-    impl Names for Igc2 {
-        fn general(&self, id: u32) -> Option<Cow<'_, str>> {
-            IntelNames.general(id)
-        }
-        fn general_id(&self, name: &str) -> Option<u32> {
-            IntelNames.general_id(name)
-        }
-        fn label(&self, id: u32) -> Option<Cow<'_, str>> {
-            IntelNames.label(id)
-        }
-        fn label_id(&self, name: &str) -> Option<u32> {
-            IntelNames.label_id(name)
-        }
-        fn dialect(&self) -> Dialect {
-            Dialect::Igc2
-        }
-    }
+    use crate::runtime::text::names::Igc2Names as Igc2;
 
     #[test]
     fn igc2_prints_a_paired_resource_after_the_destination() {
