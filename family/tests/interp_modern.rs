@@ -42,7 +42,7 @@ const EXPECTED_FAILURES: &[(&str, &str, &str)] = &[
 ];
 
 /// IGC 2.40's `mul_hi(ulong, ulong)` on Xe3P.
-const ULONG_MUL_HI: &str = "differs in mul_hi(ulong, ulong) (element 4i+3): on Xe3P IGC 2.40 writes for it the mul and mad instructions, on the same types, that it writes for mul_hi(long, long) (`mad (M1, 32)` of `d` high halves and `ud` low halves into `q`, kernel `i64_mul_hi`), so no hardware can get both right; by the docs' types (D signed) they compute the signed one, and `i64_mul_hi` matches pocl";
+const ULONG_MUL_HI: &str = "differs in mul_hi(ulong, ulong) (element 4i+3), a defect of IGC 2.40 on Xe3P: where a kernel takes both x * y and mul_hi(x, y), its pattern match pairs them into one wide multiply (`PatternMatchPass.cpp`, `isUnsigned`), and `EmitPass::emitWideMul` makes only the high destination unsigned while `EmitPass::Mul64` takes the signedness of the high halves from the low destination (`q`): the text multiplies `d` high halves, the instructions it writes for mul_hi(long, long) (kernel `i64_mul_hi`, which matches pocl); kernel `u64_mul_hi`, mul_hi(ulong, ulong) alone, gets `ud` high halves and matches pocl";
 
 /// Every kernel of `files` compiled for `device` into `out` (`out/<file stem>/`); a file that
 /// does not compile gives its error.

@@ -11,12 +11,20 @@ __kernel void u64_arith(__global const ulong *a, __global const ulong *b, __glob
 }
 
 // The signed twin of u64_arith's mul_hi: IGC 2.40 writes the same instructions for both on
-// Xe3P (nvl-p, cri), so no machine can get both right.
+// Xe3P (nvl-p, cri) when the kernel also takes the low half (x * y), so no machine can get both
+// right.
 __kernel void i64_mul_hi(__global const long *a, __global const long *b, __global long *out) {
     size_t i = get_global_id(0);
     long x = a[i], y = b[i];
     out[2 * i + 0] = mul_hi(x, y);
     out[2 * i + 1] = x * y;
+}
+
+// mul_hi(ulong, ulong) without x * y beside it: on Xe3P, IGC 2.40 then multiplies unsigned
+// high halves (`ud`), as it must; u64_arith's pair of low and high halves gets signed ones.
+__kernel void u64_mul_hi(__global const ulong *a, __global const ulong *b, __global ulong *out) {
+    size_t i = get_global_id(0);
+    out[i] = mul_hi(a[i], b[i]);
 }
 
 __kernel void u64_shifts(__global const ulong *a, __global const uint *n, __global ulong *out) {
