@@ -78,6 +78,7 @@ codes! {
     NotRunnable = "V0141", Warning, LaneFunction, "the `## Semantics` pseudo-code names what no lane function can compute (memory, an unknown name, another lane)";
     // Analysis of the schema (layouts, platforms, names).
     UnknownPlatform = "V0201", Warning, Doc, "a platform annotation names a platform the generator does not know";
+    UnknownListedPlatform = "V0231", Warning, Nothing, "an entry of a chapter's list of instructions names a platform the generator does not know: the entry is ignored, and the instruction exists on every platform";
     // Each choice where a doc leaves the binary layout open has a code of its own, so that
     // acknowledging one in `regen.toml` never hides another.
     OptionalField = "V0202", Warning, Nothing, "optional (`\\*`) fields: the doc states no rule for their absence; they are always encoded";

@@ -35,6 +35,26 @@ pub struct Spec {
     /// their opcode is an error naming the doc.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<LeftOut>,
+    /// The platforms of instructions, from the chapters' lists of them
+    /// (`6_instructions.md`: `- [DPAS - Dot Product Accumulate Systolic {XEHP+}](instructions/DPAS.md)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listed: Vec<Listed>,
+}
+
+/// An entry of a chapter's list of instructions that names platforms:
+/// `- [DPAS - Dot Product Accumulate Systolic {XEHP+}](instructions/DPAS.md)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listed {
+    /// The chapter (`chapters/6_instructions.md`).
+    pub chapter: String,
+    /// The doc the entry links to, by file name (`DPAS.md`).
+    pub doc: String,
+    /// The entry's text before the annotation (`DPAS - Dot Product Accumulate Systolic`).
+    pub title: String,
+    /// The annotation without braces (`XEHP+`).
+    pub annotation: String,
+    /// Where the annotation is.
+    pub span: Span,
 }
 
 /// A doc left out of the crate because a part every other part needs (its opcode, format or

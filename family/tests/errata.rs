@@ -67,7 +67,9 @@ fn qw_scatter_writes_2_and_4_blocks() {
         let bytes = [
             0x87, 0x03, 0x00, 0x00, nb, 0x00, 0x5c, 0, 0, 0, 0, 0, 0x5f, 0, 0, 0, 0, 0,
         ];
-        let Instruction::QwScatter(q) = accepted(&bytes, Platform::Tgllp) else {
+        // A copy of a DG2 file: QW_SCATTER exists from XEHP on (6_instructions-06).
+        let dg2 = Platform::from_name("DG2").expect("a platform");
+        let Instruction::QwScatter(q) = accepted(&bytes, dg2) else {
             panic!("QW_SCATTER expected")
         };
         assert_eq!(q.num_blocks.number_of_blocks.meaning(), meaning);

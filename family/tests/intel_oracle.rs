@@ -201,12 +201,12 @@ fn every_ocloc_device_checks_clean_for_the_platform_its_file_names() {
     .unwrap();
     // (ocloc device, GenX_IR name of the platform its files name, the docs' platform)
     for (device, intel_name, docs) in [
-        ("skl", "SKL", "pre-ICLLP"),
+        ("skl", "SKL", "SKL"),
         ("icllp", "ICLLP", "ICLLP"),
         ("tgllp", "TGLLP", "TGLLP"),
         ("dg1", "TGLLP", "TGLLP"),
-        ("acm-g10", "DG2", "XEHP"),
-        ("pvc", "PVCXT", "PVC"),
+        ("acm-g10", "DG2", "DG2"),
+        ("pvc", "PVCXT", "PVC_XT"),
     ] {
         let out = dir.join(device);
         assert!(

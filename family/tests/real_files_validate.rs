@@ -34,8 +34,9 @@ fn corpus() -> Option<PathBuf> {
 }
 
 #[test]
-fn every_real_instruction_validates_on_xehp() {
+fn every_real_instruction_validates_on_dg2() {
     let Some(dir) = corpus() else { return };
+    let dg2 = Platform::from_name("DG2").expect("a platform");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("readable")
         .filter_map(Result::ok)
@@ -58,7 +59,7 @@ fn every_real_instruction_validates_on_xehp() {
             assert!(s.stop.is_none(), "{name}: decoding stops");
             for (offset, inst) in &s.instructions {
                 checked += 1;
-                if let Err(e) = inst.validate(Platform::Xehp) {
+                if let Err(e) = inst.validate(dg2) {
                     failures.push(format!(
                         "{name} at {offset}: {} {}: {}",
                         e.instruction, e.field, e.rule

@@ -45,7 +45,9 @@ fn info_check_and_roundtrip_read_intels_current_text() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}{err}");
     assert!(
-        out.contains("checked for XE2 (PVC in the docs) (the text's //Platform: line), 0 error(s)"),
+        out.contains(
+            "checked for XE2 (PVC_XT in the docs) (the text's //Platform: line), 0 error(s)"
+        ),
         "{out}"
     );
     let o = visa(&["roundtrip", k]);
@@ -161,7 +163,7 @@ fn text_without_a_platform_line_needs_one_and_bad_text_says_where() {
     let o = visa(&["check", p, "--platform", "ptl"]);
     assert!(o.status.success(), "{:?}", text(&o));
     assert!(
-        text(&o).0.contains("checked for ptl (PVC in the docs)"),
+        text(&o).0.contains("checked for ptl (PVC_XT in the docs)"),
         "{:?}",
         text(&o)
     );

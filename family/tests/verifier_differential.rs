@@ -67,19 +67,14 @@ struct Source {
     round_trip: Result<Trip, String>,
 }
 
-/// Our platform for a GenX_IR platform name.
+/// Our platform for a GenX_IR platform name, of those the differential run covers.
 fn our_platform(intel: &str) -> Option<Platform> {
-    let want: &[&str] = match intel.to_ascii_uppercase().as_str() {
-        "TGLLP" => &["TGLLP"],
-        "DG2" | "XEHP_SDV" | "MTL" => &["XEHP", "DG2"],
-        "PVC" | "PVCXT" => &["PVC"],
-        "ICLLP" => &["ICLLP"],
-        _ => &[],
-    };
-    Platform::ALL
-        .iter()
-        .copied()
-        .find(|p| want.iter().any(|w| p.name().eq_ignore_ascii_case(w)))
+    match intel.to_ascii_uppercase().as_str() {
+        "TGLLP" | "DG2" | "XEHP_SDV" | "MTL" | "PVC" | "PVCXT" | "ICLLP" => {
+            Platform::from_name(intel)
+        }
+        _ => None,
+    }
 }
 
 fn load(path: &Path, intel_platform: &str) -> Option<Source> {

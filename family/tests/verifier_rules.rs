@@ -1044,17 +1044,9 @@ fn lsc_transpose_and_atomic_data_operands() {
     conclude(&problems, intel_missing);
 }
 
-/// Ours for an Intel platform name (`DG2` is the family's XEHP).
+/// Ours for an Intel platform name.
 fn ours_for(intel: &str) -> Platform {
-    let names: &[&str] = match intel {
-        "DG2" => &["XEHP", "DG2"],
-        other => &[other],
-    };
-    Platform::ALL
-        .iter()
-        .copied()
-        .find(|p| names.contains(&p.name()))
-        .unwrap_or_else(|| panic!("the family names {intel}"))
+    Platform::from_name(intel).unwrap_or_else(|| panic!("no platform {intel}"))
 }
 
 /// What our check must say of an edited fixture, beyond what it says of the fixture itself.

@@ -85,12 +85,14 @@ struct Cli {
 enum Command {
     /// Print kernels, functions, declaration counts, the vISA version and GEN binaries.
     Info { file: PathBuf },
-    /// Validate every routine for a platform: each instruction's doc, the operands chapter,
-    /// the declarations, type maps and labels (`visa::object::File::validate`). A platform the
-    /// docs do not name follows the rules of the newest one at or before it that they do: ARL
-    /// those of MTL, XE2, XE3, XE3P_CRI and NVL those of PVC (the docs of 2025-02 stop there),
-    /// tightened or widened where errata say Intel's compiler differs, with each platform's
-    /// register size and address registers (32 from XE3P_CRI on; `IntelPlatform`).
+    /// Validate every routine for a platform: each instruction's doc and its entry in the list
+    /// of instructions (the platforms it exists on), the operands chapter, the declarations,
+    /// type maps and labels (`visa::object::File::validate`). A platform the docs do not
+    /// describe follows the rules of the newest one before it that they do: ARL those of MTL,
+    /// XE2, XE3, XE3P_CRI and NVL those of PVC_XT (the docs of 2025-02 stop there), tightened or
+    /// widened where errata name it because Intel's compiler differs (the sampler from XE2 on,
+    /// the Xe3P opcodes from XE3P_CRI on), with each platform's register size and address
+    /// registers (32 from XE3P_CRI on; `IntelPlatform`).
     Check {
         file: PathBuf,
         /// A platform: the docs' name (XEHP), GenX_IR's (SKL, DG2, XeHP_SDV, PVCXT, ARL, XE2,
@@ -135,8 +137,8 @@ enum Command {
         #[arg(long)]
         strict: bool,
         /// The platform the text is for, as GenX_IR's `-platform` (the docs', GenX_IR's or
-        /// ocloc's names): checked for (default XEHP, else the newest the docs name), and its
-        /// register size places ADDR_ADD's `&V[bytes]`.
+        /// ocloc's names): checked for, and its register size places ADDR_ADD's `&V[bytes]`.
+        /// Default: the text's `//Platform:` line, else XEHP (else the newest the docs name).
         #[arg(long)]
         platform: Option<String>,
     },
@@ -593,6 +595,16 @@ fn asm(
             std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
         texts.push((p.display().to_string(), text));
     }
+    // Without --platform, the platform of the text's `//Platform:` line, as `visa check` takes.
+    let named = texts
+        .iter()
+        .find_map(|(_, t)| visa::asm::platform_line(t))
+        .and_then(IntelPlatform::find);
+    let (target, platform) = match (platform, named) {
+        (None, Some(p)) => (Some(p), Some(p.name)),
+        _ => (target, platform),
+    };
+    let check = check.map(|c| c.or(platform));
     let sources: Vec<visa::asm::Source> = texts
         .iter()
         .map(|(name, text)| visa::asm::Source { name, text })

@@ -23,11 +23,12 @@
 //! - `grf_bytes`: the size of a register, 64 bytes from PVC on, 32 before (IGC
 //!   `PlatformInfo`); it turns ADDR_ADD's `&V[bytes]` into a row and a column.
 //!
-//! A platform counts as the newest generation of the docs at or before it: DG2 and MTL are
-//! XEHP, PVCXT is PVC, SKL is `pre-ICLLP` ([`IntelPlatform::platform`]). The docs (2025-02) name
-//! nothing after PVC_XT, so ARL follows the rules of MTL, and XE2, XE3, XE3P_CRI and NVL those
-//! of PVC_XT, the newest platform they describe; an erratum tightens a rule where Intel's
-//! compiler shows otherwise. A test checks the table against the generated enum.
+//! A platform counts as the newest generation of the docs at or before it: MTL is DG2, BXT is
+//! SKL, BDW is `pre-SKL` ([`IntelPlatform::platform`]). The docs (2025-02) describe nothing
+//! after PVC_XT, so ARL follows the rules of MTL, and XE2, XE3, XE3P_CRI and NVL those of PVC_XT,
+//! the newest platform they describe. An erratum that names one of them (`{-PVC,XE2+}`) puts it in
+//! the generated enum, and a rule that names none holds on it as on the described generation
+//! before it (the generator's `inherit`). A test checks the table against the generated enum.
 
 use crate::generated::Platform;
 use core::fmt;
@@ -99,7 +100,7 @@ pub const INTEL_PLATFORMS: &[IntelPlatform] = &[
         "ARL",
         13,
         &["arl-h", "arl-h-a0", "arl-h-b0", "xe-lpgplus"],
-        None,
+        Some("ARL"),
         32,
     ),
     row("PVC", 14, &["pvc-sdv"], Some("PVC"), 64),
@@ -124,7 +125,7 @@ pub const INTEL_PLATFORMS: &[IntelPlatform] = &[
             "xe2-hpg",
             "xe2-lpg",
         ],
-        None,
+        Some("XE2"),
         64,
     ),
     row(
@@ -135,21 +136,21 @@ pub const INTEL_PLATFORMS: &[IntelPlatform] = &[
             "nvl-s", "nvl-s-a0", "nvl-s-b0", "nvl-hx", "nvl-h", "nvl-u", "nvl-ul", "nvl-u-a0",
             "nvl-u-a1", "nvl-u-b0", "xe3", "xe3-lpg",
         ],
-        None,
+        Some("XE3"),
         64,
     ),
     row(
         "XE3P_CRI",
         21,
         &["cri", "cri-a0", "xe3p", "xe3p-xpc"],
-        None,
+        Some("XE3P_CRI"),
         64,
     ),
     row(
         "NVL",
         22,
         &["nvl-p", "nvl-p-a0", "nvl-p-b0", "xe3p-lpg"],
-        None,
+        Some("NVL"),
         64,
     ),
 ];
@@ -176,14 +177,19 @@ const fn row(
 
 impl IntelPlatform {
     /// Finds a platform by GenX_IR name, ocloc device name or the docs' name of its
-    /// generation (`XEHP` is XeHP_SDV, `PVC_XT` PVCXT), case-insensitively.
+    /// generation (`XEHP` is XeHP_SDV, `PVC_XT` PVCXT), case-insensitively. A name spelled as
+    /// one tool spells it wins over another's in other case: GenX_IR's `PVC` is PVC, ocloc's
+    /// `pvc` is PVCXT.
     pub fn find(name: &str) -> Option<&'static IntelPlatform> {
-        let is = |s: &str| s.eq_ignore_ascii_case(name);
+        Self::find_by(|s| s == name).or_else(|| Self::find_by(|s| s.eq_ignore_ascii_case(name)))
+    }
+
+    fn find_by(is: impl Fn(&str) -> bool) -> Option<&'static IntelPlatform> {
         let alias = ALIASES.iter().find(|(a, _)| is(a)).map(|(_, to)| *to);
         INTEL_PLATFORMS
             .iter()
             .find(|p| is(p.name) || alias == Some(p.name) || p.ocloc.iter().any(|o| is(o)))
-            .or_else(|| INTEL_PLATFORMS.iter().find(|p| p.docs.is_some_and(is)))
+            .or_else(|| INTEL_PLATFORMS.iter().find(|p| p.docs.is_some_and(&is)))
     }
 
     /// The platform of an object file's `gen_platform` code; 13 is DG2 (MTL shares it, and
@@ -195,7 +201,7 @@ impl IntelPlatform {
     }
 
     /// Where the docs place it: the newest generated platform at or before it in IGC's order,
-    /// else the one before the oldest the docs name (`pre-ICLLP`), else the first.
+    /// else the one before the oldest the docs name (`pre-SKL`), else the first.
     pub fn platform(&self) -> Platform {
         let at = INTEL_PLATFORMS
             .iter()
@@ -239,11 +245,10 @@ impl Platform {
     /// A platform by any name: the docs' own (`XEHP`, `pre-ICLLP`), GenX_IR's (`XeHP_SDV`,
     /// `DG2`, `PVCXT`) or an ocloc device (`skl`, `acm-g10`, `pvc`); case does not matter.
     pub fn from_name(name: &str) -> Option<Platform> {
-        Platform::ALL
-            .iter()
-            .copied()
-            .find(|p| p.name().eq_ignore_ascii_case(name))
+        let docs = |is: &dyn Fn(&str) -> bool| Platform::ALL.iter().copied().find(|p| is(p.name()));
+        docs(&|s| s == name)
             .or_else(|| IntelPlatform::find(name).map(IntelPlatform::platform))
+            .or_else(|| docs(&|s| s.eq_ignore_ascii_case(name)))
     }
 
     /// The platform of an object file's `gen_platform` code.
@@ -360,6 +365,11 @@ mod tests {
             Some("XE2")
         );
         assert_eq!(IntelPlatform::find("pre-ICLLP"), None);
+        // Each tool's own spelling: GenX_IR's `PVC`, ocloc's `pvc` (PVCXT); other case falls
+        // back to the first.
+        assert_eq!(IntelPlatform::find("PVC").map(|p| p.name), Some("PVC"));
+        assert_eq!(IntelPlatform::find("pvc").map(|p| p.name), Some("PVCXT"));
+        assert_eq!(IntelPlatform::find("Pvc").map(|p| p.name), Some("PVC"));
         assert_eq!("nope".parse::<Platform>(), Err(UnknownPlatform));
         // The object file's codes (erratum 4_visa_header-04): 13 is DG2, and MTL shares it.
         assert_eq!(
@@ -382,10 +392,14 @@ mod tests {
         assert!(p("DG2") <= p("MTL") && p("MTL") <= p("PVC") && p("PVC") <= p("PVCXT"));
         assert_eq!(p("CHV"), p("BDW"));
         assert_eq!(p("acm-g10"), p("DG2"));
-        // The docs name nothing after PVC_XT: the newer platforms take its rules, ARL MTL's.
-        assert_eq!(p("ARL"), p("MTL"));
+        // The docs describe nothing after PVC_XT: the newer platforms take its rules, ARL MTL's,
+        // unless an erratum names them (then they are in the enum, in IGC's order).
+        let own = |n: &str| Platform::ALL.iter().any(|q| q.name() == n);
+        assert!(p("ARL") == p("MTL") || own("ARL"));
+        let mut last = p("PVCXT");
         for n in ["XE2", "XE3", "XE3P_CRI", "NVL"] {
-            assert_eq!(p(n), p("PVCXT"), "{n}");
+            assert!(p(n) == last || (own(n) && p(n) > last), "{n}");
+            last = p(n);
         }
     }
 }

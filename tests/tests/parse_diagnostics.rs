@@ -348,6 +348,21 @@ fn v0201_unknown_platform() {
 }
 
 #[test]
+fn v0231_unknown_listed_platform() {
+    let list = "# Instructions\n\n- [FOO - foo {ZZZ+}](instructions/FOO.md)\n";
+    let all = diags_of(&[("FOO.md", BASE), ("chapters/6_instructions.md", list)]);
+    let found: Vec<_> = all
+        .iter()
+        .filter(|d| d.code == Code::UnknownListedPlatform.as_str())
+        .collect();
+    assert_eq!(found.len(), 1, "{all:#?}");
+    // Line 3, column 15 (`- [`, `FOO - foo`, ` {`): `ZZZ+` inside the braces.
+    at(found[0], 3, 15, "platform `ZZZ`");
+    assert_eq!(found[0].file, "chapters/6_instructions.md");
+    assert!(!all.iter().any(|d| d.code == Code::UnknownPlatform.as_str()));
+}
+
+#[test]
 fn v0202_optional_field() {
     let d = one(&BASE.replace("| Src |", "| Src\\* |"), Code::OptionalField);
     at(&d, 21, 1, "optional field(s) `Src`");

@@ -278,6 +278,18 @@ pub struct InstModel {
     pub type_maps: Vec<OperandTypeMap>,
     /// What `interpret` runs: the lane function of `## Semantics`, or the machine's prose.
     pub lanes: semantics::LaneModel,
+    /// The platforms the instruction exists on, from the chapters' list of instructions;
+    /// `None`: every platform.
+    pub availability: Option<Availability>,
+}
+
+/// The platforms an instruction exists on (`{XEHP+}` of its entry in `6_instructions.md`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Availability {
+    pub rule: Rule,
+    /// The entry, quoted by validators: `{XEHP+} (6_instructions.md: DPAS - Dot Product
+    /// Accumulate Systolic)`.
+    pub quote: String,
 }
 
 /// The `Src types` of one `Type map{PLATFORM}`.
@@ -818,6 +830,7 @@ fn analyze_instruction(
         src_type_maps,
         type_maps: operand_type_maps(&inst.type_maps),
         lanes,
+        availability: None,
     }
 }
 
@@ -1243,6 +1256,83 @@ fn share_structs(insts: &mut [InstModel]) -> Vec<(usize, String)> {
     shared
 }
 
+/// Each instruction's platforms from the chapters' lists ([`crate::schema::Listed`]), by the
+/// doc its entry links to (the first entry of a doc counts); the platforms they name join the
+/// model's, and an unknown one is reported at the annotation, its entry then naming none.
+fn listed_platforms(
+    spec: &Spec,
+    instructions: &mut [InstModel],
+    diags: &mut Vec<Diagnostic>,
+    platforms: &mut BTreeSet<String>,
+) {
+    for entry in &spec.listed {
+        let rule = match platform::parse(&entry.annotation) {
+            Ok(rule) => rule,
+            Err(name) => {
+                diags.push(
+                    Diagnostic::new(
+                        Code::UnknownListedPlatform,
+                        &entry.chapter,
+                        entry.span,
+                        format!(
+                            "platform `{name}` of `{{{}}}` in the list entry of {} is unknown; the entry is ignored",
+                            entry.annotation, entry.doc
+                        ),
+                    )
+                    .expected(format!("one of {}", platform::KNOWN.join(", "))),
+                );
+                continue;
+            }
+        };
+        for i in instructions
+            .iter_mut()
+            .filter(|i| i.source == entry.doc && i.availability.is_none())
+        {
+            platforms.extend(rule.platforms().into_iter().map(str::to_string));
+            let chapter = entry
+                .chapter
+                .strip_prefix(crate::parse::CHAPTERS_PREFIX)
+                .unwrap_or(&entry.chapter);
+            i.availability = Some(Availability {
+                rule: rule.clone(),
+                quote: format!("{{{}}} ({chapter}: {})", entry.annotation, entry.title),
+            });
+        }
+    }
+}
+
+/// Every platform rule of `inst` as it holds on the generated `platforms`
+/// ([`platform::inherit`]: the generations the docs do not describe follow the newest one they
+/// do, unless a rule names them).
+fn inherit_rules(inst: &mut InstModel, platforms: &[String]) {
+    let each = |r: &mut Option<Rule>| {
+        if let Some(rule) = r {
+            *rule = platform::inherit(rule, platforms);
+        }
+    };
+    for e in &mut inst.enums {
+        for v in &mut e.variants {
+            each(&mut v.rule);
+        }
+    }
+    for f in inst.fields.values_mut() {
+        if let FieldType::Bits { members, .. } = &mut f.ty {
+            for m in members {
+                each(&mut m.rule);
+            }
+        }
+    }
+    for m in &mut inst.src_type_maps {
+        each(&mut m.rule);
+    }
+    for m in &mut inst.type_maps {
+        each(&mut m.rule);
+    }
+    if let Some(a) = &mut inst.availability {
+        a.rule = platform::inherit(&a.rule, platforms);
+    }
+}
+
 /// Every instruction analysed on its own (`analyze_instruction` reads nothing but its
 /// instruction), on every core; the diagnostics and platforms join in instruction order, as a
 /// sequential run gives them.
@@ -1280,7 +1370,12 @@ pub fn analyze_pinned(spec: &Spec, pins: &Pins) -> (Model, Vec<Diagnostic>) {
 /// The analysis of what spans instructions (names, shared value sets and structs, claimed
 /// sub-opcodes, platforms, text forms, object records), from `spec`'s instructions analysed.
 pub fn finish(spec: &Spec, analysed: Instructions) -> (Model, Vec<Diagnostic>) {
-    let (mut instructions, mut diags, platforms) = analysed;
+    let (mut instructions, mut diags, mut platforms) = analysed;
+    listed_platforms(spec, &mut instructions, &mut diags, &mut platforms);
+    let platforms = platform::generations(platforms);
+    for i in &mut instructions {
+        inherit_rules(i, &platforms);
+    }
     // Two docs whose names differ only in case or punctuation would share a Rust name.
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
     for (i, inst) in instructions.iter().enumerate() {
@@ -1318,7 +1413,6 @@ pub fn finish(spec: &Spec, analysed: Instructions) -> (Model, Vec<Diagnostic>) {
             .collect();
     }
     name_opcodes(&mut instructions);
-    let platforms = platform::generations(platforms);
     for i in &mut instructions {
         let unknown = i.type_maps.iter().filter_map(|m| m.rule.as_ref()).any(|r| {
             r.platforms()
@@ -1455,6 +1549,48 @@ mod tests {
         assert_eq!(d[0].degrades(), crate::diag::Degrades::Doc);
         assert_eq!((d[0].file.as_str(), d[0].line), ("X.md", 8));
         assert!(d[0].message.contains("`FOO`"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn list_entries_give_instructions_platforms_and_later_generations_inherit() {
+        let mut f = field("Mode", "ub");
+        f.values = vec![value(0, "old", Some("PVC_XT"), 7), value(1, "new", None, 8)];
+        let spec = Spec {
+            instructions: vec![
+                inst("X", 1, vec![f]),
+                inst("Y", 2, vec![field("Mode", "ub")]),
+            ],
+            listed: vec![crate::schema::Listed {
+                chapter: "chapters/6_instructions.md".into(),
+                doc: "Y.md".into(),
+                title: "Y - why".into(),
+                annotation: "XE3P_CRI+".into(),
+                span: span(4),
+            }],
+            ..Spec::default()
+        };
+        let (m, d) = analyze(&spec);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(m.platforms, vec!["pre-PVC_XT", "PVC_XT", "XE3P_CRI"]);
+        let (x, y) = (&m.instructions[0], &m.instructions[1]);
+        assert_eq!(x.availability, None);
+        let a = y.availability.as_ref().expect("Y is listed");
+        assert_eq!(a.quote, "{XE3P_CRI+} (6_instructions.md: Y - why)");
+        assert_eq!(a.rule, Rule::Since("XE3P_CRI".into()));
+        // X's `{PVC_XT}` value reads as written and holds on XE3P_CRI, which the docs do not
+        // describe and which follows PVC_XT.
+        let old = &x.enums[0].variants[0];
+        assert_eq!(
+            old.rule.as_ref().map(Rule::annotation),
+            Some("PVC_XT".into())
+        );
+        assert_eq!(
+            old.rule.as_ref().map(Rule::holds),
+            Some(&Rule::Any(vec![
+                Rule::Only("PVC_XT".into()),
+                Rule::Only("XE3P_CRI".into())
+            ]))
+        );
     }
 
     #[test]

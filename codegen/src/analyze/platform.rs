@@ -1,12 +1,18 @@
 //! Platforms: the order of generations, and what an annotation such as `{XEHP+}` allows.
 
 /// Known platforms, oldest first (chapters `1_introduction.md` and `4_visa_header.md`, and the
-/// generations that followed, in the order of IGC's `TARGET_PLATFORM`: XeHP_SDV, DG2, MTL, PVC,
-/// PVCXT). Only the ones the docs name appear in the generated `Platform`, behind one for the
-/// generations before the oldest of them ([`generations`]).
+/// generations that followed, in the order of IGC's `TARGET_PLATFORM`: XeHP_SDV, DG2, MTL, ARL,
+/// PVC, PVCXT, Xe2, Xe3, Xe3P_CRI, Xe3P_Graphics (NVL)). Only the ones the docs name appear in
+/// the generated `Platform`, behind one for the generations before the oldest of them
+/// ([`generations`]).
 pub const KNOWN: &[&str] = &[
-    "BDW", "SKL", "BXT", "ICLLP", "TGLLP", "XEHP", "DG2", "MTL", "PVC", "PVC_XT",
+    "BDW", "SKL", "BXT", "ICLLP", "TGLLP", "XEHP", "DG2", "MTL", "ARL", "PVC", "PVC_XT", "XE2",
+    "XE3", "XE3P_CRI", "NVL",
 ];
+
+/// The generations Intel's docs (2025-02) do not describe: only an erratum names them. Where
+/// no rule names one, it follows the newest described generation before it ([`inherit`]).
+pub const UNDESCRIBED: &[&str] = &["ARL", "XE2", "XE3", "XE3P_CRI", "NVL"];
 
 /// The generated platforms: the ones the docs name, oldest first, behind `pre-<oldest>` when
 /// older generations exist. `{ICLLP+}` must fail on SKL, and only a platform before ICLLP can
@@ -34,6 +40,13 @@ pub enum Rule {
     Only(String),
     /// `{PVC+,-TGLLP}`, `{DG2,XEHP}`: any of the listed rules (the chapters' comma lists).
     Any(Vec<Rule>),
+    /// A rule as the doc writes it, and as it holds on the generated platforms once the
+    /// generations the docs do not describe inherit ([`inherit`]): annotations and diffs show
+    /// the first, validators check the second.
+    Inherited {
+        written: Box<Rule>,
+        holds: Box<Rule>,
+    },
 }
 
 impl Rule {
@@ -48,6 +61,15 @@ impl Rule {
                 .map(Rule::annotation)
                 .collect::<Vec<_>>()
                 .join(","),
+            Rule::Inherited { written, .. } => written.annotation(),
+        }
+    }
+
+    /// The rule validators check: [`Rule::Inherited`]'s `holds`, any other as it is.
+    pub fn holds(&self) -> &Rule {
+        match self {
+            Rule::Inherited { holds, .. } => holds,
+            r => r,
         }
     }
 
@@ -56,6 +78,7 @@ impl Rule {
         match self {
             Rule::Since(p) | Rule::Before(p) | Rule::Only(p) => vec![p],
             Rule::Any(rules) => rules.iter().flat_map(Rule::platforms).collect(),
+            Rule::Inherited { written, .. } => written.platforms(),
         }
     }
 }
@@ -82,6 +105,73 @@ pub fn parse(annotation: &str) -> Result<Rule, String> {
         Ok(rule(name.to_string()))
     } else {
         Err(name.to_string())
+    }
+}
+
+/// `rule` as it holds on `platforms` (the generated ones, oldest first), where the
+/// undescribed generations ([`UNDESCRIBED`]) among them follow the rules of the newest
+/// described one before them: a rule that names no undescribed generation holds on one exactly
+/// where it holds on that predecessor. `Since` and `Before` of a described platform already do
+/// (the order is the same); `{PVC_XT}` becomes `{PVC_XT,XE2}` when XE2 is generated and inherits
+/// PVC_XT's rules. A rule that names an undescribed generation is an erratum's word about it and
+/// stays as written.
+pub fn inherit(rule: &Rule, platforms: &[String]) -> Rule {
+    let rule = match rule {
+        Rule::Inherited { written, .. } => written.as_ref(),
+        r => r,
+    };
+    if rule.platforms().iter().any(|p| UNDESCRIBED.contains(p)) {
+        return rule.clone();
+    }
+    let mut heirs: Vec<(String, String)> = Vec::new();
+    let mut last: Option<&String> = None;
+    for p in platforms {
+        if UNDESCRIBED.contains(&p.as_str()) {
+            if let Some(from) = last {
+                heirs.push((from.clone(), p.clone()));
+            }
+        } else {
+            last = Some(p);
+        }
+    }
+    let holds = widen(rule, &heirs);
+    if holds == *rule {
+        rule.clone()
+    } else {
+        Rule::Inherited {
+            written: Box::new(rule.clone()),
+            holds: Box::new(holds),
+        }
+    }
+}
+
+fn widen(rule: &Rule, heirs: &[(String, String)]) -> Rule {
+    match rule {
+        Rule::Only(p) => {
+            let mut any = vec![rule.clone()];
+            any.extend(
+                heirs
+                    .iter()
+                    .filter(|(from, _)| from == p)
+                    .map(|(_, to)| Rule::Only(to.clone())),
+            );
+            if any.len() == 1 {
+                rule.clone()
+            } else {
+                Rule::Any(any)
+            }
+        }
+        // A widened `Only` joins the list it is in: `{PVC_XT,PVC}` is `{PVC_XT,XE2,PVC}`.
+        Rule::Any(rules) => Rule::Any(
+            rules
+                .iter()
+                .flat_map(|r| match (r, widen(r, heirs)) {
+                    (Rule::Only(_), Rule::Any(heirs)) => heirs,
+                    (_, w) => vec![w],
+                })
+                .collect(),
+        ),
+        _ => rule.clone(),
     }
 }
 
@@ -133,6 +223,50 @@ mod tests {
     }
 
     #[test]
+    fn undescribed_generations_inherit_the_rules_of_the_described_one_before_them() {
+        let ps = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let gen = ps(&["TGLLP", "XEHP", "PVC", "PVC_XT", "XE2", "XE3P_CRI"]);
+        // `{PVC_XT}` holds on XE2 and XE3P_CRI, which follow PVC_XT; it still reads as written.
+        let r = inherit(&parse("PVC_XT").unwrap(), &gen);
+        assert_eq!(
+            r.holds(),
+            &Rule::Any(vec![
+                Rule::Only("PVC_XT".into()),
+                Rule::Only("XE2".into()),
+                Rule::Only("XE3P_CRI".into())
+            ])
+        );
+        assert_eq!(
+            (r.annotation(), r.platforms()),
+            ("PVC_XT".into(), vec!["PVC_XT"])
+        );
+        // Inheriting twice gives the same.
+        assert_eq!(inherit(&r, &gen), r);
+        // `{PVC}` does not: PVC_XT, described, comes between.
+        assert_eq!(inherit(&parse("PVC").unwrap(), &gen), parse("PVC").unwrap());
+        // Inside a list too; `Since`/`Before` are unchanged.
+        assert_eq!(
+            inherit(&parse("PVC_XT,-XEHP").unwrap(), &gen)
+                .holds()
+                .annotation(),
+            "PVC_XT,XE2,XE3P_CRI,-XEHP"
+        );
+        assert_eq!(
+            inherit(&parse("XEHP+").unwrap(), &gen),
+            parse("XEHP+").unwrap()
+        );
+        // An erratum's rule naming an undescribed generation is its word on it.
+        let own = parse("-PVC,XE2+").unwrap();
+        assert_eq!(inherit(&own, &gen), own);
+        // Nothing undescribed generated: nothing to inherit.
+        let old = ps(&["XEHP", "PVC_XT"]);
+        assert_eq!(
+            inherit(&parse("PVC_XT").unwrap(), &old),
+            parse("PVC_XT").unwrap()
+        );
+    }
+
+    #[test]
     fn generations_are_ordered() {
         assert!(
             rank("ICLLP") < rank("TGLLP")
@@ -140,6 +274,12 @@ mod tests {
                 && rank("XEHP") < rank("PVC")
                 && rank("MTL") < rank("PVC")
                 && rank("PVC") < rank("PVC_XT")
+                && rank("MTL") < rank("ARL")
+                && rank("ARL") < rank("PVC")
+                && rank("PVC_XT") < rank("XE2")
+                && rank("XE2") < rank("XE3")
+                && rank("XE3") < rank("XE3P_CRI")
+                && rank("XE3P_CRI") < rank("NVL")
         );
     }
 }

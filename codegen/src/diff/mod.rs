@@ -134,6 +134,50 @@ fn instructions(out: &mut Out, old: &[InstApi], new: &[InstApi]) {
 }
 
 fn instruction(out: &mut Out, o: &InstApi, n: &InstApi) {
+    identity(out, o, n);
+    platforms(
+        out,
+        &format!("instruction `{}`", n.name),
+        &o.platforms,
+        &n.platforms,
+    );
+    fields(out, o, n);
+    variants(out, o, n);
+    if o.type_maps != n.type_maps {
+        // No map allows every type; fewer types in the maps reject more.
+        let all = |m: &[(String, Vec<String>)]| -> BTreeSet<String> {
+            m.iter().flat_map(|(_, t)| t.iter().cloned()).collect()
+        };
+        let lost = !n.type_maps.is_empty()
+            && (o.type_maps.is_empty() || !all(&o.type_maps).is_subset(&all(&n.type_maps)));
+        out.push(
+            "validation",
+            lost,
+            format!(
+                "operand type maps: {} → {}",
+                type_maps(&o.type_maps),
+                type_maps(&n.type_maps)
+            ),
+        );
+    }
+    text(out, o, n);
+    let reworded: Vec<&str> = o
+        .wording
+        .iter()
+        .filter(|(k, v)| n.wording.get(*k) != Some(v) && k.as_str() != "text section")
+        .map(|(k, _)| k.as_str())
+        .collect();
+    if !reworded.is_empty() {
+        out.push(
+            "wording",
+            false,
+            format!("wording of the {}", reworded.join(", ")),
+        );
+    }
+}
+
+/// What names and places the instruction: its names, opcode and alias.
+fn identity(out: &mut Out, o: &InstApi, n: &InstApi) {
     if o.rust != n.rust || o.execute != n.execute {
         out.push(
             "instruction",
@@ -180,39 +224,6 @@ fn instruction(out: &mut Out, o: &InstApi, n: &InstApi) {
                 o.alias_of.as_deref().unwrap_or("nothing"),
                 n.alias_of.as_deref().unwrap_or("nothing")
             ),
-        );
-    }
-    fields(out, o, n);
-    variants(out, o, n);
-    if o.type_maps != n.type_maps {
-        // No map allows every type; fewer types in the maps reject more.
-        let all = |m: &[(String, Vec<String>)]| -> BTreeSet<String> {
-            m.iter().flat_map(|(_, t)| t.iter().cloned()).collect()
-        };
-        let lost = !n.type_maps.is_empty()
-            && (o.type_maps.is_empty() || !all(&o.type_maps).is_subset(&all(&n.type_maps)));
-        out.push(
-            "validation",
-            lost,
-            format!(
-                "operand type maps: {} → {}",
-                type_maps(&o.type_maps),
-                type_maps(&n.type_maps)
-            ),
-        );
-    }
-    text(out, o, n);
-    let reworded: Vec<&str> = o
-        .wording
-        .iter()
-        .filter(|(k, v)| n.wording.get(*k) != Some(v) && k.as_str() != "text section")
-        .map(|(k, _)| k.as_str())
-        .collect();
-    if !reworded.is_empty() {
-        out.push(
-            "wording",
-            false,
-            format!("wording of the {}", reworded.join(", ")),
         );
     }
 }
@@ -728,10 +739,13 @@ fn allowed(annotation: &Option<String>) -> BTreeSet<&'static str> {
     let Ok(rule) = platform::parse(a) else {
         return BTreeSet::new();
     };
+    // As the docs' generations are generated, the undescribed ones inheriting.
+    let known: Vec<String> = platform::KNOWN.iter().map(|p| p.to_string()).collect();
+    let rule = platform::inherit(&rule, &known);
     platform::KNOWN
         .iter()
         .copied()
-        .filter(|p| holds(&rule, p))
+        .filter(|p| holds(rule.holds(), p))
         .collect()
 }
 
@@ -742,6 +756,7 @@ fn holds(rule: &platform::Rule, p: &str) -> bool {
         Rule::Before(q) => platform::rank(p) < platform::rank(q),
         Rule::Only(q) => p == q,
         Rule::Any(rules) => rules.iter().any(|r| holds(r, p)),
+        Rule::Inherited { holds: h, .. } => holds(h, p),
     }
 }
 

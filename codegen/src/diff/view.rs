@@ -51,6 +51,10 @@ pub struct InstApi {
     pub variants: Vec<VariantApi>,
     /// `Type map{...}`: annotation (or empty) and the source types it allows.
     pub type_maps: Vec<(String, Vec<String>)>,
+    /// The platforms it exists on (`XEHP+` of its entry in the list of instructions); none:
+    /// every platform.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platforms: Option<String>,
     /// The doc's templates (non-empty lines of `## Text`) when it has text forms: what a
     /// reviewer reads.
     pub text: Vec<String>,
@@ -278,6 +282,7 @@ fn inst_api(model: &Model, inst: &InstModel) -> InstApi {
             .collect(),
         variants: inst.variants.iter().map(variant_api).collect(),
         type_maps,
+        platforms: inst.availability.as_ref().map(|a| a.rule.annotation()),
         text: text
             .filter(|t| !t.forms.is_empty())
             .map(|_| {

@@ -6,12 +6,13 @@
 //! (`- type (bit 0-3): ...`). Prose decides three things the blocks cannot say: which formats
 //! are shared ("Sampler and surface variables share the same format"), which unknown element
 //! types are string pools (a section of that name says the strings are separated by the null
-//! character), and nothing else.
+//! character), and nothing else. The instructions chapter's list gives each instruction's
+//! platforms ([`listed`]).
 
 use super::source::{Line, Source};
 use crate::diag::{Code, Diagnostic};
 use crate::schema::{
-    EnumValue, Predefined, Record, RecordBits, RecordField, RecordFieldKind, Span,
+    EnumValue, Listed, Predefined, Record, RecordBits, RecordField, RecordFieldKind, Span,
 };
 use crate::vocab::fundamental_width;
 use regex::Regex;
@@ -102,6 +103,33 @@ pub fn predefined(name: &str, text: &str) -> Vec<Predefined> {
                 }
             }
         }
+    }
+    out
+}
+
+/// The entries of a list of instructions that name platforms, as chapter `6_instructions.md`
+/// writes them: `- [DPAS - Dot Product Accumulate Systolic {XEHP+}](instructions/DPAS.md)`.
+/// Entries without braces name no platform and are not returned.
+pub fn listed(name: &str, text: &str) -> Vec<Listed> {
+    static P: OnceLock<Regex> = OnceLock::new();
+    let entry = P.get_or_init(|| {
+        Regex::new(r"^\s*[-*+]\s+\[([^\]{}]*?)\s*\{([^{}]*)\}\s*\]\((?:[^()]*/)?([^()/]+\.md)\)")
+            .expect("valid pattern")
+    });
+    let src = Source::new(name, text);
+    let mut out = Vec::new();
+    for l in src.lines(0, text.len()) {
+        let Some(c) = entry.captures(l.text) else {
+            continue;
+        };
+        let at = c.get(2).map_or(0..0, |m| m.range());
+        out.push(Listed {
+            chapter: name.to_string(),
+            doc: cap(&c, 3),
+            title: cap(&c, 1),
+            annotation: cap(&c, 2),
+            span: src.span(l.start + at.start, l.start + at.end),
+        });
     }
     out
 }
@@ -803,6 +831,28 @@ mod tests {
         assert_eq!(
             l,
             vec![(0, "Block: a block"), (1, "Subroutine: a subroutine")]
+        );
+    }
+
+    #[test]
+    fn list_entries_with_platforms() {
+        let text = "# Instructions\n\n- [ADD - addition](instructions/ADD.md)\n\n- [DPAS - Dot Product Accumulate Systolic {XEHP+}](instructions/DPAS.md)\n  - [QW_GATHER - qword gather {PVC_XT,PVC}](QW_GATHER.md)\n[X - not a list {PVC}](instructions/X.md)\n";
+        let l = listed("chapters/6_instructions.md", text);
+        assert_eq!(l.len(), 2, "{l:?}");
+        assert_eq!(
+            (
+                l[0].doc.as_str(),
+                l[0].title.as_str(),
+                l[0].annotation.as_str()
+            ),
+            ("DPAS.md", "DPAS - Dot Product Accumulate Systolic", "XEHP+")
+        );
+        // Line 5, column 44: the annotation inside the braces (`- [`, 38 characters, ` {`).
+        assert_eq!((l[0].span.line, l[0].span.column), (5, 44));
+        assert_eq!(&text[l[0].span.start..l[0].span.end], "XEHP+");
+        assert_eq!(
+            (l[1].doc.as_str(), l[1].annotation.as_str()),
+            ("QW_GATHER.md", "PVC_XT,PVC")
         );
     }
 

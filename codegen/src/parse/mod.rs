@@ -87,6 +87,7 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
     let mut instructions = Vec::new();
     let mut records = Vec::new();
     let mut predefined = Vec::new();
+    let mut listed = Vec::new();
     // Docs parse independently (on every core); their results join in file order.
     let each = |f: &SourceFile| parse_file(f);
     let mut left_out = Vec::new();
@@ -101,6 +102,7 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
         diagnostics.extend(one.diagnostics);
         records.extend(one.records);
         predefined.extend(one.predefined);
+        listed.extend(one.listed);
     }
     instructions.sort_by(|a, b| {
         let key = |i: &Instruction| (i.opcode.value, i.sub_opcode.as_ref().map(|s| s.value));
@@ -114,6 +116,7 @@ pub fn parse_spec(files: &[SourceFile]) -> Parsed {
             records,
             predefined,
             left_out,
+            listed,
             ..Spec::default()
         },
         diagnostics,
@@ -199,6 +202,7 @@ struct FileParsed {
     instruction: Option<Instruction>,
     records: Vec<crate::schema::Record>,
     predefined: Vec<crate::schema::Predefined>,
+    listed: Vec<crate::schema::Listed>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -208,6 +212,7 @@ fn parse_file(file: &SourceFile) -> FileParsed {
     if file.name.starts_with(CHAPTERS_PREFIX) {
         out.records = chapter::parse_chapter(&file.name, &text, &mut out.diagnostics);
         out.predefined = chapter::predefined(&file.name, &text);
+        out.listed = chapter::listed(&file.name, &text);
     } else {
         out.instruction = doc::parse_doc(&file.name, &text, &mut out.diagnostics);
     }

@@ -197,6 +197,21 @@ fn choice_test(inst: &InstModel, v: &VariantModel, root: Option<&str>) -> Option
     }
 }
 
+/// `Err` where the instruction does not exist: the platforms of its entry in the chapters'
+/// list of instructions ([`crate::analyze::Availability`]).
+fn availability_check(inst: &InstModel) -> TokenStream {
+    let Some(a) = &inst.availability else {
+        return quote!();
+    };
+    let fails = super::top::rule_fails_bare(&a.rule);
+    let (name, rule) = (&inst.doc_name, &a.quote);
+    quote! {
+        if #fails {
+            return Err(ValidationError { instruction: #name, field: "Opcode", rule: #rule });
+        }
+    }
+}
+
 /// A generic doc's first field must not hold a sub-opcode another doc claims.
 fn claimed_check(inst: &InstModel, fields: &[String]) -> TokenStream {
     let Some(first) = fields.first().and_then(|f| inst.fields.get(f)) else {
@@ -248,6 +263,10 @@ pub fn render(model: &Model, inst: &InstModel) -> TokenStream {
 /// The instruction's docs: name and source, description, semantics, text and notes.
 fn inst_doc(inst: &InstModel) -> TokenStream {
     let mut head = vec![format!("`{}` ({}).", inst.doc_name, inst.source)];
+    if let Some(a) = &inst.availability {
+        head.push(String::new());
+        head.push(format!("Exists on {}.", doc_text(&a.quote)));
+    }
     if !inst.description.is_empty() {
         head.push(String::new());
         head.push(doc_text(&inst.description));
@@ -313,7 +332,10 @@ fn single_format(inst: &InstModel) -> TokenStream {
         v,
         inst_doc(inst),
         opcode_bytes(inst),
-        claimed_check(inst, &v.fields),
+        {
+            let (avail, claimed) = (availability_check(inst), claimed_check(inst, &v.fields));
+            quote!(#avail #claimed)
+        },
     );
     let consts = opcode_consts(inst);
     quote! {
@@ -343,7 +365,10 @@ fn variants_enum(inst: &InstModel) -> TokenStream {
             v,
             vdoc.clone(),
             opcode_bytes(inst),
-            selector_check(inst, v),
+            {
+                let (avail, selector) = (availability_check(inst), selector_check(inst, v));
+                quote!(#avail #selector)
+            },
         ));
         let vn = ident(&v.rust_name);
         let sn = ident(&sname);

@@ -28,6 +28,7 @@ pub fn rule_check(rule: &Rule) -> TokenStream {
             let p = platform_ident(p);
             quote!(platform == Platform::#p)
         }
+        Rule::Inherited { holds, .. } => rule_check(holds),
         Rule::Any(rules) => {
             let checks: Vec<TokenStream> = rules.iter().map(rule_check).collect();
             match checks.as_slice() {
@@ -55,6 +56,7 @@ pub fn rule_fails(rule: &Rule) -> TokenStream {
             let p = platform_ident(p);
             quote!(platform != Platform::#p)
         }
+        Rule::Inherited { holds, .. } => rule_fails(holds),
         Rule::Any(rules) => {
             let fails: Vec<TokenStream> = rules.iter().map(rule_fails).collect();
             match fails.as_slice() {
@@ -63,6 +65,17 @@ pub fn rule_fails(rule: &Rule) -> TokenStream {
                 _ => quote!((#(#fails)&&*)),
             }
         }
+    }
+}
+
+/// [`rule_fails`] as a whole condition (`if` wants no parentheses around its list).
+pub fn rule_fails_bare(rule: &Rule) -> TokenStream {
+    match rule.holds() {
+        Rule::Any(rules) if rules.len() > 1 => {
+            let fails = rules.iter().map(rule_fails);
+            quote!(#(#fails)&&*)
+        }
+        _ => rule_fails(rule),
     }
 }
 
