@@ -22,30 +22,6 @@ fn a_value_marked_for_one_platform_is_valid_there_only() {
     // `{XEHP+}0b100: 16 owords` tested values before erratum
     // OWORD_ST-size-16-owords-every-platform: Intel takes it everywhere; MADW's `{PVC+}` has an
     // erratum too.)
-    let dpas = |size| {
-        let raw = |id| RawOperand { id, offset: 0 };
-        Instruction::Dpas(Dpas {
-            exec_size: DpasExecSize {
-                size,
-                execution_mask: ExecSizeExecutionMask::ALL[0],
-                reserved: 0,
-            },
-            dst: raw(1),
-            src0: raw(2),
-            src1: raw(3),
-            src2: VectorOperand::General {
-                modifier: 0,
-                id: 4,
-                row_offset: 0,
-                col_offset: 0,
-                region: Region::new(1, 1, 1),
-            },
-            w: W::ALL[0],
-            a: A::ALL[0],
-            sd: 8,
-            rc: 8,
-        })
-    };
     let e = dpas(DpasSize::N16Elements)
         .validate(Platform::Xehp)
         .expect_err("16 elements from PVC on");
@@ -174,8 +150,8 @@ fn add_immediate_sources_follow_the_type_maps() {
     assert!(add(DataType::Bool).validate(Platform::Pvc).is_err());
 }
 
-/// DPAS of `size` elements on `platform`.
-fn dpas_on(size: DpasSize, platform: &str) -> Result<(), visa::runtime::ValidationError> {
+/// A DPAS of `size` elements (raw operands v1, v2, v3; Src2 general v4).
+fn dpas(size: DpasSize) -> Instruction {
     let raw = |id| RawOperand { id, offset: 0 };
     Instruction::Dpas(Dpas {
         exec_size: DpasExecSize {
@@ -198,7 +174,11 @@ fn dpas_on(size: DpasSize, platform: &str) -> Result<(), visa::runtime::Validati
         sd: 8,
         rc: 8,
     })
-    .validate(Platform::from_name(platform).expect("a platform"))
+}
+
+/// [`dpas`] validated on `platform` (any name `Platform::from_name` takes).
+fn dpas_on(size: DpasSize, platform: &str) -> Result<(), visa::runtime::ValidationError> {
+    dpas(size).validate(Platform::from_name(platform).expect("a platform"))
 }
 
 #[test]
