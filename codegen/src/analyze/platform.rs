@@ -15,9 +15,10 @@ pub const KNOWN: &[&str] = &[
 pub const UNDESCRIBED: &[&str] = &["ARL", "XE2", "XE3", "XE3P_CRI", "NVL"];
 
 /// The generated platforms: the ones the docs name, oldest first, behind `pre-<oldest>` when
-/// older generations exist. `{ICLLP+}` must fail on SKL, and only a platform before ICLLP can
-/// say so; the docs tell those older generations apart nowhere, so one variant stands for all
-/// of them (the runtime's table of Intel's names maps BDW, CHV, SKL and BXT to it).
+/// older generations exist. `{ICLLP+}` must fail on what comes before ICLLP, and only a platform
+/// before it can say so; the docs tell those older generations apart nowhere, so one variant
+/// stands for all of them (the current family names SKL: the runtime's table of Intel's names
+/// maps BDW and CHV to `pre-SKL`, BXT to SKL).
 pub fn generations(named: impl IntoIterator<Item = String>) -> Vec<String> {
     let mut out: Vec<String> = named.into_iter().collect();
     out.sort_by_key(|p| rank(p));

@@ -33,6 +33,7 @@ pub use qw_scatter::QwScatter;
 ///
 /// No doc names a platform: every rule holds everywhere.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Platform {
     /// `Generic`
     Generic,

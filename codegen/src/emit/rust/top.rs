@@ -103,6 +103,7 @@ fn platform_enum(platforms: &[String]) -> TokenStream {
         #[doc = ""]
         #[doc = #note]
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
         pub enum Platform { #(#docs_ #variants,)* }
 
         impl Platform {
