@@ -54,6 +54,12 @@ fn fewer_platforms_break_more_do_not() {
 }
 
 #[test]
+fn an_instruction_on_fewer_platforms_breaks_a_new_platform_does_not() {
+    // Each side's `chapters/6_instructions.md` lists BLOCK_PUT: `{XEHP+}`, then `{PVC+}`.
+    check("instruction_platforms");
+}
+
+#[test]
 fn a_changed_template_changes_what_text_means() {
     check("text");
 }

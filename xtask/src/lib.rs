@@ -69,7 +69,8 @@ enum Command {
         old: PathBuf,
         /// The new spec directory.
         new: PathBuf,
-        /// Errata for both sides (default: each spec directory's own `errata/`).
+        /// Errata for both sides, each of which must apply (default: the product's `errata/`
+        /// where they fit each side, as regen applies them, and each spec directory's own).
         #[arg(long)]
         errata: Option<PathBuf>,
         /// Errata for the old side only.
@@ -81,6 +82,9 @@ enum Command {
         /// Apply no errata on either side.
         #[arg(long, conflicts_with_all = ["errata", "old_errata", "new_errata"])]
         no_errata: bool,
+        /// Apply no errata on the old side (the docs as published against corrected ones).
+        #[arg(long, conflicts_with_all = ["errata", "old_errata", "no_errata"])]
+        old_no_errata: bool,
         /// The configuration of both sides, with the names it pins (default: each spec
         /// directory's own `regen.toml`).
         #[arg(long)]
@@ -140,20 +144,25 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> ExitCode {
             old_errata,
             new_errata,
             no_errata,
+            old_no_errata,
             config,
             json,
             deny_warnings,
         } => {
-            let side = |spec: PathBuf, own: Option<PathBuf>| InputArgs {
+            let side = |spec: PathBuf, own: Option<PathBuf>, none: bool| InputArgs {
                 spec: Some(spec),
                 chapters: None,
                 errata: own.or_else(|| errata.clone()),
-                no_errata,
+                no_errata: none,
                 config: config.clone(),
                 verbose: false,
                 deny_warnings,
             };
-            diff::diff(side(old, old_errata), side(new, new_errata), json)
+            diff::diff(
+                side(old, old_errata, no_errata || old_no_errata),
+                side(new, new_errata, no_errata),
+                json,
+            )
         }
         Command::Bench { anchors: true, .. } => bench::bench_anchors(),
         Command::Bench { machine: true, .. } => bench::bench_machine(),
