@@ -95,6 +95,7 @@ codes! {
     CountedParameters = "V0213", Warning, Nothing, "a count of the parameters after it: they are one list of which exactly the count are encoded";
     UnknownMapType = "V0214", Warning, Nothing, "a type map names a type that is not a vISA data type; the doc's type maps are not checked";
     SelfContradiction = "V0220", Warning, Nothing, "a doc contradicts itself: its `Supported Types` property and its type maps name different types (raised at both places)";
+    ValueOnNoPlatform = "V0222", Warning, Nothing, "a doc contradicts itself: a value's platforms and its instruction's entry in the list of instructions share none, so the value decodes and never validates (left out of the generated round-trip tests)";
     BulletAgainstTable = "V0221", Warning, Nothing, "a doc contradicts itself: a field bullet's listed values and the values table inside the same bullet name different values (raised at both places)";
     UnpinnedName = "V0230", Warning, Nothing, "a Rust name comes from a description (a bit range's, or the words of a value's meaning beyond its name) and no `[[name]]` of `regen.toml` pins it: rewording the description would rename it";
     // Cross-doc checks.

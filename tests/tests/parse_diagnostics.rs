@@ -45,7 +45,12 @@ fn diags_of(files: &[(&str, &str)]) -> Vec<Diagnostic> {
 }
 
 fn one(text: &str, code: Code) -> Diagnostic {
-    let all = diags_of(&[("FOO.md", text)]);
+    one_in(&[("FOO.md", text)], code)
+}
+
+/// The one diagnostic `code` of a doc set (docs and chapters by name).
+fn one_in(files: &[(&str, &str)], code: Code) -> Diagnostic {
+    let all = diags_of(files);
     let found: Vec<_> = all
         .iter()
         .filter(|d| d.code == code.as_str())
@@ -348,18 +353,40 @@ fn v0201_unknown_platform() {
 }
 
 #[test]
+fn v0222_value_on_no_platform() {
+    let doc = BASE.replace(
+        "    - 0b000:  1 element\n",
+        "    - 0b000:  1 element\n    - {PVC}0b001:  2 elements\n",
+    );
+    let list = "# Instructions\n\n- [FOO - foo {-PVC}](instructions/FOO.md)\n";
+    let d = one_in(
+        &[("FOO.md", &doc), ("chapters/6_instructions.md", list)],
+        Code::ValueOnNoPlatform,
+    );
+    // Line 20: the `{PVC}` value, which no platform before PVC has.
+    at(&d, 20, 1, "never validates");
+    assert_eq!(d.file, "FOO.md");
+    // Listed `{PVC+}`, the value exists: no diagnostic.
+    let fine = diags_of(&[
+        ("FOO.md", &doc),
+        ("chapters/6_instructions.md", &list.replace("-PVC", "PVC+")),
+    ]);
+    assert!(!fine
+        .iter()
+        .any(|d| d.code == Code::ValueOnNoPlatform.as_str()));
+}
+
+#[test]
 fn v0231_unknown_listed_platform() {
     let list = "# Instructions\n\n- [FOO - foo {ZZZ+}](instructions/FOO.md)\n";
-    let all = diags_of(&[("FOO.md", BASE), ("chapters/6_instructions.md", list)]);
-    let found: Vec<_> = all
-        .iter()
-        .filter(|d| d.code == Code::UnknownListedPlatform.as_str())
-        .collect();
-    assert_eq!(found.len(), 1, "{all:#?}");
+    let files = [("FOO.md", BASE), ("chapters/6_instructions.md", list)];
+    let d = one_in(&files, Code::UnknownListedPlatform);
     // Line 3, column 15 (`- [`, `FOO - foo`, ` {`): `ZZZ+` inside the braces.
-    at(found[0], 3, 15, "platform `ZZZ`");
-    assert_eq!(found[0].file, "chapters/6_instructions.md");
-    assert!(!all.iter().any(|d| d.code == Code::UnknownPlatform.as_str()));
+    at(&d, 3, 15, "platform `ZZZ`");
+    assert_eq!(d.file, "chapters/6_instructions.md");
+    assert!(!diags_of(&files)
+        .iter()
+        .any(|d| d.code == Code::UnknownPlatform.as_str()));
 }
 
 #[test]

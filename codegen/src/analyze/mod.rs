@@ -281,6 +281,9 @@ pub struct InstModel {
     /// The platforms the instruction exists on, from the chapters' list of instructions;
     /// `None`: every platform.
     pub availability: Option<Availability>,
+    /// Values of `enums` (index, variant) that exist on no platform the instruction exists on
+    /// (`V0222`): they decode and never validate.
+    pub nowhere: Vec<(usize, String)>,
 }
 
 /// The platforms an instruction exists on (`{XEHP+}` of its entry in `6_instructions.md`).
@@ -831,6 +834,7 @@ fn analyze_instruction(
         type_maps: operand_type_maps(&inst.type_maps),
         lanes,
         availability: None,
+        nowhere: Vec::new(),
     }
 }
 
@@ -1333,6 +1337,57 @@ fn inherit_rules(inst: &mut InstModel, platforms: &[String]) {
     }
 }
 
+/// The values of `inst` whose platforms share none with the instruction's own (the list of
+/// instructions): recorded in [`InstModel::nowhere`] and reported at the value's doc line.
+fn values_on_no_platform(
+    doc: &Instruction,
+    inst: &mut InstModel,
+    platforms: &[String],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(a) = &inst.availability else {
+        return;
+    };
+    let exists = |r: &Rule| {
+        platforms
+            .iter()
+            .any(|p| platform::holds_on(r, p) && platform::holds_on(&a.rule, p))
+    };
+    let mut nowhere = Vec::new();
+    for (e, def) in inst.enums.iter().enumerate() {
+        for v in &def.variants {
+            let Some(rule) = v.rule.as_ref().filter(|r| !exists(r)) else {
+                continue;
+            };
+            nowhere.push((e, v.name.clone()));
+            let written = rule.annotation();
+            let span = doc
+                .fields
+                .iter()
+                .flat_map(|f| {
+                    f.values
+                        .iter()
+                        .chain(f.bitfields.iter().flat_map(|b| &b.values))
+                })
+                .find(|x| x.value == v.value && x.platform.as_deref() == Some(written.as_str()))
+                .map_or(doc.span, |x| x.span);
+            diags.push(
+                Diagnostic::new(
+                    Code::ValueOnNoPlatform,
+                    &inst.source,
+                    span,
+                    format!(
+                        "value `{}` of `{}`, which exists on {}: no platform has both, so the value never validates",
+                        v.quote, inst.doc_name, a.quote
+                    ),
+                )
+                .expected("a value on some platform its instruction exists on; settle which is right with Intel's tools and correct the doc with an erratum"),
+            );
+        }
+    }
+    inst.nowhere = nowhere;
+}
+
 /// Every instruction analysed on its own (`analyze_instruction` reads nothing but its
 /// instruction), on every core; the diagnostics and platforms join in instruction order, as a
 /// sequential run gives them.
@@ -1373,8 +1428,9 @@ pub fn finish(spec: &Spec, analysed: Instructions) -> (Model, Vec<Diagnostic>) {
     let (mut instructions, mut diags, mut platforms) = analysed;
     listed_platforms(spec, &mut instructions, &mut diags, &mut platforms);
     let platforms = platform::generations(platforms);
-    for i in &mut instructions {
-        inherit_rules(i, &platforms);
+    for (i, inst) in instructions.iter_mut().enumerate() {
+        inherit_rules(inst, &platforms);
+        values_on_no_platform(&spec.instructions[i], inst, &platforms, &mut diags);
     }
     // Two docs whose names differ only in case or punctuation would share a Rust name.
     let mut seen: BTreeMap<String, String> = BTreeMap::new();

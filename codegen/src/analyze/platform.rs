@@ -176,6 +176,22 @@ fn widen(rule: &Rule, heirs: &[(String, String)]) -> Rule {
     }
 }
 
+/// Whether `rule` holds on `p`, a generated platform (`pre-X` stands just before X).
+pub fn holds_on(rule: &Rule, p: &str) -> bool {
+    // Twice the rank, `pre-X` one less than X; an unknown name is after every platform.
+    let at = |n: &str| match n.strip_prefix("pre-") {
+        Some(x) => rank(x).saturating_mul(2).saturating_sub(1),
+        None => rank(n).saturating_mul(2),
+    };
+    match rule {
+        Rule::Since(q) => at(p) >= at(q),
+        Rule::Before(q) => at(p) < at(q),
+        Rule::Only(q) => p == q,
+        Rule::Any(rules) => rules.iter().any(|r| holds_on(r, p)),
+        Rule::Inherited { holds, .. } => holds_on(holds, p),
+    }
+}
+
 /// Position of a known platform in [`KNOWN`].
 pub fn rank(name: &str) -> usize {
     KNOWN.iter().position(|k| *k == name).unwrap_or(usize::MAX)
@@ -265,6 +281,15 @@ mod tests {
             inherit(&parse("PVC_XT").unwrap(), &old),
             parse("PVC_XT").unwrap()
         );
+    }
+
+    #[test]
+    fn rules_hold_on_generated_platforms() {
+        let r = |a: &str| parse(a).unwrap();
+        assert!(holds_on(&r("-PVC"), "pre-SKL") && holds_on(&r("-PVC"), "DG2"));
+        assert!(!holds_on(&r("-PVC"), "PVC") && !holds_on(&r("SKL+"), "pre-SKL"));
+        assert!(holds_on(&r("SKL+"), "SKL") && holds_on(&r("DG2,XEHP"), "XEHP"));
+        assert!(!holds_on(&r("PVC"), "PVC_XT") && holds_on(&r("PVC+"), "XE3P_CRI"));
     }
 
     #[test]

@@ -746,19 +746,8 @@ fn allowed(annotation: &Option<String>) -> BTreeSet<&'static str> {
     platform::KNOWN
         .iter()
         .copied()
-        .filter(|p| holds(rule.holds(), p))
+        .filter(|p| platform::holds_on(&rule, p))
         .collect()
-}
-
-fn holds(rule: &platform::Rule, p: &str) -> bool {
-    use platform::Rule;
-    match rule {
-        Rule::Since(q) => platform::rank(p) >= platform::rank(q),
-        Rule::Before(q) => platform::rank(p) < platform::rank(q),
-        Rule::Only(q) => p == q,
-        Rule::Any(rules) => rules.iter().any(|r| holds(r, p)),
-        Rule::Inherited { holds: h, .. } => holds(h, p),
-    }
 }
 
 /// A platform annotation changed: breaking when some platform that allowed it no longer does.

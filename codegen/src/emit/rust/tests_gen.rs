@@ -28,6 +28,25 @@ fn enum_path(inst: &InstModel, e: usize) -> TokenStream {
     }
 }
 
+/// All values of enum `e`, less those on no platform of the instruction (`InstModel::nowhere`).
+fn values(inst: &InstModel, e: usize) -> TokenStream {
+    let en = enum_path(inst, e);
+    let gone: Vec<TokenStream> = inst
+        .nowhere
+        .iter()
+        .filter(|(i, _)| *i == e)
+        .map(|(_, v)| {
+            let v = ident(v);
+            quote!(#en::#v)
+        })
+        .collect();
+    if gone.is_empty() {
+        quote!(#en::ALL.to_vec())
+    } else {
+        quote!(#en::ALL.iter().copied().filter(|v| !matches!(v, #(#gone)|*)).collect::<Vec<_>>())
+    }
+}
+
 /// Values a variant's selector allows for (field, member), if restricted.
 fn restricted(
     inst: &InstModel,
@@ -85,8 +104,8 @@ fn strategy(inst: &InstModel, v: &VariantModel, f: &FieldModel) -> TokenStream {
             }
         }
         FieldType::Enum(_, e) => restricted(inst, v, &f.doc_name, None).unwrap_or_else(|| {
-            let en = enum_path(inst, *e);
-            quote!(proptest::sample::select(#en::ALL.to_vec()))
+            let all = values(inst, *e);
+            quote!(proptest::sample::select(#all))
         }),
         FieldType::Bits {
             base,
@@ -105,8 +124,8 @@ fn strategy(inst: &InstModel, v: &VariantModel, f: &FieldModel) -> TokenStream {
             let strats = members.iter().map(|m| match &m.ty {
                 MemberType::Enum(e) => {
                     let s = restricted(inst, v, &f.doc_name, Some(&m.name)).unwrap_or_else(|| {
-                        let en = enum_path(inst, *e);
-                        quote!(proptest::sample::select(#en::ALL.to_vec()))
+                        let all = values(inst, *e);
+                        quote!(proptest::sample::select(#all))
                     });
                     if m.nonzero.is_some() {
                         quote!(#s.prop_filter("nonzero", |x| x.bits() != 0).boxed())
